@@ -1,0 +1,131 @@
+"""The Host snapshot: block devices, mounted filesystems and swap, linked into one stack graph."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field, replace
+
+from .blockdev import BlockDevice, read_block_devices
+from .facts import Fact
+from .mountinfo import MOUNTINFO, Mount, read_mounts
+from .root import Root
+from .swaps import read_swaps
+
+SWAP_MOUNTPOINT = "[SWAP]"
+
+
+@dataclass(frozen=True, slots=True)
+class MountedFs:
+    """A mounted filesystem and the block device it lives on (None for tmpfs, proc, NFS...)."""
+
+    mount: Mount
+    kname: str | None
+    resolved_by: str
+
+
+@dataclass(frozen=True)
+class Host:
+    """Everything the passive probes learned about one host, live or from a capture."""
+
+    root_label: str
+    hostname: str | None
+    kernel: str | None
+    devices: dict[str, BlockDevice]
+    mounts: list[MountedFs]
+    swaps: list[tuple[str, str]]
+    warnings: list[str] = field(default_factory=list)
+
+    def device(self, kname: str) -> BlockDevice | None:
+        """The device with this kernel name, if it is shown."""
+        return self.devices.get(kname)
+
+    def children(self, kname: str) -> list[str]:
+        """Devices stacked directly on `kname` (partitions first, then holders), in natural order."""
+        device = self.devices.get(kname)
+        if device is None:
+            return []
+        partitions = [k for k, d in self.devices.items() if d.kind == "part"
+                      and d.parents == (kname,) and d.partition_number is not None
+                      and d.dm_uuid is None]
+        above = [h for h in device.holders if h in self.devices and h not in partitions]
+        return sorted(partitions, key=natural_key) + sorted(above, key=natural_key)
+
+    def parents(self, kname: str) -> list[str]:
+        """Devices directly below `kname` (its slaves, or the disk of a partition)."""
+        device = self.devices.get(kname)
+        return [] if device is None else [p for p in device.parents if p in self.devices]
+
+    def roots(self) -> list[str]:
+        """Bottom-most devices (nothing below them), in natural order: the lsblk forest roots."""
+        return sorted((k for k in self.devices if not self.parents(k)), key=natural_key)
+
+    def mountpoints(self, kname: str) -> list[str]:
+        """Where this device is mounted (and [SWAP] when it is active swap), lsblk style."""
+        points = [m.mount.mountpoint for m in self.mounts if m.kname == kname]
+        device = self.devices.get(kname)
+        if device is not None:
+            for filename, _ in self.swaps:
+                if filename in (device.path, f"/dev/{kname}"):
+                    points.append(SWAP_MOUNTPOINT)
+        return points
+
+    def block_mounts(self) -> list[MountedFs]:
+        """Mounted filesystems that sit on a known block device, by mountpoint."""
+        return sorted((m for m in self.mounts if m.kname), key=lambda m: m.mount.mountpoint)
+
+    def mount_for_path(self, path: str) -> MountedFs | None:
+        """The mount holding `path` (longest mountpoint prefix), e.g. for /var/lib/etcd/member."""
+        best: MountedFs | None = None
+        clean = os.path.normpath(path)
+        for mounted in self.mounts:
+            point = mounted.mount.mountpoint
+            inside = clean == point or clean.startswith(point.rstrip("/") + "/")
+            if inside and (best is None or len(point) >= len(best.mount.mountpoint)):
+                best = mounted
+        return best
+
+
+def natural_key(name: str) -> list[object]:
+    """Sort key that orders loop2 before loop10 and nvme0n1p2 before nvme0n1p10."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+
+def _resolve_mount(mount: Mount, devices: dict[str, BlockDevice],
+                   by_maj_min: dict[str, str], by_dm_name: dict[str, str]) -> MountedFs:
+    """Find the device under a mount: by MAJ:MIN first, then by the source path (btrfs uses 0:N)."""
+    if mount.maj_min in by_maj_min:
+        return MountedFs(mount, by_maj_min[mount.maj_min], "MAJ:MIN in mountinfo")
+    source = mount.source
+    if source.startswith("/dev/mapper/") and source[len("/dev/mapper/"):] in by_dm_name:
+        return MountedFs(mount, by_dm_name[source[len("/dev/mapper/"):]], "source /dev/mapper name")
+    if source.startswith("/dev/"):
+        base = source.rsplit("/", 1)[-1]
+        if base in devices:
+            return MountedFs(mount, base, "source device path")
+    return MountedFs(mount, None, "not a block device")
+
+
+def read_host(root: Root, *, include_empty: bool = False) -> Host:
+    """Read the whole passive snapshot of the host under `root`."""
+    devices = read_block_devices(root, include_empty=include_empty)
+    mounts, mount_error = read_mounts(root)
+    warnings = [f"/{MOUNTINFO}: {mount_error}"] if mount_error else []
+    by_maj_min = {d.maj_min.value: k for k, d in devices.items() if d.maj_min.value}
+    by_dm_name = {d.dm_name: k for k, d in devices.items() if d.dm_name}
+    resolved = [_resolve_mount(m, devices, by_maj_min, by_dm_name) for m in mounts]
+    for mounted in resolved:
+        if mounted.kname and devices[mounted.kname].fstype.value is None:
+            fstype = Fact(mounted.mount.fstype, f"/{MOUNTINFO}")
+            devices[mounted.kname] = replace(devices[mounted.kname], fstype=fstype)
+    hostname, _ = root.read_attr("proc/sys/kernel/hostname")
+    kernel, _ = root.read_attr("proc/sys/kernel/osrelease")
+    return Host(
+        root_label="this host (/)" if root.live else root.path,
+        hostname=hostname,
+        kernel=kernel,
+        devices=devices,
+        mounts=resolved,
+        swaps=read_swaps(root),
+        warnings=warnings,
+    )

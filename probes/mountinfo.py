@@ -1,0 +1,84 @@
+"""Parse /proc/self/mountinfo into mounts with per-mount and superblock options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .root import Root
+
+MOUNTINFO = "proc/self/mountinfo"
+
+
+@dataclass(frozen=True, slots=True)
+class Mount:
+    """One line of mountinfo: where, what, and with which options."""
+
+    mount_id: int
+    maj_min: str
+    fs_root: str
+    mountpoint: str
+    mount_options: tuple[str, ...]
+    fstype: str
+    source: str
+    super_options: tuple[str, ...]
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """Per-mount and superblock options together, as /proc/mounts shows them."""
+        merged = list(self.mount_options)
+        merged += [opt for opt in self.super_options if opt not in merged]
+        return tuple(merged)
+
+
+def _unescape(field: str) -> str:
+    """Undo mountinfo's octal escapes (\\040 for space and friends)."""
+    if "\\" not in field:
+        return field
+    out, i = [], 0
+    while i < len(field):
+        chunk = field[i : i + 4]
+        if len(chunk) == 4 and chunk[0] == "\\" and chunk[1:].isdigit():
+            out.append(chr(int(chunk[1:], 8)))
+            i += 4
+        else:
+            out.append(field[i])
+            i += 1
+    return "".join(out)
+
+
+def parse_mountinfo_line(line: str) -> Mount | None:
+    """One mountinfo line, or None when it is malformed."""
+    left, sep, right = line.partition(" - ")
+    if not sep:
+        return None
+    fields, tail = left.split(), right.split()
+    if len(fields) < 6 or len(tail) < 2:
+        return None
+    try:
+        mount_id = int(fields[0])
+    except ValueError:
+        return None
+    return Mount(
+        mount_id=mount_id,
+        maj_min=fields[2],
+        fs_root=_unescape(fields[3]),
+        mountpoint=_unescape(fields[4]),
+        mount_options=tuple(fields[5].split(",")),
+        fstype=tail[0],
+        source=_unescape(tail[1]),
+        super_options=tuple(tail[2].split(",")) if len(tail) > 2 else (),
+    )
+
+
+def parse_mountinfo(text: str) -> list[Mount]:
+    """All well-formed mounts in mountinfo text, in file order."""
+    mounts = (parse_mountinfo_line(line) for line in text.splitlines())
+    return [mount for mount in mounts if mount is not None]
+
+
+def read_mounts(root: Root) -> tuple[list[Mount], str | None]:
+    """The mounts under `root` and, when mountinfo cannot be read, why."""
+    text, why = root.read_text(MOUNTINFO)
+    if text is None:
+        return [], why
+    return parse_mountinfo(text), None

@@ -1,0 +1,143 @@
+"""The directory all passive probes read through: live "/" or an extracted capture (like lsblk --sysroot)."""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+
+from .facts import Fact
+
+COMMAND_TIMEOUT_S = 15.0
+CAPTURED_COMMANDS_DIR = "commands"
+
+
+@dataclass(frozen=True, slots=True)
+class CommandOutput:
+    """Text printed by a read-only command, live or as captured; `text` None means unavailable."""
+
+    text: str | None
+    source: str
+    why_unknown: str | None = None
+    exit_code: int | None = None
+
+
+def describe_os_error(err: OSError) -> str:
+    """A short human reason for an OSError met while reading a probe file."""
+    if isinstance(err, FileNotFoundError):
+        return "file missing (this kernel or device does not provide it)"
+    if isinstance(err, PermissionError):
+        return "permission denied (run as root to read it)"
+    if isinstance(err, IsADirectoryError):
+        return "is a directory, expected a file"
+    if err.errno == errno.ENODEV or err.errno == errno.ENXIO:
+        return "device vanished while reading"
+    return f"read error: {err.strerror or err}"
+
+
+@dataclass
+class Root:
+    """A host root; `live` means this machine's "/", otherwise a captured tree under `path`."""
+
+    path: str = "/"
+    live: bool = True
+    recorded: set[tuple[str, str]] | None = field(default=None)
+
+    def host_path(self, rel: str) -> str:
+        """The path as the user knows it on the host, e.g. /sys/block/sda/size."""
+        return "/" + rel.lstrip("/")
+
+    def full(self, rel: str) -> str:
+        """The real path of `rel` under this root."""
+        return os.path.join(self.path, rel.lstrip("/"))
+
+    def _record(self, kind: str, rel: str) -> None:
+        if self.recorded is not None:
+            self.recorded.add((kind, rel.lstrip("/")))
+
+    def read_text(self, rel: str) -> tuple[str | None, str | None]:
+        """Read a small text file: (text, None) on success, (None, reason) on failure."""
+        self._record("file", rel)
+        try:
+            with open(self.full(rel), "rb") as handle:
+                data = handle.read()
+        except OSError as err:
+            return None, describe_os_error(err)
+        return data.decode("utf-8", "replace"), None
+
+    def read_attr(self, rel: str) -> tuple[str | None, str | None]:
+        """Read a one-line sysfs attribute, stripped."""
+        text, why = self.read_text(rel)
+        return (text.strip() if text is not None else None), why
+
+    def fact_str(self, rel: str, *, empty_means: str | None = None) -> Fact[str]:
+        """A string attribute as a Fact; an empty file is unknown when `empty_means` explains it."""
+        text, why = self.read_attr(rel)
+        if text == "" and empty_means:
+            return Fact(None, self.host_path(rel), empty_means)
+        return Fact(text, self.host_path(rel), why)
+
+    def fact_int(self, rel: str, scale: int = 1) -> Fact[int]:
+        """An integer attribute (multiplied by `scale`) as a Fact."""
+        text, why = self.read_attr(rel)
+        if text is None:
+            return Fact(None, self.host_path(rel), why)
+        try:
+            return Fact(int(text) * scale, self.host_path(rel))
+        except ValueError:
+            return Fact(None, self.host_path(rel), f"not a number: {text[:40]!r}")
+
+    def fact_bool(self, rel: str) -> Fact[bool]:
+        """A 0/1 attribute as a Fact."""
+        number = self.fact_int(rel)
+        if number.value is None:
+            return Fact(None, number.source, number.why_unknown)
+        return Fact(number.value != 0, number.source)
+
+    def listdir(self, rel: str) -> list[str] | None:
+        """Names in a directory, sorted; None when it is missing or unreadable."""
+        self._record("dir", rel)
+        try:
+            return sorted(os.listdir(self.full(rel)))
+        except OSError:
+            return None
+
+    def readlink(self, rel: str) -> str | None:
+        """The target of a symlink, or None."""
+        self._record("link", rel)
+        try:
+            return os.readlink(self.full(rel))
+        except OSError:
+            return None
+
+    def run(self, key: str, argv: list[str]) -> CommandOutput:
+        """Run a read-only command live, or read its captured output in a capture."""
+        source = "command: " + " ".join(argv)
+        if not self.live:
+            text, _ = self.read_text(f"{CAPTURED_COMMANDS_DIR}/{key}.txt")
+            if text is None:
+                return CommandOutput(None, source, "not recorded in this capture")
+            return CommandOutput(text, source, None, 0)
+        if shutil.which(argv[0]) is None:
+            return CommandOutput(None, source, f"{argv[0]} is not installed")
+        env = dict(os.environ, LC_ALL="C", LANG="C")
+        try:
+            done = subprocess.run(
+                argv, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S, env=env,
+                stdin=subprocess.DEVNULL, errors="replace", check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return CommandOutput(None, source, f"timed out after {COMMAND_TIMEOUT_S:.0f} s")
+        except OSError as err:
+            return CommandOutput(None, source, describe_os_error(err))
+        if done.returncode != 0 and not done.stdout:
+            first = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[0]
+            return CommandOutput(None, source, first[:160], done.returncode)
+        return CommandOutput(done.stdout, source, None, done.returncode)
+
+
+def live_root(record: bool = False) -> Root:
+    """This machine's root, optionally recording every path read (used by capture)."""
+    return Root("/", live=True, recorded=set() if record else None)
