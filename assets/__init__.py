@@ -1,1 +1,1 @@
-"""placeholder"""
+"""Data files shipped with diskdoctor (the Textual stylesheet)."""

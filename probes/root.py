@@ -34,7 +34,7 @@ def describe_os_error(err: OSError) -> str:
         return "is a directory, expected a file"
     if err.errno == errno.ENODEV or err.errno == errno.ENXIO:
         return "device vanished while reading"
-    return f"read error: {err.strerror or err}"
+    return str(err.strerror or err)
 
 
 @dataclass

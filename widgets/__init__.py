@@ -1,1 +1,8 @@
-"""placeholder"""
+"""Textual widgets that draw the values they are given; they never import probes."""
+
+from __future__ import annotations
+
+from .layer_table import DetailGroup, DetailRow, LayerTable
+from .stack_tree import StackRow, StackTree
+
+__all__ = ["DetailGroup", "DetailRow", "LayerTable", "StackRow", "StackTree"]

@@ -1,0 +1,9 @@
+"""`python -m diskdoctor.app` runs the CLI."""
+
+from __future__ import annotations
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

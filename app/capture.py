@@ -1,0 +1,129 @@
+"""`diskdoctor capture`: write the files the probes read, command outputs and a manifest to .tar.gz."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import shutil
+import tarfile
+import tempfile
+from dataclasses import dataclass
+
+from diskdoctor.probes.capture_sources import (
+    extra_paths,
+    record_probe_reads,
+    usage_of_block_mounts,
+)
+from diskdoctor.probes.commands import READ_ONLY_COMMANDS
+from diskdoctor.probes.fs_usage import CAPTURED_USAGE
+from diskdoctor.probes.root import CAPTURED_COMMANDS_DIR, Root, describe_os_error, live_root
+
+from . import __version__
+from .errors import UsageError
+from .redact import redact_tree
+from .tree_copy import TreeCopier
+
+BUNDLE_DIR = "diskdoctor-capture"
+MANIFEST = "manifest.json"
+FORMAT = "diskdoctor-capture"
+SUFFIXES = (".tar.gz", ".tgz")
+
+
+@dataclass(frozen=True)
+class CaptureSummary:
+    """What went into a bundle, for the closing message."""
+
+    output: str
+    files: int
+    commands: int
+    unreadable: int
+    redacted: bool
+
+
+def check_output_path(output: str, force: bool) -> None:
+    """Refuse a bad output name, a missing folder, or overwriting without --force."""
+    if not output.endswith(SUFFIXES):
+        raise UsageError(f"capture output must end in .tar.gz or .tgz: {output}")
+    folder = os.path.dirname(os.path.abspath(output))
+    if not os.path.isdir(folder):
+        raise UsageError(f"folder {folder} does not exist")
+    if os.path.isdir(output):
+        raise UsageError(f"{output} is a directory")
+    if os.path.lexists(output) and not force:
+        raise UsageError(f"{output} already exists (use --force to replace it)")
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"cannot write to {folder}: permission denied")
+
+
+def _copy_recorded(root: Root, copier: TreeCopier) -> None:
+    for kind, rel in sorted(root.recorded or ()):
+        if kind == "dir":
+            copier.copy_listing(rel)
+        elif kind == "link":
+            copier.copy(rel, follow_last=False)
+        else:
+            copier.copy(rel)
+    for rel in extra_paths(root):
+        copier.copy(rel)
+
+
+def _write_commands(root: Root, tree: str) -> dict[str, dict]:
+    os.makedirs(os.path.join(tree, CAPTURED_COMMANDS_DIR), exist_ok=True)
+    results = {}
+    for key, argv in READ_ONLY_COMMANDS.items():
+        output = root.run(key, argv)
+        if output.text is not None:
+            with open(os.path.join(tree, CAPTURED_COMMANDS_DIR, f"{key}.txt"), "w") as out:
+                out.write(output.text)
+        results[key] = {"argv": argv, "exit_code": output.exit_code,
+                        "captured": output.text is not None, "why_unknown": output.why_unknown}
+    return results
+
+
+def _build_tree(tree: str, redact: bool) -> tuple[int, int, int]:
+    root = live_root(record=True)
+    host = record_probe_reads(root)
+    copier = TreeCopier(root.path, tree)
+    _copy_recorded(root, copier)
+    commands = _write_commands(root, tree)
+    with open(os.path.join(tree, CAPTURED_USAGE), "w") as out:
+        json.dump(usage_of_block_mounts(host), out, indent=1, sort_keys=True)
+    hostname = host.hostname
+    manifest = {
+        "format": FORMAT, "format_version": 1, "tool_version": __version__,
+        "created_utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "hostname": hostname, "kernel": host.kernel, "redacted": redact,
+        "files": copier.files, "commands": commands, "unreadable": copier.unreadable,
+    }
+    with open(os.path.join(tree, MANIFEST), "w") as out:
+        json.dump(manifest, out, indent=1, sort_keys=True)
+    if redact:
+        redact_tree(tree, hostname)
+    return copier.files, sum(1 for c in commands.values() if c["captured"]), len(copier.unreadable)
+
+
+def write_capture(output: str, *, redact: bool, force: bool) -> CaptureSummary:
+    """Capture this host into `output` atomically; nothing is left behind on failure."""
+    check_output_path(output, force)
+    folder = os.path.dirname(os.path.abspath(output))
+    scratch = tempfile.mkdtemp(prefix="diskdoctor-capture-")
+    partial = None
+    try:
+        tree = os.path.join(scratch, BUNDLE_DIR)
+        os.makedirs(tree)
+        files, commands, unreadable = _build_tree(tree, redact)
+        handle, partial = tempfile.mkstemp(prefix=".diskdoctor-capture-", suffix=".partial",
+                                           dir=folder)
+        with os.fdopen(handle, "wb") as raw, tarfile.open(fileobj=raw, mode="w:gz") as tar:
+            tar.add(tree, arcname=BUNDLE_DIR)
+        os.chmod(partial, 0o600)
+        os.replace(partial, output)
+        partial = None
+    except OSError as err:
+        raise UsageError(f"cannot write capture {output}: {describe_os_error(err)}") from err
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+        if partial is not None and os.path.lexists(partial):
+            os.unlink(partial)
+    return CaptureSummary(output, files, commands, unreadable, redact)

@@ -1,0 +1,140 @@
+"""The `diskdoctor` command: the TUI by default, plus devices and capture subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from . import __version__
+from .errors import EXIT_OK, EXIT_USAGE, UsageError
+from .sysroot import open_root
+
+SIGNAL_EXIT_BASE = 128
+PIPE_WIDTH = 240
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _global_options(parser: argparse.ArgumentParser, *, in_subcommand: bool) -> None:
+    default = argparse.SUPPRESS if in_subcommand else None
+    parser.add_argument("--sysroot", metavar="DIR", default=default,
+                        help="read a capture (folder or .tar.gz) instead of this host, "
+                             "like lsblk --sysroot")
+
+
+def build_parser() -> OneLineParser:
+    """The full argument parser."""
+    parser = OneLineParser(
+        prog="diskdoctor",
+        description="Why is this node's storage slow? Explore the storage stack, where TRIM "
+                    "stops, and what each layer is set to. Read-only by default.",
+        epilog="Run without a command to open the interactive TUI.")
+    parser.add_argument("--version", action="version", version=f"diskdoctor {__version__}")
+    _global_options(parser, in_subcommand=False)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
+
+    devices = commands.add_parser("devices", help="print the storage stack (disks up), lsblk style",
+                                  description="Print every block device and how they stack.")
+    devices.add_argument("--json", action="store_true", help="print JSON (schema in README)")
+    devices.add_argument("--all", action="store_true",
+                         help="also list unattached loop devices and RAM disks")
+    _global_options(devices, in_subcommand=True)
+
+    capture = commands.add_parser("capture", help="write a capture bundle for a support ticket",
+                                  description="Copy the files the probes read, outputs of "
+                                              "read-only commands and a manifest to a .tar.gz.")
+    capture.add_argument("-o", "--output", required=True, metavar="FILE.tar.gz")
+    capture.add_argument("--redact", action="store_true",
+                         help="replace serial numbers, UUIDs and the hostname with stable hashes")
+    capture.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    _global_options(capture, in_subcommand=True)
+    return parser
+
+
+def run_devices(args: argparse.Namespace) -> int:
+    """`diskdoctor devices [--json]`."""
+    from diskdoctor.probes.host import read_host
+
+    from .devices_json import devices_document
+
+    with open_root(args.sysroot) as root:
+        host = read_host(root, include_empty=args.all)
+    if args.json:
+        sys.stdout.write(json.dumps(devices_document(host), indent=2) + "\n")
+        return EXIT_OK
+    from rich.console import Console
+
+    from .devices_table import print_devices
+
+    for warning in host.warnings:
+        print(f"diskdoctor: warning: {warning}", file=sys.stderr)
+    width = None if sys.stdout.isatty() else PIPE_WIDTH
+    print_devices(host, Console(highlight=False, width=width))
+    return EXIT_OK
+
+
+def run_capture(args: argparse.Namespace) -> int:
+    """`diskdoctor capture -o FILE`."""
+    if args.sysroot is not None:
+        raise UsageError("capture reads this host; it cannot be combined with --sysroot")
+    from .capture import write_capture
+
+    summary = write_capture(args.output, redact=args.redact, force=args.force)
+    redacted = ", serials/UUIDs/hostname redacted" if summary.redacted else ""
+    print(f"wrote {summary.output}: {summary.files} files, {summary.commands} command outputs"
+          f"{redacted}; replay with: diskdoctor --sysroot {summary.output}")
+    if summary.unreadable:
+        print(f"note: {summary.unreadable} files could not be read (listed in manifest.json)")
+    return EXIT_OK
+
+
+def run_tui(args: argparse.Namespace) -> int:
+    """Open the interactive app."""
+    from .tui import DiskDoctorApp
+
+    if not sys.stdout.isatty():
+        raise UsageError("the TUI needs a terminal; use a subcommand such as "
+                         "`diskdoctor devices` for plain output")
+    with open_root(args.sysroot) as root:
+        DiskDoctorApp(root).run()
+    return EXIT_OK
+
+
+def _raise_on_signal(signum: int, _frame: object) -> None:
+    raise SystemExit(SIGNAL_EXIT_BASE + signum)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: parse, dispatch, and turn every failure into one line and an exit code."""
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _raise_on_signal)
+    args = build_parser().parse_args(argv)
+    handlers = {"devices": run_devices, "capture": run_capture, None: run_tui}
+    try:
+        return handlers[args.command](args)
+    except UsageError as err:
+        print(f"diskdoctor: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("diskdoctor: interrupted", file=sys.stderr)
+        return SIGNAL_EXIT_BASE + signal.SIGINT
+    except BrokenPipeError:
+        sys.stderr.close()
+        return EXIT_OK
+    except SystemExit as stop:
+        if isinstance(stop.code, int) and stop.code > SIGNAL_EXIT_BASE:
+            print("diskdoctor: stopped by signal", file=sys.stderr)
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(main())

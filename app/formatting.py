@@ -1,0 +1,24 @@
+"""Human-readable sizes and values, in lsblk's style (1024-based, one decimal)."""
+
+from __future__ import annotations
+
+UNITS = ("B", "K", "M", "G", "T", "P", "E")
+
+
+def human_bytes(count: int | None) -> str:
+    """1024-based size like lsblk: 0B, 512B, 4K, 1.5G, 256G; "?" when unknown."""
+    if count is None:
+        return "?"
+    value, unit = float(count), 0
+    while value >= 1024 and unit < len(UNITS) - 1:
+        value /= 1024
+        unit += 1
+    if unit == 0:
+        return f"{count}B"
+    text = f"{value:.1f}".rstrip("0").rstrip(".")
+    return f"{text}{UNITS[unit]}"
+
+
+def yes_no(value: bool | None) -> str:
+    """yes/no/? for a boolean fact."""
+    return "?" if value is None else ("yes" if value else "no")

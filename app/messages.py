@@ -1,0 +1,23 @@
+"""Messages the workers post to screens (results as facts, handled on the UI thread)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+from diskdoctor.probes.host import Host
+
+
+@dataclass
+class HostLoaded(Message):
+    """A fresh passive snapshot of the host is ready."""
+
+    host: Host
+
+
+@dataclass
+class HostLoadFailed(Message):
+    """Reading the host failed; `reason` is one line for the user."""
+
+    reason: str

@@ -1,0 +1,127 @@
+"""Turn a Host into tree rows (disks up or mountpoints down) and detail groups for the widgets."""
+
+from __future__ import annotations
+
+from diskdoctor.probes.discard_path import discard_reach
+from diskdoctor.probes.facts import Fact
+from diskdoctor.probes.host import Host
+from diskdoctor.probes.layer_details import DetailSection
+from diskdoctor.widgets import DetailGroup, DetailRow, StackRow
+
+from .formatting import human_bytes
+
+DISKS_UP = "disks-up"
+MOUNTS_DOWN = "mounts-down"
+SEPARATOR = ">"
+MOUNT_PREFIX = "mount:"
+
+
+def trim_text(accepts: bool | None) -> str:
+    """TRIM column text for one layer."""
+    return "?" if accepts is None else ("yes" if accepts else "no")
+
+
+def verdict_text(verdict: str, blocked_name: str | None) -> str:
+    """TRIM column text for a mountpoint row."""
+    if verdict == "reaches":
+        return "ok"
+    if verdict == "blocked":
+        return f"blocked {blocked_name}"
+    return verdict if verdict != "unknown" else "?"
+
+
+class StackView:
+    """Rows for the tree in either direction; keys are paths so a shared device has unique rows."""
+
+    def __init__(self, host: Host, mode: str = DISKS_UP) -> None:
+        self.host = host
+        self.mode = mode
+
+    def device_row(self, key: str, kname: str, has_children: bool) -> StackRow:
+        """A row for one device."""
+        device = self.host.devices[kname]
+        return StackRow(key=key, name=device.name, kind=device.kind,
+                        size=human_bytes(device.size_bytes.value),
+                        trim=trim_text(device.accepts_discard), fstype=device.fstype.value or "",
+                        mounts=" ".join(self.host.mountpoints(kname)), has_children=has_children)
+
+    def mount_row(self, mountpoint: str, fstype: str, kname: str) -> StackRow:
+        """A row for a mountpoint at the top of the mounts-down view."""
+        reach = discard_reach(self.host, kname)
+        blocked = self.host.devices[reach.blocked_at].name if reach.blocked_at else None
+        device = self.host.devices[kname]
+        return StackRow(key=MOUNT_PREFIX + mountpoint, name=mountpoint, kind=fstype,
+                        size=human_bytes(device.size_bytes.value),
+                        trim=verdict_text(reach.verdict, blocked), fstype=fstype,
+                        mounts=f"on {device.name}", has_children=True, emphasis="bold cyan")
+
+    def children(self, key: str | None) -> list[StackRow]:
+        """Rows under `key` (None for the top level)."""
+        if self.mode == MOUNTS_DOWN:
+            return self._down_children(key)
+        if key is None:
+            return [self.device_row(k, k, bool(self.host.children(k))) for k in self.host.roots()]
+        kname = key.rsplit(SEPARATOR, 1)[-1]
+        return [self.device_row(f"{key}{SEPARATOR}{child}", child,
+                                bool(self.host.children(child)))
+                for child in self.host.children(kname)]
+
+    def _down_children(self, key: str | None) -> list[StackRow]:
+        if key is None:
+            seen: set[str] = set()
+            rows = []
+            for mounted in self.host.block_mounts():
+                point = mounted.mount.mountpoint
+                if point not in seen and mounted.kname:
+                    seen.add(point)
+                    rows.append(self.mount_row(point, mounted.mount.fstype, mounted.kname))
+            return rows
+        if key.startswith(MOUNT_PREFIX) and SEPARATOR not in key:
+            mounted = self.host.mount_for_path(key[len(MOUNT_PREFIX):])
+            below = [mounted.kname] if mounted and mounted.kname else []
+        else:
+            below = self.host.parents(key.rsplit(SEPARATOR, 1)[-1])
+        return [self.device_row(f"{key}{SEPARATOR}{k}", k, bool(self.host.parents(k)))
+                for k in below]
+
+    def kname_of(self, key: str) -> str | None:
+        """The device a row stands for (a mountpoint row stands for the device it is on)."""
+        if key.startswith(MOUNT_PREFIX) and SEPARATOR not in key:
+            mounted = self.host.mount_for_path(key[len(MOUNT_PREFIX):])
+            return mounted.kname if mounted else None
+        return key.rsplit(SEPARATOR, 1)[-1]
+
+
+def format_fact(label: str, fact: Fact) -> str:
+    """A fact's value for display, or "unknown: <why>"."""
+    if fact.value is None:
+        return f"unknown: {fact.why_unknown}" if fact.why_unknown else "unknown"
+    value = fact.value
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int) and ("bytes" in label or label in ("discard_granularity",
+                                                                  "discard_max_bytes",
+                                                                  "discard_max_hw_bytes")):
+        return f"{value:,} ({human_bytes(value)})" if value >= 1024 else str(value)
+    return str(value)
+
+
+def detail_groups(sections: list[DetailSection]) -> list[DetailGroup]:
+    """Probe detail sections as widget groups."""
+    return [DetailGroup(section.title, tuple(
+        DetailRow(d.label, format_fact(d.label, d.fact), d.fact.source, d.note or "",
+                  d.fact.value is not None) for d in section.details))
+        for section in sections]
+
+
+def trim_group(host: Host, kname: str) -> DetailGroup:
+    """The discard walk under a device as a details group."""
+    reach = discard_reach(host, kname)
+    rows = [DetailRow("verdict", reach.summary, "queue/discard_max_bytes of every layer",
+                      known=reach.verdict != "unknown")]
+    for layer in reach.layers:
+        accepts = trim_text(layer.accepts)
+        value = f"{accepts} (discard_max_bytes {human_bytes(layer.discard_max_bytes)})"
+        note = "first layer that drops discard" if layer.kname == reach.blocked_at else ""
+        rows.append(DetailRow(f"{layer.name} ({layer.kind})", value, layer.source, note))
+    return DetailGroup("TRIM / discard path (top to bottom)", tuple(rows))

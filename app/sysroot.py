@@ -1,0 +1,110 @@
+"""Turn --sysroot into a Root: a captured directory or a capture .tar.gz, validated up front."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tarfile
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from diskdoctor.probes.mountinfo import MOUNTINFO
+from diskdoctor.probes.root import Root, describe_os_error, live_root
+
+from .errors import UsageError
+
+REQUIRED_DIR = "sys/class/block"
+
+
+def _capture_dir(path: str) -> str:
+    """The capture root inside `path`: itself, or its single sub-folder (a bundle's top folder)."""
+    if os.path.isdir(os.path.join(path, "sys")):
+        return path
+    try:
+        entries = [e for e in os.scandir(path) if e.is_dir(follow_symlinks=False)]
+    except OSError as err:
+        raise UsageError(f"cannot read sysroot {path}: {describe_os_error(err)}") from err
+    if len(entries) == 1 and os.path.isdir(os.path.join(entries[0].path, "sys")):
+        return entries[0].path
+    return path
+
+
+def validate_capture_dir(path: str) -> str:
+    """Check that `path` looks like a captured root and is readable; return the root folder."""
+    if not os.path.exists(path):
+        raise UsageError(f"sysroot {path} does not exist")
+    if not os.path.isdir(path):
+        raise UsageError(f"sysroot {path} is not a directory or a .tar.gz capture")
+    base = _capture_dir(path)
+    block_dir = os.path.join(base, REQUIRED_DIR)
+    if not os.path.isdir(block_dir):
+        raise UsageError(f"sysroot {path} is not a capture: it has no {REQUIRED_DIR}/ "
+                         "(make one with: diskdoctor capture -o host.tar.gz)")
+    try:
+        os.listdir(block_dir)
+    except OSError as err:
+        raise UsageError(f"cannot read {block_dir}: {describe_os_error(err)}") from err
+    mountinfo = os.path.join(base, MOUNTINFO)
+    try:
+        with open(mountinfo, "rb") as handle:
+            handle.read(1)
+    except OSError as err:
+        raise UsageError(f"sysroot {path} is not a capture: cannot read {MOUNTINFO} "
+                         f"({describe_os_error(err)})") from err
+    return base
+
+
+def _is_inside(base: str, path: str) -> bool:
+    return os.path.commonpath([base, path]) == base
+
+
+def safe_extract(archive: str, dest: str) -> None:
+    """Extract a capture archive refusing absolute names, "..", devices and writes via links."""
+    base = os.path.realpath(dest)
+    with tarfile.open(archive, "r:*") as tar:
+        for member in tar:
+            name = member.name[2:] if member.name.startswith("./") else member.name
+            name = name.rstrip("/")
+            if name in ("", "."):
+                continue
+            parts = name.split("/")
+            if os.path.isabs(name) or ".." in parts:
+                raise UsageError(f"capture {archive} has an unsafe entry: {member.name!r}")
+            target = os.path.join(base, name)
+            if not _is_inside(base, os.path.realpath(os.path.dirname(target))):
+                raise UsageError(f"capture {archive} has an entry escaping the folder: {name!r}")
+            if member.isdir():
+                os.makedirs(target, exist_ok=True)
+            elif member.issym():
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                os.symlink(member.linkname, target)
+            elif member.isfile():
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                source = tar.extractfile(member)
+                flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+                with source, os.fdopen(os.open(target, flags, 0o644), "wb") as out:
+                    shutil.copyfileobj(source, out)
+                os.utime(target, (member.mtime, member.mtime), follow_symlinks=False)
+            else:
+                raise UsageError(f"capture {archive} has an unsupported entry type: {name!r}")
+
+
+@contextmanager
+def open_root(sysroot: str | None, *, record: bool = False) -> Iterator[Root]:
+    """The live root, or a validated capture (a folder or a .tar.gz extracted to a temp dir)."""
+    if sysroot is None:
+        yield live_root(record=record)
+        return
+    if os.path.isfile(sysroot):
+        scratch = tempfile.mkdtemp(prefix="diskdoctor-sysroot-")
+        try:
+            try:
+                safe_extract(sysroot, scratch)
+            except (tarfile.TarError, EOFError, OSError, UnicodeDecodeError) as err:
+                raise UsageError(f"cannot read capture {sysroot}: {err}") from err
+            yield Root(validate_capture_dir(scratch), live=False)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        return
+    yield Root(validate_capture_dir(sysroot), live=False)

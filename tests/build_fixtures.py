@@ -1,0 +1,26 @@
+"""Regenerate the committed fixture sysroots: python tests/build_fixtures.py."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from fixture_scenarios import SCENARIOS  # noqa: E402
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def main() -> None:
+    """Rebuild every scenario under tests/fixtures/<name>/."""
+    for name, build in SCENARIOS.items():
+        target = FIXTURES / name
+        shutil.rmtree(target, ignore_errors=True)
+        build(target)
+        print(f"wrote {target}")
+
+
+if __name__ == "__main__":
+    main()
