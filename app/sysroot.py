@@ -6,6 +6,7 @@ import os
 import shutil
 import tarfile
 import tempfile
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -32,8 +33,12 @@ def _capture_dir(path: str) -> str:
 
 def validate_capture_dir(path: str) -> str:
     """Check that `path` looks like a captured root and is readable; return the root folder."""
-    if not os.path.exists(path):
-        raise UsageError(f"sysroot {path} does not exist")
+    try:
+        os.stat(path)
+    except FileNotFoundError as err:
+        raise UsageError(f"sysroot {path} does not exist") from err
+    except OSError as err:
+        raise UsageError(f"cannot read sysroot {path}: {describe_os_error(err)}") from err
     if not os.path.isdir(path):
         raise UsageError(f"sysroot {path} is not a directory or a .tar.gz capture")
     base = _capture_dir(path)
@@ -96,13 +101,20 @@ def open_root(sysroot: str | None, *, record: bool = False) -> Iterator[Root]:
     if sysroot is None:
         yield live_root(record=record)
         return
-    if os.path.isfile(sysroot):
+    if os.path.isfile(sysroot) or (sysroot.endswith((".tar.gz", ".tgz")) and
+                                   not os.path.isdir(sysroot)):
         scratch = tempfile.mkdtemp(prefix="diskdoctor-sysroot-")
         try:
             try:
                 safe_extract(sysroot, scratch)
-            except (tarfile.TarError, EOFError, OSError, UnicodeDecodeError) as err:
-                raise UsageError(f"cannot read capture {sysroot}: {err}") from err
+            except tarfile.TarError as err:
+                raise UsageError(f"cannot read capture {sysroot}: not a .tar.gz capture "
+                                 f"({str(err).splitlines()[0].rstrip(':')})") from err
+            except (EOFError, zlib.error) as err:
+                raise UsageError(f"cannot read capture {sysroot}: truncated or corrupt") from err
+            except OSError as err:
+                raise UsageError(f"cannot read capture {sysroot}: "
+                                 f"{describe_os_error(err)}") from err
             yield Root(validate_capture_dir(scratch), live=False)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)

@@ -1,0 +1,63 @@
+"""Shared fixtures: fixture sysroots, the real loop-device stack, and the CI live-test rule."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from diskdoctor.probes.host import Host, read_host
+from diskdoctor.probes.root import Root
+from loop_stack import LoopStack, build_loop_stack
+
+FIXTURES = Path(__file__).parent / "fixtures"
+LIVE_TOOLS = ("losetup", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "sfdisk", "partx", "fstrim")
+
+
+def fixture_root(name: str) -> Root:
+    """A committed fixture sysroot as a Root."""
+    return Root(str(FIXTURES / name), live=False)
+
+
+def fixture_host(name: str) -> Host:
+    """The Host snapshot of a committed fixture sysroot."""
+    return read_host(fixture_root(name))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):  # type: ignore[no-untyped-def]
+    """Under CI=true a skipped live test is a failure: CI must exercise real devices."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and item.get_closest_marker("live") and os.environ.get("CI") == "true":
+        report.outcome = "failed"
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.longrepr = f"live test skipped under CI=true (skips count as failures): {reason}"
+
+
+def live_prerequisites() -> str | None:
+    """Why live loop-device tests cannot run here, or None when they can."""
+    if os.geteuid() != 0:
+        return "live tests need root (loop devices, mkfs, mount)"
+    missing = [tool for tool in LIVE_TOOLS if shutil.which(tool) is None]
+    if missing:
+        return "missing tools: " + ", ".join(missing)
+    if not os.path.exists("/dev/loop-control"):
+        return "this kernel has no loop devices"
+    return None
+
+
+@pytest.fixture(scope="session")
+def loop_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopStack]:
+    """Real loop devices with ext4 (discard), xfs, btrfs (zstd) and a no-discard device."""
+    why = live_prerequisites()
+    if why:
+        pytest.skip(why)
+    stack = build_loop_stack(tmp_path_factory.mktemp("loops"))
+    try:
+        yield stack
+    finally:
+        stack.teardown()
