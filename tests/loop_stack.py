@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 MIB = 1 << 20
+MAX_LOOP_TRIES = 16
 
 
 def sh(*argv: str, stdin: str | None = None) -> str:
@@ -42,13 +43,45 @@ class LoopStack:
             image.unlink(missing_ok=True)
 
 
-def _attach(stack: LoopStack, role: str, size_mib: int) -> str:
+def _discard_max(device: str) -> int:
+    return int(Path(f"/sys/block/{Path(device).name}/queue/discard_max_bytes").read_text())
+
+
+def _free_loops_without_discard() -> list[str]:
+    """Detached loops whose discard was switched off earlier: the kernel cannot undo that (with
+    discard_granularity at 0 it rejects any non-zero discard_max_bytes until reboot)."""
+    found = []
+    for queue in sorted(Path("/sys/block").glob("loop*/queue")):
+        size = (queue.parent / "size").read_text().strip()
+        if size == "0" and (queue / "discard_max_bytes").read_text().strip() == "0":
+            found.append(f"/dev/{queue.parent.name}")
+    return found
+
+
+def _attach(stack: LoopStack, role: str, size_mib: int, *, discard: bool = True) -> str:
+    """Attach a new image; `discard` picks a loop that accepts discard, or one that does not."""
     image = stack.workdir / f"{role}.img"
     with open(image, "wb") as handle:
         handle.truncate(size_mib * MIB)
-    device = sh("losetup", "--find", "--show", str(image))
-    stack.devices[role] = device
-    return device
+    if not discard:
+        for device in _free_loops_without_discard():
+            if subprocess.run(["losetup", device, str(image)], capture_output=True).returncode == 0:
+                stack.devices[role] = device
+                return device
+    spares = []
+    try:
+        for _ in range(MAX_LOOP_TRIES):
+            device = sh("losetup", "--find", "--show", str(image))
+            if not discard or _discard_max(device) > 0:
+                stack.devices[role] = device
+                if not discard:
+                    Path(f"/sys/block/{Path(device).name}/queue/discard_max_bytes").write_text("0")
+                return device
+            spares.append(device)
+        raise RuntimeError(f"no loop device with discard among {spares}")
+    finally:
+        for spare in spares:
+            subprocess.run(["losetup", "-d", spare], capture_output=True, check=False)
 
 
 def _mount(stack: LoopStack, role: str, device: str, options: str | None = None) -> None:
@@ -72,9 +105,8 @@ def build_loop_stack(workdir: Path) -> LoopStack:
         device = _attach(stack, "btrfs", 160)
         sh("mkfs.btrfs", "-q", "-f", device)
         _mount(stack, "btrfs", device, "compress-force=zstd")
-        device = _attach(stack, "no-discard", 64)
+        device = _attach(stack, "no-discard", 64, discard=False)
         sh("mkfs.ext4", "-q", "-F", device)
-        Path(f"/sys/block/{Path(device).name}/queue/discard_max_bytes").write_text("0")
         _mount(stack, "no-discard", device)
         device = _attach(stack, "gpt", 64)
         sh("sfdisk", "-q", device, stdin="label: gpt\n,20M\n,20M\n")
