@@ -19,7 +19,7 @@ from .messages import HostLoaded, HostLoadFailed
 from .stack_view import DISKS_UP, MOUNTS_DOWN, StackView, detail_groups, trim_group
 
 VIEW_TITLES = {DISKS_UP: "from the disks up", MOUNTS_DOWN: "from the mountpoints down"}
-EXPAND_LEVELS = 3
+EXPAND_LEVELS = 16
 MAX_AUTO_EXPAND_ROOTS = 64
 
 

@@ -124,4 +124,4 @@ def trim_group(host: Host, kname: str) -> DetailGroup:
         value = f"{accepts} (discard_max_bytes {human_bytes(layer.discard_max_bytes)})"
         note = "first layer that drops discard" if layer.kname == reach.blocked_at else ""
         rows.append(DetailRow(f"{layer.name} ({layer.kind})", value, layer.source, note))
-    return DetailGroup("TRIM / discard path (top to bottom)", tuple(rows))
+    return DetailGroup("TRIM (discard) path", tuple(rows))

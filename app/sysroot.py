@@ -115,8 +115,10 @@ def open_root(sysroot: str | None, *, record: bool = False) -> Iterator[Root]:
             except OSError as err:
                 raise UsageError(f"cannot read capture {sysroot}: "
                                  f"{describe_os_error(err)}") from err
-            yield Root(validate_capture_dir(scratch), live=False)
+            yield Root(validate_capture_dir(scratch), live=False,
+                       label="capture " + os.path.basename(sysroot))
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
         return
-    yield Root(validate_capture_dir(sysroot), live=False)
+    yield Root(validate_capture_dir(sysroot), live=False,
+               label="capture " + os.path.basename(os.path.abspath(sysroot)))

@@ -121,7 +121,7 @@ def read_host(root: Root, *, include_empty: bool = False) -> Host:
     hostname, _ = root.read_attr("proc/sys/kernel/hostname")
     kernel, _ = root.read_attr("proc/sys/kernel/osrelease")
     return Host(
-        root_label="this host (/)" if root.live else root.path,
+        root_label=root.describe(),
         hostname=hostname,
         kernel=kernel,
         devices=devices,

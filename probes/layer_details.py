@@ -64,7 +64,7 @@ def _identity(host: Host, device: BlockDevice, root: Root) -> DetailSection:
 
 def _queue(device: BlockDevice, root: Root) -> DetailSection:
     q = f"{device.queue_dir}/queue"
-    inherited = " (read from the parent disk)" if device.kind == "part" else ""
+    inherited = " (of parent disk)" if device.kind == "part" else ""
     available = root.fact_str(f"{q}/scheduler", empty_means="empty: no I/O scheduler (bio-based)")
     rows = [
         Detail("scheduler (active)", device.scheduler),

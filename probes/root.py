@@ -44,6 +44,13 @@ class Root:
     path: str = "/"
     live: bool = True
     recorded: set[tuple[str, str]] | None = field(default=None)
+    label: str = ""
+
+    def describe(self) -> str:
+        """How to name this root to the user: "this host (/)" or "capture NAME"."""
+        if self.label:
+            return self.label
+        return "this host (/)" if self.live else "capture " + os.path.basename(self.path.rstrip("/"))
 
     def host_path(self, rel: str) -> str:
         """The path as the user knows it on the host, e.g. /sys/block/sda/size."""

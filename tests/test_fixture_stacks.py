@@ -69,7 +69,7 @@ def test_nvme_identity_from_controller() -> None:
     assert facts["Identity/transport"].value == "nvme"
     part = details(fixture_root("etcd-raid0-lvm-luks"), "nvme0n1p1")
     assert part["partition/start (bytes)"].value == 2048 * 512
-    assert part["Queue (read from the parent disk)/discard_max_bytes"].source == \
+    assert part["Queue (of parent disk)/discard_max_bytes"].source == \
         "/sys/block/nvme0n1/queue/discard_max_bytes"
 
 

@@ -1,12 +1,17 @@
-"""The details of one layer: attribute, value, and either the caveat or the source of each value."""
+"""The details of one layer: attribute and value, with the caveat or the source beneath it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual.events import Resize
 from textual.reactive import reactive
 from textual.widgets import DataTable
+
+LABEL_WIDTH = 22
+MIN_VALUE_WIDTH = 20
+CELL_PADDING = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,22 +33,32 @@ class DetailGroup:
     rows: tuple[DetailRow, ...]
 
 
+def lines_needed(text: str, width: int) -> int:
+    """How many lines `text` takes when wrapped at `width` (at least one)."""
+    return max(1, -(-len(text) // max(1, width)))
+
+
 class LayerTable(DataTable):
-    """A read-only table of detail groups; `show_sources` swaps the notes column for sources."""
+    """A read-only table of detail groups; `show_sources` swaps each caveat for its source."""
 
     DEFAULT_CSS = """
     LayerTable { height: 1fr; }
     """
 
     show_sources: reactive[bool] = reactive(False)
-    """When true the last column shows where each value was read."""
+    """When true the line under each value shows where it was read."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=False)
         self._groups: list[DetailGroup] = []
+        self._built_width = 0
 
     def on_mount(self) -> None:
         self._rebuild()
+
+    def on_resize(self, event: Resize) -> None:
+        if event.size.width != self._built_width:
+            self._rebuild()
 
     def show_groups(self, groups: list[DetailGroup]) -> None:
         """Display these groups, replacing what was shown."""
@@ -53,18 +68,27 @@ class LayerTable(DataTable):
     def watch_show_sources(self, _old: bool, _new: bool) -> None:
         self._rebuild()
 
+    def extra_text(self, row: DetailRow) -> str:
+        """The line shown under a value: its source, or its caveat."""
+        return f"from {row.source}" if self.show_sources else row.note
+
     def _rebuild(self) -> None:
         if not self.is_mounted:
             return
+        self._built_width = self.size.width
+        value_width = max(MIN_VALUE_WIDTH, self.size.width - LABEL_WIDTH - CELL_PADDING - 2)
         self.clear(columns=True)
-        self.add_column("attribute", key="attribute")
-        self.add_column("value", key="value")
-        self.add_column("source" if self.show_sources else "note", key="extra")
+        self.add_column("attribute", key="attribute", width=LABEL_WIDTH)
+        self.add_column("value" + (" / source" if self.show_sources else " / note"),
+                        key="value", width=value_width)
         for group_index, group in enumerate(self._groups):
-            self.add_row(Text(group.title, style="bold reverse"), "", "",
-                         key=f"group-{group_index}")
+            self.add_row(Text(group.title, style="bold reverse"), "", key=f"group-{group_index}")
             for row_index, row in enumerate(group.rows):
-                value = Text(row.value, style="" if row.known else "italic yellow")
-                extra = row.source if self.show_sources else row.note
-                self.add_row(row.label, value, Text(extra, style="dim"),
-                             key=f"row-{group_index}-{row_index}")
+                cell = Text(row.value, style="" if row.known else "italic yellow")
+                height = lines_needed(row.value, value_width)
+                extra = self.extra_text(row)
+                if extra:
+                    cell.append("\n" + extra, style="dim")
+                    height += lines_needed(extra, value_width)
+                self.add_row(Text(row.label), cell, key=f"row-{group_index}-{row_index}",
+                             height=height)

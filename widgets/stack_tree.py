@@ -6,12 +6,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 NAME_WIDTH = 30
 GUIDE_WIDTH = 4
+ICON_WIDTH = 2
 TRIM_STYLES = {"yes": "green", "no": "red", "blocked": "bold red", "ok": "green",
                "unsupported": "yellow", "?": "dim"}
 
@@ -33,13 +35,14 @@ class StackRow:
 
 def header_text() -> Text:
     """The column header shown above the tree."""
-    return Text(f"  {'NAME':<{NAME_WIDTH}} {'TYPE':<7} {'SIZE':>7}  {'TRIM':<11} {'FSTYPE':<7} "
+    return Text(f"  {'NAME':<{NAME_WIDTH + 3}} {'TYPE':<7} {'SIZE':>7}  {'TRIM':<11} {'FSTYPE':<7} "
                 "MOUNTPOINTS", style="bold")
 
 
 def row_label(row: StackRow, depth: int) -> Text:
     """The row's cells padded so columns line up whatever the indentation."""
-    width = max(8, NAME_WIDTH - depth * GUIDE_WIDTH)
+    icon = 0 if row.has_children else ICON_WIDTH
+    width = max(8, NAME_WIDTH - depth * GUIDE_WIDTH + icon)
     name = row.name if len(row.name) <= width else row.name[: width - 1] + "…"
     label = Text(f"{name:<{width}} ", style=row.emphasis or "bold")
     label.append(f"{row.kind:<7} {row.size:>7}  ")
@@ -63,6 +66,11 @@ class StackTree(Tree[StackRow]):
     DEFAULT_CSS = """
     StackTree { width: 1fr; height: 1fr; }
     """
+
+    BINDINGS = [
+        Binding("right", "expand_cursor", "Expand", show=False),
+        Binding("left", "collapse_cursor", "Collapse / parent", show=False),
+    ]
 
     class LayerSelected(Message):
         """The cursor moved to a row."""
@@ -114,6 +122,23 @@ class StackTree(Tree[StackRow]):
             self._ensure_loaded(node)
             node.expand()
             self._expand(node, 64)
+
+    def action_expand_cursor(self) -> None:
+        """Open the highlighted row (loading its children on first use)."""
+        node = self.cursor_node
+        if node is not None and node.allow_expand:
+            self._ensure_loaded(node)
+            node.expand()
+
+    def action_collapse_cursor(self) -> None:
+        """Close the highlighted row, or move to its parent when it is already closed."""
+        node = self.cursor_node
+        if node is None:
+            return
+        if node.is_expanded:
+            node.collapse()
+        elif node.parent is not None and node.parent.parent is not None:
+            self.move_cursor(node.parent)
 
     def _on_tree_node_expanded(self, event: Tree.NodeExpanded[StackRow]) -> None:
         self._ensure_loaded(event.node)

@@ -1,0 +1,28 @@
+"""Layout snapshots of the stack screen on a fixture sysroot (review SVG diffs on change)."""
+
+from __future__ import annotations
+
+from conftest import fixture_root
+from diskdoctor.app.tui import DiskDoctorApp
+
+SIZE = (150, 40)
+
+
+async def _settle(pilot) -> None:  # type: ignore[no-untyped-def]
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def test_stack_screen_disks_up(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=_settle)
+
+
+def test_stack_screen_mounts_down_on_crypt_layer(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    async def switch(pilot) -> None:  # type: ignore[no-untyped-def]
+        await _settle(pilot)
+        await pilot.press("v", "down", "down")
+        await pilot.pause()
+
+    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=switch)

@@ -1,0 +1,97 @@
+"""The stack screen driven with Textual's Pilot, on fixture sysroots."""
+
+from __future__ import annotations
+
+from conftest import fixture_root
+from diskdoctor.app.tui import DiskDoctorApp
+from diskdoctor.widgets import LayerTable, StackTree
+from textual.widgets import Static
+
+SIZE = (150, 40)
+
+
+async def settled(app: DiskDoctorApp, pilot) -> None:  # type: ignore[no-untyped-def]
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def visible_names(app: DiskDoctorApp) -> list[str]:
+    tree = app.screen.query_one(StackTree)
+    names = []
+    for line in range(tree.last_line + 1):
+        node = tree.get_node_at_line(line)
+        if node is not None and node.data is not None:
+            names.append(node.data.name)
+    return names
+
+
+def text_of(app: DiskDoctorApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+async def test_tree_shows_stack_and_details_follow_cursor() -> None:
+    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(app, pilot)
+        names = visible_names(app)
+        assert names[:5] == ["nvme0n1", "nvme0n1p1", "md0", "vg0-etcd", "luks-etcd"]
+        assert "Details: nvme0n1 · disk" in text_of(app, "#details-title")
+        for _ in range(4):
+            await pilot.press("down")
+        await pilot.pause()
+        assert "Details: luks-etcd · crypt" in text_of(app, "#details-title")
+        assert "BLOCKED at luks-etcd" in text_of(app, "#status")
+        table = app.screen.query_one(LayerTable)
+        labels = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
+        assert "crypt type" in labels and "discard_max_bytes" in labels
+
+
+async def test_switch_to_mountpoints_down() -> None:
+    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(app, pilot)
+        await pilot.press("v")
+        await pilot.pause()
+        names = visible_names(app)
+        assert names[0] == "/"
+        assert names[names.index("/var/lib/etcd"):][:4] == ["/var/lib/etcd", "luks-etcd",
+                                                           "vg0-etcd", "md0"]
+        assert "from the mountpoints down" in text_of(app, "#stack-title")
+        await pilot.press("v")
+        await pilot.pause()
+        assert visible_names(app)[0] == "nvme0n1"
+
+
+async def test_sources_toggle_shows_where_values_come_from() -> None:
+    app = DiskDoctorApp(fixture_root("sata-ext4"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(app, pilot)
+        table = app.screen.query_one(LayerTable)
+        assert [c.label.plain for c in table.columns.values()][-1] == "value / note"
+        await pilot.press("s")
+        await pilot.pause()
+        assert [c.label.plain for c in table.columns.values()][-1] == "value / source"
+        cells = {str(table.get_row_at(i)[0]): str(table.get_row_at(i)[1])
+                 for i in range(table.row_count)}
+        assert cells["scheduler (active)"] == "mq-deadline\nfrom /sys/block/sda/queue/scheduler"
+        assert cells["serial"] == "S3Z9NB0K123456A\nfrom /run/udev/data/b8:0 (ID_SERIAL_SHORT)"
+
+
+async def test_children_load_only_when_expanded(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from sysfs_builder import SysrootBuilder
+
+    from diskdoctor.probes.root import Root
+
+    builder = SysrootBuilder(tmp_path)
+    for index in range(80):
+        builder.sata(f"sd{index}", f"8:{index * 16}", 1 << 30, port=index + 1, model="x")
+        builder.partition(f"sd{index}", 1, f"8:{index * 16 + 1}", 2048, 1 << 29)
+    app = DiskDoctorApp(Root(str(builder.finish()), live=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(app, pilot)
+        tree = app.screen.query_one(StackTree)
+        first = tree.root.children[0]
+        assert not first.is_expanded and len(first.children) == 0
+        await pilot.press("right")
+        await pilot.pause()
+        assert [child.data.name for child in first.children] == ["sd0p1"]
