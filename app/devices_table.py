@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from diskdoctor.probes.host import Host
 from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
-
-from diskdoctor.probes.host import Host
 
 from .formatting import human_bytes, yes_no
 from .trim_summary import mount_trims

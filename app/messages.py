@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual.message import Message
-
 from diskdoctor.probes.host import Host
+from textual.message import Message
 
 
 @dataclass

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
+from diskdoctor.probes.host import Host, read_host
+from diskdoctor.probes.layer_details import read_layer_details
+from diskdoctor.probes.root import Root
+from diskdoctor.widgets import LayerTable, StackTree
+from diskdoctor.widgets.stack_tree import header_text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
-
-from diskdoctor.probes.host import Host, read_host
-from diskdoctor.probes.layer_details import read_layer_details
-from diskdoctor.probes.root import Root
-from diskdoctor.widgets import LayerTable, StackTree
-from diskdoctor.widgets.stack_tree import header_text
 
 from .messages import HostLoaded, HostLoadFailed
 from .stack_view import DISKS_UP, MOUNTS_DOWN, StackView, detail_groups, trim_group

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from textual.app import App
-
 from diskdoctor.probes.root import Root
+from textual.app import App
 
 from .stack_screen import StackScreen
 

@@ -35,6 +35,28 @@ class Host:
     mounts: list[MountedFs]
     swaps: list[tuple[str, str]]
     warnings: list[str] = field(default_factory=list)
+    _children: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+    _mountpoints: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        """Index children and mountpoints once, so walking 5,000 devices stays linear."""
+        partitions: dict[str, list[str]] = {}
+        for kname, device in self.devices.items():
+            if device.kind == "part" and device.partition_number is not None and \
+                    device.dm_uuid is None and len(device.parents) == 1:
+                partitions.setdefault(device.parents[0], []).append(kname)
+        for kname, device in self.devices.items():
+            parts = sorted(partitions.get(kname, []), key=natural_key)
+            above = sorted((h for h in device.holders if h in self.devices and h not in parts),
+                           key=natural_key)
+            self._children[kname] = parts + above
+        swap_files = {filename for filename, _ in self.swaps}
+        for mounted in self.mounts:
+            if mounted.kname:
+                self._mountpoints.setdefault(mounted.kname, []).append(mounted.mount.mountpoint)
+        for kname, device in self.devices.items():
+            if swap_files & {device.path, f"/dev/{kname}"}:
+                self._mountpoints.setdefault(kname, []).append(SWAP_MOUNTPOINT)
 
     def device(self, kname: str) -> BlockDevice | None:
         """The device with this kernel name, if it is shown."""
@@ -42,14 +64,7 @@ class Host:
 
     def children(self, kname: str) -> list[str]:
         """Devices stacked directly on `kname` (partitions first, then holders), in natural order."""
-        device = self.devices.get(kname)
-        if device is None:
-            return []
-        partitions = [k for k, d in self.devices.items() if d.kind == "part"
-                      and d.parents == (kname,) and d.partition_number is not None
-                      and d.dm_uuid is None]
-        above = [h for h in device.holders if h in self.devices and h not in partitions]
-        return sorted(partitions, key=natural_key) + sorted(above, key=natural_key)
+        return list(self._children.get(kname, ()))
 
     def parents(self, kname: str) -> list[str]:
         """Devices directly below `kname` (its slaves, or the disk of a partition)."""
@@ -62,13 +77,7 @@ class Host:
 
     def mountpoints(self, kname: str) -> list[str]:
         """Where this device is mounted (and [SWAP] when it is active swap), lsblk style."""
-        points = [m.mount.mountpoint for m in self.mounts if m.kname == kname]
-        device = self.devices.get(kname)
-        if device is not None:
-            for filename, _ in self.swaps:
-                if filename in (device.path, f"/dev/{kname}"):
-                    points.append(SWAP_MOUNTPOINT)
-        return points
+        return list(self._mountpoints.get(kname, ()))
 
     def block_mounts(self) -> list[MountedFs]:
         """Mounted filesystems that sit on a known block device, by mountpoint."""

@@ -12,6 +12,7 @@ from .facts import Fact
 
 COMMAND_TIMEOUT_S = 15.0
 CAPTURED_COMMANDS_DIR = "commands"
+READ_CHUNK = 65536
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,11 +69,21 @@ class Root:
         """Read a small text file: (text, None) on success, (None, reason) on failure."""
         self._record("file", rel)
         try:
-            with open(self.full(rel), "rb") as handle:
-                data = handle.read()
+            fd = os.open(self.full(rel), os.O_RDONLY | os.O_CLOEXEC)
         except OSError as err:
             return None, describe_os_error(err)
-        return data.decode("utf-8", "replace"), None
+        try:
+            chunks = []
+            while True:
+                chunk = os.read(fd, READ_CHUNK)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        except OSError as err:
+            return None, describe_os_error(err)
+        finally:
+            os.close(fd)
+        return b"".join(chunks).decode("utf-8", "replace"), None
 
     def read_attr(self, rel: str) -> tuple[str | None, str | None]:
         """Read a one-line sysfs attribute, stripped."""

@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fixture_scenarios import SCENARIOS  # noqa: E402
+from fixture_scenarios import SCENARIOS
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from diskdoctor.probes.host import Host, read_host
 from diskdoctor.probes.root import Root
 from loop_stack import LoopStack, build_loop_stack

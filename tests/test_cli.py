@@ -11,7 +11,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from cli_runner import assert_one_line_error, run_cli
 from conftest import FIXTURES
 

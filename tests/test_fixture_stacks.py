@@ -6,7 +6,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, fixture_host, fixture_root
 from diskdoctor.probes.discard_path import discard_reach
 from diskdoctor.probes.host import read_host

@@ -8,7 +8,6 @@ import tarfile
 from pathlib import Path
 
 import pytest
-
 from cli_runner import assert_one_line_error, run_cli
 from diskdoctor.probes.discard_path import discard_reach
 from diskdoctor.probes.host import read_host

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from diskdoctor.probes.blkid import parse_blkid_export
 from diskdoctor.probes.blockdev import active_scheduler
 from diskdoctor.probes.device_kinds import (
@@ -17,6 +14,8 @@ from diskdoctor.probes.host import natural_key
 from diskdoctor.probes.mountinfo import parse_mountinfo
 from diskdoctor.probes.swaps import parse_swaps
 from diskdoctor.probes.udev import parse_udev_data
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 MOUNTINFO = """\
 27 1 254:0 / / rw,relatime - ext4 /dev/vda rw,discard

@@ -78,9 +78,8 @@ async def test_sources_toggle_shows_where_values_come_from() -> None:
 
 
 async def test_children_load_only_when_expanded(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from sysfs_builder import SysrootBuilder
-
     from diskdoctor.probes.root import Root
+    from sysfs_builder import SysrootBuilder
 
     builder = SysrootBuilder(tmp_path)
     for index in range(80):

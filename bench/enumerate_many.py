@@ -1,0 +1,97 @@
+"""Measure `devices --json` and the TUI on a generated sysroot of 5,000 block devices.
+
+Prints wall times, and the ratio against `lsblk --sysroot` reading the same tree in the same run.
+Usage: .venv/bin/python bench/enumerate_many.py [--devices 5000] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))
+
+from sysfs_builder import SysrootBuilder  # noqa: E402
+
+GIB = 1 << 30
+
+
+def build(root: Path, total: int) -> Path:
+    """Loops, disks with one partition each, and one dm (LVM) per partition: `total` devices."""
+    builder = SysrootBuilder(root, hostname="bench")
+    groups = total // 5
+    for index in range(2 * groups):
+        builder.loop(f"loop{index}", f"7:{index}", GIB, f"/images/{index}.img")
+    for index in range(groups):
+        disk = f"sd{index}"
+        builder.sata(disk, f"8:{index * 16}", 100 * GIB, port=index + 1, model="bench disk")
+        part = builder.partition(disk, 1, f"8:{index * 16 + 1}", 2048, 99 * GIB)
+        builder.dm(f"dm-{index}", f"253:{index}", 99 * GIB, name=f"vg{index}-lv",
+                   uuid=f"LVM-{index:032d}{index:032d}", lowers=[part])
+        if index % 10 == 0:
+            builder.mount(f"253:{index}", f"/srv/{index}", "xfs", f"/dev/mapper/vg{index}-lv")
+    return builder.finish()
+
+
+def timed(argv: list[str], repeat: int) -> float:
+    """Median wall time of a command, in seconds."""
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+async def tui_first_tree(root: Path) -> float:
+    """Seconds from app start until the tree shows its first rows."""
+    from diskdoctor.app.tui import DiskDoctorApp
+    from diskdoctor.probes.root import Root
+    from diskdoctor.widgets import StackTree
+
+    start = time.perf_counter()
+    app = DiskDoctorApp(Root(str(root), live=False))
+    async with app.run_test(size=(150, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = len(app.screen.query_one(StackTree).root.children)
+        elapsed = time.perf_counter() - start
+    print(f"TUI: {shown} top-level rows, first tree after {elapsed:.2f} s (lazy expansion)")
+    return elapsed
+
+
+def main() -> None:
+    """Build, measure, print."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--devices", type=int, default=5000)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    scratch = Path(tempfile.mkdtemp(prefix="diskdoctor-bench-"))
+    try:
+        start = time.perf_counter()
+        root = build(scratch / "root", args.devices)
+        count = len(list((root / "sys/class/block").iterdir()))
+        print(f"generated {count} block devices in {time.perf_counter() - start:.1f} s")
+        ours = timed([sys.executable, "-m", "diskdoctor.app", "devices", "--json",
+                      "--sysroot", str(root)], args.repeat)
+        print(f"diskdoctor devices --json: {ours:.3f} s (median of {args.repeat}, whole process)")
+        if shutil.which("lsblk"):
+            theirs = timed(["lsblk", "--sysroot", str(root), "-J", "-b", "-o",
+                            "NAME,KNAME,MAJ:MIN,TYPE,SIZE,ROTA,SCHED,RO,RM,DISC-GRAN,DISC-MAX"],
+                           args.repeat)
+            print(f"lsblk --sysroot -J (same tree):  {theirs:.3f} s; ratio {ours / theirs:.2f}x")
+        asyncio.run(tui_first_tree(root))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

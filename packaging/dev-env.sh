@@ -1,0 +1,34 @@
+# Sourced by the quick-start scripts: create or refresh .venv with diskdoctor installed (idempotent).
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$REPO/.venv"
+PYTHON="${PYTHON:-python3}"
+
+die() { echo "diskdoctor setup: $*" >&2; exit 2; }
+
+make_venv() {
+    "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null \
+        || die "Python 3.10 or newer is needed (found: $("$PYTHON" --version 2>&1))"
+    if "$PYTHON" -m venv "$VENV" >/dev/null 2>&1; then return; fi
+    rm -rf "$VENV"
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "diskdoctor setup: installing python3-venv" >&2
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null \
+            || die "could not install python3-venv"
+        "$PYTHON" -m venv "$VENV" || die "could not create $VENV"
+    else
+        die "python3 -m venv failed; install python3-venv (sudo apt-get install python3-venv)"
+    fi
+}
+
+# ensure_venv [EXTRA]: a venv with diskdoctor (and the optional extra) installed, editable.
+ensure_venv() {
+    local extra="${1:-}" spec="." stamp
+    [ -n "$extra" ] && spec=".[$extra]"
+    [ -x "$VENV/bin/python" ] || make_venv
+    stamp="$VENV/.diskdoctor-installed${extra:+-$extra}"
+    if [ ! -f "$stamp" ] || [ "$REPO/pyproject.toml" -nt "$stamp" ]; then
+        "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
+        (cd "$REPO" && "$VENV/bin/python" -m pip install -q -e "$spec") || die "pip install failed"
+        touch "$stamp"
+    fi
+}
