@@ -140,7 +140,10 @@ def test_unknown_values_say_why(tmp_path: Path) -> None:
 
 
 def tree_listing(base: Path) -> dict[str, str]:
-    """Every entry under `base` without following links: links by target, files by content."""
+    """Every entry under `base` without following links: links by target, files by content.
+
+    Empty directories (holders/, slaves/) are left out: git cannot store them, and the probes
+    read a missing holders/ exactly like an empty one."""
     listing = {}
     for folder, dirs, files in os.walk(base):
         for name in dirs + files:
@@ -150,7 +153,7 @@ def tree_listing(base: Path) -> dict[str, str]:
                 listing[rel] = "-> " + os.readlink(path)
             elif path.is_file():
                 listing[rel] = path.read_text()
-            else:
+            elif any(path.iterdir()):
                 listing[rel] = "<dir>"
     return listing
 
