@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import string
 
 SALT = b"diskdoctor-redact-v1:"
 MIN_LITERAL = 4
+MIN_HOSTNAME_LITERAL = 6
+HOSTNAME_FILE = "proc/sys/kernel/hostname"
 ALNUM = string.ascii_letters + string.digits
 
 CANONICAL_UUID = re.compile(
@@ -84,11 +87,32 @@ def _text_files(tree: str) -> list[str]:
     return found
 
 
+def _replace_hostname_files(tree: str, hostname: str, stand_in: str) -> None:
+    """The places that hold the hostname itself get the stand-in whatever its length."""
+    path = os.path.join(tree, HOSTNAME_FILE)
+    if os.path.isfile(path):
+        with open(path, "w") as out:
+            out.write(stand_in + "\n")
+    manifest = os.path.join(tree, "manifest.json")
+    if os.path.isfile(manifest):
+        with open(manifest) as handle:
+            data = json.load(handle)
+        data["hostname"] = stand_in
+        with open(manifest, "w") as out:
+            json.dump(data, out, indent=1, sort_keys=True)
+
+
 def redact_tree(tree: str, hostname: str | None) -> Redactor:
-    """Redact every regular file under `tree` in place; returns the redactor used."""
+    """Redact every regular file under `tree` in place; returns the redactor used.
+
+    A hostname shorter than MIN_HOSTNAME_LITERAL (e.g. "vm") is replaced only where it is the
+    whole value, since replacing it inside other text would corrupt unrelated words."""
     redactor = Redactor()
     if hostname:
-        redactor.add_literal(hostname, redactor.hostname_stand_in(hostname))
+        stand_in = redactor.hostname_stand_in(hostname)
+        _replace_hostname_files(tree, hostname, stand_in)
+        if len(hostname) >= MIN_HOSTNAME_LITERAL:
+            redactor.add_literal(hostname, stand_in)
     files = _text_files(tree)
     for path in files:
         if os.path.basename(path) in SERIAL_FILES:

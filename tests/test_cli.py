@@ -28,7 +28,7 @@ def walk(nodes: list[dict]) -> list[dict]:
     return out
 
 
-@pytest.mark.parametrize("name", ["etcd-raid0-lvm-luks", "multipath"])
+@pytest.mark.parametrize("name", ["etcd-raid0-lvm-luks", "multipath", "captured-loops"])
 def test_devices_json_matches_golden(name: str) -> None:
     result = run_cli("devices", "--json", "--sysroot", str(FIXTURES / name))
     assert result.code == 0, result.err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -163,3 +164,23 @@ def test_committed_fixtures_match_their_builders(tmp_path: Path) -> None:
         build(tmp_path / name)
         assert tree_listing(tmp_path / name) == tree_listing(FIXTURES / name), \
             f"{name} is stale: run python tests/build_fixtures.py"
+
+
+def test_real_capture_of_loop_stack_replays() -> None:
+    """tests/fixtures/captured-loops is our own redacted capture of the live test stack."""
+    root = fixture_root("captured-loops")
+    roles = json.loads((FIXTURES / "captured-loops/roles.json").read_text())
+    host = read_host(root)
+    assert discard_reach(host, roles["no-discard"]).verdict == "unsupported"
+    assert discard_reach(host, roles["xfs"]).verdict == "reaches"
+    assert host.children(roles["gpt"]) == [f"{roles['gpt']}p1", f"{roles['gpt']}p2"]
+    btrfs = next(m.mount for m in host.mounts if m.kname == roles["btrfs"])
+    assert "compress-force=zstd:3" in btrfs.super_options and "discard=async" in btrfs.super_options
+    ext4 = next(m.mount for m in host.mounts if m.kname == roles["ext4-discard"])
+    assert "discard" in ext4.super_options
+    facts = details(root, roles["xfs"])
+    usage = next(v for k, v in facts.items() if k.endswith("/size (bytes)") and "filesystem" in k)
+    assert usage.value > 200 << 20 and "fs-usage.json" in usage.source
+    assert host.hostname.startswith("host-")
+    manifest = json.loads((FIXTURES / "captured-loops/manifest.json").read_text())
+    assert manifest["redacted"] is True and manifest["format"] == "diskdoctor-capture"

@@ -124,6 +124,11 @@ def test_redacted_capture_hides_uuids_serials_and_hostname(loop_stack: LoopStack
     for secret in secrets:
         if len(secret) >= 4:
             assert secret.encode() not in blob, f"{secret!r} leaked"
+    with tarfile.open(bundle) as tar:
+        stored = tar.extractfile("diskdoctor-capture/proc/sys/kernel/hostname").read().decode()
+        manifest = json.load(tar.extractfile("diskdoctor-capture/manifest.json"))
+    assert stored.strip() == manifest["hostname"] != hostname
+    assert manifest["hostname"].startswith("host-") and manifest["redacted"] is True
     document = json.loads(run_cli("devices", "--json", "--sysroot", str(bundle)).out)
     assert nodes_by_kname(document)[loop_stack.kname("xfs")]["fstype"] == "xfs"
 
