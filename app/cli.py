@@ -105,8 +105,9 @@ def run_tui(args: argparse.Namespace) -> int:
         raise UsageError("the TUI needs a terminal; use a subcommand such as "
                          "`diskdoctor devices` for plain output")
     with open_root(args.sysroot) as root:
-        DiskDoctorApp(root).run()
-    return EXIT_OK
+        app = DiskDoctorApp(root)
+        app.run()
+    return app.return_code or EXIT_OK
 
 
 def _raise_on_signal(signum: int, _frame: object) -> None:

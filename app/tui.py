@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from diskdoctor.probes.root import Root
 from textual.app import App
+from textual.binding import Binding
 
 from .stack_screen import StackScreen
+
+EXIT_INTERRUPTED = 130
 
 
 class DiskDoctorApp(App[None]):
@@ -13,6 +16,9 @@ class DiskDoctorApp(App[None]):
 
     CSS_PATH = "../assets/app.tcss"
     TITLE = "diskdoctor"
+    BINDINGS = [
+        Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
+    ]
 
     def __init__(self, root: Root) -> None:
         super().__init__()
@@ -20,3 +26,7 @@ class DiskDoctorApp(App[None]):
 
     def get_default_screen(self) -> StackScreen:
         return StackScreen(self.root_to_read)
+
+    def action_interrupt(self) -> None:
+        """Ctrl-C quits at once, with the shell's exit code for an interrupt."""
+        self.exit(return_code=EXIT_INTERRUPTED)

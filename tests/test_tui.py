@@ -94,3 +94,12 @@ async def test_children_load_only_when_expanded(tmp_path) -> None:  # type: igno
         await pilot.press("right")
         await pilot.pause()
         assert [child.data.name for child in first.children] == ["sd0p1"]
+
+
+async def test_ctrl_c_quits_with_interrupt_code() -> None:
+    app = DiskDoctorApp(fixture_root("multipath"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(app, pilot)
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+    assert app.return_code == 130

@@ -35,7 +35,7 @@ class StackRow:
 
 def header_text() -> Text:
     """The column header shown above the tree."""
-    return Text(f"  {'NAME':<{NAME_WIDTH + 3}} {'TYPE':<7} {'SIZE':>7}  {'TRIM':<11} {'FSTYPE':<7} "
+    return Text(f"{'NAME':<{NAME_WIDTH + ICON_WIDTH}} {'TYPE':<7} {'SIZE':>7}  {'TRIM':<11} {'FSTYPE':<7} "
                 "MOUNTPOINTS", style="bold")
 
 
