@@ -75,14 +75,14 @@ def _scheduler(root: Root, queue_dir: str) -> Fact[str]:
     return replace(fact, value=active_scheduler(fact.value)) if fact.value else fact
 
 
-def _identity(root: Root, kname: str, real_dir: str, udev: dict[str, str]) -> tuple[Fact, Fact]:
+def _identity(root: Root, kname: str, real_dir: str, udev: dict[str, str],
+              maj_min: str) -> tuple[Fact, Fact]:
     """Model and serial of a whole disk from sysfs, falling back to the udev database."""
     base = f"sys/block/{kname}"
     model = root.fact_str(f"{base}/device/model")
     serial = root.fact_str(f"{base}/device/serial")
     if serial.value is None and "/virtio" in real_dir:
         serial = root.fact_str(f"{base}/serial")
-    maj_min = udev.get("_maj_min", "")
     if model.value is None and udev.get("ID_MODEL"):
         model = Fact(udev["ID_MODEL"], "/" + udev_data_path(maj_min) + " (ID_MODEL)")
     if serial.value is None and udev.get("ID_SERIAL_SHORT"):
@@ -121,15 +121,13 @@ def _read_whole(root: Root, kname: str, real_dir: str, use_udev: bool) -> BlockD
     base = f"sys/block/{kname}"
     maj_min = root.fact_str(f"{base}/dev")
     udev = read_udev_properties(root, maj_min.value) if (use_udev and maj_min.value) else {}
-    if udev:
-        udev["_maj_min"] = maj_min.value or ""
     kind, extra = _whole_disk_kind(root, kname, real_dir)
     virtual = "/virtual/" in real_dir
     if virtual:
         why = "virtual device: no hardware identity"
         model, serial = Fact(None, f"/{base}/device/model", why), Fact(None, f"/{base}/device/serial", why)
     else:
-        model, serial = _identity(root, kname, real_dir, udev)
+        model, serial = _identity(root, kname, real_dir, udev, maj_min.value or "?")
     transport, why_transport = transport_from_sysfs_path(kname, real_dir)
     if kind in ("lvm", "crypt", "mpath", "dm", "part") or extra.get("md_level"):
         why_transport = "stacked device: see the layers below"
