@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -15,6 +16,7 @@ from .sysroot import open_root
 
 SIGNAL_EXIT_BASE = 128
 PIPE_WIDTH = 240
+DEBUG_ENV = "DISKDOCTOR_DEBUG"
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -129,12 +131,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("diskdoctor: interrupted", file=sys.stderr)
         return SIGNAL_EXIT_BASE + signal.SIGINT
     except BrokenPipeError:
-        sys.stderr.close()
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except SystemExit as stop:
         if isinstance(stop.code, int) and stop.code > SIGNAL_EXIT_BASE:
             print("diskdoctor: stopped by signal", file=sys.stderr)
         raise
+    except Exception as err:
+        if os.environ.get(DEBUG_ENV):
+            raise
+        print(f"diskdoctor: internal error: {type(err).__name__}: {err} "
+              f"(set {DEBUG_ENV}=1 for the traceback, and please report it)", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ import io
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tarfile
 import tempfile
 from pathlib import Path
@@ -144,3 +146,11 @@ def test_sysroot_tarball_leaves_no_scratch(tmp_path: Path) -> None:
     direct = run_cli("devices", "--json", "--sysroot", str(FIXTURES / "multipath"))
     assert result.out == direct.out
     assert {n for n in set(os.listdir("/tmp")) - before if n.startswith("diskdoctor")} == set()
+
+
+def test_piping_into_head_is_quiet() -> None:
+    fixture = FIXTURES / "captured-loops"
+    command = f"set -o pipefail; {sys.executable} -m diskdoctor.app devices --json " \
+              f"--sysroot {fixture} | head -c 10"
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stderr == "" and done.stdout == '{\n  "devic'
