@@ -17,7 +17,7 @@ from diskdoctor.probes.capture_sources import (
 )
 from diskdoctor.probes.commands import READ_ONLY_COMMANDS
 from diskdoctor.probes.fs_usage import CAPTURED_USAGE
-from diskdoctor.probes.root import CAPTURED_COMMANDS_DIR, Root, describe_os_error, live_root
+from diskdoctor.probes.root import CAPTURED_COMMANDS_DIR, Root, describe_write_error, live_root
 
 from . import __version__
 from .errors import UsageError
@@ -46,6 +46,8 @@ def check_output_path(output: str, force: bool) -> None:
     if not output.endswith(SUFFIXES):
         raise UsageError(f"capture output must end in .tar.gz or .tgz: {output}")
     folder = os.path.dirname(os.path.abspath(output))
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise UsageError(f"{folder} is a file, not a folder")
     if not os.path.isdir(folder):
         raise UsageError(f"folder {folder} does not exist")
     if os.path.isdir(output):
@@ -53,7 +55,15 @@ def check_output_path(output: str, force: bool) -> None:
     if os.path.lexists(output) and not force:
         raise UsageError(f"{output} already exists (use --force to replace it)")
     if not os.access(folder, os.W_OK):
-        raise UsageError(f"cannot write to {folder}: permission denied")
+        why = "read-only filesystem" if _read_only_fs(folder) else "permission denied"
+        raise UsageError(f"cannot write to {folder}: {why}")
+
+
+def _read_only_fs(folder: str) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 def _copy_recorded(root: Root, copier: TreeCopier) -> None:
@@ -121,7 +131,7 @@ def write_capture(output: str, *, redact: bool, force: bool) -> CaptureSummary:
         os.replace(partial, output)
         partial = None
     except OSError as err:
-        raise UsageError(f"cannot write capture {output}: {describe_os_error(err)}") from err
+        raise UsageError(f"cannot write capture {output}: {describe_write_error(err)}") from err
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
         if partial is not None and os.path.lexists(partial):

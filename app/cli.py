@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
+
+from diskdoctor.probes.root import describe_write_error
 
 from . import __version__
 from .errors import EXIT_OK, EXIT_USAGE, UsageError
@@ -38,7 +41,7 @@ def build_parser() -> OneLineParser:
     parser = OneLineParser(
         prog="diskdoctor",
         description="Why is this node's storage slow? Explore the storage stack, where TRIM "
-                    "stops, and what each layer is set to. Read-only by default.",
+                    "stops, and what each layer is set to. Read-only: it never changes the host.",
         epilog="Run without a command to open the interactive TUI.")
     parser.add_argument("--version", action="version", version=f"diskdoctor {__version__}")
     _global_options(parser, in_subcommand=False)
@@ -116,11 +119,26 @@ def _raise_on_signal(signum: int, _frame: object) -> None:
     raise SystemExit(SIGNAL_EXIT_BASE + signum)
 
 
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, dispatch, and turn every failure into one line and an exit code."""
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _raise_on_signal)
-    args = build_parser().parse_args(argv)
+    if sys.stdout is None:
+        if sys.stderr is not None:
+            print("diskdoctor: error: standard output is closed", file=sys.stderr)
+        return EXIT_USAGE
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        where = f"{parser.prog} {args.command}" if args.command else parser.prog
+        parser.exit(EXIT_USAGE, f"{parser.prog}: error: unrecognized arguments: "
+                                f"{' '.join(unknown)} (see {where} --help)\n")
     handlers = {"devices": run_devices, "capture": run_capture, None: run_tui}
     try:
         return handlers[args.command](args)
@@ -133,6 +151,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except OSError as err:
+        print(f"diskdoctor: error: cannot write output: {describe_write_error(err)}",
+              file=sys.stderr)
+        _silence_stdout()
+        return EXIT_USAGE
     except SystemExit as stop:
         if isinstance(stop.code, int) and stop.code > SIGNAL_EXIT_BASE:
             print("diskdoctor: stopped by signal", file=sys.stderr)

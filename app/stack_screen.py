@@ -66,22 +66,26 @@ class StackScreen(Screen[None]):
 
     @on(HostLoaded)
     def show_host(self, message: HostLoaded) -> None:
+        refreshing = self.host is not None
         self.host = message.host
         self.sub_title = f"{message.host.hostname or '?'} · kernel {message.host.kernel or '?'}" \
                          f" · {message.host.root_label}"
-        self._show_tree()
+        self._show_tree(keep_cursor=refreshing)
 
     @on(HostLoadFailed)
     def show_failure(self, message: HostLoadFailed) -> None:
         self.query_one("#status", Static).update(message.reason)
 
-    def _show_tree(self) -> None:
+    def _show_tree(self, keep_cursor: bool = False) -> None:
         if self.host is None:
             return
-        self.view = StackView(self.host, self.mode)
         tree = self.query_one(StackTree)
+        previous = tree.cursor_key() if keep_cursor else None
+        self.view = StackView(self.host, self.mode)
         few = len(self.host.roots()) <= MAX_AUTO_EXPAND_ROOTS
         tree.show_rows(self.view.children, expand_depth=EXPAND_LEVELS if few else 0)
+        if previous:
+            tree.reveal(StackView.ancestor_keys(previous))
         count = len(self.host.devices)
         self.query_one("#stack-title", Static).update(
             f"Storage stack {VIEW_TITLES[self.mode]} · {count} devices")

@@ -21,12 +21,12 @@ def trim_text(accepts: bool | None) -> str:
     return "?" if accepts is None else ("yes" if accepts else "no")
 
 
-def verdict_text(verdict: str, blocked_name: str | None) -> str:
-    """TRIM column text for a mountpoint row."""
+def verdict_text(verdict: str) -> str:
+    """TRIM column text for a mountpoint row (the blocking layer is named in the details)."""
     if verdict == "reaches":
         return "ok"
     if verdict == "blocked":
-        return f"blocked {blocked_name}"
+        return "BLOCKED"
     return verdict if verdict != "unknown" else "?"
 
 
@@ -48,11 +48,10 @@ class StackView:
     def mount_row(self, mountpoint: str, fstype: str, kname: str) -> StackRow:
         """A row for a mountpoint at the top of the mounts-down view."""
         reach = discard_reach(self.host, kname)
-        blocked = self.host.devices[reach.blocked_at].name if reach.blocked_at else None
         device = self.host.devices[kname]
         return StackRow(key=MOUNT_PREFIX + mountpoint, name=mountpoint, kind=fstype,
                         size=human_bytes(device.size_bytes.value),
-                        trim=verdict_text(reach.verdict, blocked), fstype=fstype,
+                        trim=verdict_text(reach.verdict), fstype=fstype,
                         mounts=f"on {device.name}", has_children=True, emphasis="bold cyan")
 
     def children(self, key: str | None) -> list[StackRow]:
@@ -83,6 +82,12 @@ class StackView:
             below = self.host.parents(key.rsplit(SEPARATOR, 1)[-1])
         return [self.device_row(f"{key}{SEPARATOR}{k}", k, bool(self.host.parents(k)))
                 for k in below]
+
+    @staticmethod
+    def ancestor_keys(key: str) -> list[str]:
+        """Keys of the rows from the top level down to `key` (keys are paths)."""
+        parts = key.split(SEPARATOR)
+        return [SEPARATOR.join(parts[: index + 1]) for index in range(len(parts))]
 
     def kname_of(self, key: str) -> str | None:
         """The device a row stands for (a mountpoint row stands for the device it is on)."""

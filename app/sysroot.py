@@ -31,8 +31,11 @@ def _capture_dir(path: str) -> str:
     return path
 
 
-def validate_capture_dir(path: str) -> str:
-    """Check that `path` looks like a captured root and is readable; return the root folder."""
+def validate_capture_dir(path: str, shown_as: str | None = None) -> str:
+    """Check that `path` looks like a captured root and is readable; return the root folder.
+
+    Errors name `shown_as` (what the user typed, e.g. the .tar.gz) instead of a temp folder."""
+    name = shown_as or path
     try:
         os.stat(path)
     except FileNotFoundError as err:
@@ -44,7 +47,7 @@ def validate_capture_dir(path: str) -> str:
     base = _capture_dir(path)
     block_dir = os.path.join(base, REQUIRED_DIR)
     if not os.path.isdir(block_dir):
-        raise UsageError(f"sysroot {path} is not a capture: it has no {REQUIRED_DIR}/ "
+        raise UsageError(f"sysroot {name} is not a capture: it has no {REQUIRED_DIR}/ "
                          "(make one with: diskdoctor capture -o host.tar.gz)")
     try:
         os.listdir(block_dir)
@@ -55,7 +58,7 @@ def validate_capture_dir(path: str) -> str:
         with open(mountinfo, "rb") as handle:
             handle.read(1)
     except OSError as err:
-        raise UsageError(f"sysroot {path} is not a capture: cannot read {MOUNTINFO} "
+        raise UsageError(f"sysroot {name} is not a capture: cannot read {MOUNTINFO} "
                          f"({describe_os_error(err)})") from err
     return base
 
@@ -115,7 +118,7 @@ def open_root(sysroot: str | None, *, record: bool = False) -> Iterator[Root]:
             except OSError as err:
                 raise UsageError(f"cannot read capture {sysroot}: "
                                  f"{describe_os_error(err)}") from err
-            yield Root(validate_capture_dir(scratch), live=False,
+            yield Root(validate_capture_dir(scratch, shown_as=sysroot), live=False,
                        label="capture " + os.path.basename(sysroot))
         finally:
             shutil.rmtree(scratch, ignore_errors=True)

@@ -9,6 +9,7 @@ from textual.binding import Binding
 from .stack_screen import StackScreen
 
 EXIT_INTERRUPTED = 130
+NARROW_BELOW = 120
 
 
 class DiskDoctorApp(App[None]):
@@ -19,6 +20,8 @@ class DiskDoctorApp(App[None]):
     BINDINGS = [
         Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
     ]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
+    """Below NARROW_BELOW columns (an 80-column SSH session) the details go under the tree."""
 
     def __init__(self, root: Root) -> None:
         super().__init__()

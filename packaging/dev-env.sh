@@ -27,8 +27,13 @@ ensure_venv() {
     [ -x "$VENV/bin/python" ] || make_venv
     stamp="$VENV/.diskdoctor-installed${extra:+-$extra}"
     if [ ! -f "$stamp" ] || [ "$REPO/pyproject.toml" -nt "$stamp" ]; then
-        "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-        (cd "$REPO" && "$VENV/bin/python" -m pip install -q -e "$spec") || die "pip install failed"
+        local log="$VENV/pip-install.log"
+        echo "diskdoctor setup: installing into $VENV (log: $log)" >&2
+        "$VENV/bin/python" -m pip install -q --upgrade pip >"$log" 2>&1 || true
+        if ! (cd "$REPO" && "$VENV/bin/python" -m pip install -q -e "$spec") >>"$log" 2>&1; then
+            tail -20 "$log" >&2
+            die "pip install failed (full log: $log)"
+        fi
         touch "$stamp"
     fi
 }

@@ -35,17 +35,34 @@ def _given(label: str, value: object, source: str, note: str | None = None) -> D
     return Detail(label, Fact(value, source), note)
 
 
+def type_source(device: BlockDevice) -> str:
+    """Which file decides a device's lsblk TYPE."""
+    base = f"/sys/block/{device.kname}"
+    if device.kind == "part" and device.dm_uuid is None:
+        return f"/sys/class/block/{device.kname}/partition"
+    if device.dm_uuid is not None or device.kname.startswith("dm-"):
+        return f"{base}/dm/uuid (prefix)"
+    if device.md_level is not None:
+        return f"{base}/md/level"
+    if device.kind == "loop":
+        return f"{base}/loop/"
+    return f"{base}/device/type (SCSI type; disk unless 5 = rom)"
+
+
 def _identity(host: Host, device: BlockDevice, root: Root) -> DetailSection:
     rot_note = ROTATIONAL_CAVEAT if device.transport.value in ("virtio", "loop") else None
     base = f"sys/block/{device.kname}"
     vendor = (root.fact_str(f"{base}/device/vendor") if device.transport.value in ("sata", "sas",
               "usb", "fc", "iscsi") else Fact(None, f"/{base}/device/vendor",
                                               "only SCSI-family disks report a vendor"))
+    entry = f"/sys/class/block/{device.kname}"
+    name_source = f"/sys/block/{device.kname}/dm/name" if device.dm_name else entry
+    path_rule = "device-mapper naming" if device.dm_name else "kernel naming"
     rows = [
-        _given("name", device.name, f"/{device.sys_dir}"),
-        _given("kernel name", device.kname, f"/{device.sys_dir}"),
-        _given("path", device.path, "/dev"),
-        _given("type", device.kind, f"/{device.sys_dir}"),
+        _given("name", device.name, name_source),
+        _given("kernel name", device.kname, entry),
+        _given("path", device.path, f"{path_rule}: {device.path}"),
+        _given("type", device.kind, type_source(device)),
         Detail("maj:min", device.maj_min),
         Detail("size (bytes)", device.size_bytes),
         Detail("read-only", device.read_only),

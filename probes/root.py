@@ -25,6 +25,19 @@ class CommandOutput:
     exit_code: int | None = None
 
 
+def describe_write_error(err: OSError) -> str:
+    """A short human reason for an OSError met while writing the user's output."""
+    if err.errno == errno.ENOENT:
+        return "cannot create files there (missing folder, or a pseudo-filesystem like /proc)"
+    if err.errno == errno.EROFS:
+        return "read-only filesystem"
+    if err.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    if err.errno == errno.ENOTDIR:
+        return "a path component is a file, not a folder"
+    return str(err.strerror or err)
+
+
 def describe_os_error(err: OSError) -> str:
     """A short human reason for an OSError met while reading a probe file."""
     if isinstance(err, FileNotFoundError):

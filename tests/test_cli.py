@@ -154,3 +154,25 @@ def test_piping_into_head_is_quiet() -> None:
               f"--sysroot {fixture} | head -c 10"
     done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and done.stderr == "" and done.stdout == '{\n  "devic'
+
+
+def test_output_errors_are_one_line() -> None:
+    with open("/dev/full", "w") as device_full:
+        full = subprocess.run([sys.executable, "-m", "diskdoctor.app", "devices", "--sysroot",
+                               str(FIXTURES / "multipath")], stdout=device_full,
+                              stderr=subprocess.PIPE, text=True, check=False)
+    assert full.returncode == 2 and full.stderr.strip() == \
+        "diskdoctor: error: cannot write output: No space left on device"
+    closed = subprocess.run(["bash", "-c", f"{sys.executable} -m diskdoctor.app devices >&-"],
+                            capture_output=True, text=True, check=False)
+    assert closed.returncode == 2 and closed.stderr.strip() == \
+        "diskdoctor: error: standard output is closed"
+
+
+def test_a_file_where_a_folder_belongs(tmp_path: Path) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    assert_one_line_error(run_cli("capture", "-o", str(afile / "x.tar.gz")), "is a file, not a folder")
+    bundle = _tar_with(tmp_path / "notcapture.tar.gz", {"etc/hostname": b"x"})
+    result = run_cli("devices", "--sysroot", str(bundle))
+    assert_one_line_error(result, f"sysroot {bundle} is not a capture")

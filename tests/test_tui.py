@@ -103,3 +103,26 @@ async def test_ctrl_c_quits_with_interrupt_code() -> None:
         await pilot.press("ctrl+c")
         await pilot.pause()
     assert app.return_code == 130
+
+
+async def test_refresh_keeps_the_highlighted_row() -> None:
+    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(app, pilot)
+        await pilot.press("down", "down", "down")
+        await pilot.pause()
+        assert "Details: vg0-etcd" in text_of(app, "#details-title")
+        await pilot.press("r")
+        await settled(app, pilot)
+        assert app.screen.query_one(StackTree).cursor_node.data.name == "vg0-etcd"
+
+
+async def test_narrow_terminal_puts_details_under_the_tree() -> None:
+    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
+    async with app.run_test(size=(80, 30)) as pilot:
+        await settled(app, pilot)
+        tree_region = app.screen.query_one("#stack-pane").region
+        details_region = app.screen.query_one("#details-pane").region
+        assert details_region.y > tree_region.y and details_region.width == 80
+        row = visible_names(app)
+        assert row[:2] == ["nvme0n1", "nvme0n1p1"]

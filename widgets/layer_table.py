@@ -84,7 +84,8 @@ class LayerTable(DataTable):
         for group_index, group in enumerate(self._groups):
             self.add_row(Text(group.title, style="bold reverse"), "", key=f"group-{group_index}")
             for row_index, row in enumerate(group.rows):
-                cell = Text(row.value, style="" if row.known else "italic yellow")
+                cell = Text(row.value, style="" if row.known else "italic yellow",
+                            overflow="fold")
                 height = lines_needed(row.value, value_width)
                 extra = self.extra_text(row)
                 if extra:

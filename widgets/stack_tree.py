@@ -14,7 +14,7 @@ from textual.widgets.tree import TreeNode
 NAME_WIDTH = 30
 GUIDE_WIDTH = 4
 ICON_WIDTH = 2
-TRIM_STYLES = {"yes": "green", "no": "red", "blocked": "bold red", "ok": "green",
+TRIM_STYLES = {"yes": "green", "no": "red", "BLOCKED": "bold red", "ok": "green",
                "unsupported": "yellow", "?": "dim"}
 
 
@@ -114,6 +114,28 @@ class StackTree(Tree[StackRow]):
                 self._ensure_loaded(child)
                 child.expand()
                 self._expand(child, levels - 1)
+
+    def cursor_key(self) -> str | None:
+        """The key of the highlighted row, to restore it after the rows are rebuilt."""
+        node = self.cursor_node
+        return node.data.key if node is not None and node.data is not None else None
+
+    def reveal(self, path_keys: list[str]) -> bool:
+        """Open rows along `path_keys` (top-level key first) and highlight the last one found."""
+        node: TreeNode[StackRow] = self.root
+        found = False
+        for key in path_keys:
+            child = next((c for c in node.children if c.data is not None and c.data.key == key),
+                         None)
+            if child is None:
+                break
+            if node is not self.root:
+                node.expand()
+            self._ensure_loaded(child)
+            node, found = child, True
+        if found:
+            self.move_cursor(node)
+        return found
 
     def expand_all_below_cursor(self) -> None:
         """Expand the highlighted row and everything under it."""
