@@ -144,7 +144,7 @@ def test_capture_to_full_or_read_only_filesystem_fails_cleanly(loop_stack: LoopS
         assert list(tiny.iterdir()) == []
         subprocess.run(["mount", "-o", "remount,ro", str(tiny)], check=True)
         assert_one_line_error(run_cli("capture", "-o", str(tiny / "host.tar.gz")),
-                              "permission denied")
+                              "read-only filesystem")
     finally:
         subprocess.run(["umount", str(tiny)], check=False)
 
