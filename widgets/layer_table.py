@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -34,8 +35,8 @@ class DetailGroup:
 
 
 def lines_needed(text: str, width: int) -> int:
-    """How many lines `text` takes when wrapped at `width` (at least one)."""
-    return max(1, -(-len(text) // max(1, width)))
+    """How many lines `text` takes when word-wrapped at `width` (at least one)."""
+    return max(1, len(textwrap.wrap(text, max(1, width), break_long_words=True)))
 
 
 class LayerTable(DataTable):
