@@ -149,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("diskdoctor: interrupted", file=sys.stderr)
         return SIGNAL_EXIT_BASE + signal.SIGINT
     except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _silence_stdout()
         return EXIT_OK
     except OSError as err:
         print(f"diskdoctor: error: cannot write output: {describe_write_error(err)}",

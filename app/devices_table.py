@@ -14,11 +14,13 @@ VERDICT_STYLE = {"reaches": "green", "blocked": "bold red", "unsupported": "yell
                  "unknown": "dim"}
 
 
+TRIM_STYLE = {"yes": "green", "no": "red", "?": "dim"}
+
+
 def trim_cell(accepts: bool | None) -> Text:
     """TRIM column text for one layer."""
-    if accepts is None:
-        return Text("?", style="dim")
-    return Text("yes", style="green") if accepts else Text("no", style="red")
+    text = yes_no(accepts)
+    return Text(text, style=TRIM_STYLE[text])
 
 
 def _rows(host: Host, kname: str, prefix: str, guide: str, table: Table, depth: int) -> None:

@@ -113,22 +113,19 @@ def redact_tree(tree: str, hostname: str | None) -> Redactor:
         _replace_hostname_files(tree, hostname, stand_in)
         if len(hostname) >= MIN_HOSTNAME_LITERAL:
             redactor.add_literal(hostname, stand_in)
-    files = _text_files(tree)
-    for path in files:
-        if os.path.basename(path) in SERIAL_FILES:
-            with open(path, "rb") as handle:
-                redactor.add_literal(handle.read().decode("utf-8", "replace"))
-    for path in files:
+    contents: dict[str, bytes] = {}
+    for path in _text_files(tree):
         with open(path, "rb") as handle:
-            raw = handle.read()
+            contents[path] = handle.read()
+    for path, raw in contents.items():
         text = raw.decode("utf-8", "replace")
+        if os.path.basename(path) in SERIAL_FILES:
+            redactor.add_literal(text)
         for match in UDEV_ID.finditer(text):
             redactor.add_literal(match[2])
         for match in JSON_ID.finditer(text):
             redactor.add_literal(match[2])
-    for path in files:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+    for path, raw in contents.items():
         stat = os.stat(path)
         redacted = redactor.redact_text(raw.decode("utf-8", "replace")).encode()
         if redacted != raw:

@@ -8,17 +8,13 @@ from diskdoctor.probes.host import Host
 from diskdoctor.probes.layer_details import DetailSection
 from diskdoctor.widgets import DetailGroup, DetailRow, StackRow
 
-from .formatting import human_bytes
+from .formatting import human_bytes, yes_no
+from .trim_summary import MountTrim, mount_trims
 
 DISKS_UP = "disks-up"
 MOUNTS_DOWN = "mounts-down"
 SEPARATOR = ">"
 MOUNT_PREFIX = "mount:"
-
-
-def trim_text(accepts: bool | None) -> str:
-    """TRIM column text for one layer."""
-    return "?" if accepts is None else ("yes" if accepts else "no")
 
 
 def verdict_text(verdict: str) -> str:
@@ -42,16 +38,15 @@ class StackView:
         device = self.host.devices[kname]
         return StackRow(key=key, name=device.name, kind=device.kind,
                         size=human_bytes(device.size_bytes.value),
-                        trim=trim_text(device.accepts_discard), fstype=device.fstype.value or "",
+                        trim=yes_no(device.accepts_discard), fstype=device.fstype.value or "",
                         mounts=" ".join(self.host.mountpoints(kname)), has_children=has_children)
 
-    def mount_row(self, mountpoint: str, fstype: str, kname: str) -> StackRow:
+    def mount_row(self, trim: MountTrim) -> StackRow:
         """A row for a mountpoint at the top of the mounts-down view."""
-        reach = discard_reach(self.host, kname)
-        device = self.host.devices[kname]
-        return StackRow(key=MOUNT_PREFIX + mountpoint, name=mountpoint, kind=fstype,
+        device = self.host.devices[trim.kname]
+        return StackRow(key=MOUNT_PREFIX + trim.mountpoint, name=trim.mountpoint, kind=trim.fstype,
                         size=human_bytes(device.size_bytes.value),
-                        trim=verdict_text(reach.verdict), fstype=fstype,
+                        trim=verdict_text(trim.reach.verdict), fstype=trim.fstype,
                         mounts=f"on {device.name}", has_children=True, emphasis="bold cyan")
 
     def children(self, key: str | None) -> list[StackRow]:
@@ -67,14 +62,7 @@ class StackView:
 
     def _down_children(self, key: str | None) -> list[StackRow]:
         if key is None:
-            seen: set[str] = set()
-            rows = []
-            for mounted in self.host.block_mounts():
-                point = mounted.mount.mountpoint
-                if point not in seen and mounted.kname:
-                    seen.add(point)
-                    rows.append(self.mount_row(point, mounted.mount.fstype, mounted.kname))
-            return rows
+            return [self.mount_row(trim) for trim in mount_trims(self.host)]
         if key.startswith(MOUNT_PREFIX) and SEPARATOR not in key:
             mounted = self.host.mount_for_path(key[len(MOUNT_PREFIX):])
             below = [mounted.kname] if mounted and mounted.kname else []
@@ -104,9 +92,7 @@ def format_fact(label: str, fact: Fact) -> str:
     value = fact.value
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, int) and ("bytes" in label or label in ("discard_granularity",
-                                                                  "discard_max_bytes",
-                                                                  "discard_max_hw_bytes")):
+    if isinstance(value, int) and ("bytes" in label or label == "discard_granularity"):
         return f"{value:,} ({human_bytes(value)})" if value >= 1024 else str(value)
     return str(value)
 
@@ -125,7 +111,7 @@ def trim_group(host: Host, kname: str) -> DetailGroup:
     rows = [DetailRow("verdict", reach.summary, "queue/discard_max_bytes of every layer",
                       known=reach.verdict != "unknown")]
     for layer in reach.layers:
-        accepts = trim_text(layer.accepts)
+        accepts = yes_no(layer.accepts)
         value = f"{accepts} (discard_max_bytes {human_bytes(layer.discard_max_bytes)})"
         note = "first layer that drops discard" if layer.kname == reach.blocked_at else ""
         rows.append(DetailRow(f"{layer.name} ({layer.kind})", value, layer.source, note))

@@ -104,8 +104,7 @@ def open_root(sysroot: str | None, *, record: bool = False) -> Iterator[Root]:
     if sysroot is None:
         yield live_root(record=record)
         return
-    if os.path.isfile(sysroot) or (sysroot.endswith((".tar.gz", ".tgz")) and
-                                   not os.path.isdir(sysroot)):
+    if os.path.isfile(sysroot):
         scratch = tempfile.mkdtemp(prefix="diskdoctor-sysroot-")
         try:
             try:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -15,17 +15,3 @@ class Fact(Generic[T]):
     value: T | None
     source: str
     why_unknown: str | None = None
-
-    @property
-    def known(self) -> bool:
-        """True when the value was read successfully."""
-        return self.value is not None
-
-    def to_json(self) -> dict[str, Any]:
-        """The fact as a JSON-ready dict."""
-        return {"value": self.value, "source": self.source, "why_unknown": self.why_unknown}
-
-
-def unknown(source: str, why: str) -> Fact[Any]:
-    """A fact whose value could not be determined, with the reason."""
-    return Fact(None, source, why)

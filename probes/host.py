@@ -58,10 +58,6 @@ class Host:
             if swap_files & {device.path, f"/dev/{kname}"}:
                 self._mountpoints.setdefault(kname, []).append(SWAP_MOUNTPOINT)
 
-    def device(self, kname: str) -> BlockDevice | None:
-        """The device with this kernel name, if it is shown."""
-        return self.devices.get(kname)
-
     def children(self, kname: str) -> list[str]:
         """Devices stacked directly on `kname` (partitions first, then holders), in natural order."""
         return list(self._children.get(kname, ()))

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
+
 from conftest import fixture_root
 from diskdoctor.app.tui import DiskDoctorApp
+from diskdoctor.probes.root import Root
 from diskdoctor.widgets import LayerTable, StackTree
 from textual.widgets import Static
 
@@ -13,6 +16,15 @@ SIZE = (150, 40)
 async def settled(app: DiskDoctorApp, pilot) -> None:  # type: ignore[no-untyped-def]
     await app.workers.wait_for_complete()
     await pilot.pause()
+
+
+@asynccontextmanager
+async def running(root: Root, size: tuple[int, int] = SIZE):  # type: ignore[no-untyped-def]
+    """The app on `root`, started and settled: yields (app, pilot)."""
+    app = DiskDoctorApp(root)
+    async with app.run_test(size=size) as pilot:
+        await settled(app, pilot)
+        yield app, pilot
 
 
 def visible_names(app: DiskDoctorApp) -> list[str]:
@@ -30,9 +42,7 @@ def text_of(app: DiskDoctorApp, selector: str) -> str:
 
 
 async def test_tree_shows_stack_and_details_follow_cursor() -> None:
-    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
-    async with app.run_test(size=SIZE) as pilot:
-        await settled(app, pilot)
+    async with running(fixture_root("etcd-raid0-lvm-luks")) as (app, pilot):
         names = visible_names(app)
         assert names[:5] == ["nvme0n1", "nvme0n1p1", "md0", "vg0-etcd", "luks-etcd"]
         assert "Details: nvme0n1 · disk" in text_of(app, "#details-title")
@@ -47,9 +57,7 @@ async def test_tree_shows_stack_and_details_follow_cursor() -> None:
 
 
 async def test_switch_to_mountpoints_down() -> None:
-    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
-    async with app.run_test(size=SIZE) as pilot:
-        await settled(app, pilot)
+    async with running(fixture_root("etcd-raid0-lvm-luks")) as (app, pilot):
         await pilot.press("v")
         await pilot.pause()
         names = visible_names(app)
@@ -63,9 +71,7 @@ async def test_switch_to_mountpoints_down() -> None:
 
 
 async def test_sources_toggle_shows_where_values_come_from() -> None:
-    app = DiskDoctorApp(fixture_root("sata-ext4"))
-    async with app.run_test(size=SIZE) as pilot:
-        await settled(app, pilot)
+    async with running(fixture_root("sata-ext4")) as (app, pilot):
         table = app.screen.query_one(LayerTable)
         assert [c.label.plain for c in table.columns.values()][-1] == "value / note"
         await pilot.press("s")
@@ -85,9 +91,7 @@ async def test_children_load_only_when_expanded(tmp_path) -> None:  # type: igno
     for index in range(80):
         builder.sata(f"sd{index}", f"8:{index * 16}", 1 << 30, port=index + 1, model="x")
         builder.partition(f"sd{index}", 1, f"8:{index * 16 + 1}", 2048, 1 << 29)
-    app = DiskDoctorApp(Root(str(builder.finish()), live=False))
-    async with app.run_test(size=SIZE) as pilot:
-        await settled(app, pilot)
+    async with running(Root(str(builder.finish()), live=False)) as (app, pilot):
         tree = app.screen.query_one(StackTree)
         first = tree.root.children[0]
         assert not first.is_expanded and len(first.children) == 0
@@ -97,18 +101,14 @@ async def test_children_load_only_when_expanded(tmp_path) -> None:  # type: igno
 
 
 async def test_ctrl_c_quits_with_interrupt_code() -> None:
-    app = DiskDoctorApp(fixture_root("multipath"))
-    async with app.run_test(size=SIZE) as pilot:
-        await settled(app, pilot)
+    async with running(fixture_root("multipath")) as (app, pilot):
         await pilot.press("ctrl+c")
         await pilot.pause()
     assert app.return_code == 130
 
 
 async def test_refresh_keeps_the_highlighted_row() -> None:
-    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
-    async with app.run_test(size=SIZE) as pilot:
-        await settled(app, pilot)
+    async with running(fixture_root("etcd-raid0-lvm-luks")) as (app, pilot):
         await pilot.press("down", "down", "down")
         await pilot.pause()
         assert "Details: vg0-etcd" in text_of(app, "#details-title")
@@ -118,9 +118,7 @@ async def test_refresh_keeps_the_highlighted_row() -> None:
 
 
 async def test_narrow_terminal_puts_details_under_the_tree() -> None:
-    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
-    async with app.run_test(size=(80, 30)) as pilot:
-        await settled(app, pilot)
+    async with running(fixture_root("etcd-raid0-lvm-luks"), size=(80, 30)) as (app, _pilot):
         tree_region = app.screen.query_one("#stack-pane").region
         details_region = app.screen.query_one("#details-pane").region
         assert details_region.y > tree_region.y and details_region.width == 80

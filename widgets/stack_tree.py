@@ -46,7 +46,7 @@ def row_label(row: StackRow, depth: int) -> Text:
     name = row.name if len(row.name) <= width else row.name[: width - 1] + "…"
     label = Text(f"{name:<{width}} ", style=row.emphasis or "bold")
     label.append(f"{row.kind:<7} {row.size:>7}  ")
-    label.append(f"{row.trim:<11} ", style=TRIM_STYLES.get(row.trim.split(" ")[0], ""))
+    label.append(f"{row.trim:<11} ", style=TRIM_STYLES.get(row.trim, ""))
     label.append(f"{row.fstype:<7} {row.mounts}")
     return label
 
