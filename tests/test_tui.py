@@ -124,3 +124,16 @@ async def test_narrow_terminal_puts_details_under_the_tree() -> None:
         assert details_region.y > tree_region.y and details_region.width == 80
         row = visible_names(app)
         assert row[:2] == ["nvme0n1", "nvme0n1p1"]
+
+
+async def test_long_sources_are_wrapped_not_cut() -> None:
+    async with running(fixture_root("loop-image")) as (app, pilot):
+        await pilot.press("s")
+        await pilot.pause()
+        table = app.screen.query_one(LayerTable)
+        width = table.columns[table.ordered_columns[1].key].width
+        for row in table.ordered_rows:
+            cell = table.get_row(row.key)[1]
+            lines = app.console.render_lines(cell, app.console.options.update_width(width),
+                                             pad=False)
+            assert row.height >= len(lines), (str(cell), row.height, len(lines))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -32,11 +31,6 @@ class DetailGroup:
 
     title: str
     rows: tuple[DetailRow, ...]
-
-
-def lines_needed(text: str, width: int) -> int:
-    """How many lines `text` takes when word-wrapped at `width` (at least one)."""
-    return max(1, len(textwrap.wrap(text, max(1, width), break_long_words=True)))
 
 
 class LayerTable(DataTable):
@@ -87,10 +81,9 @@ class LayerTable(DataTable):
             for row_index, row in enumerate(group.rows):
                 cell = Text(row.value, style="" if row.known else "italic yellow",
                             overflow="fold")
-                height = lines_needed(row.value, value_width)
                 extra = self.extra_text(row)
                 if extra:
                     cell.append("\n" + extra, style="dim")
-                    height += lines_needed(extra, value_width)
+                # height=None: the table measures the wrapped cell, so nothing is cut off.
                 self.add_row(Text(row.label), cell, key=f"row-{group_index}-{row_index}",
-                             height=height)
+                             height=None)
