@@ -1,15 +1,24 @@
-"""The Textual application: a thin shell that opens the stack screen on a Root."""
+"""The Textual application: a shell of screens (modes) over one Root, switched with number keys."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from diskdoctor.probes.root import Root
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import Screen
 
 from .stack_screen import StackScreen
 
 EXIT_INTERRUPTED = 130
 NARROW_BELOW = 120
+STACK_MODE = "_default"
+
+
+def screen_factories(root: Root) -> dict[str, Callable[[], Screen[None]]]:
+    """Every top-level screen besides the stack, by mode name (each built on first visit)."""
+    return {}
 
 
 class DiskDoctorApp(App[None]):
@@ -19,6 +28,7 @@ class DiskDoctorApp(App[None]):
     TITLE = "diskdoctor"
     BINDINGS = [
         Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
+        Binding("1", "show('_default')", "Stack", tooltip="The storage stack explorer."),
     ]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
     """Below NARROW_BELOW columns (an 80-column SSH session) the details go under the tree."""
@@ -26,9 +36,16 @@ class DiskDoctorApp(App[None]):
     def __init__(self, root: Root) -> None:
         super().__init__()
         self.root_to_read = root
+        for mode, factory in screen_factories(root).items():
+            self.add_mode(mode, factory)
 
     def get_default_screen(self) -> StackScreen:
         return StackScreen(self.root_to_read)
+
+    async def action_show(self, mode: str) -> None:
+        """Switch to a top-level screen, keeping each screen's state for when the user comes back."""
+        if mode != self.current_mode:
+            await self.switch_mode(mode)
 
     def action_interrupt(self) -> None:
         """Ctrl-C quits at once, with the shell's exit code for an interrupt."""
