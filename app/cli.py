@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from diskdoctor.probes.engine_launch import ENGINE_COMMAND
 from diskdoctor.probes.root import describe_write_error
 
 from . import __version__
@@ -62,6 +63,10 @@ def build_parser() -> OneLineParser:
                          help="replace serial numbers, UUIDs and the hostname with stable hashes")
     capture.add_argument("--force", action="store_true", help="replace FILE if it exists")
     _global_options(capture, in_subcommand=True)
+
+    from .bench_cli import add_bench_parser
+
+    _global_options(add_bench_parser(commands, OneLineParser), in_subcommand=True)
     return parser
 
 
@@ -102,6 +107,13 @@ def run_capture(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def run_bench(args: argparse.Namespace) -> int:
+    """`diskdoctor bench wal ...` (the engine runs in a child process)."""
+    from .bench_cli import run_bench as run
+
+    return run(args)
+
+
 def run_tui(args: argparse.Namespace) -> int:
     """Open the interactive app."""
     from .tui import DiskDoctorApp
@@ -127,6 +139,11 @@ def _silence_stdout() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, dispatch, and turn every failure into one line and an exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == [ENGINE_COMMAND]:
+        from diskdoctor.probes.wal_engine import main as engine_main
+
+        return engine_main(argv[1:])
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _raise_on_signal)
     if sys.stdout is None:
@@ -139,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{parser.prog} {args.command}" if args.command else parser.prog
         parser.exit(EXIT_USAGE, f"{parser.prog}: error: unrecognized arguments: "
                                 f"{' '.join(unknown)} (see {where} --help)\n")
-    handlers = {"devices": run_devices, "capture": run_capture, None: run_tui}
+    handlers = {"devices": run_devices, "capture": run_capture, "bench": run_bench, None: run_tui}
     try:
         return handlers[args.command](args)
     except UsageError as err:
