@@ -98,6 +98,8 @@ def run_wal(params: WalParams, target: Target, latency_log: str | None) -> WalRe
         for event in run.events():
             if isinstance(event, WalResult):
                 return event
+            if isinstance(event, RunFailed) and event.cancelled:
+                raise KeyboardInterrupt
             if isinstance(event, RunFailed):
                 raise UsageError(event.message)
             ops = event.ops

@@ -49,6 +49,8 @@ class Verdict:
 
 def format_ms(value_ms: float) -> str:
     """Milliseconds with sensible precision: 0.412 ms, 3.1 ms, 12 ms."""
+    if value_ms < 0.1:
+        return f"{value_ms * 1000:.1f} µs"
     if value_ms < 1:
         return f"{value_ms:.3f} ms"
     return f"{value_ms:.1f} ms" if value_ms < 10 else f"{value_ms:.0f} ms"

@@ -77,6 +77,8 @@ class LatencyHistogram:
         if not self.count:
             return None
         wanted, seen = rank_of(percentile, self.count), 0
+        if wanted == 1 or wanted == self.count:
+            return float(self.minimum if wanted == 1 else self.maximum)  # type: ignore[arg-type]
         for index in sorted(self.counts):
             seen += self.counts[index]
             if seen >= wanted:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from .mountinfo import Mount, parse_mountinfo
 
 SCRATCH_PREFIX = ".diskdoctor-wal-"
-SPACE_MARGIN = 64 << 20
-"""Free space wanted beyond the file itself (filesystem metadata, other writers)."""
+SPACE_MARGIN = 4 << 20
+"""Free space wanted beyond the file itself (filesystem metadata, other writers), plus 10% of the file."""
 PSEUDO_FILESYSTEMS = frozenset({
     "proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "tracefs", "securityfs",
     "pstore", "bpf", "configfs", "fusectl", "mqueue", "hugetlbfs", "autofs", "efivarfs", "binfmt_misc",
@@ -95,14 +95,16 @@ def check_directory(path: str, needed_bytes: int) -> tuple[str, Mount | None]:
     except OSError as err:
         raise TargetError(f"cannot use {path}: {describe_bench_error(err)}") from err
     free = fs.f_bavail * fs.f_frsize
-    if free < needed_bytes + SPACE_MARGIN:
-        need = _mib(needed_bytes + SPACE_MARGIN)
-        raise TargetError(f"not enough free space in {path}: the run needs {need}"
-                          f" (file plus {_mib(SPACE_MARGIN)} margin), {_mib(free)} free")
+    margin = SPACE_MARGIN + needed_bytes // 10
+    if free < needed_bytes + margin:
+        raise TargetError(f"not enough free space in {path}: the run needs {_mib(needed_bytes + margin)}"
+                          f" (file plus {_mib(margin)} margin), {_mib(free)} free")
     return real, mount
 
 
 def _mib(value: int) -> str:
+    if value >= 10 << 30:
+        return f"{value / (1 << 30):.1f} GiB"
     return f"{value / (1 << 20):.1f} MiB"
 
 
