@@ -1,4 +1,4 @@
-"""The Benchmark screen: pick a filesystem and profile, watch the engine child's live figures, get a verdict."""
+"""The Benchmark screen: pick a filesystem and profile, watch the engine child's live figures, judge them."""
 
 from __future__ import annotations
 
@@ -94,6 +94,7 @@ class BenchScreen(Screen[None]):
         self.result: WalResult | None = None
         self.fio: FioSyncStats | None = None
         self.total_sync = LatencyHistogram()
+        self.total_write = LatencyHistogram()
         self.last_t = 0.0
         self.last_ops = 0
         self._run: WalRun | None = None
@@ -203,7 +204,8 @@ class BenchScreen(Screen[None]):
             return
         self.busy, self._cancel_requested = True, False
         self.result, self.fio, self.params = None, None, params
-        self.total_sync, self.last_t, self.last_ops = LatencyHistogram(), 0.0, 0
+        self.total_sync, self.total_write = LatencyHistogram(), LatencyHistogram()
+        self.last_t, self.last_ops = 0.0, 0
         self.query_one(PercentileChart).clear_history(SYNC_LABELS[params.sync])
         self.query_one(ProgressBar).update(progress=0)
         for selector in ("#bench-verdict", "#bench-fio", "#bench-stats", "#bench-progress-text"):
@@ -234,7 +236,7 @@ class BenchScreen(Screen[None]):
 
     @on(RunStarted)
     def show_started(self, message: RunStarted) -> None:
-        self.target = message.target
+        self.target, self.params = message.target, message.params
         layers = " → ".join(message.target.layers) or "no block device"
         self._status(f"Running {message.params.profile} on {message.target.directory} "
                      f"({message.target.fstype}; layers {layers}) · Esc cancels")
@@ -243,6 +245,7 @@ class BenchScreen(Screen[None]):
     def show_interval(self, message: IntervalReady) -> None:
         snapshot = message.snapshot
         self.total_sync.merge(snapshot.sync)
+        self.total_write.merge(snapshot.write)
         seconds = max(snapshot.t - self.last_t, 1e-9)
         ops_per_s = (snapshot.ops - self.last_ops) / seconds
         self.last_t, self.last_ops = snapshot.t, snapshot.ops
@@ -257,7 +260,7 @@ class BenchScreen(Screen[None]):
             self.query_one("#bench-progress-text", Static).update(
                 view.progress_text(snapshot.progress, snapshot.t, snapshot.ops, ops_per_s))
             self.query_one("#bench-stats", Static).update(
-                view.stats_text(snapshot.sync, self.total_sync, metric))
+                view.stats_text(snapshot.sync, self.total_sync, metric, self.total_write))
             self.query_one(LayerTimeTable).show_layers(view.layer_rows(snapshot.layers))
 
     @on(RunEnded)

@@ -53,8 +53,9 @@ def percentile_values(histogram: LatencyHistogram) -> dict[str, float | None]:
     return values
 
 
-def stats_text(interval: LatencyHistogram, total: LatencyHistogram, metric: str) -> Text:
-    """Interval and cumulative percentiles, each with the number of samples behind it."""
+def stats_text(interval: LatencyHistogram, total: LatencyHistogram, metric: str,
+               writes: LatencyHistogram | None = None) -> Text:
+    """Interval and cumulative percentiles, each with the number of samples behind it; then write()."""
     text = Text(f"{metric:<9} {'last interval':>26}  {'whole run':>26}\n", style="bold")
     for name, percent in SHOWN:
         text.append(f"{name:<9} ")
@@ -64,6 +65,9 @@ def stats_text(interval: LatencyHistogram, total: LatencyHistogram, metric: str)
             text.append(f"{cell:>26}  ", style="yellow" if 0 < behind < FEW_SAMPLES else "")
         text.append("\n")
     text.append(f"{'max':<9} {_ms(interval.maximum):>26}  {_ms(total.maximum):>26}")
+    if writes is not None and metric != "O_DSYNC write":
+        text.append(f"\nwrite() alone, whole run: p50 {_ms(writes.percentile(50))} · "
+                    f"p99 {_ms(writes.percentile(99))} · max {_ms(writes.maximum)}")
     return text
 
 

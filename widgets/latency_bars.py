@@ -9,15 +9,12 @@ BAR_CELLS = 30
 
 
 def band_label(low_ns: float, high_ns: float) -> str:
-    """A short range like "0.3-1 ms" or "3-10 µs"."""
-    def one(value: float) -> str:
-        if value >= 1e6:
-            return f"{value / 1e6:.3g}"
-        return f"{value / 1e3:.3g}"
-    unit = "ms" if high_ns > 1e6 else "µs"
-    if unit == "ms" and low_ns < 1e6:
-        return f"{low_ns / 1e6:.2g}-{one(high_ns)} ms"
-    return f"{one(low_ns)}-{one(high_ns)} {unit}"
+    """A short range in the unit of its upper end, e.g. "0.32-1 ms" or "3.16-10 µs"."""
+    if high_ns >= 0.999e6:
+        return f"{low_ns / 1e6:.2g}-{high_ns / 1e6:.3g} ms"
+    if high_ns >= 0.999e3:
+        return f"{low_ns / 1e3:.3g}-{high_ns / 1e3:.3g} µs"
+    return f"{low_ns:.3g}-{high_ns:.3g} ns"
 
 
 class LatencyBars(Static):

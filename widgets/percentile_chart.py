@@ -53,5 +53,5 @@ class PercentileChart(PlotextPlot):
                 points = [(t, v) for t, v in pairs if v and v > 0]
                 if points:
                     plt.plot([p[0] for p in points], [p[1] for p in points], label=name,
-                             marker="braille")
+                             marker="hd")
         self.refresh()
