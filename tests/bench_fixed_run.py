@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+from conftest import fixture_host
+from diskdoctor.app import bench_screen
+from diskdoctor.app.bench_screen import BenchScreen
 from diskdoctor.probes.diskstats import LayerDelta
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.wal_params import PROFILES
@@ -53,3 +57,17 @@ def fixed_result() -> WalResult:
     write.merge(_histogram([5_000] * 29))
     return WalResult(samples=10_029, duration_s=2.03, ops_per_s=4940.39, sync=sync, write=write,
                      layers=fixed_snapshots()[-1].layers)
+
+
+@pytest.fixture
+def fixture_mounts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The filesystem list comes from a fixture host, so nothing of this machine shows."""
+    monkeypatch.setattr(bench_screen, "read_host", lambda root: fixture_host("etcd-raid0-lvm-luks"))
+
+
+def feed_fixed_run(screen: BenchScreen) -> None:
+    """Post what a run streams, without a run: the screen draws only what it is given."""
+    screen.post_message(BenchScreen.RunStarted(TARGET, PARAMS))
+    for snapshot in fixed_snapshots():
+        screen.post_message(BenchScreen.IntervalReady(snapshot))
+    screen.post_message(BenchScreen.RunEnded(fixed_result()))

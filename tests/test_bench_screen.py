@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import os
 
-import pytest
-from bench_fixed_run import PARAMS, TARGET, fixed_result, fixed_snapshots
-from conftest import fixture_host, fixture_root
-from diskdoctor.app import bench_screen
+from bench_fixed_run import TARGET, feed_fixed_run, fixture_mounts
+from conftest import fixture_root
 from diskdoctor.app.bench_screen import BenchScreen
 from diskdoctor.app.tui import DiskDoctorApp
 from diskdoctor.probes.root import live_root
@@ -15,7 +13,7 @@ from diskdoctor.widgets import LayerTimeTable, PercentileChart
 from textual.widgets import Input, Static
 from wal_support import tmpfs_dir
 
-__all__ = ["tmpfs_dir"]
+__all__ = ["fixture_mounts", "tmpfs_dir"]
 SIZE = (160, 48)
 
 
@@ -43,12 +41,6 @@ def fill_form(screen: BenchScreen, directory: str, duration: str) -> None:
     screen.query_one("#bench-dir", Input).value = directory
     screen.query_one("#bench-size", Input).value = ""
     screen.query_one("#bench-duration", Input).value = duration
-
-
-@pytest.fixture
-def fixture_mounts(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The filesystem list comes from a fixture host, so nothing of this machine shows."""
-    monkeypatch.setattr(bench_screen, "read_host", lambda root: fixture_host("etcd-raid0-lvm-luks"))
 
 
 async def test_one_second_run_on_tmpfs(tmpfs_dir: str) -> None:
@@ -99,14 +91,6 @@ async def test_capture_session_explains_benchmarks_need_the_live_host() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await open_bench(app, pilot)
         assert "need the live host" in text_of(app, "#bench-status")
-
-
-def feed_fixed_run(screen: BenchScreen) -> None:
-    """Post what a run streams, without a run: the screen draws only what it is given."""
-    screen.post_message(BenchScreen.RunStarted(TARGET, PARAMS))
-    for snapshot in fixed_snapshots():
-        screen.post_message(BenchScreen.IntervalReady(snapshot))
-    screen.post_message(BenchScreen.RunEnded(fixed_result()))
 
 
 async def test_fixed_result_threshold_switch(fixture_mounts: None) -> None:

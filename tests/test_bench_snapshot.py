@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from bench_fixed_run import TARGET
+from bench_fixed_run import TARGET, feed_fixed_run, fixture_mounts
 from diskdoctor.app.tui import DiskDoctorApp
 from diskdoctor.probes.root import live_root
-from test_bench_screen import feed_fixed_run, fixture_mounts
 from textual.widgets import Input
 
 __all__ = ["fixture_mounts"]
