@@ -17,10 +17,8 @@ PERCENTILES = (1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 9
 
 def bucket_of(value: int) -> int:
     """The bucket index of a non-negative integer value (nanoseconds)."""
-    if value < EXACT_BELOW:
-        return max(value, 0)
     shift = value.bit_length() - SUB_BITS - 1
-    return EXACT_BELOW + (shift - 1) * SUB_COUNT + ((value >> shift) - SUB_COUNT)
+    return max(value, 0) if shift <= 0 else (shift << SUB_BITS) + (value >> shift)
 
 
 def bucket_bounds(index: int) -> tuple[int, int]:
@@ -49,15 +47,19 @@ class LatencyHistogram:
     total_squares: float = 0.0
 
     def record(self, value: int) -> None:
-        """Add one sample (nanoseconds)."""
-        index = bucket_of(value)
-        self.counts[index] = self.counts.get(index, 0) + 1
+        """Add one sample (nanoseconds); kept lean, it runs once per write and once per sync."""
+        shift = value.bit_length() - SUB_BITS - 1
+        index = value if shift <= 0 else (shift << SUB_BITS) + (value >> shift)
+        counts = self.counts
+        counts[index] = counts.get(index, 0) + 1
         self.count += 1
         self.total += value
-        self.total_squares += float(value) * value
-        if self.minimum is None or value < self.minimum:
+        self.total_squares += value * value
+        if self.count == 1:
+            self.minimum = self.maximum = value
+        elif value < self.minimum:  # type: ignore[operator]
             self.minimum = value
-        if self.maximum is None or value > self.maximum:
+        elif value > self.maximum:  # type: ignore[operator]
             self.maximum = value
 
     def merge(self, other: LatencyHistogram) -> None:
