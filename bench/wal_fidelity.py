@@ -111,7 +111,7 @@ def compare(params: WalParams, directory: str, rounds: int, tui: bool) -> None:
         for name, run in order:
             figures = run(params, directory)
             runs[name].append(figures)
-            print(f"round {index + 1} {name:<9} p50 {figures.p50:7.3f} ms  p99 {figures.p99:7.3f} ms  "
+            print(f"round {index + 1} {name:<9} p50 {figures.p50:8.4f} ms  p99 {figures.p99:8.4f} ms  "
                   f"{figures.ops:9,.0f} ops/s", flush=True)
     for name in [n for n, _ in kinds if n != "fio"]:
         print(f"median ratio {name}/fio: " + "  ".join(
