@@ -66,7 +66,8 @@ def build_parser() -> OneLineParser:
 
     from .bench_cli import add_bench_parser
 
-    _global_options(add_bench_parser(commands, OneLineParser), in_subcommand=True)
+    wal = add_bench_parser(commands, OneLineParser)
+    wal.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     return parser
 
 
