@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import subprocess
 from dataclasses import dataclass
 
@@ -101,7 +100,6 @@ class BenchScreen(Screen[None]):
         self._run: WalRun | None = None
         self._fio_process: subprocess.Popen[str] | None = None
         self._cancel_requested = False
-        self._ui_policy: int | None = None
         self.busy = False
 
     def compose(self) -> ComposeResult:
@@ -205,7 +203,6 @@ class BenchScreen(Screen[None]):
         if self.busy or not self.root.live:
             return
         self.busy, self._cancel_requested = True, False
-        self._ui_policy = _yield_cpu_while_running()
         self.result, self.fio, self.params = None, None, params
         self.total_sync, self.total_write = LatencyHistogram(), LatencyHistogram()
         self.last_t, self.last_ops = 0.0, 0
@@ -269,7 +266,6 @@ class BenchScreen(Screen[None]):
     @on(RunEnded)
     def show_end(self, message: RunEnded) -> None:
         self.busy, self._run = False, None
-        _restore_policy(self._ui_policy)
         if message.result is None:
             self._status(("Cancelled: " if message.cancelled else "Error: ") + (message.problem or ""))
             return
@@ -368,23 +364,3 @@ class BenchScreen(Screen[None]):
     def _status(self, text: str) -> None:
         self.query_one("#bench-status", Static).update(text)
 
-
-def _yield_cpu_while_running() -> int | None:
-    """Put the UI thread (only it: Linux policies are per thread) in SCHED_IDLE; return the old policy.
-
-    Drawing then never delays the engine or the filesystem's journal thread: any normal thread that wakes
-    preempts it at once. Measured on 2 cores: without this the engine's p99 under the TUI was 2.2x fio's.
-    The worker thread that starts the engine keeps the normal policy, and so does the engine."""
-    with contextlib.suppress(OSError, AttributeError):
-        policy = os.sched_getscheduler(0)
-        if policy != os.SCHED_IDLE:
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-            return policy
-    return None
-
-
-def _restore_policy(policy: int | None) -> None:
-    """Back to the old policy after a run (allowed for root; otherwise the UI thread stays SCHED_IDLE)."""
-    if policy is not None:
-        with contextlib.suppress(OSError):
-            os.sched_setscheduler(0, policy, os.sched_param(0))

@@ -73,8 +73,7 @@ def ours_under_tui(params: WalParams, directory: str) -> Figures:
             await app.workers.wait_for_complete()
             screen = app.screen
             screen.start_run(params, directory)  # type: ignore[attr-defined]
-            while screen.busy:  # type: ignore[attr-defined]
-                await pilot.pause(0.1)
+            await app.workers.wait_for_complete()  # no polling: the app only works when data arrives
             await pilot.pause()
             return screen.result  # type: ignore[attr-defined]
 
