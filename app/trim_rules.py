@@ -207,12 +207,13 @@ def continuous_discard(ctx: TrimContext) -> Iterator[Finding]:
                       f"{ctx.mountpoint} ({ctx.fstype}) is mounted with continuous discard: every delete "
                       f"waits for a discard. The XFS docs call the impact 'quite severe'; periodic fstrim "
                       f"is the recommended way.{both}", tuple(fix), CONTINUOUS_RISK,
-                      (f"findmnt -no OPTIONS {point}   # no 'discard'", "systemctl list-timers fstrim.timer"))
+                      (f"findmnt -no OPTIONS {point}   # no 'discard'",
+                       "systemctl list-timers fstrim.timer"))
     elif ctx.mode.mode == "async" and ctx.mode.automatic:
         yield Finding("BTRFS-ASYNC-DEFAULT", "info",
                       f"{ctx.mountpoint} (btrfs): discard=async was turned on by the kernel (>= 6.2 does "
                       "this on devices that accept discard); freed space is discarded in the background.",
-                      (f"# to opt out: mount -o remount,nodiscard {point} (and add nodiscard in /etc/fstab)",),
+                      (f"# to opt out: mount -o remount,nodiscard {point} (and nodiscard in /etc/fstab)",),
                       None, (f"findmnt -no OPTIONS {point}",))
 
 
@@ -235,7 +236,6 @@ def no_schedule(ctx: TrimContext) -> Iterator[Finding]:
         return
     facts = ctx.facts
     fires, why = timer_fires(facts)
-    point = _q(ctx.mountpoint)
     entry = fstab_entry(facts, ctx.mountpoint)
     if fires and entry is not None and NOTRIM_OPTION in entry.options:
         yield Finding("TRIM-NOTRIM", "info",
@@ -252,7 +252,8 @@ def no_schedule(ctx: TrimContext) -> Iterator[Finding]:
                       f"only filesystems listed in {facts.fstab_source}, and {ctx.mountpoint} is not "
                       "listed (mounted by an orchestrator or by hand?). It is never trimmed.",
                       ("mkdir -p /etc/systemd/system/fstrim.service.d",
-                       f"printf '[Service]\\nExecStart=/sbin/fstrim --verbose {ctx.mountpoint}\\n' > {dropin}",
+                       f"printf '[Service]\\nExecStart=/sbin/fstrim --verbose {ctx.mountpoint}\\n' "
+                       f"> {dropin}",
                        "systemctl daemon-reload",
                        "# or: add the mount to /etc/fstab"),
                       "The extra ExecStart fails the service run if the mount is gone at trim time.",

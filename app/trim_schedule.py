@@ -116,13 +116,14 @@ def schedule_for(facts: TrimFacts, mountpoint: str) -> Schedule:
         covers, reason = timer_covers(facts, mountpoint)
         if covers:
             return _timer_schedule(facts, reason)
+    zero = dt.timedelta(0)
     for cron in facts.crons:
         if cron.runs and cron_covers(cron, facts, mountpoint):
             next_run = cron.spec.next_after(facts.clock.now) if cron.spec else None
             return Schedule("cron", True, cron.calendar, None,
                             "cron keeps no record of runs (look in syslog or the cron log)", next_run,
-                            dt.timedelta(0), dt.timedelta(0), cron.source, f"{cron.source} runs `{cron.command}`")
-    return Schedule("none", False, None, None, None, None, dt.timedelta(0), dt.timedelta(0), "-", why)
+                            zero, zero, cron.source, f"{cron.source} runs `{cron.command}`")
+    return Schedule("none", False, None, None, None, None, zero, zero, "-", why)
 
 
 def describe_schedule(schedule: Schedule, now: dt.datetime) -> str:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from diskdoctor.probes.trim_facts import TrimFacts
 from rich.console import Console
 from rich.markup import escape
-
-from diskdoctor.probes.trim_facts import TrimFacts
 
 from .formatting import human_bytes
 from .trim_doctor import TrimVerdict

@@ -1,4 +1,4 @@
-"""cron jobs that call fstrim: /etc/cron.{daily,weekly,monthly}/*, /etc/cron.d/*, /etc/crontab, root's crontab."""
+"""cron jobs that call fstrim: cron.{daily,weekly,monthly}, /etc/cron.d, /etc/crontab, root's crontab."""
 
 from __future__ import annotations
 

@@ -44,7 +44,7 @@ def classify_failure(stderr: str, mountpoint: str) -> tuple[str, str]:
 
 
 def run_fstrim(mountpoint: str, on_tick: Callable[[float], None] | None = None) -> FstrimResult:
-    """Run fstrim on one mountpoint, calling `on_tick(elapsed)` while it runs; never raises for fstrim errors."""
+    """Run fstrim on one mountpoint, calling `on_tick(elapsed)` while it runs; fstrim errors are results."""
     binary = shutil.which("fstrim") or next((p for p in ("/sbin/fstrim", "/usr/sbin/fstrim")
                                              if os.path.exists(p)), None)
     if binary is None:

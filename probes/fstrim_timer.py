@@ -8,8 +8,12 @@ from dataclasses import dataclass
 
 from .host_clock import HostClock
 from .root import Root
-from .systemctl_show import (calendar_expressions, exec_command_lines, parse_show_timestamp,
-                             parse_systemctl_show)
+from .systemctl_show import (
+    calendar_expressions,
+    exec_command_lines,
+    parse_show_timestamp,
+    parse_systemctl_show,
+)
 from .timespan import parse_timespan
 from .unit_files import UnitFile, read_unit_file
 
