@@ -55,9 +55,9 @@ def trimmable_mount(host: Host, mountpoint: str) -> str:
 
 
 def _confirm(mountpoint: str) -> bool:
-    print(f"About to run: fstrim --verbose {mountpoint}\nRisk: {TRIM_NOW_RISK}", file=sys.stderr)
     if not sys.stdin.isatty():
         raise UsageError("trim --run needs --yes when there is no terminal to confirm on")
+    print(f"About to run: fstrim --verbose {mountpoint}\nRisk: {TRIM_NOW_RISK}", file=sys.stderr)
     answer = input(f"Type '{CONFIRM_WORD}' to trim {mountpoint} now: ")
     return answer.strip().lower() == CONFIRM_WORD
 

@@ -13,7 +13,7 @@ from diskdoctor.probes.trim_facts import TrimFacts
 from .discard_mode import DiscardMode, discard_mode
 from .findings import Finding
 from .peak_window import PeakWindow
-from .trim_rules import TrimContext, trim_findings
+from .trim_rules import TrimContext, blocking_thin_pools, trim_findings
 from .trim_schedule import Schedule, describe_schedule, fstab_entry, schedule_for
 from .trim_summary import mount_trims
 
@@ -47,6 +47,9 @@ def _verdict(reach: DiscardReach, mode: DiscardMode, schedule: Schedule) -> str:
 
 def _summary(verdict: str, reach: DiscardReach, mode: DiscardMode, schedule: Schedule,
              now: dt.datetime, blocked_name: str | None) -> str:
+    if verdict == "blocked" and reach.verdict != "blocked":
+        return f"BLOCKED at thin pool {blocked_name} (discards ignored or not passed down): fstrim " \
+               "does not reach the disk"
     if verdict == "blocked":
         reason = reach.summary.split("(", 1)[1].rstrip(")") if "(" in reach.summary else "drops discard"
         return f"BLOCKED at {blocked_name} ({reason}): fstrim does nothing for this filesystem"
@@ -77,6 +80,9 @@ def diagnose(host: Host, facts: TrimFacts, peak: PeakWindow | None = None) -> li
         verdict = _verdict(trim.reach, mode, schedule)
         blocked_at = trim.reach.blocked_at if verdict == "blocked" else None
         blocked_name = host.devices[blocked_at].name if blocked_at else None
+        pools = blocking_thin_pools(host, facts, trim.reach)
+        if pools and verdict in ("ok", "unscheduled", "blocked"):
+            verdict, blocked_name = "blocked", pools[0][0]
         context = TrimContext(host, facts, trim.mountpoint, mount.fstype, trim.kname, trim.reach, mode,
                               schedule, peak)
         verdicts.append(TrimVerdict(

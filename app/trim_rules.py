@@ -132,14 +132,18 @@ def md_blocked(ctx: TrimContext) -> Iterator[Finding]:
             (f"lsblk -D /dev/{device.kname}",))
 
 
+def blocking_thin_pools(host: Host, facts: TrimFacts, reach: DiscardReach) -> list[tuple[str, str]]:
+    """(vg/pool, mode) of thin pools in this stack's volume groups that ignore or keep discards."""
+    vgs = {split_lvm_dm_name(device.dm_name)[0] for device in
+           (host.devices[layer.kname] for layer in reach.layers)
+           if device.kind == "lvm" and device.dm_name}
+    return [(pool, mode) for pool, mode in sorted(facts.dm.thin_pools.items())
+            if pool.split("/")[0] in vgs and mode in ("ignore", "nopassdown")]
+
+
 def lvm_blocked(ctx: TrimContext) -> Iterator[Finding]:
     """TRIM-THIN-IGNORE: a thin pool in the stack ignores or does not pass down discards."""
-    vgs = {split_lvm_dm_name(device.dm_name)[0] for device in
-           (ctx.host.devices[layer.kname] for layer in ctx.reach.layers)
-           if device.kind == "lvm" and device.dm_name}
-    for pool, mode in sorted(ctx.facts.dm.thin_pools.items()):
-        if pool.split("/")[0] not in vgs or mode == "passdown":
-            continue
+    for pool, mode in blocking_thin_pools(ctx.host, ctx.facts, ctx.reach):
         effect = ("ignores discards: fstrim frees nothing in the pool and nothing reaches the disk"
                   if mode == "ignore" else
                   "frees pool chunks on discard but does not pass discards down to the disk")

@@ -87,10 +87,12 @@ def timer_next_run(timer: TimerState, now: dt.datetime) -> dt.datetime | None:
 
 
 def _timer_schedule(facts: TrimFacts, reason: str) -> Schedule:
+    """The timer's schedule; systemd's own next elapse already includes its random delay."""
     timer = facts.timer
     return Schedule("fstrim.timer", True, ", ".join(timer.calendars) or "no OnCalendar=",
                     timer.last_trigger, timer.last_trigger_caveat, timer_next_run(timer, facts.clock.now),
-                    dt.timedelta(seconds=timer.randomized_delay_s), dt.timedelta(seconds=timer.accuracy_s),
+                    dt.timedelta(seconds=0 if timer.next_elapse else timer.randomized_delay_s),
+                    dt.timedelta(seconds=timer.accuracy_s),
                     timer.calendar_source, reason)
 
 
