@@ -13,8 +13,8 @@ from diskdoctor.probes.host import read_host
 from diskdoctor.probes.layer_details import read_layer_details
 from diskdoctor.probes.root import Root
 from fixture_scenarios import SCENARIOS
-from trim_scenarios import TRIM_FIXTURES
 from sysfs_builder import SysrootBuilder
+from trim_scenarios import TRIM_FIXTURES
 
 GIB = 1 << 30
 

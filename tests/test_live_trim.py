@@ -68,3 +68,17 @@ def test_trim_now_on_a_device_without_discard_says_so(loop_stack: LoopStack) -> 
 def test_trim_now_as_non_root_says_it_needs_root(loop_stack: LoopStack) -> None:
     result = run_cli("trim", "--run", str(loop_stack.mountpoints["xfs"]), "--yes", user=NOBODY)
     assert_one_line_error(result, "needs root")
+
+
+def test_capture_replays_the_same_trim_verdicts(loop_stack: LoopStack, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    bundle = tmp_path / "bundle.tar.gz"
+    assert run_cli("capture", "-o", str(bundle)).code == 0
+    live = json.loads(run_cli("trim", "--json").out)
+    replay = json.loads(run_cli("--sysroot", str(bundle), "trim", "--json").out)
+
+    def essence(document: dict) -> list[tuple]:
+        return [(fs["mountpoint"], fs["verdict"], fs["discard_mode"], fs["schedule"]["kind"],
+                 [p["id"] for p in fs["problems"]]) for fs in document["filesystems"]]
+
+    assert essence(replay) == essence(live)
+    assert replay["timer"] == live["timer"]

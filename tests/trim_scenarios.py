@@ -15,10 +15,16 @@ ETCD_FSTAB = ("UUID=7e6d5c4b-3a29-4817-8695-a4b3c2d1e0f9 / ext4 errors=remount-r
               "/dev/mapper/luks-etcd /var/lib/etcd xfs noatime 0 2\n")
 
 
+EXEC_START = ("{ path=/sbin/fstrim ; argv[]=/sbin/fstrim --listed-in /etc/fstab:/proc/self/mountinfo "
+              "--verbose --quiet-unsupported ; ignore_errors=no ; start_time=[Mon 2026-11-16 00:41:07 UTC] ; "
+              "stop_time=[Mon 2026-11-16 00:41:09 UTC] ; pid=123456 ; code=exited ; status=0 }")
+
+
 def systemctl_show(*, unit_file_state: str = "enabled", load_state: str = "loaded",
-                   last: str = "Mon 2026-11-16 00:41:07 UTC", next_elapse: str = "Mon 2026-11-23 01:12:44 UTC",
+                   last: str = "Mon 2026-11-16 00:41:07 UTC",
+                   next_elapse: str = "Mon 2026-11-23 01:12:44 UTC",
                    calendar: str = "weekly", delay: str = "1h 40min", dropins: str = "") -> str:
-    """`systemctl show fstrim.timer fstrim.service` as systemd 252 prints it (properties we read, and more)."""
+    """`systemctl show fstrim.timer fstrim.service` as systemd 252 prints it (what we read, and more)."""
     return f"""Unit=fstrim.service
 TimersCalendar={{ OnCalendar={calendar} ; next_elapse={next_elapse} }}
 OnClockChange=no
@@ -46,7 +52,7 @@ UnitFileState={unit_file_state}
 UnitFilePreset=enabled
 
 Type=oneshot
-ExecStart={{ path=/sbin/fstrim ; argv[]=/sbin/fstrim --listed-in /etc/fstab:/proc/self/mountinfo --verbose --quiet-unsupported ; ignore_errors=no ; start_time=[Mon 2026-11-16 00:41:07 UTC] ; stop_time=[Mon 2026-11-16 00:41:09 UTC] ; pid=123456 ; code=exited ; status=0 }}
+ExecStart={EXEC_START}
 Id=fstrim.service
 LoadState=loaded
 ActiveState=inactive
@@ -190,10 +196,10 @@ def thin_pool(root: Path, discards: str = "ignore") -> Path:
     b = SysrootBuilder(root, hostname="thin-1")
     b.sata("sdb", "8:16", 960 * GIB, port=2, model="INTEL SSDSC2KB960G8")
     vg = "Tp0Lx9Ab8Cd7Ef6Gh5Ij4Kl3Mn2Op1Qr"
-    b.dm("dm-0", "253:0", 1 * GIB, name="vg1-pool_tmeta", uuid=f"LVM-{vg}Me7aMe7aMe7aMe7aMe7aMe7aMe7aMe7a-tmeta",
-         lowers=["sdb"])
-    b.dm("dm-1", "253:1", 900 * GIB, name="vg1-pool_tdata", uuid=f"LVM-{vg}Da7aDa7aDa7aDa7aDa7aDa7aDa7aDa7a-tdata",
-         lowers=["sdb"])
+    b.dm("dm-0", "253:0", 1 * GIB, name="vg1-pool_tmeta",
+         uuid=f"LVM-{vg}Me7aMe7aMe7aMe7aMe7aMe7aMe7aMe7a-tmeta", lowers=["sdb"])
+    b.dm("dm-1", "253:1", 900 * GIB, name="vg1-pool_tdata",
+         uuid=f"LVM-{vg}Da7aDa7aDa7aDa7aDa7aDa7aDa7aDa7a-tdata", lowers=["sdb"])
     passes = discards != "ignore"
     b.dm("dm-2", "253:2", 900 * GIB, name="vg1-pool-tpool",
          uuid=f"LVM-{vg}Po0lPo0lPo0lPo0lPo0lPo0lPo0lPo0l-tpool", lowers=["dm-0", "dm-1"], discard=passes)
