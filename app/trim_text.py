@@ -21,7 +21,7 @@ def _limit(value: int | None) -> str:
 def print_timer(facts: TrimFacts, console: Console) -> None:
     """One line on fstrim.timer and one per cron entry: the host-wide trim machinery."""
     timer = facts.timer
-    running = "" if timer.systemd_running else " (systemd is not running here)"
+    running = "" if timer.systemd_running else " (systemd not running)"
     calendar = ", ".join(timer.calendars) or "-"
     console.print(f"fstrim.timer: [bold]{timer.state}[/]{running}; OnCalendar={escape(calendar)}"
                   f"; read from {escape(timer.read_via)}: {escape(timer.state_source)}")
