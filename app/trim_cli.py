@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
-from diskdoctor.probes.fstrim_run import BYTES_NOTE, run_fstrim
-from diskdoctor.probes.host import Host, read_host
+from diskdoctor.probes.fstrim_run import run_fstrim
+from diskdoctor.probes.host import read_host
 from diskdoctor.probes.trim_facts import read_trim_facts
 
 from .errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
-from .formatting import human_bytes
 from .peak_window import parse_peak_window
 from .sysroot import open_root
 from .trim_doctor import diagnose, trim_document
+from .trim_now import result_text, trimmable_mount
 from .trim_rules import TRIM_NOW_RISK
 
 PIPE_WIDTH = 160
@@ -43,17 +42,6 @@ def run_trim(args: argparse.Namespace) -> int:
     return EXIT_OK if all(v.verdict == "ok" for v in verdicts) else EXIT_CHECK_FAILED
 
 
-def trimmable_mount(host: Host, mountpoint: str) -> str:
-    """The mountpoint as mounted (normalised), or a UsageError naming the mounted filesystems."""
-    wanted = os.path.normpath(mountpoint)
-    points = sorted({m.mount.mountpoint for m in host.block_mounts() if m.kname})
-    if wanted in points:
-        return wanted
-    hint = ", ".join(points[:8]) + (" ..." if len(points) > 8 else "")
-    raise UsageError(f"{mountpoint} is not the mountpoint of a filesystem on a block device "
-                     f"(mounted: {hint or 'none'})")
-
-
 def _confirm(mountpoint: str) -> bool:
     if not sys.stdin.isatty():
         raise UsageError("trim --run needs --yes when there is no terminal to confirm on")
@@ -68,7 +56,7 @@ def _trim_now(args: argparse.Namespace) -> int:
     if args.json:
         raise UsageError("trim --run prints a one-line result; drop --json")
     with open_root(None) as root:
-        mountpoint = trimmable_mount(read_host(root), args.run)
+        mountpoint, disks = trimmable_mount(read_host(root), args.run)
     if not args.yes and not _confirm(mountpoint):
         print("diskdoctor: not trimmed (not confirmed)", file=sys.stderr)
         return EXIT_CHECK_FAILED
@@ -78,11 +66,10 @@ def _trim_now(args: argparse.Namespace) -> int:
         if ticking:
             print(f"\rtrimming {mountpoint}: {elapsed:5.1f} s", end="", file=sys.stderr, flush=True)
 
-    result = run_fstrim(mountpoint, tick)
+    result = run_fstrim(mountpoint, tick, watch=disks)
     if ticking:
         print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
     if not result.ok:
         raise UsageError(result.message)
-    print(f"{mountpoint}: fstrim reported {human_bytes(result.reported_bytes)} "
-          f"({result.reported_bytes} bytes) in {result.elapsed_s:.1f} s. Note: {BYTES_NOTE}.")
+    print(result_text(result))
     return EXIT_OK

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from diskdoctor.probes.fstrim_run import BYTES_NOTE, FstrimResult, run_fstrim
+from diskdoctor.probes.fstrim_run import FstrimResult, run_fstrim
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -13,8 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from .errors import UsageError
-from .formatting import human_bytes
 from .peak_window import EXAMPLE, PeakWindow, parse_peak_window
+from .trim_now import result_text
 from .trim_rules import TRIM_NOW_RISK
 
 TICK_S = 0.2
@@ -55,9 +55,10 @@ class TrimProgress(ModalScreen[FstrimResult | None]):
 
     BINDINGS = [Binding("escape", "close", "Close")]
 
-    def __init__(self, mountpoint: str) -> None:
+    def __init__(self, mountpoint: str, disks: tuple[str, ...]) -> None:
         super().__init__()
         self.mountpoint = mountpoint
+        self.disks = disks
         self.result: FstrimResult | None = None
         self.started = time.monotonic()
 
@@ -80,17 +81,12 @@ class TrimProgress(ModalScreen[FstrimResult | None]):
     @work(thread=True, exclusive=True, group="fstrim", exit_on_error=False)
     def run_trim(self) -> None:
         """fstrim blocks for as long as the trim takes, so it runs off the UI thread."""
-        result = run_fstrim(self.mountpoint)
+        result = run_fstrim(self.mountpoint, watch=self.disks)
         self.app.call_from_thread(self._finished, result)
 
     def _finished(self, result: FstrimResult) -> None:
         self.result = result
-        if result.ok:
-            text = (f"Done in {result.elapsed_s:.1f} s: fstrim reported "
-                    f"{human_bytes(result.reported_bytes)} ({result.reported_bytes} bytes).\n\n"
-                    f"Note: {BYTES_NOTE}.")
-        else:
-            text = f"Failed after {result.elapsed_s:.1f} s: {result.message}"
+        text = ("Done. " if result.ok else "") + result_text(result)
         self.query_one("#trim-progress", Static).update(text)
         close = self.query_one("#close", Button)
         close.disabled = False

@@ -220,8 +220,10 @@ class TrimScreen(Screen[None]):
                     f"{mountpoint}: " + (f"fstrim reported {human_bytes(result.reported_bytes)} in "
                                          f"{result.elapsed_s:.1f} s" if result.ok else result.message))
 
+        verdict = self.verdicts[mountpoint]
+
         def confirmed(yes: bool | None) -> None:
             if yes:
-                self.app.push_screen(TrimProgress(mountpoint), finished)
+                self.app.push_screen(TrimProgress(mountpoint, verdict.reach.leaves), finished)
 
         self.app.push_screen(ConfirmTrim(mountpoint), confirmed)

@@ -57,6 +57,8 @@ def test_trim_now_runs_fstrim_for_real(loop_stack: LoopStack) -> None:
     result = run_cli("trim", "--run", str(loop_stack.mountpoints["xfs"]), "--yes")
     assert result.code == 0, result.err
     assert "fstrim reported" in result.out and "bytes) in" in result.out
+    disk = loop_stack.kname("xfs")
+    assert f"{disk} completed " in result.out and f"(/sys/block/{disk}/stat)" in result.out
     assert "not what the device discarded" in result.out
 
 
