@@ -202,12 +202,13 @@ def continuous_discard(ctx: TrimContext) -> Iterator[Finding]:
     elif ctx.mode.mode == "continuous":
         both = " It is also trimmed periodically by " + ctx.schedule.kind + ", so the continuous " \
                "discard buys nothing." if ctx.schedule.kind != "none" else ""
-        severity = "warn" if ctx.fstype in ("xfs", "ext4", "ext3") else "info"
+        xfs_or_ext = ctx.fstype in ("xfs", "ext4", "ext3")
+        severity = "warn" if xfs_or_ext else "info"
         fix = [f"mount -o remount,nodiscard {point}",
                f"# and remove 'discard' from the {ctx.mountpoint} line in /etc/fstab"]
         if ctx.schedule.kind == "none":
             fix += _enable_timer_fix(ctx)
-        yield Finding("DISCARD-ONLINE", severity,
+        yield Finding("DISCARD-ONLINE-XFS" if xfs_or_ext else "DISCARD-ONLINE", severity,
                       f"{ctx.mountpoint} ({ctx.fstype}) is mounted with continuous discard: every delete "
                       f"waits for a discard. The XFS docs call the impact 'quite severe'; periodic fstrim "
                       f"is the recommended way.{both}", tuple(fix), CONTINUOUS_RISK,
@@ -376,9 +377,36 @@ def old_raid0(ctx: TrimContext) -> Iterator[Finding]:
             return
 
 
+def unqueued_trim(ctx: TrimContext) -> Iterator[Finding]:
+    """DISCARD-UNQUEUED: a SATA disk under the filesystem only does unqueued TRIM, which stalls its I/O."""
+    if ctx.reach.verdict != "reaches":
+        return
+    for disk in ctx.reach.leaves:
+        mode = ctx.facts.ata_trim.get(disk)
+        if mode is None or mode.value not in ("unqueued", "forced_unqueued"):
+            continue
+        point = _q(ctx.mountpoint)
+        if ctx.mode.mode == "continuous":
+            yield Finding("DISCARD-UNQUEUED", "warn",
+                          f"{disk} supports only unqueued TRIM ({mode.value}, {mode.source}): with "
+                          f"continuous discard on {ctx.mountpoint}, every delete stalls all other I/O on "
+                          "the disk.",
+                          (f"mount -o remount,nodiscard {point}",
+                           "# remove 'discard' from /etc/fstab, and trim weekly off-peak instead:",
+                           *_enable_timer_fix(ctx)),
+                          CONTINUOUS_RISK, (f"findmnt -no OPTIONS {point}",))
+        elif ctx.schedule.kind != "none":
+            yield Finding("DISCARD-UNQUEUED", "info",
+                          f"{disk} supports only unqueued TRIM ({mode.value}, {mode.source}): each "
+                          f"{ctx.schedule.kind} run stalls all other I/O on it until it ends. Keep it "
+                          "off-peak (declare busy hours with --peak / p).", (), None,
+                          ("systemctl list-timers fstrim.timer",))
+        return
+
+
 RULES: tuple[Callable[[TrimContext], Iterator[Finding]], ...] = (
     crypt_blocked, md_blocked, lvm_blocked, generic_blocked, unsupported, continuous_discard,
-    no_schedule, stale_timer, peak_overlap, trimmed_twice, old_raid0, lvm_myth,
+    unqueued_trim, no_schedule, stale_timer, peak_overlap, trimmed_twice, old_raid0, lvm_myth,
 )
 
 

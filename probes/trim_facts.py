@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .ata_trim import read_ata_trim
 from .cron_trims import CronTrim, read_cron_trims
 from .crypttab import CrypttabEntry, read_crypttab
 from .dm_tables import DmFacts, read_dm_facts
@@ -33,6 +34,7 @@ class TrimFacts:
     dm: DmFacts
     raid456_discard_safely: Fact[str]
     kernel: str | None
+    ata_trim: dict[str, Fact[str]]
 
 
 def read_trim_facts(root: Root, host: Host) -> TrimFacts:
@@ -47,4 +49,5 @@ def read_trim_facts(root: Root, host: Host) -> TrimFacts:
         issue_discards=read_lvm_setting(root, "devices/issue_discards"),
         dm=read_dm_facts(root, has_dm=has_dm),
         raid456_discard_safely=root.fact_str(RAID456_PARAM), kernel=host.kernel,
+        ata_trim=read_ata_trim(root, host),
     )

@@ -115,13 +115,18 @@ class SysrootBuilder:
 
     def sata(self, kname: str, maj_min: str, size_bytes: int, *, port: int, model: str,
              vendor: str = "ATA", rotational: str = "0", scsi_type: str = "0",
-             discard: bool = True) -> str:
+             discard: bool = True, ata_trim: str | None = None) -> str:
         """A SCSI disk on an AHCI port (model/vendor on the SCSI device, serial via udev)."""
         scsi = f"sys/devices/pci0000:00/0000:00:1f.2/ata{port}/host{port - 1}/" \
                f"target{port - 1}:0:0/{port - 1}:0:0:0"
         sched = "none [mq-deadline] kyber bfq"
         no_discard = {} if discard else {"discard_granularity": "0", "discard_max_bytes": "0",
                                          "discard_max_hw_bytes": "0"}
+        if ata_trim is not None:
+            ata_dev = f"sys/devices/pci0000:00/0000:00:1f.2/ata{port}/link{port}/dev{port}.0/" \
+                      f"ata_device/dev{port}.0"
+            self._write(f"{ata_dev}/trim", ata_trim)
+            self._link(f"sys/class/ata_device/dev{port}.0", ata_dev)
         return self.whole(kname, f"{scsi}/block/{kname}", maj_min, size_bytes,
                           queue={"rotational": rotational, "scheduler": sched,
                                  "nr_requests": "64", "fua": "0", **no_discard},

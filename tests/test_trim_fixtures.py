@@ -79,6 +79,20 @@ def test_thin_pool_nopassdown_is_blocked_though_the_lv_accepts_discard(tmp_path:
     assert "does not pass discards down" in finding(srv, "TRIM-THIN-IGNORE").text
 
 
+def test_unqueued_trim_with_continuous_discard_stalls_io(tmp_path: Path) -> None:
+    verdicts, facts = doctor(tmp_path, scenarios.unqueued_continuous)
+    assert facts.ata_trim["sda"].value == "forced_unqueued"
+    assert facts.ata_trim["sda"].source == "/sys/class/ata_device/dev1.0/trim"
+    data = verdicts["/data"]
+    assert data.mode.mode == "continuous"
+    unqueued = finding(data, "DISCARD-UNQUEUED")
+    assert unqueued.severity == "warn" and "stalls all other I/O" in unqueued.text
+    assert unqueued.fix[0] == "mount -o remount,nodiscard /data"
+    assert "also trimmed periodically by fstrim.timer" in finding(data, "DISCARD-ONLINE-XFS").text
+    root_fs = verdicts["/"]
+    assert finding(root_fs, "DISCARD-UNQUEUED").severity == "info"
+
+
 def test_disabled_timer_leaves_filesystems_unscheduled(tmp_path: Path) -> None:
     verdicts, facts = doctor(tmp_path, scenarios.timer_disabled)
     assert facts.timer.state == "disabled"

@@ -108,10 +108,11 @@ def etcd_allowed(root: Path) -> Path:
     return b.finish()
 
 
-def ssd_host(root: Path, fstab: str | None = None, hostname: str = "ssd-1") -> SysrootBuilder:
+def ssd_host(root: Path, fstab: str | None = None, hostname: str = "ssd-1",
+             ata_trim: str = "queued") -> SysrootBuilder:
     """One SATA SSD with / (ext4) and /data (xfs); the caller adds the trim setup."""
     b = SysrootBuilder(root, hostname=hostname)
-    b.sata("sda", "8:0", 480 * GIB, port=1, model="Samsung SSD 860 EVO 500GB")
+    b.sata("sda", "8:0", 480 * GIB, port=1, model="Samsung SSD 860 EVO 500GB", ata_trim=ata_trim)
     b.partition("sda", 1, "8:1", 2048, 100 * GIB)
     b.partition("sda", 2, "8:2", 209717248, 300 * GIB)
     b.mount("8:1", "/", "ext4", "/dev/sda1", "rw,relatime", "rw")
@@ -119,6 +120,15 @@ def ssd_host(root: Path, fstab: str | None = None, hostname: str = "ssd-1") -> S
     b.etc("fstab", fstab if fstab is not None else "/dev/sda1 / ext4 defaults 0 1\n"
                                                    "/dev/sda2 /data xfs noatime 0 2\n")
     return b
+
+
+def unqueued_continuous(root: Path) -> Path:
+    """An SSD that only does unqueued TRIM, with /data mounted -o discard and the timer enabled."""
+    b = ssd_host(root, ata_trim="forced_unqueued")
+    b.mountinfo[-1] = b.mountinfo[-1].replace("rw,noatime", "rw,noatime").replace(
+        "rw,attr2,inode64", "rw,attr2,discard,inode64")
+    systemd_host(b)
+    return b.finish()
 
 
 def timer_disabled(root: Path) -> Path:
