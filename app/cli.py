@@ -41,7 +41,8 @@ def build_parser() -> OneLineParser:
     parser = OneLineParser(
         prog="diskdoctor",
         description="Why is this node's storage slow? Explore the storage stack, where TRIM "
-                    "stops, and what each layer is set to. Read-only: it never changes the host.",
+                    "stops, and what each layer is set to. Read-only, except an explicitly "
+                    "confirmed `trim --run`.",
         epilog="Run without a command to open the interactive TUI.")
     parser.add_argument("--version", action="version", version=f"diskdoctor {__version__}")
     _global_options(parser, in_subcommand=False)

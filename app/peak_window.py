@@ -59,6 +59,8 @@ def _minutes(text: str) -> int:
 
 def parse_peak_window(text: str) -> PeakWindow:
     """Parse a peak window; raises UsageError with an example when it does not parse."""
+    if not text.strip():
+        raise UsageError(f"the peak window is empty ({EXAMPLE})")
     match = SPEC.match(text)
     if not match:
         raise UsageError(f"cannot read the peak window {text!r} ({EXAMPLE})")

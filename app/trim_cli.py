@@ -23,7 +23,11 @@ CONFIRM_WORD = "yes"
 
 def run_trim(args: argparse.Namespace) -> int:
     """Dispatch to the report or to trim-now."""
-    peak = parse_peak_window(args.peak) if args.peak else None
+    if args.yes and args.run is None:
+        raise UsageError("--yes only confirms --run MOUNTPOINT")
+    if args.peak is not None and args.run is not None:
+        raise UsageError("--peak belongs to the report; it does nothing with --run")
+    peak = parse_peak_window(args.peak) if args.peak is not None else None
     if args.run is not None:
         return _trim_now(args)
     with open_root(args.sysroot) as root:
@@ -46,7 +50,11 @@ def _confirm(mountpoint: str) -> bool:
     if not sys.stdin.isatty():
         raise UsageError("trim --run needs --yes when there is no terminal to confirm on")
     print(f"About to run: fstrim --verbose {mountpoint}\nRisk: {TRIM_NOW_RISK}", file=sys.stderr)
-    answer = input(f"Type '{CONFIRM_WORD}' to trim {mountpoint} now: ")
+    try:
+        answer = input(f"Type '{CONFIRM_WORD}' to trim {mountpoint} now: ")
+    except EOFError:
+        print(file=sys.stderr)
+        return False
     return answer.strip().lower() == CONFIRM_WORD
 
 

@@ -54,7 +54,7 @@ def _summary(verdict: str, reach: DiscardReach, mode: DiscardMode, schedule: Sch
         reason = reach.summary.split("(", 1)[1].rstrip(")") if "(" in reach.summary else "drops discard"
         return f"BLOCKED at {blocked_name} ({reason}): fstrim does nothing for this filesystem"
     if verdict == "unsupported":
-        return f"NOT SUPPORTED: {reach.summary.split(': ', 1)[-1]}; trimming cannot help here"
+        return f"UNSUPPORTED: {reach.summary.split(': ', 1)[-1]}; trimming cannot help here"
     if verdict == "unknown":
         return f"UNKNOWN: {reach.summary.split(': ', 1)[-1]}"
     how = []
@@ -90,6 +90,13 @@ def diagnose(host: Host, facts: TrimFacts, peak: PeakWindow | None = None) -> li
             mode, schedule, trim_findings(context),
             _summary(verdict, trim.reach, mode, schedule, facts.clock.now, blocked_name)))
     return verdicts
+
+
+def layer_marker(verdict: TrimVerdict, kname: str) -> str | None:
+    """'blocks discard' on the first blocking layer, 'no discard support' at an unsupported bottom."""
+    if kname != verdict.reach.blocked_at:
+        return None
+    return "blocks discard" if verdict.reach.verdict == "blocked" else "no discard support"
 
 
 def _iso(moment: dt.datetime | None) -> str | None:

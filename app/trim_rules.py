@@ -205,15 +205,19 @@ def continuous_discard(ctx: TrimContext) -> Iterator[Finding]:
         xfs_or_ext = ctx.fstype in ("xfs", "ext4", "ext3")
         severity = "warn" if xfs_or_ext else "info"
         fix = [f"mount -o remount,nodiscard {point}",
-               f"# and remove 'discard' from the {ctx.mountpoint} line in /etc/fstab"]
+               f"# and remove 'discard' from the fstab line of {ctx.mountpoint}, if it has one"]
+        verify = [f"findmnt -no OPTIONS {point}   # no 'discard'"]
         if ctx.schedule.kind == "none":
-            fix += _enable_timer_fix(ctx)
+            schedule_fix, schedule_verify = _schedule_fix(ctx)
+            fix += schedule_fix
+            verify += schedule_verify
+        docs = ("The XFS kernel docs call its impact 'quite severe' and recommend fstrim instead."
+                if ctx.fstype == "xfs" else "fstrim(8) and the kernel docs recommend periodic fstrim "
+                "instead (ext4's discard is off by default for this reason)." if xfs_or_ext else
+                "Periodic fstrim is usually cheaper.")
         yield Finding("DISCARD-ONLINE-XFS" if xfs_or_ext else "DISCARD-ONLINE", severity,
                       f"{ctx.mountpoint} ({ctx.fstype}) is mounted with continuous discard: every delete "
-                      f"waits for a discard. The XFS docs call the impact 'quite severe'; periodic fstrim "
-                      f"is the recommended way.{both}", tuple(fix), CONTINUOUS_RISK,
-                      (f"findmnt -no OPTIONS {point}   # no 'discard'",
-                       "systemctl list-timers fstrim.timer"))
+                      f"waits for a discard. {docs}{both}", tuple(fix), CONTINUOUS_RISK, tuple(verify))
     elif ctx.mode.mode == "async" and ctx.mode.automatic:
         yield Finding("BTRFS-ASYNC-DEFAULT", "info",
                       f"{ctx.mountpoint} (btrfs): discard=async was turned on by the kernel (>= 6.2 does "
@@ -222,17 +226,26 @@ def continuous_discard(ctx: TrimContext) -> Iterator[Finding]:
                       None, (f"findmnt -no OPTIONS {point}",))
 
 
-def _enable_timer_fix(ctx: TrimContext) -> tuple[str, ...]:
+TIMER_VERIFY = ("systemctl list-timers fstrim.timer   # shows the next run",)
+
+
+def _schedule_fix(ctx: TrimContext) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Commands that make something trim this host weekly, and how to check they did."""
     timer = ctx.facts.timer
     if timer.state == "masked":
-        return ("systemctl unmask fstrim.timer", "systemctl enable --now fstrim.timer")
+        return ("systemctl unmask fstrim.timer", "systemctl enable --now fstrim.timer"), TIMER_VERIFY
     if timer.installed and timer.systemd_running:
-        return ("systemctl enable --now fstrim.timer",)
+        return ("systemctl enable --now fstrim.timer",), TIMER_VERIFY
     if timer.systemd_running:
-        return ("# fstrim.timer ships with util-linux (Debian 12: util-linux; RHEL: util-linux)",
-                "systemctl enable --now fstrim.timer")
-    return ("printf '#!/bin/sh\\nexec /sbin/fstrim --all --verbose\\n' > /etc/cron.weekly/fstrim",
-            "chmod 755 /etc/cron.weekly/fstrim")
+        return ("# fstrim.timer ships with util-linux (Debian/Ubuntu: util-linux; RHEL: util-linux)",
+                "systemctl enable --now fstrim.timer"), TIMER_VERIFY
+    if ctx.facts.cron_daemon:
+        return (("printf '#!/bin/sh\\nexec /sbin/fstrim --all --verbose\\n' > /etc/cron.weekly/fstrim",
+                 "chmod 755 /etc/cron.weekly/fstrim"),
+                ("run-parts --test /etc/cron.weekly   # lists /etc/cron.weekly/fstrim",))
+    return (("# neither systemd nor a cron daemon runs here (a container?): trim from the host that "
+             "owns the disk, or by hand off-peak:", f"fstrim --verbose {_q(ctx.mountpoint)}"),
+            (f"diskdoctor trim   # {ctx.mountpoint}",))
 
 
 def no_schedule(ctx: TrimContext) -> Iterator[Finding]:
@@ -270,13 +283,13 @@ def no_schedule(ctx: TrimContext) -> Iterator[Finding]:
         skipped = [c for c in facts.crons if not c.runs and cron_covers(c, facts, ctx.mountpoint)]
         if skipped:
             cron_note = f" {skipped[0].source} would trim it but {skipped[0].why_not}."
+    cron = "no cron job runs fstrim for it" if facts.cron_daemon else "no cron daemon is installed"
+    fix, verify = _schedule_fix(ctx)
     yield Finding("TRIM-NO-SCHEDULE", "warn",
-                  f"Discard reaches the disk under {ctx.mountpoint}, but nothing trims it: {why}, no cron "
-                  f"job runs fstrim for it, and it is not mounted with discard.{cron_note} Free space is "
-                  "never handed back to the SSD, whose writes slow down as it fills.",
-                  _enable_timer_fix(ctx), TRIM_NOW_RISK,
-                  ("systemctl list-timers fstrim.timer   # shows the next run",
-                   f"diskdoctor trim   # {ctx.mountpoint}: OK"))
+                  f"Discard reaches the bottom of {ctx.mountpoint}'s stack, but nothing trims it: {why}, "
+                  f"{cron}, and it is not mounted with discard.{cron_note} Freed blocks are never handed "
+                  "back (an SSD slows down as it fills; a thin volume or a loop's backing file never "
+                  "shrinks).", fix, TRIM_NOW_RISK, verify)
 
 
 def stale_timer(ctx: TrimContext) -> Iterator[Finding]:
@@ -319,21 +332,33 @@ def peak_overlap(ctx: TrimContext) -> Iterator[Finding]:
     if not ctx.peak.overlaps(schedule.next_run, window):
         return
     end = schedule.next_run + window
-    text = (f"The next trim of {ctx.mountpoint} by {schedule.kind} may run between "
-            f"{schedule.next_run:%a %H:%M} and {end:%a %H:%M}, inside the peak window "
-            f"'{ctx.peak.text}'. A long trim can stall I/O while it runs.")
+    when = (f"at {schedule.next_run:%a %H:%M}" if end == schedule.next_run else
+            f"between {schedule.next_run:%a %H:%M} and {end:%a %H:%M}")
+    text = (f"The next trim of {ctx.mountpoint} by {schedule.kind} may run {when}, inside the peak "
+            f"window '{ctx.peak.text}'. A long trim can stall I/O while it runs.")
     calendar = _off_peak_calendar(ctx, window)
+    verify: tuple[str, ...] = ("systemctl list-timers fstrim.timer   # NEXT is outside the peak window",)
     if schedule.kind == "fstrim.timer" and calendar:
         conf = "/etc/systemd/system/fstrim.timer.d/50-off-peak.conf"
         fix: tuple[str, ...] = (
             "mkdir -p /etc/systemd/system/fstrim.timer.d",
             f"printf '[Timer]\\nOnCalendar=\\nOnCalendar={calendar}\\n' > {conf}",
             "systemctl daemon-reload && systemctl restart fstrim.timer")
+    elif schedule.kind == "cron" and calendar:
+        fix = (f"printf '{_cron_line(calendar)} root /sbin/fstrim --all --verbose\\n' > /etc/cron.d/fstrim",
+               f"# then remove the fstrim call from {schedule.source}")
+        verify = ("cat /etc/cron.d/fstrim",)
     else:
         fix = (f"# edit {schedule.source} so fstrim runs outside '{ctx.peak.text}'",)
     yield Finding("TRIM-PEAK", "warn", text, fix,
-                  "Moving the trim later leaves freed space untrimmed a little longer; harmless.",
-                  ("systemctl list-timers fstrim.timer   # NEXT is outside the peak window",))
+                  "Moving the trim later leaves freed space untrimmed a little longer; harmless.", verify)
+
+
+def _cron_line(calendar: str) -> str:
+    """The crontab time fields for one of OFF_PEAK_CANDIDATES ('Sun *-*-* 03:00' -> '0 3 * * 0')."""
+    spec = parse_on_calendar(calendar)
+    weekday = "*" if spec.weekdays is None else ",".join(str((d + 1) % 7) for d in sorted(spec.weekdays))
+    return f"{spec.minutes[0]} {spec.hours[0]} * * {weekday}"
 
 
 def lvm_myth(ctx: TrimContext) -> Iterator[Finding]:
@@ -393,7 +418,7 @@ def unqueued_trim(ctx: TrimContext) -> Iterator[Finding]:
                           "the disk.",
                           (f"mount -o remount,nodiscard {point}",
                            "# remove 'discard' from /etc/fstab, and trim weekly off-peak instead:",
-                           *_enable_timer_fix(ctx)),
+                           *_schedule_fix(ctx)[0]),
                           CONTINUOUS_RISK, (f"findmnt -no OPTIONS {point}",))
         elif ctx.schedule.kind != "none":
             yield Finding("DISCARD-UNQUEUED", "info",

@@ -120,7 +120,7 @@ def schedule_for(facts: TrimFacts, mountpoint: str) -> Schedule:
             return _timer_schedule(facts, reason)
     zero = dt.timedelta(0)
     for cron in facts.crons:
-        if cron.runs and cron_covers(cron, facts, mountpoint):
+        if cron.runs and facts.cron_daemon and cron_covers(cron, facts, mountpoint):
             next_run = cron.spec.next_after(facts.clock.now) if cron.spec else None
             return Schedule("cron", True, cron.calendar, None,
                             "cron keeps no record of runs (look in syslog or the cron log)", next_run,

@@ -20,11 +20,11 @@ from .formatting import human_bytes
 from .messages import HostLoadFailed, TrimLoaded
 from .peak_window import PeakWindow
 from .trim_dialogs import ConfirmTrim, PeakDialog, TrimProgress
-from .trim_doctor import TrimVerdict, diagnose
+from .trim_doctor import TrimVerdict, diagnose, layer_marker
 
 VERDICT_STYLES = {"ok": "bold green", "blocked": "bold red", "unsupported": "yellow",
                   "unscheduled": "bold yellow", "unknown": "magenta"}
-COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Problems")
+COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Warnings")
 
 
 def _schedule_cell(verdict: TrimVerdict, facts: TrimFacts) -> str:
@@ -62,11 +62,11 @@ def verdict_text(verdict: TrimVerdict, facts: TrimFacts) -> Text:
     text.append(verdict.summary + "\n\n", VERDICT_STYLES.get(verdict.verdict, "bold"))
     text.append("Layers, top to bottom (discard_max_bytes / granularity):\n", "bold")
     for layer in verdict.reach.layers:
-        blocks = layer.kname == verdict.reach.blocked_at
+        marker = layer_marker(verdict, layer.kname)
         text.append(f"  {layer.name:<20} {layer.kind:<6} {human_bytes(layer.discard_max_bytes):>7} / "
-                    f"{human_bytes(layer.discard_granularity):<6}", "bold red" if blocks else "")
-        text.append("  ← blocks discard\n" if blocks else f"  {layer.source}\n",
-                    "bold red" if blocks else "dim")
+                    f"{human_bytes(layer.discard_granularity):<6}", "bold red" if marker else "")
+        text.append(f"  {layer.source}", "dim")
+        text.append(f"  ← {marker}\n" if marker else "\n", "bold red")
     text.append("Discard mode: ", "bold")
     text.append(f"{verdict.mode.text}  ")
     text.append(f"{verdict.mode.source}\n", "dim")
@@ -221,6 +221,10 @@ class TrimScreen(Screen[None]):
                                          f"{result.elapsed_s:.1f} s" if result.ok else result.message))
 
         verdict = self.verdicts[mountpoint]
+        if verdict.verdict == "unsupported":
+            self.notify(f"{mountpoint}: the device does not accept discard, so fstrim would fail",
+                        severity="warning")
+            return
 
         def confirmed(yes: bool | None) -> None:
             if yes:

@@ -7,7 +7,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from .formatting import human_bytes
-from .trim_doctor import TrimVerdict
+from .trim_doctor import TrimVerdict, layer_marker
 
 VERDICT_STYLE = {"ok": "bold green", "blocked": "bold red", "unsupported": "bold yellow",
                  "unscheduled": "bold yellow", "unknown": "bold magenta"}
@@ -22,9 +22,11 @@ def print_timer(facts: TrimFacts, console: Console) -> None:
     """One line on fstrim.timer and one per cron entry: the host-wide trim machinery."""
     timer = facts.timer
     running = "" if timer.systemd_running else " (systemd not running)"
-    calendar = ", ".join(timer.calendars) or "-"
-    console.print(f"fstrim.timer: [bold]{timer.state}[/]{running}; OnCalendar={escape(calendar)}"
-                  f"; read from {escape(timer.read_via)}: {escape(timer.state_source)}")
+    state = timer.state.replace("-", " ")
+    calendar = f"; OnCalendar={escape(', '.join(timer.calendars))}" if timer.calendars else ""
+    delay = f", RandomizedDelaySec={timer.randomized_delay_s:g}s" if timer.randomized_delay_s else ""
+    console.print(f"fstrim.timer: [bold]{state}[/]{running}{calendar}{delay}; read from "
+                  f"{escape(timer.state_source)}")
     if timer.dropins:
         console.print(f"  overridden by {escape(', '.join(timer.dropins))}")
     for cron in facts.crons:
@@ -40,9 +42,10 @@ def print_verdict(verdict: TrimVerdict, console: Console) -> None:
     console.print(f"[bold]{escape(verdict.mountpoint)}[/] ({verdict.fstype} on {escape(verdict.source)})")
     console.print(f"  [{style}]{escape(verdict.summary)}[/]")
     for layer in verdict.reach.layers:
-        marker = "  <- blocks discard" if layer.kname == verdict.reach.blocked_at else ""
+        marker = layer_marker(verdict, layer.kname)
         console.print(f"    {layer.name:<22} {layer.kind:<6} discard_max {_limit(layer.discard_max_bytes):>8}"
-                      f"  granularity {_limit(layer.discard_granularity):>6}{marker}")
+                      f"  granularity {_limit(layer.discard_granularity):>6}"
+                      + (f"  <- {marker}" if marker else ""))
     console.print(f"  discard mode: {escape(verdict.mode.text)}")
     schedule = verdict.schedule
     if schedule.kind == "none":

@@ -15,6 +15,8 @@ PERIODIC_DIRS = {"etc/cron.daily": "daily", "etc/cron.weekly": "weekly", "etc/cr
 SYSTEM_CRONTABS = ("etc/crontab",)
 SYSTEM_CRON_DIR = "etc/cron.d"
 USER_CRONTABS = ("var/spool/cron/crontabs/root", "var/spool/cron/root")
+CRON_DAEMONS = ("usr/sbin/cron", "usr/sbin/crond", "sbin/crond", "usr/bin/crond", "usr/sbin/anacron")
+ANACRON = "usr/sbin/anacron"
 RUN_PARTS_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 ENV_LINE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\s*=")
 FSTRIM_WORD = re.compile(r"(?<![\w.-])(fstrim(?:-all)?)(?![\w.-])|/fstrim(?:-all)?\b")
@@ -105,7 +107,11 @@ def _run_parts_times(root: Root) -> dict[str, tuple[CalendarSpec | None, str]]:
         for directory in PERIODIC_DIRS:
             if len(words) > 6 and "run-parts" in line and f"/{directory}" in line and \
                     not line.lstrip().startswith("#"):
-                times[directory] = _schedule(words[:5])
+                if "anacron" in line and "||" in line and root.exists(ANACRON):
+                    times[directory] = (None, "run by anacron at a time set in /etc/anacrontab "
+                                              "(its `test -x /usr/sbin/anacron ||` guard makes cron skip it)")
+                else:
+                    times[directory] = _schedule(words[:5])
     return times
 
 
@@ -127,8 +133,8 @@ def _periodic_entries(root: Root) -> list[CronTrim]:
             commands = fstrim_commands(text or "")
             if not commands:
                 continue
-            spec, calendar = times.get(directory, (None, f"{period} (run-parts; time set by anacron "
-                                                          "or the cron daemon)"))
+            spec, calendar = times.get(directory, (None, "run-parts; time set by anacron or the "
+                                                         "cron daemon"))
             why_not = None
             if not _executable(root, rel):
                 why_not = "not executable: run-parts skips it"
@@ -136,9 +142,17 @@ def _periodic_entries(root: Root) -> list[CronTrim]:
                 why_not = "name has characters other than letters, digits, _ and -: Debian's run-parts " \
                           "skips it"
             scope, paths = trim_scope(commands[0])
-            entries.append(CronTrim(root.host_path(rel), commands[0], f"{period}: {calendar}"
-                                    if spec else calendar, spec, scope, paths, why_not is None, why_not))
+            entries.append(CronTrim(root.host_path(rel), commands[0], f"{period}: {calendar}",
+                                    spec, scope, paths, why_not is None, why_not))
     return entries
+
+
+def cron_daemon(root: Root) -> str | None:
+    """The host path of an installed cron or anacron binary, or None when nothing runs cron jobs."""
+    for rel in CRON_DAEMONS:
+        if root.exists(rel):
+            return root.host_path(rel)
+    return None
 
 
 def read_cron_trims(root: Root) -> list[CronTrim]:

@@ -95,8 +95,7 @@ def _from_files(root: Root, clock: HostClock, timer: UnitFile, service: UnitFile
     if timer.masked:
         state, state_source = "masked", f"{timer.path} -> /dev/null"
     elif not timer.installed:
-        state, state_source = "not-installed", "no fstrim.timer in " + ", /".join(
-            ("/etc/systemd/system", "lib/systemd/system", "usr/lib/systemd/system"))
+        state, state_source = "not-installed", "no fstrim.timer unit in the systemd unit directories"
     elif timer.enabled_links:
         state, state_source = "enabled", timer.enabled_links[0]
     else:
@@ -175,4 +174,4 @@ def read_timer_state(root: Root, clock: HostClock) -> TimerState:
     units = parse_systemctl_show(shown.text)
     if TIMER not in units:
         return files
-    return _from_show(root, clock, units, files, shown.source)
+    return _from_show(root, clock, units, files, "systemctl show")

@@ -180,6 +180,11 @@ class Root:
         self._record("link", rel)
         return self.read_text(self.resolve(rel))
 
+    def exists(self, rel: str) -> bool:
+        """Whether a path exists (following links inside the root); a capture keeps only an empty stand-in."""
+        self._record("exists", rel)
+        return os.path.lexists(self.full(self.resolve(rel)))
+
     def mtime(self, rel: str) -> float | None:
         """A file's modification time (seconds since the epoch), or None when missing."""
         self._record("file", rel)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .ata_trim import read_ata_trim
-from .cron_trims import CronTrim, read_cron_trims
+from .cron_trims import CronTrim, cron_daemon, read_cron_trims
 from .crypttab import CrypttabEntry, read_crypttab
 from .dm_tables import DmFacts, read_dm_facts
 from .facts import Fact
@@ -35,6 +35,8 @@ class TrimFacts:
     raid456_discard_safely: Fact[str]
     kernel: str | None
     ata_trim: dict[str, Fact[str]]
+    cron_daemon: str | None
+    """Path of the installed cron/anacron binary; None means cron jobs never run here."""
 
 
 def read_trim_facts(root: Root, host: Host) -> TrimFacts:
@@ -49,5 +51,5 @@ def read_trim_facts(root: Root, host: Host) -> TrimFacts:
         issue_discards=read_lvm_setting(root, "devices/issue_discards"),
         dm=read_dm_facts(root, has_dm=has_dm),
         raid456_discard_safely=root.fact_str(RAID456_PARAM), kernel=host.kernel,
-        ata_trim=read_ata_trim(root, host),
+        ata_trim=read_ata_trim(root, host), cron_daemon=cron_daemon(root),
     )

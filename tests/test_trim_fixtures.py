@@ -159,6 +159,25 @@ def test_old_ubuntu_cron_weekly_counts_as_a_schedule(tmp_path: Path) -> None:
     assert "trimmed by cron, weekly: 47 6 * * 7" in data.summary
 
 
+def test_anacron_guard_means_cron_does_not_set_the_time(tmp_path: Path) -> None:
+    def with_anacron(root: Path) -> Path:
+        scenarios.cron_weekly(root)
+        (root / "usr/sbin/anacron").write_text("")
+        return root
+    verdicts, facts = doctor(tmp_path, with_anacron)
+    assert facts.crons[0].spec is None and "run by anacron" in facts.crons[0].calendar
+    data = verdicts["/data"]
+    assert data.verdict == "ok" and data.schedule.next_run is None
+
+
+def test_peak_fix_for_a_cron_job_moves_it_to_cron_d(tmp_path: Path) -> None:
+    verdicts, _ = doctor(tmp_path, scenarios.cron_weekly, peak="Sun 06:00-08:00")
+    peak = finding(verdicts["/data"], "TRIM-PEAK")
+    assert "may run at Sun 06:47" in peak.text
+    assert peak.fix[0] == "printf '0 3 * * 0 root /sbin/fstrim --all --verbose\\n' > /etc/cron.d/fstrim"
+    assert peak.verify == ("cat /etc/cron.d/fstrim",)
+
+
 def test_cron_script_with_a_dot_is_skipped_by_run_parts(tmp_path: Path) -> None:
     verdicts, facts = doctor(tmp_path, lambda root: scenarios.cron_weekly(root, "fstrim.sh"))
     assert not facts.crons[0].runs and "run-parts skips it" in (facts.crons[0].why_not or "")
@@ -172,7 +191,9 @@ def test_container_without_systemd_never_fires_the_timer(tmp_path: Path) -> None
     assert not facts.timer.systemd_running and facts.timer.state == "enabled"
     no_schedule = finding(verdicts["/data"], "TRIM-NO-SCHEDULE")
     assert "systemd is not running" in no_schedule.text
-    assert no_schedule.fix[-1] == "chmod 755 /etc/cron.weekly/fstrim"
+    assert "no cron daemon is installed" in no_schedule.text
+    assert no_schedule.fix == ("# neither systemd nor a cron daemon runs here (a container?): trim from the "
+                               "host that owns the disk, or by hand off-peak:", "fstrim --verbose /data")
 
 
 def test_timer_stamp_gives_last_run_with_its_caveat(tmp_path: Path) -> None:

@@ -40,6 +40,18 @@ async def test_verdicts_details_and_fix_cards() -> None:
         assert "1 of 2 filesystems OK" in text_of(app, "#status")
 
 
+async def test_number_keys_switch_screens_both_ways() -> None:
+    async with running(fixture_root("etcd-trim-blocked"), SIZE) as (app, pilot):
+        await open_trim(app, pilot)
+        assert app.current_mode == "trim"
+        await pilot.press("1")
+        await pilot.pause()
+        assert app.current_mode == "stack" and app.screen.query_one("#stack-tree")
+        await pilot.press("2")
+        await pilot.pause()
+        assert app.screen.query_one("#trim-table", DataTable).row_count == 2
+
+
 async def test_trim_now_is_refused_on_a_capture() -> None:
     async with running(fixture_root("etcd-trim-blocked"), SIZE) as (app, pilot):
         await open_trim(app, pilot)

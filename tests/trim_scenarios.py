@@ -175,6 +175,8 @@ def cron_weekly(root: Path, script_name: str = "fstrim") -> Path:
                      "17 *\t* * *\troot    cd / && run-parts --report /etc/cron.hourly\n"
                      "47 6\t* * 7\troot\ttest -x /usr/sbin/anacron || ( cd / && run-parts --report "
                      "/etc/cron.weekly )\n")
+    b._write("usr/sbin/cron", "")
+    os.chmod(root / "usr/sbin/cron", 0o755)
     b.etc(f"cron.weekly/{script_name}", "#!/bin/sh\n# trim all mounted file systems which support it\n"
                                         "/sbin/fstrim --all || true\n", mode=0o755)
     b.manifest(CAPTURED_AT)
