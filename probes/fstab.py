@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .mountinfo import _unescape
+from .mountinfo import unescape_octal
 from .root import Root
 
 FSTAB = "etc/fstab"
@@ -28,7 +28,7 @@ def parse_fstab(text: str) -> list[FstabEntry]:
         if len(fields) < 2 or fields[0].startswith("#"):
             continue
         options = tuple(fields[3].split(",")) if len(fields) > 3 else ("defaults",)
-        entries.append(FstabEntry(_unescape(fields[0]), _unescape(fields[1]).rstrip("/") or "/",
+        entries.append(FstabEntry(unescape_octal(fields[0]), unescape_octal(fields[1]).rstrip("/") or "/",
                                   fields[2] if len(fields) > 2 else "auto", options))
     return entries
 
