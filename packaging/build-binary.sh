@@ -57,7 +57,9 @@ build() {
         || die "PyInstaller failed"
     mkdir -p "$(dirname "$OUT")"
     step "staticx: bundling the C library and the loader"
-    "$VENV/bin/staticx" --strip "$onefile" "$OUT.tmp" >>"$LOG" 2>&1 || die "staticx failed"
+    # --no-compress: the PyInstaller archive inside is compressed already; xz on top saved 2 MB
+    # and cost 0.35 s of unpacking at every start.
+    "$VENV/bin/staticx" --strip --no-compress "$onefile" "$OUT.tmp" >>"$LOG" 2>&1 || die "staticx failed"
     chmod 755 "$OUT.tmp"
     mv -f "$OUT.tmp" "$OUT"
 }

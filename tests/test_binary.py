@@ -41,7 +41,7 @@ def binary() -> Path:
 
 @pytest.fixture(scope="session")
 def chroot(binary: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmptyChroot]:
-    """An empty root with the binary, /proc, /sys, a tiny /dev, a tmpfs /tmp and copies of fixture sysroots."""
+    """An empty root: the binary, /proc, /sys, a tiny /dev, a tmpfs /tmp, and copies of fixture sysroots."""
     jail = EmptyChroot(tmp_path_factory.mktemp("chroot"))
     try:
         jail.setup(binary)
