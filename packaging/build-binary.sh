@@ -70,5 +70,5 @@ start=$(date +%s)
 install_debian_tools
 ensure_build_venv
 build
-size=$(stat -c %s "$OUT")
-echo "build-binary: built $OUT ($((size / 1024 / 1024)) MB) in $(( $(date +%s) - start )) s (log: $LOG)"
+mib=$(awk -v bytes="$(stat -c %s "$OUT")" 'BEGIN { printf "%.1f", bytes / 1048576 }')
+echo "build-binary: built $OUT ($mib MiB) in $(( $(date +%s) - start )) s (log: $LOG)"

@@ -6,7 +6,9 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
+import time
 from collections.abc import Iterator
 from importlib.metadata import version
 from pathlib import Path
@@ -24,6 +26,7 @@ BINARY = REPO / "dist" / "diskdoctor"
 GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_FIXTURES = ["etcd-raid0-lvm-luks", "multipath", "captured-loops"]
 MAX_SIZE_BYTES = 60 * 1024 * 1024
+MAX_STARTUP_S = 2.0
 BUILD_TIMEOUT_S = 1800
 
 
@@ -101,6 +104,16 @@ def test_headless_tui_draws_first_screen(chroot: EmptyChroot) -> None:
     assert on_live_root.code == 0, on_live_root.err
     assert "smoke ok" in on_live_root.out
     assert tmp_is_clean(chroot)
+
+
+@pytest.mark.live
+def test_startup_to_first_screen_is_under_two_seconds(chroot: EmptyChroot) -> None:
+    samples = []
+    for _ in range(3):
+        start = time.perf_counter()
+        assert chroot.run("--smoke", "--sysroot", "/fixtures/etcd-raid0-lvm-luks").code == 0
+        samples.append(time.perf_counter() - start)
+    assert statistics.median(samples) < MAX_STARTUP_S, samples
 
 
 @pytest.mark.live
