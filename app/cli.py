@@ -1,4 +1,4 @@
-"""The `diskdoctor` command: the TUI by default, plus devices and capture subcommands."""
+"""The `diskdoctor` command: the TUI by default, plus devices, trim and capture subcommands."""
 
 from __future__ import annotations
 
@@ -57,6 +57,18 @@ def build_parser() -> OneLineParser:
                          help="also list unattached loop devices and RAM disks")
     _global_options(devices, in_subcommand=True)
 
+    trim = commands.add_parser("trim", help="does TRIM reach the flash, and when is it trimmed?",
+                               description="One TRIM verdict per mounted filesystem: where discard "
+                                           "stops, the discard mount mode, the fstrim timer and cron "
+                                           "jobs, and fixes. Exit 1 when any verdict is not ok.")
+    trim.add_argument("--json", action="store_true", help="print JSON (schema in README)")
+    trim.add_argument("--peak", metavar="SPEC",
+                      help='busy hours, e.g. "Mon-Fri 08:00-20:00": flag trims scheduled inside them')
+    trim.add_argument("--run", metavar="MOUNTPOINT",
+                      help="trim this filesystem now with fstrim -v (asks first; changes the host)")
+    trim.add_argument("--yes", action="store_true", help="with --run: do not ask for confirmation")
+    _global_options(trim, in_subcommand=True)
+
     capture = commands.add_parser("capture", help="write a capture bundle for a support ticket",
                                   description="Copy the files the probes read, outputs of "
                                               "read-only commands and a manifest to a .tar.gz.")
@@ -88,6 +100,13 @@ def run_devices(args: argparse.Namespace) -> int:
     width = None if sys.stdout.isatty() else PIPE_WIDTH
     print_devices(host, Console(highlight=False, width=width))
     return EXIT_OK
+
+
+def run_trim(args: argparse.Namespace) -> int:
+    """`diskdoctor trim [--json] [--peak SPEC] [--run MOUNTPOINT --yes]`."""
+    from .trim_cli import run_trim as trim_command
+
+    return trim_command(args)
 
 
 def run_capture(args: argparse.Namespace) -> int:
@@ -147,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{parser.prog} {args.command}" if args.command else parser.prog
         parser.exit(EXIT_USAGE, f"{parser.prog}: error: unrecognized arguments: "
                                 f"{' '.join(unknown)} (see {where} --help)\n")
-    handlers = {"devices": run_devices, "capture": run_capture, None: run_tui}
+    handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, None: run_tui}
     try:
         if args.smoke and args.command:
             raise UsageError(f"--smoke starts the TUI; it cannot be combined with `{args.command}`")

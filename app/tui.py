@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from .stack_screen import StackScreen
+from .trim_screen import TrimScreen
 
 EXIT_INTERRUPTED = 130
 NARROW_BELOW = 120
@@ -18,7 +19,7 @@ STACK_MODE = "_default"
 
 def screen_factories(root: Root) -> dict[str, Callable[[], Screen[None]]]:
     """Every top-level screen besides the stack, by mode name (each built on first visit)."""
-    return {}
+    return {"trim": lambda: TrimScreen(root)}
 
 
 class DiskDoctorApp(App[None]):
@@ -29,6 +30,7 @@ class DiskDoctorApp(App[None]):
     BINDINGS = [
         Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
         Binding("1", "show('_default')", "Stack", tooltip="The storage stack explorer."),
+        Binding("2", "show('trim')", "TRIM", tooltip="Does TRIM reach the flash, and when is it trimmed?"),
     ]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
     """Below NARROW_BELOW columns (an 80-column SSH session) the details go under the tree."""

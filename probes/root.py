@@ -14,6 +14,7 @@ from .facts import Fact
 COMMAND_TIMEOUT_S = 15.0
 CAPTURED_COMMANDS_DIR = "commands"
 READ_CHUNK = 65536
+MAX_LINK_HOPS = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +142,50 @@ class Root:
         self._record("link", rel)
         try:
             return os.readlink(self.full(rel))
+        except OSError:
+            return None
+
+    def resolve(self, rel: str) -> str:
+        """`rel` with every symlink followed inside this root (absolute targets re-rooted), as a rel path.
+
+        Captured systemd links point at absolute paths such as /lib/systemd/system/fstrim.timer;
+        following them with the OS would read the live host instead of the capture.
+        """
+        parts = [p for p in rel.strip("/").split("/") if p]
+        done: list[str] = []
+        hops = 0
+        while parts:
+            part = parts.pop(0)
+            if part == "..":
+                if done:
+                    done.pop()
+                continue
+            if part == ".":
+                continue
+            candidate = "/".join(done + [part])
+            try:
+                target = os.readlink(self.full(candidate))
+            except OSError:
+                done.append(part)
+                continue
+            hops += 1
+            if hops > MAX_LINK_HOPS:
+                return candidate
+            if target.startswith("/"):
+                done = []
+            parts = [p for p in target.split("/") if p] + parts
+        return "/".join(done)
+
+    def read_text_resolved(self, rel: str) -> tuple[str | None, str | None]:
+        """Like read_text, but following symlinks inside this root (see `resolve`)."""
+        self._record("link", rel)
+        return self.read_text(self.resolve(rel))
+
+    def mtime(self, rel: str) -> float | None:
+        """A file's modification time (seconds since the epoch), or None when missing."""
+        self._record("file", rel)
+        try:
+            return os.stat(self.full(self.resolve(rel))).st_mtime
         except OSError:
             return None
 
