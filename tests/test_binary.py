@@ -14,7 +14,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-from cli_runner import assert_one_line_error
+from cli_runner import assert_one_line_error, run_cli
 from conftest import FIXTURES
 from empty_chroot import EmptyChroot, mounts_under
 
@@ -25,6 +25,7 @@ BUILD_SCRIPT = REPO / "packaging" / "build-binary.sh"
 BINARY = REPO / "dist" / "diskdoctor"
 GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_FIXTURES = ["etcd-raid0-lvm-luks", "multipath", "captured-loops"]
+TRIM_FIXTURE = "etcd-trim-blocked"
 MAX_SIZE_BYTES = 60 * 1024 * 1024
 MAX_STARTUP_S = 2.0
 BUILD_TIMEOUT_S = 1800
@@ -48,7 +49,7 @@ def chroot(binary: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[E
     jail = EmptyChroot(tmp_path_factory.mktemp("chroot"))
     try:
         jail.setup(binary)
-        for name in GOLDEN_FIXTURES:
+        for name in [*GOLDEN_FIXTURES, TRIM_FIXTURE]:
             shutil.copytree(FIXTURES / name, jail.root / "fixtures" / name, symlinks=True)
         yield jail
     finally:
@@ -92,6 +93,14 @@ def test_devices_table_prints_tree_and_trim_verdict(chroot: EmptyChroot) -> None
     assert result.code == 0, result.err
     assert "│ └─md0" in result.out
     assert "BLOCKED at luks-etcd (dm-crypt without allow_discards)" in result.out
+
+
+@pytest.mark.live
+def test_trim_doctor_matches_the_python_install(chroot: EmptyChroot) -> None:
+    frozen = chroot.run("trim", "--json", "--sysroot", f"/fixtures/{TRIM_FIXTURE}")
+    venv = run_cli("trim", "--json", "--sysroot", str(FIXTURES / TRIM_FIXTURE))
+    assert (frozen.code, frozen.err) == (venv.code, venv.err)
+    assert json.loads(frozen.out) == json.loads(venv.out)
 
 
 @pytest.mark.live
