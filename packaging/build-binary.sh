@@ -15,11 +15,23 @@ DEBIAN_TOOLS="patchelf:patchelf objcopy:binutils ldd:libc-bin"
 die() { echo "build-binary: $*" >&2; [ -f "$LOG" ] && { tail -25 "$LOG" >&2; echo "(full log: $LOG)" >&2; }; exit 2; }
 step() { echo "build-binary: $*" >&2; echo "=== $*" >>"$LOG"; }
 
-install_debian_tools() {
-    local missing="" pair
+# The Debian packages the build still needs: tools for staticx/PyInstaller, venv, the shared libpython.
+missing_debian_packages() {
+    local missing="" pair version
     for pair in $DEBIAN_TOOLS; do
         command -v "${pair%%:*}" >/dev/null || missing="$missing ${pair##*:}"
     done
+    [ -x "$BUILD_PYTHON" ] || { echo "$missing"; return; }
+    "$BUILD_PYTHON" -c 'import ensurepip, venv' 2>/dev/null || missing="$missing python3-venv"
+    version="$("$BUILD_PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
+    "$BUILD_PYTHON" -c "import ctypes.util, sys; sys.exit(not ctypes.util.find_library('python$version'))" \
+        || missing="$missing libpython$version"
+    echo "$missing"
+}
+
+install_debian_tools() {
+    local missing
+    missing="$(missing_debian_packages)"
     [ -z "$missing" ] && return
     if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
         die "missing Debian packages:$missing (install: apt-get install$missing)"

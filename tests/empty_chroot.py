@@ -16,6 +16,7 @@ TMPFS_SIZE = "size=256m"
 
 
 def _run(*argv: str) -> None:
+    """Run a mount command; a failure raises with its output."""
     subprocess.run(argv, check=True, capture_output=True, text=True)
 
 
