@@ -45,6 +45,9 @@ def build_parser() -> OneLineParser:
                     "confirmed `trim --run`.",
         epilog="Run without a command to open the interactive TUI.")
     parser.add_argument("--version", action="version", version=f"diskdoctor {__version__}")
+    parser.add_argument("--smoke", action="store_true",
+                        help="start the TUI headless, check that its first screen shows the stack, "
+                             "print one line and exit (no terminal needed; checks a copied binary)")
     _global_options(parser, in_subcommand=False)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
 
@@ -123,7 +126,12 @@ def run_capture(args: argparse.Namespace) -> int:
 
 
 def run_tui(args: argparse.Namespace) -> int:
-    """Open the interactive app."""
+    """Open the interactive app (or, with --smoke, check headless that its first screen comes up)."""
+    if args.smoke:
+        from .smoke import run_smoke
+
+        with open_root(args.sysroot) as root:
+            return run_smoke(root)
     from .tui import DiskDoctorApp
 
     if not sys.stdout.isatty():
@@ -161,6 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 f"{' '.join(unknown)} (see {where} --help)\n")
     handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, None: run_tui}
     try:
+        if args.smoke and args.command:
+            raise UsageError(f"--smoke starts the TUI; it cannot be combined with `{args.command}`")
         return handlers[args.command](args)
     except UsageError as err:
         print(f"diskdoctor: error: {err}", file=sys.stderr)

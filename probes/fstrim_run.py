@@ -11,6 +11,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .root import host_command_env
+
 POLL_S = 0.1
 REPORTED = re.compile(r"\((\d+) bytes\) trimmed")
 BYTES_NOTE = ("fstrim -v reports the bytes passed down for potential discard, not what the device "
@@ -98,9 +100,9 @@ def run_fstrim(mountpoint: str, on_tick: Callable[[float], None] | None = None,
     stats = {name: f"/sys/block/{name}/stat" for name in watch}
     before = {name: read_discard_counters(path) for name, path in stats.items()}
     started = time.monotonic()
-    env = dict(os.environ, LC_ALL="C", LANG="C")
     process = subprocess.Popen([binary, "--verbose", mountpoint], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, env=env)
+                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                               env=host_command_env())
     try:
         while process.poll() is None:
             if on_tick:

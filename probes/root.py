@@ -6,6 +6,7 @@ import errno
 import os
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass, field
 
 from .facts import Fact
@@ -203,10 +204,9 @@ class Root:
             return CommandOutput(text, source, None, 0)
         if shutil.which(argv[0]) is None:
             return CommandOutput(None, source, f"{argv[0]} is not installed")
-        env = dict(os.environ, LC_ALL="C", LANG="C")
         try:
             done = subprocess.run(
-                argv, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S, env=env,
+                argv, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S, env=host_command_env(),
                 stdin=subprocess.DEVNULL, errors="replace", check=False,
             )
         except subprocess.TimeoutExpired:
@@ -217,6 +217,21 @@ class Root:
             first = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[0]
             return CommandOutput(None, source, first[:160], done.returncode)
         return CommandOutput(done.stdout, source, None, done.returncode)
+
+
+def host_command_env() -> dict[str, str]:
+    """The environment for the host's own commands: C locale, and the user's library path.
+
+    The frozen binary's loader points LD_LIBRARY_PATH at its bundled libraries (saving the user's value
+    in LD_LIBRARY_PATH_ORIG); a host command such as lsblk must load the host's libraries instead."""
+    env = dict(os.environ, LC_ALL="C", LANG="C")
+    if getattr(sys, "frozen", False):
+        original = env.pop("LD_LIBRARY_PATH_ORIG", None)
+        if original is None:
+            env.pop("LD_LIBRARY_PATH", None)
+        else:
+            env["LD_LIBRARY_PATH"] = original
+    return env
 
 
 def live_root(record: bool = False) -> Root:
