@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from diskdoctor.probes.engine_launch import ENGINE_COMMAND
 from diskdoctor.probes.root import describe_write_error
 
 from . import __version__
@@ -78,6 +79,11 @@ def build_parser() -> OneLineParser:
                          help="replace serial numbers, UUIDs and the hostname with stable hashes")
     capture.add_argument("--force", action="store_true", help="replace FILE if it exists")
     _global_options(capture, in_subcommand=True)
+
+    from .bench_cli import add_bench_parser
+
+    wal = add_bench_parser(commands, OneLineParser)
+    wal.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     return parser
 
 
@@ -125,6 +131,13 @@ def run_capture(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def run_bench(args: argparse.Namespace) -> int:
+    """`diskdoctor bench wal ...` (the engine runs in a child process)."""
+    from .bench_cli import run_bench as run
+
+    return run(args)
+
+
 def run_tui(args: argparse.Namespace) -> int:
     """Open the interactive app (or, with --smoke, check headless that its first screen comes up)."""
     if args.smoke:
@@ -155,6 +168,11 @@ def _silence_stdout() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, dispatch, and turn every failure into one line and an exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == [ENGINE_COMMAND]:
+        from diskdoctor.probes.wal_engine import main as engine_main
+
+        return engine_main(argv[1:])
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _raise_on_signal)
     if sys.stdout is None:
@@ -167,7 +185,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{parser.prog} {args.command}" if args.command else parser.prog
         parser.exit(EXIT_USAGE, f"{parser.prog}: error: unrecognized arguments: "
                                 f"{' '.join(unknown)} (see {where} --help)\n")
-    handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, None: run_tui}
+    handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, "bench": run_bench,
+                None: run_tui}
     try:
         if args.smoke and args.command:
             raise UsageError(f"--smoke starts the TUI; it cannot be combined with `{args.command}`")

@@ -9,6 +9,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
+from .bench_screen import BenchScreen
 from .stack_screen import StackScreen
 from .trim_screen import TrimScreen
 
@@ -18,8 +19,9 @@ STACK_MODE = "stack"
 
 
 def screen_factories(root: Root) -> dict[str, Callable[[], Screen[None]]]:
-    """Every top-level screen besides the stack, by mode name (each built on first visit)."""
-    return {STACK_MODE: lambda: StackScreen(root), "trim": lambda: TrimScreen(root)}
+    """Every top-level screen by mode name (each built on first visit, then kept)."""
+    return {STACK_MODE: lambda: StackScreen(root), "trim": lambda: TrimScreen(root),
+            "bench": lambda: BenchScreen(root)}
 
 
 class DiskDoctorApp(App[None]):
@@ -31,6 +33,7 @@ class DiskDoctorApp(App[None]):
         Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
         Binding("1", "show('stack')", "Stack", tooltip="The storage stack explorer."),
         Binding("2", "show('trim')", "TRIM", tooltip="Does TRIM reach the flash, and when is it trimmed?"),
+        Binding("3", "show('bench')", "Benchmark", tooltip="WAL (write + fdatasync) benchmark."),
     ]
     DEFAULT_MODE = STACK_MODE
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]

@@ -1,0 +1,137 @@
+"""What the benchmark screen shows, as plain values and text: live stats, verdict block, fio comparison."""
+
+from __future__ import annotations
+
+from diskdoctor.probes.diskstats import LayerDelta
+from diskdoctor.probes.fio_json import FioSyncStats
+from diskdoctor.probes.host import Host
+from diskdoctor.probes.latency_histogram import LatencyHistogram, rank_of
+from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams, fio_command
+from diskdoctor.probes.wal_run import WalResult
+from diskdoctor.probes.wal_target import PSEUDO_FILESYSTEMS, Target
+from diskdoctor.widgets import LayerTimeRow
+from rich.text import Text
+
+from .wal_report import ETCD_THRESHOLD_MS, VENDOR_THRESHOLD_MS, Verdict, format_ms, verdict_for
+
+SHOWN = (("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("p99.9", 99.9))
+FEW_SAMPLES = 10
+"""A percentile resting on fewer tail samples than this is flagged as shaky."""
+THRESHOLDS = (("etcd", "etcd docs 10 ms"), ("vendor", "vendor 20 ms"), ("custom", "custom"))
+
+
+def filesystem_choices(host: Host) -> list[tuple[str, str]]:
+    """(label, mountpoint) for every mounted filesystem a benchmark could target, block devices first."""
+    choices, seen = [], set()
+    for mounted in sorted(host.mounts, key=lambda m: (m.kname is None, m.mount.mountpoint)):
+        mount = mounted.mount
+        if mount.fstype in PSEUDO_FILESYSTEMS or mount.mountpoint in seen:
+            continue
+        if mounted.kname is None and mount.fstype != "tmpfs":
+            continue
+        seen.add(mount.mountpoint)
+        device = mounted.kname or "no block device"
+        choices.append((f"{mount.mountpoint}  ({mount.fstype} on {device})", mount.mountpoint))
+    return choices
+
+
+def tail_samples(percent: float, count: int) -> int:
+    """How many samples sit at or above a percentile: the evidence behind it."""
+    return count - rank_of(percent, count) + 1 if count else 0
+
+
+def _ms(value_ns: float | None) -> str:
+    return "-" if value_ns is None else format_ms(value_ns / 1e6)
+
+
+def percentile_values(histogram: LatencyHistogram) -> dict[str, float | None]:
+    """p50/p90/p99/p99.9 in milliseconds, for the chart."""
+    values = {}
+    for name, percent in SHOWN:
+        value = histogram.percentile(percent)
+        values[name] = None if value is None else value / 1e6
+    return values
+
+
+def stats_text(interval: LatencyHistogram, total: LatencyHistogram, metric: str,
+               writes: LatencyHistogram | None = None) -> Text:
+    """Interval and cumulative percentiles, each with the number of samples behind it; then write()."""
+    text = Text(f"{metric:<9} {'last interval':>26}  {'whole run':>26}\n", style="bold")
+    for name, percent in SHOWN:
+        text.append(f"{name:<9} ")
+        for histogram in (interval, total):
+            behind = tail_samples(percent, histogram.count)
+            cell = f"{_ms(histogram.percentile(percent))} from {behind:,} samples"
+            text.append(f"{cell:>26}  ", style="yellow" if 0 < behind < FEW_SAMPLES else "")
+        text.append("\n")
+    text.append(f"{'max':<9} {_ms(interval.maximum):>26}  {_ms(total.maximum):>26}")
+    if writes is not None and metric != "O_DSYNC write":
+        text.append(f"\nwrite() alone, whole run: p50 {_ms(writes.percentile(50))} · "
+                    f"p99 {_ms(writes.percentile(99))} · max {_ms(writes.maximum)}")
+    return text
+
+
+def progress_text(progress: float, elapsed_s: float, ops: int, ops_per_s: float) -> str:
+    """e.g. "45% · 4,512 writes · 2,345 ops/s · 3 s left"."""
+    left = elapsed_s * (1 - progress) / progress if progress > 0 else None
+    eta = "ETA -" if left is None else f"{left:,.0f} s left"
+    return f"{progress:.0%} · {ops:,} writes · {ops_per_s:,.0f} ops/s · {elapsed_s:,.1f} s · {eta}"
+
+
+def layer_rows(layers: list[LayerDelta]) -> list[LayerTimeRow]:
+    """Per-layer deltas as table rows."""
+    return [LayerTimeRow(d.kname, d.writes, d.flushes, d.write_await_ms, d.flush_await_ms) for d in layers]
+
+
+def log_bands(histogram: LatencyHistogram) -> list[tuple[float, float, int]]:
+    """(low ns, high ns, count) per half-decade, from the first to the last band with samples."""
+    bands = histogram.log_bands()
+    if not bands:
+        return []
+    return [(low, low * 10 ** 0.5, count) for low, count in bands]
+
+
+def threshold_ms(choice: str, custom_text: str) -> tuple[float | None, str | None]:
+    """The threshold picked on screen, or (None, why) for an unusable custom value."""
+    if choice == "etcd":
+        return ETCD_THRESHOLD_MS, None
+    if choice == "vendor":
+        return VENDOR_THRESHOLD_MS, None
+    try:
+        value = float(custom_text)
+    except ValueError:
+        return None, f"custom threshold {custom_text!r} is not a number of milliseconds"
+    return (value, None) if value > 0 else (None, "custom threshold must be more than 0 ms")
+
+
+def verdict_text(params: WalParams, target: Target, result: WalResult,
+                 threshold: float) -> tuple[Text, Verdict]:
+    """The end-of-run block: verdict with provenance, the run in numbers, and the fio equivalent."""
+    verdict = verdict_for(params, result.sync, threshold)
+    text = Text("PASS " if verdict.passed else "FAIL ", style="bold green" if verdict.passed else "bold red")
+    text.append(verdict.line() + "\n", style="bold")
+    text.append(f"{result.samples:,} writes of {params.bs:,} bytes in {result.duration_s:.1f} s, "
+                f"{result.ops_per_s or 0:,.0f} ops/s · {params.sync} · "
+                f"{'preallocated' if params.prealloc else 'appending'} · {target.directory} "
+                f"({target.fstype} on {target.device or 'no block device'})\n")
+    text.append("fio equivalent: ", style="bold")
+    text.append(fio_command(params, target.directory))
+    return text, verdict
+
+
+def comparison_text(params: WalParams, result: WalResult, fio: FioSyncStats) -> Text:
+    """Our figures next to fio's for the same job, with the ratio."""
+    label = SYNC_LABELS[params.sync]
+    text = Text(f"{label:<12} {'diskdoctor':>12} {fio.version:>12} {'ratio':>7}\n", style="bold")
+    rows = [(name, result.sync.percentile(p), fio.percentiles_ns.get(p)) for name, p in SHOWN[:3]]
+    for name, ours, theirs in rows:
+        text.append(f"{name:<12} {_ms(ours):>12} {_ms(theirs):>12} {_ratio(ours, theirs):>7}\n")
+    text.append(f"{'samples':<12} {result.samples:>12,} {fio.samples:>12,}\n")
+    text.append(f"{'ops/s':<12} {result.ops_per_s or 0:>12,.0f} {fio.ops_per_s:>12,.0f} "
+                f"{_ratio(result.ops_per_s, fio.ops_per_s):>7}")
+    return text
+
+
+def _ratio(ours: float | None, theirs: float | None) -> str:
+    return "-" if not ours or not theirs else f"{ours / theirs:.2f}"
+

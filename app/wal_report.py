@@ -1,0 +1,160 @@
+"""Turn a WAL run into a verdict with provenance, the README's JSON document, and a plain-text summary."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from diskdoctor.probes.fio_json import FioSyncStats
+from diskdoctor.probes.latency_histogram import PERCENTILES, LatencyHistogram
+from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams, fio_command
+from diskdoctor.probes.wal_run import WalResult
+from diskdoctor.probes.wal_target import Target
+
+ETCD_THRESHOLD_MS = 10.0
+VENDOR_THRESHOLD_MS = 20.0
+THRESHOLD_SOURCES = {
+    ETCD_THRESHOLD_MS: "etcd docs threshold",
+    VENDOR_THRESHOLD_MS: "vendor threshold (Red Hat OpenShift etcd guidance)",
+}
+SUMMARY_KEYS = (("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("p99_9", 99.9))
+
+
+def threshold_source(threshold_ms: float) -> str:
+    """Where a threshold comes from: etcd's docs (10 ms), the vendor variant (20 ms), or the user."""
+    return THRESHOLD_SOURCES.get(threshold_ms, "custom threshold")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Pass/fail of the p99 durable-call latency against a threshold, and where the threshold comes from."""
+
+    passed: bool
+    metric: str
+    value_ms: float
+    threshold_ms: float
+    source: str
+    samples: int
+
+    def line(self) -> str:
+        """e.g. "p99 fdatasync 3.1 ms < 10 ms: etcd docs threshold; 10,029 samples"."""
+        sign = "<" if self.passed else ">="
+        return (f"{self.metric} {format_ms(self.value_ms)} {sign} {self.threshold_ms:g} ms: {self.source}; "
+                f"{self.samples:,} samples")
+
+    def to_json(self) -> dict[str, object]:
+        """The `verdict` object of the JSON result."""
+        return {"pass": self.passed, "metric": self.metric, "value_ms": round(self.value_ms, 3),
+                "threshold_ms": self.threshold_ms, "source": self.source}
+
+
+def format_ms(value_ms: float) -> str:
+    """Milliseconds with sensible precision: 0.412 ms, 3.1 ms, 12 ms."""
+    if value_ms < 0.1:
+        return f"{value_ms * 1000:.1f} µs"
+    if value_ms < 1:
+        return f"{value_ms:.3f} ms"
+    return f"{value_ms:.1f} ms" if value_ms < 10 else f"{value_ms:.0f} ms"
+
+
+def verdict_for(params: WalParams, sync: LatencyHistogram, threshold_ms: float) -> Verdict:
+    """Judge the p99 of the durable call (fdatasync, fsync or the O_DSYNC write)."""
+    p99_ms = (sync.percentile(99.0) or 0.0) / 1e6
+    return Verdict(p99_ms < threshold_ms, f"p99 {SYNC_LABELS[params.sync]}", p99_ms, threshold_ms,
+                   threshold_source(threshold_ms), sync.count)
+
+
+def latency_summary(histogram: LatencyHistogram) -> dict[str, object]:
+    """min/p50/p90/p99/p99_9/max/mean/stdev in µs, plus fio's whole percentile list."""
+    def us(value: float | None) -> float | None:
+        return None if value is None else round(value / 1000.0, 3)
+
+    summary: dict[str, object] = {"min": us(histogram.minimum)}
+    summary.update({key: us(histogram.percentile(p)) for key, p in SUMMARY_KEYS})
+    summary.update({"max": us(histogram.maximum), "mean": us(histogram.mean()),
+                    "stdev": us(histogram.stdev())})
+    summary["percentiles"] = {f"{p:g}": us(histogram.percentile(p)) for p in PERCENTILES}
+    return summary
+
+
+def fio_summary(stats: FioSyncStats) -> dict[str, object]:
+    """fio's side of a side-by-side run, in the same units and keys as ours."""
+    def us(value: float | None) -> float | None:
+        return None if value is None else round(value / 1000.0, 3)
+
+    summary: dict[str, object] = {"version": stats.version, "metric": stats.metric, "samples": stats.samples,
+                                  "ops_per_s": round(stats.ops_per_s, 2), "min": us(stats.min_ns)}
+    summary.update({key: us(stats.percentiles_ns.get(p)) for key, p in SUMMARY_KEYS})
+    summary.update({"max": us(stats.max_ns), "mean": us(stats.mean_ns), "stdev": us(stats.stdev_ns)})
+    return summary
+
+
+def result_document(params: WalParams, target: Target, result: WalResult, threshold_ms: float,
+                    fio: FioSyncStats | None = None) -> dict[str, object]:
+    """The stable JSON result documented in the README."""
+    document: dict[str, object] = {
+        "profile": params.profile,
+        "params": params.to_json(),
+        "target": target.to_json(),
+        "samples": result.samples,
+        "duration_s": result.duration_s,
+        "ops_per_s": result.ops_per_s,
+        "sync_latency_us": latency_summary(result.sync),
+        "write_latency_us": latency_summary(result.write),
+        "verdict": verdict_for(params, result.sync, threshold_ms).to_json(),
+        "layers": [layer.to_json() for layer in result.layers],
+        "fio_equivalent": fio_command(params, target.directory),
+    }
+    if fio is not None:
+        document["fio"] = fio_summary(fio)
+    return document
+
+
+def summary_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
+    """The human summary printed on stdout."""
+    sync, write = document["sync_latency_us"], document["write_latency_us"]
+    assert isinstance(sync, dict) and isinstance(write, dict)
+    target = document["target"]
+    assert isinstance(target, dict)
+    label = verdict.metric.removeprefix("p99 ")
+    lines = [("PASS  " if verdict.passed else "FAIL  ") + verdict.line(),
+             f"target    {target['dir']} ({target['fstype']} on {target['device'] or 'no block device'})",
+             f"profile   {document['profile']}: {_params_text(document['params'])}",
+             f"run       {document['samples']:,} writes in {document['duration_s']:.1f} s, "
+             f"{document['ops_per_s'] or 0:,.0f} ops/s",
+             f"{label:<9} {_percentiles_text(sync)}",
+             f"{'write':<9} {_percentiles_text(write)}"]
+    fio = document.get("fio")
+    if isinstance(fio, dict):
+        lines.append(f"{'fio':<9} {_percentiles_text(fio)}; {fio['samples']:,} samples, "
+                     f"{fio['ops_per_s']:,.0f} ops/s ({fio['version']})")
+    layers = document["layers"]
+    assert isinstance(layers, list)
+    for layer in layers:
+        lines.append(f"layer     {layer['kname']:<10} {layer['writes']:>8,} writes  "
+                     f"{_await(layer['write_await_ms'])} avg write   {_count(layer['flushes'])} flushes  "
+                     f"{_await(layer['flush_await_ms'])} avg flush")
+    lines.append(f"fio       {document['fio_equivalent']}")
+    return lines
+
+
+def _params_text(params: object) -> str:
+    assert isinstance(params, dict)
+    amount = f"for {params['duration_s']:g} s" if params["duration_s"] else f"{params['size']:,} bytes"
+    layout = "preallocated file" if params["prealloc"] else "appending"
+    return f"{params['bs']:,}-byte writes, {amount}, {params['sync']}, {layout}"
+
+
+def _percentiles_text(values: dict[str, object]) -> str:
+    parts = []
+    for key, name in (("p50", "p50"), ("p90", "p90"), ("p99", "p99"), ("p99_9", "p99.9"), ("max", "max")):
+        value = values.get(key)
+        parts.append(f"{name} {format_ms(value / 1000.0) if isinstance(value, (int, float)) else '-'}")
+    return "  ".join(parts)
+
+
+def _await(value: object) -> str:
+    return f"{value:7.2f} ms" if isinstance(value, (int, float)) else "      - ms"
+
+
+def _count(value: object) -> str:
+    return f"{value:>8,}" if isinstance(value, int) else "       -"

@@ -1,0 +1,148 @@
+"""Compare the WAL engine with fio on the same directory: median ratios of p50, p99 and ops/s.
+
+Alternates our engine and the equivalent fio job (`--output-format=json`) ROUNDS times, optionally also
+running our engine under the TUI (headless, via Pilot) while it draws the live chart, and prints each run
+and the median ratios ours/fio (1.00 = identical; the target is within 10%). With --tmpfs it also prints
+our ops/s as a fraction of fio's on tmpfs, where fdatasync costs almost nothing: the engine's own overhead.
+
+Usage (root, on a real filesystem; --make-loop builds a 1 GiB ext4 loop image under /var/tmp):
+  .venv/bin/python bench/wal_fidelity.py --make-loop --rounds 5 --tui --tmpfs
+  .venv/bin/python bench/wal_fidelity.py --dir /var/lib/etcd --rounds 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from diskdoctor.probes.fio_run import run_fio
+from diskdoctor.probes.wal_engine import EngineConfig
+from diskdoctor.probes.wal_params import WalParams, parse_size
+from diskdoctor.probes.wal_run import RunFailed, WalResult, WalRun
+from diskdoctor.probes.wal_target import describe_target
+
+LOOP_IMAGE_MIB = 1024
+
+
+@dataclass
+class Figures:
+    """One run's p50 and p99 sync latency (ms) and ops/s."""
+
+    p50: float
+    p99: float
+    ops: float
+
+
+def ours(params: WalParams, directory: str) -> Figures:
+    """Our engine child, exactly as `diskdoctor bench wal` runs it."""
+    target = describe_target(directory, params.size)
+    events = list(WalRun(EngineConfig(target.directory, params, list(target.layers))).events())
+    return _figures(events[-1])
+
+
+def _figures(result: WalResult | RunFailed | None) -> Figures:
+    if not isinstance(result, WalResult):
+        raise SystemExit(f"engine run failed: {getattr(result, 'message', result)}")
+    return Figures((result.sync.percentile(50) or 0) / 1e6, (result.sync.percentile(99) or 0) / 1e6,
+                   result.ops_per_s or 0.0)
+
+
+def fio(params: WalParams, directory: str) -> Figures:
+    """The equivalent fio job in a scratch dir of the same directory."""
+    stats = run_fio(params, directory)
+    return Figures(stats.percentiles_ns[50.0] / 1e6, stats.percentiles_ns[99.0] / 1e6, stats.ops_per_s)
+
+
+def ours_under_tui(params: WalParams, directory: str) -> Figures:
+    """Our engine started from the Benchmark screen of the real app (headless) while it draws live."""
+    from diskdoctor.app.tui import DiskDoctorApp
+    from diskdoctor.probes.root import live_root
+
+    async def drive() -> WalResult | None:
+        app = DiskDoctorApp(live_root())
+        async with app.run_test(size=(160, 48)) as pilot:
+            await pilot.press("3")
+            await app.workers.wait_for_complete()
+            screen = app.screen
+            screen.start_run(params, directory)  # type: ignore[attr-defined]
+            while screen.busy:  # type: ignore[attr-defined]
+                await pilot.pause(0.1)
+            await pilot.pause()
+            return screen.result  # type: ignore[attr-defined]
+
+    return _figures(asyncio.run(drive()))
+
+
+@contextlib.contextmanager
+def loop_ext4() -> Iterator[str]:
+    """A 1 GiB ext4 on a real loop device (image under /var/tmp), mounted; always torn down."""
+    workdir = tempfile.mkdtemp(prefix="wal-fidelity-", dir="/var/tmp")
+    image, mountpoint = os.path.join(workdir, "ext4.img"), os.path.join(workdir, "mnt")
+    with open(image, "wb") as handle:
+        handle.truncate(LOOP_IMAGE_MIB << 20)
+    device = subprocess.run(["losetup", "--find", "--show", image], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    try:
+        subprocess.run(["mkfs.ext4", "-q", "-F", device], check=True)
+        os.mkdir(mountpoint)
+        subprocess.run(["mount", device, mountpoint], check=True)
+        print(f"# ext4 on {device} (image {image})", flush=True)
+        yield mountpoint
+    finally:
+        subprocess.run(["umount", mountpoint], capture_output=True, check=False)
+        subprocess.run(["losetup", "-d", device], capture_output=True, check=False)
+        subprocess.run(["rm", "-rf", workdir], check=False)
+
+
+def compare(params: WalParams, directory: str, rounds: int, tui: bool) -> None:
+    """Alternate the runs, print each, then the median ratios."""
+    kinds = [("ours", ours), ("fio", fio)] + ([("ours+tui", ours_under_tui)] if tui else [])
+    runs: dict[str, list[Figures]] = {name: [] for name, _ in kinds}
+    for index in range(rounds):
+        order = kinds if index % 2 == 0 else kinds[::-1]
+        for name, run in order:
+            figures = run(params, directory)
+            runs[name].append(figures)
+            print(f"round {index + 1} {name:<9} p50 {figures.p50:8.4f} ms  p99 {figures.p99:8.4f} ms  "
+                  f"{figures.ops:9,.0f} ops/s", flush=True)
+    for name in [n for n, _ in kinds if n != "fio"]:
+        print(f"median ratio {name}/fio: " + "  ".join(
+            f"{key} {statistics.median(getattr(a, key) / getattr(b, key) for a, b in zip(runs[name], runs['fio'], strict=True)):.2f}"  # noqa: E501
+            for key in ("p50", "p99", "ops")))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--dir", help="directory on the filesystem to test")
+    where.add_argument("--make-loop", action="store_true", help="use a fresh ext4 loop image under /var/tmp")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--size", default="22m")
+    parser.add_argument("--bs", default="2300")
+    parser.add_argument("--tui", action="store_true", help="also run our engine from the headless TUI")
+    parser.add_argument("--tmpfs", action="store_true", help="also measure the overhead on tmpfs (/dev/shm)")
+    args = parser.parse_args()
+    params = WalParams(profile="etcd", bs=parse_size(args.bs), size=parse_size(args.size))
+    print(f"# fio: {subprocess.run(['fio', '--version'], capture_output=True, text=True).stdout.strip()}, "
+          f"bs {params.bs}, size {params.size}, {args.rounds} rounds, CPUs {os.cpu_count()}", flush=True)
+    with loop_ext4() if args.make_loop else contextlib.nullcontext(args.dir) as directory:
+        compare(params, directory, args.rounds, args.tui)
+    if args.tmpfs:
+        shm = tempfile.mkdtemp(prefix="wal-fidelity-", dir="/dev/shm")
+        try:
+            print("# tmpfs /dev/shm (fdatasync is nearly free: the ops/s ratio is the engine's overhead)")
+            compare(params, shm, args.rounds, args.tui)
+        finally:
+            subprocess.run(["rm", "-rf", shm], check=False)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

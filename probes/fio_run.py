@@ -1,0 +1,48 @@
+"""Run the fio job equivalent to a WAL run in a private scratch dir of the same filesystem, and parse it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Callable
+
+from .fio_json import FioOutputError, FioSyncStats, parse_fio_json
+from .wal_params import WalParams, fio_argv
+from .wal_target import TargetError, make_scratch, remove_scratch
+
+
+def fio_available() -> str | None:
+    """The fio executable, or None when fio is not installed."""
+    return shutil.which("fio")
+
+
+def run_fio(params: WalParams, directory: str, *, timeout_s: float | None = None,
+            started: Callable[[subprocess.Popen[str]], object] | None = None) -> FioSyncStats:
+    """Run fio with `--output-format=json` in a scratch dir inside `directory`; always remove it.
+
+    `started` receives the fio process, so another thread can terminate it (a cancelled run)."""
+    if fio_available() is None:
+        raise TargetError("fio is not installed (apt-get install fio), so there is nothing to compare")
+    scratch = make_scratch(directory)
+    process: subprocess.Popen[str] | None = None
+    try:
+        process = subprocess.Popen(fio_argv(params, scratch, json_output=True), stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+        if started is not None:
+            started(process)
+        out, err = process.communicate(timeout=timeout_s)
+        if process.returncode < 0:
+            raise TargetError("fio was stopped")
+        if process.returncode != 0:
+            lines = (err or out).strip().splitlines()
+            raise TargetError(f"fio failed: {lines[-1] if lines else f'exit code {process.returncode}'}")
+        return parse_fio_json(out)
+    except subprocess.TimeoutExpired as err:
+        raise TargetError("fio did not finish in time") from err
+    except FioOutputError as err:
+        raise TargetError(str(err)) from err
+    finally:
+        if process is not None and process.poll() is None:
+            process.terminate()
+            process.wait()
+        remove_scratch(scratch)

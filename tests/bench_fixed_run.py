@@ -1,0 +1,73 @@
+"""A fixed WAL run (no timing involved) for Pilot and snapshot tests of the Benchmark screen."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import fixture_host
+from diskdoctor.app import bench_screen
+from diskdoctor.app.bench_screen import BenchScreen
+from diskdoctor.probes.diskstats import LayerDelta
+from diskdoctor.probes.latency_histogram import LatencyHistogram
+from diskdoctor.probes.wal_params import PROFILES
+from diskdoctor.probes.wal_run import IntervalSnapshot, WalResult
+from diskdoctor.probes.wal_target import Target
+
+PARAMS = PROFILES["etcd"]
+TARGET = Target("/var/lib/etcd", "/var/lib/etcd", "ext4", "dm-2", ("dm-2", "dm-1", "md0", "nvme0n1p1"))
+INTERVALS = 4
+PER_INTERVAL = 2500
+
+
+def _histogram(samples: list[int]) -> LatencyHistogram:
+    histogram = LatencyHistogram()
+    for value in samples:
+        histogram.record(value)
+    return histogram
+
+
+def _sync_samples(interval: int) -> list[int]:
+    """Mostly 0.3-0.9 ms, a slow tail that grows in the third interval."""
+    slow = 40 if interval == 2 else 8
+    fast = [300_000 + (i * 7919) % 600_000 for i in range(PER_INTERVAL - slow)]
+    return fast + [2_000_000 + i * 150_000 * (interval + 1) for i in range(slow)]
+
+
+def fixed_snapshots() -> list[IntervalSnapshot]:
+    """Four half-second intervals of 2,500 writes each, with per-layer deltas."""
+    snapshots = []
+    for interval in range(INTERVALS):
+        layers = [LayerDelta("dm-2", 2510, 2500, 0.05, 0.48 + interval * 0.1, 5_800_000),
+                  LayerDelta("dm-1", 2510, 2500, 0.05, 0.46 + interval * 0.1, 5_800_000),
+                  LayerDelta("md0", 2510, 2500, 0.04, 0.44 + interval * 0.1, 5_800_000),
+                  LayerDelta("nvme0n1p1", 1260, 1250, 0.03, 0.41 + interval * 0.1, 2_900_000)]
+        snapshots.append(IntervalSnapshot(
+            t=0.5 * (interval + 1), ops=PER_INTERVAL * (interval + 1),
+            progress=PER_INTERVAL * (interval + 1) / 10_029, sync=_histogram(_sync_samples(interval)),
+            write=_histogram([4_000 + i % 3_000 for i in range(PER_INTERVAL)]), layers=layers))
+    return snapshots
+
+
+def fixed_result() -> WalResult:
+    """The whole run: the intervals merged, plus 29 writes of a last short interval."""
+    sync, write = LatencyHistogram(), LatencyHistogram()
+    for snapshot in fixed_snapshots():
+        sync.merge(snapshot.sync)
+        write.merge(snapshot.write)
+    sync.merge(_histogram([400_000] * 29))
+    write.merge(_histogram([5_000] * 29))
+    return WalResult(samples=10_029, duration_s=2.03, ops_per_s=4940.39, sync=sync, write=write,
+                     layers=fixed_snapshots()[-1].layers)
+
+
+@pytest.fixture
+def fixture_mounts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The filesystem list comes from a fixture host, so nothing of this machine shows."""
+    monkeypatch.setattr(bench_screen, "read_host", lambda root: fixture_host("etcd-raid0-lvm-luks"))
+
+
+def feed_fixed_run(screen: BenchScreen) -> None:
+    """Post what a run streams, without a run: the screen draws only what it is given."""
+    screen.post_message(BenchScreen.RunStarted(TARGET, PARAMS))
+    for snapshot in fixed_snapshots():
+        screen.post_message(BenchScreen.IntervalReady(snapshot))
+    screen.post_message(BenchScreen.RunEnded(fixed_result()))

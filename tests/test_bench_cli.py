@@ -1,0 +1,127 @@
+"""`diskdoctor bench wal` as users run it: verdict and exit codes, JSON schema, and every bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from cli_runner import assert_one_line_error, run_cli
+from diskdoctor.probes.wal_target import leftover_scratch
+from wal_support import tmpfs_dir
+
+__all__ = ["tmpfs_dir"]
+SMALL = ("--size", "128k", "--bs", "4k")
+LATENCY_KEYS = {"min", "p50", "p90", "p99", "p99_9", "max", "mean", "stdev", "percentiles"}
+
+
+def test_pass_prints_verdict_with_provenance(tmpfs_dir: str) -> None:
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL)
+    assert result.code == 0, result.err
+    first = result.out.splitlines()[0]
+    assert first.startswith("PASS  p99 fdatasync ") and first.endswith(": etcd docs threshold; 32 samples")
+    assert "fio --rw=write --ioengine=sync --fdatasync=1" in result.out
+    assert "bench wal: 100%" in result.err and os.listdir(tmpfs_dir) == []
+
+
+def test_fail_exits_1_and_vendor_threshold_is_named(tmpfs_dir: str) -> None:
+    failed = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, "--threshold-ms", "0.00001")
+    assert failed.code == 1 and failed.out.startswith("FAIL  ") and "custom threshold" in failed.out
+    vendor = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, "--threshold-ms", "20", "--json")
+    assert json.loads(vendor.out)["verdict"]["source"].startswith("vendor threshold")
+
+
+def test_json_schema(tmpfs_dir: str) -> None:
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--profile", "postgres-wal", "--size", "256k",
+                     "--json")
+    assert result.code == 0, result.err
+    document = json.loads(result.out)
+    assert list(document) == ["profile", "params", "target", "samples", "duration_s", "ops_per_s",
+                              "sync_latency_us", "write_latency_us", "verdict", "layers", "fio_equivalent"]
+    assert document["profile"] == "custom" and document["params"]["bs"] == 8192
+    assert document["samples"] == 32 and document["target"]["fstype"] == "tmpfs"
+    assert set(document["sync_latency_us"]) == LATENCY_KEYS == set(document["write_latency_us"])
+    assert list(document["sync_latency_us"]["percentiles"])[::8] == ["1", "70", "99.99"]
+    assert set(document["verdict"]) == {"pass", "metric", "value_ms", "threshold_ms", "source"}
+    assert document["verdict"]["metric"] == "p99 fdatasync" and document["layers"] == []
+    assert "--bs=8k" in document["fio_equivalent"]
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/bin/fio"), reason="fio is not installed")
+def test_fio_side_by_side(tmpfs_dir: str) -> None:
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, "--fio", "--json")
+    assert result.code == 0, result.err
+    fio = json.loads(result.out)["fio"]
+    assert fio["samples"] in (31, 32) and fio["version"].startswith("fio-") and fio["p99"] > 0
+    assert os.listdir(tmpfs_dir) == []
+
+
+def test_bad_inputs_are_one_line(tmp_path: Path) -> None:
+    afile = tmp_path / "file"
+    afile.write_text("x")
+    cases = [
+        (("--dir", str(tmp_path / "missing")), "does not exist"),
+        (("--dir", str(afile)), "is not a directory"),
+        (("--dir", "/dev/null"), "never writes to raw devices"),
+        (("--dir", "/proc"), "proc pseudo-filesystem"),
+        (("--dir", str(tmp_path), "--size", "900t"), "not enough free space"),
+        (("--dir", str(tmp_path), "--bs", "2x"), "cannot read size '2x'"),
+        (("--dir", str(tmp_path), "--duration", "0"), "must be more than 0"),
+        (("--dir", str(tmp_path), "--sync", "direct-fdatasync"), "multiple of 512"),
+        (("--dir", str(tmp_path), "--profile", "mysql"), "invalid choice"),
+        (("--dir", str(tmp_path), "--size", "1m", "--duration", "3"), "not allowed with"),
+        (("--dir", str(tmp_path), "--threshold-ms", "-1"), "must be more than 0"),
+        (("--dir", str(tmp_path), "--sysroot", str(tmp_path)), "cannot be combined with --sysroot"),
+    ]
+    for args, needle in cases:
+        assert_one_line_error(run_cli("bench", "wal", *args), needle)
+    assert_one_line_error(run_cli("--sysroot", str(tmp_path), "bench", "wal", "--dir", str(tmp_path)),
+                          "cannot be combined with --sysroot")
+    assert sorted(os.listdir(tmp_path)) == ["file"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making a block device node needs root")
+def test_block_device_is_refused(tmp_path: Path) -> None:
+    node = tmp_path / "blockdev"
+    os.mknod(node, stat.S_IFBLK | 0o600, os.makedev(7, 0))
+    assert_one_line_error(run_cli("bench", "wal", "--dir", str(node)), "never writes to raw devices")
+
+
+@pytest.mark.parametrize(("signum", "code", "last_line"), [
+    (signal.SIGINT, 130, "diskdoctor: interrupted"),
+    (signal.SIGTERM, 143, "diskdoctor: stopped by signal"),
+])
+def test_signal_stops_the_run_and_removes_scratch(tmpfs_dir: str, signum: int, code: int,
+                                                  last_line: str) -> None:
+    process = subprocess.Popen([sys.executable, "-m", "diskdoctor.app", "bench", "wal", "--dir", tmpfs_dir,
+                                "--duration", "30"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    deadline = time.monotonic() + 10
+    while not leftover_scratch(tmpfs_dir) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.2)
+    target = process.pid if signum == signal.SIGTERM else -process.pid
+    os.kill(target, signum) if target > 0 else os.killpg(process.pid, signum)
+    out, err = process.communicate(timeout=15)
+    assert process.returncode == code, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1] == last_line
+    assert out == "" and os.listdir(tmpfs_dir) == []
+
+
+def test_engine_entry_loads_no_ui() -> None:
+    code = ("import sys\nfrom diskdoctor.app.cli import main\nrc = main(['_engine', 'wal', '{'])\n"
+            "print(rc, sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    lines = out.strip().splitlines()
+    assert json.loads(lines[0])["type"] == "error" and lines[-1] == "2 []"
+
+
+def test_bench_is_in_help_but_the_engine_is_not() -> None:
+    help_text = run_cli("--help").out
+    assert "bench" in help_text and "_engine" not in help_text

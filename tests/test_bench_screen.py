@@ -1,0 +1,113 @@
+"""The Benchmark screen with Pilot: a real short run on tmpfs, cancel, errors, and a fixed result."""
+
+from __future__ import annotations
+
+import os
+
+from bench_fixed_run import TARGET, feed_fixed_run, fixture_mounts
+from conftest import fixture_root
+from diskdoctor.app.bench_screen import BenchScreen
+from diskdoctor.app.tui import DiskDoctorApp
+from diskdoctor.probes.root import live_root
+from diskdoctor.widgets import LayerTimeTable, PercentileChart
+from textual.widgets import Input, Static
+from wal_support import tmpfs_dir
+
+__all__ = ["fixture_mounts", "tmpfs_dir"]
+SIZE = (160, 48)
+
+
+def text_of(app: DiskDoctorApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+async def open_bench(app: DiskDoctorApp, pilot) -> BenchScreen:  # type: ignore[no-untyped-def]
+    await pilot.press("3")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    assert isinstance(app.screen, BenchScreen)
+    return app.screen
+
+
+async def until(pilot, condition, timeout: float = 10) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(int(timeout / 0.05)):
+        if condition():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("condition not met in time")
+
+
+def fill_form(screen: BenchScreen, directory: str, duration: str) -> None:
+    screen.query_one("#bench-dir", Input).value = directory
+    screen.query_one("#bench-size", Input).value = ""
+    screen.query_one("#bench-duration", Input).value = duration
+
+
+async def test_one_second_run_on_tmpfs(tmpfs_dir: str) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bench(app, pilot)
+        fill_form(screen, tmpfs_dir, "1")
+        await pilot.click("#bench-start")
+        await until(pilot, lambda: screen.result is not None or "Error" in text_of(app, "#bench-status"))
+        await pilot.pause()
+        assert text_of(app, "#bench-verdict").startswith("PASS p99 fdatasync ")
+        assert "etcd docs threshold" in text_of(app, "#bench-verdict")
+        assert "from" in text_of(app, "#bench-stats") and "100%" in text_of(app, "#bench-progress-text")
+        assert screen.query_one(PercentileChart)._times  # the chart got intervals
+        assert os.listdir(tmpfs_dir) == []
+
+
+async def test_escape_cancels_and_removes_scratch(tmpfs_dir: str) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bench(app, pilot)
+        fill_form(screen, tmpfs_dir, "30")
+        await pilot.click("#bench-start")
+        await until(pilot, lambda: bool(screen.query_one(PercentileChart)._times))
+        await pilot.press("escape")
+        await until(pilot, lambda: "Cancelled" in text_of(app, "#bench-status"))
+        await app.workers.wait_for_complete()
+        assert "stopped by SIGTERM" in text_of(app, "#bench-status")
+        assert os.listdir(tmpfs_dir) == []
+
+
+async def test_bad_directory_is_one_line_on_the_status_bar() -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bench(app, pilot)
+        fill_form(screen, "/proc", "1")
+        await pilot.click("#bench-start")
+        await until(pilot, lambda: "Error" in text_of(app, "#bench-status"))
+        assert text_of(app, "#bench-status") == "Error: /proc is on a proc pseudo-filesystem, not storage"
+        screen.query_one("#bench-bs", Input).value = "2x"
+        await pilot.press("s")
+        await pilot.pause()
+        assert "cannot read size '2x'" in text_of(app, "#bench-status")
+
+
+async def test_capture_session_explains_benchmarks_need_the_live_host() -> None:
+    app = DiskDoctorApp(fixture_root("sata-ext4"))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_bench(app, pilot)
+        assert "need the live host" in text_of(app, "#bench-status")
+
+
+async def test_fixed_result_threshold_switch(fixture_mounts: None) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bench(app, pilot)
+        feed_fixed_run(screen)
+        await pilot.pause()
+        verdict = text_of(app, "#bench-verdict")
+        assert verdict.startswith("PASS p99 fdatasync") and "etcd docs threshold; 10,029 samples" in verdict
+        table = screen.query_one(LayerTimeTable)
+        assert [str(table.get_row_at(i)[0]) for i in range(table.row_count)] == list(TARGET.layers)
+        screen.query_one(Input).blur()
+        await pilot.press("t")
+        await pilot.pause()
+        assert "vendor threshold" in text_of(app, "#bench-verdict")
+        await pilot.press("t")
+        screen.query_one("#bench-threshold-custom", Input).value = "0.5"
+        await pilot.pause()
+        assert text_of(app, "#bench-verdict").startswith("FAIL p99 fdatasync")
