@@ -72,6 +72,8 @@ def _copy_recorded(root: Root, copier: TreeCopier) -> None:
             copier.copy_listing(rel)
         elif kind == "link":
             copier.copy(rel, follow_last=False)
+        elif kind == "exists":
+            copier.stand_in(rel)
         else:
             copier.copy(rel)
     for rel in extra_paths(root):

@@ -1,4 +1,4 @@
-"""The `diskdoctor` command: the TUI by default, plus devices and capture subcommands."""
+"""The `diskdoctor` command: the TUI by default, plus devices, trim and capture subcommands."""
 
 from __future__ import annotations
 
@@ -42,9 +42,13 @@ def build_parser() -> OneLineParser:
     parser = OneLineParser(
         prog="diskdoctor",
         description="Why is this node's storage slow? Explore the storage stack, where TRIM "
-                    "stops, and what each layer is set to. Read-only: it never changes the host.",
+                    "stops, and what each layer is set to. Read-only, except an explicitly "
+                    "confirmed `trim --run`.",
         epilog="Run without a command to open the interactive TUI.")
     parser.add_argument("--version", action="version", version=f"diskdoctor {__version__}")
+    parser.add_argument("--smoke", action="store_true",
+                        help="start the TUI headless, check that its first screen shows the stack, "
+                             "print one line and exit (no terminal needed; checks a copied binary)")
     _global_options(parser, in_subcommand=False)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
 
@@ -54,6 +58,18 @@ def build_parser() -> OneLineParser:
     devices.add_argument("--all", action="store_true",
                          help="also list unattached loop devices and RAM disks")
     _global_options(devices, in_subcommand=True)
+
+    trim = commands.add_parser("trim", help="does TRIM reach the flash, and when is it trimmed?",
+                               description="One TRIM verdict per mounted filesystem: where discard "
+                                           "stops, the discard mount mode, the fstrim timer and cron "
+                                           "jobs, and fixes. Exit 1 when any verdict is not ok.")
+    trim.add_argument("--json", action="store_true", help="print JSON (schema in README)")
+    trim.add_argument("--peak", metavar="SPEC",
+                      help='busy hours, e.g. "Mon-Fri 08:00-20:00": flag trims scheduled inside them')
+    trim.add_argument("--run", metavar="MOUNTPOINT",
+                      help="trim this filesystem now with fstrim -v (asks first; changes the host)")
+    trim.add_argument("--yes", action="store_true", help="with --run: do not ask for confirmation")
+    _global_options(trim, in_subcommand=True)
 
     capture = commands.add_parser("capture", help="write a capture bundle for a support ticket",
                                   description="Copy the files the probes read, outputs of "
@@ -93,6 +109,13 @@ def run_devices(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def run_trim(args: argparse.Namespace) -> int:
+    """`diskdoctor trim [--json] [--peak SPEC] [--run MOUNTPOINT --yes]`."""
+    from .trim_cli import run_trim as trim_command
+
+    return trim_command(args)
+
+
 def run_capture(args: argparse.Namespace) -> int:
     """`diskdoctor capture -o FILE`."""
     if args.sysroot is not None:
@@ -116,7 +139,12 @@ def run_bench(args: argparse.Namespace) -> int:
 
 
 def run_tui(args: argparse.Namespace) -> int:
-    """Open the interactive app."""
+    """Open the interactive app (or, with --smoke, check headless that its first screen comes up)."""
+    if args.smoke:
+        from .smoke import run_smoke
+
+        with open_root(args.sysroot) as root:
+            return run_smoke(root)
     from .tui import DiskDoctorApp
 
     if not sys.stdout.isatty():
@@ -157,8 +185,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{parser.prog} {args.command}" if args.command else parser.prog
         parser.exit(EXIT_USAGE, f"{parser.prog}: error: unrecognized arguments: "
                                 f"{' '.join(unknown)} (see {where} --help)\n")
-    handlers = {"devices": run_devices, "capture": run_capture, "bench": run_bench, None: run_tui}
+    handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, "bench": run_bench,
+                None: run_tui}
     try:
+        if args.smoke and args.command:
+            raise UsageError(f"--smoke starts the TUI; it cannot be combined with `{args.command}`")
         return handlers[args.command](args)
     except UsageError as err:
         print(f"diskdoctor: error: {err}", file=sys.stderr)

@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from diskdoctor.probes.host import Host
+from diskdoctor.probes.trim_facts import TrimFacts
 from textual.message import Message
+
+from .trim_doctor import TrimVerdict
 
 
 @dataclass
@@ -20,3 +23,11 @@ class HostLoadFailed(Message):
     """Reading the host failed; `reason` is one line for the user."""
 
     reason: str
+
+
+@dataclass
+class TrimLoaded(Message):
+    """TRIM verdicts for every mounted filesystem, and the host-wide facts behind them."""
+
+    verdicts: list[TrimVerdict]
+    facts: TrimFacts

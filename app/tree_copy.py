@@ -66,6 +66,20 @@ class TreeCopier:
         for name in names:
             self.copy(f"{rel}/{name}", follow_last=False)
 
+    def stand_in(self, rel: str) -> None:
+        """An empty file (same mode) where the probes only asked whether `rel` exists (a daemon binary)."""
+        try:
+            info = os.stat(os.path.join(self.source, rel))
+        except OSError:
+            return
+        path = os.path.join(self.dest, rel)
+        if os.path.lexists(path):
+            return
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb"):
+            pass
+        os.chmod(path, stat.S_IMODE(info.st_mode))
+
     def _symlink(self, step: str, target: str) -> None:
         path = os.path.join(self.dest, step)
         if os.path.lexists(path):

@@ -11,15 +11,17 @@ from textual.screen import Screen
 
 from .bench_screen import BenchScreen
 from .stack_screen import StackScreen
+from .trim_screen import TrimScreen
 
 EXIT_INTERRUPTED = 130
 NARROW_BELOW = 120
-STACK_MODE = "_default"
+STACK_MODE = "stack"
 
 
 def screen_factories(root: Root) -> dict[str, Callable[[], Screen[None]]]:
-    """Every top-level screen besides the stack, by mode name (each built on first visit)."""
-    return {"bench": lambda: BenchScreen(root)}
+    """Every top-level screen by mode name (each built on first visit, then kept)."""
+    return {STACK_MODE: lambda: StackScreen(root), "trim": lambda: TrimScreen(root),
+            "bench": lambda: BenchScreen(root)}
 
 
 class DiskDoctorApp(App[None]):
@@ -29,9 +31,11 @@ class DiskDoctorApp(App[None]):
     TITLE = "diskdoctor"
     BINDINGS = [
         Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
-        Binding("1", "show('_default')", "Stack", tooltip="The storage stack explorer."),
+        Binding("1", "show('stack')", "Stack", tooltip="The storage stack explorer."),
+        Binding("2", "show('trim')", "TRIM", tooltip="Does TRIM reach the flash, and when is it trimmed?"),
         Binding("3", "show('bench')", "Benchmark", tooltip="WAL (write + fdatasync) benchmark."),
     ]
+    DEFAULT_MODE = STACK_MODE
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
     """Below NARROW_BELOW columns (an 80-column SSH session) the details go under the tree."""
 
@@ -40,9 +44,6 @@ class DiskDoctorApp(App[None]):
         self.root_to_read = root
         for mode, factory in screen_factories(root).items():
             self.add_mode(mode, factory)
-
-    def get_default_screen(self) -> StackScreen:
-        return StackScreen(self.root_to_read)
 
     async def action_show(self, mode: str) -> None:
         """Switch to a top-level screen, keeping each screen's state for when the user comes back."""

@@ -10,6 +10,7 @@ from .fs_usage import usage_figures
 from .host import Host, read_host
 from .layer_details import read_layer_details
 from .root import Root
+from .trim_facts import read_trim_facts
 
 FIXED_FILES = (
     "proc/self/mountinfo", "proc/swaps", "proc/mdstat", "proc/diskstats", "proc/cmdline",
@@ -36,6 +37,7 @@ def record_probe_reads(root: Root) -> Host:
     for kname in host.devices:
         read_layer_details(root, host, kname)
         discard_reach(host, kname)
+    read_trim_facts(root, host)
     return host
 
 

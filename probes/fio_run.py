@@ -7,6 +7,7 @@ import subprocess
 from collections.abc import Callable
 
 from .fio_json import FioOutputError, FioSyncStats, parse_fio_json
+from .root import host_command_env
 from .wal_params import WalParams, fio_argv
 from .wal_target import TargetError, make_scratch, remove_scratch
 
@@ -27,7 +28,8 @@ def run_fio(params: WalParams, directory: str, *, timeout_s: float | None = None
     process: subprocess.Popen[str] | None = None
     try:
         process = subprocess.Popen(fio_argv(params, scratch, json_output=True), stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+                                   stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                                   env=host_command_env())
         if started is not None:
             started(process)
         out, err = process.communicate(timeout=timeout_s)

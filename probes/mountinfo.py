@@ -30,14 +30,14 @@ class Mount:
         return tuple(merged)
 
 
-def _unescape(field: str) -> str:
+def unescape_octal(field: str) -> str:
     """Undo mountinfo's octal escapes (\\040 for space and friends)."""
     if "\\" not in field:
         return field
     out, i = [], 0
     while i < len(field):
         chunk = field[i : i + 4]
-        if len(chunk) == 4 and chunk[0] == "\\" and chunk[1:].isdigit():
+        if len(chunk) == 4 and chunk[0] == "\\" and all(c in "01234567" for c in chunk[1:]):
             out.append(chr(int(chunk[1:], 8)))
             i += 4
         else:
@@ -61,11 +61,11 @@ def parse_mountinfo_line(line: str) -> Mount | None:
     return Mount(
         mount_id=mount_id,
         maj_min=fields[2],
-        fs_root=_unescape(fields[3]),
-        mountpoint=_unescape(fields[4]),
+        fs_root=unescape_octal(fields[3]),
+        mountpoint=unescape_octal(fields[4]),
         mount_options=tuple(fields[5].split(",")),
         fstype=tail[0],
-        source=_unescape(tail[1]),
+        source=unescape_octal(tail[1]),
         super_options=tuple(tail[2].split(",")) if len(tail) > 2 else (),
     )
 

@@ -6,6 +6,7 @@ import errno
 import os
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass, field
 
 from .facts import Fact
@@ -13,6 +14,7 @@ from .facts import Fact
 COMMAND_TIMEOUT_S = 15.0
 CAPTURED_COMMANDS_DIR = "commands"
 READ_CHUNK = 65536
+MAX_LINK_HOPS = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +145,55 @@ class Root:
         except OSError:
             return None
 
+    def resolve(self, rel: str) -> str:
+        """`rel` with every symlink followed inside this root (absolute targets re-rooted), as a rel path.
+
+        Captured systemd links point at absolute paths such as /lib/systemd/system/fstrim.timer;
+        following them with the OS would read the live host instead of the capture.
+        """
+        parts = [p for p in rel.strip("/").split("/") if p]
+        done: list[str] = []
+        hops = 0
+        while parts:
+            part = parts.pop(0)
+            if part == "..":
+                if done:
+                    done.pop()
+                continue
+            if part == ".":
+                continue
+            candidate = "/".join(done + [part])
+            try:
+                target = os.readlink(self.full(candidate))
+            except OSError:
+                done.append(part)
+                continue
+            hops += 1
+            if hops > MAX_LINK_HOPS:
+                return candidate
+            if target.startswith("/"):
+                done = []
+            parts = [p for p in target.split("/") if p] + parts
+        return "/".join(done)
+
+    def read_text_resolved(self, rel: str) -> tuple[str | None, str | None]:
+        """Like read_text, but following symlinks inside this root (see `resolve`)."""
+        self._record("link", rel)
+        return self.read_text(self.resolve(rel))
+
+    def exists(self, rel: str) -> bool:
+        """Whether a path exists (following links inside the root); a capture keeps only an empty stand-in."""
+        self._record("exists", rel)
+        return os.path.lexists(self.full(self.resolve(rel)))
+
+    def mtime(self, rel: str) -> float | None:
+        """A file's modification time (seconds since the epoch), or None when missing."""
+        self._record("file", rel)
+        try:
+            return os.stat(self.full(self.resolve(rel))).st_mtime
+        except OSError:
+            return None
+
     def run(self, key: str, argv: list[str]) -> CommandOutput:
         """Run a read-only command live, or read its captured output in a capture."""
         source = "command: " + " ".join(argv)
@@ -153,10 +204,9 @@ class Root:
             return CommandOutput(text, source, None, 0)
         if shutil.which(argv[0]) is None:
             return CommandOutput(None, source, f"{argv[0]} is not installed")
-        env = dict(os.environ, LC_ALL="C", LANG="C")
         try:
             done = subprocess.run(
-                argv, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S, env=env,
+                argv, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S, env=host_command_env(),
                 stdin=subprocess.DEVNULL, errors="replace", check=False,
             )
         except subprocess.TimeoutExpired:
@@ -167,6 +217,21 @@ class Root:
             first = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[0]
             return CommandOutput(None, source, first[:160], done.returncode)
         return CommandOutput(done.stdout, source, None, done.returncode)
+
+
+def host_command_env() -> dict[str, str]:
+    """The environment for the host's own commands: C locale, and the user's library path.
+
+    The frozen binary's loader points LD_LIBRARY_PATH at its bundled libraries (saving the user's value
+    in LD_LIBRARY_PATH_ORIG); a host command such as lsblk must load the host's libraries instead."""
+    env = dict(os.environ, LC_ALL="C", LANG="C")
+    if getattr(sys, "frozen", False):
+        original = env.pop("LD_LIBRARY_PATH_ORIG", None)
+        if original is None:
+            env.pop("LD_LIBRARY_PATH", None)
+        else:
+            env["LD_LIBRARY_PATH"] = original
+    return env
 
 
 def live_root(record: bool = False) -> Root:

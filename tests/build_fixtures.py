@@ -9,13 +9,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from fixture_scenarios import SCENARIOS
+from trim_scenarios import TRIM_FIXTURES
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def main() -> None:
     """Rebuild every scenario under tests/fixtures/<name>/."""
-    for name, build in SCENARIOS.items():
+    for name, build in {**SCENARIOS, **TRIM_FIXTURES}.items():
         target = FIXTURES / name
         shutil.rmtree(target, ignore_errors=True)
         build(target)

@@ -15,6 +15,32 @@ QUEUE_DEFAULTS = {
     "zoned": "none", "wbt_lat_usec": "2000", "nomerges": "0",
 }
 STAT_ZERO = " ".join(["0"] * 17) + "\n"
+DEBIAN12_FSTRIM_TIMER = """[Unit]
+Description=Discard unused blocks once a week
+Documentation=man:fstrim
+ConditionVirtualization=!container
+ConditionPathExists=!/etc/initrd-release
+
+[Timer]
+OnCalendar=weekly
+AccuracySec=1h
+Persistent=true
+RandomizedDelaySec=6000
+
+[Install]
+WantedBy=timers.target
+"""
+DEBIAN12_FSTRIM_SERVICE = """[Unit]
+Description=Discard unused blocks on filesystems from /etc/fstab
+Documentation=man:fstrim(8)
+ConditionVirtualization=!container
+
+[Service]
+Type=oneshot
+ExecStart=/sbin/fstrim --listed-in /etc/fstab:/proc/self/mountinfo --verbose --quiet-unsupported
+PrivateDevices=no
+PrivateNetwork=yes
+"""
 
 
 @dataclass
@@ -89,13 +115,18 @@ class SysrootBuilder:
 
     def sata(self, kname: str, maj_min: str, size_bytes: int, *, port: int, model: str,
              vendor: str = "ATA", rotational: str = "0", scsi_type: str = "0",
-             discard: bool = True) -> str:
+             discard: bool = True, ata_trim: str | None = None) -> str:
         """A SCSI disk on an AHCI port (model/vendor on the SCSI device, serial via udev)."""
         scsi = f"sys/devices/pci0000:00/0000:00:1f.2/ata{port}/host{port - 1}/" \
                f"target{port - 1}:0:0/{port - 1}:0:0:0"
         sched = "none [mq-deadline] kyber bfq"
         no_discard = {} if discard else {"discard_granularity": "0", "discard_max_bytes": "0",
                                          "discard_max_hw_bytes": "0"}
+        if ata_trim is not None:
+            ata_dev = f"sys/devices/pci0000:00/0000:00:1f.2/ata{port}/link{port}/dev{port}.0/" \
+                      f"ata_device/dev{port}.0"
+            self._write(f"{ata_dev}/trim", ata_trim)
+            self._link(f"sys/class/ata_device/dev{port}.0", ata_dev)
         return self.whole(kname, f"{scsi}/block/{kname}", maj_min, size_bytes,
                           queue={"rotational": rotational, "scheduler": sched,
                                  "nr_requests": "64", "fua": "0", **no_discard},
@@ -187,9 +218,39 @@ class SysrootBuilder:
         lines = [f"E:{key}={value}" for key, value in props.items()]
         self._write(f"run/udev/data/b{maj_min}", "\n".join(lines))
 
-    def etc(self, rel: str, text: str) -> None:
-        """A configuration file under etc/."""
+    def etc(self, rel: str, text: str, *, mode: int | None = None) -> None:
+        """A configuration file under etc/ (optionally with a file mode, e.g. 0o755 for cron scripts)."""
         self._write(f"etc/{rel}", text)
+        if mode is not None:
+            os.chmod(self.root / "etc" / rel, mode)
+
+    def absolute_link(self, rel_link: str, target: str) -> None:
+        """A symlink with an absolute target, as systemd writes them (resolves only inside the root)."""
+        link = self.root / rel_link
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(target)
+
+    def fstrim_units(self, *, timer: str = DEBIAN12_FSTRIM_TIMER,
+                     service: str = DEBIAN12_FSTRIM_SERVICE, enabled: bool = True) -> None:
+        """util-linux's fstrim.timer/.service in /lib/systemd/system, enabled like Debian's postinst."""
+        self._write("lib/systemd/system/fstrim.timer", timer)
+        self._write("lib/systemd/system/fstrim.service", service)
+        if enabled:
+            self.absolute_link("etc/systemd/system/timers.target.wants/fstrim.timer",
+                               "/lib/systemd/system/fstrim.timer")
+
+    def systemd_booted(self) -> None:
+        """/run/systemd/system exists only when systemd is PID 1 (sd_booted)."""
+        self._write("run/systemd/system/session-1.scope", "[Scope]\n")
+
+    def command_output(self, key: str, text: str) -> None:
+        """A read-only command's output as a capture stores it (commands/KEY.txt)."""
+        self._write(f"commands/{key}.txt", text)
+
+    def manifest(self, created_utc: str) -> None:
+        """A capture manifest; its created_utc is "now" for schedules read from this root."""
+        self._write("manifest.json", f'{{"format": "diskdoctor-capture", "format_version": 1, '
+                                     f'"created_utc": "{created_utc}"}}')
 
     def finish(self) -> Path:
         """Write the proc files and return the root."""

@@ -37,7 +37,7 @@ def test_devices_json_matches_golden(name: str) -> None:
     assert json.loads(result.out) == json.loads((GOLDEN / f"{name}.devices.json").read_text())
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.iterdir() if p.is_dir()))
+@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.iterdir() if (p / "sys").is_dir()))
 def test_devices_json_schema_on_every_fixture(name: str) -> None:
     document = json.loads(run_cli("devices", "--json", "--sysroot", str(FIXTURES / name)).out)
     assert list(document) == ["devices"]
@@ -87,6 +87,15 @@ def test_bad_arguments_are_one_line_exit_2() -> None:
 
 def test_tui_without_a_terminal_says_so() -> None:
     assert_one_line_error(run_cli("--sysroot", str(FIXTURES / "multipath")), "needs a terminal")
+
+
+def test_smoke_starts_the_tui_headless_without_a_terminal() -> None:
+    result = run_cli("--smoke", "--sysroot", str(FIXTURES / "etcd-raid0-lvm-luks"))
+    assert (result.code, result.err) == (0, "")
+    assert result.out == ("diskdoctor: smoke ok: first screen drew 11 tree rows for 8 devices "
+                          "(first row: nvme0n1)\n")
+    assert_one_line_error(run_cli("--smoke", "devices"), "--smoke starts the TUI")
+    assert_one_line_error(run_cli("--smoke", "--sysroot", "/nowhere"), "does not exist")
 
 
 def _tar_with(path: Path, members: dict[str, bytes]) -> Path:
@@ -176,3 +185,20 @@ def test_a_file_where_a_folder_belongs(tmp_path: Path) -> None:
     bundle = _tar_with(tmp_path / "notcapture.tar.gz", {"etc/hostname": b"x"})
     result = run_cli("devices", "--sysroot", str(bundle))
     assert_one_line_error(result, f"sysroot {bundle} is not a capture")
+
+
+def test_smoke_failure_is_one_line_exit_1(monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from conftest import fixture_root
+    from diskdoctor.app import stack_screen
+    from diskdoctor.app.smoke import run_smoke
+
+    def broken_probe(_root: object) -> None:
+        raise RuntimeError("sysfs exploded")
+
+    monkeypatch.setattr(stack_screen, "read_host", broken_probe)
+    assert run_smoke(fixture_root("multipath")) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == ("diskdoctor: smoke failed: the host was not read: "
+                            "could not read the host: sysfs exploded\n")

@@ -14,6 +14,7 @@ from diskdoctor.probes.layer_details import read_layer_details
 from diskdoctor.probes.root import Root
 from fixture_scenarios import SCENARIOS
 from sysfs_builder import SysrootBuilder
+from trim_scenarios import TRIM_FIXTURES
 
 GIB = 1 << 30
 
@@ -160,7 +161,7 @@ def tree_listing(base: Path) -> dict[str, str]:
 
 
 def test_committed_fixtures_match_their_builders(tmp_path: Path) -> None:
-    for name, build in SCENARIOS.items():
+    for name, build in {**SCENARIOS, **TRIM_FIXTURES}.items():
         build(tmp_path / name)
         assert tree_listing(tmp_path / name) == tree_listing(FIXTURES / name), \
             f"{name} is stale: run python tests/build_fixtures.py"

@@ -26,3 +26,15 @@ def test_stack_screen_mounts_down_on_crypt_layer(snap_compare) -> None:  # type:
 
     app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
     assert snap_compare(app, terminal_size=SIZE, run_before=switch)
+
+
+def test_trim_screen_on_blocked_etcd_stack(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    async def open_trim(pilot) -> None:  # type: ignore[no-untyped-def]
+        await _settle(pilot)
+        await pilot.press("2")
+        await _settle(pilot)
+        await pilot.press("down")
+        await pilot.pause()
+
+    app = DiskDoctorApp(fixture_root("etcd-trim-blocked"))
+    assert snap_compare(app, terminal_size=(120, 40), run_before=open_trim)

@@ -1,0 +1,38 @@
+"""Shared by the CLI and the TRIM screen: which filesystem to trim, and how to describe the result."""
+
+from __future__ import annotations
+
+import os
+
+from diskdoctor.probes.discard_path import discard_reach
+from diskdoctor.probes.fstrim_run import BYTES_NOTE, FstrimResult
+from diskdoctor.probes.host import Host
+
+from .errors import UsageError
+from .formatting import human_bytes
+
+
+def trimmable_mount(host: Host, mountpoint: str) -> tuple[str, tuple[str, ...]]:
+    """(mountpoint as mounted, the disks under it) or a UsageError naming the mounted filesystems."""
+    wanted = os.path.normpath(mountpoint)
+    kname_of = {m.mount.mountpoint: m.kname for m in host.block_mounts() if m.kname}
+    if wanted in kname_of:
+        return wanted, discard_reach(host, kname_of[wanted]).leaves
+    points = sorted(kname_of)
+    hint = ", ".join(points[:8]) + (" ..." if len(points) > 8 else "")
+    raise UsageError(f"{mountpoint} is not the mountpoint of a filesystem on a block device "
+                     f"(mounted: {hint or 'none'})")
+
+
+def result_text(result: FstrimResult) -> str:
+    """What fstrim reported, what the disks' own counters say reached them, and the caveat."""
+    if not result.ok:
+        return f"failed after {result.elapsed_s:.1f} s: {result.message}"
+    lines = [f"{result.mountpoint}: fstrim reported {human_bytes(result.reported_bytes)} "
+             f"({result.reported_bytes} bytes) in {result.elapsed_s:.1f} s."]
+    for disk, counters in (result.reached or {}).items():
+        lines.append(f"{disk} completed {counters.requests} discard requests for "
+                     f"{human_bytes(counters.bytes)}, busy {counters.busy_ms} ms "
+                     f"(/sys/block/{disk}/stat)")
+    lines.append(f"Note: {BYTES_NOTE}.")
+    return "\n".join(lines)

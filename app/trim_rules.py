@@ -1,0 +1,442 @@
+"""The TRIM rule catalog: each rule turns the facts about one filesystem into findings with exact fixes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import shlex
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from diskdoctor.probes.calendar_spec import ScheduleError, describe_delta, parse_on_calendar
+from diskdoctor.probes.device_kinds import split_lvm_dm_name
+from diskdoctor.probes.discard_path import DiscardReach
+from diskdoctor.probes.host import Host
+from diskdoctor.probes.trim_facts import TrimFacts
+
+from .discard_mode import DiscardMode, kernel_version
+from .findings import Finding
+from .peak_window import PeakWindow
+from .trim_schedule import NOTRIM_OPTION, Schedule, cron_covers, fstab_entry, timer_fires
+
+STALE_AFTER = dt.timedelta(days=8)
+RAID0_FAST_DISCARD = (4, 12)
+OFF_PEAK_CANDIDATES = ("Sun *-*-* 03:00", "Sat *-*-* 03:00", "*-*-* 03:00", "Sun *-*-* 13:00",
+                       "*-*-* 23:00")
+CRYPT_RISK = ("TRIM through dm-crypt lets anyone who can read the raw disk see which blocks are free "
+              "(filesystem type and usage pattern); the data stays encrypted.")
+CONTINUOUS_RISK = "Continuous discard adds latency to every delete; a weekly fstrim moves that cost " \
+                  "to one quiet hour."
+TRIM_NOW_RISK = "The first fstrim after a long time can run for minutes and slow other I/O: run it " \
+                "off-peak."
+
+
+@dataclass(frozen=True)
+class TrimContext:
+    """Everything the rules need about one mounted filesystem."""
+
+    host: Host
+    facts: TrimFacts
+    mountpoint: str
+    fstype: str
+    kname: str
+    reach: DiscardReach
+    mode: DiscardMode
+    schedule: Schedule
+    peak: PeakWindow | None
+
+    def name(self, kname: str | None) -> str:
+        """The device's user-facing name (dm name for dm devices)."""
+        if kname is None:
+            return "?"
+        device = self.host.devices.get(kname)
+        return device.name if device else kname
+
+    def dev_path(self, kname: str) -> str:
+        """/dev/mapper/NAME for dm devices, else /dev/KNAME."""
+        device = self.host.devices.get(kname)
+        if device and device.dm_name:
+            return f"/dev/mapper/{device.dm_name}"
+        return f"/dev/{kname}"
+
+
+def _q(path: str) -> str:
+    return shlex.quote(path)
+
+
+def _unit_suffix(mountpoint: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", mountpoint).strip("-") or "root"
+
+
+def crypt_blocked(ctx: TrimContext) -> Iterator[Finding]:
+    """TRIM-CRYPT-OFF: a dm-crypt layer drops discards (no allow_discards)."""
+    if ctx.reach.verdict != "blocked" or ctx.reach.blocked_at is None:
+        return
+    device = ctx.host.devices[ctx.reach.blocked_at]
+    if device.kind != "crypt":
+        return
+    name = device.dm_name or device.name
+    luks2 = (device.dm_uuid or "").startswith("CRYPT-LUKS2-")
+    evidence = [f"{name} has discard_max_bytes 0 while the layer below accepts discard"]
+    targets = ctx.facts.dm.tables.get(name, [])
+    if targets and targets[0].allows_discards is False:
+        evidence.append("`dmsetup table` shows no allow_discards")
+    crypttab = ctx.facts.crypttab.get(name)
+    if crypttab is not None and crypttab.allows_discards:
+        evidence.append(f"{ctx.facts.crypttab_source} asks for discard, but the mapping was opened "
+                        "without it (opened before the change, or by something that ignores crypttab)")
+    fix = [f"cryptsetup refresh --allow-discards{' --persistent' if luks2 else ''} {name}"]
+    if not luks2:
+        fix.append(f"# LUKS1/plain cannot store the flag: add 'discard' to the options (4th field) of "
+                   f"the {name} line in {ctx.facts.crypttab_source}")
+    elif crypttab is not None and not crypttab.allows_discards:
+        fix.append(f"# optional: also add 'discard' to the {name} line in {ctx.facts.crypttab_source}")
+    if ctx.mountpoint == "/":
+        fix.append("# root filesystem: also add rd.luks.options=discard (systemd initrd) or "
+                   "rd.luks.allow-discards (dracut) to the kernel command line")
+    yield Finding("TRIM-CRYPT-OFF", "warn",
+                  f"BLOCKED at {name} (dm-crypt without allow_discards): fstrim and discard on "
+                  f"{ctx.mountpoint} never reach the disk. " + "; ".join(evidence) + ".",
+                  tuple(fix), CRYPT_RISK,
+                  (f"lsblk -D {ctx.dev_path(ctx.reach.blocked_at)}   # DISC-MAX is no longer 0",
+                   f"dmsetup table {name} | grep -c allow_discards   # prints 1",
+                   f"fstrim -v {_q(ctx.mountpoint)}"))
+
+
+def md_blocked(ctx: TrimContext) -> Iterator[Finding]:
+    """TRIM-MD-RAID456 / TRIM-MD-RAID0-RHEL7: an md array drops discards."""
+    if ctx.reach.verdict != "blocked" or ctx.reach.blocked_at is None:
+        return
+    device = ctx.host.devices[ctx.reach.blocked_at]
+    level = device.md_level
+    if level in ("raid4", "raid5", "raid6"):
+        param = ctx.facts.raid456_discard_safely
+        yield Finding(
+            "TRIM-MD-RAID456", "info",
+            f"BLOCKED at {device.name} ({level}): the raid456 driver passes discard only when "
+            f"devices_handle_discard_safely=Y (now {param.value or 'unknown'}, {param.source}).",
+            ("# only if EVERY member reliably returns zeroes after discard:",
+             "echo Y > /sys/module/raid456/parameters/devices_handle_discard_safely",
+             "echo 'options raid456 devices_handle_discard_safely=Y' > /etc/modprobe.d/raid456-discard.conf"),
+            "On members that do not return zeroes after discard, a later rebuild computes wrong parity "
+            "(data loss). raid5 discard can also be very slow.",
+            (f"lsblk -D /dev/{device.kname}   # DISC-MAX is no longer 0 (the array may need re-assembly)",))
+    elif level == "raid0" and ".el7" in (ctx.facts.kernel or ""):
+        yield Finding(
+            "TRIM-MD-RAID0-RHEL7", "info",
+            f"BLOCKED at {device.name} (raid0): RHEL 7 kernels up to 7.4 disable raid0 discard by "
+            "default ('discard support disabled due to performance uncertainty').",
+            ("echo 'options raid0 devices_discard_performance=Y' > /etc/modprobe.d/raid0-discard.conf",
+             "# then rebuild the initramfs (dracut -f) and reboot; newer kernels do not know this option"),
+            "Old raid0 discard splits requests per chunk and can be slow.",
+            (f"lsblk -D /dev/{device.kname}",))
+
+
+def blocking_thin_pools(host: Host, facts: TrimFacts, reach: DiscardReach) -> list[tuple[str, str]]:
+    """(vg/pool, mode) of thin pools in this stack's volume groups that ignore or keep discards."""
+    vgs = {split_lvm_dm_name(device.dm_name)[0] for device in
+           (host.devices[layer.kname] for layer in reach.layers)
+           if device.kind == "lvm" and device.dm_name}
+    return [(pool, mode) for pool, mode in sorted(facts.dm.thin_pools.items())
+            if pool.split("/")[0] in vgs and mode in ("ignore", "nopassdown")]
+
+
+def lvm_blocked(ctx: TrimContext) -> Iterator[Finding]:
+    """TRIM-THIN-IGNORE: a thin pool in the stack ignores or does not pass down discards."""
+    for pool, mode in blocking_thin_pools(ctx.host, ctx.facts, ctx.reach):
+        effect = ("ignores discards: fstrim frees nothing in the pool and nothing reaches the disk"
+                  if mode == "ignore" else
+                  "frees pool chunks on discard but does not pass discards down to the disk")
+        yield Finding("TRIM-THIN-IGNORE", "warn",
+                      f"Thin pool {pool} has discards={mode}: it {effect} ({ctx.facts.dm.lvs_source}).",
+                      (f"lvchange --discards passdown {pool}",),
+                      "Changing from ignore may need the pool to be inactive (lvchange -an) first.",
+                      (f"lvs -o lv_name,discards {pool.split('/')[0]}", f"fstrim -v {_q(ctx.mountpoint)}"))
+
+
+def generic_blocked(ctx: TrimContext) -> Iterator[Finding]:
+    """TRIM-LAYER-BLOCKED: a layer of another kind drops discards."""
+    if ctx.reach.verdict != "blocked" or ctx.reach.blocked_at is None:
+        return
+    device = ctx.host.devices[ctx.reach.blocked_at]
+    if device.kind == "crypt" or any(True for _ in md_blocked(ctx)) or any(True for _ in lvm_blocked(ctx)):
+        return
+    yield Finding("TRIM-LAYER-BLOCKED", "warn",
+                  f"{ctx.reach.summary}: {device.name} reports discard_max_bytes 0 while a layer below "
+                  "accepts discard, so trims of this filesystem stop there.",
+                  (f"dmsetup table {device.dm_name}   # see which target drops discard"
+                   if device.dm_name else f"cat /sys/block/{device.kname}/queue/discard_max_bytes",),
+                  None, (f"lsblk -D {ctx.dev_path(device.kname)}",))
+
+
+def unsupported(ctx: TrimContext) -> Iterator[Finding]:
+    """TRIM-UNSUPPORTED: nothing to trim into; call out schedules and options that therefore do nothing."""
+    if ctx.reach.verdict != "unsupported":
+        return
+    leaves = ", ".join(ctx.name(k) for k in ctx.reach.leaves)
+    wasted = []
+    if ctx.schedule.kind != "none":
+        wasted.append(f"{ctx.schedule.kind} is set up to trim it")
+    if ctx.mode.mode != "off":
+        wasted.append(f"it is mounted with {ctx.mode.option}")
+    tail = f"; yet {' and '.join(wasted)}, which does nothing here" if wasted else ""
+    yield Finding("TRIM-UNSUPPORTED", "info",
+                  f"{leaves} does not accept discard (discard_max_bytes 0 at the bottom of the stack): "
+                  f"TRIM cannot help {ctx.mountpoint}{tail}. Typical for HDDs, many virtual disks "
+                  "and RAID controllers that hide TRIM.", (), None,
+                  (f"lsblk -D /dev/{ctx.reach.leaves[0]}" if ctx.reach.leaves else "lsblk -D",))
+
+
+def continuous_discard(ctx: TrimContext) -> Iterator[Finding]:
+    """DISCARD-ONLINE / BTRFS-DISCARD-SYNC / BTRFS-ASYNC-DEFAULT: the filesystem's own discard mode."""
+    if ctx.reach.verdict != "reaches":
+        return
+    point = _q(ctx.mountpoint)
+    if ctx.mode.mode == "continuous" and ctx.fstype == "btrfs":
+        yield Finding("BTRFS-DISCARD-SYNC", "warn",
+                      f"{ctx.mountpoint} (btrfs) discards synchronously on every delete; discard=async "
+                      "batches it in the background.",
+                      (f"mount -o remount,discard=async {point}",
+                       f"# and replace {ctx.mode.option} with discard=async in /etc/fstab"),
+                      CONTINUOUS_RISK, (f"findmnt -no OPTIONS {point}   # shows discard=async",))
+    elif ctx.mode.mode == "continuous":
+        both = " It is also trimmed periodically by " + ctx.schedule.kind + ", so the continuous " \
+               "discard buys nothing." if ctx.schedule.kind != "none" else ""
+        xfs_or_ext = ctx.fstype in ("xfs", "ext4", "ext3")
+        severity = "warn" if xfs_or_ext else "info"
+        fix = [f"mount -o remount,nodiscard {point}",
+               f"# and remove 'discard' from the fstab line of {ctx.mountpoint}, if it has one"]
+        verify = [f"findmnt -no OPTIONS {point}   # no 'discard'"]
+        if ctx.schedule.kind == "none":
+            schedule_fix, schedule_verify = _schedule_fix(ctx)
+            fix += schedule_fix
+            verify += schedule_verify
+        docs = ("The XFS kernel docs call its impact 'quite severe' and recommend fstrim instead."
+                if ctx.fstype == "xfs" else "fstrim(8) and the kernel docs recommend periodic fstrim "
+                "instead (ext4's discard is off by default for this reason)." if xfs_or_ext else
+                "Periodic fstrim is usually cheaper.")
+        yield Finding("DISCARD-ONLINE-XFS" if xfs_or_ext else "DISCARD-ONLINE", severity,
+                      f"{ctx.mountpoint} ({ctx.fstype}) is mounted with continuous discard: every delete "
+                      f"waits for a discard. {docs}{both}", tuple(fix), CONTINUOUS_RISK, tuple(verify))
+    elif ctx.mode.mode == "async" and ctx.mode.automatic:
+        yield Finding("BTRFS-ASYNC-DEFAULT", "info",
+                      f"{ctx.mountpoint} (btrfs): discard=async was turned on by the kernel (>= 6.2 does "
+                      "this on devices that accept discard); freed space is discarded in the background.",
+                      (f"# to opt out: mount -o remount,nodiscard {point} (and nodiscard in /etc/fstab)",),
+                      None, (f"findmnt -no OPTIONS {point}",))
+
+
+TIMER_VERIFY = ("systemctl list-timers fstrim.timer   # shows the next run",)
+
+
+def _schedule_fix(ctx: TrimContext) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Commands that make something trim this host weekly, and how to check they did."""
+    timer = ctx.facts.timer
+    if timer.state == "masked":
+        return ("systemctl unmask fstrim.timer", "systemctl enable --now fstrim.timer"), TIMER_VERIFY
+    if timer.installed and timer.systemd_running:
+        return ("systemctl enable --now fstrim.timer",), TIMER_VERIFY
+    if timer.systemd_running:
+        return ("# fstrim.timer ships with util-linux (Debian/Ubuntu: util-linux; RHEL: util-linux)",
+                "systemctl enable --now fstrim.timer"), TIMER_VERIFY
+    if ctx.facts.cron_daemon:
+        return (("printf '#!/bin/sh\\nexec /sbin/fstrim --all --verbose\\n' > /etc/cron.weekly/fstrim",
+                 "chmod 755 /etc/cron.weekly/fstrim"),
+                ("run-parts --test /etc/cron.weekly   # lists /etc/cron.weekly/fstrim",))
+    return (("# neither systemd nor a cron daemon runs here (a container?): trim from the host that "
+             "owns the disk, or by hand off-peak:", f"fstrim --verbose {_q(ctx.mountpoint)}"),
+            (f"diskdoctor trim   # {ctx.mountpoint}",))
+
+
+def no_schedule(ctx: TrimContext) -> Iterator[Finding]:
+    """TRIM-NO-SCHEDULE / TRIM-FSTAB-ONLY / TRIM-NO-SYSTEMD: discard works but nothing trims."""
+    if ctx.reach.verdict != "reaches" or ctx.mode.mode != "off" or ctx.schedule.kind != "none":
+        return
+    facts = ctx.facts
+    fires, why = timer_fires(facts)
+    entry = fstab_entry(facts, ctx.mountpoint)
+    if fires and entry is not None and NOTRIM_OPTION in entry.options:
+        yield Finding("TRIM-NOTRIM", "info",
+                      f"{ctx.mountpoint} is marked {NOTRIM_OPTION} in {facts.fstab_source}, so "
+                      "fstrim.service skips it on purpose.",
+                      (f"# remove {NOTRIM_OPTION} from the {ctx.mountpoint} line in {facts.fstab_source}",),
+                      None, ("systemctl start fstrim.service && journalctl -u fstrim.service -n 20",))
+        return
+    if fires:
+        suffix = _unit_suffix(ctx.mountpoint)
+        dropin = f"/etc/systemd/system/fstrim.service.d/50-trim-{suffix}.conf"
+        yield Finding("TRIM-FSTAB-ONLY", "warn",
+                      f"fstrim.timer is enabled, but fstrim.service ({facts.timer.service_source}) trims "
+                      f"only filesystems listed in {facts.fstab_source}, and {ctx.mountpoint} is not "
+                      "listed (mounted by an orchestrator or by hand?). It is never trimmed.",
+                      ("mkdir -p /etc/systemd/system/fstrim.service.d",
+                       f"printf '[Service]\\nExecStart=/sbin/fstrim --verbose {ctx.mountpoint}\\n' "
+                       f"> {dropin}",
+                       "systemctl daemon-reload",
+                       "# or: add the mount to /etc/fstab"),
+                      "The extra ExecStart fails the service run if the mount is gone at trim time.",
+                      ("systemctl cat fstrim.service   # shows the drop-in",
+                       "systemctl start fstrim.service && journalctl -u fstrim.service -n 20"))
+        return
+    cron_note = ""
+    if facts.crons:
+        skipped = [c for c in facts.crons if not c.runs and cron_covers(c, facts, ctx.mountpoint)]
+        if skipped:
+            cron_note = f" {skipped[0].source} would trim it but {skipped[0].why_not}."
+    cron = "no cron job runs fstrim for it" if facts.cron_daemon else "no cron daemon is installed"
+    fix, verify = _schedule_fix(ctx)
+    yield Finding("TRIM-NO-SCHEDULE", "warn",
+                  f"Discard reaches the bottom of {ctx.mountpoint}'s stack, but nothing trims it: {why}, "
+                  f"{cron}, and it is not mounted with discard.{cron_note} Freed blocks are never handed "
+                  "back (an SSD slows down as it fills; a thin volume or a loop's backing file never "
+                  "shrinks).", fix, TRIM_NOW_RISK, verify)
+
+
+def stale_timer(ctx: TrimContext) -> Iterator[Finding]:
+    """TRIM-TIMER-STALE: the timer covers this filesystem but has not fired for over a week."""
+    schedule = ctx.schedule
+    if schedule.kind != "fstrim.timer" or ctx.reach.verdict != "reaches":
+        return
+    now = ctx.facts.clock.now
+    if schedule.last_run is None:
+        text = "fstrim.timer has never fired here"
+    elif now - schedule.last_run > STALE_AFTER:
+        text = f"fstrim.timer last fired {describe_delta(schedule.last_run - now)}"
+    else:
+        return
+    caveat = f" ({schedule.last_run_note})" if schedule.last_run_note and schedule.last_run else ""
+    yield Finding("TRIM-TIMER-STALE", "info",
+                  f"{text}{caveat}. If the host was just set up this is expected; otherwise check that "
+                  "the timer is active and the service succeeds.", (),
+                  None, ("systemctl list-timers fstrim.timer", "journalctl -u fstrim.service -n 20"))
+
+
+def _off_peak_calendar(ctx: TrimContext, window: dt.timedelta) -> str | None:
+    assert ctx.peak is not None
+    for candidate in OFF_PEAK_CANDIDATES:
+        try:
+            moment = parse_on_calendar(candidate).next_after(ctx.facts.clock.now)
+        except ScheduleError:
+            continue
+        if moment is not None and not ctx.peak.overlaps(moment, window):
+            return candidate
+    return None
+
+
+def peak_overlap(ctx: TrimContext) -> Iterator[Finding]:
+    """TRIM-PEAK: the next scheduled trim may run inside the declared busy hours."""
+    schedule = ctx.schedule
+    if ctx.peak is None or schedule.next_run is None or ctx.reach.verdict != "reaches":
+        return
+    window = schedule.random_delay + schedule.accuracy
+    if not ctx.peak.overlaps(schedule.next_run, window):
+        return
+    end = schedule.next_run + window
+    when = (f"at {schedule.next_run:%a %H:%M}" if end == schedule.next_run else
+            f"between {schedule.next_run:%a %H:%M} and {end:%a %H:%M}")
+    text = (f"The next trim of {ctx.mountpoint} by {schedule.kind} may run {when}, inside the peak "
+            f"window '{ctx.peak.text}'. A long trim can stall I/O while it runs.")
+    calendar = _off_peak_calendar(ctx, window)
+    verify: tuple[str, ...] = ("systemctl list-timers fstrim.timer   # NEXT is outside the peak window",)
+    if schedule.kind == "fstrim.timer" and calendar:
+        conf = "/etc/systemd/system/fstrim.timer.d/50-off-peak.conf"
+        fix: tuple[str, ...] = (
+            "mkdir -p /etc/systemd/system/fstrim.timer.d",
+            f"printf '[Timer]\\nOnCalendar=\\nOnCalendar={calendar}\\n' > {conf}",
+            "systemctl daemon-reload && systemctl restart fstrim.timer")
+    elif schedule.kind == "cron" and calendar:
+        fix = (f"printf '{_cron_line(calendar)} root /sbin/fstrim --all --verbose\\n' > /etc/cron.d/fstrim",
+               f"# then remove the fstrim call from {schedule.source}")
+        verify = ("cat /etc/cron.d/fstrim",)
+    else:
+        fix = (f"# edit {schedule.source} so fstrim runs outside '{ctx.peak.text}'",)
+    yield Finding("TRIM-PEAK", "warn", text, fix,
+                  "Moving the trim later leaves freed space untrimmed a little longer; harmless.", verify)
+
+
+def _cron_line(calendar: str) -> str:
+    """The crontab time fields for one of OFF_PEAK_CANDIDATES ('Sun *-*-* 03:00' -> '0 3 * * 0')."""
+    spec = parse_on_calendar(calendar)
+    weekday = "*" if spec.weekdays is None else ",".join(str((d + 1) % 7) for d in sorted(spec.weekdays))
+    return f"{spec.minutes[0]} {spec.hours[0]} * * {weekday}"
+
+
+def lvm_myth(ctx: TrimContext) -> Iterator[Finding]:
+    """TRIM-LVM-MYTH: explain issue_discards=0 so nobody blames it for fstrim doing nothing."""
+    if not any(ctx.host.devices[layer.kname].kind == "lvm" for layer in ctx.reach.layers):
+        return
+    value = ctx.facts.issue_discards.value
+    if value not in (None, "0"):
+        return
+    shown = f"issue_discards = {value}" if value is not None else "issue_discards unset (default 0)"
+    yield Finding("TRIM-LVM-MYTH", "info",
+                  f"lvm.conf has {shown} ({ctx.facts.issue_discards.source}). That is fine: it only "
+                  "makes LVM discard extents freed by lvremove, lvreduce and pvmove. fstrim and the "
+                  "discard mount option pass through LVs regardless.", (), None, ())
+
+
+def trimmed_twice(ctx: TrimContext) -> Iterator[Finding]:
+    """TRIM-TWICE: both the timer and a cron job trim this filesystem."""
+    if ctx.schedule.kind != "fstrim.timer":
+        return
+    crons = [c for c in ctx.facts.crons if c.runs and cron_covers(c, ctx.facts, ctx.mountpoint)]
+    if crons:
+        yield Finding("TRIM-TWICE", "info",
+                      f"{ctx.mountpoint} is trimmed by fstrim.timer and by cron ({crons[0].source}): "
+                      "the second run costs I/O and gains nothing.",
+                      (f"# remove the fstrim line from {crons[0].source}, or: systemctl disable --now "
+                       "fstrim.timer",), None, ())
+
+
+def old_raid0(ctx: TrimContext) -> Iterator[Finding]:
+    """TRIM-MD-RAID0-SLOW: kernels before 4.12 split raid0 discards per chunk."""
+    version = kernel_version(ctx.facts.kernel)
+    if version is None or version >= RAID0_FAST_DISCARD or ctx.reach.verdict != "reaches":
+        return
+    for layer in ctx.reach.layers:
+        if ctx.host.devices[layer.kname].md_level == "raid0":
+            yield Finding("TRIM-MD-RAID0-SLOW", "info",
+                          f"{layer.name} is raid0 on kernel {ctx.facts.kernel}: before 4.12 raid0 splits "
+                          "each discard into chunk-sized pieces, so fstrim is slow and CPU-heavy.",
+                          ("# schedule fstrim off-peak (see --peak), or upgrade the kernel",), None, ())
+            return
+
+
+def unqueued_trim(ctx: TrimContext) -> Iterator[Finding]:
+    """DISCARD-UNQUEUED: a SATA disk under the filesystem only does unqueued TRIM, which stalls its I/O."""
+    if ctx.reach.verdict != "reaches":
+        return
+    for disk in ctx.reach.leaves:
+        mode = ctx.facts.ata_trim.get(disk)
+        if mode is None or mode.value not in ("unqueued", "forced_unqueued"):
+            continue
+        point = _q(ctx.mountpoint)
+        if ctx.mode.mode == "continuous":
+            yield Finding("DISCARD-UNQUEUED", "warn",
+                          f"{disk} supports only unqueued TRIM ({mode.value}, {mode.source}): with "
+                          f"continuous discard on {ctx.mountpoint}, every delete stalls all other I/O on "
+                          "the disk.",
+                          (f"mount -o remount,nodiscard {point}",
+                           "# remove 'discard' from /etc/fstab, and trim weekly off-peak instead:",
+                           *_schedule_fix(ctx)[0]),
+                          CONTINUOUS_RISK, (f"findmnt -no OPTIONS {point}",))
+        elif ctx.schedule.kind != "none":
+            yield Finding("DISCARD-UNQUEUED", "info",
+                          f"{disk} supports only unqueued TRIM ({mode.value}, {mode.source}): each "
+                          f"{ctx.schedule.kind} run stalls all other I/O on it until it ends. Keep it "
+                          "off-peak (declare busy hours with --peak / p).", (), None,
+                          ("systemctl list-timers fstrim.timer",))
+        return
+
+
+RULES: tuple[Callable[[TrimContext], Iterator[Finding]], ...] = (
+    crypt_blocked, md_blocked, lvm_blocked, generic_blocked, unsupported, continuous_discard,
+    unqueued_trim, no_schedule, stale_timer, peak_overlap, trimmed_twice, old_raid0, lvm_myth,
+)
+
+
+def trim_findings(ctx: TrimContext) -> list[Finding]:
+    """Every finding for one filesystem, most severe first (stable within a severity)."""
+    findings = [finding for rule in RULES for finding in rule(ctx)]
+    order = {"crit": 0, "warn": 1, "info": 2}
+    return sorted(findings, key=lambda f: order.get(f.severity, 3))

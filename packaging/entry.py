@@ -1,0 +1,10 @@
+"""PyInstaller entry point: the frozen binary runs the diskdoctor CLI."""
+
+from __future__ import annotations
+
+import sys
+
+from diskdoctor.app.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,174 @@
+"""The single binary: build it once, then run it in an empty chroot as on a locked-down customer host."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import time
+from collections.abc import Iterator
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+from cli_runner import assert_one_line_error, run_cli
+from conftest import FIXTURES
+from empty_chroot import EmptyChroot, mounts_under
+
+pytestmark = pytest.mark.binary
+
+REPO = Path(__file__).resolve().parent.parent
+BUILD_SCRIPT = REPO / "packaging" / "build-binary.sh"
+BINARY = REPO / "dist" / "diskdoctor"
+GOLDEN = Path(__file__).parent / "golden"
+GOLDEN_FIXTURES = ["etcd-raid0-lvm-luks", "multipath", "captured-loops"]
+TRIM_FIXTURE = "etcd-trim-blocked"
+MAX_SIZE_BYTES = 60 * 1024 * 1024
+MAX_STARTUP_S = 2.0
+BUILD_TIMEOUT_S = 1800
+
+
+@pytest.fixture(scope="session")
+def binary() -> Path:
+    """dist/diskdoctor, freshly built from this tree by the documented one command."""
+    if os.geteuid() != 0:
+        pytest.skip("the binary smoke test needs root (chroot, mounts, apt-get for patchelf)")
+    done = subprocess.run(["bash", str(BUILD_SCRIPT)], capture_output=True, text=True, check=False,
+                          timeout=BUILD_TIMEOUT_S, stdin=subprocess.DEVNULL)
+    if done.returncode != 0:
+        pytest.fail(f"packaging/build-binary.sh failed:\n{done.stderr[-4000:]}", pytrace=False)
+    return BINARY
+
+
+@pytest.fixture(scope="session")
+def chroot(binary: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmptyChroot]:
+    """An empty root: the binary, /proc, /sys, a tiny /dev, a tmpfs /tmp, and copies of fixture sysroots."""
+    jail = EmptyChroot(tmp_path_factory.mktemp("chroot"))
+    try:
+        jail.setup(binary)
+        for name in [*GOLDEN_FIXTURES, TRIM_FIXTURE]:
+            shutil.copytree(FIXTURES / name, jail.root / "fixtures" / name, symlinks=True)
+        yield jail
+    finally:
+        jail.teardown()
+        assert not mounts_under(jail.root)
+
+
+def tmp_is_clean(jail: EmptyChroot) -> bool:
+    """staticx and PyInstaller unpack into /tmp; every run must remove what it unpacked."""
+    return not any((jail.root / "tmp").iterdir())
+
+
+@pytest.mark.live
+def test_binary_is_under_size_limit(binary: Path) -> None:
+    size = binary.stat().st_size
+    assert size < MAX_SIZE_BYTES, f"dist/diskdoctor is {size / 2**20:.1f} MiB (limit 60)"
+
+
+@pytest.mark.live
+def test_version_help_and_bad_input(chroot: EmptyChroot) -> None:
+    result = chroot.run("--version")
+    assert (result.code, result.out.strip()) == (0, f"diskdoctor {version('diskdoctor')}"), result.err
+    result = chroot.run("--help")
+    assert result.code == 0 and "devices" in result.out and "capture" in result.out
+    assert_one_line_error(chroot.run("devices", "--sysroot", "/nowhere"), "does not exist")
+    assert_one_line_error(chroot.run("--bogus"), "unrecognized arguments")
+    assert tmp_is_clean(chroot)
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("name", GOLDEN_FIXTURES)
+def test_devices_json_on_fixture_matches_golden(chroot: EmptyChroot, name: str) -> None:
+    result = chroot.run("devices", "--json", "--sysroot", f"/fixtures/{name}")
+    assert result.code == 0, result.err
+    assert json.loads(result.out) == json.loads((GOLDEN / f"{name}.devices.json").read_text())
+
+
+@pytest.mark.live
+def test_devices_table_prints_tree_and_trim_verdict(chroot: EmptyChroot) -> None:
+    result = chroot.run("devices", "--sysroot", "/fixtures/etcd-raid0-lvm-luks")
+    assert result.code == 0, result.err
+    assert "│ └─md0" in result.out
+    assert "BLOCKED at luks-etcd (dm-crypt without allow_discards)" in result.out
+
+
+@pytest.mark.live
+def test_trim_doctor_matches_the_python_install(chroot: EmptyChroot) -> None:
+    frozen = chroot.run("trim", "--json", "--sysroot", f"/fixtures/{TRIM_FIXTURE}")
+    venv = run_cli("trim", "--json", "--sysroot", str(FIXTURES / TRIM_FIXTURE))
+    assert (frozen.code, frozen.err) == (venv.code, venv.err)
+    assert json.loads(frozen.out) == json.loads(venv.out)
+
+
+@pytest.mark.live
+def test_headless_tui_draws_first_screen(chroot: EmptyChroot) -> None:
+    on_fixture = chroot.run("--smoke", "--sysroot", "/fixtures/etcd-raid0-lvm-luks")
+    assert on_fixture.code == 0, on_fixture.err
+    assert on_fixture.out.strip() == ("diskdoctor: smoke ok: first screen drew 11 tree rows for 8 devices "
+                                      "(first row: nvme0n1)")
+    on_live_root = chroot.run("--smoke")
+    assert on_live_root.code == 0, on_live_root.err
+    assert "smoke ok" in on_live_root.out
+    assert tmp_is_clean(chroot)
+
+
+@pytest.mark.live
+def test_startup_to_first_screen_is_under_two_seconds(chroot: EmptyChroot) -> None:
+    samples = []
+    for _ in range(3):
+        start = time.perf_counter()
+        assert chroot.run("--smoke", "--sysroot", "/fixtures/etcd-raid0-lvm-luks").code == 0
+        samples.append(time.perf_counter() - start)
+    assert statistics.median(samples) < MAX_STARTUP_S, samples
+
+
+@pytest.mark.live
+def test_capture_replays_as_the_live_root(chroot: EmptyChroot) -> None:
+    live = chroot.run("devices", "--json")
+    assert live.code == 0, live.err
+    capture = chroot.run("capture", "-o", "/host.tar.gz")
+    try:
+        assert capture.code == 0, capture.err
+        assert "wrote /host.tar.gz" in capture.out
+        replay = chroot.run("devices", "--json", "--sysroot", "/host.tar.gz")
+        assert replay.code == 0, replay.err
+        assert json.loads(replay.out) == json.loads(live.out)
+    finally:
+        (chroot.root / "host.tar.gz").unlink(missing_ok=True)
+    assert tmp_is_clean(chroot)
+
+
+@pytest.mark.live
+def test_noexec_tmp_needs_tmpdir(chroot: EmptyChroot) -> None:
+    """A hardened host mounts /tmp noexec: the binary then needs TMPDIR on an exec filesystem (README)."""
+    exec_dir = chroot.mount("exec-tmp", "tmpfs", "mode=700,size=256m")
+    subprocess.run(["mount", "-o", "remount,noexec", str(chroot.root / "tmp")], check=True)
+    try:
+        refused = chroot.run("--version")
+        assert refused.code != 0 and "Permission denied" in refused.err
+        allowed = chroot.run("--version", env={"TMPDIR": "/exec-tmp"})
+        assert allowed.code == 0, allowed.err
+        assert not any(exec_dir.iterdir())
+    finally:
+        subprocess.run(["mount", "-o", "remount,exec", str(chroot.root / "tmp")], check=True)
+        chroot.unmount(exec_dir)
+        exec_dir.rmdir()
+
+
+@pytest.mark.live
+def test_wal_benchmark_from_binary_cleans_up(chroot: EmptyChroot) -> None:
+    """The benchmark engine runs as the binary re-invoked (`_engine`), and leaves its directory empty."""
+    assert re.search(r"^\s+bench\s", chroot.run("--help").out, re.MULTILINE)
+    wal_dir = chroot.mount("wal", "tmpfs", "size=256m")
+    try:
+        result = chroot.run("bench", "wal", "--dir", "/wal", "--duration", "2", "--json", timeout=120)
+        assert result.code == 0, result.err
+        json.loads(result.out)
+        assert not any(wal_dir.iterdir()), sorted(p.name for p in wal_dir.iterdir())
+    finally:
+        chroot.unmount(wal_dir)
+        wal_dir.rmdir()
+    assert tmp_is_clean(chroot)

@@ -1,0 +1,121 @@
+"""The TRIM screen driven with Pilot: verdicts, details and fixes, the peak window, and a real trim now."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import fixture_root
+from diskdoctor.app.trim_dialogs import ConfirmTrim, TrimProgress
+from diskdoctor.probes.root import live_root
+from diskdoctor.widgets import FindingCard
+from loop_stack import LoopStack
+from test_tui import running, settled, text_of
+from textual.widgets import DataTable
+
+SIZE = (120, 40)
+
+
+async def open_trim(app, pilot) -> DataTable:  # type: ignore[no-untyped-def]
+    await pilot.press("2")
+    await settled(app, pilot)
+    return app.screen.query_one("#trim-table", DataTable)
+
+
+def cards(app) -> list[str]:  # type: ignore[no-untyped-def]
+    return [card.card.id for card in app.screen.query(FindingCard)]
+
+
+async def test_verdicts_details_and_fix_cards() -> None:
+    async with running(fixture_root("etcd-trim-blocked"), SIZE) as (app, pilot):
+        table = await open_trim(app, pilot)
+        rows = {str(table.get_row_at(i)[0]): str(table.get_row_at(i)[2]) for i in range(table.row_count)}
+        assert rows == {"/": "OK", "/var/lib/etcd": "BLOCKED"}
+        assert "fstrim.timer enabled" in text_of(app, "#trim-host")
+        await pilot.press("down")
+        await pilot.pause()
+        assert "Details: /var/lib/etcd" in text_of(app, "#trim-details-title")
+        details = text_of(app, "#trim-verdict")
+        assert "BLOCKED at luks-etcd" in details and "← blocks discard" in details
+        assert "next run Mon 2026-11-23 01:12" in details
+        assert cards(app) == ["TRIM-CRYPT-OFF", "TRIM-LVM-MYTH"]
+        assert "1 of 2 filesystems OK" in text_of(app, "#status")
+
+
+async def test_number_keys_switch_screens_both_ways() -> None:
+    async with running(fixture_root("etcd-trim-blocked"), SIZE) as (app, pilot):
+        await open_trim(app, pilot)
+        assert app.current_mode == "trim"
+        await pilot.press("1")
+        await pilot.pause()
+        assert app.current_mode == "stack" and app.screen.query_one("#stack-tree")
+        await pilot.press("2")
+        await pilot.pause()
+        assert app.screen.query_one("#trim-table", DataTable).row_count == 2
+
+
+async def test_trim_now_is_refused_on_a_capture() -> None:
+    async with running(fixture_root("etcd-trim-blocked"), SIZE) as (app, pilot):
+        await open_trim(app, pilot)
+        await pilot.press("t")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmTrim)
+        assert any("live host only" in str(n.message) for n in app._notifications)
+
+
+async def test_peak_window_setting_flags_the_monday_trim() -> None:
+    async with running(fixture_root("etcd-trim-blocked"), SIZE) as (app, pilot):
+        await open_trim(app, pilot)
+        assert "TRIM-PEAK" not in cards(app)
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press(*"Mon 00:00-03:00", "enter")
+        await settled(app, pilot)
+        assert "peak window: Mon 00:00-03:00" in text_of(app, "#trim-host")
+        assert "TRIM-PEAK" in cards(app)
+
+
+async def test_bad_peak_window_is_explained_in_the_dialog() -> None:
+    async with running(fixture_root("etcd-trim-blocked"), SIZE) as (app, pilot):
+        await open_trim(app, pilot)
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press(*"someday", "enter")
+        await pilot.pause()
+        assert "cannot read the peak window" in text_of(app, "#peak-error")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen.query_one("#trim-table", DataTable)
+
+
+@pytest.mark.live
+async def test_trim_now_confirms_then_runs_fstrim(loop_stack: LoopStack) -> None:
+    target = str(loop_stack.mountpoints["xfs"])
+    async with running(live_root(), SIZE) as (app, pilot):
+        table = await open_trim(app, pilot)
+        table.move_cursor(row=table.get_row_index(target))
+        await pilot.pause()
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmTrim)
+        assert "slow other I/O" in str(app.screen.query("Static")[1].render())
+        await pilot.click("#confirm")
+        await pilot.pause()
+        progress = app.screen
+        assert isinstance(progress, TrimProgress)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert progress.result is not None and progress.result.ok, progress.result
+        assert "fstrim reported" in text_of(app, "#trim-progress")
+        await pilot.click("#close")
+        await pilot.pause()
+        assert f"{target}: fstrim reported" in text_of(app, "#status")
+
+
+@pytest.mark.live
+async def test_trim_now_cancel_runs_nothing(loop_stack: LoopStack) -> None:
+    async with running(live_root(), SIZE) as (app, pilot):
+        await open_trim(app, pilot)
+        await pilot.press("t")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, (ConfirmTrim, TrimProgress))
