@@ -133,15 +133,23 @@ def summary_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
         lines.append(f"layer     {layer['kname']:<10} {layer['writes']:>8,} writes  "
                      f"{_await(layer['write_await_ms'])} avg write   {_count(layer['flushes'])} flushes  "
                      f"{_await(layer['flush_await_ms'])} avg flush")
-    lines.append(f"fio       {document['fio_equivalent']}")
+    lines.append(f"fio cmd   {document['fio_equivalent']}")
     return lines
 
 
 def _params_text(params: object) -> str:
     assert isinstance(params, dict)
-    amount = f"for {params['duration_s']:g} s" if params["duration_s"] else f"{params['size']:,} bytes"
+    size = _binary_size(params["size"])
+    amount = f"for {params['duration_s']:g} s over a {size} file" if params["duration_s"] else size
     layout = "preallocated file" if params["prealloc"] else "appending"
     return f"{params['bs']:,}-byte writes, {amount}, {params['sync']}, {layout}"
+
+
+def _binary_size(value: int) -> str:
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if value >= scale:
+            return f"{value / scale:.4g} {unit}"
+    return f"{value} bytes"
 
 
 def _percentiles_text(values: dict[str, object]) -> str:

@@ -124,7 +124,13 @@ def _open_wal_file(scratch: str, params: WalParams) -> int:
             raise TargetError("this filesystem does not support O_DIRECT (choose another --sync)") from err
         raise
     if params.prealloc:
-        os.posix_fallocate(fd, 0, params.size)
+        try:
+            os.posix_fallocate(fd, 0, params.size)
+        except OSError as err:
+            if err.errno in (errno.EOPNOTSUPP, errno.EINVAL):
+                raise TargetError("this filesystem cannot preallocate files (fallocate); "
+                                  "run with --no-prealloc") from err
+            raise
         os.fsync(fd)
     return fd
 
