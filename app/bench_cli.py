@@ -92,7 +92,10 @@ class Progress:
 
 def run_wal(params: WalParams, target: Target, latency_log: str | None) -> WalResult:
     """Run the engine child to the end, printing progress; Ctrl-C stops it and removes its scratch dir."""
-    run = WalRun(EngineConfig(target.directory, params, list(target.layers), latency_log=latency_log))
+    try:
+        run = WalRun(EngineConfig(target.directory, params, list(target.layers), latency_log=latency_log))
+    except TargetError as err:
+        raise UsageError(str(err)) from err
     progress, ops = Progress(), 0
     try:
         for event in run.events():

@@ -218,10 +218,10 @@ class BenchScreen(Screen[None]):
         """Worker: start the child, forward what it streams; it lives as long as the child (PDEATHSIG)."""
         try:
             target = describe_target(directory, params.size)
+            run = WalRun(EngineConfig(target.directory, params, list(target.layers)))
         except TargetError as err:
             self.post_message(self.RunEnded(None, str(err)))
             return
-        run = WalRun(EngineConfig(target.directory, params, list(target.layers)))
         self._run = run
         self.post_message(self.RunStarted(target, params))
         if self._cancel_requested:

@@ -14,7 +14,7 @@ from .diskstats import LayerDelta
 from .engine_launch import engine_argv
 from .latency_histogram import LatencyHistogram
 from .wal_engine import EngineConfig
-from .wal_target import remove_scratch
+from .wal_target import TargetError, describe_bench_error, remove_scratch
 
 STOP_WAIT_S = 5.0
 
@@ -83,9 +83,13 @@ class WalRun:
         self.config = config
         self.scratch: str | None = None
         self.cancelled = False
-        self.process = subprocess.Popen(
-            engine_argv(["wal", config.to_json()]), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, bufsize=1, close_fds=True)
+        argv = engine_argv(["wal", config.to_json()])
+        try:
+            self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE, text=True, bufsize=1, close_fds=True)
+        except OSError as err:
+            raise TargetError(f"cannot start the benchmark engine {argv[0]}: "
+                              f"{describe_bench_error(err)}") from err
 
     def events(self) -> Iterator[IntervalSnapshot | WalResult | RunFailed]:
         """Snapshots as they arrive, then exactly one WalResult or RunFailed."""

@@ -125,3 +125,39 @@ def test_engine_entry_loads_no_ui() -> None:
 def test_bench_is_in_help_but_the_engine_is_not() -> None:
     help_text = run_cli("--help").out
     assert "bench" in help_text and "_engine" not in help_text
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to drop to another user")
+def test_unwritable_directory_is_permission_denied(tmpfs_dir: str) -> None:
+    os.chmod(tmpfs_dir, 0o755)
+    code = ("import os, sys\nfrom diskdoctor.probes.wal_target import TargetError, make_scratch\n"
+            "os.setgid(65534); os.setuid(65534)\ntry:\n    make_scratch(sys.argv[1])\n"
+            "except TargetError as err:\n    print(err)")
+    out = subprocess.run([sys.executable, "-c", code, tmpfs_dir], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == f"cannot create a scratch directory in {tmpfs_dir}: permission denied"
+    assert os.listdir(tmpfs_dir) == []
+
+
+@pytest.mark.live
+def test_read_only_mount_is_refused(tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("mounting needs root")
+    mountpoint = tmp_path / "ro"
+    mountpoint.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64m", "tmpfs", str(mountpoint)], check=True)
+    try:
+        assert_one_line_error(run_cli("bench", "wal", "--dir", str(mountpoint), *SMALL),
+                              f"{mountpoint} is on a read-only mount")
+    finally:
+        subprocess.run(["umount", str(mountpoint)], check=False)
+
+
+def test_error_messages_name_the_cause() -> None:
+    import errno
+
+    from diskdoctor.probes.wal_target import describe_bench_error
+
+    for number, text in [(errno.ENOSPC, "no space left"), (errno.EIO, "I/O error"),
+                         (errno.EROFS, "read-only"), (errno.EACCES, "permission denied")]:
+        assert text in describe_bench_error(OSError(number, os.strerror(number)))

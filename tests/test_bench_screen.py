@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 
 from bench_fixed_run import TARGET, feed_fixed_run, fixture_mounts
 from conftest import fixture_root
@@ -56,6 +57,12 @@ async def test_one_second_run_on_tmpfs(tmpfs_dir: str) -> None:
         assert "from" in text_of(app, "#bench-stats") and "100%" in text_of(app, "#bench-progress-text")
         assert screen.query_one(PercentileChart)._times  # the chart got intervals
         assert os.listdir(tmpfs_dir) == []
+        if shutil.which("fio"):
+            await pilot.press("f")
+            await until(pilot, lambda: "ratio" in text_of(app, "#bench-fio")
+                        or "fio:" in text_of(app, "#bench-status"))
+            assert "fio-3" in text_of(app, "#bench-fio") and "ops/s" in text_of(app, "#bench-fio")
+            assert os.listdir(tmpfs_dir) == []
 
 
 async def test_escape_cancels_and_removes_scratch(tmpfs_dir: str) -> None:
