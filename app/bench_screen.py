@@ -32,6 +32,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, ProgressBar, Select, Static
+from textual.worker import Worker, WorkerState
 
 from . import bench_view as view
 
@@ -357,6 +358,13 @@ class BenchScreen(Screen[None]):
         self.fio = message.stats
         self.query_one("#bench-fio", Static).update(view.comparison_text(self.params, self.result, self.fio))
         self._status("fio done: its figures are next to ours.")
+
+    @on(Worker.StateChanged)
+    def worker_failed(self, event: Worker.StateChanged) -> None:
+        """A bug in a worker must not leave the screen stuck in "running"."""
+        if event.state == WorkerState.ERROR and event.worker.group in ("bench", "bench-fio"):
+            self.busy, self._run, self._fio_process = False, None, None
+            self._status(f"internal error: {event.worker.error} (please report it)")
 
     def on_unmount(self) -> None:
         self.action_cancel()

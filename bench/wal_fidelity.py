@@ -113,9 +113,10 @@ def compare(params: WalParams, directory: str, rounds: int, tui: bool) -> None:
             print(f"round {index + 1} {name:<9} p50 {figures.p50:8.4f} ms  p99 {figures.p99:8.4f} ms  "
                   f"{figures.ops:9,.0f} ops/s", flush=True)
     for name in [n for n, _ in kinds if n != "fio"]:
-        print(f"median ratio {name}/fio: " + "  ".join(
-            f"{key} {statistics.median(getattr(a, key) / getattr(b, key) for a, b in zip(runs[name], runs['fio'], strict=True)):.2f}"  # noqa: E501
-            for key in ("p50", "p99", "ops")))
+        pairs = list(zip(runs[name], runs["fio"], strict=True))
+        medians = {key: statistics.median(getattr(a, key) / getattr(b, key) for a, b in pairs)
+                   for key in ("p50", "p99", "ops")}
+        print(f"median ratio {name}/fio: " + "  ".join(f"{k} {v:.2f}" for k, v in medians.items()))
 
 
 def main() -> None:
