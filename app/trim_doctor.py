@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from diskdoctor.probes.discard_path import DiscardReach
+from diskdoctor.probes.discard_path import DiscardReach, why_layer_blocks
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.mountinfo import MOUNTINFO
 from diskdoctor.probes.trim_facts import TrimFacts
@@ -46,12 +46,13 @@ def _verdict(reach: DiscardReach, mode: DiscardMode, schedule: Schedule) -> str:
 
 
 def _summary(verdict: str, reach: DiscardReach, mode: DiscardMode, schedule: Schedule,
-             now: dt.datetime, blocked_name: str | None) -> str:
+             now: dt.datetime, blocked_name: str | None, host: Host) -> str:
     if verdict == "blocked" and reach.verdict != "blocked":
         return f"BLOCKED at thin pool {blocked_name} (discards ignored or not passed down): fstrim " \
                "does not reach the disk"
     if verdict == "blocked":
-        reason = reach.summary.split("(", 1)[1].rstrip(")") if "(" in reach.summary else "drops discard"
+        device = host.devices[reach.blocked_at] if reach.blocked_at else None
+        reason = why_layer_blocks(device.kind, device.md_level) if device else "drops discard"
         return f"BLOCKED at {blocked_name} ({reason}): fstrim does nothing for this filesystem"
     if verdict == "unsupported":
         return f"UNSUPPORTED: {reach.summary.split(': ', 1)[-1]}; trimming cannot help here"
@@ -88,7 +89,7 @@ def diagnose(host: Host, facts: TrimFacts, peak: PeakWindow | None = None) -> li
         verdicts.append(TrimVerdict(
             trim.mountpoint, mount.source, mount.fstype, trim.kname, verdict, blocked_name, trim.reach,
             mode, schedule, trim_findings(context),
-            _summary(verdict, trim.reach, mode, schedule, facts.clock.now, blocked_name)))
+            _summary(verdict, trim.reach, mode, schedule, facts.clock.now, blocked_name, host)))
     return verdicts
 
 

@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import os
 
-from diskdoctor.probes.discard_path import discard_reach
 from diskdoctor.probes.fstrim_run import BYTES_NOTE, FstrimResult
 from diskdoctor.probes.host import Host
 
 from .errors import UsageError
 from .formatting import human_bytes
+from .trim_summary import mount_trims
 
 
 def trimmable_mount(host: Host, mountpoint: str) -> tuple[str, tuple[str, ...]]:
     """(mountpoint as mounted, the disks under it) or a UsageError naming the mounted filesystems."""
     wanted = os.path.normpath(mountpoint)
-    kname_of = {m.mount.mountpoint: m.kname for m in host.block_mounts() if m.kname}
-    if wanted in kname_of:
-        return wanted, discard_reach(host, kname_of[wanted]).leaves
-    points = sorted(kname_of)
+    trims = {trim.mountpoint: trim for trim in mount_trims(host)}
+    if wanted in trims:
+        return wanted, trims[wanted].reach.leaves
+    points = sorted(trims)
     hint = ", ".join(points[:8]) + (" ..." if len(points) > 8 else "")
     raise UsageError(f"{mountpoint} is not the mountpoint of a filesystem on a block device "
                      f"(mounted: {hint or 'none'})")

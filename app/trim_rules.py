@@ -159,7 +159,9 @@ def generic_blocked(ctx: TrimContext) -> Iterator[Finding]:
     if ctx.reach.verdict != "blocked" or ctx.reach.blocked_at is None:
         return
     device = ctx.host.devices[ctx.reach.blocked_at]
-    if device.kind == "crypt" or any(True for _ in md_blocked(ctx)) or any(True for _ in lvm_blocked(ctx)):
+    md_rule = device.md_level in ("raid4", "raid5", "raid6") or \
+        (device.md_level == "raid0" and ".el7" in (ctx.facts.kernel or ""))
+    if device.kind == "crypt" or md_rule or blocking_thin_pools(ctx.host, ctx.facts, ctx.reach):
         return
     yield Finding("TRIM-LAYER-BLOCKED", "warn",
                   f"{ctx.reach.summary}: {device.name} reports discard_max_bytes 0 while a layer below "

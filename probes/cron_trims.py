@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import stat
 from dataclasses import dataclass
 
 from .calendar_spec import CalendarSpec, ScheduleError, parse_cron_schedule
+from .fstrim_args import trim_scope
 from .root import Root
 
 PERIODIC_DIRS = {"etc/cron.daily": "daily", "etc/cron.weekly": "weekly", "etc/cron.monthly": "monthly"}
@@ -45,29 +45,6 @@ def fstrim_commands(text: str) -> list[str]:
         if stripped and not stripped.startswith("#") and FSTRIM_WORD.search(stripped):
             lines.append(stripped)
     return lines
-
-
-def trim_scope(command: str) -> tuple[str, tuple[str, ...]]:
-    """What an fstrim command line trims: all mounts, the fstab ones, or the listed paths."""
-    try:
-        words = shlex.split(command, comments=True)
-    except ValueError:
-        words = command.split()
-    if any(w.endswith("fstrim-all") for w in words):
-        return "all", ()
-    starts = [i for i, w in enumerate(words) if w == "fstrim" or w.endswith("/fstrim")]
-    after = words[starts[0] + 1:] if starts else words
-    args = []
-    for word in after:
-        if word in ("|", "||", "&&", ";", ">", ">>", "2>&1"):
-            break
-        args.append(word)
-    if any(w in ("-A", "--fstab", "-I") or w.startswith("--listed-in") for w in args):
-        return "fstab", ()
-    if any(w in ("-a", "--all") or (w.startswith("-") and not w.startswith("--") and "a" in w[1:])
-           for w in args):
-        return "all", ()
-    return "paths", tuple(w for w in args if w.startswith("/"))
 
 
 def _schedule(fields: list[str]) -> tuple[CalendarSpec | None, str]:

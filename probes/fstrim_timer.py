@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-import shlex
 from dataclasses import dataclass
 
+from .fstrim_args import trim_scope
 from .host_clock import HostClock
 from .root import Root
 from .systemctl_show import (
@@ -60,26 +60,13 @@ class TimerState:
 
     @property
     def service_scope(self) -> str:
-        """'fstab' (util-linux >= 2.36 style --listed-in/--fstab), 'all' (-a/-A), or 'unknown'."""
-        scopes = {_command_scope(command) for command in self.service_commands}
+        """'fstab' (util-linux >= 2.36 style --listed-in/--fstab/-A), 'all' (-a), or 'unknown'."""
+        scopes = {trim_scope(command)[0] for command in self.service_commands}
         if "all" in scopes:
             return "all"
         if "fstab" in scopes:
             return "fstab"
         return "unknown"
-
-
-def _command_scope(command: str) -> str:
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = command.split()
-    if any(w in ("--fstab", "-A") or w.startswith("--listed-in") or w == "-I" for w in words):
-        return "fstab"
-    if any(w in ("-a", "--all") or (w.startswith("-") and not w.startswith("--") and "a" in w)
-           for w in words[1:]):
-        return "all"
-    return "unknown"
 
 
 def _stamp(root: Root, clock: HostClock) -> tuple[dt.datetime | None, str, str | None]:

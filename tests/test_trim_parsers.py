@@ -9,10 +9,11 @@ import pytest
 from diskdoctor.app.errors import UsageError
 from diskdoctor.app.peak_window import parse_peak_window
 from diskdoctor.probes.calendar_spec import ScheduleError, parse_cron_schedule, parse_on_calendar
-from diskdoctor.probes.cron_trims import fstrim_commands, trim_scope
+from diskdoctor.probes.cron_trims import fstrim_commands
 from diskdoctor.probes.crypttab import parse_crypttab
 from diskdoctor.probes.dm_tables import parse_dmsetup_table, parse_lvs_json
 from diskdoctor.probes.fstab import parse_fstab
+from diskdoctor.probes.fstrim_args import trim_scope
 from diskdoctor.probes.lvm_conf import parse_lvm_conf
 from diskdoctor.probes.systemctl_show import (
     calendar_expressions,
