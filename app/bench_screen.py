@@ -31,7 +31,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Header, Input, ProgressBar, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Header, Input, Select, Static
 from textual.worker import Worker, WorkerState
 
 from . import bench_view as view
@@ -122,7 +122,6 @@ class BenchScreen(Screen[None]):
                 yield PercentileChart(id="bench-chart")
                 yield LatencyBars(id="bench-histogram")
             with VerticalScroll(id="bench-right"):
-                yield ProgressBar(total=1.0, show_eta=False, id="bench-progress")
                 yield Static("", id="bench-progress-text")
                 yield Static("", id="bench-stats")
                 yield Static("Where the time goes (last interval, /proc/diskstats)", classes="pane-title")
@@ -138,6 +137,7 @@ class BenchScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(LatencyBars).show_bands("latency histogram (whole run)", [])
+        self.rejudge()
         if not self.root.live:
             self.query_one("#bench-form").disabled = True
             self._status(NO_LIVE_HOST)
@@ -186,6 +186,7 @@ class BenchScreen(Screen[None]):
             prealloc=self.query_one("#bench-prealloc", Checkbox).value)
 
     @on(Button.Pressed, "#bench-start")
+    @on(Input.Submitted, "#bench-form Input")
     def action_start(self) -> None:
         """Check the form and start a run with it."""
         directory = self.query_one("#bench-dir", Input).value.strip()
@@ -204,13 +205,15 @@ class BenchScreen(Screen[None]):
         if self.busy or not self.root.live:
             return
         self.busy, self._cancel_requested = True, False
+        if isinstance(self.focused, Input):
+            self.set_focus(None)  # so s, f, t, a, l and Esc reach the screen instead of the text box
         self.result, self.fio, self.params = None, None, params
         self.total_sync, self.total_write = LatencyHistogram(), LatencyHistogram()
         self.last_t, self.last_ops = 0.0, 0
         self.query_one(PercentileChart).clear_history(SYNC_LABELS[params.sync])
-        self.query_one(ProgressBar).update(progress=0)
-        for selector in ("#bench-verdict", "#bench-fio", "#bench-stats", "#bench-progress-text"):
+        for selector in ("#bench-verdict", "#bench-fio", "#bench-stats"):
             self.query_one(selector, Static).update("")
+        self.query_one("#bench-progress-text", Static).update(view.progress_text(0.0, 0.0, 0, 0.0))
         self._status(f"Checking {directory}…")
         self.run_engine(params, directory)
 
@@ -257,11 +260,11 @@ class BenchScreen(Screen[None]):
             self.query_one(PercentileChart).push(snapshot.t, values)
             self.query_one(LatencyBars).show_bands("latency histogram (whole run)",
                                                    view.log_bands(self.total_sync))
-            self.query_one(ProgressBar).update(progress=snapshot.progress)
+            # Fixed-height panes: redraw them without a layout pass, so each interval costs the UI little.
             self.query_one("#bench-progress-text", Static).update(
-                view.progress_text(snapshot.progress, snapshot.t, snapshot.ops, ops_per_s))
+                view.progress_text(snapshot.progress, snapshot.t, snapshot.ops, ops_per_s), layout=False)
             self.query_one("#bench-stats", Static).update(
-                view.stats_text(snapshot.sync, self.total_sync, metric, self.total_write))
+                view.stats_text(snapshot.sync, self.total_sync, metric, self.total_write), layout=False)
             self.query_one(LayerTimeTable).show_layers(view.layer_rows(snapshot.layers))
 
     @on(RunEnded)
@@ -274,7 +277,8 @@ class BenchScreen(Screen[None]):
         self.total_sync = message.result.sync
         self.query_one(LatencyBars).show_bands("latency histogram (whole run)",
                                                view.log_bands(self.total_sync))
-        self.query_one(ProgressBar).update(progress=1.0)
+        self.query_one("#bench-progress-text", Static).update(view.progress_text(
+            1.0, message.result.duration_s, message.result.samples, message.result.ops_per_s or 0.0))
         self._show_verdict()
         hint = "f: run fio side by side · " if fio_available() else ""
         self._status(f"Done. {hint}t: switch threshold · a: run again · l: run longer")
@@ -293,6 +297,9 @@ class BenchScreen(Screen[None]):
     @on(Select.Changed, "#bench-threshold")
     @on(Input.Changed, "#bench-threshold-custom")
     def rejudge(self) -> None:
+        choice = str(self.query_one("#bench-threshold", Select).value)
+        threshold, _ = view.threshold_ms(choice, self.query_one("#bench-threshold-custom", Input).value)
+        self.query_one(PercentileChart).set_threshold(threshold, view.THRESHOLD_SOURCES.get(choice, ""))
         self._show_verdict()
 
     def action_threshold(self) -> None:

@@ -18,6 +18,8 @@ SHOWN = (("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("p99.9", 99.9))
 FEW_SAMPLES = 10
 """A percentile resting on fewer tail samples than this is flagged as shaky."""
 THRESHOLDS = (("etcd", "etcd docs 10 ms"), ("vendor", "vendor 20 ms"), ("custom", "custom"))
+PROGRESS_CELLS = 30
+THRESHOLD_SOURCES = {"etcd": "etcd docs", "vendor": "vendor", "custom": "custom"}
 
 
 def filesystem_choices(host: Host) -> list[tuple[str, str]]:
@@ -71,11 +73,16 @@ def stats_text(interval: LatencyHistogram, total: LatencyHistogram, metric: str,
     return text
 
 
-def progress_text(progress: float, elapsed_s: float, ops: int, ops_per_s: float) -> str:
-    """e.g. "45% · 4,512 writes · 2,345 ops/s · 3 s left"."""
+def progress_text(progress: float, elapsed_s: float, ops: int, ops_per_s: float) -> Text:
+    """A bar with the percentage, then e.g. "4,512 writes · 2,345 ops/s · 2.0 s · 3 s left"."""
+    done = round(min(max(progress, 0.0), 1.0) * PROGRESS_CELLS)
+    text = Text("━" * done, style="green")
+    text.append("━" * (PROGRESS_CELLS - done), style="dim")
+    text.append(f" {progress:.0%}\n", style="bold")
     left = elapsed_s * (1 - progress) / progress if progress > 0 else None
     eta = "ETA -" if left is None else f"{left:,.0f} s left"
-    return f"{progress:.0%} · {ops:,} writes · {ops_per_s:,.0f} ops/s · {elapsed_s:,.1f} s · {eta}"
+    text.append(f"{ops:,} writes · {ops_per_s:,.0f} ops/s · {elapsed_s:,.1f} s · {eta}")
+    return text
 
 
 def layer_rows(layers: list[LayerDelta]) -> list[LayerTimeRow]:

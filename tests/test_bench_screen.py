@@ -118,3 +118,25 @@ async def test_fixed_result_threshold_switch(fixture_mounts: None) -> None:
         screen.query_one("#bench-threshold-custom", Input).value = "0.5"
         await pilot.pause()
         assert text_of(app, "#bench-verdict").startswith("FAIL p99 fdatasync")
+
+
+async def test_enter_in_the_form_starts_then_a_runs_again_and_l_runs_longer(tmpfs_dir: str) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bench(app, pilot)
+        fill_form(screen, "", "0.5")
+        screen.query_one("#bench-dir", Input).focus()
+        await pilot.press(*tmpfs_dir, "enter")
+        await until(pilot, lambda: screen.result is not None)
+        assert not isinstance(screen.focused, Input)  # the run's keys reach the screen, not the text box
+        assert "10,029" not in text_of(app, "#bench-verdict") and "in 0.5 s" in text_of(app, "#bench-verdict")
+        first = screen.result
+        await pilot.press("a")
+        await until(pilot, lambda: screen.result is not None and screen.result is not first)
+        assert screen.params is not None and screen.params.duration_s == 0.5
+        second = screen.result
+        await pilot.press("l")
+        await until(pilot, lambda: screen.result is not None and screen.result is not second)
+        assert screen.params is not None and screen.params.duration_s == 2.0
+        assert "in 2.0 s" in text_of(app, "#bench-verdict")
+        assert os.listdir(tmpfs_dir) == []

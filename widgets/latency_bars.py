@@ -24,6 +24,8 @@ class LatencyBars(Static):
     LatencyBars { height: auto; min-height: 3; padding: 0 1; }
     """
 
+    _shown_bands = -1
+
     def show_bands(self, title: str, bands: list[tuple[float, float, int]]) -> None:
         """`bands` are (low ns, high ns, count), lowest first."""
         text = Text(title + "\n", style="bold")
@@ -37,4 +39,5 @@ class LatencyBars(Static):
             text.append(f"{' ' * (BAR_CELLS - cells)} {count:>9,}")
             if index < len(bands) - 1:
                 text.append("\n")
-        self.update(text)
+        self.update(text, layout=len(bands) != self._shown_bands)  # a new band needs a row more
+        self._shown_bands = len(bands)

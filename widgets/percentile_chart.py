@@ -1,21 +1,49 @@
-"""A live line chart of latency percentiles per interval (log scale), plus the cumulative p99."""
+"""A live line chart of latency percentiles per interval on a 1-2-5 log scale, with the pass/fail limit.
+
+It draws braille dots straight into cached strips: one rebuild per pushed interval costs a few milliseconds,
+so the UI process stays nearly idle while the engine child measures.
+"""
 
 from __future__ import annotations
 
+import math
 from collections import deque
+from itertools import groupby
 
-from textual_plotext import PlotextPlot
+from rich.segment import Segment
+from rich.style import Style
+from textual.geometry import Size
+from textual.strip import Strip
+from textual.widget import Widget
+
+from .braille_canvas import BrailleCanvas
+from .chart_axes import LinearAxis, LogAxis, format_ms, format_seconds, nice_ticks, time_step
 
 SERIES = ("p50", "p90", "p99", "p99.9", "p99 cumulative")
 HISTORY = 120
-"""Intervals kept on the chart (one minute at 0.5 s), at or under a wide chart's width in cells."""
+"""Intervals kept on the chart (one minute at 0.5 s), at or under a wide chart's width in dots."""
+DRAW_ORDER = (4, 0, 1, 2, 3)
+"""Cumulative p99 first, then the interval series low to high, so the tail stays visible where lines meet."""
+STYLE_CLASSES = ("chart--p50", "chart--p90", "chart--p99", "chart--p99-9", "chart--p99-cumulative")
+LEGEND_NAMES = ("p50", "p90", "p99", "p99.9", "p99 whole run")
+HEADER_ROWS, FOOTER_ROWS = 2, 2
 
 
-class PercentileChart(PlotextPlot):
-    """Keeps the last HISTORY intervals of each percentile (milliseconds) and replots on each push."""
+class PercentileChart(Widget):
+    """Keeps the last HISTORY intervals of each percentile (milliseconds) and redraws on each push."""
 
+    COMPONENT_CLASSES = {"chart--title", "chart--axis", "chart--threshold", "chart--empty", *STYLE_CLASSES}
     DEFAULT_CSS = """
     PercentileChart { height: 1fr; min-height: 10; }
+    PercentileChart > .chart--title { text-style: bold; }
+    PercentileChart > .chart--axis { color: $foreground 55%; }
+    PercentileChart > .chart--empty { color: $foreground 55%; text-style: italic; }
+    PercentileChart > .chart--threshold { color: #e5484d; }
+    PercentileChart > .chart--p50 { color: #46a758; }
+    PercentileChart > .chart--p90 { color: #3e95e6; }
+    PercentileChart > .chart--p99 { color: #f5a524; }
+    PercentileChart > .chart--p99-9 { color: #c85ad8; }
+    PercentileChart > .chart--p99-cumulative { color: $foreground; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -23,6 +51,11 @@ class PercentileChart(PlotextPlot):
         self._times: deque[float] = deque(maxlen=HISTORY)
         self._series: dict[str, deque[float | None]] = {name: deque(maxlen=HISTORY) for name in SERIES}
         self.metric = "fdatasync"
+        self.threshold_ms: float | None = None
+        self.threshold_label = ""
+        self._version = 0
+        self._cache_key: tuple[int, Size] | None = None
+        self._lines: list[Strip] = []
 
     def clear_history(self, metric: str) -> None:
         """Forget all intervals (a new run starts); `metric` names the call in the title."""
@@ -30,28 +63,164 @@ class PercentileChart(PlotextPlot):
         self._times.clear()
         for values in self._series.values():
             values.clear()
-        self.replot()
+        self._changed()
 
     def push(self, t: float, values: dict[str, float | None]) -> None:
         """Add one interval: `values` maps series names to milliseconds (None when no sample)."""
         self._times.append(t)
         for name in SERIES:
             self._series[name].append(values.get(name))
-        self.replot()
+        self._changed()
 
-    def replot(self) -> None:
-        """Redraw from the kept history (UI thread only)."""
-        plt = self.plt
-        plt.clear_data()
-        plt.clear_figure()
-        plt.title(f"{self.metric} latency per interval (ms, log scale)")
-        plt.xlabel("seconds")
-        if self._times:
-            plt.yscale("log")
-            for name in SERIES:
-                pairs = zip(self._times, self._series[name], strict=True)
-                points = [(t, v) for t, v in pairs if v and v > 0]
-                if points:
-                    plt.plot([p[0] for p in points], [p[1] for p in points], label=name,
-                             marker="hd")
+    def set_threshold(self, ms: float | None, label: str = "") -> None:
+        """Draw the pass/fail limit as a dashed line (None hides it); `label` names where it comes from."""
+        self.threshold_ms, self.threshold_label = ms, label
+        self._changed()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._changed()
+
+    def _changed(self) -> None:
+        self._version += 1
         self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        size = self.content_region.size
+        if self._cache_key != (self._version, size):
+            self._lines = self._build(size.width, size.height)
+            self._cache_key = (self._version, size)
+        return self._lines[y] if y < len(self._lines) else Strip.blank(size.width)
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(name, partial=True)
+
+    def _build(self, width: int, height: int) -> list[Strip]:
+        """All rows of the chart for a content area of `width` x `height` cells."""
+        lines = [self._title(width), self._legend(width)]
+        points = [v for series in self._series.values() for v in series if v is not None and v > 0]
+        plot_rows = height - HEADER_ROWS - FOOTER_ROWS
+        if not points or plot_rows < 2:
+            message = "waiting for the first interval" if not points else "(enlarge to see the chart)"
+            lines.append(_strip([(message.center(width), self._style("chart--empty"))], width))
+            return lines + [Strip.blank(width)] * max(height - len(lines), 0)
+        bounds = points + ([self.threshold_ms] if self.threshold_ms else [])
+        ticks = nice_ticks(min(bounds), max(bounds))
+        labels = {tick: format_ms(tick) for tick in ticks}
+        gutter = max(len(text) for text in labels.values()) + 2
+        plot_width = width - gutter - 1
+        if plot_width < 4:
+            return lines + [Strip.blank(width)] * max(height - len(lines), 0)
+        canvas = BrailleCanvas(plot_width, plot_rows)
+        value_axis = LogAxis(ticks[0], ticks[-1], canvas.dots_high)
+        times = list(self._times)
+        time_axis = LinearAxis(times[0], times[-1], canvas.dots_wide)
+        self._plot(canvas, times, value_axis, time_axis)
+        label_rows = self._label_rows(ticks, value_axis)
+        threshold_row = value_axis.row(self.threshold_ms) >> 2 if self.threshold_ms else None
+        if threshold_row is not None:
+            label_rows[threshold_row] = format_ms(self.threshold_ms or 0)
+        lines += self._plot_rows(canvas, gutter, label_rows, threshold_row)
+        lines += self._time_rows(time_axis, gutter, plot_width, width)
+        return lines[:height]
+
+    def _title(self, width: int) -> Strip:
+        """What is drawn, and on the right the pass/fail limit the dashed line marks."""
+        title = f"{self.metric} latency per interval, ms (log scale)"
+        limit = ""
+        if self.threshold_ms:
+            source = f" ({self.threshold_label})" if self.threshold_label else ""
+            limit = f"limit {format_ms(self.threshold_ms)} ms{source}"
+            if len(title) + len(limit) + 4 > width:
+                title = f"{self.metric} ms, log scale"
+        parts = [(title, self._style("chart--title"))]
+        if limit:
+            gap = max(width - len(title) - len(limit) - 2, 2)
+            parts += [(" " * gap + "╌ ", self._style("chart--threshold")), (limit, Style())]
+        return _strip(parts, width)
+
+    def _legend(self, width: int) -> Strip:
+        """Each series in its colour with its latest value in milliseconds."""
+        parts: list[tuple[str, Style]] = []
+        for index, name in enumerate(SERIES):
+            latest = next((v for v in reversed(self._series[name]) if v is not None), None)
+            value = f" {latest:.3g}" if latest is not None else ""
+            parts += [("━ ", self._style(STYLE_CLASSES[index])), (f"{LEGEND_NAMES[index]}{value}  ", Style())]
+        return _strip(parts, width)
+
+    def _plot(self, canvas: BrailleCanvas, times: list[float], value_axis: LogAxis,
+              time_axis: LinearAxis) -> None:
+        for index in DRAW_ORDER:
+            previous: tuple[int, int] | None = None
+            for t, value in zip(times, self._series[SERIES[index]], strict=True):
+                if value is None or value <= 0:
+                    previous = None
+                    continue
+                point = (time_axis.column(t), value_axis.row(value))
+                if previous is None:
+                    canvas.dot(*point, index)
+                else:
+                    canvas.line(*previous, *point, index)
+                previous = point
+
+    @staticmethod
+    def _label_rows(ticks: list[float], value_axis: LogAxis) -> dict[int, str]:
+        """Cell row -> tick label: powers of ten first, then 2s and 5s where a free row separates them."""
+        rows: dict[int, str] = {}
+        decades = [t for t in ticks if math.isclose(10 ** round(math.log10(t)), t)]
+        for tick in decades + [t for t in ticks if t not in decades]:
+            row = value_axis.row(tick) >> 2
+            if all(abs(row - taken) > 1 for taken in rows) or (tick in decades and row not in rows):
+                rows[row] = format_ms(tick)
+        return rows
+
+    def _plot_rows(self, canvas: BrailleCanvas, gutter: int, label_rows: dict[int, str],
+                   threshold_row: int | None) -> list[Strip]:
+        axis, limit = self._style("chart--axis"), self._style("chart--threshold")
+        series_styles = [self._style(name) for name in STYLE_CLASSES]
+        strips = []
+        for row in range(canvas.cells_high):
+            label = label_rows.get(row)
+            tick = f"{label.rjust(gutter - 2)} ┤" if label is not None else " " * (gutter - 1) + "│"
+            segments = [Segment(tick, limit if row == threshold_row else axis)]
+            blank = "╌" if row == threshold_row else " "
+            owners = canvas.owner[row]
+            for owner, run in groupby(range(canvas.cells_wide), key=owners.__getitem__):
+                columns = list(run)
+                if owner is None:
+                    segments.append(Segment(blank * len(columns), limit))
+                else:
+                    text = "".join(canvas.char(row, column) for column in columns)
+                    segments.append(Segment(text, series_styles[owner]))
+            strips.append(Strip(segments, gutter + canvas.cells_wide))
+        return strips
+
+    def _time_rows(self, time_axis: LinearAxis, gutter: int, plot_width: int, width: int) -> list[Strip]:
+        """The time axis with ticks, and the seconds under them."""
+        axis = self._style("chart--axis")
+        span = time_axis.end - time_axis.start
+        step = time_step(span, max(plot_width // 10, 1)) if span > 0 else 1.0
+        first = -(-time_axis.start // step) * step
+        marks = [first + i * step for i in range(int((time_axis.end - first) / step + 1e-9) + 1)] or [
+            time_axis.start]
+        rule, names = ["─"] * plot_width, [" "] * (plot_width + gutter + 1)
+        for mark in marks:
+            cell = time_axis.column(mark) >> 1
+            rule[cell] = "┬"
+            text = format_seconds(mark)
+            start = min(max(gutter + cell - len(text) // 2, 0), len(names) - len(text))
+            if all(c == " " for c in names[max(start - 1, 0):start + len(text) + 1]):
+                names[start:start + len(text)] = list(text)
+        line = " " * (gutter - 1) + "└" + "".join(rule)
+        return [_strip([(line, axis)], width), _strip([("".join(names), axis)], width)]
+
+
+def _strip(parts: list[tuple[str, Style]], width: int) -> Strip:
+    """One row of text runs, merged where styles repeat, cut or padded to `width` cells."""
+    segments: list[Segment] = []
+    for text, style in parts:
+        if segments and segments[-1].style == style:
+            segments[-1] = Segment(segments[-1].text + text, style)
+        else:
+            segments.append(Segment(text, style))
+    return Strip(segments).adjust_cell_length(width)

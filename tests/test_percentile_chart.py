@@ -1,0 +1,114 @@
+"""The live latency chart: a 1-2-5 log axis, series drawn at their values, the limit line, small sizes."""
+
+from __future__ import annotations
+
+import pytest
+from diskdoctor.widgets import PercentileChart
+from diskdoctor.widgets.braille_canvas import BRAILLE_BASE, BrailleCanvas
+from diskdoctor.widgets.chart_axes import LogAxis, format_ms, format_seconds, nice_ticks, time_step
+from textual.app import App, ComposeResult
+
+
+class ChartApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield PercentileChart(id="chart")
+
+
+def rows(chart: PercentileChart) -> list[str]:
+    return [chart.render_line(y).text for y in range(chart.content_region.height)]
+
+
+def is_braille(char: str) -> bool:
+    return BRAILLE_BASE < ord(char) < BRAILLE_BASE + 0x100
+
+
+@pytest.mark.parametrize(("low", "high", "ticks"), [
+    (0.6, 18.7, [0.5, 1, 2, 5, 10, 20]),
+    (0.3, 10, [0.2, 0.5, 1, 2, 5, 10]),
+    (0.05, 0.05, [0.02, 0.05, 0.1]),
+    (1, 1, [0.5, 1, 2]),
+    (2, 3, [2, 5]),
+])
+def test_value_axis_uses_1_2_5_ticks_around_the_data(low: float, high: float, ticks: list[float]) -> None:
+    assert nice_ticks(low, high) == pytest.approx(ticks)
+
+
+def test_log_axis_puts_bigger_values_higher_and_clamps() -> None:
+    axis = LogAxis(0.1, 10, 41)
+    assert axis.row(10) == 0 and axis.row(0.1) == 40 and axis.row(1) == 20
+    assert axis.row(1000) == 0 and axis.row(0.001) == 40
+
+
+def test_labels_read_like_a_person_writes_them() -> None:
+    assert [format_ms(v) for v in (0.05, 0.2, 1, 20, 500)] == ["0.05", "0.2", "1", "20", "500"]
+    assert format_seconds(12) == "12s" and format_seconds(0.5) == "0.5s"
+    assert time_step(60, 6) == 10 and time_step(2, 8) == 0.5
+
+
+def test_braille_canvas_sets_dots_and_draws_lines() -> None:
+    canvas = BrailleCanvas(2, 1)
+    canvas.dot(0, 0, owner=1)
+    assert canvas.char(0, 0) == "⠁" and canvas.owner[0][0] == 1
+    canvas.line(0, 3, 3, 3, owner=2)  # the bottom dot row across both cells
+    assert canvas.char(0, 0) == "⣁" and canvas.char(0, 1) == "⣀" and canvas.owner[0][1] == 2
+    canvas.dot(99, 99, owner=3)  # outside: ignored
+    assert canvas.char(0, 1) == "⣀"
+
+
+async def test_empty_chart_says_it_is_waiting_and_names_the_limit() -> None:
+    app = ChartApp()
+    async with app.run_test(size=(90, 20)) as pilot:
+        chart = app.query_one(PercentileChart)
+        chart.set_threshold(10, "etcd docs")
+        await pilot.pause()
+        text = rows(chart)
+        assert text[0].startswith("fdatasync latency per interval, ms (log scale)")
+        assert text[0].rstrip().endswith("╌ limit 10 ms (etcd docs)")
+        assert any("waiting for the first interval" in row for row in text)
+
+
+async def test_series_are_drawn_at_their_values_under_the_limit_line() -> None:
+    app = ChartApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        chart = app.query_one(PercentileChart)
+        chart.set_threshold(10, "etcd docs")
+        for step in range(20):
+            chart.push(0.5 * (step + 1), {"p50": 0.5, "p90": 0.8, "p99": 1.0, "p99.9": 4.0,
+                                          "p99 cumulative": 1.0})
+        await pilot.pause()
+        text = rows(chart)
+        assert "p50 0.5" in text[1] and "p99.9 4" in text[1] and "p99 whole run 1" in text[1]
+        labelled = {row.split("┤")[0].strip(): index for index, row in enumerate(text) if "┤" in row}
+        assert {"0.5", "1", "2", "5", "10"} <= set(labelled)
+        assert "╌" in text[labelled["10"]]  # the limit is a dashed line on its own row
+        plotted = [index for index, row in enumerate(text) if any(is_braille(c) for c in row)]
+        assert labelled["10"] < plotted[0]  # everything plotted lies under the 10 ms line
+        assert labelled["5"] <= plotted[0] <= labelled["2"]  # the 4 ms p99.9 line
+        assert plotted[-1] in (labelled["0.5"], labelled["0.5"] + 1)  # the 0.5 ms p50 line
+        assert text[-1].split() == ["2s", "4s", "6s", "8s", "10s"]  # labels never crowd
+
+
+async def test_missing_values_leave_gaps_and_a_new_run_clears_the_chart() -> None:
+    app = ChartApp()
+    async with app.run_test(size=(60, 14)) as pilot:
+        chart = app.query_one(PercentileChart)
+        chart.push(0.5, {"p50": 1.0, "p99.9": None})
+        chart.push(1.0, {"p50": 1.0, "p99.9": None})
+        await pilot.pause()
+        assert "p99.9 " not in rows(chart)[1].replace("p99.9  ", "")  # no value: no figure in the legend
+        chart.clear_history("O_DSYNC write")
+        await pilot.pause()
+        assert rows(chart)[0].startswith("O_DSYNC write latency")
+        assert any("waiting for the first interval" in row for row in rows(chart))
+
+
+async def test_narrow_chart_keeps_the_limit_with_a_shorter_title() -> None:
+    app = ChartApp()
+    async with app.run_test(size=(50, 12)) as pilot:
+        chart = app.query_one(PercentileChart)
+        chart.set_threshold(20, "vendor")
+        chart.push(0.5, {"p50": 3.0})
+        await pilot.pause()
+        text = rows(chart)
+        assert text[0].startswith("fdatasync ms, log scale") and "limit 20 ms (vendor)" in text[0]
+        assert all(len(row) <= 50 for row in text)
