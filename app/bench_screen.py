@@ -28,7 +28,7 @@ from diskdoctor.widgets import LatencyBars, LayerTimeTable, PercentileChart
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Select, Static
@@ -117,7 +117,7 @@ class BenchScreen(Screen[None]):
                          id="bench-sync")
             yield Checkbox("prealloc", True, id="bench-prealloc")
             yield Button("Start", id="bench-start", variant="primary")
-        with Horizontal(id="bench-body"):
+        with ScrollableContainer(id="bench-body"):  # side by side; one scrolling column when narrow
             with Vertical(id="bench-left"):
                 yield PercentileChart(id="bench-chart")
                 yield LatencyBars(id="bench-histogram")

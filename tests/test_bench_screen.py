@@ -140,3 +140,20 @@ async def test_enter_in_the_form_starts_then_a_runs_again_and_l_runs_longer(tmpf
         assert screen.params is not None and screen.params.duration_s == 2.0
         assert "in 2.0 s" in text_of(app, "#bench-verdict")
         assert os.listdir(tmpfs_dir) == []
+
+
+async def test_narrow_terminal_stacks_chart_and_figures_in_one_scrolling_column(fixture_mounts: None) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_bench(app, pilot)
+        feed_fixed_run(screen)
+        await pilot.pause()
+        body, chart = screen.query_one("#bench-body"), screen.query_one(PercentileChart)
+        verdict = screen.query_one("#bench-verdict")
+        assert screen.has_class("-narrow")
+        assert chart.region.width > 70 and chart.region.bottom <= screen.query_one("#bench-right").region.y
+        assert body.max_scroll_y > 0 and verdict.region.y >= 24  # below the fold at first
+        body.focus()
+        await pilot.press("end")
+        await pilot.pause()
+        assert body.scroll_y == body.max_scroll_y and verdict.region.y < 24  # reachable from the keyboard

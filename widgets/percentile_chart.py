@@ -88,7 +88,9 @@ class PercentileChart(Widget):
     def render_line(self, y: int) -> Strip:
         size = self.content_region.size
         if self._cache_key != (self._version, size):
-            self._lines = self._build(size.width, size.height)
+            base = self.rich_style  # the widget's colours under every cell, padding included
+            self._lines = [line.adjust_cell_length(size.width).apply_style(base)
+                           for line in self._build(size.width, size.height)]
             self._cache_key = (self._version, size)
         return self._lines[y] if y < len(self._lines) else Strip.blank(size.width)
 
