@@ -19,10 +19,10 @@ from diskdoctor.probes.commands import READ_ONLY_COMMANDS
 from diskdoctor.probes.fs_usage import CAPTURED_USAGE
 from diskdoctor.probes.root import CAPTURED_COMMANDS_DIR, Root, describe_write_error, live_root
 
-from . import __version__
 from .errors import UsageError
 from .redact import redact_tree
 from .tree_copy import TreeCopier
+from .version import __version__
 
 BUNDLE_DIR = "diskdoctor-capture"
 MANIFEST = "manifest.json"

@@ -14,9 +14,9 @@ from typing import NoReturn
 from diskdoctor.probes.engine_launch import ENGINE_COMMAND
 from diskdoctor.probes.root import describe_write_error
 
-from . import __version__
 from .errors import EXIT_OK, EXIT_USAGE, UsageError
 from .sysroot import open_root
+from .version import __version__
 
 SIGNAL_EXIT_BASE = 128
 PIPE_WIDTH = 240

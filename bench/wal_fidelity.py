@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -39,6 +40,8 @@ class Figures:
     p50: float
     p99: float
     ops: float
+    ui_ms_per_interval: float | None = None
+    """UI-process CPU time per drawn interval (TUI runs only): what the redraws cost."""
 
 
 def ours(params: WalParams, directory: str) -> Figures:
@@ -66,18 +69,26 @@ def ours_under_tui(params: WalParams, directory: str) -> Figures:
     from diskdoctor.app.tui import DiskDoctorApp
     from diskdoctor.probes.root import live_root
 
+    cpu: list[float] = []
+
     async def drive() -> WalResult | None:
         app = DiskDoctorApp(live_root())
         async with app.run_test(size=(160, 48)) as pilot:
             await pilot.press("3")
             await app.workers.wait_for_complete()
             screen = app.screen
+            started = time.process_time()
             screen.start_run(params, directory)  # type: ignore[attr-defined]
             await app.workers.wait_for_complete()  # no polling: the app only works when data arrives
             await pilot.pause()
+            cpu.append(time.process_time() - started)
             return screen.result  # type: ignore[attr-defined]
 
-    return _figures(asyncio.run(drive()))
+    result = asyncio.run(drive())
+    figures = _figures(result)
+    if isinstance(result, WalResult) and result.duration_s:
+        figures.ui_ms_per_interval = cpu[0] * 1e3 / max(result.duration_s / EngineConfig.interval_s, 1)
+    return figures
 
 
 @contextlib.contextmanager
@@ -110,8 +121,10 @@ def compare(params: WalParams, directory: str, rounds: int, tui: bool) -> None:
         for name, run in order:
             figures = run(params, directory)
             runs[name].append(figures)
+            ui_cpu = figures.ui_ms_per_interval
+            ui = f"  UI CPU {ui_cpu:.0f} ms/interval" if ui_cpu else ""
             print(f"round {index + 1} {name:<9} p50 {figures.p50:8.4f} ms  p99 {figures.p99:8.4f} ms  "
-                  f"{figures.ops:9,.0f} ops/s", flush=True)
+                  f"{figures.ops:9,.0f} ops/s{ui}", flush=True)
     for name in [n for n, _ in kinds if n != "fio"]:
         pairs = list(zip(runs[name], runs["fio"], strict=True))
         medians = {key: statistics.median(getattr(a, key) / getattr(b, key) for a, b in pairs)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from diskdoctor.app.cli import main
+from diskdoctor.app.launcher import main
 
 if __name__ == "__main__":
     sys.exit(main())

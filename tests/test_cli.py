@@ -202,3 +202,19 @@ def test_smoke_failure_is_one_line_exit_1(monkeypatch: pytest.MonkeyPatch,
     assert captured.out == ""
     assert captured.err == ("diskdoctor: smoke failed: the host was not read: "
                             "could not read the host: sysfs exploded\n")
+
+
+def test_ctrl_c_while_python_is_still_importing_is_one_line_and_130() -> None:
+    # A finder that raises KeyboardInterrupt when the CLI module is imported: the moment a Ctrl-C
+    # lands just after `diskdoctor` is typed.
+    code = ("import sys\n"
+            "class Interrupt:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'diskdoctor.app.cli':\n"
+            "            raise KeyboardInterrupt\n"
+            "sys.meta_path.insert(0, Interrupt())\n"
+            "from diskdoctor.app.launcher import main\n"
+            "sys.exit(main())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert (done.returncode, done.stderr) == (130, "diskdoctor: interrupted\n")

@@ -1,0 +1,17 @@
+"""The `diskdoctor` command's entry point: Ctrl-C while Python is still importing exits quietly too."""
+
+from __future__ import annotations
+
+import sys
+
+INTERRUPTED_EXIT = 130
+
+
+def main() -> int:
+    """Import the CLI, then run it; an interrupt during the imports is one line and exit 130."""
+    try:
+        from .cli import main as cli_main
+    except KeyboardInterrupt:
+        sys.stderr.write("diskdoctor: interrupted\n")
+        return INTERRUPTED_EXIT
+    return cli_main()
