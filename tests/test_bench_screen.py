@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import shutil
+from dataclasses import replace
 
+import pytest
 from bench_fixed_run import TARGET, feed_fixed_run, fixture_mounts
 from conftest import fixture_root
 from diskdoctor.app.bench_screen import BenchScreen
@@ -157,3 +159,23 @@ async def test_narrow_terminal_stacks_chart_and_figures_in_one_scrolling_column(
         await pilot.press("end")
         await pilot.pause()
         assert body.scroll_y == body.max_scroll_y and verdict.region.y < 24  # reachable from the keyboard
+
+
+async def test_escape_stops_fio_side_by_side_and_removes_its_scratch(tmpfs_dir: str) -> None:
+    if not shutil.which("fio"):
+        pytest.skip("fio is not installed")
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bench(app, pilot)
+        fill_form(screen, tmpfs_dir, "0.5")
+        await pilot.click("#bench-start")
+        await until(pilot, lambda: screen.result is not None)
+        assert screen.params is not None
+        screen.params = replace(screen.params, duration_s=60.0)  # as if the last run had lasted a minute
+        await pilot.press("f")
+        await until(pilot, lambda: screen._fio_process is not None and bool(os.listdir(tmpfs_dir)))
+        await pilot.press("escape")
+        await until(pilot, lambda: not screen.busy, timeout=15)
+        await app.workers.wait_for_complete()
+        assert text_of(app, "#bench-status") == "fio: fio was stopped"
+        assert text_of(app, "#bench-fio") == "" and os.listdir(tmpfs_dir) == []

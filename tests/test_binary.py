@@ -172,3 +172,65 @@ def test_wal_benchmark_from_binary_cleans_up(chroot: EmptyChroot) -> None:
         chroot.unmount(wal_dir)
         wal_dir.rmdir()
     assert tmp_is_clean(chroot)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _descendants(pid: int) -> list[int]:
+    found, todo = [], [pid]
+    while todo:
+        for child in _children(todo.pop()):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (an orphan's zombie waits for whatever reaps orphans here)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _cmdline(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return []
+
+
+@pytest.mark.live
+def test_killing_the_binary_mid_run_stops_its_engine_and_removes_the_scratch(binary: Path,
+                                                                          tmp_path: Path) -> None:
+    """SIGKILL of the process running the CLI (under staticx and the PyInstaller launcher): the engine
+    child, the binary re-invoked as `_engine`, notices its parent died, removes its directory, exits."""
+    process = subprocess.Popen([str(binary), "bench", "wal", "--dir", str(tmp_path), "--duration", "60"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                               env={**os.environ, "TMPDIR": "/var/tmp"})
+    try:
+        engine = None
+        for _ in range(200):
+            engine = next((p for p in _descendants(process.pid) if "_engine" in _cmdline(p)), None)
+            if engine and any(tmp_path.iterdir()):
+                break
+            time.sleep(0.1)
+        assert engine is not None, "the engine child never started"
+        cli = int(Path(f"/proc/{engine}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        os.kill(cli, 9)
+        for _ in range(100):
+            if not any(tmp_path.iterdir()) and not _running(engine):
+                break
+            time.sleep(0.1)
+        assert not any(tmp_path.iterdir()), sorted(p.name for p in tmp_path.iterdir())
+        assert not _running(engine)
+        process.wait(timeout=10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
