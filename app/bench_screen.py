@@ -132,10 +132,17 @@ class BenchScreen(Screen[None]):
                     yield Input("10", placeholder="ms", id="bench-threshold-custom")
                 yield Static("", id="bench-verdict")
                 yield Static("", id="bench-fio")
+                with Horizontal(id="bench-after"):  # shown once a run has finished
+                    yield Button("Run again", id="bench-again", tooltip="Same settings, same directory (a).")
+                    yield Button("Run longer ×4", id="bench-longer",
+                                 tooltip="Four times the size or duration (l).")
+                    yield Button("fio side by side", id="bench-run-fio",
+                                 tooltip="The equivalent fio job on the same directory (f).")
         yield Static("Pick a filesystem or type a directory, then press s (or Start).", id="bench-status")
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#bench-after").display = False
         self.query_one(LatencyBars).show_bands("latency histogram (whole run)", [])
         self.rejudge()
         if not self.root.live:
@@ -205,8 +212,9 @@ class BenchScreen(Screen[None]):
         if self.busy or not self.root.live:
             return
         self.busy, self._cancel_requested = True, False
-        if isinstance(self.focused, Input):
-            self.set_focus(None)  # so s, f, t, a, l and Esc reach the screen instead of the text box
+        if isinstance(self.focused, (Input, Button)):
+            self.set_focus(None)  # so s, f, t, a, l and Esc reach the screen instead of the form
+        self.query_one("#bench-after").display = False
         self.result, self.fio, self.params = None, None, params
         self.total_sync, self.total_write = LatencyHistogram(), LatencyHistogram()
         self.last_t, self.last_ops = 0.0, 0
@@ -280,6 +288,8 @@ class BenchScreen(Screen[None]):
         self.query_one("#bench-progress-text", Static).update(view.progress_text(
             1.0, message.result.duration_s, message.result.samples, message.result.ops_per_s or 0.0))
         self._show_verdict()
+        self.query_one("#bench-after").display = True
+        self.query_one("#bench-run-fio").display = fio_available() is not None
         hint = "f: run fio side by side · " if fio_available() else ""
         self._status(f"Done. {hint}t: switch threshold · a: run again · l: run longer")
 
@@ -317,10 +327,12 @@ class BenchScreen(Screen[None]):
             with contextlib.suppress(OSError):
                 self._fio_process.terminate()
 
+    @on(Button.Pressed, "#bench-again")
     def action_again(self) -> None:
         if self.params and self.target:
             self.start_run(self.params, self.target.directory)
 
+    @on(Button.Pressed, "#bench-longer")
     def action_longer(self) -> None:
         if not (self.params and self.target):
             return
@@ -333,6 +345,7 @@ class BenchScreen(Screen[None]):
                                     prealloc=params.prealloc)
         self.start_run(longer, self.target.directory)
 
+    @on(Button.Pressed, "#bench-run-fio")
     def action_fio(self) -> None:
         """Run the equivalent fio job on the same directory and show it next to our figures."""
         if self.busy or self.params is None or self.target is None or self.result is None:

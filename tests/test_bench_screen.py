@@ -122,7 +122,7 @@ async def test_fixed_result_threshold_switch(fixture_mounts: None) -> None:
         assert text_of(app, "#bench-verdict").startswith("FAIL p99 fdatasync")
 
 
-async def test_enter_in_the_form_starts_then_a_runs_again_and_l_runs_longer(tmpfs_dir: str) -> None:
+async def test_enter_in_the_form_starts_then_run_again_and_l_runs_longer(tmpfs_dir: str) -> None:
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_bench(app, pilot)
@@ -133,7 +133,9 @@ async def test_enter_in_the_form_starts_then_a_runs_again_and_l_runs_longer(tmpf
         assert not isinstance(screen.focused, Input)  # the run's keys reach the screen, not the text box
         assert "10,029" not in text_of(app, "#bench-verdict") and "in 0.5 s" in text_of(app, "#bench-verdict")
         first = screen.result
-        await pilot.press("a")
+        assert screen.query_one("#bench-after").display  # Run again / Run longer / fio buttons
+        await pilot.click("#bench-again")
+        assert not screen.query_one("#bench-after").display  # hidden while running
         await until(pilot, lambda: screen.result is not None and screen.result is not first)
         assert screen.params is not None and screen.params.duration_s == 0.5
         second = screen.result
