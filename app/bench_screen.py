@@ -37,12 +37,16 @@ from textual.worker import Worker, WorkerState
 from . import bench_view as view
 
 LONGER_FACTOR = 4
+WIDE_FROM = 140
 NO_LIVE_HOST = ("Benchmarks write to this host's storage, so they need the live host; this session reads a "
                 "capture (--sysroot). Start diskdoctor without --sysroot to run one.")
 
 
 class BenchScreen(Screen[None]):
     """WAL (write + fdatasync) benchmark: the engine runs in a child process; this screen only draws."""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_FROM, "-wide")]
+    """The form needs one 140-column row and the figures half of one; narrower, everything stacks."""
 
     BINDINGS = [
         Binding("s", "start", "Start", tooltip="Start the benchmark with the settings above."),

@@ -146,21 +146,26 @@ async def test_enter_in_the_form_starts_then_run_again_and_l_runs_longer(tmpfs_d
         assert os.listdir(tmpfs_dir) == []
 
 
-async def test_narrow_terminal_stacks_chart_and_figures_in_one_scrolling_column(fixture_mounts: None) -> None:
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_narrow_terminal_stacks_chart_and_figures_in_one_scrolling_column(
+        fixture_mounts: None, size: tuple[int, int]) -> None:
     app = DiskDoctorApp(live_root())
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=size) as pilot:
         screen = await open_bench(app, pilot)
         feed_fixed_run(screen)
         await pilot.pause()
         body, chart = screen.query_one("#bench-body"), screen.query_one(PercentileChart)
         verdict = screen.query_one("#bench-verdict")
         assert screen.has_class("-narrow")
-        assert chart.region.width > 70 and chart.region.bottom <= screen.query_one("#bench-right").region.y
-        assert body.max_scroll_y > 0 and verdict.region.y >= 24  # below the fold at first
+        assert chart.region.width > size[0] - 10
+        assert chart.region.bottom <= screen.query_one("#bench-right").region.y
+        longest = max(len(line) for line in text_of(app, "#bench-stats").splitlines())
+        assert screen.query_one("#bench-stats").content_region.width >= longest  # no wrapped-off rows
+        assert body.max_scroll_y > 0 and verdict.region.y >= size[1]  # below the fold at first
         body.focus()
         await pilot.press("end")
         await pilot.pause()
-        assert body.scroll_y == body.max_scroll_y and verdict.region.y < 24  # reachable from the keyboard
+        assert body.scroll_y == body.max_scroll_y and verdict.region.y < size[1]  # reachable by keyboard
 
 
 async def test_escape_stops_fio_side_by_side_and_removes_its_scratch(tmpfs_dir: str) -> None:
