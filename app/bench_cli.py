@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 
@@ -60,7 +61,7 @@ def add_bench_parser(commands: argparse._SubParsersAction, parser_class: type) -
 def params_from_args(args: argparse.Namespace) -> WalParams:
     """The run the user asked for, or UsageError."""
     try:
-        return profile_params(args.profile, bs=parse_size(args.bs) if args.bs else None,
+        return profile_params(args.profile, bs=parse_size(args.bs, "block size") if args.bs else None,
                               size=parse_size(args.size) if args.size else None,
                               duration_s=parse_duration(args.duration) if args.duration else None,
                               sync=args.sync, prealloc=args.prealloc)
@@ -118,8 +119,8 @@ def run_bench(args: argparse.Namespace) -> int:
     """`diskdoctor bench wal ...`: exit 0 when the p99 is under the threshold, 1 when not, 2 on error."""
     if args.sysroot is not None:
         raise UsageError("bench measures this host's storage; it cannot be combined with --sysroot")
-    if args.threshold_ms <= 0:
-        raise UsageError("--threshold-ms must be more than 0")
+    if not 0 < args.threshold_ms < math.inf:  # also refuses nan
+        raise UsageError("--threshold-ms must be a number of milliseconds more than 0")
     params = params_from_args(args)
     try:
         target = describe_target(args.dir, params.size)

@@ -25,6 +25,7 @@ from diskdoctor.probes.wal_params import (
 from diskdoctor.probes.wal_run import IntervalSnapshot, WalResult, WalRun
 from diskdoctor.probes.wal_target import Target, TargetError, describe_target
 from diskdoctor.widgets import LatencyBars, LayerTimeTable, PercentileChart
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -102,6 +103,7 @@ class BenchScreen(Screen[None]):
         self.total_write = LatencyHistogram()
         self.last_t = 0.0
         self.last_ops = 0
+        self.last_progress = 0.0
         self._run: WalRun | None = None
         self._fio_process: subprocess.Popen[str] | None = None
         self._cancel_requested = False
@@ -190,7 +192,7 @@ class BenchScreen(Screen[None]):
                 for name in ("bs", "size", "duration")}
         return profile_params(
             "etcd" if profile == "custom" else profile,
-            bs=parse_size(text["bs"]) if text["bs"] else None,
+            bs=parse_size(text["bs"], "block size") if text["bs"] else None,
             size=parse_size(text["size"]) if text["size"] else None,
             duration_s=parse_duration(text["duration"]) if text["duration"] else None,
             sync=str(self.query_one("#bench-sync", Select).value),
@@ -221,7 +223,7 @@ class BenchScreen(Screen[None]):
         self.query_one("#bench-after").display = False
         self.result, self.fio, self.params = None, None, params
         self.total_sync, self.total_write = LatencyHistogram(), LatencyHistogram()
-        self.last_t, self.last_ops = 0.0, 0
+        self.last_t, self.last_ops, self.last_progress = 0.0, 0, 0.0
         self.query_one(PercentileChart).clear_history(SYNC_LABELS[params.sync])
         for selector in ("#bench-verdict", "#bench-fio", "#bench-stats"):
             self.query_one(selector, Static).update("")
@@ -264,7 +266,7 @@ class BenchScreen(Screen[None]):
         self.total_write.merge(snapshot.write)
         seconds = max(snapshot.t - self.last_t, 1e-9)
         ops_per_s = (snapshot.ops - self.last_ops) / seconds
-        self.last_t, self.last_ops = snapshot.t, snapshot.ops
+        self.last_t, self.last_ops, self.last_progress = snapshot.t, snapshot.ops, snapshot.progress
         values = view.percentile_values(snapshot.sync)
         values["p99 cumulative"] = (self.total_sync.percentile(99.0) or 0) / 1e6 or None
         metric = SYNC_LABELS[self.params.sync] if self.params else "sync"
@@ -283,7 +285,14 @@ class BenchScreen(Screen[None]):
     def show_end(self, message: RunEnded) -> None:
         self.busy, self._run = False, None
         if message.result is None:
-            self._status(("Cancelled: " if message.cancelled else "Error: ") + (message.problem or ""))
+            if message.cancelled:
+                where = self.target.directory if self.target else "the target"
+                self._status(f"Cancelled after {self.last_ops:,} writes; nothing was left in {where}.")
+                self.query_one("#bench-progress-text", Static).update(
+                    Text(f"cancelled at {self.last_progress:.0%} · {self.last_ops:,} writes", style="yellow"))
+            else:
+                self._status(f"Error: {message.problem or ''}")
+                self.query_one("#bench-dir", Input).focus()  # the form is what needs changing
             return
         self.result = message.result
         self.total_sync = message.result.sync
@@ -291,11 +300,9 @@ class BenchScreen(Screen[None]):
                                                view.log_bands(self.total_sync))
         self.query_one("#bench-progress-text", Static).update(view.progress_text(
             1.0, message.result.duration_s, message.result.samples, message.result.ops_per_s or 0.0))
-        self._show_verdict()
         self.query_one("#bench-after").display = True
         self.query_one("#bench-run-fio").display = fio_available() is not None
-        hint = "f: run fio side by side · " if fio_available() else ""
-        self._status(f"Done. {hint}t: switch threshold · a: run again · l: run longer")
+        self._show_verdict()  # also puts the verdict on the status line, visible at any size
 
     def _show_verdict(self) -> None:
         if self.result is None or self.params is None or self.target is None:
@@ -305,8 +312,12 @@ class BenchScreen(Screen[None]):
         if threshold is None:
             self._status(problem or "")
             return
-        text, _ = view.verdict_text(self.params, self.target, self.result, threshold)
+        text, verdict = view.verdict_text(self.params, self.target, self.result, threshold,
+                                          view.threshold_source(choice, threshold))
         self.query_one("#bench-verdict", Static).update(text)
+        hint = "f fio side by side · " if fio_available() else ""
+        self._status(f"{'PASS' if verdict.passed else 'FAIL'} {verdict.line()} · {hint}t threshold · "
+                     "a again · l longer")
 
     @on(Select.Changed, "#bench-threshold")
     @on(Input.Changed, "#bench-threshold-custom")

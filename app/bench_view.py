@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from diskdoctor.probes.diskstats import LayerDelta
 from diskdoctor.probes.fio_json import FioSyncStats
 from diskdoctor.probes.host import Host
@@ -12,7 +14,8 @@ from diskdoctor.probes.wal_target import PSEUDO_FILESYSTEMS, Target
 from diskdoctor.widgets import LayerTimeRow
 from rich.text import Text
 
-from .wal_report import ETCD_THRESHOLD_MS, VENDOR_THRESHOLD_MS, Verdict, format_ms, verdict_for
+from .wal_report import ETCD_THRESHOLD_MS, VENDOR_THRESHOLD_MS, Verdict, format_ms, ram_note, verdict_for
+from .wal_report import threshold_source as wal_threshold_source
 
 SHOWN = (("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("p99.9", 99.9))
 FEW_SAMPLES = 10
@@ -20,6 +23,7 @@ FEW_SAMPLES = 10
 THRESHOLDS = (("etcd", "etcd docs 10 ms"), ("vendor", "vendor 20 ms"), ("custom", "custom"))
 PROGRESS_CELLS = 30
 THRESHOLD_SOURCES = {"etcd": "etcd docs", "vendor": "vendor", "custom": "custom"}
+"""Short names for the chart's limit line; the verdict uses wal_report's full source texts."""
 
 
 def filesystem_choices(host: Host) -> list[tuple[str, str]]:
@@ -63,7 +67,7 @@ def stats_text(interval: LatencyHistogram, total: LatencyHistogram, metric: str,
         text.append(f"{name:<9} ")
         for histogram in (interval, total):
             behind = tail_samples(percent, histogram.count)
-            cell = f"{_ms(histogram.percentile(percent))} from {behind:,} samples"
+            cell = f"{_ms(histogram.percentile(percent))} from {behind:,} sample{'' if behind == 1 else 's'}"
             text.append(f"{cell:>26}  ", style="yellow" if 0 < behind < FEW_SAMPLES else "")
         text.append("\n")
     text.append(f"{'max':<9} {_ms(interval.maximum):>26}  {_ms(total.maximum):>26}")
@@ -108,15 +112,23 @@ def threshold_ms(choice: str, custom_text: str) -> tuple[float | None, str | Non
         value = float(custom_text)
     except ValueError:
         return None, f"custom threshold {custom_text!r} is not a number of milliseconds"
-    return (value, None) if value > 0 else (None, "custom threshold must be more than 0 ms")
+    return (value, None) if 0 < value < math.inf else (None, "custom threshold must be more than 0 ms")
 
 
-def verdict_text(params: WalParams, target: Target, result: WalResult,
-                 threshold: float) -> tuple[Text, Verdict]:
+def threshold_source(choice: str, threshold: float) -> str:
+    """The verdict's provenance for the picked profile: a custom 10 ms is still a custom threshold."""
+    return "custom threshold" if choice == "custom" else wal_threshold_source(threshold)
+
+
+def verdict_text(params: WalParams, target: Target, result: WalResult, threshold: float,
+                 source: str | None = None) -> tuple[Text, Verdict]:
     """The end-of-run block: verdict with provenance, the run in numbers, and the fio equivalent."""
-    verdict = verdict_for(params, result.sync, threshold)
+    verdict = verdict_for(params, result.sync, threshold, source)
     text = Text("PASS " if verdict.passed else "FAIL ", style="bold green" if verdict.passed else "bold red")
     text.append(verdict.line() + "\n", style="bold")
+    note = ram_note(target.fstype)
+    if note:
+        text.append(f"Note: {note}\n", style="bold yellow")
     text.append(f"{result.samples:,} writes of {params.bs:,} bytes in {result.duration_s:.1f} s, "
                 f"{result.ops_per_s or 0:,.0f} ops/s · {params.sync} · "
                 f"{'preallocated' if params.prealloc else 'appending'} · {target.directory} "

@@ -17,6 +17,14 @@ THRESHOLD_SOURCES = {
     VENDOR_THRESHOLD_MS: "vendor threshold (Red Hat OpenShift etcd guidance)",
 }
 SUMMARY_KEYS = (("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("p99_9", 99.9))
+RAM_FILESYSTEMS = frozenset({"tmpfs", "ramfs"})
+RAM_NOTE = ("{fstype} keeps files in memory: fdatasync returns at once, so this run says nothing about "
+            "a disk (test a directory on the disk etcd will use)")
+
+
+def ram_note(fstype: str | None) -> str | None:
+    """A warning when the target is RAM-backed, where a PASS would mislead; None otherwise."""
+    return RAM_NOTE.format(fstype=fstype) if fstype in RAM_FILESYSTEMS else None
 
 
 def threshold_source(threshold_ms: float) -> str:
@@ -38,7 +46,10 @@ class Verdict:
     def line(self) -> str:
         """e.g. "p99 fdatasync 3.1 ms < 10 ms: etcd docs threshold; 10,029 samples"."""
         sign = "<" if self.passed else ">="
-        return (f"{self.metric} {format_ms(self.value_ms)} {sign} {self.threshold_ms:g} ms: {self.source}; "
+        value = format_ms(self.value_ms)
+        if abs(self.value_ms - self.threshold_ms) < 0.01 * self.threshold_ms:  # "10.0 ms < 10 ms" reads wrong
+            value = f"{self.value_ms:.3f} ms"
+        return (f"{self.metric} {value} {sign} {self.threshold_ms:g} ms: {self.source}; "
                 f"{self.samples:,} samples")
 
     def to_json(self) -> dict[str, object]:
@@ -56,11 +67,13 @@ def format_ms(value_ms: float) -> str:
     return f"{value_ms:.1f} ms" if value_ms < 10 else f"{value_ms:.0f} ms"
 
 
-def verdict_for(params: WalParams, sync: LatencyHistogram, threshold_ms: float) -> Verdict:
-    """Judge the p99 of the durable call (fdatasync, fsync or the O_DSYNC write)."""
+def verdict_for(params: WalParams, sync: LatencyHistogram, threshold_ms: float,
+                source: str | None = None) -> Verdict:
+    """Judge the p99 of the durable call (fdatasync, fsync or the O_DSYNC write); `source` names the
+    threshold's origin when the user picked it (a custom 10 ms is still custom)."""
     p99_ms = (sync.percentile(99.0) or 0.0) / 1e6
     return Verdict(p99_ms < threshold_ms, f"p99 {SYNC_LABELS[params.sync]}", p99_ms, threshold_ms,
-                   threshold_source(threshold_ms), sync.count)
+                   source or threshold_source(threshold_ms), sync.count)
 
 
 def latency_summary(histogram: LatencyHistogram) -> dict[str, object]:
@@ -117,6 +130,7 @@ def summary_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
     assert isinstance(target, dict)
     label = verdict.metric.removeprefix("p99 ")
     lines = [("PASS  " if verdict.passed else "FAIL  ") + verdict.line(),
+             *[f"note      {note}" for note in [ram_note(str(target["fstype"]))] if note],
              f"target    {target['dir']} ({target['fstype']} on {target['device'] or 'no block device'})",
              f"profile   {document['profile']}: {_params_text(document['params'])}",
              f"run       {document['samples']:,} writes in {document['duration_s']:.1f} s, "

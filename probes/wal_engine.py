@@ -223,7 +223,7 @@ def _open_latency_log(path: str | None) -> tuple[object | None, Callable[[str], 
         raise TargetError(f"latency log {path} already exists (choose a new file name)") from err
     except OSError as err:
         raise TargetError(f"cannot create latency log {path}: {describe_bench_error(err)}") from err
-    handle.write("# time_ms,write_ns,sync_ns\n")
+    handle.write("time_ms,write_ns,sync_ns\n")
     return handle, handle.write
 
 

@@ -79,23 +79,23 @@ def profile_params(name: str, **overrides: object) -> WalParams:
     return params
 
 
-def parse_size(text: str) -> int:
-    """Bytes from "2300", "8k", "22m", "1g" (binary units, as fio reads them)."""
+def parse_size(text: str, what: str = "size") -> int:
+    """Bytes from "2300", "8k", "22m", "1g" (binary units, as fio reads them); `what` names the field."""
     match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([bkmgt]?)(?:i?b)?\s*", text.lower())
     if not match:
-        raise ParamError(f"cannot read size {text!r} (use a number with an optional k, m or g suffix)")
+        raise ParamError(f"cannot read {what} {text!r} (use a number with an optional k, m or g suffix)")
     value = float(match.group(1)) * SIZE_UNITS[match.group(2)]
     if value < 1 or value != int(value):
-        raise ParamError(f"size {text!r} must be a whole number of bytes, at least 1")
+        raise ParamError(f"{what} {text!r} must be a whole number of bytes, at least 1")
     return int(value)
 
 
 def parse_duration(text: str) -> float:
-    """Seconds from "30", "30s", "2m" or "1h"."""
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*", text.lower())
+    """Seconds from "30", "30s", "500ms", "2m" or "1h"."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*", text.lower())
     if not match:
         raise ParamError(f"cannot read duration {text!r} (use seconds, or a number with s, m or h)")
-    seconds = float(match.group(1)) * {"s": 1, "m": 60, "h": 3600, None: 1}[match.group(2)]
+    seconds = float(match.group(1)) * {"ms": 0.001, "s": 1, "m": 60, "h": 3600, None: 1}[match.group(2)]
     if seconds <= 0:
         raise ParamError(f"duration {text!r} must be more than 0")
     return seconds

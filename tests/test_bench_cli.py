@@ -26,6 +26,7 @@ def test_pass_prints_verdict_with_provenance(tmpfs_dir: str) -> None:
     assert result.code == 0, result.err
     first = result.out.splitlines()[0]
     assert first.startswith("PASS  p99 fdatasync ") and first.endswith(": etcd docs threshold; 32 samples")
+    assert result.out.splitlines()[1].startswith("note      tmpfs keeps files in memory")  # not a disk
     assert "fio --rw=write --ioengine=sync --fdatasync=1" in result.out
     assert "bench wal: 100%" in result.err and os.listdir(tmpfs_dir) == []
 
@@ -71,12 +72,15 @@ def test_bad_inputs_are_one_line(tmp_path: Path) -> None:
         (("--dir", "/dev/null"), "never writes to raw devices"),
         (("--dir", "/proc"), "proc pseudo-filesystem"),
         (("--dir", str(tmp_path), "--size", "900t"), "not enough free space"),
-        (("--dir", str(tmp_path), "--bs", "2x"), "cannot read size '2x'"),
+        (("--dir", str(tmp_path), "--bs", "2x"), "cannot read block size '2x'"),
+        (("--dir", str(tmp_path), "--bs", "0"), "block size '0' must be a whole number of bytes"),
         (("--dir", str(tmp_path), "--duration", "0"), "must be more than 0"),
         (("--dir", str(tmp_path), "--sync", "direct-fdatasync"), "multiple of 512"),
         (("--dir", str(tmp_path), "--profile", "mysql"), "invalid choice"),
         (("--dir", str(tmp_path), "--size", "1m", "--duration", "3"), "not allowed with"),
-        (("--dir", str(tmp_path), "--threshold-ms", "-1"), "must be more than 0"),
+        (("--dir", str(tmp_path), "--threshold-ms", "-1"), "must be a number of milliseconds more than 0"),
+        (("--dir", str(tmp_path), "--threshold-ms", "nan"), "must be a number of milliseconds more than 0"),
+        (("--dir", str(tmp_path), "--threshold-ms", "inf"), "must be a number of milliseconds more than 0"),
         (("--dir", str(tmp_path), "--sysroot", str(tmp_path)), "cannot be combined with --sysroot"),
     ]
     for args, needle in cases:
@@ -161,3 +165,9 @@ def test_error_messages_name_the_cause() -> None:
     for number, text in [(errno.ENOSPC, "no space left"), (errno.EIO, "I/O error"),
                          (errno.EROFS, "read-only"), (errno.EACCES, "permission denied")]:
         assert text in describe_bench_error(OSError(number, os.strerror(number)))
+
+
+def test_duration_in_milliseconds_is_understood(tmpfs_dir: str) -> None:
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--duration", "300ms", "--json")
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["params"]["duration_s"] == 0.3

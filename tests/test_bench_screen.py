@@ -13,7 +13,7 @@ from diskdoctor.app.bench_screen import BenchScreen
 from diskdoctor.app.tui import DiskDoctorApp
 from diskdoctor.probes.root import live_root
 from diskdoctor.widgets import LayerTimeTable, PercentileChart
-from textual.widgets import Input, Static
+from textual.widgets import Input, Select, Static
 from wal_support import tmpfs_dir
 
 __all__ = ["fixture_mounts", "tmpfs_dir"]
@@ -77,7 +77,8 @@ async def test_escape_cancels_and_removes_scratch(tmpfs_dir: str) -> None:
         await pilot.press("escape")
         await until(pilot, lambda: "Cancelled" in text_of(app, "#bench-status"))
         await app.workers.wait_for_complete()
-        assert "stopped by SIGTERM" in text_of(app, "#bench-status")
+        assert text_of(app, "#bench-status").endswith(f"writes; nothing was left in {tmpfs_dir}.")
+        assert text_of(app, "#bench-progress-text").startswith("cancelled at ")
         assert os.listdir(tmpfs_dir) == []
 
 
@@ -89,10 +90,11 @@ async def test_bad_directory_is_one_line_on_the_status_bar() -> None:
         await pilot.click("#bench-start")
         await until(pilot, lambda: "Error" in text_of(app, "#bench-status"))
         assert text_of(app, "#bench-status") == "Error: /proc is on a proc pseudo-filesystem, not storage"
+        assert screen.focused is screen.query_one("#bench-dir", Input)  # back in the form to fix it
         screen.query_one("#bench-bs", Input).value = "2x"
-        await pilot.press("s")
+        await pilot.press("enter")
         await pilot.pause()
-        assert "cannot read size '2x'" in text_of(app, "#bench-status")
+        assert "cannot read block size '2x'" in text_of(app, "#bench-status")
 
 
 async def test_capture_session_explains_benchmarks_need_the_live_host() -> None:
@@ -186,3 +188,24 @@ async def test_escape_stops_fio_side_by_side_and_removes_its_scratch(tmpfs_dir: 
         await app.workers.wait_for_complete()
         assert text_of(app, "#bench-status") == "fio: fio was stopped"
         assert text_of(app, "#bench-fio") == "" and os.listdir(tmpfs_dir) == []
+
+
+async def test_custom_threshold_is_named_custom_even_at_10_ms_and_bad_values_recover(
+        fixture_mounts: None) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bench(app, pilot)
+        feed_fixed_run(screen)
+        await pilot.pause()
+        assert text_of(app, "#bench-status").startswith("PASS p99 fdatasync 0.899 ms < 10 ms: etcd docs")
+        screen.query_one("#bench-threshold", Select).value = "custom"
+        await pilot.pause()
+        assert "< 10 ms: custom threshold" in text_of(app, "#bench-verdict")
+        custom = screen.query_one("#bench-threshold-custom", Input)
+        custom.value = ""
+        await pilot.pause()
+        assert "is not a number of milliseconds" in text_of(app, "#bench-status")
+        custom.value = "2.5"
+        await pilot.pause()
+        assert text_of(app, "#bench-status").startswith("PASS p99 fdatasync 0.899 ms < 2.5 ms: custom")
+        assert "limit 2.5 ms (custom)" in screen.query_one(PercentileChart).render_line(0).text

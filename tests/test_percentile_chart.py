@@ -40,7 +40,8 @@ def test_log_axis_puts_bigger_values_higher_and_clamps() -> None:
 
 
 def test_labels_read_like_a_person_writes_them() -> None:
-    assert [format_ms(v) for v in (0.05, 0.2, 1, 20, 500)] == ["0.05", "0.2", "1", "20", "500"]
+    assert [format_ms(v) for v in (0.05, 0.2, 1, 2.5, 12.5, 20, 500)] == ["0.05", "0.2", "1", "2.5", "12.5",
+                                                                          "20", "500"]
     assert format_seconds(12) == "12s" and format_seconds(0.5) == "0.5s"
     assert time_step(60, 6) == 10 and time_step(2, 8) == 0.5
 

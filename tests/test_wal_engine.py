@@ -58,7 +58,7 @@ def test_latency_log_has_one_line_per_write(tmpfs_dir: str, tmp_path: Path) -> N
     _, result = run_to_end(EngineConfig(tmpfs_dir, params(), latency_log=str(log)))
     assert isinstance(result, WalResult)
     lines = log.read_text().splitlines()
-    assert lines[0].startswith("# time_ms") and len(lines) == 65
+    assert lines[0] == "time_ms,write_ns,sync_ns" and len(lines) == 65
     _, again = run_to_end(EngineConfig(tmpfs_dir, params(), latency_log=str(log)))
     assert isinstance(again, RunFailed) and "already exists" in again.message
 

@@ -67,10 +67,8 @@ def time_step(span_s: float, labels_room: int) -> float:
 
 
 def format_ms(value: float) -> str:
-    """A tick label in milliseconds with no trailing zeros: 0.05, 0.2, 1, 20, 500."""
-    if value >= 1:
-        return f"{value:.0f}"
-    return f"{value:.4f}".rstrip("0").rstrip(".")
+    """A label in milliseconds with no trailing zeros: 0.05, 0.2, 1, 2.5, 20, 500."""
+    return f"{value:.2f}".rstrip("0").rstrip(".") if value >= 1 else f"{value:.4f}".rstrip("0").rstrip(".")
 
 
 def format_seconds(value: float) -> str:
