@@ -38,7 +38,7 @@ from textual.worker import Worker, WorkerState
 from . import bench_view as view
 
 LONGER_FACTOR = 4
-WIDE_FROM = 140
+WIDE_FROM = 160
 NO_LIVE_HOST = ("Benchmarks write to this host's storage, so they need the live host; this session reads a "
                 "capture (--sysroot). Start diskdoctor without --sysroot to run one.")
 
@@ -47,7 +47,7 @@ class BenchScreen(Screen[None]):
     """WAL (write + fdatasync) benchmark: the engine runs in a child process; this screen only draws."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_FROM, "-wide")]
-    """The form needs one 140-column row and the figures half of one; narrower, everything stacks."""
+    """The form needs one 160-column row and the figures half of one; narrower, everything stacks."""
 
     BINDINGS = [
         Binding("s", "start", "Start", tooltip="Start the benchmark with the settings above."),
@@ -56,6 +56,7 @@ class BenchScreen(Screen[None]):
         Binding("t", "threshold", "Threshold", tooltip="Switch: etcd docs 10 ms, vendor 20 ms, custom."),
         Binding("a", "again", "Run again"),
         Binding("l", "longer", "Run longer", tooltip="Run again, four times as long."),
+        Binding("q", "app.quit", "Quit", show=False),
     ]
 
     @dataclass
@@ -118,7 +119,7 @@ class BenchScreen(Screen[None]):
                          allow_blank=False, id="bench-profile")
             yield Input("2300", placeholder="bs", id="bench-bs", tooltip="bytes per write, e.g. 2300 or 8k")
             yield Input("22m", placeholder="size", id="bench-size", tooltip="total bytes, e.g. 22m")
-            yield Input(placeholder="duration", id="bench-duration", tooltip="seconds; overrides size")
+            yield Input(placeholder="seconds", id="bench-duration", tooltip="seconds; overrides size")
             yield Select([(m, m) for m in SYNC_METHODS], value="fdatasync", allow_blank=False,
                          id="bench-sync")
             yield Checkbox("prealloc", True, id="bench-prealloc")
@@ -186,6 +187,17 @@ class BenchScreen(Screen[None]):
         self.query_one("#bench-sync", Select).value = params.sync
         self.query_one("#bench-prealloc", Checkbox).value = params.prealloc
 
+    def _show_params(self, params: WalParams) -> None:
+        """Make the form say what is running (run longer and run again change it behind the user's back)."""
+        self.query_one("#bench-profile", Select).value = params.profile
+        self.query_one("#bench-bs", Input).value = str(params.bs)
+        mib, rest = divmod(params.size, 1 << 20)
+        self.query_one("#bench-size", Input).value = "" if params.duration_s else (
+            f"{mib}m" if not rest else str(params.size))
+        self.query_one("#bench-duration", Input).value = f"{params.duration_s:g}" if params.duration_s else ""
+        self.query_one("#bench-sync", Select).value = params.sync
+        self.query_one("#bench-prealloc", Checkbox).value = params.prealloc
+
     def _form_params(self) -> WalParams:
         profile = str(self.query_one("#bench-profile", Select).value)
         text = {name: self.query_one(f"#bench-{name}", Input).value.strip()
@@ -221,6 +233,7 @@ class BenchScreen(Screen[None]):
         if isinstance(self.focused, (Input, Button)):
             self.set_focus(None)  # so s, f, t, a, l and Esc reach the screen instead of the form
         self.query_one("#bench-after").display = False
+        self._show_params(params)
         self.result, self.fio, self.params = None, None, params
         self.total_sync, self.total_write = LatencyHistogram(), LatencyHistogram()
         self.last_t, self.last_ops, self.last_progress = 0.0, 0, 0.0
@@ -369,7 +382,7 @@ class BenchScreen(Screen[None]):
         if fio_available() is None:
             self._status("fio is not installed (apt-get install fio).")
             return
-        self.busy = True
+        self.busy, self._cancel_requested = True, False
         self._status(f"Running fio on {self.target.directory}… Esc cancels")
         self.run_fio_job(self.params, self.target.directory)
 
@@ -387,6 +400,9 @@ class BenchScreen(Screen[None]):
     @on(FioEnded)
     def show_fio(self, message: FioEnded) -> None:
         self.busy, self._fio_process = False, None
+        if self._cancel_requested:
+            self._status("fio cancelled; its scratch directory was removed.")
+            return
         if message.stats is None or self.result is None or self.params is None:
             self._status(f"fio: {message.problem}")
             return

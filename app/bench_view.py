@@ -36,8 +36,9 @@ def filesystem_choices(host: Host) -> list[tuple[str, str]]:
         if mounted.kname is None and mount.fstype != "tmpfs":
             continue
         seen.add(mount.mountpoint)
-        device = mounted.kname or "no block device"
-        choices.append((f"{mount.mountpoint}  ({mount.fstype} on {device})", mount.mountpoint))
+        where = f"on {mounted.kname}" if mounted.kname else "in RAM: not a disk"
+        read_only = ", read-only" if "ro" in mount.mount_options else ""
+        choices.append((f"{mount.mountpoint}  ({mount.fstype} {where}{read_only})", mount.mountpoint))
     return choices
 
 

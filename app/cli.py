@@ -182,7 +182,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
     if unknown:
-        where = f"{parser.prog} {args.command}" if args.command else parser.prog
+        words = [parser.prog, args.command, getattr(args, "bench_kind", None)]
+        where = " ".join(word for word in words if word)
         parser.exit(EXIT_USAGE, f"{parser.prog}: error: unrecognized arguments: "
                                 f"{' '.join(unknown)} (see {where} --help)\n")
     handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, "bench": run_bench,

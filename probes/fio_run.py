@@ -35,8 +35,8 @@ def run_fio(params: WalParams, directory: str, *, timeout_s: float | None = None
         out, err = process.communicate(timeout=timeout_s)
         if process.returncode < 0:
             raise TargetError("fio was stopped")
-        if process.returncode != 0:
-            lines = (err or out).strip().splitlines()
+        if process.returncode != 0:  # fio's reason is on stderr; stdout may hold half a JSON document
+            lines = (err or "").strip().splitlines()
             raise TargetError(f"fio failed: {lines[-1] if lines else f'exit code {process.returncode}'}")
         return parse_fio_json(out)
     except subprocess.TimeoutExpired as err:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from bench_fixed_run import TARGET, feed_fixed_run, fixture_mounts
@@ -144,6 +146,8 @@ async def test_enter_in_the_form_starts_then_run_again_and_l_runs_longer(tmpfs_d
         await pilot.press("l")
         await until(pilot, lambda: screen.result is not None and screen.result is not second)
         assert screen.params is not None and screen.params.duration_s == 2.0
+        assert screen.query_one("#bench-duration", Input).value == "2"  # the form shows what ran
+        assert screen.query_one("#bench-profile", Select).value == "custom"
         assert "in 2.0 s" in text_of(app, "#bench-verdict")
         assert os.listdir(tmpfs_dir) == []
 
@@ -186,7 +190,7 @@ async def test_escape_stops_fio_side_by_side_and_removes_its_scratch(tmpfs_dir: 
         await pilot.press("escape")
         await until(pilot, lambda: not screen.busy, timeout=15)
         await app.workers.wait_for_complete()
-        assert text_of(app, "#bench-status") == "fio: fio was stopped"
+        assert text_of(app, "#bench-status") == "fio cancelled; its scratch directory was removed."
         assert text_of(app, "#bench-fio") == "" and os.listdir(tmpfs_dir) == []
 
 
@@ -209,3 +213,18 @@ async def test_custom_threshold_is_named_custom_even_at_10_ms_and_bad_values_rec
         await pilot.pause()
         assert text_of(app, "#bench-status").startswith("PASS p99 fdatasync 0.899 ms < 2.5 ms: custom")
         assert "limit 2.5 ms (custom)" in screen.query_one(PercentileChart).render_line(0).text
+
+
+@pytest.mark.live
+async def test_filesystem_list_marks_ram_and_read_only_mounts(tmp_path: Path) -> None:
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", str(ro)], check=True)
+    try:
+        app = DiskDoctorApp(live_root())
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_bench(app, pilot)
+            labels = [str(label) for label, _ in screen.query_one("#bench-fs", Select)._options]
+            assert f"{ro}  (tmpfs in RAM: not a disk, read-only)" in labels
+    finally:
+        subprocess.run(["umount", str(ro)], check=False)
