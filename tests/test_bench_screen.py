@@ -217,6 +217,8 @@ async def test_custom_threshold_is_named_custom_even_at_10_ms_and_bad_values_rec
 
 @pytest.mark.live
 async def test_filesystem_list_marks_ram_and_read_only_mounts(tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
     ro = tmp_path / "ro"
     ro.mkdir()
     subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", str(ro)], check=True)
