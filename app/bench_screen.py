@@ -315,13 +315,11 @@ class BenchScreen(Screen[None]):
             1.0, message.result.duration_s, message.result.samples, message.result.ops_per_s or 0.0))
         self.query_one("#bench-after").display = True
         self.query_one("#bench-run-fio").display = fio_available() is not None
-        self._show_verdict()  # also puts the verdict on the status line, visible at any size
+        self.rejudge()  # the verdict, also on the status line so it is visible at any size
 
-    def _show_verdict(self) -> None:
+    def _show_verdict(self, choice: str, threshold: float | None, problem: str | None) -> None:
         if self.result is None or self.params is None or self.target is None:
             return
-        choice = str(self.query_one("#bench-threshold", Select).value)
-        threshold, problem = view.threshold_ms(choice, self.query_one("#bench-threshold-custom", Input).value)
         if threshold is None:
             self._status(problem or "")
             return
@@ -335,10 +333,11 @@ class BenchScreen(Screen[None]):
     @on(Select.Changed, "#bench-threshold")
     @on(Input.Changed, "#bench-threshold-custom")
     def rejudge(self) -> None:
+        """Apply the picked threshold: the chart's limit line, and the verdict once a run has ended."""
         choice = str(self.query_one("#bench-threshold", Select).value)
-        threshold, _ = view.threshold_ms(choice, self.query_one("#bench-threshold-custom", Input).value)
-        self.query_one(PercentileChart).set_threshold(threshold, view.THRESHOLD_SOURCES.get(choice, ""))
-        self._show_verdict()
+        threshold, problem = view.threshold_ms(choice, self.query_one("#bench-threshold-custom", Input).value)
+        self.query_one(PercentileChart).set_threshold(threshold, view.LIMIT_LABELS.get(choice, ""))
+        self._show_verdict(choice, threshold, problem)
 
     def action_threshold(self) -> None:
         """Cycle the threshold profile: etcd docs, vendor, custom."""

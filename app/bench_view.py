@@ -14,15 +14,15 @@ from diskdoctor.probes.wal_target import PSEUDO_FILESYSTEMS, Target
 from diskdoctor.widgets import LayerTimeRow
 from rich.text import Text
 
+from . import wal_report
 from .wal_report import ETCD_THRESHOLD_MS, VENDOR_THRESHOLD_MS, Verdict, format_ms, ram_note, verdict_for
-from .wal_report import threshold_source as wal_threshold_source
 
 SHOWN = (("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("p99.9", 99.9))
 FEW_SAMPLES = 10
 """A percentile resting on fewer tail samples than this is flagged as shaky."""
 THRESHOLDS = (("etcd", "etcd docs 10 ms"), ("vendor", "vendor 20 ms"), ("custom", "custom"))
 PROGRESS_CELLS = 30
-THRESHOLD_SOURCES = {"etcd": "etcd docs", "vendor": "vendor", "custom": "custom"}
+LIMIT_LABELS = {"etcd": "etcd docs", "vendor": "vendor", "custom": "custom"}
 """Short names for the chart's limit line; the verdict uses wal_report's full source texts."""
 
 
@@ -118,7 +118,7 @@ def threshold_ms(choice: str, custom_text: str) -> tuple[float | None, str | Non
 
 def threshold_source(choice: str, threshold: float) -> str:
     """The verdict's provenance for the picked profile: a custom 10 ms is still a custom threshold."""
-    return "custom threshold" if choice == "custom" else wal_threshold_source(threshold)
+    return "custom threshold" if choice == "custom" else wal_report.threshold_source(threshold)
 
 
 def verdict_text(params: WalParams, target: Target, result: WalResult, threshold: float,

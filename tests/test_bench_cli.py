@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from cli_runner import assert_one_line_error, run_cli
 from diskdoctor.probes.wal_target import leftover_scratch
-from wal_support import tmpfs_dir
+from wal_support import read_only_tmpfs, tmpfs_dir
 
 __all__ = ["tmpfs_dir"]
 SMALL = ("--size", "128k", "--bs", "4k")
@@ -145,16 +145,9 @@ def test_unwritable_directory_is_permission_denied(tmpfs_dir: str) -> None:
 
 @pytest.mark.live
 def test_read_only_mount_is_refused(tmp_path: Path) -> None:
-    if os.geteuid() != 0:
-        pytest.skip("mounting needs root")
-    mountpoint = tmp_path / "ro"
-    mountpoint.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64m", "tmpfs", str(mountpoint)], check=True)
-    try:
+    with read_only_tmpfs(tmp_path / "ro") as mountpoint:
         assert_one_line_error(run_cli("bench", "wal", "--dir", str(mountpoint), *SMALL),
                               f"{mountpoint} is on a read-only mount")
-    finally:
-        subprocess.run(["umount", str(mountpoint)], check=False)
 
 
 def test_error_messages_name_the_cause() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from diskdoctor.app.tui import DiskDoctorApp
 from diskdoctor.probes.root import live_root
 from diskdoctor.widgets import LayerTimeTable, PercentileChart
 from textual.widgets import Input, Select, Static
-from wal_support import tmpfs_dir
+from wal_support import read_only_tmpfs, tmpfs_dir
 
 __all__ = ["fixture_mounts", "tmpfs_dir"]
 SIZE = (160, 48)
@@ -217,16 +216,9 @@ async def test_custom_threshold_is_named_custom_even_at_10_ms_and_bad_values_rec
 
 @pytest.mark.live
 async def test_filesystem_list_marks_ram_and_read_only_mounts(tmp_path: Path) -> None:
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root")
-    ro = tmp_path / "ro"
-    ro.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", str(ro)], check=True)
-    try:
+    with read_only_tmpfs(tmp_path / "ro") as ro:
         app = DiskDoctorApp(live_root())
         async with app.run_test(size=SIZE) as pilot:
             screen = await open_bench(app, pilot)
             labels = [str(label) for label, _ in screen.query_one("#bench-fs", Select)._options]
             assert f"{ro}  (tmpfs in RAM: not a disk, read-only)" in labels
-    finally:
-        subprocess.run(["umount", str(ro)], check=False)

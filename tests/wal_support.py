@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import tempfile
@@ -86,3 +87,16 @@ def fill(directory: str) -> None:
             offset += chunk
     finally:
         os.close(fd)
+
+
+@contextlib.contextmanager
+def read_only_tmpfs(where: Path) -> Iterator[Path]:
+    """A small read-only tmpfs mounted at `where` (created); unmounted afterwards. Needs root."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    where.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64m", "tmpfs", str(where)], check=True)
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", str(where)], check=False)
