@@ -63,7 +63,7 @@ class BenchScreen(Screen[None]):
     class TargetsLoaded(Message):
         """The mounted filesystems to offer."""
 
-        choices: list[tuple[str, str]]
+        choices: list[tuple[Text, str]]
 
     @dataclass
     class RunStarted(Message):
@@ -420,5 +420,5 @@ class BenchScreen(Screen[None]):
         self.action_cancel()
 
     def _status(self, text: str) -> None:
-        self.query_one("#bench-status", Static).update(text)
+        self.query_one("#bench-status", Static).update(Text(text))
 

@@ -26,9 +26,10 @@ LIMIT_LABELS = {"etcd": "etcd docs", "vendor": "vendor", "custom": "custom"}
 """Short names for the chart's limit line; the verdict uses wal_report's full source texts."""
 
 
-def filesystem_choices(host: Host) -> list[tuple[str, str]]:
+def filesystem_choices(host: Host) -> list[tuple[Text, str]]:
     """(label, mountpoint) for every mounted filesystem a benchmark could target, block devices first."""
-    choices, seen = [], set()
+    choices: list[tuple[Text, str]] = []
+    seen: set[str] = set()
     for mounted in sorted(host.mounts, key=lambda m: (m.kname is None, m.mount.mountpoint)):
         mount = mounted.mount
         if mount.fstype in PSEUDO_FILESYSTEMS or mount.mountpoint in seen:
@@ -38,7 +39,7 @@ def filesystem_choices(host: Host) -> list[tuple[str, str]]:
         seen.add(mount.mountpoint)
         where = f"on {mounted.kname}" if mounted.kname else "in RAM: not a disk"
         read_only = ", read-only" if "ro" in mount.mount_options else ""
-        choices.append((f"{mount.mountpoint}  ({mount.fstype} {where}{read_only})", mount.mountpoint))
+        choices.append((Text(f"{mount.mountpoint}  ({mount.fstype} {where}{read_only})"), mount.mountpoint))
     return choices
 
 

@@ -6,15 +6,12 @@ from typing import Any
 
 from diskdoctor.probes.host import Host
 
-MAX_DEPTH = 64
+from .stack_walk import walk_forest
 
 
-def device_node(host: Host, kname: str, depth: int = 0) -> dict[str, Any]:
-    """One device and, recursively, everything stacked on it (a device with two parents
-    appears under both, as in lsblk)."""
+def device_node(host: Host, kname: str) -> dict[str, Any]:
+    """One device's fields, with an empty "children" list for the walk to fill."""
     device = host.devices[kname]
-    children = [] if depth >= MAX_DEPTH else [
-        device_node(host, child, depth + 1) for child in host.children(kname)]
     return {
         "name": device.name,
         "kname": device.kname,
@@ -37,10 +34,20 @@ def device_node(host: Host, kname: str, depth: int = 0) -> dict[str, Any]:
         },
         "fstype": device.fstype.value,
         "mountpoints": host.mountpoints(kname),
-        "children": children,
+        "children": [],
     }
 
 
 def devices_document(host: Host) -> dict[str, Any]:
-    """The whole forest: {"devices": [<node>...]}."""
-    return {"devices": [device_node(host, kname) for kname in host.roots()]}
+    """The whole forest: {"devices": [<node>...]}; a device with two parents appears under both, as in
+    lsblk (on a graph where that would explode, later copies carry "children_shown_above": true)."""
+    forest: list[dict[str, Any]] = []
+    path: list[dict[str, Any]] = []
+    for row in walk_forest(host):
+        node = device_node(host, row.kname)
+        if row.shown_above:
+            node["children_shown_above"] = True
+        del path[row.depth:]
+        (path[-1]["children"] if path else forest).append(node)
+        path.append(node)
+    return {"devices": forest}

@@ -8,6 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .formatting import human_bytes, yes_no
+from .stack_walk import WalkRow, walk_forest
 from .trim_summary import mount_trims
 
 VERDICT_STYLE = {"reaches": "green", "blocked": "bold red", "unsupported": "yellow",
@@ -23,10 +24,20 @@ def trim_cell(accepts: bool | None) -> Text:
     return Text(text, style=TRIM_STYLE[text])
 
 
-def _rows(host: Host, kname: str, prefix: str, guide: str, table: Table, depth: int) -> None:
-    device = host.devices[kname]
+def _guides(last: tuple[bool, ...]) -> str:
+    """lsblk's tree prefix for a row: "│ " or "  " per ancestor, then "├─" or "└─"."""
+    if len(last) < 2:
+        return ""
+    return "".join("  " if done else "│ " for done in last[1:-1]) + ("└─" if last[-1] else "├─")
+
+
+def _add_row(host: Host, row: WalkRow, table: Table) -> None:
+    device = host.devices[row.kname]
+    name = Text(_guides(row.last)) + Text(device.name, style="bold")
+    if row.shown_above:
+        name.append(" (shown above)", style="dim")
     table.add_row(
-        Text(prefix + guide) + Text(device.name, style="bold"),
+        name,
         device.kind,
         human_bytes(device.size_bytes.value),
         yes_no(device.rotational.value),
@@ -34,13 +45,8 @@ def _rows(host: Host, kname: str, prefix: str, guide: str, table: Table, depth: 
         human_bytes(device.discard_max_bytes.value),
         trim_cell(device.accepts_discard),
         device.fstype.value or "",
-        " ".join(host.mountpoints(kname)),
+        " ".join(host.mountpoints(row.kname)),
     )
-    children = host.children(kname) if depth < 64 else []
-    child_prefix = prefix + ("" if not guide else ("│ " if guide == "├─" else "  "))
-    for index, child in enumerate(children):
-        last = index == len(children) - 1
-        _rows(host, child, child_prefix, "└─" if last else "├─", table, depth + 1)
 
 
 def devices_renderable(host: Host) -> Group:
@@ -50,8 +56,8 @@ def devices_renderable(host: Host) -> Group:
                    "MOUNTPOINTS"):
         table.add_column(column, no_wrap=column != "MOUNTPOINTS",
                          justify="right" if column in ("SIZE", "DISC-MAX") else "left")
-    for kname in host.roots():
-        _rows(host, kname, "", "", table, 0)
+    for row in walk_forest(host):
+        _add_row(host, row, table)
     lines = [table, Text("")]
     trims = mount_trims(host)
     if trims:

@@ -7,6 +7,7 @@ from diskdoctor.probes.layer_details import read_layer_details
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets import LayerTable, StackTree
 from diskdoctor.widgets.stack_tree import header_text
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -74,7 +75,7 @@ class StackScreen(Screen[None]):
 
     @on(HostLoadFailed)
     def show_failure(self, message: HostLoadFailed) -> None:
-        self.query_one("#status", Static).update(message.reason)
+        self.query_one("#status", Static).update(Text(message.reason))
 
     def _show_tree(self, keep_cursor: bool = False) -> None:
         if self.host is None:
@@ -89,7 +90,7 @@ class StackScreen(Screen[None]):
         count = len(self.host.devices)
         self.query_one("#stack-title", Static).update(
             f"Storage stack {VIEW_TITLES[self.mode]} · {count} devices")
-        self.query_one("#status", Static).update(self._status_line())
+        self.query_one("#status", Static).update(Text(self._status_line()))
         tree.focus()
 
     def _status_line(self) -> str:
@@ -110,9 +111,9 @@ class StackScreen(Screen[None]):
         title = f"{message.row.name} · {device.kind}"
         if message.row.name != device.name:
             title = f"{message.row.name} on {device.name} · {device.kind}"
-        self.query_one("#details-title", Static).update(f"Details: {title}")
+        self.query_one("#details-title", Static).update(Text(f"Details: {title}"))
         self.query_one(LayerTable).show_groups(groups)
-        self.query_one("#status", Static).update(groups[1].rows[0].value)
+        self.query_one("#status", Static).update(Text(groups[1].rows[0].value))
 
     def action_toggle_view(self) -> None:
         self.mode = MOUNTS_DOWN if self.mode == DISKS_UP else DISKS_UP

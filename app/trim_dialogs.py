@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import shlex
 import time
 
 from diskdoctor.probes.fstrim_run import FstrimResult, run_fstrim
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -31,9 +33,10 @@ class ConfirmTrim(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(f"Trim {self.mountpoint} now?", classes="dialog-title")
-            yield Static(f"Runs: fstrim --verbose {self.mountpoint}\n\nRisk: {TRIM_NOW_RISK} "
-                         "fstrim cannot be paused once it starts.")
+            yield Static(Text(f"Trim {self.mountpoint} now?"), classes="dialog-title")
+            command = f"fstrim --verbose {shlex.quote(self.mountpoint)}"
+            yield Static(Text(f"Runs: {command}\n\nRisk: {TRIM_NOW_RISK} fstrim cannot be paused once it "
+                              "starts."))
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Trim now", variant="warning", id="confirm")
                 yield Button("Cancel", variant="primary", id="cancel")
@@ -64,7 +67,7 @@ class TrimProgress(ModalScreen[FstrimResult | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(f"fstrim --verbose {self.mountpoint}", classes="dialog-title")
+            yield Static(Text(f"fstrim --verbose {shlex.quote(self.mountpoint)}"), classes="dialog-title")
             yield Static("starting…", id="trim-progress")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Close", id="close", disabled=True)
@@ -87,7 +90,7 @@ class TrimProgress(ModalScreen[FstrimResult | None]):
     def _finished(self, result: FstrimResult) -> None:
         self.result = result
         text = ("Done. " if result.ok else "") + result_text(result)
-        self.query_one("#trim-progress", Static).update(text)
+        self.query_one("#trim-progress", Static).update(Text(text))
         close = self.query_one("#close", Button)
         close.disabled = False
         close.focus()
@@ -125,7 +128,7 @@ class PeakDialog(ModalScreen[PeakWindow | None | bool]):
         try:
             self.dismiss(parse_peak_window(event.value))
         except UsageError as err:
-            self.query_one("#peak-error", Static).update(str(err))
+            self.query_one("#peak-error", Static).update(Text(str(err)))
 
     def action_cancel(self) -> None:
         self.dismiss(False)

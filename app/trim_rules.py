@@ -56,12 +56,19 @@ class TrimContext:
         """/dev/mapper/NAME for dm devices, else /dev/KNAME."""
         device = self.host.devices.get(kname)
         if device and device.dm_name:
-            return f"/dev/mapper/{device.dm_name}"
-        return f"/dev/{kname}"
+            return _q(f"/dev/mapper/{device.dm_name}")
+        return _q(f"/dev/{kname}")
 
 
 def _q(path: str) -> str:
     return shlex.quote(path)
+
+
+def _systemd_arg(path: str) -> str:
+    """A path as one argument of a unit file's ExecStart (quoted, with % and backslash escaped)."""
+    if re.fullmatch(r"[A-Za-z0-9/_.:+-]+", path):
+        return path
+    return '"' + path.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%") + '"'
 
 
 def _unit_suffix(mountpoint: str) -> str:
@@ -85,7 +92,7 @@ def crypt_blocked(ctx: TrimContext) -> Iterator[Finding]:
     if crypttab is not None and crypttab.allows_discards:
         evidence.append(f"{ctx.facts.crypttab_source} asks for discard, but the mapping was opened "
                         "without it (opened before the change, or by something that ignores crypttab)")
-    fix = [f"cryptsetup refresh --allow-discards{' --persistent' if luks2 else ''} {name}"]
+    fix = [f"cryptsetup refresh --allow-discards{' --persistent' if luks2 else ''} {_q(name)}"]
     if not luks2:
         fix.append(f"# LUKS1/plain cannot store the flag: add 'discard' to the options (4th field) of "
                    f"the {name} line in {ctx.facts.crypttab_source}")
@@ -99,7 +106,7 @@ def crypt_blocked(ctx: TrimContext) -> Iterator[Finding]:
                   f"{ctx.mountpoint} never reach the disk. " + "; ".join(evidence) + ".",
                   tuple(fix), CRYPT_RISK,
                   (f"lsblk -D {ctx.dev_path(ctx.reach.blocked_at)}   # DISC-MAX is no longer 0",
-                   f"dmsetup table {name} | grep -c allow_discards   # prints 1",
+                   f"dmsetup table {_q(name)} | grep -c allow_discards   # prints 1",
                    f"fstrim -v {_q(ctx.mountpoint)}"))
 
 
@@ -120,7 +127,8 @@ def md_blocked(ctx: TrimContext) -> Iterator[Finding]:
              "echo 'options raid456 devices_handle_discard_safely=Y' > /etc/modprobe.d/raid456-discard.conf"),
             "On members that do not return zeroes after discard, a later rebuild computes wrong parity "
             "(data loss). raid5 discard can also be very slow.",
-            (f"lsblk -D /dev/{device.kname}   # DISC-MAX is no longer 0 (the array may need re-assembly)",))
+            (f"lsblk -D {_q('/dev/' + device.kname)}   # DISC-MAX is no longer 0 (the array may need "
+             "re-assembly)",))
     elif level == "raid0" and ".el7" in (ctx.facts.kernel or ""):
         yield Finding(
             "TRIM-MD-RAID0-RHEL7", "info",
@@ -129,7 +137,7 @@ def md_blocked(ctx: TrimContext) -> Iterator[Finding]:
             ("echo 'options raid0 devices_discard_performance=Y' > /etc/modprobe.d/raid0-discard.conf",
              "# then rebuild the initramfs (dracut -f) and reboot; newer kernels do not know this option"),
             "Old raid0 discard splits requests per chunk and can be slow.",
-            (f"lsblk -D /dev/{device.kname}",))
+            (f"lsblk -D {_q('/dev/' + device.kname)}",))
 
 
 def blocking_thin_pools(host: Host, facts: TrimFacts, reach: DiscardReach) -> list[tuple[str, str]]:
@@ -166,8 +174,8 @@ def generic_blocked(ctx: TrimContext) -> Iterator[Finding]:
     yield Finding("TRIM-LAYER-BLOCKED", "warn",
                   f"{ctx.reach.summary}: {device.name} reports discard_max_bytes 0 while a layer below "
                   "accepts discard, so trims of this filesystem stop there.",
-                  (f"dmsetup table {device.dm_name}   # see which target drops discard"
-                   if device.dm_name else f"cat /sys/block/{device.kname}/queue/discard_max_bytes",),
+                  (f"dmsetup table {_q(device.dm_name)}   # see which target drops discard"
+                   if device.dm_name else f"cat {_q(f'/sys/block/{device.kname}/queue/discard_max_bytes')}",),
                   None, (f"lsblk -D {ctx.dev_path(device.kname)}",))
 
 
@@ -186,7 +194,7 @@ def unsupported(ctx: TrimContext) -> Iterator[Finding]:
                   f"{leaves} does not accept discard (discard_max_bytes 0 at the bottom of the stack): "
                   f"TRIM cannot help {ctx.mountpoint}{tail}. Typical for HDDs, many virtual disks "
                   "and RAID controllers that hide TRIM.", (), None,
-                  (f"lsblk -D /dev/{ctx.reach.leaves[0]}" if ctx.reach.leaves else "lsblk -D",))
+                  (f"lsblk -D {_q('/dev/' + ctx.reach.leaves[0])}" if ctx.reach.leaves else "lsblk -D",))
 
 
 def continuous_discard(ctx: TrimContext) -> Iterator[Finding]:
@@ -272,8 +280,8 @@ def no_schedule(ctx: TrimContext) -> Iterator[Finding]:
                       f"only filesystems listed in {facts.fstab_source}, and {ctx.mountpoint} is not "
                       "listed (mounted by an orchestrator or by hand?). It is never trimmed.",
                       ("mkdir -p /etc/systemd/system/fstrim.service.d",
-                       f"printf '[Service]\\nExecStart=/sbin/fstrim --verbose {ctx.mountpoint}\\n' "
-                       f"> {dropin}",
+                       f"printf '%s\\n' '[Service]' "
+                       f"{_q('ExecStart=/sbin/fstrim --verbose ' + _systemd_arg(ctx.mountpoint))} > {dropin}",
                        "systemctl daemon-reload",
                        "# or: add the mount to /etc/fstab"),
                       "The extra ExecStart fails the service run if the mount is gone at trim time.",

@@ -140,7 +140,7 @@ class TrimScreen(Screen[None]):
 
     @on(HostLoadFailed)
     def failed(self, message: HostLoadFailed) -> None:
-        self.query_one("#status", Static).update(message.reason)
+        self.query_one("#status", Static).update(Text(message.reason))
 
     @on(TrimLoaded)
     def show(self, message: TrimLoaded) -> None:
@@ -151,7 +151,7 @@ class TrimScreen(Screen[None]):
         table.clear()
         for verdict in message.verdicts:
             problems = [f for f in verdict.findings if f.severity != "info"]
-            table.add_row(verdict.mountpoint, verdict.fstype,
+            table.add_row(Text(verdict.mountpoint), Text(verdict.fstype),
                           Text(verdict.verdict.upper(), VERDICT_STYLES.get(verdict.verdict, "")),
                           verdict.mode.mode, _schedule_cell(verdict, message.facts),
                           str(len(problems)) if problems else "-", key=verdict.mountpoint)
@@ -176,7 +176,7 @@ class TrimScreen(Screen[None]):
             return
         self.selected = mountpoint
         self.query_one("#trim-details-title", Static).update(
-            f"Details: {mountpoint} ({verdict.fstype} on {verdict.source})")
+            Text(f"Details: {mountpoint} ({verdict.fstype} on {verdict.source})"))
         self.query_one("#trim-verdict", Static).update(verdict_text(verdict, self.facts))
         findings = self.query_one("#trim-findings", Vertical)
         findings.remove_children()
@@ -216,14 +216,14 @@ class TrimScreen(Screen[None]):
 
         def finished(result: FstrimResult | None) -> None:
             if result is not None:
-                self.query_one("#status", Static).update(
+                self.query_one("#status", Static).update(Text(
                     f"{mountpoint}: " + (f"fstrim reported {human_bytes(result.reported_bytes)} in "
-                                         f"{result.elapsed_s:.1f} s" if result.ok else result.message))
+                                         f"{result.elapsed_s:.1f} s" if result.ok else result.message)))
 
         verdict = self.verdicts[mountpoint]
         if verdict.verdict == "unsupported":
             self.notify(f"{mountpoint}: the device does not accept discard, so fstrim would fail",
-                        severity="warning")
+                        severity="warning", markup=False)
             return
 
         def confirmed(yes: bool | None) -> None:

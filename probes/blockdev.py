@@ -208,7 +208,7 @@ def read_block_devices(root: Root, *, include_empty: bool = False) -> dict[str, 
     names = root.listdir(CLASS_BLOCK) or []
     real_dirs = {name: _real_dir(root, name) for name in names}
     name_set = set(names)
-    use_udev = os.path.isdir(root.full("run/udev/data"))
+    use_udev = root.is_dir("run/udev/data")
     whole: dict[str, BlockDevice] = {}
     partitions: list[tuple[str, str, str]] = []
     for name in names:

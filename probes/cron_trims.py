@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import stat
 from dataclasses import dataclass
@@ -93,11 +92,8 @@ def _run_parts_times(root: Root) -> dict[str, tuple[CalendarSpec | None, str]]:
 
 
 def _executable(root: Root, rel: str) -> bool:
-    try:
-        mode = os.stat(root.full(root.resolve(rel))).st_mode
-    except OSError:
-        return False
-    return bool(stat.S_ISREG(mode) and mode & 0o111)
+    mode = root.file_mode(rel)
+    return bool(mode is not None and stat.S_ISREG(mode) and mode & 0o111)
 
 
 def _periodic_entries(root: Root) -> list[CronTrim]:

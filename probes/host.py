@@ -37,6 +37,35 @@ class Host:
     warnings: list[str] = field(default_factory=list)
     _children: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
     _mountpoints: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+    _parents: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+
+    def _cut_cycles(self) -> None:
+        """Drop every holder/slave link that closes a loop (a self-loop too) and say so in `warnings`.
+
+        sysfs never has loops, but a hand-made or hostile capture can; cut here, every walk above
+        (tree, JSON, discard path) is finite without its own guard."""
+        for edges, other, word in ((self._children, self._parents, "holder"),
+                                   (self._parents, self._children, "slave")):
+            state: dict[str, int] = {}
+            for start in sorted(edges, key=natural_key):
+                if state.get(start):
+                    continue
+                state[start] = 1
+                stack = [(start, iter(list(edges[start])))]
+                while stack:
+                    node, pending = stack[-1]
+                    nxt = next(pending, None)
+                    if nxt is None:
+                        state[node] = 2
+                        stack.pop()
+                    elif state.get(nxt) == 1:
+                        edges[node].remove(nxt)
+                        if node in other.get(nxt, ()):
+                            other[nxt].remove(node)
+                        self.warnings.append(f"{word} link {node} -> {nxt} closes a loop; cut")
+                    elif not state.get(nxt):
+                        state[nxt] = 1
+                        stack.append((nxt, iter(list(edges[nxt]))))
 
     def __post_init__(self) -> None:
         """Index children and mountpoints once, so walking 5,000 devices stays linear."""
@@ -47,9 +76,12 @@ class Host:
                 partitions.setdefault(device.parents[0], []).append(kname)
         for kname, device in self.devices.items():
             parts = sorted(partitions.get(kname, []), key=natural_key)
-            above = sorted((h for h in device.holders if h in self.devices and h not in parts),
+            above = sorted((h for h in set(device.holders) if h in self.devices and h not in parts),
                            key=natural_key)
             self._children[kname] = parts + above
+        for kname, device in self.devices.items():
+            self._parents[kname] = list(dict.fromkeys(p for p in device.parents if p in self.devices))
+        self._cut_cycles()
         swap_files = {filename for filename, _ in self.swaps}
         for mounted in self.mounts:
             if mounted.kname:
@@ -64,8 +96,7 @@ class Host:
 
     def parents(self, kname: str) -> list[str]:
         """Devices directly below `kname` (its slaves, or the disk of a partition)."""
-        device = self.devices.get(kname)
-        return [] if device is None else [p for p in device.parents if p in self.devices]
+        return list(self._parents.get(kname, ()))
 
     def roots(self) -> list[str]:
         """Bottom-most devices (nothing below them), in natural order: the lsblk forest roots."""
@@ -93,7 +124,7 @@ class Host:
 
 def natural_key(name: str) -> list[object]:
     """Sort key that orders loop2 before loop10 and nvme0n1p2 before nvme0n1p10."""
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+    return [int(part) if part.isascii() and part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
 
 def _resolve_mount(mount: Mount, devices: dict[str, BlockDevice],

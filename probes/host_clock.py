@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import io
 import json
 import zoneinfo
 from dataclasses import dataclass
@@ -24,13 +25,15 @@ class HostClock:
 
 
 def _zone(root: Root) -> tuple[dt.tzinfo, str]:
-    root._record("file", LOCALTIME)
-    resolved = root.resolve(LOCALTIME)
+    resolved = root.resolve(LOCALTIME) or LOCALTIME
     name = resolved.split("zoneinfo/", 1)[1] if "zoneinfo/" in resolved else "local"
+    data, _ = root.read_bytes(resolved)
+    root._record("file", LOCALTIME)
     try:
-        with open(root.full(resolved), "rb") as handle:
-            return zoneinfo.ZoneInfo.from_file(handle, key=name), name
-    except (OSError, ValueError):
+        if data is None:
+            raise ValueError(LOCALTIME)
+        return zoneinfo.ZoneInfo.from_file(io.BytesIO(data), key=name), name
+    except ValueError:
         if root.live:
             local = dt.datetime.now().astimezone().tzinfo or dt.timezone.utc
             return local, str(local)

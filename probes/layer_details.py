@@ -95,7 +95,8 @@ def _queue(device: BlockDevice, root: Root) -> DetailSection:
         Detail("physical_block_size", root.fact_int(f"{q}/physical_block_size")),
         Detail("minimum_io_size", root.fact_int(f"{q}/minimum_io_size")),
         Detail("optimal_io_size", root.fact_int(f"{q}/optimal_io_size")),
-        Detail("alignment_offset", root.fact_int(f"sys/class/block/{device.kname}/alignment_offset")),
+        Detail("alignment_offset", root.fact_int(f"sys/class/block/{device.kname}/alignment_offset",
+                                                 signed=True)),
         Detail("discard_granularity", device.discard_granularity),
         Detail("discard_max_bytes", device.discard_max_bytes,
                "0 means this layer accepts no discard (TRIM)"),
@@ -162,7 +163,7 @@ def _partition(device: BlockDevice, root: Root) -> DetailSection:
     rows = [
         Detail("partition number", root.fact_int(f"{base}/partition")),
         Detail("start (bytes)", root.fact_int(f"{base}/start", scale=512)),
-        Detail("alignment_offset", root.fact_int(f"{base}/alignment_offset"),
+        Detail("alignment_offset", root.fact_int(f"{base}/alignment_offset", signed=True),
                "non-zero means the partition is misaligned"),
         _given("disk", device.parents[0] if device.parents else None, f"/{base}/.."),
     ]

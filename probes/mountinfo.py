@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .host_text import visible
 from .root import Root
 
 MOUNTINFO = "proc/self/mountinfo"
@@ -31,9 +32,14 @@ class Mount:
 
 
 def unescape_octal(field: str) -> str:
-    """Undo mountinfo's octal escapes (\\040 for space and friends)."""
+    """Undo mountinfo's octal escapes (\\040 for space and friends); a decoded control character
+    (a newline in a mountpoint, or a planted \\033) stays a visible escape."""
     if "\\" not in field:
         return field
+    return visible(_decode_octal(field))
+
+
+def _decode_octal(field: str) -> str:
     out, i = [], 0
     while i < len(field):
         chunk = field[i : i + 4]

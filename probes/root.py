@@ -3,18 +3,30 @@
 from __future__ import annotations
 
 import errno
+import itertools
 import os
+import re
 import shutil
+import stat
 import subprocess
 import sys
+from collections import deque
 from dataclasses import dataclass, field
 
 from .facts import Fact
+from .host_text import visible
 
 COMMAND_TIMEOUT_S = 15.0
 CAPTURED_COMMANDS_DIR = "commands"
 READ_CHUNK = 65536
 MAX_LINK_HOPS = 40
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""No file a probe reads reaches this: /proc/self/mountinfo with 10,000 mounts is about 3 MiB."""
+MAX_ATTR_BYTES = 64 * 1024
+"""A sysfs attribute is at most one page (4 KiB); 64 KiB leaves room and stops a planted giant."""
+MAX_DIR_ENTRIES = 100_000
+"""More than any real /sys/class/block; bounds the cost of a capture's planted million files."""
+PLAIN_INT = re.compile(r"-?[0-9]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,14 +65,27 @@ def describe_os_error(err: OSError) -> str:
     return str(err.strerror or err)
 
 
+class _Escape(Exception):
+    """A path in a capture that cannot be read safely; the message is the reason shown to the user."""
+
+
+_NOT_CACHED = object()
+
+
 @dataclass
 class Root:
-    """A host root; `live` means this machine's "/", otherwise a captured tree under `path`."""
+    """A host root; `live` means this machine's "/", otherwise a captured tree under `path`.
+
+    A capture is untrusted: every path is resolved component by component inside it (a link is
+    followed as if the capture were "/", like openat2's RESOLVE_IN_ROOT, and one climbing above it is
+    refused), only regular files are opened, and each read is bounded, so a hostile bundle can neither
+    show this machine's files as the customer's nor hang or exhaust the reader."""
 
     path: str = "/"
     live: bool = True
     recorded: set[tuple[str, str]] | None = field(default=None)
     label: str = ""
+    _links: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def describe(self) -> str:
         """How to name this root to the user: "this host (/)" or "capture NAME"."""
@@ -73,36 +98,103 @@ class Root:
         return "/" + rel.lstrip("/")
 
     def full(self, rel: str) -> str:
-        """The real path of `rel` under this root."""
+        """The real path of `rel` under this root (lexical: use `_confined` before touching it)."""
         return os.path.join(self.path, rel.lstrip("/"))
 
     def _record(self, kind: str, rel: str) -> None:
         if self.recorded is not None:
             self.recorded.add((kind, rel.lstrip("/")))
 
-    def read_text(self, rel: str) -> tuple[str | None, str | None]:
-        """Read a small text file: (text, None) on success, (None, reason) on failure."""
+    def _link_target(self, rel: str, cache: bool) -> str | None:
+        """The target of `rel` when it is a symlink (None otherwise); directory answers are memoised."""
+        if cache:
+            known = self._links.get(rel, _NOT_CACHED)
+            if known is not _NOT_CACHED:
+                return known  # type: ignore[return-value]
+        try:
+            target: str | None = os.readlink(self.full(rel))
+        except OSError:
+            target = None
+        if cache:
+            self._links[rel] = target
+        return target
+
+    def _walk(self, rel: str, follow_last: bool) -> str:
+        """`rel` with its links followed inside this root; raises _Escape when it would leave it."""
+        parts = deque(p for p in rel.split("/") if p and p != ".")
+        done: list[str] = []
+        hops = 0
+        while parts:
+            part = parts.popleft()
+            if part == "..":
+                if not done:
+                    if self.live:
+                        continue
+                    raise _Escape("a link in the capture points outside it (not followed)")
+                done.pop()
+                continue
+            done.append(part)
+            if not parts and not follow_last:
+                break
+            target = self._link_target("/".join(done), cache=bool(parts))
+            if target is None:
+                continue
+            hops += 1
+            if hops > MAX_LINK_HOPS:
+                raise _Escape(f"more than {MAX_LINK_HOPS} links in a row (a link loop)")
+            done.pop()
+            if target.startswith("/"):
+                done = []
+            parts.extendleft(reversed([p for p in target.split("/") if p and p != "."]))
+        return "/".join(done)
+
+    def _confined(self, rel: str, follow_last: bool = True) -> str:
+        """The real path to open for `rel`: itself on the live host, resolved inside a capture."""
+        if self.live:
+            return self.full(rel)
+        return self.full(self._walk(rel, follow_last))
+
+    def read_bytes(self, rel: str, limit: int = MAX_FILE_BYTES) -> tuple[bytes | None, str | None]:
+        """Read a small file: (data, None), or (None, reason); never a FIFO, device or huge file."""
         self._record("file", rel)
         try:
-            fd = os.open(self.full(rel), os.O_RDONLY | os.O_CLOEXEC)
+            path = self._confined(rel)
+        except _Escape as err:
+            return None, str(err)
+        flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK
+        try:
+            fd = os.open(path, flags if self.live else flags | os.O_NOFOLLOW)
         except OSError as err:
             return None, describe_os_error(err)
         try:
-            chunks = []
-            while True:
-                chunk = os.read(fd, READ_CHUNK)
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None, "not a regular file (a device, FIFO or socket is never read)"
+            chunks: list[bytes] = []
+            size = 0
+            while size <= limit:
+                chunk = os.read(fd, min(READ_CHUNK, limit + 1 - size))
                 if not chunk:
                     break
                 chunks.append(chunk)
+                size += len(chunk)
         except OSError as err:
             return None, describe_os_error(err)
         finally:
             os.close(fd)
-        return b"".join(chunks).decode("utf-8", "replace"), None
+        if size > limit:
+            return None, f"larger than {limit:,} bytes: not a real sysfs, procfs or /etc file"
+        return b"".join(chunks), None
+
+    def read_text(self, rel: str, limit: int = MAX_FILE_BYTES) -> tuple[str | None, str | None]:
+        """Read a small text file: (text, None) on success, (None, reason) on failure."""
+        data, why = self.read_bytes(rel, limit)
+        if data is None:
+            return None, why
+        return visible(data.decode("utf-8", "replace"), multiline=True), None
 
     def read_attr(self, rel: str) -> tuple[str | None, str | None]:
-        """Read a one-line sysfs attribute, stripped."""
-        text, why = self.read_text(rel)
+        """Read a one-line sysfs attribute (at most MAX_ATTR_BYTES), stripped."""
+        text, why = self.read_text(rel, MAX_ATTR_BYTES)
         return (text.strip() if text is not None else None), why
 
     def fact_str(self, rel: str, *, empty_means: str | None = None) -> Fact[str]:
@@ -112,15 +204,15 @@ class Root:
             return Fact(None, self.host_path(rel), empty_means)
         return Fact(text, self.host_path(rel), why)
 
-    def fact_int(self, rel: str, scale: int = 1) -> Fact[int]:
-        """An integer attribute (multiplied by `scale`) as a Fact."""
+    def fact_int(self, rel: str, scale: int = 1, *, signed: bool = False) -> Fact[int]:
+        """An integer attribute (multiplied by `scale`) as a Fact; only plain ASCII digits count."""
         text, why = self.read_attr(rel)
         if text is None:
             return Fact(None, self.host_path(rel), why)
-        try:
-            return Fact(int(text) * scale, self.host_path(rel))
-        except ValueError:
+        number = parse_int(text, signed=signed)
+        if number is None:
             return Fact(None, self.host_path(rel), f"not a number: {text[:40]!r}")
+        return Fact(number * scale, self.host_path(rel))
 
     def fact_bool(self, rel: str) -> Fact[bool]:
         """A 0/1 attribute as a Fact."""
@@ -130,67 +222,66 @@ class Root:
         return Fact(number.value != 0, number.source)
 
     def listdir(self, rel: str) -> list[str] | None:
-        """Names in a directory, sorted; None when it is missing or unreadable."""
+        """Names in a directory (at most MAX_DIR_ENTRIES), sorted; None when missing or unreadable."""
         self._record("dir", rel)
         try:
-            return sorted(os.listdir(self.full(rel)))
-        except OSError:
+            with os.scandir(self._confined(rel)) as entries:
+                return sorted(visible(e.name) for e in itertools.islice(entries, MAX_DIR_ENTRIES))
+        except (OSError, _Escape):
+            return None
+
+    def is_dir(self, rel: str) -> bool:
+        """Whether `rel` is a directory (links followed inside the root)."""
+        mode = self.file_mode(rel)
+        return mode is not None and stat.S_ISDIR(mode)
+
+    def file_mode(self, rel: str) -> int | None:
+        """st_mode of `rel` (links followed inside the root), or None when it cannot be reached."""
+        try:
+            return os.stat(self._confined(rel)).st_mode
+        except (OSError, _Escape):
             return None
 
     def readlink(self, rel: str) -> str | None:
         """The target of a symlink, or None."""
         self._record("link", rel)
         try:
-            return os.readlink(self.full(rel))
-        except OSError:
+            return visible(os.readlink(self._confined(rel, follow_last=False)))
+        except (OSError, _Escape):
             return None
 
-    def resolve(self, rel: str) -> str:
-        """`rel` with every symlink followed inside this root (absolute targets re-rooted), as a rel path.
+    def resolve(self, rel: str) -> str | None:
+        """`rel` with every symlink followed inside this root (absolute targets re-rooted), as a rel path;
+        None when that would leave a capture.
 
         Captured systemd links point at absolute paths such as /lib/systemd/system/fstrim.timer;
         following them with the OS would read the live host instead of the capture.
         """
-        parts = [p for p in rel.strip("/").split("/") if p]
-        done: list[str] = []
-        hops = 0
-        while parts:
-            part = parts.pop(0)
-            if part == "..":
-                if done:
-                    done.pop()
-                continue
-            if part == ".":
-                continue
-            candidate = "/".join(done + [part])
-            try:
-                target = os.readlink(self.full(candidate))
-            except OSError:
-                done.append(part)
-                continue
-            hops += 1
-            if hops > MAX_LINK_HOPS:
-                return candidate
-            if target.startswith("/"):
-                done = []
-            parts = [p for p in target.split("/") if p] + parts
-        return "/".join(done)
+        try:
+            return self._walk(rel, follow_last=True)
+        except _Escape:
+            return None
 
     def read_text_resolved(self, rel: str) -> tuple[str | None, str | None]:
         """Like read_text, but following symlinks inside this root (see `resolve`)."""
         self._record("link", rel)
-        return self.read_text(self.resolve(rel))
+        resolved = self.resolve(rel)
+        if resolved is None:
+            return None, "a link points outside the capture (not followed)"
+        return self.read_text(resolved)
 
     def exists(self, rel: str) -> bool:
         """Whether a path exists (following links inside the root); a capture keeps only an empty stand-in."""
         self._record("exists", rel)
-        return os.path.lexists(self.full(self.resolve(rel)))
+        resolved = self.resolve(rel)
+        return resolved is not None and os.path.lexists(self.full(resolved))
 
     def mtime(self, rel: str) -> float | None:
         """A file's modification time (seconds since the epoch), or None when missing."""
         self._record("file", rel)
+        resolved = self.resolve(rel)
         try:
-            return os.stat(self.full(self.resolve(rel))).st_mtime
+            return None if resolved is None else os.lstat(self.full(resolved)).st_mtime
         except OSError:
             return None
 
@@ -215,8 +306,16 @@ class Root:
             return CommandOutput(None, source, describe_os_error(err))
         if done.returncode != 0 and not done.stdout:
             first = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[0]
-            return CommandOutput(None, source, first[:160], done.returncode)
-        return CommandOutput(done.stdout, source, None, done.returncode)
+            return CommandOutput(None, source, visible(first[:160]), done.returncode)
+        return CommandOutput(visible(done.stdout, multiline=True), source, None, done.returncode)
+
+
+def parse_int(text: str, *, signed: bool = False) -> int | None:
+    """A plain ASCII decimal integer ("-1" only when `signed`); None for "1_000", "+5", "١٢" or junk."""
+    text = text.strip()
+    if not PLAIN_INT.fullmatch(text) or (text.startswith("-") and not signed):
+        return None
+    return int(text)
 
 
 def host_command_env() -> dict[str, str]:

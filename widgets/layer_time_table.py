@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.text import Text
 from textual.widgets import DataTable
 
 COLUMNS = (("layer", "layer"), ("writes", "writes"), ("write_ms", "avg write"), ("flushes", "flushes"),
@@ -47,7 +48,8 @@ class LayerTimeTable(DataTable[str]):
         for key in [k for k in self.rows if k.value not in wanted]:
             self.remove_row(key)
         for row in rows:
-            cells = (row.kname, f"{row.writes:,}", _ms(row.write_ms), _count(row.flushes), _ms(row.flush_ms))
+            cells = (Text(row.kname), f"{row.writes:,}", _ms(row.write_ms), _count(row.flushes),
+                     _ms(row.flush_ms))
             if row.kname in {k.value for k in self.rows}:
                 for (key, _), cell in zip(COLUMNS, cells, strict=False):
                     self.update_cell(row.kname, key, cell)
