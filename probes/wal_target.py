@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 import stat
-import tempfile
 from dataclasses import dataclass
 
 from .mountinfo import Mount, parse_mountinfo
+from .scratch import make_owned_dir, remove_tree
 
 SCRATCH_PREFIX = ".diskdoctor-wal-"
 SPACE_MARGIN = 4 << 20
@@ -111,7 +110,7 @@ def _mib(value: int) -> str:
 def make_scratch(directory: str) -> str:
     """A private scratch directory (mode 0700) inside the target."""
     try:
-        return tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=directory)
+        return make_owned_dir(SCRATCH_PREFIX, directory)
     except OSError as err:
         raise TargetError(f"cannot create a scratch directory in {directory}: "
                           f"{describe_bench_error(err)}") from err
@@ -120,7 +119,7 @@ def make_scratch(directory: str) -> str:
 def remove_scratch(path: str | None) -> None:
     """Delete a scratch directory made by `make_scratch` (and only such a directory)."""
     if path and os.path.basename(path).startswith(SCRATCH_PREFIX):
-        shutil.rmtree(path, ignore_errors=True)
+        remove_tree(path)
 
 
 def leftover_scratch(directory: str) -> list[str]:
