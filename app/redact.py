@@ -1,8 +1,11 @@
-"""Replace serial numbers, UUIDs and the hostname in a capture with stable hashes."""
+"""Replace what identifies a customer in a capture with stable stand-ins: serial numbers, UUIDs, WWNs,
+the hostname (FQDN and short), IP addresses, filesystem and partition labels, user names in home paths;
+crontabs keep only their fstrim and run-parts lines."""
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 import os
 import re
@@ -10,7 +13,6 @@ import string
 
 SALT = b"diskdoctor-redact-v1:"
 MIN_LITERAL = 4
-MIN_HOSTNAME_LITERAL = 6
 HOSTNAME_FILE = "proc/sys/kernel/hostname"
 ALNUM = string.ascii_letters + string.digits
 
@@ -25,6 +27,19 @@ JSON_ID = re.compile(
     r'("(?:uuid|ptuuid|partuuid|wwn|serial|uuid_sub|lv_uuid|vg_uuid|pv_uuid)":\s*")([^"]+)"')
 UDEV_ID = re.compile(
     r"^(E:(?:ID_[A-Z_]*(?:UUID|SERIAL|WWN)[A-Z_]*|DM_UUID|MD_UUID)=)(.*)$", re.MULTILINE)
+LABELS = (re.compile(r"(\b(?:LABEL|PARTLABEL)=\"?)([^\s\",]+)"),
+          re.compile(r'("(?:label|partlabel)":\s*")([^"]+)"'),
+          re.compile(r"^(E:ID_(?:FS_LABEL|FS_LABEL_ENC|PART_ENTRY_NAME)=)(.*)$", re.MULTILINE),
+          re.compile(r"^(S:disk/by-(?:part)?label/)(.*)$", re.MULTILINE))
+"""Where labels are found; they are then replaced wherever they stand as a word of their own."""
+HOME_USER = re.compile(r"(/(?:home|Users)/)([^/\s\"',:;]+)")
+IPV4 = re.compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\w.])")
+IPV6_CANDIDATE = re.compile(r"(?<![\w:.])(?=[0-9A-Fa-f:]*::|(?:[0-9A-Fa-f]{1,4}:){7})[0-9A-Fa-f:]{2,39}"
+                            r"(?:%[\w.-]+)?(?![\w:])")
+KEPT_ADDRESSES = {"0.0.0.0", "127.0.0.1", "::", "::1", "255.255.255.255"}
+CRON_FILES = re.compile(r"(^|/)(etc/crontab|etc/anacrontab|etc/cron\.[a-z]+/[^/]+|var/spool/cron/.+)$")
+CRON_KEEP = re.compile(r"\bfstrim\b|\brun-parts\b|^#!")
+CRON_DROPPED = "# [other lines removed by diskdoctor capture --redact]"
 SERIAL_FILES = ("serial", "wwid", "vpd_pg80")
 
 
@@ -37,6 +52,7 @@ class Redactor:
 
     def __init__(self) -> None:
         self.literals: dict[str, str] = {}
+        self.words: dict[str, str] = {}
 
     def stand_in(self, value: str) -> str:
         """A stable replacement with the same length and character classes as `value`."""
@@ -52,6 +68,13 @@ class Redactor:
             else:
                 out.append(ALNUM[byte % len(ALNUM)])
         return "".join(out)
+
+    def address_stand_in(self, address: str) -> str:
+        """A documentation-range address (192.0.2.0/24, 2001:db8::/32) that stands for `address`."""
+        digest = _digest(address)
+        if ":" in address:
+            return "2001:db8::" + digest[:2].hex() + ":" + digest[2:4].hex()
+        return f"192.0.2.{digest[0] % 254 + 1}"
 
     def hostname_stand_in(self, hostname: str) -> str:
         """The hostname becomes host-<8 hex>."""
@@ -76,7 +99,42 @@ class Redactor:
         for pattern in (KEY_VALUE_ID, JSON_ID, UDEV_ID):
             text = pattern.sub(lambda m: m[1] + self.stand_in(m[2]) + m[0][len(m[1]) +
                                len(m[2]):], text)
+        text = HOME_USER.sub(lambda m: m[1] + "user-" + self.stand_in(m[2])[:6].lower(), text)
+        text = IPV4.sub(lambda m: m[0] if m[0] in KEPT_ADDRESSES else self.address_stand_in(m[0]), text)
+        return IPV6_CANDIDATE.sub(self._ipv6, text)
+
+    def _ipv6(self, match: re.Match[str]) -> str:
+        address = match[0].split("%", 1)[0]
+        try:
+            ipaddress.IPv6Address(address)
+        except ValueError:
+            return match[0]
+        return match[0] if address in KEPT_ADDRESSES else self.address_stand_in(address)
+
+    def add_word(self, value: str) -> None:
+        """Replace `value` (a label) wherever it stands as a word of its own."""
+        value = value.strip()
+        if value and value not in self.words:
+            self.words[value] = self.stand_in(value)
+
+    def add_hostname(self, hostname: str, stand_in: str) -> None:
+        """Replace the hostname in every form (FQDN and the short name) wherever it stands as a word."""
+        names = {hostname.strip(), hostname.strip().split(".", 1)[0]}
+        for name in sorted((n for n in names if n), key=len, reverse=True):
+            self.words[name] = stand_in if name == hostname.strip() else stand_in.split(".", 1)[0]
+
+    def redact_words(self, text: str) -> str:
+        """Replace the hostname forms where they stand alone (not inside a longer name)."""
+        for name, replacement in sorted(self.words.items(), key=lambda item: -len(item[0])):
+            text = re.sub(rf"(?<![A-Za-z0-9_-]){re.escape(name)}(?![A-Za-z0-9_-])", replacement, text)
         return text
+
+
+def keep_fstrim_lines(text: str) -> str:
+    """A crontab or cron script reduced to its fstrim and run-parts lines (a crontab can hold secrets)."""
+    kept = [line for line in text.splitlines() if CRON_KEEP.search(line)]
+    dropped = len(text.splitlines()) - len(kept)
+    return "\n".join(kept + ([CRON_DROPPED] if dropped else [])) + "\n"
 
 
 def _text_files(tree: str) -> list[str]:
@@ -105,14 +163,13 @@ def _replace_hostname_files(tree: str, hostname: str, stand_in: str) -> None:
 def redact_tree(tree: str, hostname: str | None) -> Redactor:
     """Redact every regular file under `tree` in place; returns the redactor used.
 
-    A hostname shorter than MIN_HOSTNAME_LITERAL (e.g. "vm") is replaced only where it is the
-    whole value, since replacing it inside other text would corrupt unrelated words."""
+    The hostname (and its short form) is replaced wherever it stands as a word of its own, so a short
+    name such as "vm" does not corrupt "vmstat" or "kvm"."""
     redactor = Redactor()
     if hostname:
         stand_in = redactor.hostname_stand_in(hostname)
         _replace_hostname_files(tree, hostname, stand_in)
-        if len(hostname) >= MIN_HOSTNAME_LITERAL:
-            redactor.add_literal(hostname, stand_in)
+        redactor.add_hostname(hostname, stand_in)
     contents: dict[str, bytes] = {}
     for path in _text_files(tree):
         with open(path, "rb") as handle:
@@ -125,9 +182,15 @@ def redact_tree(tree: str, hostname: str | None) -> Redactor:
             redactor.add_literal(match[2])
         for match in JSON_ID.finditer(text):
             redactor.add_literal(match[2])
+        for pattern in LABELS:
+            for match in pattern.finditer(text):
+                redactor.add_word(match[2])
     for path, raw in contents.items():
         stat = os.stat(path)
-        redacted = redactor.redact_text(raw.decode("utf-8", "replace")).encode()
+        text = raw.decode("utf-8", "replace")
+        if CRON_FILES.search(os.path.relpath(path, tree)):
+            text = keep_fstrim_lines(text)
+        redacted = redactor.redact_words(redactor.redact_text(text)).encode()
         if redacted != raw:
             with open(path, "wb") as out:
                 out.write(redacted)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 
 from diskdoctor.probes.fstrim_run import run_fstrim
@@ -14,7 +15,7 @@ from .errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
 from .peak_window import parse_peak_window
 from .sysroot import open_root
 from .trim_doctor import diagnose, trim_document
-from .trim_now import result_text, trimmable_mount
+from .trim_now import hold_confirmed_mount, result_text, trimmable_mount
 from .trim_rules import TRIM_NOW_RISK
 
 PIPE_WIDTH = 160
@@ -49,7 +50,7 @@ def run_trim(args: argparse.Namespace) -> int:
 def _confirm(mountpoint: str) -> bool:
     if not sys.stdin.isatty():
         raise UsageError("trim --run needs --yes when there is no terminal to confirm on")
-    print(f"About to run: fstrim --verbose {mountpoint}\nRisk: {TRIM_NOW_RISK}", file=sys.stderr)
+    print(f"About to run: fstrim --verbose {shlex.quote(mountpoint)}\nRisk: {TRIM_NOW_RISK}", file=sys.stderr)
     try:
         answer = input(f"Type '{CONFIRM_WORD}' to trim {mountpoint} now: ")
     except EOFError:
@@ -64,17 +65,22 @@ def _trim_now(args: argparse.Namespace) -> int:
     if args.json:
         raise UsageError("trim --run prints a one-line result; drop --json")
     with open_root(None) as root:
-        mountpoint, disks = trimmable_mount(read_host(root), args.run)
-    if not args.yes and not _confirm(mountpoint):
-        print("diskdoctor: not trimmed (not confirmed)", file=sys.stderr)
-        return EXIT_CHECK_FAILED
-    ticking = sys.stderr.isatty()
+        host = read_host(root)
+    mountpoint, disks = trimmable_mount(host, args.run)
+    held = hold_confirmed_mount(host, mountpoint)
+    try:
+        if not args.yes and not _confirm(mountpoint):
+            print("diskdoctor: not trimmed (not confirmed)", file=sys.stderr)
+            return EXIT_CHECK_FAILED
+        ticking = sys.stderr.isatty()
 
-    def tick(elapsed: float) -> None:
-        if ticking:
-            print(f"\rtrimming {mountpoint}: {elapsed:5.1f} s", end="", file=sys.stderr, flush=True)
+        def tick(elapsed: float) -> None:
+            if ticking:
+                print(f"\rtrimming {mountpoint}: {elapsed:5.1f} s", end="", file=sys.stderr, flush=True)
 
-    result = run_fstrim(mountpoint, tick, watch=disks)
+        result = run_fstrim(mountpoint, tick, watch=disks, held=held)
+    finally:
+        held.close()
     if ticking:
         print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
     if not result.ok:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shlex
 import time
 
-from diskdoctor.probes.fstrim_run import FstrimResult, run_fstrim
+from diskdoctor.probes.fstrim_run import FstrimResult, HeldMount, run_fstrim
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -58,10 +58,11 @@ class TrimProgress(ModalScreen[FstrimResult | None]):
 
     BINDINGS = [Binding("escape", "close", "Close")]
 
-    def __init__(self, mountpoint: str, disks: tuple[str, ...]) -> None:
+    def __init__(self, mountpoint: str, disks: tuple[str, ...], held: HeldMount) -> None:
         super().__init__()
         self.mountpoint = mountpoint
         self.disks = disks
+        self.held = held
         self.result: FstrimResult | None = None
         self.started = time.monotonic()
 
@@ -84,7 +85,10 @@ class TrimProgress(ModalScreen[FstrimResult | None]):
     @work(thread=True, exclusive=True, group="fstrim", exit_on_error=False)
     def run_trim(self) -> None:
         """fstrim blocks for as long as the trim takes, so it runs off the UI thread."""
-        result = run_fstrim(self.mountpoint, watch=self.disks)
+        try:
+            result = run_fstrim(self.mountpoint, watch=self.disks, held=self.held)
+        finally:
+            self.held.close()
         self.app.call_from_thread(self._finished, result)
 
     def _finished(self, result: FstrimResult) -> None:

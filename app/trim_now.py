@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 
-from diskdoctor.probes.fstrim_run import BYTES_NOTE, FstrimResult
+from diskdoctor.probes.fstrim_run import BYTES_NOTE, FstrimResult, HeldMount, hold_mount
 from diskdoctor.probes.host import Host
+from diskdoctor.probes.root import describe_os_error
 
 from .errors import UsageError
 from .formatting import human_bytes
@@ -22,6 +23,20 @@ def trimmable_mount(host: Host, mountpoint: str) -> tuple[str, tuple[str, ...]]:
     hint = ", ".join(points[:8]) + (" ..." if len(points) > 8 else "")
     raise UsageError(f"{mountpoint} is not the mountpoint of a filesystem on a block device "
                      f"(mounted: {hint or 'none'})")
+
+
+def hold_confirmed_mount(host: Host, mountpoint: str) -> HeldMount:
+    """Hold the filesystem at `mountpoint` open, checking it is the mount the host snapshot shows."""
+    mounted = host.mount_for_path(mountpoint)
+    try:
+        held = hold_mount(mountpoint)
+    except OSError as err:
+        raise UsageError(f"cannot open {mountpoint}: {describe_os_error(err)}") from err
+    expected = mounted.mount.mount_id if mounted and mounted.mount.mountpoint == mountpoint else None
+    if held.mount_id is not None and expected is not None and held.mount_id != expected:
+        held.close()
+        raise UsageError(f"{mountpoint} changed while it was being read (mounted over?); try again")
+    return held
 
 
 def result_text(result: FstrimResult) -> str:

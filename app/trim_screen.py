@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from diskdoctor.probes.calendar_spec import describe_delta
-from diskdoctor.probes.fstrim_run import FstrimResult
+from diskdoctor.probes.fstrim_run import FstrimResult, hold_mount
 from diskdoctor.probes.host import read_host
-from diskdoctor.probes.root import Root
+from diskdoctor.probes.root import Root, describe_os_error
 from diskdoctor.probes.trim_facts import TrimFacts, read_trim_facts
 from diskdoctor.widgets import CardContent, FindingCard
 from rich.text import Text
@@ -226,8 +226,16 @@ class TrimScreen(Screen[None]):
                         severity="warning", markup=False)
             return
 
+        try:
+            held = hold_mount(mountpoint)
+        except OSError as err:
+            self.notify(f"cannot open {mountpoint}: {describe_os_error(err)}", severity="error", markup=False)
+            return
+
         def confirmed(yes: bool | None) -> None:
             if yes:
-                self.app.push_screen(TrimProgress(mountpoint, verdict.reach.leaves), finished)
+                self.app.push_screen(TrimProgress(mountpoint, verdict.reach.leaves, held), finished)
+            else:
+                held.close()
 
         self.app.push_screen(ConfirmTrim(mountpoint), confirmed)

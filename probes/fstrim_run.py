@@ -68,9 +68,62 @@ class FstrimResult:
     reported_bytes: int | None
     message: str
     kind: str
-    """ok, unsupported, not-root, missing, interrupted or failed."""
+    """ok, unsupported, not-root, missing, changed, interrupted or failed."""
     reached: dict[str, DiscardCounters] | None = None
     """Discards the bottom devices completed while fstrim ran (what really reached them)."""
+
+
+@dataclass
+class HeldMount:
+    """The confirmed filesystem, held open from before the prompt until fstrim has run on it.
+
+    fstrim re-opens its path: a filesystem unmounted while the user read the prompt would let it trim
+    whatever lies below (often /). Holding the mount's root directory and trimming through that very
+    descriptor makes "what was confirmed" and "what is trimmed" the same object."""
+
+    mountpoint: str
+    fd: int
+    mount_id: int | None
+
+    def close(self) -> None:
+        """Let go of the filesystem (safe to call twice)."""
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+def _mount_id(fd: int) -> int | None:
+    """The mount ID of an open file (/proc/self/fdinfo's mnt_id, Linux 3.15+), or None."""
+    try:
+        with open(f"/proc/self/fdinfo/{fd}") as handle:
+            for line in handle:
+                if line.startswith("mnt_id:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def hold_mount(mountpoint: str) -> HeldMount:
+    """Open the mountpoint's root directory and remember its mount ID (raises OSError when it cannot)."""
+    fd = os.open(mountpoint, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    return HeldMount(mountpoint, fd, _mount_id(fd))
+
+
+def changed_since_held(held: HeldMount) -> str | None:
+    """Why the mountpoint is no longer the held filesystem (unmounted, replaced), or None if it is."""
+    changed = (f"{held.mountpoint} is no longer the filesystem you confirmed (unmounted or replaced "
+               "while waiting); nothing was trimmed")
+    try:
+        fresh = os.open(held.mountpoint, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return changed
+    try:
+        same_device = os.fstat(fresh).st_dev == os.fstat(held.fd).st_dev
+        same_mount = _mount_id(fresh) == held.mount_id
+    finally:
+        os.close(fresh)
+    return None if same_device and same_mount else changed
 
 
 def classify_failure(stderr: str, mountpoint: str) -> tuple[str, str]:
@@ -87,22 +140,29 @@ def classify_failure(stderr: str, mountpoint: str) -> tuple[str, str]:
 
 
 def run_fstrim(mountpoint: str, on_tick: Callable[[float], None] | None = None,
-               watch: tuple[str, ...] = ()) -> FstrimResult:
+               watch: tuple[str, ...] = (), held: HeldMount | None = None) -> FstrimResult:
     """Run fstrim on one mountpoint, calling `on_tick(elapsed)` while it runs; fstrim errors are results.
 
     `watch` names block devices (e.g. the disks under the filesystem) whose discard counters are
-    compared before and after, to show what really reached them."""
+    compared before and after, to show what really reached them. With `held`, fstrim trims the held
+    filesystem through its descriptor, after checking the mountpoint still shows it."""
     binary = shutil.which("fstrim") or next((p for p in ("/sbin/fstrim", "/usr/sbin/fstrim")
                                              if os.path.exists(p)), None)
     if binary is None:
         return FstrimResult(False, mountpoint, 0.0, None, "fstrim is not installed (package util-linux)",
                             "failed")
+    target, keep = mountpoint, ()
+    if held is not None:
+        why = changed_since_held(held)
+        if why is not None:
+            return FstrimResult(False, mountpoint, 0.0, None, why, "changed")
+        target, keep = f"/proc/self/fd/{held.fd}", (held.fd,)
     stats = {name: f"/sys/block/{name}/stat" for name in watch}
     before = {name: read_discard_counters(path) for name, path in stats.items()}
     started = time.monotonic()
-    process = subprocess.Popen([binary, "--verbose", mountpoint], stdout=subprocess.PIPE,
+    process = subprocess.Popen([binary, "--verbose", target], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-                               env=host_command_env())
+                               env=host_command_env(), pass_fds=keep)
     try:
         while process.poll() is None:
             if on_tick:

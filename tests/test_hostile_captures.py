@@ -1,0 +1,284 @@
+"""A customer's capture is untrusted: reads stay inside it, host strings never reach a terminal raw,
+every cost is bounded, and a damaged bundle is refused with one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shlex
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+from cli_runner import assert_one_line_error, run_cli
+from diskdoctor.app import sysroot
+from diskdoctor.app.devices_json import devices_document
+from diskdoctor.app.trim_doctor import diagnose
+from diskdoctor.probes.host import read_host
+from diskdoctor.probes.layer_details import read_layer_details
+from diskdoctor.probes.root import MAX_ATTR_BYTES, Root
+from diskdoctor.probes.trim_facts import read_trim_facts
+from hostile_roots import (
+    RAW_CONTROLS,
+    add_device,
+    audited_opens,
+    bare_capture,
+    copy_fixture,
+    diamond_capture,
+    evil_capture,
+    leftovers,
+    tar_gz,
+    tar_with,
+)
+
+LIVE_BLOCK = sorted(os.listdir("/sys/class/block"))
+
+
+def read_everything(root: Root) -> str:
+    """Every probe a screen or command uses, as one JSON text."""
+    host = read_host(root)
+    facts = read_trim_facts(root, host)
+    details = [read_layer_details(root, host, kname) for kname in host.devices]
+    return json.dumps([devices_document(host), [v.summary for v in diagnose(host, facts, None)],
+                       repr(details), host.warnings])
+
+
+def assert_inside(paths: list[str], root: Path) -> None:
+    base = os.path.realpath(root)
+    outside = [p for p in paths if os.path.commonpath([base, os.path.realpath(p)]) != base]
+    assert not outside, outside[:5]
+
+
+def limited(megabytes: int) -> None:
+    """preexec_fn: cap the child's address space, so unbounded memory growth fails the run."""
+    resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
+
+
+def run_limited(*args: str, megabytes: int = 1024, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "diskdoctor.app", *args], capture_output=True, text=True,
+                          timeout=timeout, preexec_fn=lambda: limited(megabytes), check=False,
+                          stdin=subprocess.DEVNULL)
+
+
+# 1. Reads follow the bundle's links out to the engineer's machine.
+
+def test_climbing_link_is_not_followed_to_this_machine(tmp_path: Path) -> None:
+    root = copy_fixture("etcd-raid0-lvm-luks", tmp_path)
+    live = LIVE_BLOCK[0]
+    (root / "sys/class/block/sdz").symlink_to("../" * 20 + f"sys/class/block/{live}")
+    (root / "sys/class/block/nvme0n1").unlink()
+    (root / "sys/class/block/nvme0n1").symlink_to("/" + "../" * 12 + "sys/block/" + live)
+    with audited_opens() as opened:
+        text = read_everything(Root(str(root), live=False))
+    assert_inside(opened, root)
+    live_size = Path(f"/sys/class/block/{live}/size").read_text().strip()
+    assert f'"size_bytes": {int(live_size) * 512},' not in text or live_size == "0"
+    assert "points outside" in text
+
+
+@pytest.mark.parametrize("link", ["sys/class/block", "proc/self/mountinfo", "sys/devices"])
+def test_absolute_links_read_the_capture_not_the_live_host(tmp_path: Path, link: str) -> None:
+    root = copy_fixture("etcd-raid0-lvm-luks", tmp_path)
+    target = root / link
+    if target.is_dir() and not target.is_symlink():
+        os.rename(target, str(target) + ".orig")
+    else:
+        target.unlink()
+    target.symlink_to("/" + link)
+    with audited_opens() as opened:
+        text = read_everything(Root(str(root), live=False))
+    assert_inside(opened, root)
+    for kname in LIVE_BLOCK[:20]:
+        assert f'"kname": "{kname}"' not in text
+    result = run_cli("devices", "--json", "--sysroot", str(root))
+    assert "Traceback" not in result.err
+    for kname in LIVE_BLOCK[:20]:
+        assert f'"kname": "{kname}"' not in result.out
+
+
+def test_device_nodes_fifos_and_giant_files_are_never_read(tmp_path: Path) -> None:
+    root = copy_fixture("etcd-raid0-lvm-luks", tmp_path)
+    base = root / "sys/devices/virtual/block/dm-1"
+    (base / "size").unlink()
+    os.mknod(base / "size", 0o644 | 0o020000, os.makedev(1, 5))  # a /dev/zero character device
+    (base / "queue/scheduler").unlink()
+    os.mkfifo(base / "queue/scheduler")
+    (base / "ro").write_text("0" * (20 << 20))
+    (base / "removable").unlink()
+    (base / "removable").symlink_to("/dev/zero")
+    result = run_limited("devices", "--json", "--sysroot", str(root), megabytes=400, timeout=60)
+    assert result.returncode == 0, result.stderr
+    crypt = next(d for d in json.loads(result.stdout)["devices"][0]["children"][0]["children"][0]
+                 ["children"][0]["children"])
+    assert crypt["kname"] == "dm-1"
+    assert crypt["size_bytes"] is None and crypt["scheduler"] is None and crypt["read_only"] is None
+    root_obj = Root(str(root), live=False)
+    assert "not a regular file" in (root_obj.read_attr("sys/class/block/dm-1/size")[1] or "")
+    assert "larger than" in (root_obj.read_attr("sys/class/block/dm-1/ro")[1] or "")
+    assert MAX_ATTR_BYTES < 20 << 20
+
+
+def test_fifo_mountinfo_in_a_folder_sysroot_does_not_hang(tmp_path: Path) -> None:
+    root = copy_fixture("etcd-raid0-lvm-luks", tmp_path)
+    (root / "proc/self/mountinfo").unlink()
+    os.mkfifo(root / "proc/self/mountinfo")
+    result = run_cli("devices", "--sysroot", str(root), timeout=60)
+    assert_one_line_error(result, "not a regular file")
+
+
+# 2. Terminal escapes and markup from the bundle.
+
+def test_control_characters_never_reach_stdout(tmp_path: Path) -> None:
+    root = evil_capture(tmp_path)
+    for args in (["devices"], ["devices", "--json"], ["trim"], ["trim", "--json"]):
+        result = run_cli(*args, "--sysroot", str(root))
+        assert result.code in (0, 1), result.err
+        for char in RAW_CONTROLS:
+            assert char not in result.out + result.err, (args, char)
+        shown = "luks\\x1b]52;c;"
+        assert (json.dumps(shown)[1:-1] if "--json" in args else shown) in result.out, args
+    table = run_cli("devices", "--sysroot", str(root)).out
+    assert "[red]X[/red]" in table  # markup shown as typed, never interpreted
+
+
+def test_fix_commands_quote_every_host_name(tmp_path: Path) -> None:
+    root = evil_capture(tmp_path)
+    data = json.loads(run_cli("trim", "--json", "--sysroot", str(root)).out)
+    findings = [f for fs in data["filesystems"] for f in fs["problems"] if f["id"] == "TRIM-CRYPT-OFF"]
+    assert findings
+    refresh = next(line for line in findings[0]["fix"] if line.startswith("cryptsetup refresh"))
+    words = shlex.split(refresh)
+    assert words[-1].startswith("luks\\x1b]52") and words[-1].endswith("$(curl${IFS}x)")
+    assert len(words) == 5  # cryptsetup refresh --allow-discards --persistent NAME: one word, no expansion
+
+
+async def test_tui_shows_host_strings_visibly_and_never_as_markup(tmp_path: Path) -> None:
+    from diskdoctor.app.tui import DiskDoctorApp
+    from test_tui import settled
+
+    app = DiskDoctorApp(Root(str(evil_capture(tmp_path)), live=False))
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settled(app, pilot)
+        for _ in range(4):
+            await pilot.press("down")
+        await pilot.pause()
+        screens = [app.export_screenshot()]
+        await pilot.press("2")
+        await settled(app, pilot)
+        await pilot.press("down")
+        await pilot.pause()
+        screens.append(app.export_screenshot())
+    for svg in screens:
+        for char in RAW_CONTROLS:
+            assert char not in svg
+    assert "luks\\x1b]52;c;" in screens[0].replace("&#160;", " ")
+    assert "[red]X[/red]" in "".join(screens).replace("&#160;", " ")
+
+
+# 3. Unbounded costs.
+
+def test_sparse_giant_entry_is_refused_before_writing(tmp_path: Path) -> None:
+    info = tarfile.TarInfo("diskdoctor-capture/sys/class/block/big")
+    info.size = 10 << 30
+    info.type = tarfile.GNUTYPE_SPARSE
+    bundle = tmp_path / "sparse.tar.gz"
+    with tarfile.open(bundle, "w:gz", format=tarfile.GNU_FORMAT) as tar:
+        header = info.tobuf(tarfile.GNU_FORMAT)
+        tar.fileobj.write(header)  # header only: the data would be 10 GiB of holes
+        tar.offset += len(header)
+    before = leftovers()
+    result = run_cli("devices", "--sysroot", str(bundle))
+    assert result.code == 2 and "Traceback" not in result.err
+    assert leftovers() == before
+
+
+def test_limits_on_entry_count_and_depth(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def entries(count: int, depth: int):  # type: ignore[no-untyped-def]
+        for index in range(count):
+            info = tarfile.TarInfo("diskdoctor-capture/" + "d/" * depth + f"f{index}")
+            info.size = 0
+            yield info, b""
+
+    monkeypatch.setattr(sysroot, "MAX_MEMBERS", 50)
+    with pytest.raises(sysroot.UsageError, match="more than 50 entries"):
+        sysroot.safe_extract(str(tar_with(tmp_path / "many.tar.gz", entries(80, 1))), str(tmp_path / "x"))
+    deep = tar_with(tmp_path / "deep.tar.gz", entries(1, 1300))
+    before = leftovers()
+    assert_one_line_error(run_cli("devices", "--sysroot", str(deep)), "nests folders more than")
+    assert leftovers() == before
+
+
+def test_diamond_holder_graph_stays_linear(tmp_path: Path) -> None:
+    root = diamond_capture(tmp_path, 16)
+    result = run_limited("devices", "--json", "--sysroot", str(root), megabytes=600, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout) < 2_000_000  # lsblk-style repetition would be 2**16 subtrees (250 MB)
+    assert "children_shown_above" in result.stdout
+    small = diamond_capture(tmp_path / "small", 3)
+    assert "children_shown_above" not in run_cli("devices", "--json", "--sysroot", str(small)).out
+
+
+def test_loops_in_the_graph_are_cut_and_reported(tmp_path: Path) -> None:
+    root = bare_capture(tmp_path)
+    add_device(root, "selfy", slaves=("selfy",), holders=("selfy",))
+    add_device(root, "ping", slaves=("pong",), holders=("pong",))
+    add_device(root, "pong", slaves=("ping",), holders=("ping",))
+    host = read_host(Root(str(root), live=False))
+    assert set(host.roots()) >= {"selfy", "ping"}
+    assert any("closes a loop" in warning for warning in host.warnings)
+    result = run_cli("devices", "--sysroot", str(root))
+    assert result.code == 0
+    table = result.out.split("\n\n")[0]
+    assert table.count("selfy") == 1
+    assert table.count("ping") == 1 and table.count("pong") == 1  # ping └─ pong, the link back cut
+
+
+@pytest.mark.parametrize("text", ["-1", "1_000", "١٢", "+5", " 12 x", "0x10"])
+def test_sizes_must_be_plain_decimal(tmp_path: Path, text: str) -> None:
+    root = bare_capture(tmp_path)
+    add_device(root, "odd", size=text)
+    device = read_host(Root(str(root), live=False)).devices["odd"]
+    assert device.size_bytes.value is None and "not a number" in (device.size_bytes.why_unknown or "")
+
+
+# 4. Damaged bundles.
+
+def test_corrupt_gzip_is_refused(tmp_path: Path) -> None:
+    bundle = tar_gz(copy_fixture("etcd-raid0-lvm-luks", tmp_path), tmp_path / "good.tar.gz")
+    assert run_cli("devices", "--sysroot", str(bundle)).code == 0
+    data = bytearray(bundle.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    bad = tmp_path / "bad.tar.gz"
+    bad.write_bytes(bytes(data))
+    assert_one_line_error(run_cli("devices", "--sysroot", str(bad)), "corrupt")
+    crc = bytearray(bundle.read_bytes())
+    crc[-6] ^= 0xFF  # the gzip trailer's CRC-32
+    (tmp_path / "crc.tar.gz").write_bytes(bytes(crc))
+    assert_one_line_error(run_cli("devices", "--sysroot", str(tmp_path / "crc.tar.gz")), "corrupt")
+    assert not leftovers()
+
+
+# 7. Leftovers of killed processes.
+
+def test_stale_extraction_of_a_dead_process_is_removed(tmp_path: Path) -> None:
+    from diskdoctor.probes.scratch import owner_tag
+
+    dead = subprocess.Popen(["sleep", "30"])
+    tag = owner_tag(dead.pid)
+    dead.kill()
+    dead.wait()
+    tmp = Path(os.environ.get("TMPDIR", "/tmp"))
+    stale = tmp / f"diskdoctor-sysroot-{tag}abc"
+    (stale / "sys").mkdir(parents=True)
+    alive = tmp / f"diskdoctor-sysroot-{owner_tag()}keep"
+    alive.mkdir()
+    try:
+        bundle = tar_gz(copy_fixture("etcd-raid0-lvm-luks", tmp_path), tmp_path / "b.tar.gz")
+        assert run_cli("devices", "--sysroot", str(bundle)).code == 0
+        assert not stale.exists()
+        assert alive.exists()
+    finally:
+        alive.rmdir()
