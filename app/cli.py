@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import json
 import os
@@ -157,6 +158,9 @@ def run_tui(args: argparse.Namespace) -> int:
 
 
 def _raise_on_signal(signum: int, _frame: object) -> None:
+    from .hangup import note_signal
+
+    note_signal(signum)
     raise SystemExit(SIGNAL_EXIT_BASE + signum)
 
 
@@ -175,6 +179,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return engine_main(argv[1:])
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _raise_on_signal)
+    if getattr(sys, "frozen", False):
+        from .hangup import remember_bootloader, remove_orphaned_bundle, sweep_stale_bundles
+
+        remember_bootloader()
+        atexit.register(remove_orphaned_bundle)
+        sweep_stale_bundles()
     if sys.stdout is None:
         if sys.stderr is not None:
             print("diskdoctor: error: standard output is closed", file=sys.stderr)

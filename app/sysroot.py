@@ -16,6 +16,7 @@ from diskdoctor.probes.root import MAX_FILE_BYTES, Root, describe_os_error, live
 from diskdoctor.probes.scratch import make_owned_dir, remove_tree
 
 from .errors import UsageError
+from .hangup import forget, on_emergency_exit
 
 REQUIRED_DIR = "sys/class/block"
 
@@ -178,6 +179,7 @@ def open_root(sysroot: str | None, *, record: bool = False) -> Iterator[Root]:
         return
     if os.path.isfile(sysroot):
         scratch = make_owned_dir(SYSROOT_PREFIX)
+        handle = on_emergency_exit(lambda: remove_tree(scratch))
         try:
             try:
                 safe_extract(sysroot, scratch)
@@ -193,6 +195,7 @@ def open_root(sysroot: str | None, *, record: bool = False) -> Iterator[Root]:
                        label="capture " + os.path.basename(sysroot))
         finally:
             remove_tree(scratch)
+            forget(handle)
         return
     yield Root(validate_capture_dir(sysroot), live=False,
                label="capture " + os.path.basename(os.path.abspath(sysroot)))

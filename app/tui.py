@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from collections.abc import Callable
 
 from diskdoctor.probes.root import Root
@@ -10,6 +12,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from .bench_screen import BenchScreen
+from .hangup import note_signal, start_watchdog
 from .stack_screen import StackScreen
 from .trim_screen import TrimScreen
 
@@ -42,6 +45,7 @@ class DiskDoctorApp(App[None]):
     def __init__(self, root: Root) -> None:
         super().__init__()
         self.root_to_read = root
+        self._stopping = False
         for mode, factory in screen_factories(root).items():
             self.add_mode(mode, factory)
 
@@ -49,6 +53,22 @@ class DiskDoctorApp(App[None]):
         """Switch to a top-level screen, keeping each screen's state for when the user comes back."""
         if mode != self.current_mode:
             await self.switch_mode(mode)
+
+    def on_mount(self) -> None:
+        """Hang-up and SIGTERM end the app through the event loop (with a watchdog if that stalls)."""
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGHUP, signal.SIGTERM):
+            loop.add_signal_handler(signum, self._stop_on_signal, signum)
+
+    def _stop_on_signal(self, signum: int) -> None:
+        """The first signal starts a graceful exit and a watchdog; a repeat (the terminal and the
+        binary's bootloader both send SIGHUP) changes nothing."""
+        if self._stopping:
+            return
+        self._stopping = True
+        note_signal(signum)
+        start_watchdog(128 + signum)
+        self.exit(return_code=128 + signum)
 
     def action_interrupt(self) -> None:
         """Ctrl-C quits at once, with the shell's exit code for an interrupt."""

@@ -37,7 +37,8 @@ install_debian_tools() {
         die "missing Debian packages:$missing (install: apt-get install$missing)"
     fi
     step "installing Debian packages:$missing"
-    apt-get update -qq >>"$LOG" 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing \
+    apt-get -o DPkg::Lock::Timeout=300 update -qq >>"$LOG" 2>&1 && DEBIAN_FRONTEND=noninteractive \
+        apt-get -o DPkg::Lock::Timeout=300 install -y -qq $missing \
         >>"$LOG" 2>&1 || die "apt-get install$missing failed"
 }
 

@@ -12,7 +12,7 @@ make_venv() {
     rm -rf "$VENV"
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         echo "diskdoctor setup: installing python3-venv" >&2
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null \
+        apt-get -o DPkg::Lock::Timeout=300 update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq python3-venv >/dev/null \
             || die "could not install python3-venv"
         "$PYTHON" -m venv "$VENV" || die "could not create $VENV"
     else

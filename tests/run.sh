@@ -4,10 +4,10 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../packaging/dev-env.sh"
 
-DEBIAN_PACKAGES="xfsprogs btrfs-progs fio fdisk util-linux e2fsprogs"
+DEBIAN_PACKAGES="xfsprogs btrfs-progs fio fdisk util-linux e2fsprogs tmux"
 need_packages() {
     local missing=""
-    for tool in mkfs.xfs:xfsprogs mkfs.btrfs:btrfs-progs fio:fio sfdisk:fdisk partx:util-linux mkfs.ext4:e2fsprogs; do
+    for tool in mkfs.xfs:xfsprogs mkfs.btrfs:btrfs-progs fio:fio sfdisk:fdisk partx:util-linux mkfs.ext4:e2fsprogs tmux:tmux; do
         command -v "${tool%%:*}" >/dev/null || missing="$missing ${tool##*:}"
     done
     echo "$missing"
@@ -16,7 +16,8 @@ missing="$(need_packages)"
 if [ -n "$missing" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         echo "tests/run.sh: installing Debian packages:$missing" >&2
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $DEBIAN_PACKAGES >/dev/null
+        apt-get -o DPkg::Lock::Timeout=300 update -qq && DEBIAN_FRONTEND=noninteractive \
+            apt-get -o DPkg::Lock::Timeout=300 install -y -qq $DEBIAN_PACKAGES >/dev/null
     else
         echo "tests/run.sh: missing$missing (live tests will skip; install: apt-get install$missing)" >&2
     fi

@@ -234,3 +234,16 @@ def test_killing_the_binary_mid_run_stops_its_engine_and_removes_the_scratch(bin
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_closing_the_terminal_ends_the_binary_and_leaves_nothing(binary: Path, tmp_path: Path) -> None:
+    from hangup_support import hang_up, tmux_missing
+    from hostile_roots import tar_gz
+
+    why = tmux_missing()
+    if why:
+        pytest.fail(why)
+    bundle = tar_gz(FIXTURES / "etcd-raid0-lvm-luks", tmp_path / "hup-binary-capture.tar.gz")
+    survivors, leftovers = hang_up([str(binary), "--sysroot", str(bundle)], marker=str(bundle), runs=8)
+    assert not survivors
+    assert not leftovers  # no /tmp/staticx-*, /tmp/_MEI*, /tmp/diskdoctor-sysroot-*
