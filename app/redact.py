@@ -12,6 +12,7 @@ import re
 import string
 
 SALT = b"diskdoctor-redact-v1:"
+DOMAIN_STAND_IN = "domain.invalid"
 MIN_LITERAL = 4
 HOSTNAME_FILE = "proc/sys/kernel/hostname"
 ALNUM = string.ascii_letters + string.digits
@@ -118,10 +119,13 @@ class Redactor:
             self.words[value] = self.stand_in(value)
 
     def add_hostname(self, hostname: str, stand_in: str) -> None:
-        """Replace the hostname in every form (FQDN and the short name) wherever it stands as a word."""
-        names = {hostname.strip(), hostname.strip().split(".", 1)[0]}
-        for name in sorted((n for n in names if n), key=len, reverse=True):
-            self.words[name] = stand_in if name == hostname.strip() else stand_in.split(".", 1)[0]
+        """Replace the hostname in every form (FQDN, the short name, and its domain, which also names
+        the customer's other hosts) wherever it stands as a word."""
+        short, _, domain = hostname.strip().partition(".")
+        for name in {hostname.strip(), short} - {""}:
+            self.words[name] = stand_in
+        if domain:
+            self.words[domain] = DOMAIN_STAND_IN
 
     def redact_words(self, text: str) -> str:
         """Replace the hostname forms where they stand alone (not inside a longer name)."""
@@ -135,6 +139,14 @@ def keep_fstrim_lines(text: str) -> str:
     kept = [line for line in text.splitlines() if CRON_KEEP.search(line)]
     dropped = len(text.splitlines()) - len(kept)
     return "\n".join(kept + ([CRON_DROPPED] if dropped else [])) + "\n"
+
+
+def _file_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read(256).strip()
+    except OSError:
+        return ""
 
 
 def _text_files(tree: str) -> list[str]:
@@ -160,16 +172,19 @@ def _replace_hostname_files(tree: str, hostname: str, stand_in: str) -> None:
             json.dump(data, out, indent=1, sort_keys=True)
 
 
-def redact_tree(tree: str, hostname: str | None) -> Redactor:
+def redact_tree(tree: str, hostname: str | None, aliases: tuple[str, ...] = ()) -> Redactor:
     """Redact every regular file under `tree` in place; returns the redactor used.
 
-    The hostname (and its short form) is replaced wherever it stands as a word of its own, so a short
-    name such as "vm" does not corrupt "vmstat" or "kvm"."""
+    The hostname, its other names (`aliases`: the FQDN, /etc/hostname) and their short forms are
+    replaced wherever they stand as a word of their own, so a short name such as "vm" does not
+    corrupt "vmstat" or "kvm"."""
     redactor = Redactor()
     if hostname:
         stand_in = redactor.hostname_stand_in(hostname)
         _replace_hostname_files(tree, hostname, stand_in)
-        redactor.add_hostname(hostname, stand_in)
+        for name in (hostname, *aliases, _file_text(os.path.join(tree, "etc/hostname"))):
+            if name and name.strip() and name.strip() != "localhost":
+                redactor.add_hostname(name, stand_in)
     contents: dict[str, bytes] = {}
     for path in _text_files(tree):
         with open(path, "rb") as handle:
