@@ -21,7 +21,8 @@ PLANTED = {
                             "31 1 7:0 / /mnt/img rw - ext4 /dev/loop0 rw\n"
                             "32 1 8:1 / /Users/bob/scratch rw - ext4 /dev/sdb1 rw\n"),
     "sys/block/loop0/loop/backing_file": "/home/alice/disk.img\n",
-    "run/udev/data/b8:1": "E:ID_FS_LABEL=custdata\nS:disk/by-label/custdata\nE:ID_PART_ENTRY_NAME=billing-ledger\n",
+    "run/udev/data/b8:1": ("E:ID_FS_LABEL=custdata\nS:disk/by-label/custdata\n"
+                           "E:ID_PART_ENTRY_NAME=billing-ledger\n"),
     "fs-usage.json": json.dumps({"/home/alice/data": {"total": 1}}),
     "var/spool/cron/crontabs/root": ("AWS_SECRET_ACCESS_KEY=hunter2-secret\nMAILTO=ops@corp.example.com\n"
                                      "0 3 * * 0 /sbin/fstrim -av\n*/5 * * * * curl -u admin:s3cr3t x\n"),
