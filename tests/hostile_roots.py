@@ -56,6 +56,7 @@ def add_device(root: Path, kname: str, size: str = "2048", extra: dict[str, str]
     files = {"size": size, "dev": f"253:{abs(hash(kname)) % 1000}", "ro": "0", "removable": "0",
              "queue/rotational": "0", "queue/discard_max_bytes": "0", **(extra or {})}
     for rel, value in files.items():
+        (base / rel).parent.mkdir(parents=True, exist_ok=True)
         (base / rel).write_text(value + "\n")
     for slave in slaves:
         link = base / "slaves" / slave

@@ -7,9 +7,11 @@ import json
 import os
 import resource
 import shlex
+import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -33,6 +35,8 @@ from hostile_roots import (
     tar_gz,
     tar_with,
 )
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 LIVE_BLOCK = sorted(os.listdir("/sys/class/block"))
 
@@ -282,3 +286,46 @@ def test_stale_extraction_of_a_dead_process_is_removed(tmp_path: Path) -> None:
         assert alive.exists()
     finally:
         alive.rmdir()
+
+
+# Property: whatever links and junk a folder sysroot holds, no read leaves it.
+
+LINK_TARGETS = st.sampled_from([
+    "/", "/etc", "/sys/class/block", "/sys/block/vda", "/proc/self/mountinfo", "/dev/zero", ".", "..",
+    "../../..", "../" * 12 + "etc/passwd", "../" * 6 + "outside/canary", "dm-0", "../dm-0/size",
+    "../../devices/virtual/block/dm-0", "loop", "loop/../..", "/sys/devices/virtual/block/dm-0"])
+PLACES = st.sampled_from([
+    "sys/class/block/x", "sys/block/x", "sys/class/block", "sys/devices/virtual/block/dm-0/size",
+    "sys/devices/virtual/block/dm-0/slaves/y", "sys/devices/virtual/block/dm-0/holders/z",
+    "sys/devices/virtual/block/dm-0/queue", "sys/devices/virtual/block/dm-0/dm/name",
+    "proc/self/mountinfo", "etc/fstab", "etc/crypttab", "run/udev/data", "commands/dmsetup-table.txt",
+    "etc/systemd/system/timers.target.wants/fstrim.timer", "etc/localtime", "loop"])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(links=st.lists(st.tuples(PLACES, LINK_TARGETS), min_size=1, max_size=8),
+       junk=st.lists(st.tuples(PLACES, st.binary(max_size=64)), max_size=4))
+def test_no_read_escapes_a_folder_sysroot(links: list[tuple[str, str]],
+                                          junk: list[tuple[str, bytes]]) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        base = Path(scratch)
+        outside = base / "outside"
+        outside.mkdir()
+        (outside / "canary").write_text("CANARY-7f3a\n")
+        root = bare_capture(base)
+        add_device(root, "dm-0", extra={"dm/name": "plain"})
+        for place, data in junk:
+            path = root / place
+            if not path.is_symlink() and not path.is_dir():
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+        for place, target in links:
+            path = root / place
+            if path.is_symlink() or path.exists():
+                shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.symlink_to(target)
+        with audited_opens() as opened:
+            text = read_everything(Root(str(root), live=False))
+        assert_inside(opened, root)
+        assert "CANARY-7f3a" not in text
