@@ -30,6 +30,8 @@ def hold_confirmed_mount(host: Host, mountpoint: str) -> HeldMount:
     mounted = host.mount_for_path(mountpoint)
     try:
         held = hold_mount(mountpoint)
+    except PermissionError as err:
+        raise UsageError(f"{mountpoint}: fstrim needs root (run diskdoctor as root)") from err
     except OSError as err:
         raise UsageError(f"cannot open {mountpoint}: {describe_os_error(err)}") from err
     expected = mounted.mount.mount_id if mounted and mounted.mount.mountpoint == mountpoint else None
