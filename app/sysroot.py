@@ -10,12 +10,12 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from diskdoctor.probes.mountinfo import MOUNTINFO
 from diskdoctor.probes.root import Root, describe_os_error, live_root
 
 from .errors import UsageError
 
-REQUIRED_DIR = "sys/class/block"
+BLOCK_INDEXES = ("sys/block", "sys/class/block", "sys/dev/block")
+"""Any of these listing a device makes a root usable, like `lsblk --sysroot` (mountinfo is optional)."""
 
 
 def _capture_dir(path: str) -> str:
@@ -29,6 +29,20 @@ def _capture_dir(path: str) -> str:
     if len(entries) == 1 and os.path.isdir(os.path.join(entries[0].path, "sys")):
         return entries[0].path
     return path
+
+
+def _has_block_devices(base: str) -> bool:
+    """Whether any sysfs block index under `base` lists a device; an unreadable index is an error."""
+    for index in BLOCK_INDEXES:
+        folder = os.path.join(base, index)
+        if not os.path.isdir(folder):
+            continue
+        try:
+            if os.listdir(folder):
+                return True
+        except OSError as err:
+            raise UsageError(f"cannot read {folder}: {describe_os_error(err)}") from err
+    return False
 
 
 def validate_capture_dir(path: str, shown_as: str | None = None) -> str:
@@ -45,21 +59,10 @@ def validate_capture_dir(path: str, shown_as: str | None = None) -> str:
     if not os.path.isdir(path):
         raise UsageError(f"sysroot {path} is not a directory or a .tar.gz capture")
     base = _capture_dir(path)
-    block_dir = os.path.join(base, REQUIRED_DIR)
-    if not os.path.isdir(block_dir):
-        raise UsageError(f"sysroot {name} is not a capture: it has no {REQUIRED_DIR}/ "
-                         "(make one with: diskdoctor capture -o host.tar.gz)")
-    try:
-        os.listdir(block_dir)
-    except OSError as err:
-        raise UsageError(f"cannot read {block_dir}: {describe_os_error(err)}") from err
-    mountinfo = os.path.join(base, MOUNTINFO)
-    try:
-        with open(mountinfo, "rb") as handle:
-            handle.read(1)
-    except OSError as err:
-        raise UsageError(f"sysroot {name} is not a capture: cannot read {MOUNTINFO} "
-                         f"({describe_os_error(err)})") from err
+    if not _has_block_devices(base):
+        raise UsageError(f"sysroot {name} is not a capture: it has no block devices (no entries in "
+                         f"{', '.join(d + '/' for d in BLOCK_INDEXES)}; "
+                         "make one with: diskdoctor capture -o host.tar.gz)")
     return base
 
 
