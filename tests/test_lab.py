@@ -52,11 +52,13 @@ class Lab:
 
 @pytest.fixture(scope="session")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    """The lab, or a skip saying why it cannot run (a failure under CI=true)."""
+    """The lab (outputs in DISKDOCTOR_LAB_OUT when set), or a skip saying why it cannot run (a failure
+    under CI=true)."""
     why = lab_prerequisites()
     if why:
         pytest.skip(why)
-    yield Lab(tmp_path_factory.mktemp("lab"))
+    chosen = os.environ.get("DISKDOCTOR_LAB_OUT")
+    yield Lab(Path(chosen) if chosen else tmp_path_factory.mktemp("lab"))
 
 
 def reach_matches_kernel(group: LabGroup, name: str) -> None:
@@ -170,9 +172,8 @@ def test_dm_crypt_with_and_without_allow_discards(lab: Lab) -> None:
 
 def test_dm_delay_shows_its_delay_at_its_layer_in_the_wal_benchmark(lab: Lab) -> None:
     group = lab.group("ssd")
-    slow = group.lsblk
-    slow_kname = next(k for k, d in slow.items() if d["name"] == "slow")
-    lv_kname = next(k for k, d in slow.items() if d["name"] == "vg0-slow")
+    slow_kname = next(k for k, d in group.lsblk.items() if d["name"] == "slow")
+    lv_kname = next(k for k, d in group.lsblk.items() if d["name"] == "vg0-slow")
     layers = {layer["kname"]: layer for layer in group.json("bench-slow.json")["layers"]}
     assert [layer["kname"] for layer in group.json("bench-slow.json")["layers"]][:2] == [slow_kname, lv_kname]
     added = layers[slow_kname]["write_await_ms"] - layers[lv_kname]["write_await_ms"]
