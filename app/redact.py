@@ -27,7 +27,8 @@ KEY_VALUE_ID = re.compile(r"(\b(?:UUID|PARTUUID|PTUUID|UUID_SUB|LABEL_FATBOOT)=\
 JSON_ID = re.compile(
     r'("(?:uuid|ptuuid|partuuid|wwn|serial|uuid_sub|lv_uuid|vg_uuid|pv_uuid)":\s*")([^"]+)"')
 UDEV_ID = re.compile(
-    r"^(E:(?:ID_[A-Z_]*(?:UUID|SERIAL|WWN)[A-Z_]*|DM_UUID|MD_UUID)=)(.*)$", re.MULTILINE)
+    r"^(E:(?:ID_[A-Z_]*(?:UUID|SERIAL|WWN)[A-Z_]*|MD_UUID)=)(.*)$", re.MULTILINE)
+"""DM_UUID is left to the dm patterns above: hashed whole, it lost its LVM-/CRYPT- prefix everywhere."""
 LABELS = (re.compile(r"(\b(?:LABEL|PARTLABEL)=\"?)([^\s\",]+)"),
           re.compile(r'("(?:label|partlabel)":\s*")([^"]+)"'),
           re.compile(r"^(E:ID_(?:FS_LABEL|FS_LABEL_ENC|PART_ENTRY_NAME)=)(.*)$", re.MULTILINE),

@@ -11,14 +11,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO
 
-from diskdoctor.probes.mountinfo import MOUNTINFO
 from diskdoctor.probes.root import MAX_FILE_BYTES, Root, describe_os_error, live_root
 from diskdoctor.probes.scratch import make_owned_dir, remove_tree
 
 from .errors import UsageError
 from .hangup import forget, on_emergency_exit
 
-REQUIRED_DIR = "sys/class/block"
+BLOCK_INDEXES = ("sys/block", "sys/class/block", "sys/dev/block")
+"""Any of these listing a device makes a root usable, like `lsblk --sysroot` (mountinfo is optional)."""
 
 
 def _capture_dir(path: str) -> str:
@@ -32,6 +32,22 @@ def _capture_dir(path: str) -> str:
     if len(entries) == 1 and os.path.isdir(os.path.join(entries[0].path, "sys")):
         return entries[0].path
     return path
+
+
+def _has_block_devices(base: str) -> bool:
+    """Whether any sysfs block index under `base` lists a device; an unreadable index is an error.
+    The indexes are found through the capture's own links only (a Root confined to it)."""
+    capture = Root(base, live=False)
+    for index in BLOCK_INDEXES:
+        if not capture.is_dir(index):
+            continue
+        folder = capture.full(capture.resolve(index) or index)
+        try:
+            if os.listdir(folder):
+                return True
+        except OSError as err:
+            raise UsageError(f"cannot read {folder}: {describe_os_error(err)}") from err
+    return False
 
 
 def validate_capture_dir(path: str, shown_as: str | None = None) -> str:
@@ -48,18 +64,10 @@ def validate_capture_dir(path: str, shown_as: str | None = None) -> str:
     if not os.path.isdir(path):
         raise UsageError(f"sysroot {path} is not a directory or a .tar.gz capture")
     base = _capture_dir(path)
-    capture = Root(base, live=False)
-    if not capture.is_dir(REQUIRED_DIR):
-        raise UsageError(f"sysroot {name} is not a capture: it has no {REQUIRED_DIR}/ "
-                         "(make one with: diskdoctor capture -o host.tar.gz)")
-    block_dir = capture.full(capture.resolve(REQUIRED_DIR) or REQUIRED_DIR)
-    try:
-        os.listdir(block_dir)
-    except OSError as err:
-        raise UsageError(f"cannot read {block_dir}: {describe_os_error(err)}") from err
-    _, why = capture.read_bytes(MOUNTINFO)
-    if why is not None:
-        raise UsageError(f"sysroot {name} is not a capture: cannot read {MOUNTINFO} ({why})")
+    if not _has_block_devices(base):
+        raise UsageError(f"sysroot {name} is not a capture: it has no block devices (no entries in "
+                         f"{', '.join(d + '/' for d in BLOCK_INDEXES)}; "
+                         "make one with: diskdoctor capture -o host.tar.gz)")
     return base
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from diskdoctor.probes.discard_path import DiscardReach, why_layer_blocks
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.mountinfo import MOUNTINFO
+from diskdoctor.probes.thin_path import ThinPoolLayer
 from diskdoctor.probes.trim_facts import TrimFacts
 
 from .discard_mode import DiscardMode, discard_mode
@@ -35,6 +36,8 @@ class TrimVerdict:
     schedule: Schedule
     findings: list[Finding]
     summary: str
+    blocked_kname: str | None = None
+    """The kernel name of the layer that stops discard (a thin pool's -tpool layer for a pool)."""
 
 
 def _verdict(reach: DiscardReach, mode: DiscardMode, schedule: Schedule) -> str:
@@ -45,11 +48,18 @@ def _verdict(reach: DiscardReach, mode: DiscardMode, schedule: Schedule) -> str:
     return "ok" if mode.mode != "off" or schedule.kind != "none" else "unscheduled"
 
 
+POOL_EFFECT = {
+    "ignore": "the pool drops every discard: fstrim frees nothing in the pool, which never shrinks, and "
+              "nothing reaches the disks",
+    "nopassdown": "fstrim frees space in the pool, but the discards stop there and do not reach the disks",
+}
+
+
 def _summary(verdict: str, reach: DiscardReach, mode: DiscardMode, schedule: Schedule,
-             now: dt.datetime, blocked_name: str | None, host: Host) -> str:
-    if verdict == "blocked" and reach.verdict != "blocked":
-        return f"BLOCKED at thin pool {blocked_name} (discards ignored or not passed down): fstrim " \
-               "does not reach the disk"
+             now: dt.datetime, blocked_name: str | None, host: Host,
+             pool: ThinPoolLayer | None = None) -> str:
+    if verdict == "blocked" and pool is not None:
+        return f"BLOCKED at thin pool {pool.pool} (discards={pool.mode}): {POOL_EFFECT[pool.mode or '']}"
     if verdict == "blocked":
         device = host.devices[reach.blocked_at] if reach.blocked_at else None
         reason = why_layer_blocks(device.kind, device.md_level) if device else "drops discard"
@@ -69,6 +79,18 @@ def _summary(verdict: str, reach: DiscardReach, mode: DiscardMode, schedule: Sch
     return f"OK: {reach.summary}; " + "; ".join(how)
 
 
+def blocking_pool(reach: DiscardReach, pools: list[ThinPoolLayer]) -> ThinPoolLayer | None:
+    """The thin pool that stops discard first, unless a layer above it (dm-crypt...) already does."""
+    if not pools or reach.verdict in ("unsupported", "unknown"):
+        return None
+    pool = pools[0]
+    if reach.verdict == "blocked" and reach.blocked_at not in (pool.kname, *pool.thin_knames):
+        order = [layer.kname for layer in reach.layers]
+        if order.index(reach.blocked_at or "") < order.index(pool.kname):
+            return None
+    return pool
+
+
 def diagnose(host: Host, facts: TrimFacts, peak: PeakWindow | None = None) -> list[TrimVerdict]:
     """A verdict for every mounted filesystem on a block device."""
     mounts = {mounted.mount.mountpoint: mounted.mount for mounted in host.block_mounts()}
@@ -81,23 +103,24 @@ def diagnose(host: Host, facts: TrimFacts, peak: PeakWindow | None = None) -> li
         verdict = _verdict(trim.reach, mode, schedule)
         blocked_at = trim.reach.blocked_at if verdict == "blocked" else None
         blocked_name = host.devices[blocked_at].name if blocked_at else None
-        pools = blocking_thin_pools(host, facts, trim.reach)
-        if pools and verdict in ("ok", "unscheduled", "blocked"):
-            verdict, blocked_name = "blocked", pools[0][0]
+        pool = blocking_pool(trim.reach, blocking_thin_pools(host, facts, trim.reach))
+        if pool is not None:
+            verdict, blocked_name, blocked_at = "blocked", pool.pool, pool.kname
         context = TrimContext(host, facts, trim.mountpoint, mount.fstype, trim.kname, trim.reach, mode,
                               schedule, peak)
         verdicts.append(TrimVerdict(
             trim.mountpoint, mount.source, mount.fstype, trim.kname, verdict, blocked_name, trim.reach,
             mode, schedule, trim_findings(context),
-            _summary(verdict, trim.reach, mode, schedule, facts.clock.now, blocked_name, host)))
+            _summary(verdict, trim.reach, mode, schedule, facts.clock.now, blocked_name, host, pool),
+            blocked_at or trim.reach.blocked_at))
     return verdicts
 
 
 def layer_marker(verdict: TrimVerdict, kname: str) -> str | None:
     """'blocks discard' on the first blocking layer, 'no discard support' at an unsupported bottom."""
-    if kname != verdict.reach.blocked_at:
+    if kname != verdict.blocked_kname:
         return None
-    return "blocks discard" if verdict.reach.verdict == "blocked" else "no discard support"
+    return "blocks discard" if verdict.verdict == "blocked" else "no discard support"
 
 
 def _iso(moment: dt.datetime | None) -> str | None:

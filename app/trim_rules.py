@@ -12,6 +12,7 @@ from diskdoctor.probes.calendar_spec import ScheduleError, describe_delta, parse
 from diskdoctor.probes.device_kinds import split_lvm_dm_name
 from diskdoctor.probes.discard_path import DiscardReach
 from diskdoctor.probes.host import Host
+from diskdoctor.probes.thin_path import ThinPoolLayer, thin_pools_in_path
 from diskdoctor.probes.trim_facts import TrimFacts
 
 from .discard_mode import DiscardMode, kernel_version
@@ -140,26 +141,64 @@ def md_blocked(ctx: TrimContext) -> Iterator[Finding]:
             (f"lsblk -D {_q('/dev/' + device.kname)}",))
 
 
-def blocking_thin_pools(host: Host, facts: TrimFacts, reach: DiscardReach) -> list[tuple[str, str]]:
-    """(vg/pool, mode) of thin pools in this stack's volume groups that ignore or keep discards."""
-    vgs = {split_lvm_dm_name(device.dm_name)[0] for device in
-           (host.devices[layer.kname] for layer in reach.layers)
-           if device.kind == "lvm" and device.dm_name}
-    return [(pool, mode) for pool, mode in sorted(facts.dm.thin_pools.items())
-            if pool.split("/")[0] in vgs and mode in ("ignore", "nopassdown")]
+def blocking_thin_pools(host: Host, facts: TrimFacts, reach: DiscardReach) -> list[ThinPoolLayer]:
+    """Thin pools this filesystem's own stack goes through whose mode keeps discards from the disks."""
+    pools = thin_pools_in_path(host, [layer.kname for layer in reach.layers], facts.dm)
+    return [pool for pool in pools if pool.mode in ("ignore", "nopassdown")]
+
+
+def _thin_volumes(ctx: TrimContext, pool: ThinPoolLayer) -> list[str]:
+    """'vg/lv' of every thin volume on the pool (all must be inactive to change from ignore)."""
+    names = []
+    for kname in ctx.host.children(pool.kname):
+        dm_name = ctx.host.devices[kname].dm_name
+        if dm_name:
+            vg, lv, _layer = split_lvm_dm_name(dm_name)
+            names.append(f"{vg}/{lv}")
+    return names
+
+
+def thin_ignore(ctx: TrimContext, pool: ThinPoolLayer) -> Finding:
+    """TRIM-THIN-IGNORE: the pool drops every discard, so nothing is freed and nothing reaches the disks."""
+    thins = _thin_volumes(ctx, pool)
+    return Finding(
+        "TRIM-THIN-IGNORE", "warn",
+        f"Thin pool {pool.pool} has discards=ignore ({pool.source}): it drops every discard, so fstrim on "
+        f"{ctx.mountpoint} frees nothing in the pool (the pool never shrinks) and nothing reaches the disks.",
+        ("# lvm changes a pool from ignore only while the pool is inactive: unmount its thin volumes, then",
+         *(f"lvchange -an {thin}" for thin in thins), f"lvchange -an {pool.pool}",
+         f"lvchange --discards passdown {pool.pool}",
+         *(f"lvchange -ay {thin}" for thin in thins)),
+        f"Downtime: every thin volume of {pool.pool} ({', '.join(thins) or 'none active'}) must be unmounted "
+        "and deactivated for the change; afterwards the first fstrim frees everything deleted so far "
+        "and can run long.",
+        (f"lvs -o lv_name,discards {pool.pool}   # passdown",
+         f"dmsetup table {ctx.name(pool.kname)} | grep -c ignore_discard   # prints 0",
+         f"fstrim -v {_q(ctx.mountpoint)}"))
+
+
+def thin_nopassdown(ctx: TrimContext, pool: ThinPoolLayer) -> Finding:
+    """TRIM-THIN-NOPASSDOWN: the pool frees its chunks on discard but does not pass discards to the disks."""
+    table = " shows no_discard_passdown" if ctx.facts.dm.tables.get(ctx.name(pool.kname)) else ""
+    return Finding(
+        "TRIM-THIN-NOPASSDOWN", "warn",
+        f"Thin pool {pool.pool} has discards=nopassdown ({pool.source}{table}): fstrim on "
+        f"{ctx.mountpoint} frees space in the pool, but the discards stop "
+        "at the pool and never reach the disks, so the flash is not told which blocks are free.",
+        (f"lvchange --discards passdown {pool.pool}",),
+        "The change works while the pool is in use; from then on every discard the pool frees also goes "
+        "to the disks, so fstrim takes longer and adds I/O (keep it off-peak).",
+        (f"lvs -o lv_name,discards {pool.pool}   # passdown",
+         f"dmsetup table {ctx.name(pool.kname)} | grep -c no_discard_passdown   # prints 0",
+         f"fstrim -v {_q(ctx.mountpoint)}"))
 
 
 def lvm_blocked(ctx: TrimContext) -> Iterator[Finding]:
-    """TRIM-THIN-IGNORE: a thin pool in the stack ignores or does not pass down discards."""
-    for pool, mode in blocking_thin_pools(ctx.host, ctx.facts, ctx.reach):
-        effect = ("ignores discards: fstrim frees nothing in the pool and nothing reaches the disk"
-                  if mode == "ignore" else
-                  "frees pool chunks on discard but does not pass discards down to the disk")
-        yield Finding("TRIM-THIN-IGNORE", "warn",
-                      f"Thin pool {pool} has discards={mode}: it {effect} ({ctx.facts.dm.lvs_source}).",
-                      (f"lvchange --discards passdown {pool}",),
-                      "Changing from ignore may need the pool to be inactive (lvchange -an) first.",
-                      (f"lvs -o lv_name,discards {pool.split('/')[0]}", f"fstrim -v {_q(ctx.mountpoint)}"))
+    """TRIM-THIN-IGNORE / TRIM-THIN-NOPASSDOWN: a thin pool under this filesystem keeps discards."""
+    if ctx.reach.verdict in ("unsupported", "unknown"):
+        return
+    for pool in blocking_thin_pools(ctx.host, ctx.facts, ctx.reach):
+        yield thin_ignore(ctx, pool) if pool.mode == "ignore" else thin_nopassdown(ctx, pool)
 
 
 def generic_blocked(ctx: TrimContext) -> Iterator[Finding]:
@@ -169,7 +208,9 @@ def generic_blocked(ctx: TrimContext) -> Iterator[Finding]:
     device = ctx.host.devices[ctx.reach.blocked_at]
     md_rule = device.md_level in ("raid4", "raid5", "raid6") or \
         (device.md_level == "raid0" and ".el7" in (ctx.facts.kernel or ""))
-    if device.kind == "crypt" or md_rule or blocking_thin_pools(ctx.host, ctx.facts, ctx.reach):
+    pool_layers = {kname for pool in blocking_thin_pools(ctx.host, ctx.facts, ctx.reach)
+                   for kname in (pool.kname, *pool.thin_knames)}
+    if device.kind == "crypt" or md_rule or device.kname in pool_layers:
         return
     yield Finding("TRIM-LAYER-BLOCKED", "warn",
                   f"{ctx.reach.summary}: {device.name} reports discard_max_bytes 0 while a layer below "

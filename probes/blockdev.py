@@ -1,17 +1,16 @@
-"""Enumerate block devices from sysfs (/sys/class/block) with the attributes the stack view needs."""
+"""Read block devices from sysfs (found like lsblk does) with the attributes the stack view needs."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field, replace
 
 from .blkid import read_blkid
+from .block_names import BlockEntry, block_entries
 from .device_kinds import SCSI_TYPE_ROM, lsblk_type_from_dm_uuid, transport_from_sysfs_path
 from .facts import Fact
 from .root import Root
 from .udev import read_udev_properties, udev_data_path
 
-CLASS_BLOCK = "sys/class/block"
 RAM_MAJOR = "1"
 
 
@@ -62,23 +61,15 @@ def active_scheduler(text: str) -> str:
     return text.strip()
 
 
-def _real_dir(root: Root, kname: str) -> str:
-    link = root.readlink(f"{CLASS_BLOCK}/{kname}")
-    if link is None:
-        return f"{CLASS_BLOCK}/{kname}"
-    return os.path.normpath(os.path.join(CLASS_BLOCK, link))
-
-
 def _scheduler(root: Root, queue_dir: str) -> Fact[str]:
     fact = root.fact_str(f"{queue_dir}/queue/scheduler",
                          empty_means="empty: bio-based device without an I/O scheduler")
     return replace(fact, value=active_scheduler(fact.value)) if fact.value else fact
 
 
-def _identity(root: Root, kname: str, real_dir: str, udev: dict[str, str],
+def _identity(root: Root, base: str, real_dir: str, udev: dict[str, str],
               maj_min: str) -> tuple[Fact, Fact]:
     """Model and serial of a whole disk from sysfs, falling back to the udev database."""
-    base = f"sys/block/{kname}"
     model = root.fact_str(f"{base}/device/model")
     serial = root.fact_str(f"{base}/device/serial")
     if serial.value is None and "/virtio" in real_dir:
@@ -94,9 +85,8 @@ def _identity(root: Root, kname: str, real_dir: str, udev: dict[str, str],
     return model, serial
 
 
-def _whole_disk_kind(root: Root, kname: str, real_dir: str) -> tuple[str, dict]:
+def _whole_disk_kind(root: Root, kname: str, base: str, real_dir: str) -> tuple[str, dict]:
     """lsblk TYPE and type-specific facts of a device that is not a partition."""
-    base = f"sys/block/{kname}"
     extra: dict = {}
     if kname.startswith("dm-"):
         dm_name, _ = root.read_attr(f"{base}/dm/name")
@@ -117,17 +107,17 @@ def _whole_disk_kind(root: Root, kname: str, real_dir: str) -> tuple[str, dict]:
     return "disk", extra
 
 
-def _read_whole(root: Root, kname: str, real_dir: str, use_udev: bool) -> BlockDevice:
-    base = f"sys/block/{kname}"
+def _read_whole(root: Root, entry: BlockEntry, use_udev: bool) -> BlockDevice:
+    kname, base, real_dir = entry.kname, entry.base, entry.real_dir
     maj_min = root.fact_str(f"{base}/dev")
     udev = read_udev_properties(root, maj_min.value) if (use_udev and maj_min.value) else {}
-    kind, extra = _whole_disk_kind(root, kname, real_dir)
+    kind, extra = _whole_disk_kind(root, kname, base, real_dir)
     virtual = "/virtual/" in real_dir
     if virtual:
         why = "virtual device: no hardware identity"
         model, serial = Fact(None, f"/{base}/device/model", why), Fact(None, f"/{base}/device/serial", why)
     else:
-        model, serial = _identity(root, kname, real_dir, udev, maj_min.value or "?")
+        model, serial = _identity(root, base, real_dir, udev, maj_min.value or "?")
     transport, why_transport = transport_from_sysfs_path(kname, real_dir)
     if kind in ("lvm", "crypt", "mpath", "dm", "part") or extra.get("md_level"):
         why_transport = "stacked device: see the layers below"
@@ -160,9 +150,8 @@ def _read_whole(root: Root, kname: str, real_dir: str, use_udev: bool) -> BlockD
     )
 
 
-def _read_partition(root: Root, kname: str, real_dir: str, disk: BlockDevice,
-                    use_udev: bool) -> BlockDevice:
-    base = f"{CLASS_BLOCK}/{kname}"
+def _read_partition(root: Root, entry: BlockEntry, disk: BlockDevice, use_udev: bool) -> BlockDevice:
+    kname, base, real_dir = entry.kname, entry.base, entry.real_dir
     number = root.fact_int(f"{base}/partition")
     maj_min = root.fact_str(f"{base}/dev")
     udev = read_udev_properties(root, maj_min.value) if (use_udev and maj_min.value) else {}
@@ -205,22 +194,14 @@ def _fstype(device: BlockDevice, blkid: dict[str, dict[str, str]], blkid_source:
 def read_block_devices(root: Root, *, include_empty: bool = False) -> dict[str, BlockDevice]:
     """All block devices under `root`, keyed by kernel name; unattached loops and RAM disks are
     skipped unless `include_empty` (lsblk's default filter)."""
-    names = root.listdir(CLASS_BLOCK) or []
-    real_dirs = {name: _real_dir(root, name) for name in names}
-    name_set = set(names)
+    entries = block_entries(root)
     use_udev = root.is_dir("run/udev/data")
-    whole: dict[str, BlockDevice] = {}
-    partitions: list[tuple[str, str, str]] = []
-    for name in names:
-        parent = os.path.basename(os.path.dirname(real_dirs[name]))
-        if parent in name_set and parent != name:
-            partitions.append((name, real_dirs[name], parent))
-        else:
-            whole[name] = _read_whole(root, name, real_dirs[name], use_udev)
+    whole = {name: _read_whole(root, entry, use_udev)
+             for name, entry in entries.items() if entry.disk is None}
     devices = dict(whole)
-    for name, real_dir, parent in partitions:
-        if parent in whole:
-            devices[name] = _read_partition(root, name, real_dir, whole[parent], use_udev)
+    for name, entry in entries.items():
+        if entry.disk is not None and entry.disk in whole:
+            devices[name] = _read_partition(root, entry, whole[entry.disk], use_udev)
     blkid, blkid_output = read_blkid(root)
     for kname, device in devices.items():
         devices[kname] = replace(device, fstype=_fstype(device, blkid, blkid_output.source,

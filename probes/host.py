@@ -142,11 +142,18 @@ def _resolve_mount(mount: Mount, devices: dict[str, BlockDevice],
     return MountedFs(mount, None, "not a block device")
 
 
+def _mounts_unknown(root: Root, why: str) -> str:
+    """The warning shown when mountpoints cannot be known, with the reason."""
+    if not root.live and not root.exists(MOUNTINFO):
+        return f"mountpoints unknown: no mountinfo in this root (/{MOUNTINFO})"
+    return f"mountpoints unknown: cannot read /{MOUNTINFO} ({why})"
+
+
 def read_host(root: Root, *, include_empty: bool = False) -> Host:
     """Read the whole passive snapshot of the host under `root`."""
     devices = read_block_devices(root, include_empty=include_empty)
     mounts, mount_error = read_mounts(root)
-    warnings = [f"/{MOUNTINFO}: {mount_error}"] if mount_error else []
+    warnings = [_mounts_unknown(root, mount_error)] if mount_error else []
     by_maj_min = {d.maj_min.value: k for k, d in devices.items() if d.maj_min.value}
     by_dm_name = {d.dm_name: k for k, d in devices.items() if d.dm_name}
     resolved = [_resolve_mount(m, devices, by_maj_min, by_dm_name) for m in mounts]

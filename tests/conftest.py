@@ -28,13 +28,14 @@ def fixture_host(name: str) -> Host:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):  # type: ignore[no-untyped-def]
-    """Under CI=true a skipped live test is a failure: CI must exercise real devices."""
+    """Under CI=true a skipped live or lab test is a failure: CI must exercise real devices and kernels."""
     outcome = yield
     report = outcome.get_result()
-    if report.skipped and item.get_closest_marker("live") and os.environ.get("CI") == "true":
+    marker = next((m for m in ("live", "lab") if item.get_closest_marker(m)), None)
+    if report.skipped and marker and os.environ.get("CI") == "true":
         report.outcome = "failed"
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
-        report.longrepr = f"live test skipped under CI=true (skips count as failures): {reason}"
+        report.longrepr = f"{marker} test skipped under CI=true (skips count as failures): {reason}"
 
 
 def live_prerequisites() -> str | None:

@@ -58,27 +58,46 @@ def _free_loops_without_discard() -> list[str]:
     return found
 
 
+def _switch_discard_off(device: str) -> bool:
+    """Write 0 to the loop's discard_max_bytes and say whether the kernel now reports no discard."""
+    try:
+        Path(f"/sys/block/{Path(device).name}/queue/discard_max_bytes").write_text("0")
+    except OSError:
+        return False
+    return _discard_max(device) == 0
+
+
+def _has_wanted_discard(device: str, discard: bool) -> bool:
+    """Check (and for `discard=False` set) the property after the attach: kernels differ on what a
+    reattached loop keeps (6.18 turns discard back on), so nothing is assumed."""
+    if discard:
+        return _discard_max(device) > 0
+    return _discard_max(device) == 0 or _switch_discard_off(device)
+
+
 def _attach(stack: LoopStack, role: str, size_mib: int, *, discard: bool = True) -> str:
-    """Attach a new image; `discard` picks a loop that accepts discard, or one that does not."""
+    """Attach a new image on a loop whose discard support is checked after the attach to be `discard`."""
     image = stack.workdir / f"{role}.img"
     with open(image, "wb") as handle:
         handle.truncate(size_mib * MIB)
-    if not discard:
-        for device in _free_loops_without_discard():
-            if subprocess.run(["losetup", device, str(image)], capture_output=True).returncode == 0:
-                stack.devices[role] = device
-                return device
     spares = []
     try:
-        for _ in range(MAX_LOOP_TRIES):
-            device = sh("losetup", "--find", "--show", str(image))
-            if not discard or _discard_max(device) > 0:
+        candidates = [] if discard else _free_loops_without_discard()
+        for device in candidates:
+            if subprocess.run(["losetup", device, str(image)], capture_output=True).returncode != 0:
+                continue
+            if _has_wanted_discard(device, discard):
                 stack.devices[role] = device
-                if not discard:
-                    Path(f"/sys/block/{Path(device).name}/queue/discard_max_bytes").write_text("0")
                 return device
             spares.append(device)
-        raise RuntimeError(f"no loop device with discard among {spares}")
+        for _ in range(MAX_LOOP_TRIES):
+            device = sh("losetup", "--find", "--show", str(image))
+            if _has_wanted_discard(device, discard):
+                stack.devices[role] = device
+                return device
+            spares.append(device)
+        wanted = "with" if discard else "without"
+        raise RuntimeError(f"no loop device {wanted} discard among {spares}")
     finally:
         for spare in spares:
             subprocess.run(["losetup", "-d", spare], capture_output=True, check=False)

@@ -130,7 +130,8 @@ def test_fifo_mountinfo_in_a_folder_sysroot_does_not_hang(tmp_path: Path) -> Non
     (root / "proc/self/mountinfo").unlink()
     os.mkfifo(root / "proc/self/mountinfo")
     result = run_cli("devices", "--sysroot", str(root), timeout=60)
-    assert_one_line_error(result, "not a regular file")
+    assert result.code == 0 and "nvme0n1" in result.out  # the stack still shows; mountpoints unknown
+    assert "not a regular file" in result.err
 
 
 # 2. Terminal escapes and markup from the bundle.

@@ -66,17 +66,52 @@ def test_allow_discards_reaches_both_nvme_and_reads_schedule_from_systemctl(tmp_
 def test_thin_pool_ignoring_discards(tmp_path: Path) -> None:
     verdicts, _ = doctor(tmp_path, scenarios.thin_pool)
     srv = verdicts["/srv"]
-    assert srv.verdict == "blocked"
+    assert srv.verdict == "blocked" and srv.blocked_at == "vg1/pool"
+    assert srv.summary.startswith("BLOCKED at thin pool vg1/pool (discards=ignore): the pool drops every "
+                                  "discard: fstrim frees nothing in the pool, which never shrinks")
     thin = finding(srv, "TRIM-THIN-IGNORE")
-    assert thin.fix == ("lvchange --discards passdown vg1/pool",) and "discards=ignore" in thin.text
+    assert "discards=ignore" in thin.text and "never shrinks" in thin.text
+    assert thin.fix[1:] == ("lvchange -an vg1/thin1", "lvchange -an vg1/pool",
+                            "lvchange --discards passdown vg1/pool", "lvchange -ay vg1/thin1")
+    assert thin.risk is not None and thin.risk.startswith("Downtime: every thin volume of vg1/pool")
+    assert "TRIM-LAYER-BLOCKED" not in ids(srv) and "TRIM-THIN-NOPASSDOWN" not in ids(srv)
 
 
-def test_thin_pool_nopassdown_is_blocked_though_the_lv_accepts_discard(tmp_path: Path) -> None:
+def test_thin_pool_nopassdown_frees_the_pool_but_does_not_reach_the_disk(tmp_path: Path) -> None:
     verdicts, _ = doctor(tmp_path, lambda root: scenarios.thin_pool(root, "nopassdown"))
     srv = verdicts["/srv"]
     assert srv.reach.verdict == "reaches"
-    assert srv.verdict == "blocked" and srv.blocked_at == "vg1/pool"
-    assert "does not pass discards down" in finding(srv, "TRIM-THIN-IGNORE").text
+    assert srv.verdict == "blocked" and srv.blocked_at == "vg1/pool" and srv.blocked_kname == "dm-2"
+    assert "fstrim frees space in the pool, but the discards stop there and do not reach the disks" in \
+        srv.summary
+    nopass = finding(srv, "TRIM-THIN-NOPASSDOWN")
+    assert "frees space in the pool" in nopass.text and "never reach the disks" in nopass.text
+    assert "no_discard_passdown" in nopass.text and "ignore" not in (nopass.risk or "")
+    assert nopass.fix == ("lvchange --discards passdown vg1/pool",)
+    assert "TRIM-THIN-IGNORE" not in ids(srv)
+
+
+def test_thin_pool_passdown_reaches_the_disk(tmp_path: Path) -> None:
+    verdicts, _ = doctor(tmp_path, lambda root: scenarios.thin_pool(root, "passdown"))
+    srv = verdicts["/srv"]
+    assert srv.verdict == "ok" and srv.blocked_at is None, srv.summary
+    assert srv.summary.startswith("OK: discard reaches sdb through vg1-thin1, vg1-pool-tpool")
+    assert not {"TRIM-THIN-IGNORE", "TRIM-THIN-NOPASSDOWN", "TRIM-LAYER-BLOCKED"} & set(ids(srv))
+
+
+@pytest.mark.parametrize("mode", ["ignore", "nopassdown", "passdown"])
+def test_a_thin_pool_is_blamed_only_for_filesystems_on_it(tmp_path: Path, mode: str) -> None:
+    verdicts, _ = doctor(tmp_path, lambda root: scenarios.thin_pool(root, mode))
+    data, secret = verdicts["/data"], verdicts["/secret"]
+    assert data.verdict == "ok" and data.blocked_at is None, data.summary
+    assert data.summary.startswith("OK: discard reaches sdb through vg1-data")
+    assert secret.verdict == "blocked" and secret.blocked_at == "luks-secret"
+    assert secret.summary.startswith("BLOCKED at luks-secret (dm-crypt without allow_discards)")
+    for verdict in (data, secret):
+        assert not {"TRIM-THIN-IGNORE", "TRIM-THIN-NOPASSDOWN"} & set(ids(verdict))
+        assert all("lvchange" not in line for f in verdict.findings for line in f.fix)
+    assert finding(secret, "TRIM-CRYPT-OFF").fix[0] == "cryptsetup refresh --allow-discards --persistent " \
+                                                        "luks-secret"
 
 
 def test_unqueued_trim_with_continuous_discard_stalls_io(tmp_path: Path) -> None:

@@ -204,26 +204,45 @@ def stamp_only(root: Path, days_ago: float = 3.0) -> Path:
 
 
 def thin_pool(root: Path, discards: str = "ignore") -> Path:
-    """sdb -> thin pool (vg1/pool, discards=ignore) -> thin LV vg1-thin1 with ext4 on /srv."""
+    """One VG on sdb: a thin pool (vg1/pool, `discards`) with thin LV vg1-thin1 (ext4 on /srv) beside
+    plain linear LVs: vg1-data (ext4 on /data) and vg1-secret under LUKS2 without allow_discards
+    (xfs on /secret), as issue 10 saw on a real kernel."""
     b = SysrootBuilder(root, hostname="thin-1")
     b.sata("sdb", "8:16", 960 * GIB, port=2, model="INTEL SSDSC2KB960G8")
     vg = "Tp0Lx9Ab8Cd7Ef6Gh5Ij4Kl3Mn2Op1Qr"
     b.dm("dm-0", "253:0", 1 * GIB, name="vg1-pool_tmeta",
          uuid=f"LVM-{vg}Me7aMe7aMe7aMe7aMe7aMe7aMe7aMe7a-tmeta", lowers=["sdb"])
-    b.dm("dm-1", "253:1", 900 * GIB, name="vg1-pool_tdata",
+    b.dm("dm-1", "253:1", 600 * GIB, name="vg1-pool_tdata",
          uuid=f"LVM-{vg}Da7aDa7aDa7aDa7aDa7aDa7aDa7aDa7a-tdata", lowers=["sdb"])
     passes = discards != "ignore"
-    b.dm("dm-2", "253:2", 900 * GIB, name="vg1-pool-tpool",
+    b.dm("dm-2", "253:2", 600 * GIB, name="vg1-pool-tpool",
          uuid=f"LVM-{vg}Po0lPo0lPo0lPo0lPo0lPo0lPo0lPo0l-tpool", lowers=["dm-0", "dm-1"], discard=passes)
     b.dm("dm-3", "253:3", 500 * GIB, name="vg1-thin1", uuid=f"LVM-{vg}Th1nTh1nTh1nTh1nTh1nTh1nTh1nTh1n",
          lowers=["dm-2"], discard=passes)
+    b.dm("dm-4", "253:4", 100 * GIB, name="vg1-data", uuid=f"LVM-{vg}Da7aLvDa7aLvDa7aLvDa7aLvDa7aLvDa",
+         lowers=["sdb"])
+    b.dm("dm-5", "253:5", 100 * GIB, name="vg1-secret", uuid=f"LVM-{vg}Sec7Sec7Sec7Sec7Sec7Sec7Sec7Sec7",
+         lowers=["sdb"])
+    b.dm("dm-6", "253:6", 100 * GIB, name="luks-secret",
+         uuid="CRYPT-LUKS2-5e3c7e1a0b2c4d5e8f9a0b1c2d3e4f5a-luks-secret", lowers=["dm-5"], discard=False)
     b.mount("253:3", "/srv", "ext4", "/dev/mapper/vg1-thin1", "rw,relatime", "rw")
-    b.etc("fstab", "/dev/mapper/vg1-thin1 /srv ext4 defaults 0 2\n")
+    b.mount("253:4", "/data", "ext4", "/dev/mapper/vg1-data", "rw,relatime", "rw")
+    b.mount("253:6", "/secret", "xfs", "/dev/mapper/luks-secret", "rw,relatime", "rw")
+    b.etc("fstab", "/dev/mapper/vg1-thin1 /srv ext4 defaults 0 2\n"
+          "/dev/mapper/vg1-data /data ext4 defaults 0 2\n/dev/mapper/luks-secret /secret xfs defaults 0 2\n")
     feature = {"ignore": " 1 ignore_discard", "nopassdown": " 1 no_discard_passdown"}.get(discards, " 0")
-    b.command_output("dmsetup-table", f"vg1-pool-tpool: 0 1887436800 thin-pool 253:0 253:1 128 0{feature}\n"
+    b.command_output("dmsetup-table", f"luks-secret: 0 209715200 crypt aes-xts-plain64 "
+                     ":64:logon:cryptsetup:5e3c7e1a-d0 0 253:5 32768\n"
+                     "vg1-data: 0 209715200 linear 8:16 1258293248\n"
+                     "vg1-pool_tdata: 0 1258291200 linear 8:16 2099200\n"
+                     "vg1-pool_tmeta: 0 2097152 linear 8:16 2048\n"
+                     f"vg1-pool-tpool: 0 1258291200 thin-pool 253:0 253:1 128 0{feature}\n"
+                     "vg1-secret: 0 209715200 linear 8:16 1468008448\n"
                      "vg1-thin1: 0 1048576000 thin 253:2 1\n")
-    b.command_output("lvs", '{"report": [{"lv": [{"lv_name": "pool", "vg_name": "vg1", "lv_attr": '
-                     f'"twi-aotz--", "discards": "{discards}"}}, {{"lv_name": "thin1", "vg_name": "vg1", '
+    b.command_output("lvs", '{"report": [{"lv": [{"lv_name": "data", "vg_name": "vg1", "lv_attr": '
+                     '"-wi-ao----", "discards": ""}, {"lv_name": "pool", "vg_name": "vg1", "lv_attr": '
+                     f'"twi-aotz--", "discards": "{discards}"}}, {{"lv_name": "secret", "vg_name": "vg1", '
+                     '"lv_attr": "-wi-ao----", "discards": ""}, {"lv_name": "thin1", "vg_name": "vg1", '
                      '"lv_attr": "Vwi-aotz--", "discards": ""}]}]}\n')
     systemd_host(b)
     return b.finish()
