@@ -86,6 +86,7 @@ class Root:
     recorded: set[tuple[str, str]] | None = field(default=None)
     label: str = ""
     _links: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+    _dirs: dict[str, tuple[str, ...] | _Escape] = field(default_factory=dict, repr=False, compare=False)
 
     def describe(self) -> str:
         """How to name this root to the user: "this host (/)" or "capture NAME"."""
@@ -120,12 +121,32 @@ class Root:
         return target
 
     def _walk(self, rel: str, follow_last: bool) -> str:
-        """`rel` with its links followed inside this root; raises _Escape when it would leave it."""
-        parts = deque(p for p in rel.split("/") if p and p != ".")
-        done: list[str] = []
+        """`rel` with its links followed inside this root; raises _Escape when it would leave it.
+
+        The folder part is resolved once per folder (a device's 30 attributes share it)."""
+        head, _, last = rel.strip("/").rpartition("/")
+        done = list(self._resolved_dir(head))
+        return "/".join(self._follow(done, deque([last] if last else []), follow_last))
+
+    def _resolved_dir(self, head: str) -> tuple[str, ...]:
+        known = self._dirs.get(head)
+        if known is None:
+            try:
+                known = tuple(self._follow([], deque(head.split("/")), True))
+            except _Escape as err:
+                known = err
+            self._dirs[head] = known
+        if isinstance(known, _Escape):
+            raise known
+        return known
+
+    def _follow(self, done: list[str], parts: deque[str], follow_last: bool) -> list[str]:
+        """Append `parts` to the link-free path `done`, following links inside this root."""
         hops = 0
         while parts:
             part = parts.popleft()
+            if part in ("", "."):
+                continue
             if part == "..":
                 if not done:
                     if self.live:
@@ -145,8 +166,8 @@ class Root:
             done.pop()
             if target.startswith("/"):
                 done = []
-            parts.extendleft(reversed([p for p in target.split("/") if p and p != "."]))
-        return "/".join(done)
+            parts.extendleft(reversed(target.split("/")))
+        return done
 
     def _confined(self, rel: str, follow_last: bool = True) -> str:
         """The real path to open for `rel`: itself on the live host, resolved inside a capture."""
@@ -154,16 +175,26 @@ class Root:
             return self.full(rel)
         return self.full(self._walk(rel, follow_last))
 
+    def _open(self, rel: str) -> int:
+        """A read-only descriptor for `rel`; in a capture the last component is opened without
+        following it, and only when it is a link (ELOOP) is that link resolved inside the capture."""
+        flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK
+        if self.live:
+            return os.open(self.full(rel), flags)
+        try:
+            return os.open(self.full(self._walk(rel, follow_last=False)), flags | os.O_NOFOLLOW)
+        except OSError as err:
+            if err.errno != errno.ELOOP:
+                raise
+        return os.open(self.full(self._walk(rel, follow_last=True)), flags | os.O_NOFOLLOW)
+
     def read_bytes(self, rel: str, limit: int = MAX_FILE_BYTES) -> tuple[bytes | None, str | None]:
         """Read a small file: (data, None), or (None, reason); never a FIFO, device or huge file."""
         self._record("file", rel)
         try:
-            path = self._confined(rel)
+            fd = self._open(rel)
         except _Escape as err:
             return None, str(err)
-        flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK
-        try:
-            fd = os.open(path, flags if self.live else flags | os.O_NOFOLLOW)
         except OSError as err:
             return None, describe_os_error(err)
         try:

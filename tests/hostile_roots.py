@@ -113,9 +113,24 @@ def tar_with(output: Path, members: Iterator[tuple[tarfile.TarInfo, bytes | None
 
 
 def leftovers(prefix: str = "diskdoctor-sysroot-") -> list[str]:
-    """Sysroot extraction folders in the temp dir."""
+    """Sysroot extraction folders in the temp dir (tests give the CLI a private TMPDIR)."""
     tmp = os.environ.get("TMPDIR", "/tmp")
     return sorted(n for n in os.listdir(tmp) if n.startswith(prefix))
+
+
+@contextmanager
+def private_tmpdir(folder: Path) -> Iterator[Path]:
+    """Point TMPDIR (inherited by the CLI children) at `folder` while the block runs."""
+    folder.mkdir(exist_ok=True)
+    old = os.environ.get("TMPDIR")
+    os.environ["TMPDIR"] = str(folder)
+    try:
+        yield folder
+    finally:
+        if old is None:
+            del os.environ["TMPDIR"]
+        else:
+            os.environ["TMPDIR"] = old
 
 
 _RECORDING: list[list[str]] = []
@@ -123,7 +138,10 @@ _RECORDING: list[list[str]] = []
 
 def _audit(event: str, args: tuple) -> None:  # type: ignore[type-arg]
     if _RECORDING and event in ("open", "os.listdir", "os.scandir") and args and isinstance(args[0], str):
-        _RECORDING[-1].append(args[0])
+        flags = args[2] if event == "open" and len(args) > 2 and isinstance(args[2], int) else 0
+        path = args[0]
+        nofollow = flags & os.O_NOFOLLOW  # the last component is not followed: only its folder is reached
+        _RECORDING[-1].append(os.path.realpath(os.path.dirname(path) if nofollow else path))
 
 
 sys.addaudithook(_audit)
@@ -131,7 +149,8 @@ sys.addaudithook(_audit)
 
 @contextmanager
 def audited_opens() -> Iterator[list[str]]:
-    """Record every path this process opens or lists while the block runs (via one audit hook)."""
+    """Record where every open or listing of this process reaches while the block runs (via one audit
+    hook): the real path, or for an O_NOFOLLOW open the real path of its folder."""
     seen: list[str] = []
     _RECORDING.append(seen)
     try:
