@@ -67,7 +67,8 @@ def _read_only_fs(folder: str) -> bool:
 
 
 def _copy_recorded(root: Root, copier: TreeCopier) -> None:
-    for kind, rel in sorted(root.recorded or ()):
+    order = {"file": 0, "link": 1, "exists": 2, "dir": 3}  # contents first; listings only add names
+    for kind, rel in sorted(root.recorded or (), key=lambda item: (order.get(item[0], 4), item[1])):
         if kind == "dir":
             copier.copy_listing(rel)
         elif kind == "link":

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from diskdoctor.probes.engine_launch import ENGINE_COMMAND
+from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.root import describe_write_error
 
 from .errors import EXIT_OK, EXIT_USAGE, UsageError
@@ -158,9 +159,11 @@ def run_tui(args: argparse.Namespace) -> int:
 
 
 def _raise_on_signal(signum: int, _frame: object) -> None:
-    from .hangup import note_signal
+    from .hangup import note_signal, start_watchdog
 
     note_signal(signum)
+    if signum == signal.SIGHUP:  # the terminal is gone: unwinding must not wait on it for long
+        start_watchdog(SIGNAL_EXIT_BASE + signum)
     raise SystemExit(SIGNAL_EXIT_BASE + signum)
 
 
@@ -203,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError(f"--smoke starts the TUI; it cannot be combined with `{args.command}`")
         return handlers[args.command](args)
     except UsageError as err:
-        print(f"diskdoctor: error: {err}", file=sys.stderr)
+        print(f"diskdoctor: error: {visible(str(err))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("diskdoctor: interrupted", file=sys.stderr)
@@ -223,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:
         if os.environ.get(DEBUG_ENV):
             raise
-        print(f"diskdoctor: internal error: {type(err).__name__}: {err} "
+        print(f"diskdoctor: internal error: {type(err).__name__}: {visible(str(err))} "
               f"(set {DEBUG_ENV}=1 for the traceback, and please report it)", file=sys.stderr)
         return EXIT_USAGE
 

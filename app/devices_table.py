@@ -36,16 +36,16 @@ def _add_row(host: Host, row: WalkRow, table: Table) -> None:
     name = Text(_guides(row.last)) + Text(device.name, style="bold")
     if row.shown_above:
         name.append(" (shown above)", style="dim")
-    table.add_row(
+    table.add_row(  # every cell a Text: host strings are never parsed as Rich markup
         name,
-        device.kind,
-        human_bytes(device.size_bytes.value),
-        yes_no(device.rotational.value),
-        device.scheduler.value or "-",
-        human_bytes(device.discard_max_bytes.value),
+        Text(device.kind),
+        Text(human_bytes(device.size_bytes.value)),
+        Text(yes_no(device.rotational.value)),
+        Text(device.scheduler.value or "-"),
+        Text(human_bytes(device.discard_max_bytes.value)),
         trim_cell(device.accepts_discard),
-        device.fstype.value or "",
-        " ".join(host.mountpoints(row.kname)),
+        Text(device.fstype.value or ""),
+        Text(" ".join(host.mountpoints(row.kname))),
     )
 
 

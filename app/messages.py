@@ -31,3 +31,5 @@ class TrimLoaded(Message):
 
     verdicts: list[TrimVerdict]
     facts: TrimFacts
+    host: Host
+    """The snapshot the verdicts describe (trim now checks the mount is still the one shown)."""

@@ -56,7 +56,9 @@ class TreeCopier:
             return
 
     def copy_listing(self, rel: str) -> None:
-        """Copy a directory and its entries (links as links), so listing it replays the same."""
+        """Copy a directory's entries so listing it replays the same: links as links, and regular files
+        as empty stand-ins (a listing needs their names; a file the probes read is copied whole by
+        `copy`, which runs first, so a unit folder never brings along other services' secrets)."""
         self.copy(rel)
         real = os.path.join(self.source, rel)
         try:
@@ -64,7 +66,14 @@ class TreeCopier:
         except OSError:
             return
         for name in names:
-            self.copy(f"{rel}/{name}", follow_last=False)
+            try:
+                regular = stat.S_ISREG(os.lstat(os.path.join(real, name)).st_mode)
+            except OSError:
+                continue
+            if regular:
+                self.stand_in(f"{rel}/{name}")
+            else:
+                self.copy(f"{rel}/{name}", follow_last=False)
 
     def stand_in(self, rel: str) -> None:
         """An empty file (same mode) where the probes only asked whether `rel` exists (a daemon binary)."""

@@ -34,6 +34,8 @@ def run_trim(args: argparse.Namespace) -> int:
     with open_root(args.sysroot) as root:
         host = read_host(root)
         facts = read_trim_facts(root, host)
+    if host.mounts_unknown:
+        raise UsageError(f"cannot judge TRIM: {host.mounts_unknown}")
     verdicts = diagnose(host, facts, peak)
     if args.json:
         sys.stdout.write(json.dumps(trim_document(verdicts, facts, peak), indent=2) + "\n")

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from diskdoctor.probes.calendar_spec import describe_delta
-from diskdoctor.probes.fstrim_run import FstrimResult, hold_mount
-from diskdoctor.probes.host import read_host
-from diskdoctor.probes.root import Root, describe_os_error
+from diskdoctor.probes.fstrim_run import FstrimResult
+from diskdoctor.probes.host import Host, read_host
+from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts, read_trim_facts
 from diskdoctor.widgets import CardContent, FindingCard
 from rich.text import Text
@@ -16,11 +16,13 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from .errors import UsageError
 from .formatting import human_bytes
 from .messages import HostLoadFailed, TrimLoaded
 from .peak_window import PeakWindow
 from .trim_dialogs import ConfirmTrim, PeakDialog, TrimProgress
 from .trim_doctor import TrimVerdict, diagnose, layer_marker
+from .trim_now import hold_confirmed_mount
 
 VERDICT_STYLES = {"ok": "bold green", "blocked": "bold red", "unsupported": "yellow",
                   "unscheduled": "bold yellow", "unknown": "magenta"}
@@ -110,6 +112,7 @@ class TrimScreen(Screen[None]):
         self.peak: PeakWindow | None = None
         self.verdicts: dict[str, TrimVerdict] = {}
         self.facts: TrimFacts | None = None
+        self.host: Host | None = None
         self.selected: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -134,7 +137,7 @@ class TrimScreen(Screen[None]):
         try:
             host = read_host(self.root)
             facts = read_trim_facts(self.root, host)
-            self.post_message(TrimLoaded(diagnose(host, facts, self.peak), facts))
+            self.post_message(TrimLoaded(diagnose(host, facts, self.peak), facts, host))
         except Exception as err:  # a probe bug must never kill the app
             self.post_message(HostLoadFailed(f"could not read the TRIM facts: {err}"))
 
@@ -145,6 +148,7 @@ class TrimScreen(Screen[None]):
     @on(TrimLoaded)
     def show(self, message: TrimLoaded) -> None:
         self.facts = message.facts
+        self.host = message.host
         self.verdicts = {v.mountpoint: v for v in message.verdicts}
         self.query_one("#trim-host", Static).update(host_summary(message.facts, self.peak))
         table = self.query_one("#trim-table", DataTable)
@@ -226,10 +230,12 @@ class TrimScreen(Screen[None]):
                         severity="warning", markup=False)
             return
 
-        try:
-            held = hold_mount(mountpoint)
-        except OSError as err:
-            self.notify(f"cannot open {mountpoint}: {describe_os_error(err)}", severity="error", markup=False)
+        try:  # the filesystem now at the path must be the one this screen shows (same mount ID)
+            held = hold_confirmed_mount(self.host, mountpoint) if self.host else None
+        except UsageError as err:
+            self.notify(f"{err}; press r to read the host again", severity="error", markup=False)
+            return
+        if held is None:
             return
 
         def confirmed(yes: bool | None) -> None:

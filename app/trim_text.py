@@ -25,7 +25,7 @@ def print_timer(facts: TrimFacts, console: Console) -> None:
     state = timer.state.replace("-", " ")
     calendar = f"; OnCalendar={escape(', '.join(timer.calendars))}" if timer.calendars else ""
     delay = f", RandomizedDelaySec={timer.randomized_delay_s:g}s" if timer.randomized_delay_s else ""
-    console.print(f"fstrim.timer: [bold]{state}[/]{running}{calendar}{delay}; read from "
+    console.print(f"fstrim.timer: [bold]{escape(state)}[/]{running}{calendar}{delay}; read from "
                   f"{escape(timer.state_source)}")
     if timer.dropins:
         console.print(f"  overridden by {escape(', '.join(timer.dropins))}")
@@ -39,11 +39,13 @@ def print_verdict(verdict: TrimVerdict, console: Console) -> None:
     """One filesystem: verdict line, layers, discard mode, schedule, findings with fixes."""
     style = VERDICT_STYLE.get(verdict.verdict, "bold")
     console.print()
-    console.print(f"[bold]{escape(verdict.mountpoint)}[/] ({verdict.fstype} on {escape(verdict.source)})")
+    console.print(f"[bold]{escape(verdict.mountpoint)}[/] "
+                  f"({escape(verdict.fstype)} on {escape(verdict.source)})")
     console.print(f"  [{style}]{escape(verdict.summary)}[/]")
     for layer in verdict.reach.layers:
         marker = layer_marker(verdict, layer.kname)
-        console.print(f"    {layer.name:<22} {layer.kind:<6} discard_max {_limit(layer.discard_max_bytes):>8}"
+        console.print(f"    {escape(f'{layer.name:<22}')} {layer.kind:<6} "
+                      f"discard_max {_limit(layer.discard_max_bytes):>8}"
                       f"  granularity {_limit(layer.discard_granularity):>6}"
                       + (f"  <- {marker}" if marker else ""))
     console.print(f"  discard mode: {escape(verdict.mode.text)}")
@@ -74,4 +76,4 @@ def print_trim_report(verdicts: list[TrimVerdict], facts: TrimFacts, console: Co
     bad = [v for v in verdicts if v.verdict != "ok"]
     console.print()
     console.print(f"{len(verdicts) - len(bad)} of {len(verdicts)} filesystems OK"
-                  + (f"; not OK: {', '.join(v.mountpoint for v in bad)}" if bad else ""))
+                  + (f"; not OK: {escape(', '.join(v.mountpoint for v in bad))}" if bad else ""))

@@ -35,6 +35,8 @@ class Host:
     mounts: list[MountedFs]
     swaps: list[tuple[str, str]]
     warnings: list[str] = field(default_factory=list)
+    mounts_unknown: str | None = None
+    """Why the mounted filesystems could not be read (no mountinfo in a sys-only root), else None."""
     _children: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
     _mountpoints: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
     _parents: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
@@ -153,7 +155,8 @@ def read_host(root: Root, *, include_empty: bool = False) -> Host:
     """Read the whole passive snapshot of the host under `root`."""
     devices = read_block_devices(root, include_empty=include_empty)
     mounts, mount_error = read_mounts(root)
-    warnings = [_mounts_unknown(root, mount_error)] if mount_error else []
+    unknown = _mounts_unknown(root, mount_error) if mount_error else None
+    warnings = [unknown] if unknown else []
     by_maj_min = {d.maj_min.value: k for k, d in devices.items() if d.maj_min.value}
     by_dm_name = {d.dm_name: k for k, d in devices.items() if d.dm_name}
     resolved = [_resolve_mount(m, devices, by_maj_min, by_dm_name) for m in mounts]
@@ -171,4 +174,5 @@ def read_host(root: Root, *, include_empty: bool = False) -> Host:
         mounts=resolved,
         swaps=read_swaps(root),
         warnings=warnings,
+        mounts_unknown=unknown,
     )

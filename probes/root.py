@@ -91,8 +91,8 @@ class Root:
     def describe(self) -> str:
         """How to name this root to the user: "this host (/)" or "capture NAME"."""
         if self.label:
-            return self.label
-        return "this host (/)" if self.live else "capture " + os.path.basename(self.path.rstrip("/"))
+            return visible(self.label)
+        return "this host (/)" if self.live else "capture " + visible(os.path.basename(self.path.rstrip("/")))
 
     def host_path(self, rel: str) -> str:
         """The path as the user knows it on the host, e.g. /sys/block/sda/size."""
@@ -224,9 +224,12 @@ class Root:
         return visible(data.decode("utf-8", "replace"), multiline=True), None
 
     def read_attr(self, rel: str) -> tuple[str | None, str | None]:
-        """Read a one-line sysfs attribute (at most MAX_ATTR_BYTES), stripped."""
-        text, why = self.read_text(rel, MAX_ATTR_BYTES)
-        return (text.strip() if text is not None else None), why
+        """Read a one-line sysfs attribute (at most MAX_ATTR_BYTES), stripped; trailing NULs go too
+        (GNU tar pads sysfs files, which report 4096 bytes, with them; lsblk reads past them)."""
+        data, why = self.read_bytes(rel, MAX_ATTR_BYTES)
+        if data is None:
+            return None, why
+        return visible(data.rstrip(b"\0").decode("utf-8", "replace").strip(), multiline=True), None
 
     def fact_str(self, rel: str, *, empty_means: str | None = None) -> Fact[str]:
         """A string attribute as a Fact; an empty file is unknown when `empty_means` explains it."""

@@ -33,12 +33,14 @@ from hostile_roots import (
     evil_capture,
     leftovers,
     private_tmpdir,
+    replace_everywhere,
     tar_gz,
     tar_with,
 )
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+FIXTURES = Path(__file__).parent / "fixtures"
 LIVE_BLOCK = sorted(os.listdir("/sys/class/block"))
 
 
@@ -340,3 +342,51 @@ def test_no_read_escapes_a_folder_sysroot(links: list[tuple[str, str]],
             text = read_everything(Root(str(root), live=False))
         assert_inside(opened, root)
         assert "CANARY-7f3a" not in text
+
+
+# Found by the new-user pass.
+
+def test_markup_in_names_never_breaks_the_text_reports(tmp_path: Path) -> None:
+    root = copy_fixture("etcd-trim-blocked", tmp_path)
+    replace_everywhere(root, "luks-etcd", "x[/red]y")
+    replace_everywhere(root, "/var/lib/etcd", "/data[/bold]q[/]")
+    devices = run_cli("devices", "--sysroot", str(root))
+    trim = run_cli("trim", "--sysroot", str(root))
+    assert devices.code == 0 and "/data[/bold]q[/]" in devices.out and "x[/red]y" in devices.out
+    assert trim.code in (0, 1) and "/data[/bold]q[/]" in trim.out and "x[/red]y" in trim.out
+
+
+def test_capture_name_and_error_paths_are_shown_visibly(tmp_path: Path) -> None:
+    named = tmp_path / "nu-\x1b]0;PWNED\x07"
+    result = run_cli("devices", "--sysroot", str(named))
+    assert result.code == 2 and "\x1b" not in result.err and "\\x1b]0;PWNED" in result.err
+    root = Root(str(copy_fixture("sata-ext4", named)), live=False)
+    assert "\x1b" not in read_host(root).root_label
+
+
+def test_trim_refuses_to_judge_without_mountinfo(tmp_path: Path) -> None:
+    root = tmp_path / "sys-only"
+    shutil.copytree(FIXTURES / "sata-ext4" / "sys", root / "sys", symlinks=True)
+    assert_one_line_error(run_cli("trim", "--sysroot", str(root)), "cannot judge TRIM: mountpoints unknown")
+
+
+def test_attributes_padded_with_nul_bytes_read_like_lsblk(tmp_path: Path) -> None:
+    root = bare_capture(tmp_path)
+    base = add_device(root, "padded")
+    (base / "size").write_bytes(b"2048\n" + b"\0" * 4091)  # as GNU tar stores a 4096-byte sysfs file
+    assert read_host(Root(str(root), live=False)).devices["padded"].size_bytes.value == 2048 * 512
+
+
+def test_a_listed_folder_brings_names_not_contents(tmp_path: Path) -> None:
+    from diskdoctor.app.tree_copy import TreeCopier
+
+    units = tmp_path / "src/etc/systemd/system"
+    units.mkdir(parents=True)
+    (units / "fstrim.timer").write_text("[Timer]\nOnCalendar=weekly\n")
+    (units / "myapp.service").write_text("[Service]\nEnvironment=DB_PASSWORD=hunter2\n")
+    copier = TreeCopier(str(tmp_path / "src"), str(tmp_path / "dst"))
+    copier.copy("etc/systemd/system/fstrim.timer")
+    copier.copy_listing("etc/systemd/system")
+    out = tmp_path / "dst/etc/systemd/system"
+    assert (out / "fstrim.timer").read_text().startswith("[Timer]")
+    assert (out / "myapp.service").exists() and (out / "myapp.service").read_text() == ""
