@@ -148,13 +148,15 @@ def blocking_thin_pools(host: Host, facts: TrimFacts, reach: DiscardReach) -> li
 
 
 def _thin_volumes(ctx: TrimContext, pool: ThinPoolLayer) -> list[str]:
-    """'vg/lv' of every thin volume on the pool (all must be inactive to change from ignore)."""
+    """'vg/lv' of every thin volume on the pool (all must be inactive to change from ignore); the
+    pool's own visible LV, which lvm also maps onto the -tpool layer, is not one of them."""
     names = []
     for kname in ctx.host.children(pool.kname):
         dm_name = ctx.host.devices[kname].dm_name
         if dm_name:
             vg, lv, _layer = split_lvm_dm_name(dm_name)
-            names.append(f"{vg}/{lv}")
+            if f"{vg}/{lv}" != pool.pool:
+                names.append(f"{vg}/{lv}")
     return names
 
 

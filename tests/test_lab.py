@@ -36,17 +36,24 @@ class Lab:
         """Keep outputs under `out`."""
         self.out = out
         self.groups: dict[str, LabGroup] = {}
+        self.failures: dict[str, str] = {}
         self.cache: Path | None = None
 
     def group(self, name: str) -> LabGroup:
-        """The outputs of one group, booting its guest the first time."""
+        """The outputs of one group, booting its guest the first time (a failed boot is not retried)."""
+        if name in self.failures:
+            pytest.fail(self.failures[name])
         if name not in self.groups:
             reuse = os.environ.get("DISKDOCTOR_LAB_RESULTS")
-            if reuse and (Path(reuse) / name / "done").exists():
-                self.groups[name] = LabGroup(Path(reuse) / name)
-            else:
-                self.cache = self.cache or prepare()
-                self.groups[name] = LabGroup(run_group(name, self.out, self.cache))
+            try:
+                if reuse and (Path(reuse) / name / "done").exists():
+                    self.groups[name] = LabGroup(Path(reuse) / name)
+                else:
+                    self.cache = self.cache or prepare()
+                    self.groups[name] = LabGroup(run_group(name, self.out, self.cache))
+            except RuntimeError as exc:
+                self.failures[name] = str(exc)
+                raise
         return self.groups[name]
 
 

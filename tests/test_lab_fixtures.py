@@ -67,6 +67,9 @@ def test_real_thin_pools_in_each_discard_mode() -> None:
     assert [f.id for f in nopass.findings if f.id.startswith("TRIM-THIN")] == ["TRIM-THIN-NOPASSDOWN"]
     assert ignore.verdict == "blocked" and ignore.blocked_at == "vg0/pool_ignore"
     assert [f.id for f in ignore.findings if f.id.startswith("TRIM-THIN")] == ["TRIM-THIN-IGNORE"]
+    fix = next(f for f in ignore.findings if f.id == "TRIM-THIN-IGNORE").fix
+    assert fix[1:] == ("lvchange -an vg0/thin_ignore", "lvchange -an vg0/pool_ignore",
+                       "lvchange --discards passdown vg0/pool_ignore", "lvchange -ay vg0/thin_ignore")
     assert passdown.verdict in REACHES
     for mountpoint in ("/lab/data", "/lab/span", "/lab/luks2on", "/lab/luks2off", "/lab/slow"):
         assert not any(f.id.startswith("TRIM-THIN") for f in verdicts[mountpoint].findings), mountpoint
