@@ -390,3 +390,23 @@ def test_a_listed_folder_brings_names_not_contents(tmp_path: Path) -> None:
     out = tmp_path / "dst/etc/systemd/system"
     assert (out / "fstrim.timer").read_text().startswith("[Timer]")
     assert (out / "myapp.service").exists() and (out / "myapp.service").read_text() == ""
+
+
+def test_stale_bench_scratch_of_a_dead_engine_is_removed(tmp_path: Path) -> None:
+    from diskdoctor.probes.scratch import owner_tag
+    from diskdoctor.probes.wal_target import SCRATCH_PREFIX, make_scratch, remove_scratch
+
+    dead = subprocess.Popen(["sleep", "30"])
+    tag = owner_tag(dead.pid)
+    dead.kill()
+    dead.wait()
+    stale = tmp_path / f"{SCRATCH_PREFIX}{tag}abc"
+    (stale / "deep").mkdir(parents=True)
+    (stale / "deep" / "wal.0").write_bytes(b"x" * 4096)
+    fresh = make_scratch(str(tmp_path))
+    try:
+        assert not stale.exists()
+        assert os.path.basename(fresh).startswith(SCRATCH_PREFIX + owner_tag())
+    finally:
+        remove_scratch(fresh)
+    assert os.listdir(tmp_path) == []
