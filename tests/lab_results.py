@@ -86,22 +86,25 @@ class LabGroup:
         """Whole disks as lsblk lists them."""
         return [k for k, d in self.lsblk.items() if d["type"] == "disk"]
 
-    def fstrim(self, name: str) -> FstrimRun:
-        """The fstrim run on /lab/NAME with the discard sectors every disk received meanwhile."""
-        output = (self.folder / "fstrim" / f"{name}.out").read_text()
+    def fstrim(self, name: str, *, fixed: bool = False) -> FstrimRun:
+        """The fstrim run on /lab/NAME with the discard sectors every disk received meanwhile; with
+        `fixed`, the run after diskdoctor's fixes were applied."""
+        folder = self.folder / "fixed" if fixed else self.folder
+        output = (folder / "fstrim" / f"{name}.out").read_text()
         match = re.search(r"\((\d+) bytes\) trimmed", output)
-        before = _stat_table(self.folder / "stat" / f"{name}.before")
-        after = _stat_table(self.folder / "stat" / f"{name}.after")
+        before = _stat_table(folder / "stat" / f"{name}.before")
+        after = _stat_table(folder / "stat" / f"{name}.after")
         sectors = {disk: after[disk][DISCARD_SECTORS_FIELD] - before[disk][DISCARD_SECTORS_FIELD]
                    for disk in self.disks() if disk in before and disk in after}
-        return FstrimRun(int((self.folder / "fstrim" / f"{name}.rc").read_text()), output.strip(),
+        return FstrimRun(int((folder / "fstrim" / f"{name}.rc").read_text()), output.strip(),
                          int(match.group(1)) if match else 0, sectors)
 
     def mounts(self) -> list[str]:
         """Names of the lab's mounts (/lab/NAME)."""
         return sorted(path.stem for path in (self.folder / "fstrim").glob("*.rc"))
 
-    def dm_table(self, name: str) -> str:
-        """The `dmsetup table` lines of one mapping."""
-        lines = (self.folder / "dmsetup-table.txt").read_text().splitlines()
+    def dm_table(self, name: str, *, fixed: bool = False) -> str:
+        """The `dmsetup table` lines of one mapping (after the fixes with `fixed`)."""
+        folder = self.folder / "fixed" if fixed else self.folder
+        lines = (folder / "dmsetup-table.txt").read_text().splitlines()
         return "\n".join(line for line in lines if line.startswith(f"{name}: "))

@@ -177,6 +177,22 @@ def test_dm_crypt_with_and_without_allow_discards(lab: Lab) -> None:
         assert problem["fix"][0] == f"cryptsetup refresh --allow-discards{persistent} {name}"
 
 
+def test_the_printed_fixes_make_discard_reach_the_disks(lab: Lab) -> None:
+    group = lab.group("ssd")
+    blocked = sorted(m for m, v in group.verdicts.items() if v["verdict"] == "blocked")
+    assert blocked == ["/lab/luks1", "/lab/luks2off", "/lab/thin_ignore", "/lab/thin_nopassdown"]
+    log = (group.folder / "fixed" / "commands").read_text()
+    assert "FAILED" not in log, log
+    assert "lvchange --discards passdown vg0/pool_ignore" in log
+    for mountpoint in blocked:
+        run = group.fstrim(mountpoint.removeprefix("/lab/"), fixed=True)
+        assert run.rc == 0 and run.reached_disks, (mountpoint, run)
+    assert "ignore_discard" not in group.dm_table("vg0-pool_ignore-tpool", fixed=True)
+    assert "no_discard_passdown" not in group.dm_table("vg0-pool_nopassdown-tpool", fixed=True)
+    for name in ("luks1", "luks2off"):
+        assert "allow_discards" in group.dm_table(name, fixed=True)
+
+
 def test_dm_delay_shows_its_delay_at_its_layer_in_the_wal_benchmark(lab: Lab) -> None:
     group = lab.group("ssd")
     slow_kname = next(k for k, d in group.lsblk.items() if d["name"] == "slow")

@@ -150,10 +150,47 @@ collect() {
     dmesg > "$OUT/dmesg.txt"
 }
 
+apply_fixes() {
+    # run the fix lines diskdoctor printed for every blocked filesystem (unmounting first when the fix
+    # says so, answering the LUKS passphrase), then fstrim again with the discard counters
+    step "applying diskdoctor's fixes to every blocked filesystem"
+    mkdir -p "$OUT/fixed/fstrim" "$OUT/fixed/stat"
+    "$(dirname "$DD")/python" - "$OUT/trim.json" > "$OUT/fixed/plan" <<'PY'
+import json, sys
+for fs in json.load(open(sys.argv[1]))["filesystems"]:
+    if fs["verdict"] != "blocked":
+        continue
+    lines = [line for p in fs["problems"] for line in p["fix"]]
+    unmount = any(line.startswith("#") and "unmount" in line for line in lines)
+    commands = [line for line in lines if line.strip() and not line.startswith("#")]
+    print("\t".join([fs["mountpoint"], fs["source"], "1" if unmount else "0", *commands]))
+PY
+    while IFS=$'\t' read -r -u 3 mountpoint source unmount commands; do
+        name="$(basename "$mountpoint")"
+        [ "$unmount" = 1 ] && run umount "$mountpoint"
+        IFS=$'\t' read -r -a fixes <<< "$commands"
+        for fix in "${fixes[@]}"; do
+            echo "$name: $fix" >> "$OUT/fixed/commands"
+            echo -n lab | bash -c "$fix" 3<&- >> "$OUT/fixed/commands" 2>&1 || echo "FAILED: $fix" >> "$OUT/fixed/commands"
+        done
+        udevadm settle
+        [ "$unmount" = 1 ] && run mount "$source" "$mountpoint"
+        dd if=/dev/urandom of="$mountpoint/junk" bs=1M count=4 status=none && sync && rm -f "$mountpoint/junk"
+        sync
+        for stat in /sys/block/*/stat; do echo "$(basename "$(dirname "$stat")") $(cat "$stat")"; done > "$OUT/fixed/stat/$name.before"
+        fstrim -v "$mountpoint" > "$OUT/fixed/fstrim/$name.out" 2>&1
+        echo "$?" > "$OUT/fixed/fstrim/$name.rc"
+        sync
+        for stat in /sys/block/*/stat; do echo "$(basename "$(dirname "$stat")") $(cat "$stat")"; done > "$OUT/fixed/stat/$name.after"
+    done 3< "$OUT/fixed/plan"
+    dmsetup table > "$OUT/fixed/dmsetup-table.txt" 2>&1
+}
+
 step "setting up the guest"
 setup_guest
 step "building group $GROUP"
 "group_$GROUP"
 collect
+[ "$GROUP" = ssd ] && apply_fixes
 step "done"
 touch "$OUT/done"
