@@ -36,6 +36,21 @@ def _stat_table(path: Path) -> dict[str, list[int]]:
     return table
 
 
+def by_kname(forest: list[dict]) -> dict[str, dict]:  # type: ignore[type-arg]
+    """Every device of an lsblk-style forest once, by kernel name, with the set of its parents."""
+    found: dict[str, dict] = {}  # type: ignore[type-arg]
+
+    def walk(nodes: list[dict], parent: str | None) -> None:  # type: ignore[type-arg]
+        for node in nodes:
+            entry = found.setdefault(node["kname"], {**node, "parents": set()})
+            if parent:
+                entry["parents"].add(parent)
+            walk(node.get("children", []), node["kname"])
+
+    walk(forest, None)
+    return found
+
+
 class LabGroup:
     """One group's outputs folder (see tests/lab/guest.sh for what it holds)."""
 
@@ -55,32 +70,12 @@ class LabGroup:
     @cached_property
     def lsblk(self) -> dict[str, dict]:  # type: ignore[type-arg]
         """lsblk -J -O -b in the guest, every device once by kernel name."""
-        found: dict[str, dict] = {}  # type: ignore[type-arg]
-
-        def walk(nodes: list[dict], parent: str | None) -> None:  # type: ignore[type-arg]
-            for node in nodes:
-                entry = found.setdefault(node["kname"], {**node, "parents": set()})
-                if parent:
-                    entry["parents"].add(parent)
-                walk(node.get("children", []), node["kname"])
-
-        walk(self.json("lsblk.json")["blockdevices"], None)
-        return found
+        return by_kname(self.json("lsblk.json")["blockdevices"])
 
     @cached_property
     def devices(self) -> dict[str, dict]:  # type: ignore[type-arg]
         """diskdoctor devices --json in the guest, every device once by kernel name, with its parents."""
-        found: dict[str, dict] = {}  # type: ignore[type-arg]
-
-        def walk(nodes: list[dict], parent: str | None) -> None:  # type: ignore[type-arg]
-            for node in nodes:
-                entry = found.setdefault(node["kname"], {**node, "parents": set()})
-                if parent:
-                    entry["parents"].add(parent)
-                walk(node.get("children", []), node["kname"])
-
-        walk(self.json("devices.json")["devices"], None)
-        return found
+        return by_kname(self.json("devices.json")["devices"])
 
     def disks(self) -> list[str]:
         """Whole disks as lsblk lists them."""
