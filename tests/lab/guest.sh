@@ -16,7 +16,9 @@ run() { "$@" || { step "FAILED: $*"; echo "FAILED: $*" >> "$OUT/errors"; }; }
 
 setup_guest() {
     mount -t tmpfs tmpfs /run
-    mount -t tmpfs tmpfs /tmp
+    # A fresh /tmp, unless the repository (and its venv) lives there, as in a CI clone under /tmp:
+    # then the overlay's /tmp (this machine's, writes kept in the guest's tmpfs) must stay visible.
+    case "$REPO/" in /tmp/*) ;; *) mount -t tmpfs tmpfs /tmp ;; esac
     mkdir -p /run/lock /run/lvm /run/cryptsetup /etc/lvm/archive /etc/lvm/backup "/lib/modules/$RELEASE"
     mount --bind "$LAB_CACHE/kernel/lib/modules/$RELEASE" "/lib/modules/$RELEASE"
     mount -t devpts devpts /dev/pts 2>/dev/null
