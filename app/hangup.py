@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from diskdoctor.probes.scratch import remove_tree
+from diskdoctor.probes.scratch import proc_stat, remove_tree
 
 EXIT_HANGUP = 128 + signal.SIGHUP
 GRACE_S = 0.5
@@ -74,25 +74,15 @@ def start_watchdog(code: int = EXIT_HANGUP, grace_s: float = GRACE_S) -> None:
     threading.Thread(target=expire, name="hangup-watchdog", daemon=True).start()
 
 
-def _proc_stat(pid: int) -> tuple[int, int] | None:
-    """(parent pid, start time) of a process from /proc/PID/stat, or None when it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            fields = handle.read().decode("ascii", "replace").rsplit(")", 1)[-1].split()
-        return int(fields[1]), int(fields[19])
-    except (OSError, ValueError, IndexError):
-        return None
-
-
 def remember_bootloader() -> None:
     """Under staticx, note the bootloader (our grandparent: staticx → PyInstaller parent → us)."""
     global _bootloader
     if not os.environ.get(STATICX_DIR_ENV):
         return
-    parent = _proc_stat(os.getppid())
+    parent = proc_stat(os.getppid())
     if parent is None:
         return
-    grandparent = _proc_stat(parent[0])
+    grandparent = proc_stat(parent[0])
     _bootloader = (parent[0], grandparent[1] if grandparent else None)
 
 
@@ -103,7 +93,7 @@ def remove_orphaned_bundle() -> None:
     if _bootloader is None or not os.path.basename(bundle).startswith(STATICX_PREFIX):
         return
     pid, started = _bootloader
-    alive = _proc_stat(pid)
+    alive = proc_stat(pid)
     if _hung_up or alive is None or (started is not None and alive[1] != started):
         remove_tree(bundle)
 

@@ -14,15 +14,20 @@ from .root import parse_int
 OWNER_TAG = re.compile(r"(\d+)-(\d+)-")
 
 
-def _start_time(pid: int) -> int | None:
-    """The process's start time in clock ticks since boot (/proc/PID/stat field 22), or None if gone."""
+def proc_stat(pid: int) -> tuple[int, int] | None:
+    """(parent pid, start time in clock ticks since boot) from /proc/PID/stat, or None if it is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
-            text = handle.read().decode("ascii", "replace")
+            fields = handle.read().decode("ascii", "replace").rsplit(")", 1)[-1].split()
     except OSError:
         return None
-    fields = text.rsplit(")", 1)[-1].split()
-    return parse_int(fields[19]) if len(fields) > 19 else None
+    parent, started = (parse_int(fields[1]), parse_int(fields[19])) if len(fields) > 19 else (None, None)
+    return None if parent is None or started is None else (parent, started)
+
+
+def _start_time(pid: int) -> int | None:
+    stat_fields = proc_stat(pid)
+    return stat_fields[1] if stat_fields else None
 
 
 def owner_tag(pid: int | None = None) -> str:
