@@ -30,23 +30,26 @@ def _pids_with(marker: str) -> list[int]:
     return found
 
 
-def tmp_leftovers() -> set[str]:
-    """Extraction and scratch folders in /tmp (staticx, PyInstaller, sysroots)."""
-    return {n for n in os.listdir("/tmp") if n.startswith(("staticx-", "_MEI", "diskdoctor-sysroot-"))}
+def tmp_leftovers(private_tmp: str) -> set[str]:
+    """Extraction and scratch folders: staticx's in /tmp (it ignores TMPDIR), and everything in the
+    runs' private TMPDIR (PyInstaller's _MEI*, diskdoctor-sysroot-*), so other programs' runs at the
+    same time do not count."""
+    staticx = {n for n in os.listdir("/tmp") if n.startswith("staticx-")}
+    return staticx | set(os.listdir(private_tmp))
 
 
-def hang_up(argv: list[str], marker: str, runs: int) -> tuple[list[str], set[str]]:
+def hang_up(argv: list[str], marker: str, runs: int, private_tmp: str) -> tuple[list[str], set[str]]:
     """Run `argv` in a tmux terminal `runs` times, kill the terminal once the first screen is up;
     returns (survivors described, new /tmp leftovers)."""
     socket = f"dd-hup-{os.getpid()}"
     tmux = ["tmux", "-L", socket]
-    before = tmp_leftovers()
+    before = tmp_leftovers(private_tmp)
     survivors: list[str] = []
     try:
         for run in range(runs):
             session = f"s{run}"
             subprocess.run([*tmux, "new-session", "-d", "-s", session, "-x", "100", "-y", "30",
-                            shlex.join(argv)], check=True)
+                            shlex.join(["env", f"TMPDIR={private_tmp}", *argv])], check=True)
             deadline = time.monotonic() + SETTLE_S
             while time.monotonic() < deadline:
                 screen = subprocess.run([*tmux, "capture-pane", "-p", "-t", session], capture_output=True,
@@ -67,7 +70,7 @@ def hang_up(argv: list[str], marker: str, runs: int) -> tuple[list[str], set[str
         time.sleep(0.5)
     finally:
         subprocess.run([*tmux, "kill-server"], check=False, capture_output=True)
-    return survivors, tmp_leftovers() - before
+    return survivors, tmp_leftovers(private_tmp) - before
 
 
 def tmux_missing() -> str | None:

@@ -244,6 +244,9 @@ def test_closing_the_terminal_ends_the_binary_and_leaves_nothing(binary: Path, t
     if why:
         pytest.fail(why)
     bundle = tar_gz(FIXTURES / "etcd-raid0-lvm-luks", tmp_path / "hup-binary-capture.tar.gz")
-    survivors, leftovers = hang_up([str(binary), "--sysroot", str(bundle)], marker=str(bundle), runs=8)
+    private = tmp_path / "tmp"
+    private.mkdir()
+    survivors, leftovers = hang_up([str(binary), "--sysroot", str(bundle)], marker=str(bundle), runs=8,
+                                   private_tmp=str(private))
     assert not survivors
     assert not leftovers  # no /tmp/staticx-*, /tmp/_MEI*, /tmp/diskdoctor-sysroot-*
