@@ -125,6 +125,10 @@ group_4kn() {
 
 collect() {
     step "collecting the kernel's view"
+    # udev learns of a new signature (mdadm's superblock on a partition) from an inotify watch that can
+    # still be in flight; re-probe every block device so lsblk's udev view is complete, as ours is
+    udevadm trigger --action=change --subsystem-match=block >/dev/null 2>&1
+    udevadm settle --timeout=60
     lsblk -J -O -b > "$OUT/lsblk.json"
     dmsetup table > "$OUT/dmsetup-table.txt" 2>&1
     lvs -a --reportformat json -o lv_name,vg_name,lv_attr,discards,devices > "$OUT/lvs.json" 2>/dev/null
