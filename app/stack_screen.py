@@ -2,37 +2,54 @@
 
 from __future__ import annotations
 
-from diskdoctor.probes.host import Host, read_host
-from diskdoctor.probes.layer_details import read_layer_details
+from diskdoctor.probes.host import Host
+from diskdoctor.probes.layer_details import DetailSection, read_layer_details
 from diskdoctor.probes.root import Root
-from diskdoctor.widgets import LayerTable, StackTree
+from diskdoctor.widgets import LayerTable, StackTree, StatusLine
+from diskdoctor.widgets.fit_text import middle_ellipsis
+from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.stack_tree import header_text
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.message import Message
+from textual.widgets import Header, Static
 
-from .messages import HostLoaded, HostLoadFailed
+from .host_snapshot import HostSnapshot, SnapshotScreen
+from .screen_help import STACK_HELP
 from .stack_view import DISKS_UP, MOUNTS_DOWN, StackView, detail_groups, trim_group
 
 VIEW_TITLES = {DISKS_UP: "from the disks up", MOUNTS_DOWN: "from the mountpoints down"}
 EXPAND_LEVELS = 16
 MAX_AUTO_EXPAND_ROOTS = 64
+TITLE_MARGIN = 3
 
 
-class StackScreen(Screen[None]):
+class StackScreen(SnapshotScreen):
     """Storage stack of one host: navigate layers, switch direction, read any value's source."""
 
+    HELP = STACK_HELP
     BINDINGS = [
-        Binding("v", "toggle_view", "Disks up / mounts down", tooltip="Switch the tree direction."),
-        Binding("s", "toggle_sources", "Sources", tooltip="Show where each value was read."),
-        Binding("e", "expand_all", "Expand", tooltip="Expand everything under the cursor."),
-        Binding("r", "refresh", "Refresh", tooltip="Read the host again."),
-        Binding("q", "app.quit", "Quit"),
+        Binding("v", "toggle_view", "Direction",
+                tooltip="Switch the tree: from the disks up / from the mounts down."),
+        Binding("s", "toggle_sources", "Sources",
+                tooltip="Show where each value was read (file or command)."),
+        Binding("b", "bench_selected", "Bench this",
+                tooltip="Benchmark the selected filesystem (opens screen 3 with it chosen)."),
+        Binding("e", "expand_all", "Expand all", tooltip="Expand everything under the cursor."),
+        Binding("r", "refresh", "Refresh",
+                tooltip="Read the host again (selection and collapsed rows stay)."),
+        Binding("q", "app.quit", "Quit", tooltip="Quit diskdoctor."),
     ]
+
+    class DetailsRead(Message):
+        """The selected layer's details were read off the UI thread."""
+
+        def __init__(self, kname: str, title: str, sections: list[DetailSection]) -> None:
+            super().__init__()
+            self.kname, self.title, self.sections = kname, title, sections
 
     def __init__(self, root: Root) -> None:
         super().__init__()
@@ -51,52 +68,57 @@ class StackScreen(Screen[None]):
             with Vertical(id="details-pane"):
                 yield Static("Details", id="details-title", classes="pane-title")
                 yield LayerTable(id="details")
-        yield Static("Reading the host…", id="status")
-        yield Footer()
+        yield StatusLine("Reading the host…", id="status")
+        yield FittedFooter()
 
     def on_mount(self) -> None:
-        self.load_host()
+        self.take_snapshot(getattr(self.app, "snapshot", None))
 
-    @work(thread=True, exclusive=True, group="probe", exit_on_error=False)
-    def load_host(self) -> None:
-        """Read the passive snapshot off the UI thread (a slow sysfs must not freeze the UI)."""
-        try:
-            self.post_message(HostLoaded(read_host(self.root)))
-        except Exception as err:  # a probe bug must never kill the app
-            self.post_message(HostLoadFailed(f"could not read the host: {err}"))
-
-    @on(HostLoaded)
-    def show_host(self, message: HostLoaded) -> None:
+    def show_snapshot(self, snapshot: HostSnapshot) -> None:
+        """Draw the tree of a new Host (the TRIM-only update of the same Host changes nothing here)."""
+        if snapshot.host is self.host:
+            return
         refreshing = self.host is not None
-        self.host = message.host
-        self.sub_title = f"{message.host.hostname or '?'} · kernel {message.host.kernel or '?'}" \
-                         f" · {message.host.root_label}"
-        self._show_tree(keep_cursor=refreshing)
+        self.host = snapshot.host
+        host = snapshot.host
+        self.sub_title = f"{host.hostname or '?'} · kernel {host.kernel or '?'} · {host.root_label}"
+        self._show_tree(keep_cursor=refreshing, keep_expansion=refreshing)
 
-    @on(HostLoadFailed)
-    def show_failure(self, message: HostLoadFailed) -> None:
-        self.query_one("#status", Static).update(Text(message.reason))
+    def show_snapshot_failure(self, reason: str) -> None:
+        self.query_one(StatusLine).say(reason)
 
-    def _show_tree(self, keep_cursor: bool = False) -> None:
+    @on(StackTree.ColumnsChanged)
+    def show_columns(self, message: StackTree.ColumnsChanged) -> None:
+        self.query_one("#stack-columns", Static).update(message.header)
+
+    def _show_tree(self, keep_cursor: bool = False, keep_expansion: bool = False) -> None:
         if self.host is None:
             return
         tree = self.query_one(StackTree)
         previous = tree.cursor_key() if keep_cursor else None
+        previous_kname = self.view.kname_of(previous) if previous and self.view else None
+        expanded, collapsed = tree.expansion() if keep_expansion else (set(), set())
         self.view = StackView(self.host, self.mode)
         few = len(self.host.roots()) <= MAX_AUTO_EXPAND_ROOTS
         tree.show_rows(self.view.children, expand_depth=EXPAND_LEVELS if few else 0)
-        if previous:
-            tree.reveal(StackView.ancestor_keys(previous))
+        if keep_expansion:
+            tree.restore_expansion(expanded, collapsed)
+        if previous and not tree.reveal(StackView.ancestor_keys(previous)) and previous_kname:
+            moved = self.view.key_for(previous_kname)  # the same device, in the other direction
+            if moved:
+                tree.reveal(StackView.ancestor_keys(moved))
         count = len(self.host.devices)
         self.query_one("#stack-title", Static).update(
             f"Storage stack {VIEW_TITLES[self.mode]} · {count} devices")
-        self.query_one("#status", Static).update(Text(self._status_line()))
+        if tree.cursor_node is None or tree.cursor_node.data is None:
+            self.query_one(StatusLine).say(*self._status_parts())
         tree.focus()
 
-    def _status_line(self) -> str:
+    def _status_parts(self) -> list[tuple[str, int]]:
         assert self.host is not None
-        warnings = "; ".join(self.host.warnings)
-        return warnings or "↑↓ move · → expand · v switch direction · s show sources"
+        if self.host.warnings:
+            return [(warning, 0) for warning in self.host.warnings]
+        return [("no block devices" if not self.host.devices else "", 0), ("F1 help", 1)]
 
     @on(StackTree.LayerSelected)
     def show_layer(self, message: StackTree.LayerSelected) -> None:
@@ -105,19 +127,37 @@ class StackScreen(Screen[None]):
         kname = self.view.kname_of(message.row.key)
         if kname is None or kname not in self.host.devices:
             return
-        groups = detail_groups(read_layer_details(self.root, self.host, kname))
-        groups.insert(1, trim_group(self.host, kname))
         device = self.host.devices[kname]
         title = f"{message.row.name} · {device.kind}"
         if message.row.name != device.name:
             title = f"{message.row.name} on {device.name} · {device.kind}"
-        self.query_one("#details-title", Static).update(Text(f"Details: {title}"))
+        group = trim_group(self.host, kname)
+        self.query_one(StatusLine).say((group.rows[0].value, 0), *self.host_warnings(), ("F1 help", 3))
+        self.read_details(self.host, kname, title)
+
+    def host_warnings(self) -> list[tuple[str, int]]:
+        """The host's warnings, shown after the selected row's verdict when there is room."""
+        return [(warning, 2) for warning in self.host.warnings] if self.host else []
+
+    @work(thread=True, exclusive=True, group="details", exit_on_error=False)
+    def read_details(self, host: Host, kname: str, title: str) -> None:
+        """Read a layer's details off the UI thread (a slow sysfs or blkid must not freeze the cursor)."""
+        self.post_message(self.DetailsRead(kname, title, read_layer_details(self.root, host, kname)))
+
+    @on(DetailsRead)
+    def show_details(self, message: DetailsRead) -> None:
+        if self.host is None or message.kname not in self.host.devices:
+            return
+        groups = detail_groups(message.sections)
+        groups.insert(1, trim_group(self.host, message.kname))
+        title_widget = self.query_one("#details-title", Static)
+        room = max(title_widget.size.width - TITLE_MARGIN, 20)
+        title_widget.update(Text(f"Details: {middle_ellipsis(message.title, room - len('Details: '))}"))
         self.query_one(LayerTable).show_groups(groups)
-        self.query_one("#status", Static).update(Text(groups[1].rows[0].value))
 
     def action_toggle_view(self) -> None:
         self.mode = MOUNTS_DOWN if self.mode == DISKS_UP else DISKS_UP
-        self._show_tree()
+        self._show_tree(keep_cursor=True)
 
     def action_toggle_sources(self) -> None:
         table = self.query_one(LayerTable)
@@ -127,5 +167,19 @@ class StackScreen(Screen[None]):
         self.query_one(StackTree).expand_all_below_cursor()
 
     def action_refresh(self) -> None:
-        self.query_one("#status", Static).update("Reading the host…")
-        self.load_host()
+        self.query_one(StatusLine).say("Reading the host…")
+        self.request_refresh()
+
+    async def action_bench_selected(self) -> None:
+        """Open the benchmark with the selected row's filesystem chosen."""
+        key = self.query_one(StackTree).cursor_key()
+        mountpoint = self.view.mountpoint_of(key) if self.view and key else None
+        if mountpoint is None:
+            self.notify("No filesystem is mounted on this row; pick a mountpoint or a mounted device.",
+                        severity="warning")
+            return
+        if not self.root.live:
+            self.notify("Benchmarks need the live host; this session reads a capture (--sysroot).",
+                        severity="warning")
+            return
+        await self.app.benchmark_directory(mountpoint)  # type: ignore[attr-defined]

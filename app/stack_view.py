@@ -77,6 +77,41 @@ class StackView:
         parts = key.split(SEPARATOR)
         return [SEPARATOR.join(parts[: index + 1]) for index in range(len(parts))]
 
+    def key_for(self, kname: str) -> str | None:
+        """The key of a row showing `kname` in this view (the first path found), to keep a selection."""
+        if kname not in self.host.devices:
+            return None
+        if self.mode == DISKS_UP:
+            path = [kname]
+            while self.host.parents(path[-1]) and len(path) <= len(self.host.devices):
+                path.append(self.host.parents(path[-1])[0])
+            return SEPARATOR.join(reversed(path))
+        for trim in mount_trims(self.host):
+            found = self._path_down(trim.kname, kname, set())
+            if found is not None:
+                return SEPARATOR.join([MOUNT_PREFIX + trim.mountpoint, *found])
+        return None
+
+    def _path_down(self, start: str, wanted: str, seen: set[str]) -> list[str] | None:
+        if start == wanted:
+            return [start]
+        if start in seen:
+            return None
+        seen.add(start)
+        for below in self.host.parents(start):
+            found = self._path_down(below, wanted, seen)
+            if found is not None:
+                return [start, *found]
+        return None
+
+    def mountpoint_of(self, key: str) -> str | None:
+        """The mountpoint a row stands for or whose device is mounted, for "benchmark this filesystem"."""
+        if key.startswith(MOUNT_PREFIX) and SEPARATOR not in key:
+            return key[len(MOUNT_PREFIX):]
+        kname = key.rsplit(SEPARATOR, 1)[-1]
+        points = [point for point in self.host.mountpoints(kname) if point.startswith("/")]
+        return points[0] if points else None
+
     def kname_of(self, key: str) -> str | None:
         """The device a row stands for (a mountpoint row stands for the device it is on)."""
         if key.startswith(MOUNT_PREFIX) and SEPARATOR not in key:

@@ -4,24 +4,26 @@ from __future__ import annotations
 
 from diskdoctor.probes.calendar_spec import describe_delta
 from diskdoctor.probes.fstrim_run import FstrimResult
-from diskdoctor.probes.host import Host, read_host
+from diskdoctor.probes.host import Host
 from diskdoctor.probes.root import Root
-from diskdoctor.probes.trim_facts import TrimFacts, read_trim_facts
-from diskdoctor.widgets import CardContent, FindingCard
+from diskdoctor.probes.trim_facts import TrimFacts
+from diskdoctor.widgets import CardContent, FindingCard, StatusLine
+from diskdoctor.widgets.fit_text import middle_ellipsis
+from diskdoctor.widgets.fitted_footer import FittedFooter
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from .errors import UsageError
 from .formatting import human_bytes
-from .messages import HostLoadFailed, TrimLoaded
+from .host_snapshot import HostSnapshot, SnapshotScreen
 from .peak_window import PeakWindow
+from .screen_help import TRIM_HELP
 from .trim_dialogs import ConfirmTrim, PeakDialog, TrimProgress
-from .trim_doctor import TrimVerdict, diagnose, layer_marker
+from .trim_doctor import TrimVerdict, layer_marker
 from .trim_now import hold_confirmed_mount
 
 VERDICT_STYLES = {"ok": "bold green", "blocked": "bold red", "unsupported": "yellow",
@@ -49,8 +51,9 @@ def host_summary(facts: TrimFacts, peak: PeakWindow | None) -> Text:
         text.append(f" · OnCalendar={', '.join(timer.calendars)}")
     if timer.dropins:
         text.append(f" · overridden in {', '.join(timer.dropins)}")
-    scope = {"fstab": "fstab mounts only", "all": "all mounts"}.get(timer.service_scope, "?")
-    text.append(f" · service trims {scope}")
+    scope = {"fstab": "fstab mounts only", "all": "all mounts"}.get(timer.service_scope)
+    text.append(f" · fstrim.service trims {scope}" if scope else
+                " · fstrim.service scope unknown (its unit file was not found)")
     crons = [f"{c.source}{'' if c.runs else ' (skipped)'}" for c in facts.crons]
     text.append(f"\ncron: {', '.join(crons) if crons else 'no fstrim jobs'}")
     text.append(f" · peak window: {peak.text if peak else 'not set (p)'}")
@@ -95,25 +98,32 @@ def verdict_text(verdict: TrimVerdict, facts: TrimFacts) -> Text:
     return text
 
 
-class TrimScreen(Screen[None]):
+class TrimScreen(SnapshotScreen):
     """Does TRIM reach the flash for each filesystem, and when is it trimmed?"""
 
+    HELP = TRIM_HELP
     BINDINGS = [
         Binding("t", "trim_now", "Trim now", tooltip="Run fstrim on the selected filesystem (asks first)."),
+        Binding("b", "bench_selected", "Bench this",
+                tooltip="Benchmark the selected filesystem (opens screen 3 with it chosen)."),
+        Binding("c", "copy_fixes", "Copy fixes", tooltip="Copy the fix commands to the clipboard (OSC 52)."),
         Binding("p", "peak", "Peak window", tooltip="Declare busy hours; trims inside them are flagged."),
-        Binding("c", "copy_fixes", "Copy fixes", tooltip="Copy the fix commands to the clipboard."),
-        Binding("r", "refresh", "Refresh"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("r", "refresh", "Refresh", tooltip="Read the host and the trim schedule again."),
+        Binding("q", "app.quit", "Quit", tooltip="Quit diskdoctor."),
     ]
 
     def __init__(self, root: Root) -> None:
         super().__init__()
         self.root = root
-        self.peak: PeakWindow | None = None
         self.verdicts: dict[str, TrimVerdict] = {}
         self.facts: TrimFacts | None = None
         self.host: Host | None = None
         self.selected: str | None = None
+
+    @property
+    def peak(self) -> PeakWindow | None:
+        """The busy hours declared in this session (kept by the App, applied on each refresh)."""
+        return getattr(self.app, "peak_window", None)
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -123,50 +133,47 @@ class TrimScreen(Screen[None]):
         with VerticalScroll(id="trim-details"):
             yield Static(id="trim-verdict")
             yield Vertical(id="trim-findings")
-        yield Static("Reading the host…", id="status")
-        yield Footer()
+        yield StatusLine("Reading the host…", id="status")
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "TRIM: does discard reach the flash, and when is it trimmed?"
         self.query_one("#trim-table", DataTable).add_columns(*COLUMNS)
-        self.load()
+        self.take_snapshot(getattr(self.app, "snapshot", None))
 
-    @work(thread=True, exclusive=True, group="trim", exit_on_error=False)
-    def load(self) -> None:
-        """Read the host and the trim facts off the UI thread."""
-        try:
-            host = read_host(self.root)
-            facts = read_trim_facts(self.root, host)
-            self.post_message(TrimLoaded(diagnose(host, facts, self.peak), facts, host))
-        except Exception as err:  # a probe bug must never kill the app
-            self.post_message(HostLoadFailed(f"could not read the TRIM facts: {err}"))
+    def show_snapshot_failure(self, reason: str) -> None:
+        self.query_one(StatusLine).say(reason)
 
-    @on(HostLoadFailed)
-    def failed(self, message: HostLoadFailed) -> None:
-        self.query_one("#status", Static).update(Text(message.reason))
-
-    @on(TrimLoaded)
-    def show(self, message: TrimLoaded) -> None:
-        self.facts = message.facts
-        self.host = message.host
-        self.verdicts = {v.mountpoint: v for v in message.verdicts}
-        self.query_one("#trim-host", Static).update(host_summary(message.facts, self.peak))
+    def show_snapshot(self, snapshot: HostSnapshot) -> None:
+        """Draw the verdicts of a snapshot once its TRIM facts are in."""
+        if not snapshot.trim_ready:
+            self.query_one(StatusLine).say("Reading the TRIM facts…")
+            return
+        if snapshot.trim_facts is None:
+            self.query_one(StatusLine).say(snapshot.trim_problem or "could not read the TRIM facts")
+            return
+        facts = snapshot.trim_facts
+        verdicts = list(snapshot.trim_verdicts)
+        self.facts = facts
+        self.host = snapshot.host
+        self.verdicts = {v.mountpoint: v for v in verdicts}
+        self.query_one("#trim-host", Static).update(host_summary(facts, snapshot.peak))
         table = self.query_one("#trim-table", DataTable)
         table.clear()
-        for verdict in message.verdicts:
+        for verdict in verdicts:
             problems = [f for f in verdict.findings if f.severity != "info"]
             table.add_row(Text(verdict.mountpoint), Text(verdict.fstype),
                           Text(verdict.verdict.upper(), VERDICT_STYLES.get(verdict.verdict, "")),
-                          verdict.mode.mode, _schedule_cell(verdict, message.facts),
+                          verdict.mode.mode, _schedule_cell(verdict, facts),
                           str(len(problems)) if problems else "-", key=verdict.mountpoint)
         if self.selected in self.verdicts:
             table.move_cursor(row=table.get_row_index(self.selected))
-        elif message.verdicts:
-            self._show_details(message.verdicts[0].mountpoint)
-        bad = sum(1 for v in message.verdicts if v.verdict != "ok")
-        self.query_one("#status", Static).update(
-            f"{len(message.verdicts) - bad} of {len(message.verdicts)} filesystems OK · "
-            "↑↓ choose · t trim now · p peak window · c copy fixes")
+            self._show_details(self.selected)
+        elif verdicts:
+            self._show_details(verdicts[0].mountpoint)
+        bad = sum(1 for v in verdicts if v.verdict != "ok")
+        self.query_one(StatusLine).say((f"{len(verdicts) - bad} of {len(verdicts)} filesystems OK", 0),
+                                       ("t trim now", 2), ("b bench this", 3), ("F1 help", 1))
         table.focus()
 
     @on(DataTable.RowHighlighted, "#trim-table")
@@ -179,8 +186,10 @@ class TrimScreen(Screen[None]):
         if verdict is None or self.facts is None:
             return
         self.selected = mountpoint
-        self.query_one("#trim-details-title", Static).update(
-            Text(f"Details: {mountpoint} ({verdict.fstype} on {verdict.source})"))
+        title = self.query_one("#trim-details-title", Static)
+        heading = f"{verdict.fstype} on {verdict.source}"
+        room = max((title.size.width or 80) - 3 - len("Details:  ()") - len(heading), 12)
+        title.update(Text(f"Details: {middle_ellipsis(mountpoint, room)} ({heading})"))
         self.query_one("#trim-verdict", Static).update(verdict_text(verdict, self.facts))
         findings = self.query_one("#trim-findings", Vertical)
         findings.remove_children()
@@ -188,8 +197,18 @@ class TrimScreen(Screen[None]):
                            for f in verdict.findings)
 
     def action_refresh(self) -> None:
-        self.query_one("#status", Static).update("Reading the host…")
-        self.load()
+        self.query_one(StatusLine).say("Reading the host…")
+        self.request_refresh()
+
+    async def action_bench_selected(self) -> None:
+        """Open the benchmark with the selected filesystem chosen."""
+        if self.selected is None:
+            return
+        if not self.root.live:
+            self.notify("Benchmarks need the live host; this session reads a capture (--sysroot).",
+                        severity="warning")
+            return
+        await self.app.benchmark_directory(self.selected)  # type: ignore[attr-defined]
 
     def action_copy_fixes(self) -> None:
         verdict = self.verdicts.get(self.selected or "")
@@ -204,7 +223,7 @@ class TrimScreen(Screen[None]):
         def chosen(result: PeakWindow | None | bool) -> None:
             if result is False:
                 return
-            self.peak = result if isinstance(result, PeakWindow) else None
+            self.app.peak_window = result if isinstance(result, PeakWindow) else None  # type: ignore[attr-defined]
             self.action_refresh()
 
         self.app.push_screen(PeakDialog(self.peak), chosen)
@@ -220,7 +239,7 @@ class TrimScreen(Screen[None]):
 
         def finished(result: FstrimResult | None) -> None:
             if result is not None:
-                self.query_one("#status", Static).update(Text(
+                self.query_one(StatusLine).update(Text(
                     f"{mountpoint}: " + (f"fstrim reported {human_bytes(result.reported_bytes)} in "
                                          f"{result.elapsed_s:.1f} s" if result.ok else result.message)))
 

@@ -1,30 +1,34 @@
-"""The Textual application: a shell of screens (modes) over one Root, switched with number keys."""
+"""The Textual application: a shell of screens (modes) over one Root and one shared host snapshot."""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import signal
-from collections.abc import Callable
+from typing import ClassVar
 
 from diskdoctor.probes.root import Root
+from textual import work
 from textual.app import App
 from textual.binding import Binding
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
+from textual.widgets import HelpPanel
+from textual.worker import get_current_worker
 
 from .bench_screen import BenchScreen
+from .commands import ScreenActionsProvider
 from .hangup import note_signal, start_watchdog
+from .help_screen import EXTRA_KEYS, HelpScreen, bindings_of
+from .host_snapshot import HostSnapshot, SnapshotFailed, SnapshotReady
+from .peak_window import PeakWindow
 from .stack_screen import StackScreen
 from .trim_screen import TrimScreen
 
 EXIT_INTERRUPTED = 130
 NARROW_BELOW = 120
 STACK_MODE = "stack"
-
-
-def screen_factories(root: Root) -> dict[str, Callable[[], Screen[None]]]:
-    """Every top-level screen by mode name (each built on first visit, then kept)."""
-    return {STACK_MODE: lambda: StackScreen(root), "trim": lambda: TrimScreen(root),
-            "bench": lambda: BenchScreen(root)}
+BENCH_MODE = "bench"
+SCREENS = Binding.Group("screens", compact=True)
 
 
 class DiskDoctorApp(App[None]):
@@ -32,11 +36,22 @@ class DiskDoctorApp(App[None]):
 
     CSS_PATH = "../assets/app.tcss"
     TITLE = "diskdoctor"
+    COMMANDS = App.COMMANDS | {ScreenActionsProvider}
+    SCREENS_BY_MODE: ClassVar[dict[str, tuple[str, type[Screen[None]]]]] = {
+        STACK_MODE: ("Stack", StackScreen), "trim": ("TRIM", TrimScreen),
+        BENCH_MODE: ("Benchmark", BenchScreen)}
+    """Every top-level screen by mode name and title (each built on first visit, then kept)."""
     BINDINGS = [
         Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
-        Binding("1", "show('stack')", "Stack", tooltip="The storage stack explorer."),
-        Binding("2", "show('trim')", "TRIM", tooltip="Does TRIM reach the flash, and when is it trimmed?"),
-        Binding("3", "show('bench')", "Benchmark", tooltip="WAL (write + fdatasync) benchmark."),
+        Binding("f1,question_mark", "help", "Help", key_display="F1",
+                tooltip="What this screen shows, its keys and sources."),
+        Binding("1", "show('stack')", "Stack screen", tooltip="1: the storage stack explorer.",
+                group=SCREENS),
+        Binding("2", "show('trim')", "TRIM screen", group=SCREENS,
+                tooltip="2: does TRIM reach the flash, and when is it trimmed?"),
+        Binding("3", "show('bench')", "Benchmark screen", tooltip="3: WAL (write + fdatasync) benchmark.",
+                group=SCREENS),
+        Binding("escape,question_mark", "close_keys", "Close keys", show=False, priority=True),
     ]
     DEFAULT_MODE = STACK_MODE
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
@@ -45,20 +60,104 @@ class DiskDoctorApp(App[None]):
     def __init__(self, root: Root) -> None:
         super().__init__()
         self.root_to_read = root
+        self.snapshot: HostSnapshot | None = None
+        """The latest host snapshot every screen draws (see host_snapshot.py)."""
+        self.peak_window: PeakWindow | None = None
+        self._generations = itertools.count(1)
         self._stopping = False
-        for mode, factory in screen_factories(root).items():
-            self.add_mode(mode, factory)
+        for mode, (_, screen_class) in self.SCREENS_BY_MODE.items():
+            self.add_mode(mode, lambda screen_class=screen_class: screen_class(root))  # type: ignore[misc]
 
     async def action_show(self, mode: str) -> None:
         """Switch to a top-level screen, keeping each screen's state for when the user comes back."""
         if mode != self.current_mode:
             await self.switch_mode(mode)
 
+    async def run_screen_action(self, mode: str, action: str) -> None:
+        """Run a screen's action from the command palette: switch to its screen first."""
+        if not mode:
+            await self.run_action(action)
+            return
+        await self.action_show(mode)
+        await self.screen.run_action(action)
+
+    async def benchmark_directory(self, directory: str) -> None:
+        """Open the benchmark screen with `directory` chosen (from a row of the stack or TRIM screen)."""
+        await self.action_show(BENCH_MODE)
+        screen = self.screen
+        if isinstance(screen, BenchScreen):
+            screen.choose_directory(directory)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Esc and ? close the Keys panel only while it is open; ? opens help only on a top-level screen."""
+        if action == "close_keys":
+            return bool(self.screen.query(HelpPanel))
+        if action == "help":
+            return not isinstance(self.screen, ModalScreen)
+        return True
+
+    def action_close_keys(self) -> None:
+        self.action_hide_help_panel()
+
+    def action_help(self) -> None:
+        """Open the current screen's help."""
+        screen = self.screen
+        help_data = getattr(screen, "HELP", None)
+        if help_data is None:
+            return
+        keys = [(self.get_key_display(b), b.tooltip or b.description)
+                for b in bindings_of(screen, self.BINDINGS)]
+        self.push_screen(HelpScreen(help_data, keys + list(EXTRA_KEYS)))
+
     def on_mount(self) -> None:
-        """Hang-up and SIGTERM end the app through the event loop (with a watchdog if that stalls)."""
+        """Hang-up and SIGTERM end the app through the event loop; the first snapshot is read."""
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGHUP, signal.SIGTERM):
             loop.add_signal_handler(signum, self._stop_on_signal, signum)
+        self.refresh_snapshot()
+
+    def refresh_snapshot(self) -> None:
+        """Read the host again off the UI thread; every screen gets the new snapshot."""
+        self.read_snapshot(self.peak_window)
+
+    @work(thread=True, exclusive=True, group="snapshot", exit_on_error=False)
+    def read_snapshot(self, peak: PeakWindow | None) -> None:
+        """Worker: the Host first (the stack draws it at once), then TRIM facts and verdicts."""
+        from diskdoctor.probes.host import read_host
+        from diskdoctor.probes.trim_facts import read_trim_facts
+
+        from .trim_doctor import diagnose
+
+        worker = get_current_worker()
+        try:
+            host = read_host(self.root_to_read)
+        except Exception as err:  # a probe bug must never kill the app
+            self.post_message(SnapshotFailed(f"could not read the host: {err}"))
+            return
+        if worker.is_cancelled:
+            return
+        self.post_message(SnapshotReady(HostSnapshot(next(self._generations), host, peak=peak)))
+        try:
+            facts = read_trim_facts(self.root_to_read, host)
+            snapshot = HostSnapshot(next(self._generations), host, facts, tuple(diagnose(host, facts, peak)),
+                                    peak=peak)
+        except Exception as err:
+            snapshot = HostSnapshot(next(self._generations), host, None, (),
+                                    f"could not read the TRIM facts: {err}", peak)
+        if not worker.is_cancelled:
+            self.post_message(SnapshotReady(snapshot))
+
+    def on_snapshot_ready(self, message: SnapshotReady) -> None:
+        """Keep the newest snapshot and hand it to the screens being shown (others take it on resume)."""
+        if self.snapshot is not None and message.snapshot.generation <= self.snapshot.generation:
+            return
+        self.snapshot = message.snapshot
+        for screen in self.screen_stack:
+            screen.post_message(SnapshotReady(message.snapshot))
+
+    def on_snapshot_failed(self, message: SnapshotFailed) -> None:
+        for screen in self.screen_stack:
+            screen.post_message(SnapshotFailed(message.reason))
 
     def _stop_on_signal(self, signum: int) -> None:
         """The first signal starts a graceful exit and a watchdog; a repeat (the terminal and the

@@ -5,17 +5,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rich.cells import cell_len
+from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Tree
+from textual.widgets._tree import TOGGLE_STYLE
 from textual.widgets.tree import TreeNode
 
-NAME_WIDTH = 30
+from .fit_text import middle_ellipsis
+
 GUIDE_WIDTH = 4
 ICON_WIDTH = 2
+GAP = 1
+MIN_NAME = 14
+MIN_MOUNTS = 12
 TRIM_STYLES = {"yes": "green", "no": "red", "BLOCKED": "bold red", "ok": "green",
                "unsupported": "yellow", "?": "dim"}
+HEADINGS = ("NAME", "TYPE", "SIZE", "TRIM", "FSTYPE", "MOUNTPOINTS")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,21 +42,58 @@ class StackRow:
     emphasis: str = ""
 
 
-def header_text() -> Text:
-    """The column header shown above the tree."""
-    return Text(f"{'NAME':<{NAME_WIDTH + ICON_WIDTH}} {'TYPE':<7} {'SIZE':>7}  {'TRIM':<11} {'FSTYPE':<7} "
-                "MOUNTPOINTS", style="bold")
+@dataclass
+class ColumnWidths:
+    """Widest content seen per column; NAME counts the indentation and expand icon in front of it."""
+
+    name: int = len(HEADINGS[0])
+    kind: int = len(HEADINGS[1])
+    size: int = len(HEADINGS[2])
+    trim: int = len(HEADINGS[3])
+    fstype: int = len(HEADINGS[4])
+    mounts: int = len(HEADINGS[5])
+
+    def see(self, row: StackRow, depth: int) -> None:
+        """Widen the columns for one more row at `depth`."""
+        icon = ICON_WIDTH if row.has_children else 0
+        self.name = max(self.name, depth * GUIDE_WIDTH + icon + cell_len(row.name))
+        self.kind = max(self.kind, cell_len(row.kind))
+        self.size = max(self.size, cell_len(row.size))
+        self.trim = max(self.trim, cell_len(row.trim))
+        self.fstype = max(self.fstype, cell_len(row.fstype))
+        self.mounts = max(self.mounts, cell_len(row.mounts))
+
+    def fitted(self, width: int) -> ColumnWidths:
+        """Widths for a `width`-cell line: the short columns whole, MOUNTPOINTS given the room it needs
+        before NAME, both cut (in the middle) only when the line is too narrow for them."""
+        fixed = self.kind + self.size + self.trim + self.fstype + GAP * 5
+        room = max(width - fixed, MIN_NAME + MIN_MOUNTS)
+        name_floor = min(self.name, max(MIN_NAME, room * 2 // 5))
+        mounts = min(self.mounts, room - name_floor)
+        name = min(self.name, room - mounts)
+        mounts = max(room - name, MIN_MOUNTS)
+        return ColumnWidths(name, self.kind, self.size, self.trim, self.fstype, mounts)
 
 
-def row_label(row: StackRow, depth: int) -> Text:
-    """The row's cells padded so columns line up whatever the indentation."""
+def header_text(widths: ColumnWidths | None = None) -> Text:
+    """The column header shown above the tree, aligned with the rows drawn at these widths."""
+    w = widths or ColumnWidths()
+    gap = " " * GAP
+    return Text(f"{HEADINGS[0]:<{w.name}}{gap}{HEADINGS[1]:<{w.kind}}{gap}{HEADINGS[2]:>{w.size}}{gap}"
+                f"{HEADINGS[3]:<{w.trim}}{gap}{HEADINGS[4]:<{w.fstype}}{gap}{HEADINGS[5]}", style="bold")
+
+
+def row_label(row: StackRow, depth: int, widths: ColumnWidths | None = None) -> Text:
+    """The row's cells padded so columns line up whatever the indentation; long names and
+    mountpoints are cut in the middle so both ends stay readable."""
+    w = widths or ColumnWidths()
     icon = 0 if row.has_children else ICON_WIDTH
-    width = max(8, NAME_WIDTH - depth * GUIDE_WIDTH + icon)
-    name = row.name if len(row.name) <= width else row.name[: width - 1] + "…"
-    label = Text(f"{name:<{width}} ", style=row.emphasis or "bold")
-    label.append(f"{row.kind:<7} {row.size:>7}  ")
-    label.append(f"{row.trim:<11} ", style=TRIM_STYLES.get(row.trim, ""))
-    label.append(f"{row.fstype:<7} {row.mounts}")
+    width = max(4, w.name - depth * GUIDE_WIDTH - ICON_WIDTH + icon)
+    gap = " " * GAP
+    label = Text(f"{middle_ellipsis(row.name, width):<{width}}{gap}", style=row.emphasis or "bold")
+    label.append(f"{row.kind:<{w.kind}}{gap}{row.size:>{w.size}}{gap}")
+    label.append(f"{row.trim:<{w.trim}}", style=TRIM_STYLES.get(row.trim, ""))
+    label.append(f"{gap}{row.fstype:<{w.fstype}}{gap}{middle_ellipsis(row.mounts, w.mounts)}")
     return label
 
 
@@ -79,28 +125,97 @@ class StackTree(Tree[StackRow]):
             super().__init__()
             self.row = row
 
+    class ColumnsChanged(Message):
+        """The column widths changed (new rows or a resize): `header` lines up with the rows."""
+
+        def __init__(self, header: Text) -> None:
+            super().__init__()
+            self.header = header
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("stack", id=id)
         self.show_root = False
         self.guide_depth = GUIDE_WIDTH
         self._load_children: Callable[[str | None], list[StackRow]] = lambda _key: []
         self._loaded: set[int] = set()
+        self.widths = ColumnWidths()
+        """Widest content of every row loaded so far."""
+        self._fitted: ColumnWidths | None = None
 
     def show_rows(self, load_children: Callable[[str | None], list[StackRow]],
                   expand_depth: int = 0) -> None:
         """Replace the tree with the rows `load_children(None)` returns, expanding a few levels."""
         self._load_children = load_children
         self._loaded.clear()
+        self.widths = ColumnWidths()
         self.clear()
         self._add_children(self.root, None, depth=0)
         self._loaded.add(self.root.id)
         if expand_depth:
             self._expand(self.root, expand_depth)
         self.move_cursor_to_line(0)
+        self._refit()
 
     def _add_children(self, node: TreeNode[StackRow], key: str | None, depth: int) -> None:
         for row in self._load_children(key):
-            node.add(row_label(row, depth), data=row, allow_expand=row.has_children)
+            self.widths.see(row, depth)
+            node.add(Text(row.name), data=row, allow_expand=row.has_children)
+        if self._fitted is not None:
+            self.call_after_refresh(self._refit)
+
+    def _refit(self) -> None:
+        """Fit the columns to the width; when they change, redraw and give the screen the new header."""
+        fitted = self.widths.fitted(self.scrollable_content_region.width or self.size.width)
+        if fitted != self._fitted:
+            self._fitted = fitted
+            self._invalidate()
+            self.post_message(self.ColumnsChanged(header_text(fitted)))
+
+    def _on_resize(self, event: events.Resize) -> None:
+        super()._on_resize(event)
+        self._refit()
+
+    def render_label(self, node: TreeNode[StackRow], base_style: Style, style: Style) -> Text:
+        """The row's columns at the fitted widths (the node's own label is only its name)."""
+        if node.data is None:
+            return super().render_label(node, base_style, style)
+        label = row_label(node.data, _depth(node), self._fitted)
+        label.stylize(style)
+        if node.allow_expand:
+            icon = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE
+            return Text.assemble((icon, base_style + TOGGLE_STYLE), label)
+        return label
+
+    def expansion(self) -> tuple[set[str], set[str]]:
+        """Keys of the loaded rows that are expanded and of those that are collapsed (kept on refresh)."""
+        expanded: set[str] = set()
+        collapsed: set[str] = set()
+
+        def walk(node: TreeNode[StackRow]) -> None:
+            for child in node.children:
+                if child.data is not None and child.allow_expand and child.id in self._loaded:
+                    (expanded if child.is_expanded else collapsed).add(child.data.key)
+                walk(child)
+
+        walk(self.root)
+        return expanded, collapsed
+
+    def restore_expansion(self, expanded: set[str], collapsed: set[str]) -> None:
+        """Open and close rows as they were (rows that no longer exist are ignored)."""
+        def walk(node: TreeNode[StackRow]) -> None:
+            for child in node.children:
+                if child.data is None or not child.allow_expand:
+                    continue
+                if child.data.key in collapsed:
+                    child.collapse()
+                elif child.data.key in expanded:
+                    self._ensure_loaded(child)
+                    child.expand()
+                    walk(child)
+                elif child.is_expanded:
+                    walk(child)
+
+        walk(self.root)
 
     def _ensure_loaded(self, node: TreeNode[StackRow]) -> None:
         if node.id in self._loaded or node.data is None:

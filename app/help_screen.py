@@ -1,0 +1,83 @@
+"""The help screen (F1 or ?): what the current screen shows, every key, its colours and words, its sources."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+from .screen_help import ScreenHelp
+
+EXTRA_KEYS = (("tab / shift+tab", "move focus between panes and fields"),
+              ("esc", "leave a text field (its keys then work again); close help and dialogs"),
+              ("ctrl+p", "command palette: every action of every screen, searchable"),
+              ("ctrl+c", "quit"))
+
+
+def bindings_of(screen: Screen[object], app_bindings: Iterable[Binding | tuple[str, ...]]) -> list[Binding]:
+    """The screen's own bindings, then the app's, each once (what the footer may not have room for)."""
+    seen: set[str] = set()
+    result = []
+    for binding in [*screen.BINDINGS, *app_bindings]:
+        if not isinstance(binding, Binding) or not binding.description or binding.action in seen:
+            continue
+        seen.add(binding.action)
+        result.append(binding)
+    return result
+
+
+def help_text(help_data: ScreenHelp, keys: list[tuple[str, str]]) -> list[Text | Table]:
+    """The help as renderables: a paragraph, the keys, the words and colours, the sources."""
+    parts: list[Text | Table] = [Text(help_data.title, style="bold underline"), Text(help_data.shows)]
+    key_table = Table.grid(padding=(0, 2))
+    key_table.add_column(style="bold cyan", no_wrap=True)
+    key_table.add_column()
+    for key, meaning in keys:
+        key_table.add_row(key, meaning)
+    parts += [Text("\nKeys", style="bold"), key_table]
+    word_table = Table.grid(padding=(0, 2))
+    word_table.add_column(no_wrap=True)
+    word_table.add_column()
+    for word, style, meaning in help_data.words:
+        word_table.add_row(Text(word, style=style), meaning)
+    parts += [Text("\nColours and words", style="bold"), word_table,
+              Text("\nWhere the figures come from", style="bold"),
+              Text("\n".join(f"• {source}" for source in help_data.sources))]
+    return parts
+
+
+class HelpScreen(ModalScreen[None]):
+    """Help for one screen; Esc, ?, F1 or q close it."""
+
+    BINDINGS = [Binding("escape,question_mark,f1,q", "close", "Close help")]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll { width: 96; max-width: 100%; height: auto; max-height: 100%;
+                                  border: thick $primary; background: $surface; padding: 0 1; }
+    HelpScreen Static { height: auto; }
+    """
+
+    def __init__(self, help_data: ScreenHelp, keys: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.help_data = help_data
+        self.keys = keys
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-body"):
+            for part in help_text(self.help_data, self.keys):
+                yield Static(part)
+            yield Static(Text("Esc, ? or F1 closes this help.", style="dim"))
+
+    def on_mount(self) -> None:
+        body = self.query_one("#help-body", VerticalScroll)
+        body.border_title = f"Help: {self.help_data.title}"
+        body.focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,49 @@
+"""Fitting text into a width without losing its meaning: ellipsis in the middle, parts dropped by priority."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.cells import cell_len
+
+ELLIPSIS = "…"
+SEPARATOR = " · "
+
+
+def middle_ellipsis(text: str, width: int) -> str:
+    """`text` cut in the middle to `width` cells: "/var/lib/…/data" keeps both ends of a path.
+
+    Paths keep their last component whole when there is room for it, since it names the place.
+    """
+    if width <= 0:
+        return ""
+    if cell_len(text) <= width:
+        return text
+    if width == 1:
+        return ELLIPSIS
+    tail_room = width - 1
+    last = text.rsplit("/", 1)[-1] if "/" in text.rstrip("/") else ""
+    if last and len(last) + 2 <= tail_room and len(last) < len(text) - 1:
+        tail = "/" + last
+        head = text[: width - 1 - len(tail)]
+        return head + ELLIPSIS + tail
+    head_len = (tail_room + 1) // 2
+    tail_len = tail_room - head_len
+    return text[:head_len] + ELLIPSIS + (text[-tail_len:] if tail_len else "")
+
+
+def fit_parts(parts: Sequence[tuple[str, int]], width: int, separator: str = SEPARATOR) -> str:
+    """Join (text, priority) parts, dropping the lowest priorities (0 is highest) until they fit.
+
+    The part with the highest priority is kept, and cut with an ellipsis at its end if it alone is too wide.
+    """
+    kept = [index for index, (text, _) in enumerate(parts) if text]
+    while kept:
+        line = separator.join(parts[index][0] for index in kept)
+        if cell_len(line) <= width or len(kept) == 1:
+            break
+        kept.remove(max(kept, key=lambda index: (parts[index][1], index)))
+    line = separator.join(parts[index][0] for index in kept)
+    if cell_len(line) > width:
+        line = line[: max(width - 1, 0)] + ELLIPSIS
+    return line
