@@ -11,11 +11,12 @@ from diskdoctor.probes.latency_histogram import LatencyHistogram, rank_of
 from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams, fio_command
 from diskdoctor.probes.wal_run import WalResult
 from diskdoctor.probes.wal_target import PSEUDO_FILESYSTEMS, Target
-from diskdoctor.widgets import LayerTimeRow
+from diskdoctor.widgets.layer_time_table import LayerTimeRow
+from diskdoctor.widgets.units import format_latency, format_threshold
 from rich.text import Text
 
 from . import wal_report
-from .wal_report import ETCD_THRESHOLD_MS, VENDOR_THRESHOLD_MS, Verdict, format_ms, ram_note, verdict_for
+from .wal_report import ETCD_THRESHOLD_MS, VENDOR_THRESHOLD_MS, Verdict, ram_note, verdict_for
 
 SHOWN = (("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("p99.9", 99.9))
 FEW_SAMPLES = 10
@@ -24,6 +25,13 @@ THRESHOLDS = (("etcd", "etcd docs 10 ms"), ("vendor", "vendor 20 ms"), ("custom"
 PROGRESS_CELLS = 30
 LIMIT_LABELS = {"etcd": "etcd docs", "vendor": "vendor", "custom": "custom"}
 """Short names for the chart's limit line; the verdict uses wal_report's full source texts."""
+FIELD_LABELS = {"#bench-fs": "mounted filesystem", "#bench-dir": "directory to test",
+                "#bench-profile": "profile",
+                "#bench-bs": "block size", "#bench-size": "size", "#bench-duration": "seconds",
+                "#bench-sync": "sync call", "#bench-threshold": "threshold", "#bench-threshold-custom": "ms"}
+"""Every form field's label, shown in its border at every width (placeholders vanish once typed in)."""
+LAYERS_LIVE_TITLE = "Where the time goes (last interval, /proc/diskstats)"
+LAYERS_RUN_TITLE = "Where the time goes (whole run, /proc/diskstats)"
 
 
 def filesystem_choices(host: Host) -> list[tuple[Text, str]]:
@@ -49,7 +57,7 @@ def tail_samples(percent: float, count: int) -> int:
 
 
 def _ms(value_ns: float | None) -> str:
-    return "-" if value_ns is None else format_ms(value_ns / 1e6)
+    return format_latency(value_ns)
 
 
 def percentile_values(histogram: LatencyHistogram) -> dict[str, float | None]:
@@ -140,19 +148,52 @@ def verdict_text(params: WalParams, target: Target, result: WalResult, threshold
     return text, verdict
 
 
-def comparison_text(params: WalParams, result: WalResult, fio: FioSyncStats) -> Text:
-    """Our figures next to fio's for the same job, with the ratio."""
+def previous_line(params: WalParams, target: Target, result: WalResult, threshold: float | None) -> Text:
+    """One line on the last finished run, kept on screen while the next one runs and after it."""
+    text = Text("previous run: ", style="dim bold")
+    if threshold is not None:
+        verdict = verdict_for(params, result.sync, threshold)
+        text.append("PASS " if verdict.passed else "FAIL ", style="green" if verdict.passed else "red")
+    text.append(f"p99 {_ms(result.sync.percentile(99.0))} · {result.ops_per_s or 0:,.0f} ops/s · "
+                f"{params.profile}, {result.samples:,} writes in {result.duration_s:.1f} s · "
+                f"{target.directory}",
+                style="dim")
+    return text
+
+
+def comparison_text(params: WalParams, result: WalResult, fio: FioSyncStats,
+                    threshold: float | None = None) -> Text:
+    """Our figures next to fio's for the same job: p50 to p99.9 and max, with the ratio and its direction."""
     label = SYNC_LABELS[params.sync]
-    text = Text(f"{label:<12} {'diskdoctor':>12} {fio.version:>12} {'ratio':>7}\n", style="bold")
-    rows = [(name, result.sync.percentile(p), fio.percentiles_ns.get(p)) for name, p in SHOWN[:3]]
+    text = Text(f"{label:<12} {'diskdoctor':>12} {fio.version:>12} {'ours/fio':>9}\n", style="bold")
+    rows = [(name, result.sync.percentile(p), fio.percentiles_ns.get(p)) for name, p in SHOWN]
+    rows.append(("max", result.sync.maximum, fio.max_ns))
     for name, ours, theirs in rows:
-        text.append(f"{name:<12} {_ms(ours):>12} {_ms(theirs):>12} {_ratio(ours, theirs):>7}\n")
+        text.append(f"{name:<12} {_ms(ours):>12} {_ms(theirs):>12} {_ratio(ours, theirs):>9}\n")
     text.append(f"{'samples':<12} {result.samples:>12,} {fio.samples:>12,}\n")
     text.append(f"{'ops/s':<12} {result.ops_per_s or 0:>12,.0f} {fio.ops_per_s:>12,.0f} "
-                f"{_ratio(result.ops_per_s, fio.ops_per_s):>7}")
+                f"{_ratio(result.ops_per_s, fio.ops_per_s):>9}\n")
+    text.append("ours/fio above 1.00: our latency is higher (slower); for ops/s, above 1.00 we did more.",
+                style="dim")
+    disagreement = fio_disagreement(result, fio, threshold) if threshold is not None else None
+    if disagreement:
+        text.append("\n" + disagreement, style="bold yellow")
     return text
+
+
+def fio_disagreement(result: WalResult, fio: FioSyncStats, threshold: float | None) -> str | None:
+    """A warning when our p99 and fio's land on opposite sides of the threshold (the verdict is marginal)."""
+    ours_ns, theirs_ns = result.sync.percentile(99.0), fio.percentiles_ns.get(99.0)
+    if threshold is None or ours_ns is None or theirs_ns is None:
+        return None
+    ours_pass, fio_pass = ours_ns / 1e6 < threshold, theirs_ns / 1e6 < threshold
+    if ours_pass == fio_pass:
+        return None
+    limit = format_threshold(threshold)
+    return (f"fio's p99 {_ms(theirs_ns)} is {'under' if fio_pass else 'at or over'} the {limit} threshold "
+            f"while ours ({_ms(ours_ns)}) is {'under' if ours_pass else 'over'}: the verdict is marginal; "
+            "run longer (l)")
 
 
 def _ratio(ours: float | None, theirs: float | None) -> str:
     return "-" if not ours or not theirs else f"{ours / theirs:.2f}"
-

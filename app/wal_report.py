@@ -9,6 +9,7 @@ from diskdoctor.probes.latency_histogram import PERCENTILES, LatencyHistogram
 from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams, fio_command
 from diskdoctor.probes.wal_run import WalResult
 from diskdoctor.probes.wal_target import Target
+from diskdoctor.widgets.units import compared, format_latency_ms, format_threshold
 
 ETCD_THRESHOLD_MS = 10.0
 VENDOR_THRESHOLD_MS = 20.0
@@ -46,10 +47,8 @@ class Verdict:
     def line(self) -> str:
         """e.g. "p99 fdatasync 3.1 ms < 10 ms: etcd docs threshold; 10,029 samples"."""
         sign = "<" if self.passed else ">="
-        value = format_ms(self.value_ms)
-        if abs(self.value_ms - self.threshold_ms) < 0.01 * self.threshold_ms:  # "10.0 ms < 10 ms" reads wrong
-            value = f"{self.value_ms:.3f} ms"
-        return (f"{self.metric} {value} {sign} {self.threshold_ms:g} ms: {self.source}; "
+        value = compared(self.value_ms, self.threshold_ms, below=self.passed)  # never "10 ms >= 10 ms"
+        return (f"{self.metric} {value} {sign} {format_threshold(self.threshold_ms)}: {self.source}; "
                 f"{self.samples:,} samples")
 
     def to_json(self) -> dict[str, object]:
@@ -59,12 +58,8 @@ class Verdict:
 
 
 def format_ms(value_ms: float) -> str:
-    """Milliseconds with sensible precision: 0.412 ms, 3.1 ms, 12 ms."""
-    if value_ms < 0.1:
-        return f"{value_ms * 1000:.1f} µs"
-    if value_ms < 1:
-        return f"{value_ms:.3f} ms"
-    return f"{value_ms:.1f} ms" if value_ms < 10 else f"{value_ms:.0f} ms"
+    """A latency given in ms, in the unit that suits it with three significant digits: 412 µs, 3.10 ms."""
+    return format_latency_ms(value_ms)
 
 
 def verdict_for(params: WalParams, sync: LatencyHistogram, threshold_ms: float,

@@ -6,6 +6,7 @@ import shutil
 import subprocess
 from collections.abc import Callable
 
+from .exit_status import describe_exit
 from .fio_json import FioOutputError, FioSyncStats, parse_fio_json
 from .root import host_command_env
 from .wal_params import WalParams, fio_argv
@@ -34,10 +35,10 @@ def run_fio(params: WalParams, directory: str, *, timeout_s: float | None = None
             started(process)
         out, err = process.communicate(timeout=timeout_s)
         if process.returncode < 0:
-            raise TargetError("fio was stopped")
+            raise TargetError(f"fio was stopped ({describe_exit(process.returncode)})")
         if process.returncode != 0:  # fio's reason is on stderr; stdout may hold half a JSON document
             lines = (err or "").strip().splitlines()
-            raise TargetError(f"fio failed: {lines[-1] if lines else f'exit code {process.returncode}'}")
+            raise TargetError(f"fio failed: {lines[-1] if lines else describe_exit(process.returncode)}")
         return parse_fio_json(out)
     except subprocess.TimeoutExpired as err:
         raise TargetError("fio did not finish in time") from err

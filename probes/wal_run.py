@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from .diskstats import LayerDelta
 from .engine_launch import engine_argv
+from .exit_status import describe_exit
 from .latency_histogram import LatencyHistogram
 from .wal_engine import EngineConfig
 from .wal_target import TargetError, describe_bench_error, remove_scratch
@@ -110,7 +111,7 @@ class WalRun:
             self._reap(stop=not ended)
         if final is None:
             errors = self.process.stderr.read().strip().splitlines() if self.process.stderr else []
-            detail = errors[-1] if errors else f"exit code {self.process.returncode}"
+            detail = errors[-1] if errors else describe_exit(self.process.returncode)
             final = RunFailed("benchmark cancelled" if self.cancelled else
                               f"the benchmark engine stopped unexpectedly ({detail})", self.cancelled)
         yield final

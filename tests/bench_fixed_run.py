@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from conftest import fixture_host
-from diskdoctor.app import bench_screen
+from conftest import fixture_host, fixture_root
 from diskdoctor.app.bench_screen import BenchScreen
+from diskdoctor.probes import host, trim_facts
 from diskdoctor.probes.diskstats import LayerDelta
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.wal_params import PROFILES
@@ -61,8 +61,13 @@ def fixed_result() -> WalResult:
 
 @pytest.fixture
 def fixture_mounts(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The filesystem list comes from a fixture host, so nothing of this machine shows."""
-    monkeypatch.setattr(bench_screen, "read_host", lambda root: fixture_host("etcd-raid0-lvm-luks"))
+    """The app's snapshot (and so the filesystem list) comes from a fixture host, so nothing of this
+    machine shows, while the root stays live so the benchmark form is enabled."""
+    fixture = "etcd-raid0-lvm-luks"
+    monkeypatch.setattr(host, "read_host", lambda root, **_: fixture_host(fixture))
+    real_facts = trim_facts.read_trim_facts
+    monkeypatch.setattr(trim_facts, "read_trim_facts",
+                        lambda root, read: real_facts(fixture_root(fixture), read))
 
 
 def feed_fixed_run(screen: BenchScreen) -> None:

@@ -62,7 +62,7 @@ async def test_one_second_run_on_tmpfs(tmpfs_dir: str) -> None:
         assert os.listdir(tmpfs_dir) == []
         if shutil.which("fio"):
             await pilot.press("f")
-            await until(pilot, lambda: "ratio" in text_of(app, "#bench-fio")
+            await until(pilot, lambda: "ours/fio" in text_of(app, "#bench-fio")
                         or "fio:" in text_of(app, "#bench-status"))
             assert "fio-3" in text_of(app, "#bench-fio") and "ops/s" in text_of(app, "#bench-fio")
             assert os.listdir(tmpfs_dir) == []
@@ -200,17 +200,19 @@ async def test_custom_threshold_is_named_custom_even_at_10_ms_and_bad_values_rec
         screen = await open_bench(app, pilot)
         feed_fixed_run(screen)
         await pilot.pause()
-        assert text_of(app, "#bench-status").startswith("PASS p99 fdatasync 0.899 ms < 10 ms: etcd docs")
+        assert text_of(app, "#bench-status").startswith("PASS p99 fdatasync 899 µs < 10 ms: etcd docs")
         screen.query_one("#bench-threshold", Select).value = "custom"
         await pilot.pause()
         assert "< 10 ms: custom threshold" in text_of(app, "#bench-verdict")
         custom = screen.query_one("#bench-threshold-custom", Input)
         custom.value = ""
         await pilot.pause()
-        assert "is not a number of milliseconds" in text_of(app, "#bench-status")
+        assert "is not a number of milliseconds" in text_of(app, "#bench-threshold-error")
+        assert custom.has_class("-invalid")
         custom.value = "2.5"
         await pilot.pause()
-        assert text_of(app, "#bench-status").startswith("PASS p99 fdatasync 0.899 ms < 2.5 ms: custom")
+        assert not screen.query_one("#bench-threshold-error").display
+        assert text_of(app, "#bench-status").startswith("PASS p99 fdatasync 899 µs < 2.5 ms: custom")
         assert "limit 2.5 ms (custom)" in screen.query_one(PercentileChart).render_line(0).text
 
 

@@ -5,16 +5,14 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from .units import range_label
+
 BAR_CELLS = 30
 
 
 def band_label(low_ns: float, high_ns: float) -> str:
-    """A short range in the unit of its upper end, e.g. "0.32-1 ms" or "3.16-10 µs"."""
-    if high_ns >= 0.999e6:
-        return f"{low_ns / 1e6:.2g}-{high_ns / 1e6:.3g} ms"
-    if high_ns >= 0.999e3:
-        return f"{low_ns / 1e3:.3g}-{high_ns / 1e3:.3g} µs"
-    return f"{low_ns:.3g}-{high_ns:.3g} ns"
+    """A short range in the unit of its upper end, e.g. "316-1000 µs" or "3.16-10 ms"."""
+    return range_label(low_ns, high_ns)
 
 
 class LatencyBars(Static):

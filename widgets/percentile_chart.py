@@ -17,7 +17,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from .braille_canvas import BrailleCanvas
-from .chart_axes import LinearAxis, LogAxis, format_ms, format_seconds, nice_ticks, time_step
+from .chart_axes import LinearAxis, LogAxis, format_seconds, nice_ticks, time_step
+from .units import format_latency_ms, format_threshold, tick_label
 
 SERIES = ("p50", "p90", "p99", "p99.9", "p99 cumulative")
 HISTORY = 120
@@ -108,7 +109,7 @@ class PercentileChart(Widget):
             return lines + [Strip.blank(width)] * max(height - len(lines), 0)
         bounds = points + ([self.threshold_ms] if self.threshold_ms else [])
         ticks = nice_ticks(min(bounds), max(bounds))
-        labels = {tick: format_ms(tick) for tick in ticks}
+        labels = {tick: tick_label(tick) for tick in ticks}
         gutter = max(len(text) for text in labels.values()) + 2
         plot_width = width - gutter - 1
         if plot_width < 4:
@@ -121,20 +122,20 @@ class PercentileChart(Widget):
         label_rows = self._label_rows(ticks, value_axis)
         threshold_row = value_axis.row(self.threshold_ms) >> 2 if self.threshold_ms else None
         if threshold_row is not None:
-            label_rows[threshold_row] = format_ms(self.threshold_ms or 0)
+            label_rows[threshold_row] = tick_label(self.threshold_ms or 0)
         lines += self._plot_rows(canvas, gutter, label_rows, threshold_row)
         lines += self._time_rows(time_axis, gutter, plot_width, width)
         return lines[:height]
 
     def _title(self, width: int) -> Strip:
         """What is drawn, and on the right the pass/fail limit the dashed line marks."""
-        title = f"{self.metric} latency per interval, ms (log scale)"
+        title = f"{self.metric} latency per interval (log scale)"
         limit = ""
         if self.threshold_ms:
             source = f" ({self.threshold_label})" if self.threshold_label else ""
-            limit = f"limit {format_ms(self.threshold_ms)} ms{source}"
+            limit = f"limit {format_threshold(self.threshold_ms)}{source}"
             if len(title) + len(limit) + 4 > width:
-                title = f"{self.metric} ms, log scale"
+                title = f"{self.metric}, log scale"
         parts = [(title, self._style("chart--title"))]
         if limit:
             gap = max(width - len(title) - len(limit) - 2, 2)
@@ -142,11 +143,11 @@ class PercentileChart(Widget):
         return _strip(parts, width)
 
     def _legend(self, width: int) -> Strip:
-        """Each series in its colour with its latest value in milliseconds."""
+        """Each series in its colour with its latest value in the unit that suits it."""
         parts: list[tuple[str, Style]] = []
         for index, name in enumerate(SERIES):
             latest = next((v for v in reversed(self._series[name]) if v is not None), None)
-            value = f" {latest:.3g}" if latest is not None else ""
+            value = f" {format_latency_ms(latest)}" if latest is not None else ""
             parts += [("━ ", self._style(STYLE_CLASSES[index])), (f"{LEGEND_NAMES[index]}{value}  ", Style())]
         return _strip(parts, width)
 
@@ -173,7 +174,7 @@ class PercentileChart(Widget):
         for tick in decades + [t for t in ticks if t not in decades]:
             row = value_axis.row(tick) >> 2
             if all(abs(row - taken) > 1 for taken in rows) or (tick in decades and row not in rows):
-                rows[row] = format_ms(tick)
+                rows[row] = tick_label(tick)
         return rows
 
     def _plot_rows(self, canvas: BrailleCanvas, gutter: int, label_rows: dict[int, str],
