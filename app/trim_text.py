@@ -5,6 +5,8 @@ from __future__ import annotations
 from diskdoctor.probes.trim_facts import TrimFacts
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
 
 from .formatting import human_bytes
 from .trim_doctor import TrimVerdict, layer_marker
@@ -35,33 +37,46 @@ def print_timer(facts: TrimFacts, console: Console) -> None:
                       f"{escape(state)})")
 
 
+def print_hanging(console: Console, prefix: str, body: str) -> None:
+    """`prefix` then `body` (both markup); on a terminal, wrapped lines start under the body, and when
+    piped the line is never wrapped (so grep and a wider viewer see whole lines)."""
+    if not console.is_terminal:
+        console.print(prefix + body, soft_wrap=True)
+        return
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    grid.add_row(Text.from_markup(prefix), Text.from_markup(body))
+    console.print(grid)
+
+
 def print_verdict(verdict: TrimVerdict, console: Console) -> None:
     """One filesystem: verdict line, layers, discard mode, schedule, findings with fixes."""
     style = VERDICT_STYLE.get(verdict.verdict, "bold")
     console.print()
     console.print(f"[bold]{escape(verdict.mountpoint)}[/] "
                   f"({escape(verdict.fstype)} on {escape(verdict.source)})")
-    console.print(f"  [{style}]{escape(verdict.summary)}[/]")
+    print_hanging(console, "  ", f"[{style}]{escape(verdict.summary)}[/]")
     for layer in verdict.reach.layers:
         marker = layer_marker(verdict, layer.kname)
         console.print(f"    {escape(f'{layer.name:<22}')} {layer.kind:<6} "
                       f"discard_max {_limit(layer.discard_max_bytes):>8}"
                       f"  granularity {_limit(layer.discard_granularity):>6}"
                       + (f"  <- {marker}" if marker else ""))
-    console.print(f"  discard mode: {escape(verdict.mode.text)}")
+    print_hanging(console, "  discard mode: ", escape(verdict.mode.text))
     schedule = verdict.schedule
     if schedule.kind == "none":
-        console.print(f"  schedule: none ({escape(schedule.covers_reason)})")
+        print_hanging(console, "  schedule: ", f"none ({escape(schedule.covers_reason)})")
     else:
-        console.print(f"  schedule: {schedule.kind}, {escape(schedule.calendar or '?')} "
+        print_hanging(console, "  schedule: ", f"{schedule.kind}, {escape(schedule.calendar or '?')} "
                       f"({escape(schedule.source)}; {escape(schedule.covers_reason)})")
     for finding in verdict.findings:
         tag = SEVERITY_STYLE.get(finding.severity, "")
-        console.print(f"  [{tag}]{finding.severity.upper()} {finding.id}[/]: {escape(finding.text)}")
+        print_hanging(console, f"  [{tag}]{finding.severity.upper()} {finding.id}[/]: ", escape(finding.text))
         for line in finding.fix:
             console.print(f"      fix:    {escape(line)}", soft_wrap=True)
         if finding.risk:
-            console.print(f"      risk:   {escape(finding.risk)}")
+            print_hanging(console, "      risk:   ", escape(finding.risk))
         for line in finding.verify:
             console.print(f"      verify: {escape(line)}", soft_wrap=True)
 

@@ -49,9 +49,18 @@ def type_source(device: BlockDevice) -> str:
     return f"{base}/device/type (SCSI type; disk unless 5 = rom)"
 
 
+def _disk_of(host: Host, device: BlockDevice) -> str:
+    """The whole disk a partition belongs to (its vendor and model live there); else the device itself."""
+    if device.kind == "part" and device.dm_uuid is None:
+        parents = host.parents(device.kname)
+        if parents:
+            return parents[0]
+    return device.kname
+
+
 def _identity(host: Host, device: BlockDevice, root: Root) -> DetailSection:
     rot_note = ROTATIONAL_CAVEAT if device.transport.value in ("virtio", "loop") else None
-    base = f"sys/block/{device.kname}"
+    base = f"sys/block/{_disk_of(host, device)}"
     vendor = (root.fact_str(f"{base}/device/vendor") if device.transport.value in ("sata", "sas",
               "usb", "fc", "iscsi") else Fact(None, f"/{base}/device/vendor",
                                               "only SCSI-family disks report a vendor"))

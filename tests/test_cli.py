@@ -193,13 +193,13 @@ def test_a_file_where_a_folder_belongs(tmp_path: Path) -> None:
 def test_smoke_failure_is_one_line_exit_1(monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     from conftest import fixture_root
-    from diskdoctor.app import stack_screen
     from diskdoctor.app.smoke import run_smoke
+    from diskdoctor.probes import host
 
     def broken_probe(_root: object) -> None:
         raise RuntimeError("sysfs exploded")
 
-    monkeypatch.setattr(stack_screen, "read_host", broken_probe)
+    monkeypatch.setattr(host, "read_host", broken_probe)
     assert run_smoke(fixture_root("multipath")) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
