@@ -22,7 +22,7 @@ from diskdoctor.probes.root import CAPTURED_COMMANDS_DIR, Root, describe_write_e
 from .errors import UsageError
 from .redact import redact_tree
 from .tree_copy import TreeCopier
-from .version import __version__
+from .version import installed_version
 
 BUNDLE_DIR = "diskdoctor-capture"
 MANIFEST = "manifest.json"
@@ -104,7 +104,7 @@ def _build_tree(tree: str, redact: bool) -> tuple[int, int, int]:
         json.dump(usage_of_block_mounts(host), out, indent=1, sort_keys=True)
     hostname = host.hostname
     manifest = {
-        "format": FORMAT, "format_version": 1, "tool_version": __version__,
+        "format": FORMAT, "format_version": 1, "tool_version": installed_version(),
         "created_utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "hostname": hostname, "kernel": host.kernel, "redacted": redact,
         "files": copier.files, "commands": commands, "unreadable": copier.unreadable,

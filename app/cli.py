@@ -18,7 +18,6 @@ from diskdoctor.probes.root import describe_write_error
 
 from .errors import EXIT_OK, EXIT_USAGE, UsageError
 from .sysroot import open_root
-from .version import __version__
 
 SIGNAL_EXIT_BASE = 128
 PIPE_WIDTH = 240
@@ -32,6 +31,24 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+class VersionAction(argparse.Action):
+    """`--version`: reads the package metadata only when asked (it costs every other command ~20 ms)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from .version import installed_version
+
+        parser.exit(0, f"diskdoctor {installed_version()}\n")
+
+
+def wants_bench_parser(argv: Sequence[str]) -> bool:
+    """Whether parsing `argv` needs the bench subcommand's full options (and so its imports): only for
+    `bench` itself and for --help, which lists it. Every other command starts without them."""
+    words = [word for index, word in enumerate(argv)
+             if not word.startswith("-") and (index == 0 or argv[index - 1] != "--sysroot")]
+    return not words or words[0] == "bench" or "-h" in argv or "--help" in argv
+
+
 def _global_options(parser: argparse.ArgumentParser, *, in_subcommand: bool) -> None:
     default = argparse.SUPPRESS if in_subcommand else None
     parser.add_argument("--sysroot", metavar="DIR", default=default,
@@ -39,15 +56,15 @@ def _global_options(parser: argparse.ArgumentParser, *, in_subcommand: bool) -> 
                              "like lsblk --sysroot")
 
 
-def build_parser() -> OneLineParser:
-    """The full argument parser."""
+def build_parser(with_bench: bool = True) -> OneLineParser:
+    """The full argument parser (`with_bench=False`: `bench` listed but without its options)."""
     parser = OneLineParser(
         prog="diskdoctor",
         description="Why is this node's storage slow? Explore the storage stack, where TRIM "
                     "stops, and what each layer is set to. Read-only, except an explicitly "
                     "confirmed `trim --run`.",
         epilog="Run without a command to open the interactive TUI.")
-    parser.add_argument("--version", action="version", version=f"diskdoctor {__version__}")
+    parser.add_argument("--version", action=VersionAction, nargs=0, help="print the version and exit")
     parser.add_argument("--smoke", action="store_true",
                         help="start the TUI headless, check that its first screen shows the stack, "
                              "print one line and exit (no terminal needed; checks a copied binary)")
@@ -82,6 +99,9 @@ def build_parser() -> OneLineParser:
     capture.add_argument("--force", action="store_true", help="replace FILE if it exists")
     _global_options(capture, in_subcommand=True)
 
+    if not with_bench:
+        commands.add_parser("bench", help="run a database-style storage benchmark (writes scratch files)")
+        return parser
     from .bench_cli import add_bench_parser
 
     wal = add_bench_parser(commands, OneLineParser)
@@ -192,7 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stderr is not None:
             print("diskdoctor: error: standard output is closed", file=sys.stderr)
         return EXIT_USAGE
-    parser = build_parser()
+    parser = build_parser(with_bench=wants_bench_parser(argv))
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         words = [parser.prog, args.command, getattr(args, "bench_kind", None)]

@@ -8,7 +8,14 @@ INTERRUPTED_EXIT = 130
 
 
 def main() -> int:
-    """Import the CLI, then run it; an interrupt during the imports is one line and exit 130."""
+    """Import the CLI, then run it; an interrupt during the imports is one line and exit 130.
+
+    `diskdoctor --version` alone answers without loading the CLI at all."""
+    if sys.argv[1:] == ["--version"]:
+        from .version import installed_version
+
+        print(f"diskdoctor {installed_version()}")
+        return 0
     try:
         from .cli import main as cli_main
     except KeyboardInterrupt:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from .facts import Fact
 from .root import Root
 
 SYS_BLOCK = "sys/block"
@@ -22,6 +23,8 @@ class BlockEntry:
     real_dir: str
     """Its sysfs device directory with links followed (the bus shows in this path)."""
     disk: str | None = None
+    partition: Fact[int] | None = None
+    """The partition number as read while telling partitions apart (so it is read once)."""
 
 
 def _real(root: Root, rel: str) -> str:
@@ -31,8 +34,10 @@ def _real(root: Root, rel: str) -> str:
     return os.path.normpath(os.path.join(os.path.dirname(rel), link))
 
 
-def _is_partition(root: Root, rel: str) -> bool:
-    return root.read_attr(f"{rel}/partition")[0] is not None
+def _partition(root: Root, rel: str) -> Fact[int] | None:
+    """The partition number file of a subdirectory, or None when it is not a partition."""
+    number = root.fact_int(f"{rel}/partition")
+    return number if number.value is not None else None
 
 
 def block_entries(root: Root) -> dict[str, BlockEntry]:
@@ -44,9 +49,11 @@ def block_entries(root: Root) -> dict[str, BlockEntry]:
         base = f"{SYS_BLOCK}/{name}"
         entries[name] = BlockEntry(name, base, _real(root, base))
         for sub in root.listdir(base) or ():
-            if sub.startswith(name) and sub not in entries and _is_partition(root, f"{base}/{sub}"):
+            fresh = sub.startswith(name) and sub not in entries
+            number = _partition(root, f"{base}/{sub}") if fresh else None
+            if number is not None:
                 part_base = f"{CLASS_BLOCK}/{sub}" if sub in class_names else f"{base}/{sub}"
-                entries[sub] = BlockEntry(sub, part_base, f"{entries[name].real_dir}/{sub}", name)
+                entries[sub] = BlockEntry(sub, part_base, f"{entries[name].real_dir}/{sub}", name, number)
     indexed = [(name, f"{CLASS_BLOCK}/{name}") for name in sorted(class_names)]
     indexed += [(None, f"{DEV_BLOCK}/{number}") for number in root.listdir(DEV_BLOCK) or ()]
     for known_name, rel in indexed:

@@ -107,7 +107,7 @@ def _whole_disk_kind(root: Root, kname: str, base: str, real_dir: str) -> tuple[
     return "disk", extra
 
 
-def _read_whole(root: Root, entry: BlockEntry, use_udev: bool) -> BlockDevice:
+def _read_whole(root: Root, entry: BlockEntry, use_udev: bool, signatures: Signatures) -> BlockDevice:
     kname, base, real_dir = entry.kname, entry.base, entry.real_dir
     maj_min = root.fact_str(f"{base}/dev")
     udev = read_udev_properties(root, maj_min.value) if (use_udev and maj_min.value) else {}
@@ -142,7 +142,7 @@ def _read_whole(root: Root, entry: BlockEntry, use_udev: bool) -> BlockDevice:
         model=model,
         serial=serial,
         transport=Fact(transport, f"sysfs path {real_dir.removeprefix('sys/')}", why_transport),
-        fstype=Fact(None, "", None),
+        fstype=signatures.fstype(kname, maj_min.value, udev),
         parents=tuple(root.listdir(f"{base}/slaves") or ()),
         holders=tuple(root.listdir(f"{base}/holders") or ()),
         udev=udev,
@@ -150,9 +150,10 @@ def _read_whole(root: Root, entry: BlockEntry, use_udev: bool) -> BlockDevice:
     )
 
 
-def _read_partition(root: Root, entry: BlockEntry, disk: BlockDevice, use_udev: bool) -> BlockDevice:
+def _read_partition(root: Root, entry: BlockEntry, disk: BlockDevice, use_udev: bool,
+                    signatures: Signatures) -> BlockDevice:
     kname, base, real_dir = entry.kname, entry.base, entry.real_dir
-    number = root.fact_int(f"{base}/partition")
+    number = entry.partition or root.fact_int(f"{base}/partition")
     maj_min = root.fact_str(f"{base}/dev")
     udev = read_udev_properties(root, maj_min.value) if (use_udev and maj_min.value) else {}
     return replace(
@@ -166,7 +167,7 @@ def _read_partition(root: Root, entry: BlockEntry, disk: BlockDevice, use_udev: 
         size_bytes=root.fact_int(f"{base}/size", scale=512),
         read_only=root.fact_bool(f"{base}/ro"),
         discard_alignment=root.fact_int(f"{base}/discard_alignment"),
-        fstype=Fact(None, "", None),
+        fstype=signatures.fstype(kname, maj_min.value, udev),
         parents=(disk.kname,),
         holders=tuple(root.listdir(f"{base}/holders") or ()),
         partition_number=number.value,
@@ -178,17 +179,24 @@ def _read_partition(root: Root, entry: BlockEntry, disk: BlockDevice, use_udev: 
     )
 
 
-def _fstype(device: BlockDevice, blkid: dict[str, dict[str, str]], blkid_source: str,
-            blkid_why: str | None) -> Fact[str]:
-    if device.udev.get("ID_FS_TYPE"):
-        maj_min = device.maj_min.value or "?"
-        return Fact(device.udev["ID_FS_TYPE"], f"/{udev_data_path(maj_min)} (ID_FS_TYPE)")
-    props = blkid.get(device.kname)
-    if props and props.get("TYPE"):
-        return Fact(props["TYPE"], blkid_source)
-    if props is not None or blkid_why is None:
-        return Fact(None, blkid_source, "no filesystem signature found")
-    return Fact(None, blkid_source, blkid_why)
+@dataclass(frozen=True)
+class Signatures:
+    """Filesystem signatures from blkid, read once before the devices so each device is built once."""
+
+    blkid: dict[str, dict[str, str]]
+    source: str
+    why_unknown: str | None
+
+    def fstype(self, kname: str, maj_min: str | None, udev: dict[str, str]) -> Fact[str]:
+        """udev's ID_FS_TYPE, else blkid's TYPE, else why it is unknown."""
+        if udev.get("ID_FS_TYPE"):
+            return Fact(udev["ID_FS_TYPE"], f"/{udev_data_path(maj_min or '?')} (ID_FS_TYPE)")
+        props = self.blkid.get(kname)
+        if props and props.get("TYPE"):
+            return Fact(props["TYPE"], self.source)
+        if props is not None or self.why_unknown is None:
+            return Fact(None, self.source, "no filesystem signature found")
+        return Fact(None, self.source, self.why_unknown)
 
 
 def read_block_devices(root: Root, *, include_empty: bool = False) -> dict[str, BlockDevice]:
@@ -196,16 +204,14 @@ def read_block_devices(root: Root, *, include_empty: bool = False) -> dict[str, 
     skipped unless `include_empty` (lsblk's default filter)."""
     entries = block_entries(root)
     use_udev = root.is_dir("run/udev/data")
-    whole = {name: _read_whole(root, entry, use_udev)
+    blkid, blkid_output = read_blkid(root)
+    signatures = Signatures(blkid, blkid_output.source, blkid_output.why_unknown)
+    whole = {name: _read_whole(root, entry, use_udev, signatures)
              for name, entry in entries.items() if entry.disk is None}
     devices = dict(whole)
     for name, entry in entries.items():
         if entry.disk is not None and entry.disk in whole:
-            devices[name] = _read_partition(root, entry, whole[entry.disk], use_udev)
-    blkid, blkid_output = read_blkid(root)
-    for kname, device in devices.items():
-        devices[kname] = replace(device, fstype=_fstype(device, blkid, blkid_output.source,
-                                                        blkid_output.why_unknown))
+            devices[name] = _read_partition(root, entry, whole[entry.disk], use_udev, signatures)
     if not include_empty:
         devices = {k: d for k, d in devices.items() if _shown_by_default(d)}
     return devices
