@@ -78,7 +78,7 @@ class BenchScreen(SnapshotScreen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_FROM, "-wide")]
     """The form needs one 160-column row and the figures half of one; narrower, everything stacks."""
 
-    HELP = BENCH_HELP
+    SCREEN_HELP = BENCH_HELP
     BINDINGS = [
         Binding("s", "start", "Start", tooltip="Start the benchmark with the settings above."),
         Binding("escape", "cancel", "Cancel", tooltip="Stop the run; its scratch directory is removed."),
@@ -144,7 +144,7 @@ class BenchScreen(SnapshotScreen):
         yield Header(show_clock=False)
         with Horizontal(id="bench-form"):
             yield Select([], prompt="pick one", id="bench-fs")
-            yield TextField(placeholder="/path/to/test", id="bench-dir")
+            yield TextField(placeholder="/path/to/test", id="bench-dir", select_on_focus=False)
             yield Select([(name, name) for name in PROFILES] + [("custom", "custom")], value="etcd",
                          allow_blank=False, id="bench-profile")
             yield TextField("2300", placeholder="2300", id="bench-bs",
@@ -152,7 +152,7 @@ class BenchScreen(SnapshotScreen):
                             validators=[Function(_valid_size, "block size: bytes, e.g. 2300 or 8k")])
             yield TextField("22m", placeholder="22m", id="bench-size", tooltip="total bytes, e.g. 22m",
                             validators=[Function(_valid_size, "size: bytes, e.g. 22m or 1g")])
-            yield TextField(placeholder="by size", id="bench-duration", tooltip="seconds; overrides size",
+            yield TextField(placeholder="-", id="bench-duration", tooltip="seconds; overrides size",
                             validators=[Function(_valid_duration, "duration: seconds, e.g. 30 or 2m")])
             yield Select([(m, m) for m in SYNC_METHODS], value="fdatasync", allow_blank=False,
                          id="bench-sync")

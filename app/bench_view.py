@@ -25,9 +25,9 @@ THRESHOLDS = (("etcd", "etcd docs 10 ms"), ("vendor", "vendor 20 ms"), ("custom"
 PROGRESS_CELLS = 30
 LIMIT_LABELS = {"etcd": "etcd docs", "vendor": "vendor", "custom": "custom"}
 """Short names for the chart's limit line; the verdict uses wal_report's full source texts."""
-FIELD_LABELS = {"#bench-fs": "mounted filesystem", "#bench-dir": "directory to test",
+FIELD_LABELS = {"#bench-fs": "filesystem", "#bench-dir": "directory to test",
                 "#bench-profile": "profile",
-                "#bench-bs": "block size", "#bench-size": "size", "#bench-duration": "seconds",
+                "#bench-bs": "bs", "#bench-size": "size", "#bench-duration": "seconds",
                 "#bench-sync": "sync call", "#bench-threshold": "threshold", "#bench-threshold-custom": "ms"}
 """Every form field's label, shown in its border at every width (placeholders vanish once typed in)."""
 LAYERS_LIVE_TITLE = "Where the time goes (last interval, /proc/diskstats)"

@@ -36,14 +36,14 @@ def help_text(help_data: ScreenHelp, keys: list[tuple[str, str]]) -> list[Text |
     """The help as renderables: a paragraph, the keys, the words and colours, the sources."""
     parts: list[Text | Table] = [Text(help_data.title, style="bold underline"), Text(help_data.shows)]
     key_table = Table.grid(padding=(0, 2))
-    key_table.add_column(style="bold cyan", no_wrap=True)
-    key_table.add_column()
+    key_table.add_column(style="bold cyan", no_wrap=True, width=max((len(key) for key, _ in keys), default=4))
+    key_table.add_column(ratio=1)
     for key, meaning in keys:
         key_table.add_row(key, meaning)
     parts += [Text("\nKeys", style="bold"), key_table]
     word_table = Table.grid(padding=(0, 2))
-    word_table.add_column(no_wrap=True)
-    word_table.add_column()
+    word_table.add_column(no_wrap=True, width=max(len(word) for word, _, _ in help_data.words))
+    word_table.add_column(ratio=1)
     for word, style, meaning in help_data.words:
         word_table.add_row(Text(word, style=style), meaning)
     parts += [Text("\nColours and words", style="bold"), word_table,

@@ -30,7 +30,7 @@ TITLE_MARGIN = 3
 class StackScreen(SnapshotScreen):
     """Storage stack of one host: navigate layers, switch direction, read any value's source."""
 
-    HELP = STACK_HELP
+    SCREEN_HELP = STACK_HELP
     BINDINGS = [
         Binding("v", "toggle_view", "Direction",
                 tooltip="Switch the tree: from the disks up / from the mounts down."),

@@ -29,6 +29,7 @@ from .trim_now import hold_confirmed_mount
 VERDICT_STYLES = {"ok": "bold green", "blocked": "bold red", "unsupported": "yellow",
                   "unscheduled": "bold yellow", "unknown": "magenta"}
 COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Warnings")
+MIN_MOUNTPOINT_CELLS = 16
 
 
 def _schedule_cell(verdict: TrimVerdict, facts: TrimFacts) -> str:
@@ -101,7 +102,7 @@ def verdict_text(verdict: TrimVerdict, facts: TrimFacts) -> Text:
 class TrimScreen(SnapshotScreen):
     """Does TRIM reach the flash for each filesystem, and when is it trimmed?"""
 
-    HELP = TRIM_HELP
+    SCREEN_HELP = TRIM_HELP
     BINDINGS = [
         Binding("t", "trim_now", "Trim now", tooltip="Run fstrim on the selected filesystem (asks first)."),
         Binding("b", "bench_selected", "Bench this",
@@ -158,14 +159,8 @@ class TrimScreen(SnapshotScreen):
         self.host = snapshot.host
         self.verdicts = {v.mountpoint: v for v in verdicts}
         self.query_one("#trim-host", Static).update(host_summary(facts, snapshot.peak))
+        self._fill_table()
         table = self.query_one("#trim-table", DataTable)
-        table.clear()
-        for verdict in verdicts:
-            problems = [f for f in verdict.findings if f.severity != "info"]
-            table.add_row(Text(verdict.mountpoint), Text(verdict.fstype),
-                          Text(verdict.verdict.upper(), VERDICT_STYLES.get(verdict.verdict, "")),
-                          verdict.mode.mode, _schedule_cell(verdict, facts),
-                          str(len(problems)) if problems else "-", key=verdict.mountpoint)
         if self.selected in self.verdicts:
             table.move_cursor(row=table.get_row_index(self.selected))
             self._show_details(self.selected)
@@ -175,6 +170,32 @@ class TrimScreen(SnapshotScreen):
         self.query_one(StatusLine).say((f"{len(verdicts) - bad} of {len(verdicts)} filesystems OK", 0),
                                        ("t trim now", 2), ("b bench this", 3), ("F1 help", 1))
         table.focus()
+
+    def _fill_table(self) -> None:
+        """One row per filesystem; long mountpoints are cut in the middle (no sideways scrolling)."""
+        if self.facts is None:
+            return
+        table = self.query_one("#trim-table", DataTable)
+        rows = []
+        for verdict in self.verdicts.values():
+            problems = [f for f in verdict.findings if f.severity != "info"]
+            rows.append((verdict.mountpoint, verdict.fstype, verdict.verdict, verdict.mode.mode,
+                         _schedule_cell(verdict, self.facts), str(len(problems)) if problems else "-"))
+        others = sum(max([len(COLUMNS[i]), *(len(row[i]) for row in rows)]) + 2
+                     for i in range(1, len(COLUMNS)))
+        room = max((table.size.width or self.app.size.width) - others - 3, MIN_MOUNTPOINT_CELLS)
+        cursor = table.cursor_row
+        table.clear()
+        for mountpoint, fstype, verdict, mode, schedule, problems in rows:
+            table.add_row(Text(middle_ellipsis(mountpoint, room)), Text(fstype),
+                          Text(verdict.upper(), VERDICT_STYLES.get(verdict, "")), mode, schedule, problems,
+                          key=mountpoint)
+        if rows:
+            table.move_cursor(row=min(cursor, len(rows) - 1))
+
+    def on_resize(self) -> None:
+        """Fit the mountpoints to the new width."""
+        self._fill_table()
 
     @on(DataTable.RowHighlighted, "#trim-table")
     def highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -187,9 +208,9 @@ class TrimScreen(SnapshotScreen):
             return
         self.selected = mountpoint
         title = self.query_one("#trim-details-title", Static)
-        heading = f"{verdict.fstype} on {verdict.source}"
-        room = max((title.size.width or 80) - 3 - len("Details:  ()") - len(heading), 12)
-        title.update(Text(f"Details: {middle_ellipsis(mountpoint, room)} ({heading})"))
+        room = max((title.size.width or self.app.size.width) - 2, 20)
+        heading = f"Details: {mountpoint} ({verdict.fstype} on {verdict.source})"
+        title.update(Text(middle_ellipsis(heading, room)))
         self.query_one("#trim-verdict", Static).update(verdict_text(verdict, self.facts))
         findings = self.query_one("#trim-findings", Vertical)
         findings.remove_children()

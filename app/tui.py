@@ -102,7 +102,7 @@ class DiskDoctorApp(App[None]):
     def action_help(self) -> None:
         """Open the current screen's help."""
         screen = self.screen
-        help_data = getattr(screen, "HELP", None)
+        help_data = getattr(screen, "SCREEN_HELP", None)
         if help_data is None:
             return
         keys = [(self.get_key_display(b), b.tooltip or b.description)

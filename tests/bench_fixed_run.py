@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from conftest import fixture_host, fixture_root
 from diskdoctor.app.bench_screen import BenchScreen
@@ -56,7 +58,26 @@ def fixed_result() -> WalResult:
     sync.merge(_histogram([400_000] * 29))
     write.merge(_histogram([5_000] * 29))
     return WalResult(samples=10_029, duration_s=2.03, ops_per_s=4940.39, sync=sync, write=write,
-                     layers=fixed_snapshots()[-1].layers)
+                     layers=whole_run_layers())
+
+
+def whole_run_layers() -> list[LayerDelta]:
+    """The run's per-layer totals, as the engine reports them at the end (not the last interval's)."""
+    return [LayerDelta("dm-2", 10_060, 10_030, 0.05, 0.63, 23_300_000),
+            LayerDelta("dm-1", 10_060, 10_030, 0.05, 0.61, 23_300_000),
+            LayerDelta("md0", 10_060, 10_030, 0.04, 0.59, 23_300_000),
+            LayerDelta("nvme0n1p1", 5_040, 5_015, 0.03, 0.56, 11_650_000)]
+
+
+@pytest.fixture
+def long_name_mounts(monkeypatch: pytest.MonkeyPatch) -> str:
+    """Like fixture_mounts, on the long-names host; gives its longest mountpoint."""
+    fixture = "long-names"
+    monkeypatch.setattr(host, "read_host", lambda root, **_: fixture_host(fixture))
+    real_facts = trim_facts.read_trim_facts
+    monkeypatch.setattr(trim_facts, "read_trim_facts",
+                        lambda root, read: real_facts(fixture_root(fixture), read))
+    return max((m.mount.mountpoint for m in fixture_host(fixture).mounts), key=len)
 
 
 @pytest.fixture
@@ -70,9 +91,10 @@ def fixture_mounts(monkeypatch: pytest.MonkeyPatch) -> None:
                         lambda root, read: real_facts(fixture_root(fixture), read))
 
 
-def feed_fixed_run(screen: BenchScreen) -> None:
+def feed_fixed_run(screen: BenchScreen, directory: str | None = None) -> None:
     """Post what a run streams, without a run: the screen draws only what it is given."""
-    screen.post_message(BenchScreen.RunStarted(TARGET, PARAMS))
+    target = TARGET if directory is None else replace(TARGET, directory=directory, mountpoint=directory)
+    screen.post_message(BenchScreen.RunStarted(target, PARAMS))
     for snapshot in fixed_snapshots():
         screen.post_message(BenchScreen.IntervalReady(snapshot))
     screen.post_message(BenchScreen.RunEnded(fixed_result()))

@@ -101,7 +101,38 @@ def loop_image(root: Path) -> Path:
     return b.finish()
 
 
+KUBELET_VOLUME = ("/var/lib/kubelet/pods/8f0c2a4e-5b1d-4c0e-9a77-3c1f2d4e5f60/volumes/kubernetes.io~csi/"
+                  "pvc-4d5e6f70-8192-4a3b-bc4d-5e6f708192a3/mount")
+
+
+def long_names(root: Path) -> Path:
+    """A Kubernetes node with long names everywhere: CSI volume mountpoints, LVM/LUKS names, a WAL dir.
+
+    For layout only (snapshots at 80, 120 and 200 columns): the names are the point, not the stack."""
+    b = SysrootBuilder(root, hostname="k8s-worker-elasticsearch-hot-07.prod.example.internal")
+    for index in (0, 1):
+        b.nvme(f"nvme{index}n1", f"259:{index * 3}", 3840 * GIB, pci=f"0000:0{index + 4}:00.0",
+               ctrl=f"nvme{index}", model="SAMSUNG MZQL23T8HCLS-00A07", serial=f"S64HNA0T60023{index}")
+        b.partition(f"nvme{index}n1", 1, f"259:{index * 3 + 1}", 2048, 3800 * GIB)
+    b.partition("nvme0n1", 2, "259:2", 7969177600, 30 * GIB)
+    b.dm("dm-0", "253:0", 1500 * GIB, name="vg_elasticsearch_hot-lv_data_nodes_shard_01",
+         uuid=f"LVM-{LVM_VG_UUID}Hh1Jj2Kk3Ll4Zz5Xx6Cc7Vv8Bb9Nn0Mm1", lowers=["nvme0n1p1", "nvme1n1p1"])
+    b.dm("dm-1", "253:1", 1500 * GIB - 16 * MIB, name="luks-elasticsearch-hot-tier-data-volume-01",
+         uuid=f"CRYPT-LUKS2-{LUKS_UUID}-luks-elasticsearch-hot-tier-data-volume-01", lowers=["dm-0"],
+         discard=False)
+    b.dm("dm-2", "253:2", 200 * GIB, name="vg_elasticsearch_hot-lv_postgresql_write_ahead_log",
+         uuid=f"LVM-{LVM_VG_UUID}Qq1Ww2Ee3Rr4Tt5Yy6Uu7Ii8Oo9Pp0Aa2", lowers=["nvme1n1p1"])
+    b.mount("253:1", KUBELET_VOLUME, "xfs", "/dev/mapper/luks-elasticsearch-hot-tier-data-volume-01",
+            "rw,noatime", "rw,attr2,inode64,logbufs=8,logbsize=32k,noquota")
+    b.mount("253:2", "/srv/postgresql/16/main/pg_wal_archive_for_point_in_time_recovery", "ext4",
+            "/dev/mapper/vg_elasticsearch_hot-lv_postgresql_write_ahead_log", "rw,relatime", "rw")
+    b.mount("259:2", "/", "ext4", "/dev/nvme0n1p2", "rw,relatime", "rw")
+    b.fstrim_units()
+    return b.finish()
+
+
 SCENARIOS: dict[str, Callable[[Path], Path]] = {
+    "long-names": long_names,
     "sata-ext4": sata_ext4,
     "etcd-raid0-lvm-luks": etcd_raid0_lvm_luks,
     "lvm-multi-pv": lvm_multi_pv,

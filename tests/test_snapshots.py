@@ -1,11 +1,17 @@
-"""Layout snapshots of the stack screen on a fixture sysroot (review SVG diffs on change)."""
+"""Layout snapshots of every screen at 80x24, 120x40 and 200x60, with long mountpoints and device names.
+
+Review changed SVGs by eye (render them to PNG) before accepting them with --snapshot-update."""
 
 from __future__ import annotations
 
+import pytest
+from bench_fixed_run import feed_fixed_run, long_name_mounts
 from conftest import fixture_root
 from diskdoctor.app.tui import DiskDoctorApp
+from diskdoctor.probes.root import live_root
 
-SIZE = (150, 40)
+__all__ = ["long_name_mounts"]
+SIZES = [(80, 24), (120, 40), (200, 60)]
 
 
 async def _settle(pilot) -> None:  # type: ignore[no-untyped-def]
@@ -13,28 +19,62 @@ async def _settle(pilot) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause()
 
 
-def test_stack_screen_disks_up(snap_compare) -> None:  # type: ignore[no-untyped-def]
-    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
-    assert snap_compare(app, terminal_size=SIZE, run_before=_settle)
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_stack_screen(snap_compare, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    async def select_crypt_layer(pilot) -> None:  # type: ignore[no-untyped-def]
+        await _settle(pilot)
+        await pilot.press("down", "down", "down")
+        await _settle(pilot)
+
+    app = DiskDoctorApp(fixture_root("long-names"))
+    assert snap_compare(app, terminal_size=size, run_before=select_crypt_layer)
 
 
-def test_stack_screen_mounts_down_on_crypt_layer(snap_compare) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_stack_screen_mounts_down(snap_compare, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     async def switch(pilot) -> None:  # type: ignore[no-untyped-def]
         await _settle(pilot)
-        await pilot.press("v", "down", "down")
-        await pilot.pause()
+        await pilot.press("v", "down", "down", "down", "down")
+        await _settle(pilot)
 
-    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
-    assert snap_compare(app, terminal_size=SIZE, run_before=switch)
+    app = DiskDoctorApp(fixture_root("long-names"))
+    assert snap_compare(app, terminal_size=size, run_before=switch)
 
 
-def test_trim_screen_on_blocked_etcd_stack(snap_compare) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_trim_screen(snap_compare, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     async def open_trim(pilot) -> None:  # type: ignore[no-untyped-def]
         await _settle(pilot)
         await pilot.press("2")
         await _settle(pilot)
-        await pilot.press("down")
+        await pilot.press("down", "down")  # the BLOCKED crypt volume with the longest mountpoint
+        await _settle(pilot)
+
+    app = DiskDoctorApp(fixture_root("long-names"))
+    assert snap_compare(app, terminal_size=size, run_before=open_trim)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_bench_screen_after_a_run(snap_compare, long_name_mounts: None,  # type: ignore[no-untyped-def]
+                                  size: tuple[int, int]) -> None:
+    async def show_fixed_result(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.press("3")
+        await _settle(pilot)
+        screen = pilot.app.screen
+        screen.choose_directory(long_name_mounts)
+        feed_fixed_run(screen, long_name_mounts)
+        await pilot.pause()
+        screen.set_focus(None)
         await pilot.pause()
 
-    app = DiskDoctorApp(fixture_root("etcd-trim-blocked"))
-    assert snap_compare(app, terminal_size=(120, 40), run_before=open_trim)
+    assert snap_compare(DiskDoctorApp(live_root()), terminal_size=size, run_before=show_fixed_result)
+
+
+def test_help_screen_at_80x24(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    async def open_help(pilot) -> None:  # type: ignore[no-untyped-def]
+        await _settle(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+
+    app = DiskDoctorApp(fixture_root("long-names"))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=open_help)

@@ -22,6 +22,8 @@ ICON_WIDTH = 2
 GAP = 1
 MIN_NAME = 14
 MIN_MOUNTS = 12
+MIN_NAME_CELLS = 9
+"""Cells every name keeps after the deepest indentation ("vg_…rd_01" still tells rows apart)."""
 TRIM_STYLES = {"yes": "green", "no": "red", "BLOCKED": "bold red", "ok": "green",
                "unsupported": "yellow", "?": "dim"}
 HEADINGS = ("NAME", "TYPE", "SIZE", "TRIM", "FSTYPE", "MOUNTPOINTS")
@@ -52,10 +54,13 @@ class ColumnWidths:
     trim: int = len(HEADINGS[3])
     fstype: int = len(HEADINGS[4])
     mounts: int = len(HEADINGS[5])
+    indent: int = 0
+    """The deepest indentation seen (guides and expand icon), so every name keeps some room."""
 
     def see(self, row: StackRow, depth: int) -> None:
         """Widen the columns for one more row at `depth`."""
         icon = ICON_WIDTH if row.has_children else 0
+        self.indent = max(self.indent, depth * GUIDE_WIDTH + icon)
         self.name = max(self.name, depth * GUIDE_WIDTH + icon + cell_len(row.name))
         self.kind = max(self.kind, cell_len(row.kind))
         self.size = max(self.size, cell_len(row.size))
@@ -68,11 +73,11 @@ class ColumnWidths:
         before NAME, both cut (in the middle) only when the line is too narrow for them."""
         fixed = self.kind + self.size + self.trim + self.fstype + GAP * 5
         room = max(width - fixed, MIN_NAME + MIN_MOUNTS)
-        name_floor = min(self.name, max(MIN_NAME, room * 2 // 5))
+        name_floor = min(self.name, max(MIN_NAME, room * 2 // 5, self.indent + MIN_NAME_CELLS))
         mounts = min(self.mounts, room - name_floor)
         name = min(self.name, room - mounts)
         mounts = max(room - name, MIN_MOUNTS)
-        return ColumnWidths(name, self.kind, self.size, self.trim, self.fstype, mounts)
+        return ColumnWidths(name, self.kind, self.size, self.trim, self.fstype, mounts, self.indent)
 
 
 def header_text(widths: ColumnWidths | None = None) -> Text:
@@ -88,7 +93,7 @@ def row_label(row: StackRow, depth: int, widths: ColumnWidths | None = None) -> 
     mountpoints are cut in the middle so both ends stay readable."""
     w = widths or ColumnWidths()
     icon = 0 if row.has_children else ICON_WIDTH
-    width = max(4, w.name - depth * GUIDE_WIDTH - ICON_WIDTH + icon)
+    width = max(1, w.name - depth * GUIDE_WIDTH - ICON_WIDTH + icon)
     gap = " " * GAP
     label = Text(f"{middle_ellipsis(row.name, width):<{width}}{gap}", style=row.emphasis or "bold")
     label.append(f"{row.kind:<{w.kind}}{gap}{row.size:>{w.size}}{gap}")

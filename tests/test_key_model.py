@@ -1,0 +1,189 @@
+"""One key model on every screen: a focused text field takes every printable key, Esc leaves it,
+hotkeys never act on a disabled form, and F1/? help and the palette know every screen's keys."""
+
+from __future__ import annotations
+
+from bench_fixed_run import feed_fixed_run, fixture_mounts
+from conftest import fixture_root
+from diskdoctor.app.bench_screen import NO_LIVE_HOST, BenchScreen
+from diskdoctor.app.commands import screen_actions
+from diskdoctor.app.help_screen import HelpScreen
+from diskdoctor.app.trim_dialogs import PeakDialog
+from diskdoctor.app.tui import DiskDoctorApp
+from diskdoctor.probes.root import live_root
+from diskdoctor.widgets import PercentileChart, StatusLine
+from diskdoctor.widgets.fitted_footer import FittedFooter
+from test_tui import settled
+from textual.widgets import HelpPanel, Input, Select
+from textual.widgets._footer import FooterKey
+
+__all__ = ["fixture_mounts"]
+EVERY_BOUND_KEY = "/mnt/1q2t3fsalv?"
+"""Contains every printable key bound anywhere: 1 2 3 q t f s a l v / ? (and e, r, b, c, p below)."""
+SIZE = (160, 48)
+
+
+def screen_state(app: DiskDoctorApp) -> tuple[object, ...]:
+    """What any of the bound actions would change."""
+    screen = app.screen
+    state: list[object] = [app.current_mode, type(screen).__name__, len(app.screen_stack)]
+    if isinstance(screen, BenchScreen):
+        state += [screen.busy, screen.query_one("#bench-threshold", Select).value,
+                  screen.query_one(PercentileChart).threshold_label, screen.fio]
+    return tuple(state)
+
+
+async def type_into(app: DiskDoctorApp, pilot, field: Input, text: str) -> None:  # type: ignore[no-untyped-def]
+    field.value = ""
+    field.focus()
+    await pilot.pause()
+    await pilot.press(*text)
+    await pilot.pause()
+
+
+async def test_bench_fields_take_every_bound_key_and_no_action_runs(fixture_mounts: None) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("3")
+        await settled(app, pilot)
+        screen = app.screen
+        feed_fixed_run(screen)  # a finished run, so a, l, f and t would all do something
+        await pilot.pause()
+        screen.query_one("#bench-threshold", Select).value = "custom"
+        await pilot.pause()
+        before = screen_state(app)
+        fields = list(screen.query(Input).results(Input))
+        assert {f.id for f in fields} == {"bench-dir", "bench-bs", "bench-size", "bench-duration",
+                                          "bench-threshold-custom"}
+        for field in fields:
+            await type_into(app, pilot, field, EVERY_BOUND_KEY)
+            assert field.value == EVERY_BOUND_KEY, field.id
+            assert screen_state(app) == before, field.id
+            assert not app.screen.query(HelpPanel)
+
+
+async def test_peak_dialog_field_takes_every_bound_key() -> None:
+    app = DiskDoctorApp(fixture_root("etcd-trim-blocked"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("2")
+        await settled(app, pilot)
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, PeakDialog)
+        field = app.screen.query_one(Input)
+        await type_into(app, pilot, field, EVERY_BOUND_KEY + "ebrc")
+        assert field.value == EVERY_BOUND_KEY + "ebrc"
+        assert isinstance(app.screen, PeakDialog) and app.current_mode == "trim"
+
+
+async def test_escape_leaves_a_field_and_the_footer_shows_the_screen_keys_again(fixture_mounts: None) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("3")
+        await settled(app, pilot)
+        field = app.screen.query_one("#bench-dir", Input)
+        field.focus()
+        await pilot.pause()
+        footer = lambda: [k.description for k in app.screen.query_one(FittedFooter).query(FooterKey)]  # noqa: E731
+        assert "Leave field" in footer() and "Start" not in footer()
+        await pilot.press(*"/tmp", "escape")
+        await pilot.pause()
+        assert app.screen.focused is None and field.value == "/tmp"
+        assert app.current_mode == "bench" and not app.screen.busy
+        assert "Start" in footer() and "Leave field" not in footer()
+
+
+async def test_slash_starts_typing_a_directory(fixture_mounts: None) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("3")
+        await settled(app, pilot)
+        app.screen.set_focus(None)
+        await pilot.press(*"/mnt/dd/xfs")
+        await pilot.pause()
+        assert app.screen.query_one("#bench-dir", Input).value == "/mnt/dd/xfs"
+        assert app.screen.query_one("#bench-threshold", Select).value == "etcd"
+
+
+async def test_typing_outside_any_field_on_a_disabled_form_changes_nothing() -> None:
+    app = DiskDoctorApp(fixture_root("sata-ext4"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(app, pilot)
+        await pilot.press("3")
+        await settled(app, pilot)
+        screen = app.screen
+        screen.set_focus(None)
+        before = screen_state(app)
+        fields = {f.id: f.value for f in screen.query(Input).results(Input)}
+        await pilot.press(*"/mnt/dd/xfs", "s", "t", "f", "a", "l", "enter")
+        await pilot.pause()
+        assert screen_state(app) == before
+        assert {f.id: f.value for f in screen.query(Input).results(Input)} == fields
+        assert screen.query_one(StatusLine).plain == NO_LIVE_HOST
+        assert screen.query_one(PercentileChart).threshold_label == "etcd docs"
+
+
+async def test_f1_and_question_mark_open_help_listing_every_key_and_close_it() -> None:
+    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(app, pilot)
+        for screen_key, title, keys in (("1", "Storage stack", ("v", "s", "b", "e", "r", "q")),
+                                        ("2", "TRIM doctor", ("t", "b", "c", "p", "r")),
+                                        ("3", "WAL benchmark", ("s", "/", "t", "f", "a", "l"))):
+            await pilot.press(screen_key)
+            await settled(app, pilot)
+            for opener, closer in (("f1", "escape"), ("question_mark", "question_mark")):
+                await pilot.press(opener)
+                await pilot.pause()
+                assert isinstance(app.screen, HelpScreen)
+                assert app.screen.help_data.title == title
+                shown = [key for key, _ in app.screen.keys]
+                assert all(key in shown for key in keys), (title, shown)
+                await pilot.press(closer)
+                await pilot.pause()
+                assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_escape_and_question_mark_close_the_keys_panel() -> None:
+    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        for closer in ("escape", "question_mark"):
+            app.action_show_help_panel()
+            await pilot.pause()
+            assert app.screen.query(HelpPanel)
+            await pilot.press(closer)
+            await pilot.pause()
+            assert not app.screen.query(HelpPanel)
+            assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_palette_lists_every_action_of_every_screen_with_its_key() -> None:
+    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        texts = [action.text for action in screen_actions(app)]
+        for expected in ("Stack: Sources (s)", "Stack: Bench this (b)", "TRIM: Trim now (t)",
+                         "TRIM: Copy fixes (c)", "Benchmark: Start (s)", "Benchmark: fio side by side (f)",
+                         "diskdoctor: Help (F1)", "diskdoctor: TRIM screen (2)"):
+            assert expected in texts, (expected, texts)
+        await app.run_screen_action("stack", "toggle_sources")
+        await pilot.pause()
+        assert app.screen.query_one("LayerTable").show_sources
+        await app.run_screen_action("trim", "refresh")
+        await pilot.pause()
+        assert app.current_mode == "trim"
+
+
+async def test_footer_fits_80_columns_with_help_first() -> None:
+    for fixture, key in (("etcd-raid0-lvm-luks", "1"), ("etcd-trim-blocked", "2"), ("sata-ext4", "3")):
+        app = DiskDoctorApp(fixture_root(fixture))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settled(app, pilot)
+            await pilot.press(key)
+            await settled(app, pilot)
+            keys = list(app.screen.query_one(FittedFooter).query(FooterKey))
+            assert keys[0].description == "Help"
+            assert all(k.region.right <= 80 for k in keys), [(k.description, k.region) for k in keys]
+            assert "^p" in str(keys[-1].render())
