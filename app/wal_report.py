@@ -136,6 +136,12 @@ def summary_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
     if isinstance(fio, dict):
         lines.append(f"{'fio':<9} {_percentiles_text(fio)}; {fio['samples']:,} samples, "
                      f"{fio['ops_per_s']:,.0f} ops/s ({fio['version']})")
+        fio_p99 = fio.get("p99")
+        if isinstance(fio_p99, (int, float)) and (fio_p99 / 1000.0 < verdict.threshold_ms) != verdict.passed:
+            side = "under" if verdict.passed else "at or over"
+            lines.append(f"note      fio's p99 {format_ms(fio_p99 / 1000.0)} is on the other side of the "
+                         f"{format_threshold(verdict.threshold_ms)} threshold (ours is {side} it): the "
+                         "verdict is marginal here; run longer (--duration) or again")
     layers = document["layers"]
     assert isinstance(layers, list)
     for layer in layers:
