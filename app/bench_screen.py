@@ -421,8 +421,10 @@ class BenchScreen(SnapshotScreen):
             self.query_one("#bench-fio", Static).update(
                 view.comparison_text(self.params, self.result, self.fio, threshold))
         disagreement = view.fio_disagreement(self.result, self.fio, threshold) if self.fio else None
-        self.query_one(StatusLine).say((f"{'PASS' if verdict.passed else 'FAIL'} {verdict.line()}", 0),
-                                       (disagreement or "", 1), ("F1 help", 2),
+        in_ram = "in RAM: this says nothing about a disk" if view.ram_note(self.target.fstype) else ""
+        judged, _, provenance = verdict.line().partition(": ")
+        self.query_one(StatusLine).say((f"{'PASS' if verdict.passed else 'FAIL'} {judged}", 0), (in_ram, 1),
+                                       (disagreement or "", 1), (provenance, 2), ("F1 help", 2),
                                        ("f fio side by side" if fio_available() and not self.fio else "", 3),
                                        ("t threshold · a again · l longer", 4))
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from diskdoctor.widgets import PercentileChart
 from diskdoctor.widgets.braille_canvas import BRAILLE_BASE, BrailleCanvas
-from diskdoctor.widgets.chart_axes import LogAxis, format_ms, format_seconds, nice_ticks, time_step
+from diskdoctor.widgets.chart_axes import LogAxis, format_seconds, nice_ticks, time_step
+from diskdoctor.widgets.units import tick_label
 from textual.app import App, ComposeResult
 
 
@@ -40,8 +41,8 @@ def test_log_axis_puts_bigger_values_higher_and_clamps() -> None:
 
 
 def test_labels_read_like_a_person_writes_them() -> None:
-    assert [format_ms(v) for v in (0.05, 0.2, 1, 2.5, 12.5, 20, 500)] == ["0.05", "0.2", "1", "2.5", "12.5",
-                                                                          "20", "500"]
+    assert [tick_label(v) for v in (0.05, 0.2, 1, 2.5, 12.5, 20, 500, 2000)] == [
+        "50µs", "200µs", "1ms", "2.5ms", "12.5ms", "20ms", "500ms", "2s"]
     assert format_seconds(12) == "12s" and format_seconds(0.5) == "0.5s"
     assert time_step(60, 6) == 10 and time_step(2, 8) == 0.5
 
@@ -63,7 +64,7 @@ async def test_empty_chart_says_it_is_waiting_and_names_the_limit() -> None:
         chart.set_threshold(10, "etcd docs")
         await pilot.pause()
         text = rows(chart)
-        assert text[0].startswith("fdatasync latency per interval, ms (log scale)")
+        assert text[0].startswith("fdatasync latency per interval (log scale)")
         assert text[0].rstrip().endswith("╌ limit 10 ms (etcd docs)")
         assert any("waiting for the first interval" in row for row in text)
 
@@ -78,14 +79,14 @@ async def test_series_are_drawn_at_their_values_under_the_limit_line() -> None:
                                           "p99 cumulative": 1.0})
         await pilot.pause()
         text = rows(chart)
-        assert "p50 0.5" in text[1] and "p99.9 4" in text[1] and "p99 whole run 1" in text[1]
+        assert "p50 500 µs" in text[1] and "p99.9 4.00 ms" in text[1] and "p99 whole run 1.00 ms" in text[1]
         labelled = {row.split("┤")[0].strip(): index for index, row in enumerate(text) if "┤" in row}
-        assert {"0.5", "1", "2", "5", "10"} <= set(labelled)
-        assert "╌" in text[labelled["10"]]  # the limit is a dashed line on its own row
+        assert {"500µs", "1ms", "2ms", "5ms", "10ms"} <= set(labelled)
+        assert "╌" in text[labelled["10ms"]]  # the limit is a dashed line on its own row
         plotted = [index for index, row in enumerate(text) if any(is_braille(c) for c in row)]
-        assert labelled["10"] < plotted[0]  # everything plotted lies under the 10 ms line
-        assert labelled["5"] <= plotted[0] <= labelled["2"]  # the 4 ms p99.9 line
-        assert plotted[-1] in (labelled["0.5"], labelled["0.5"] + 1)  # the 0.5 ms p50 line
+        assert labelled["10ms"] < plotted[0]  # everything plotted lies under the 10 ms line
+        assert labelled["5ms"] <= plotted[0] <= labelled["2ms"]  # the 4 ms p99.9 line
+        assert plotted[-1] in (labelled["500µs"], labelled["500µs"] + 1)  # the 0.5 ms p50 line
         assert text[-1].split() == ["2s", "4s", "6s", "8s", "10s"]  # labels never crowd
 
 
@@ -111,5 +112,5 @@ async def test_narrow_chart_keeps_the_limit_with_a_shorter_title() -> None:
         chart.push(0.5, {"p50": 3.0})
         await pilot.pause()
         text = rows(chart)
-        assert text[0].startswith("fdatasync ms, log scale") and "limit 20 ms (vendor)" in text[0]
+        assert text[0].startswith("fdatasync, log scale") and "limit 20 ms (vendor)" in text[0]
         assert all(len(row) <= 50 for row in text)

@@ -66,11 +66,6 @@ def time_step(span_s: float, labels_room: int) -> float:
         exponent += 1
 
 
-def format_ms(value: float) -> str:
-    """A label in milliseconds with no trailing zeros: 0.05, 0.2, 1, 2.5, 20, 500."""
-    return f"{value:.2f}".rstrip("0").rstrip(".") if value >= 1 else f"{value:.4f}".rstrip("0").rstrip(".")
-
-
 def format_seconds(value: float) -> str:
     """A time label: whole seconds as "12s", fractions as "0.5s"."""
     return f"{value:.0f}s" if abs(value - round(value)) < 1e-6 else f"{value:.1f}s"

@@ -27,6 +27,8 @@ DRAW_ORDER = (4, 0, 1, 2, 3)
 """Cumulative p99 first, then the interval series low to high, so the tail stays visible where lines meet."""
 STYLE_CLASSES = ("chart--p50", "chart--p90", "chart--p99", "chart--p99-9", "chart--p99-cumulative")
 LEGEND_NAMES = ("p50", "p90", "p99", "p99.9", "p99 whole run")
+SHORT_LEGEND_NAMES = ("p50", "p90", "p99", "p99.9", "run p99")
+"""Used when the legend would not fit: a value is never cut off from its unit."""
 HEADER_ROWS, FOOTER_ROWS = 2, 2
 
 
@@ -143,13 +145,23 @@ class PercentileChart(Widget):
         return _strip(parts, width)
 
     def _legend(self, width: int) -> Strip:
-        """Each series in its colour with its latest value in the unit that suits it."""
+        """Each series in its colour with its latest value in the unit that suits it; shorter names, then
+        fewer series, when narrow, so no value is ever cut off from its unit."""
+        for names, gap in ((LEGEND_NAMES, "  "), (SHORT_LEGEND_NAMES, " ")):
+            parts = self._legend_parts(names, gap)
+            if sum(len(text) for text, _ in parts) <= width:
+                return _strip(parts, width)
+        while parts and sum(len(text) for text, _ in parts) > width:
+            parts = parts[:-2]
+        return _strip(parts, width)
+
+    def _legend_parts(self, names: tuple[str, ...], gap: str) -> list[tuple[str, Style]]:
         parts: list[tuple[str, Style]] = []
         for index, name in enumerate(SERIES):
             latest = next((v for v in reversed(self._series[name]) if v is not None), None)
             value = f" {format_latency_ms(latest)}" if latest is not None else ""
-            parts += [("━ ", self._style(STYLE_CLASSES[index])), (f"{LEGEND_NAMES[index]}{value}  ", Style())]
-        return _strip(parts, width)
+            parts += [("━ ", self._style(STYLE_CLASSES[index])), (f"{names[index]}{value}{gap}", Style())]
+        return parts
 
     def _plot(self, canvas: BrailleCanvas, times: list[float], value_axis: LogAxis,
               time_axis: LinearAxis) -> None:
