@@ -176,7 +176,8 @@ def test_cache_with_fua_is_silent(tmp_path: Path) -> None:
 def test_read_ahead_on_raid_under_search_data(tmp_path: Path) -> None:
     found = only(findings(scenarios.md_host(tmp_path, read_ahead="4096")), "RA-HIGH")
     assert sorted(f.subject for f in found) == ["md0", "vg0-data"]
-    assert next(f for f in found if f.subject == "vg0-data").fix[0] == "blockdev --setra 256 /dev/mapper/vg0-data   # 256 sectors = 128 KiB"
+    lvm = next(f for f in found if f.subject == "vg0-data")
+    assert lvm.fix[0] == "blockdev --setra 256 /dev/mapper/vg0-data   # 256 sectors = 128 KiB"
     assert all("Elasticsearch" in f.title for f in found)
 
 
