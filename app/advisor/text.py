@@ -16,7 +16,7 @@ INDENT = 4
 
 def _hanging(console: Console, first: Text, body: Text, indent: int) -> None:
     """`first` then `body` wrapped to the console width, continuation lines indented by `indent`."""
-    width = max(20, console.width - indent)
+    width = max(20, console.width - max(indent, first.cell_len))
     for number, line in enumerate(body.wrap(console, width, overflow="fold")):
         line.rstrip()
         prefix = first if number == 0 else Text(" " * indent)
