@@ -20,6 +20,8 @@ from .errors import EXIT_OK, EXIT_USAGE, UsageError
 from .sysroot import open_root
 
 SIGNAL_EXIT_BASE = 128
+BENCH_HELP = "run a database-style storage benchmark (writes scratch files)"
+ADVISE_HELP = "every configuration finding, with evidence, fix, risk and how to verify"
 PIPE_WIDTH = 240
 DEBUG_ENV = "DISKDOCTOR_DEBUG"
 
@@ -41,12 +43,12 @@ class VersionAction(argparse.Action):
         parser.exit(0, f"diskdoctor {installed_version()}\n")
 
 
-def wants_bench_parser(argv: Sequence[str]) -> bool:
-    """Whether parsing `argv` needs the bench subcommand's full options (and so its imports): only for
-    `bench` itself and for --help, which lists it. Every other command starts without them."""
+def heavy_subcommand(argv: Sequence[str]) -> str | None:
+    """Which subcommand whose options need heavy imports (bench: the engine; advise: the rule catalog)
+    `argv` runs, so every other command parses without importing them (a stub lists them in --help)."""
     words = [word for index, word in enumerate(argv)
              if not word.startswith("-") and (index == 0 or argv[index - 1] != "--sysroot")]
-    return not words or words[0] == "bench" or "-h" in argv or "--help" in argv
+    return words[0] if words and words[0] in ("bench", "advise") else None
 
 
 def _global_options(parser: argparse.ArgumentParser, *, in_subcommand: bool) -> None:
@@ -56,8 +58,8 @@ def _global_options(parser: argparse.ArgumentParser, *, in_subcommand: bool) -> 
                              "like lsblk --sysroot")
 
 
-def build_parser(with_bench: bool = True) -> OneLineParser:
-    """The full argument parser (`with_bench=False`: `bench` listed but without its options)."""
+def build_parser(with_heavy: str | None = None) -> OneLineParser:
+    """The argument parser; `bench` and `advise` get their full options only when `with_heavy` names them."""
     parser = OneLineParser(
         prog="diskdoctor",
         description="Why is this node's storage slow? Explore the storage stack, where TRIM "
@@ -99,13 +101,19 @@ def build_parser(with_bench: bool = True) -> OneLineParser:
     capture.add_argument("--force", action="store_true", help="replace FILE if it exists")
     _global_options(capture, in_subcommand=True)
 
-    if not with_bench:
-        commands.add_parser("bench", help="run a database-style storage benchmark (writes scratch files)")
+    if with_heavy != "advise":
+        commands.add_parser("advise", help=ADVISE_HELP)
+    else:
+        from .advise_cli import add_advise_parser
+
+        _global_options(add_advise_parser(commands, OneLineParser), in_subcommand=True)
+    if with_heavy != "bench":
+        commands.add_parser("bench", help=BENCH_HELP)
         return parser
     from .bench_cli import add_bench_parser
 
-    wal = add_bench_parser(commands, OneLineParser)
-    wal.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    for kind in add_bench_parser(commands, OneLineParser):
+        kind.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     return parser
 
 
@@ -160,6 +168,13 @@ def run_bench(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def run_advise(args: argparse.Namespace) -> int:
+    """`diskdoctor advise [--json] [--data DIR] [--bench FILE] [--peak SPEC]`."""
+    from .advise_cli import run_advise as advise_command
+
+    return advise_command(args)
+
+
 def run_tui(args: argparse.Namespace) -> int:
     """Open the interactive app (or, with --smoke, check headless that its first screen comes up)."""
     if args.smoke:
@@ -212,7 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stderr is not None:
             print("diskdoctor: error: standard output is closed", file=sys.stderr)
         return EXIT_USAGE
-    parser = build_parser(with_bench=wants_bench_parser(argv))
+    parser = build_parser(with_heavy=heavy_subcommand(argv))
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         words = [parser.prog, args.command, getattr(args, "bench_kind", None)]
@@ -220,7 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.exit(EXIT_USAGE, f"{parser.prog}: error: unrecognized arguments: "
                                 f"{' '.join(unknown)} (see {where} --help)\n")
     handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, "bench": run_bench,
-                None: run_tui}
+                "advise": run_advise, None: run_tui}
     try:
         if args.smoke and args.command:
             raise UsageError(f"--smoke starts the TUI; it cannot be combined with `{args.command}`")

@@ -70,3 +70,16 @@ BENCH_HELP = ScreenHelp(
              "thresholds: etcd docs 10 ms p99 wal_fsync; vendor 20 ms (Red Hat OpenShift guidance)",
              "fio: the same job run by fio (jobs[0].sync.lat_ns), when fio is installed"),
 )
+
+ADVICE_HELP = ScreenHelp(
+    title="Advice",
+    shows=("Every finding of `diskdoctor advise` on this host, grouped by filesystem or device, most "
+           "severe first. The selected finding's card shows the evidence (each value with where it was "
+           "read), why it matters, the fix commands, their risk and how to verify."),
+    words=(("CRIT", "bold white on red", "fix this: data safety or a large performance loss"),
+           ("WARN", "bold black on yellow", "worth changing"),
+           ("INFO", "bold black on cyan", "context, or a myth debunked (nothing to change)")),
+    sources=("the same host snapshot as the other screens (sysfs, mountinfo, udev, TRIM facts)",
+             "read-only commands (tune2fs, compsize, ceph-osd --version) where a rule needs them",
+             "benchmark results given with advise --bench"),
+)

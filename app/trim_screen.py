@@ -26,8 +26,6 @@ from .trim_dialogs import ConfirmTrim, PeakDialog, TrimProgress
 from .trim_doctor import TrimVerdict, layer_marker
 from .trim_now import hold_confirmed_mount
 
-VERDICT_STYLES = {"ok": "bold green", "blocked": "bold red", "unsupported": "yellow",
-                  "unscheduled": "bold yellow", "unknown": "magenta"}
 COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Warnings")
 MIN_MOUNTPOINT_CELLS = 16
 
@@ -65,7 +63,7 @@ def host_summary(facts: TrimFacts, peak: PeakWindow | None) -> Text:
 def verdict_text(verdict: TrimVerdict, facts: TrimFacts) -> Text:
     """The pieces behind one verdict: layers top-down, discard mode, schedule, each with its source."""
     text = Text()
-    text.append(verdict.summary + "\n\n", VERDICT_STYLES.get(verdict.verdict, "bold"))
+    text.append(verdict.summary + "\n\n", verdict.verdict.style)
     text.append("Layers, top to bottom (discard_max_bytes / granularity):\n", "bold")
     for layer in verdict.reach.layers:
         marker = layer_marker(verdict, layer.kname)
@@ -188,7 +186,7 @@ class TrimScreen(SnapshotScreen):
         table.clear()
         for mountpoint, fstype, verdict, mode, schedule, problems in rows:
             table.add_row(Text(middle_ellipsis(mountpoint, room)), Text(fstype),
-                          Text(verdict.upper(), VERDICT_STYLES.get(verdict, "")), mode, schedule, problems,
+                          Text(verdict.upper(), verdict.style), mode, schedule, problems,
                           key=mountpoint)
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1))

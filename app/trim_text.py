@@ -11,10 +11,6 @@ from rich.text import Text
 from .formatting import human_bytes
 from .trim_doctor import TrimVerdict, layer_marker
 
-VERDICT_STYLE = {"ok": "bold green", "blocked": "bold red", "unsupported": "bold yellow",
-                 "unscheduled": "bold yellow", "unknown": "bold magenta"}
-SEVERITY_STYLE = {"crit": "bold red", "warn": "yellow", "info": "cyan"}
-
 
 def _limit(value: int | None) -> str:
     return "?" if value is None else human_bytes(value)
@@ -52,7 +48,7 @@ def print_hanging(console: Console, prefix: str, body: str) -> None:
 
 def print_verdict(verdict: TrimVerdict, console: Console) -> None:
     """One filesystem: verdict line, layers, discard mode, schedule, findings with fixes."""
-    style = VERDICT_STYLE.get(verdict.verdict, "bold")
+    style = verdict.verdict.style
     console.print()
     console.print(f"[bold]{escape(verdict.mountpoint)}[/] "
                   f"({escape(verdict.fstype)} on {escape(verdict.source)})")
@@ -71,7 +67,7 @@ def print_verdict(verdict: TrimVerdict, console: Console) -> None:
         print_hanging(console, "  schedule: ", f"{schedule.kind}, {escape(schedule.calendar or '?')} "
                       f"({escape(schedule.source)}; {escape(schedule.covers_reason)})")
     for finding in verdict.findings:
-        tag = SEVERITY_STYLE.get(finding.severity, "")
+        tag = finding.severity.style
         print_hanging(console, f"  [{tag}]{finding.severity.upper()} {finding.id}[/]: ", escape(finding.text))
         for line in finding.fix:
             console.print(f"      fix:    {escape(line)}", soft_wrap=True)

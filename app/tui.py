@@ -15,6 +15,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import HelpPanel
 from textual.worker import get_current_worker
 
+from .advice_screen import AdviceScreen
 from .bench_screen import BenchScreen
 from .commands import ScreenActionsProvider
 from .hangup import note_signal, start_watchdog
@@ -28,6 +29,7 @@ EXIT_INTERRUPTED = 130
 NARROW_BELOW = 120
 STACK_MODE = "stack"
 BENCH_MODE = "bench"
+ADVICE_MODE = "advice"
 SCREENS = Binding.Group("screens", compact=True)
 
 
@@ -39,7 +41,7 @@ class DiskDoctorApp(App[None]):
     COMMANDS = App.COMMANDS | {ScreenActionsProvider}
     SCREENS_BY_MODE: ClassVar[dict[str, tuple[str, type[Screen[None]]]]] = {
         STACK_MODE: ("Stack", StackScreen), "trim": ("TRIM", TrimScreen),
-        BENCH_MODE: ("Benchmark", BenchScreen)}
+        BENCH_MODE: ("Benchmark", BenchScreen), ADVICE_MODE: ("Advice", AdviceScreen)}
     """Every top-level screen by mode name and title (each built on first visit, then kept)."""
     BINDINGS = [
         Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
@@ -49,8 +51,10 @@ class DiskDoctorApp(App[None]):
                 group=SCREENS),
         Binding("2", "show('trim')", "TRIM screen", group=SCREENS,
                 tooltip="2: does TRIM reach the flash, and when is it trimmed?"),
-        Binding("3", "show('bench')", "Benchmark screen", tooltip="3: WAL (write + fdatasync) benchmark.",
-                group=SCREENS),
+        Binding("3", "show('bench')", "Benchmark screen", group=SCREENS,
+                tooltip="3: storage benchmarks (WAL, compaction, randwrite, interference)."),
+        Binding("4", "show('advice')", "Advice screen", group=SCREENS,
+                tooltip="4: every finding: evidence, why, fix, risk, verify."),
         Binding("escape,question_mark", "close_keys", "Close keys", show=False, priority=True),
     ]
     DEFAULT_MODE = STACK_MODE
@@ -65,8 +69,18 @@ class DiskDoctorApp(App[None]):
         self.peak_window: PeakWindow | None = None
         self._generations = itertools.count(1)
         self._stopping = False
+        self._advice: AdviceScreen | None = None
         for mode, (_, screen_class) in self.SCREENS_BY_MODE.items():
-            self.add_mode(mode, lambda screen_class=screen_class: screen_class(root))  # type: ignore[misc]
+            if screen_class is not AdviceScreen:
+                self.add_mode(mode, lambda screen_class=screen_class: screen_class(root))  # type: ignore[misc]
+        self.add_mode(ADVICE_MODE, self._advice_screen)
+
+    def _advice_screen(self) -> AdviceScreen:
+        """The Advice screen, given the shared snapshot when it is already read (no second host read)."""
+        snapshot = self.snapshot if self.snapshot is not None and self.snapshot.trim_facts else None
+        self._advice = AdviceScreen(self.root_to_read, host=snapshot.host if snapshot else None,
+                                    trim=snapshot.trim_facts if snapshot else None)
+        return self._advice
 
     async def action_show(self, mode: str) -> None:
         """Switch to a top-level screen, keeping each screen's state for when the user comes back."""
@@ -154,6 +168,9 @@ class DiskDoctorApp(App[None]):
         self.snapshot = message.snapshot
         for screen in self.screen_stack:
             screen.post_message(SnapshotReady(message.snapshot))
+        snapshot = message.snapshot
+        if self._advice is not None and snapshot.trim_facts is not None:
+            self._advice.show_snapshot(snapshot.host, snapshot.trim_facts)  # rules re-run off the UI thread
 
     def on_snapshot_failed(self, message: SnapshotFailed) -> None:
         for screen in self.screen_stack:

@@ -78,3 +78,28 @@ def test_help_screen_at_80x24(snap_compare) -> None:  # type: ignore[no-untyped-
 
     app = DiskDoctorApp(fixture_root("long-names"))
     assert snap_compare(app, terminal_size=(80, 24), run_before=open_help)
+
+
+async def _open_advice(pilot) -> None:  # type: ignore[no-untyped-def]
+    await _settle(pilot)
+    await pilot.press("4")
+    await _settle(pilot)
+    await pilot.press("down")
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause(0.2)  # the table measures its rows' widths after the first paint
+
+
+def test_advice_screen_at_80x24(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_open_advice)
+
+
+def test_advice_screen_at_120x40(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    app = DiskDoctorApp(fixture_root("long-names"))
+    assert snap_compare(app, terminal_size=(120, 40), run_before=_open_advice)
+
+
+def test_advice_screen_at_200x60(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    assert snap_compare(app, terminal_size=(200, 60), run_before=_open_advice)
