@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import itertools
 import os
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
@@ -121,13 +123,19 @@ def _open(path: str, params: RandwriteParams) -> tuple[int, bool]:
     return open_scratch_file(path, _FLAGS, params.size, False, direct=False), False
 
 
-def _offsets(params: RandwriteParams) -> list[int] | None:
+def _random_offsets(blocks: int, bs: int) -> Iterator[int]:
+    while True:
+        yield random.randrange(blocks) * bs
+
+
+def _offsets(params: RandwriteParams) -> Iterator[int]:
+    """Endless offsets: a random permutation of the blocks, repeated (C-speed iteration), or random draws."""
     blocks = params.size // params.bs
     if blocks > MAX_PERMUTED_BLOCKS:
-        return None
+        return _random_offsets(blocks, params.bs)
     order = list(range(0, params.size, params.bs))
     random.shuffle(order)
-    return order
+    return itertools.cycle(order)
 
 
 def run(params: RandwriteParams, ctx: EngineContext) -> RandwriteResult:
@@ -151,8 +159,7 @@ def _measure(params: RandwriteParams, ctx: EngineContext, fd: int, direct: bool)
     """The timed loop: per write only clock reads, pwrite (+ fdatasync) and list appends."""
     clock, pwrite, sync = time.perf_counter_ns, os.pwrite, params.sync != "none"
     fdatasync, buffer, bs = os.fdatasync, aligned_random(params.bs, direct), params.bs
-    order = _offsets(params)
-    blocks = params.size // bs
+    offsets = _offsets(params)
     streams = LatencyStreams("write", "sync")
     add_write, add_sync = streams.adder("write"), streams.adder("sync")
     limit = params.writes or (1 << 62)
@@ -161,13 +168,7 @@ def _measure(params: RandwriteParams, ctx: EngineContext, fd: int, direct: bool)
     start = last_emit = t2 = clock()
     deadline = start + int(params.duration_s * 1e9) if params.duration_s and not params.writes else 1 << 62
     next_check = min(start + period_ns, deadline)
-    position = 0
-    while True:
-        if order is not None:
-            offset = order[position]
-            position = position + 1 if position + 1 < blocks else 0
-        else:
-            offset = random.randrange(blocks) * bs
+    for offset in offsets:
         t0 = clock()
         pwrite(fd, buffer, offset)
         t1 = clock()
