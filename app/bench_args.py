@@ -6,7 +6,7 @@ import argparse
 from dataclasses import replace
 
 from diskdoctor.probes.engine.workloads.compaction import CompactionParams
-from diskdoctor.probes.engine.workloads.interference import DEFAULT_COMPACTION, InterferenceParams
+from diskdoctor.probes.engine.workloads.interference import DEFAULT_COMPACTION, PHASE_S, InterferenceParams
 from diskdoctor.probes.engine.workloads.randwrite import SYNC_CHOICES, RandwriteParams
 from diskdoctor.probes.wal_params import PROFILES, SYNC_METHODS, parse_duration, parse_size, profile_params
 
@@ -27,7 +27,8 @@ def _wal_options(parser: argparse.ArgumentParser, *, log: bool) -> None:
     parser.add_argument("--bs", metavar="N", help="bytes per write, e.g. 2300 or 8k")
     amount = parser.add_mutually_exclusive_group()
     amount.add_argument("--size", metavar="N", help="total bytes to write, e.g. 22m")
-    amount.add_argument("--duration", metavar="S", help="run this long instead (e.g. 30s, 2m)")
+    amount.add_argument("--duration", metavar="S",
+                        help="run this long instead (e.g. 30s, 2m; interference: 20s per phase by default)")
     parser.add_argument("--sync", choices=SYNC_METHODS, help="the durable call (default fdatasync)")
     parser.add_argument("--prealloc", action=argparse.BooleanOptionalAction, default=None,
                         help="preallocate the file with fallocate first, as fio and etcd do (default on)")
@@ -130,4 +131,7 @@ def params_from_args(args: argparse.Namespace) -> object:
                                duration_s=None if args.writes else
                                (parse_duration(args.duration) if args.duration else 30.0),
                                writes=args.writes, sync=args.sync, direct=args.direct)
-    return InterferenceParams(_wal_params(args), _compaction_params(args, DEFAULT_COMPACTION))  # type: ignore[arg-type]
+    wal = _wal_params(args)
+    if not args.size and not args.duration:  # each phase runs 20 s, whatever the disk manages
+        wal = replace(wal, duration_s=PHASE_S)  # type: ignore[type-var]
+    return InterferenceParams(wal, _compaction_params(args, DEFAULT_COMPACTION))  # type: ignore[arg-type]

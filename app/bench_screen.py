@@ -334,8 +334,9 @@ class BenchScreen(Screen[None]):
         point = self.live.add(snapshot)
         if point is None:  # the compaction beside the WAL: its MB/s goes under the figures
             return
-        if snapshot.t < self.last_t:  # a new phase (interference) starts its own clock
+        if snapshot.t < self.last_t:  # a new phase (interference) starts its own clock and histogram
             self.last_t, self.last_ops = 0.0, 0
+            self.total_sync, self.total_write = LatencyHistogram(), LatencyHistogram()
         self.total_sync.merge(snapshot.stream(self.live.stream))
         self.total_write.merge(snapshot.stream("write"))
         seconds = max(snapshot.t - self.last_t, 1e-9)

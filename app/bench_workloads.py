@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from diskdoctor.probes.engine.protocol import Interval
 from diskdoctor.probes.engine.workloads.compaction import CompactionParams
-from diskdoctor.probes.engine.workloads.interference import DEFAULT_COMPACTION, InterferenceParams
+from diskdoctor.probes.engine.workloads.interference import DEFAULT_COMPACTION, PHASE_S, InterferenceParams
 from diskdoctor.probes.engine.workloads.randwrite import SYNC_CHOICES, RandwriteParams
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.wal_params import PROFILES, SYNC_LABELS, SYNC_METHODS, ParamError, WalParams
@@ -57,9 +57,11 @@ def form_defaults(choice: str) -> FormDefaults:
                             tooltips={"size": "file size; writes go to random blocks in it",
                                       "bs": "bytes per write", "duration": "seconds"})
     wal = PROFILES.get(choice, PROFILES["etcd"])
-    return FormDefaults(str(wal.bs), f"{wal.size >> 20}m", "", SYNC_METHODS, wal.sync,
+    duration = f"{PHASE_S:g}" if kind == "interference" else ""
+    return FormDefaults(str(wal.bs), f"{wal.size >> 20}m", duration, SYNC_METHODS, wal.sync,
                         "jobs" if kind == "interference" else "prealloc", "2",
-                        tooltips={"size": "total bytes of each WAL run", "bs": "bytes per write"})
+                        tooltips={"size": "total bytes of each WAL run (or the file a timed run rewrites)",
+                                  "bs": "bytes per write", "duration": "seconds of each WAL run"})
 
 
 @dataclass(frozen=True)

@@ -101,7 +101,7 @@ def summary_lines(record: BenchRecord) -> list[str]:
               f"write {data['write_busy_mb_s'] or 0:,.1f} "
               "MB/s (bytes / time inside the calls, comparable to fio's separate jobs)"]
     for name in STREAMS:
-        lines.append(f"{STREAM_LABELS[name]:<10}{_percentiles(data[f'{name}_latency_us'])}")  # type: ignore[arg-type]
+        lines.append(f"{STREAM_LABELS[name]:<11}{_percentiles(data[f'{name}_latency_us'])}")  # type: ignore[arg-type]
     lines += host_lines(data.get("host"))
     if isinstance(record.fio, FioThroughput):
         lines.append(f"fio       reader {record.fio.read_mb_s:,.1f} MB/s, "

@@ -42,6 +42,8 @@ class HostLoad:
     steal: float
     engine_cpu_s: float
     other_cpu: float
+    """CPU time of other user-space processes, as a share of all CPUs (kernel threads working for the run's
+    own I/O, such as writeback and the loop driver, are not counted as others)."""
     other_read_bytes: int
     other_write_bytes: int
     top_io: list[ProcessIO] = field(default_factory=list)
@@ -80,16 +82,22 @@ class HostLoad:
         return cls(**known)  # type: ignore[arg-type]
 
 
-def _process_io(exclude: set[int]) -> dict[tuple[int, float], tuple[str, int, int]]:
-    """(pid, create time) -> (name, read bytes, write bytes) of every process psutil may read."""
+KTHREADD = 2
+"""Kernel threads (children of kthreadd) do the writeback, journaling and loop I/O the run itself causes."""
+
+
+def _process_io(exclude: set[int]) -> dict[tuple[int, float], tuple[str, int, int, float]]:
+    """(pid, create time) -> (name, read bytes, write bytes, CPU seconds) of every user-space process."""
     found = {}
-    for process in psutil.process_iter(["pid", "name", "create_time"]):
-        if process.info["pid"] in exclude:
+    for process in psutil.process_iter(["pid", "ppid", "name", "create_time"]):
+        info = process.info
+        if info["pid"] in exclude or KTHREADD in (info["pid"], info["ppid"]):
             continue
         with contextlib.suppress(psutil.Error, OSError):
-            counters = process.io_counters()
-            key = (process.info["pid"], process.info["create_time"] or 0.0)
-            found[key] = (process.info["name"] or "?", counters.read_bytes, counters.write_bytes)
+            counters, cpu = process.io_counters(), process.cpu_times()
+            key = (info["pid"], info["create_time"] or 0.0)
+            found[key] = (info["name"] or "?", counters.read_bytes, counters.write_bytes,
+                          cpu.user + cpu.system)
     return found
 
 
@@ -118,10 +126,11 @@ class HostLoadSampler:
         cpus = psutil.cpu_count() or 1
         engine = max(_children_cpu_s() - self.children_cpu, 0.0)
         busy = max(total - idle, 0.0)
-        others = []
-        for key, (name, read, written) in _process_io({os.getpid()}).items():
+        others, other_cpu_s = [], 0.0
+        for key, (name, read, written, cpu_s) in _process_io({os.getpid()}).items():
             if key in self.io:
-                _, read0, written0 = self.io[key]
+                _, read0, written0, cpu0 = self.io[key]
+                other_cpu_s += max(cpu_s - cpu0, 0.0)
                 if read - read0 > 0 or written - written0 > 0:
                     others.append(ProcessIO(key[0], name, max(read - read0, 0), max(written - written0, 0)))
         others.sort(key=lambda p: p.read_bytes + p.write_bytes, reverse=True)
@@ -130,5 +139,5 @@ class HostLoadSampler:
 
         return HostLoad(round(seconds, 4), cpus, share(busy), share(spent.get("iowait", 0.0)),
                         share(spent.get("steal", 0.0)), round(engine, 4),
-                        share(max(busy - engine, 0.0)), sum(p.read_bytes for p in others),
+                        round(other_cpu_s / (seconds * cpus), 4), sum(p.read_bytes for p in others),
                         sum(p.write_bytes for p in others), others[:TOP_PROCESSES])

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ...host_load import HostLoad
-from ...wal_params import PROFILES, WalParams
+from ...wal_params import WalParams
 from ...wal_target import TargetError
 from ..protocol import Failed, Finished, Interval, PhaseChanged
 from ..runtime import EngineConfig, emit
@@ -27,6 +27,10 @@ if TYPE_CHECKING:
 UNTIL_STOPPED_S = 86400.0
 """Compaction beside the WAL keeps going (pass after pass) until the WAL is done, then it is stopped."""
 DEFAULT_COMPACTION = CompactionParams(inputs=4, file_size=32 * MIB, jobs=2)
+PHASE_S = 20.0
+"""Each WAL run (alone, under compaction) lasts 20 s over etcd's 22 MiB file: under a compaction burst a
+slow disk may manage only tens of fdatasyncs a second, so a size-bound run could take minutes."""
+DEFAULT_WAL = WalParams(profile="etcd", duration_s=PHASE_S)
 """Two background jobs (RocksDB's default), 4 × 32 MiB inputs each: 512 MiB of scratch at the peak."""
 
 
@@ -34,7 +38,7 @@ DEFAULT_COMPACTION = CompactionParams(inputs=4, file_size=32 * MIB, jobs=2)
 class InterferenceParams:
     """The foreground WAL run and the compaction beside it."""
 
-    wal: WalParams = PROFILES["etcd"]
+    wal: WalParams = DEFAULT_WAL
     compaction: CompactionParams = DEFAULT_COMPACTION
 
     def to_json(self) -> dict[str, object]:
