@@ -24,7 +24,7 @@ from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
 from diskdoctor.probes.fio_jobs import run_compaction_fio, run_randwrite_fio
 from diskdoctor.probes.fio_json import FioSyncStats
 from diskdoctor.probes.fio_run import run_fio
-from diskdoctor.probes.wal_params import PROFILES, WalParams
+from diskdoctor.probes.wal_params import WalParams
 from diskdoctor.probes.wal_target import describe_target
 
 MIB = 1 << 20
@@ -87,8 +87,8 @@ def compaction_pair(directory: str, file_mib: int) -> tuple[Callable[[], Figures
     return mine, theirs
 
 
-def interference_pair(directory: str, size: int) -> tuple[Callable[[], Figures], Callable[[], Figures]]:
-    params = InterferenceParams(WalParams(profile="custom", size=size),
+def interference_pair(directory: str, seconds: float) -> tuple[Callable[[], Figures], Callable[[], Figures]]:
+    params = InterferenceParams(WalParams(profile="custom", duration_s=seconds),
                                 CompactionParams(inputs=2, file_size=16 * MIB, jobs=2))
 
     def mine() -> Figures:
@@ -136,7 +136,7 @@ def main() -> None:
         pairs = {"wal": lambda: wal_pair(directory, 5.0),
                  "randwrite": lambda: randwrite_pair(directory, 5.0),
                  "compaction": lambda: compaction_pair(directory, 64),
-                 "interference": lambda: interference_pair(directory, PROFILES["etcd"].size)}
+                 "interference": lambda: interference_pair(directory, 5.0)}
         for name in wanted:
             compare(name, pairs[name](), args.rounds)
 
