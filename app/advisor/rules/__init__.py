@@ -1,0 +1,1 @@
+"""The rule modules; each registers its rules with the findings registry when imported."""
