@@ -93,7 +93,8 @@ def progress_text(progress: float, elapsed_s: float, ops: int, ops_per_s: float)
 
 def layer_rows(layers: list[DiskDelta]) -> list[LayerTimeRow]:
     """Per-layer deltas as table rows."""
-    return [LayerTimeRow(d.kname, d.writes, d.flushes, d.write_await_ms, d.flush_await_ms) for d in layers]
+    return [LayerTimeRow(d.kname, d.writes, d.flushes, d.write_await_ms, d.flush_await_ms, d.util)
+            for d in layers]
 
 
 def log_bands(histogram: LatencyHistogram) -> list[tuple[float, float, int]]:
