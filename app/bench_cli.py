@@ -13,6 +13,7 @@ from diskdoctor.probes.fio_run import run_fio
 from diskdoctor.probes.wal_engine import EngineConfig
 from diskdoctor.probes.wal_params import (
     PROFILES,
+    SYNC_LABELS,
     SYNC_METHODS,
     ParamError,
     WalParams,
@@ -24,7 +25,9 @@ from diskdoctor.probes.wal_run import RunFailed, WalResult, WalRun
 from diskdoctor.probes.wal_target import Target, TargetError, describe_target
 
 from .errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
-from .wal_report import ETCD_THRESHOLD_MS, result_document, summary_lines, verdict_for
+from .latency_charts import histogram_text_chart, percentile_text_chart
+from .runs.autosave import save_run
+from .wal_report import ETCD_THRESHOLD_MS, result_document, summary_lines, threshold_source, verdict_for
 
 PROGRESS_EVERY_S = 2.0
 """When stderr is not a terminal, print a progress line this often (a terminal gets one updating line)."""
@@ -55,6 +58,10 @@ def add_bench_parser(commands: argparse._SubParsersAction, parser_class: type) -
     wal.add_argument("--fio", action="store_true", help="also run the equivalent fio job and compare")
     wal.add_argument("--latency-log", metavar="FILE",
                      help="also write every write/sync latency to FILE (CSV)")
+    wal.add_argument("--plot", action="store_true",
+                     help="also draw the percentiles and the histogram as text charts")
+    wal.add_argument("--no-save", action="store_true",
+                     help="do not save the run (runs are saved in $XDG_STATE_HOME/diskdoctor/runs)")
     return wal
 
 
@@ -139,5 +146,21 @@ def run_bench(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps(document, indent=2) + "\n")
     else:
-        sys.stdout.write("\n".join(summary_lines(document, verdict)) + "\n")
+        lines = summary_lines(document, verdict)
+        if args.plot:
+            lines += plot_lines(params, result, args.threshold_ms)
+        sys.stdout.write("\n".join(lines) + "\n")
+    sys.stdout.flush()
+    if not args.no_save:  # after the result is out: a full disk here must not cost the user the result
+        saved, message = save_run("wal", params, result, target,
+                                  {"threshold_ms": args.threshold_ms,
+                                   "threshold_source": threshold_source(args.threshold_ms)})
+        print(f"bench wal: {message}" if saved else f"diskdoctor: warning: {message}", file=sys.stderr)
     return EXIT_OK if verdict.passed else EXIT_CHECK_FAILED
+
+
+def plot_lines(params: WalParams, result: WalResult, threshold_ms: float) -> list[str]:
+    """The run's percentiles (with the threshold) and its histogram as plotext text charts."""
+    label = SYNC_LABELS[params.sync]
+    return ["", percentile_text_chart(f"{label} latency", [("this run", result.sync)], threshold_ms),
+            histogram_text_chart(f"{label} latency histogram", result.sync)]

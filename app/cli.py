@@ -86,6 +86,11 @@ def build_parser() -> OneLineParser:
 
     wal = add_bench_parser(commands, OneLineParser)
     wal.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+
+    from .runs.runs_cli import add_runs_parser
+
+    for action in add_runs_parser(commands, OneLineParser):
+        action.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     return parser
 
 
@@ -138,6 +143,13 @@ def run_bench(args: argparse.Namespace) -> int:
     from .bench_cli import run_bench as run
 
     return run(args)
+
+
+def run_runs(args: argparse.Namespace) -> int:
+    """`diskdoctor runs list|show|compare`."""
+    from .runs.runs_cli import run_runs as runs_command
+
+    return runs_command(args)
 
 
 def run_tui(args: argparse.Namespace) -> int:
@@ -195,12 +207,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
     if unknown:
-        words = [parser.prog, args.command, getattr(args, "bench_kind", None)]
+        words = [parser.prog, args.command, getattr(args, "bench_kind", None),
+                 getattr(args, "runs_action", None)]
         where = " ".join(word for word in words if word)
         parser.exit(EXIT_USAGE, f"{parser.prog}: error: unrecognized arguments: "
                                 f"{' '.join(unknown)} (see {where} --help)\n")
     handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, "bench": run_bench,
-                None: run_tui}
+                "runs": run_runs, None: run_tui}
     try:
         if args.smoke and args.command:
             raise UsageError(f"--smoke starts the TUI; it cannot be combined with `{args.command}`")

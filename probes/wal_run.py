@@ -42,6 +42,25 @@ class WalResult:
     write: LatencyHistogram
     layers: list[LayerDelta] = field(default_factory=list)
 
+    kind = "wal"
+    """The benchmark kind a saved run of this result is filed under."""
+
+    def to_json(self) -> dict[str, object]:
+        """Everything needed to rebuild this result (whole histograms, not only percentiles)."""
+        return {"samples": self.samples, "duration_s": self.duration_s, "ops_per_s": self.ops_per_s,
+                "sync": self.sync.to_json(), "write": self.write.to_json(),
+                "layers": [layer.to_json() for layer in self.layers]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> WalResult:
+        """Inverse of `to_json`; KeyError, TypeError or ValueError on a document that is not one."""
+        ops = data.get("ops_per_s")
+        return cls(int(data["samples"]), float(data["duration_s"]),  # type: ignore[arg-type]
+                   None if ops is None else float(ops),  # type: ignore[arg-type]
+                   LatencyHistogram.from_json(data["sync"]),  # type: ignore[arg-type]
+                   LatencyHistogram.from_json(data["write"]),  # type: ignore[arg-type]
+                   _layers(data.get("layers")))
+
 
 @dataclass
 class RunFailed:

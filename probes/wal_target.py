@@ -38,6 +38,14 @@ class Target:
         return {"dir": self.directory, "fstype": self.fstype, "device": self.device,
                 "mountpoint": self.mountpoint}
 
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> Target:
+        """Inverse of `to_json` plus the optional `layers` list; KeyError/TypeError on a foreign document."""
+        device = data.get("device")
+        return cls(str(data["dir"]), str(data["mountpoint"]), str(data["fstype"]),
+                   None if device is None else str(device),
+                   tuple(str(layer) for layer in data.get("layers") or ()))  # type: ignore[union-attr]
+
 
 def describe_bench_error(err: OSError) -> str:
     """One clear line for an error met while benchmarking."""
