@@ -11,12 +11,12 @@ from diskdoctor.probes.fstrim_run import run_fstrim
 from diskdoctor.probes.host import read_host
 from diskdoctor.probes.trim_facts import read_trim_facts
 
+from .advisor.rules.trim import TRIM_NOW_RISK
 from .errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
 from .peak_window import parse_peak_window
 from .sysroot import open_root
 from .trim_doctor import diagnose, trim_document
 from .trim_now import hold_confirmed_mount, result_text, trimmable_mount
-from .trim_rules import TRIM_NOW_RISK
 
 PIPE_WIDTH = 160
 CONFIRM_WORD = "yes"

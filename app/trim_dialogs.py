@@ -14,10 +14,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from .advisor.rules.trim import TRIM_NOW_RISK
 from .errors import UsageError
 from .peak_window import EXAMPLE, PeakWindow, parse_peak_window
 from .trim_now import result_text
-from .trim_rules import TRIM_NOW_RISK
 
 TICK_S = 0.2
 

@@ -11,14 +11,15 @@ from diskdoctor.probes.mountinfo import MOUNTINFO
 from diskdoctor.probes.thin_path import ThinPoolLayer
 from diskdoctor.probes.trim_facts import TrimFacts
 
+from .advisor.finding import Finding
+from .advisor.rules.trim import TrimContext, blocking_thin_pools, trim_findings
+from .advisor.vocabulary import TrimOutcome
 from .discard_mode import DiscardMode, discard_mode
-from .findings import Finding
 from .peak_window import PeakWindow
-from .trim_rules import TrimContext, blocking_thin_pools, trim_findings
 from .trim_schedule import Schedule, describe_schedule, fstab_entry, schedule_for
 from .trim_summary import mount_trims
 
-VERDICTS = ("ok", "blocked", "unsupported", "unscheduled", "unknown")
+VERDICTS = tuple(TrimOutcome)
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class TrimVerdict:
     source: str
     fstype: str
     kname: str
-    verdict: str
+    verdict: TrimOutcome
     blocked_at: str | None
     reach: DiscardReach
     mode: DiscardMode
@@ -40,12 +41,12 @@ class TrimVerdict:
     """The kernel name of the layer that stops discard (a thin pool's -tpool layer for a pool)."""
 
 
-def _verdict(reach: DiscardReach, mode: DiscardMode, schedule: Schedule) -> str:
+def _verdict(reach: DiscardReach, mode: DiscardMode, schedule: Schedule) -> TrimOutcome:
     if reach.verdict == "blocked":
-        return "blocked"
+        return TrimOutcome.BLOCKED
     if reach.verdict in ("unsupported", "unknown"):
-        return reach.verdict
-    return "ok" if mode.mode != "off" or schedule.kind != "none" else "unscheduled"
+        return TrimOutcome(reach.verdict)
+    return TrimOutcome.OK if mode.mode != "off" or schedule.kind != "none" else TrimOutcome.UNSCHEDULED
 
 
 POOL_EFFECT = {
@@ -105,7 +106,7 @@ def diagnose(host: Host, facts: TrimFacts, peak: PeakWindow | None = None) -> li
         blocked_name = host.devices[blocked_at].name if blocked_at else None
         pool = blocking_pool(trim.reach, blocking_thin_pools(host, facts, trim.reach))
         if pool is not None:
-            verdict, blocked_name, blocked_at = "blocked", pool.pool, pool.kname
+            verdict, blocked_name, blocked_at = TrimOutcome.BLOCKED, pool.pool, pool.kname
         context = TrimContext(host, facts, trim.mountpoint, mount.fstype, trim.kname, trim.reach, mode,
                               schedule, peak)
         verdicts.append(TrimVerdict(
@@ -132,7 +133,7 @@ def verdict_json(verdict: TrimVerdict) -> dict[str, object]:
     schedule = verdict.schedule
     return {
         "mountpoint": verdict.mountpoint, "source": verdict.source, "fstype": verdict.fstype,
-        "verdict": verdict.verdict, "blocked_at": verdict.blocked_at, "summary": verdict.summary,
+        "verdict": verdict.verdict.value, "blocked_at": verdict.blocked_at, "summary": verdict.summary,
         "layers": [{"kname": layer.kname, "name": layer.name, "type": layer.kind,
                     "discard_max_bytes": layer.discard_max_bytes,
                     "discard_granularity": layer.discard_granularity, "source": layer.source}
@@ -144,7 +145,7 @@ def verdict_json(verdict: TrimVerdict) -> dict[str, object]:
                      "last_run": _iso(schedule.last_run), "last_run_note": schedule.last_run_note,
                      "next_run": _iso(schedule.next_run), "source": schedule.source,
                      "why": schedule.covers_reason},
-        "problems": [finding.to_json() for finding in verdict.findings],
+        "problems": [{**finding.to_json(), "text": finding.text} for finding in verdict.findings],
     }
 
 

@@ -24,8 +24,6 @@ from .trim_dialogs import ConfirmTrim, PeakDialog, TrimProgress
 from .trim_doctor import TrimVerdict, diagnose, layer_marker
 from .trim_now import hold_confirmed_mount
 
-VERDICT_STYLES = {"ok": "bold green", "blocked": "bold red", "unsupported": "yellow",
-                  "unscheduled": "bold yellow", "unknown": "magenta"}
 COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Warnings")
 
 
@@ -61,7 +59,7 @@ def host_summary(facts: TrimFacts, peak: PeakWindow | None) -> Text:
 def verdict_text(verdict: TrimVerdict, facts: TrimFacts) -> Text:
     """The pieces behind one verdict: layers top-down, discard mode, schedule, each with its source."""
     text = Text()
-    text.append(verdict.summary + "\n\n", VERDICT_STYLES.get(verdict.verdict, "bold"))
+    text.append(verdict.summary + "\n\n", verdict.verdict.style)
     text.append("Layers, top to bottom (discard_max_bytes / granularity):\n", "bold")
     for layer in verdict.reach.layers:
         marker = layer_marker(verdict, layer.kname)
@@ -156,7 +154,7 @@ class TrimScreen(Screen[None]):
         for verdict in message.verdicts:
             problems = [f for f in verdict.findings if f.severity != "info"]
             table.add_row(Text(verdict.mountpoint), Text(verdict.fstype),
-                          Text(verdict.verdict.upper(), VERDICT_STYLES.get(verdict.verdict, "")),
+                          Text(verdict.verdict.upper(), verdict.verdict.style),
                           verdict.mode.mode, _schedule_cell(verdict, message.facts),
                           str(len(problems)) if problems else "-", key=verdict.mountpoint)
         if self.selected in self.verdicts:

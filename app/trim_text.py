@@ -9,10 +9,6 @@ from rich.markup import escape
 from .formatting import human_bytes
 from .trim_doctor import TrimVerdict, layer_marker
 
-VERDICT_STYLE = {"ok": "bold green", "blocked": "bold red", "unsupported": "bold yellow",
-                 "unscheduled": "bold yellow", "unknown": "bold magenta"}
-SEVERITY_STYLE = {"crit": "bold red", "warn": "yellow", "info": "cyan"}
-
 
 def _limit(value: int | None) -> str:
     return "?" if value is None else human_bytes(value)
@@ -37,7 +33,7 @@ def print_timer(facts: TrimFacts, console: Console) -> None:
 
 def print_verdict(verdict: TrimVerdict, console: Console) -> None:
     """One filesystem: verdict line, layers, discard mode, schedule, findings with fixes."""
-    style = VERDICT_STYLE.get(verdict.verdict, "bold")
+    style = verdict.verdict.style
     console.print()
     console.print(f"[bold]{escape(verdict.mountpoint)}[/] "
                   f"({escape(verdict.fstype)} on {escape(verdict.source)})")
@@ -56,7 +52,7 @@ def print_verdict(verdict: TrimVerdict, console: Console) -> None:
         console.print(f"  schedule: {schedule.kind}, {escape(schedule.calendar or '?')} "
                       f"({escape(schedule.source)}; {escape(schedule.covers_reason)})")
     for finding in verdict.findings:
-        tag = SEVERITY_STYLE.get(finding.severity, "")
+        tag = finding.severity.style
         console.print(f"  [{tag}]{finding.severity.upper()} {finding.id}[/]: {escape(finding.text)}")
         for line in finding.fix:
             console.print(f"      fix:    {escape(line)}", soft_wrap=True)

@@ -1,11 +1,11 @@
-"""The TRIM rule catalog: each rule turns the facts about one filesystem into findings with exact fixes."""
+"""The TRIM rules: each turns one filesystem's discard path and trim schedule into findings."""
 
 from __future__ import annotations
 
 import datetime as dt
 import re
 import shlex
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from diskdoctor.probes.calendar_spec import ScheduleError, describe_delta, parse_on_calendar
@@ -15,10 +15,14 @@ from diskdoctor.probes.host import Host
 from diskdoctor.probes.thin_path import ThinPoolLayer, thin_pools_in_path
 from diskdoctor.probes.trim_facts import TrimFacts
 
-from .discard_mode import DiscardMode, kernel_version
-from .findings import Finding
-from .peak_window import PeakWindow
-from .trim_schedule import NOTRIM_OPTION, Schedule, cron_covers, fstab_entry, timer_fires
+from ...discard_mode import DiscardMode, kernel_version
+from ...peak_window import PeakWindow
+from ...trim_schedule import NOTRIM_OPTION, Schedule, cron_covers, fstab_entry, timer_fires
+from ..finding import Evidence, Finding, by_severity
+from ..registry import Scope, rule, run_rules
+from ..vocabulary import Severity
+
+INFO, WARN, CRIT = Severity.INFO, Severity.WARN, Severity.CRIT
 
 STALE_AFTER = dt.timedelta(days=8)
 RAID0_FAST_DISCARD = (4, 12)
@@ -76,6 +80,23 @@ def _unit_suffix(mountpoint: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", mountpoint).strip("-") or "root"
 
 
+def _layer_evidence(ctx: TrimContext, kname: str) -> Evidence:
+    """discard_max_bytes of one layer, with the file it was read from."""
+    device = ctx.host.devices[kname]
+    return Evidence.of(f"discard_max_bytes of {device.name}", device.discard_max_bytes)
+
+
+def _below_evidence(ctx: TrimContext, kname: str) -> tuple[Evidence, ...]:
+    """The blocking layer's limit and the limit of the layer right under it."""
+    order = [layer.kname for layer in ctx.reach.layers]
+    below = order[order.index(kname) + 1:] if kname in order else []
+    return (_layer_evidence(ctx, kname),) + ((_layer_evidence(ctx, below[0]),) if below else ())
+
+
+@rule("TRIM-CRYPT-OFF", scope=Scope.TRIM, severity=WARN,
+      checks="a dm-crypt layer under the filesystem drops discard (opened without allow_discards)",
+      sources=("linux:Documentation/admin-guide/device-mapper/dm-crypt.rst", "cryptsetup-refresh(8)",
+               "crypttab(5)"))
 def crypt_blocked(ctx: TrimContext) -> Iterator[Finding]:
     """TRIM-CRYPT-OFF: a dm-crypt layer drops discards (no allow_discards)."""
     if ctx.reach.verdict != "blocked" or ctx.reach.blocked_at is None:
@@ -85,14 +106,17 @@ def crypt_blocked(ctx: TrimContext) -> Iterator[Finding]:
         return
     name = device.dm_name or device.name
     luks2 = (device.dm_uuid or "").startswith("CRYPT-LUKS2-")
-    evidence = [f"{name} has discard_max_bytes 0 while the layer below accepts discard"]
+    evidence = list(_below_evidence(ctx, device.kname))
+    notes = [f"{name} has discard_max_bytes 0 while the layer below accepts discard"]
     targets = ctx.facts.dm.tables.get(name, [])
     if targets and targets[0].allows_discards is False:
-        evidence.append("`dmsetup table` shows no allow_discards")
+        notes.append("`dmsetup table` shows no allow_discards")
+        evidence.append(Evidence(f"crypt table of {name}", "no allow_discards", ctx.facts.dm.tables_source))
     crypttab = ctx.facts.crypttab.get(name)
     if crypttab is not None and crypttab.allows_discards:
-        evidence.append(f"{ctx.facts.crypttab_source} asks for discard, but the mapping was opened "
-                        "without it (opened before the change, or by something that ignores crypttab)")
+        notes.append(f"{ctx.facts.crypttab_source} asks for discard, but the mapping was opened "
+                     "without it (opened before the change, or by something that ignores crypttab)")
+        evidence.append(Evidence(f"crypttab options of {name}", "discard", ctx.facts.crypttab_source))
     fix = [f"cryptsetup refresh --allow-discards{' --persistent' if luks2 else ''} {_q(name)}"]
     if not luks2:
         fix.append(f"# LUKS1/plain cannot store the flag: add 'discard' to the options (4th field) of "
@@ -102,15 +126,22 @@ def crypt_blocked(ctx: TrimContext) -> Iterator[Finding]:
     if ctx.mountpoint == "/":
         fix.append("# root filesystem: also add rd.luks.options=discard (systemd initrd) or "
                    "rd.luks.allow-discards (dracut) to the kernel command line")
-    yield Finding("TRIM-CRYPT-OFF", "warn",
+    yield Finding("TRIM-CRYPT-OFF", WARN, ctx.mountpoint,
                   f"BLOCKED at {name} (dm-crypt without allow_discards): fstrim and discard on "
-                  f"{ctx.mountpoint} never reach the disk. " + "; ".join(evidence) + ".",
+                  f"{ctx.mountpoint} never reach the disk", tuple(evidence), "; ".join(notes) + ".",
                   tuple(fix), CRYPT_RISK,
                   (f"lsblk -D {ctx.dev_path(ctx.reach.blocked_at)}   # DISC-MAX is no longer 0",
                    f"dmsetup table {_q(name)} | grep -c allow_discards   # prints 1",
                    f"fstrim -v {_q(ctx.mountpoint)}"))
 
 
+def _raid0_rhel7(ctx: TrimContext, md_level: str | None) -> bool:
+    return md_level == "raid0" and ".el7" in (ctx.facts.kernel or "")
+
+
+@rule("TRIM-MD-RAID456", "TRIM-MD-RAID0-RHEL7", scope=Scope.TRIM, severity=INFO,
+      checks="an md raid4/5/6 array (devices_handle_discard_safely=N) or a RHEL 7 raid0 drops discard",
+      sources=("linux:drivers/md/raid5.c", "scylladb/scylladb#2033"))
 def md_blocked(ctx: TrimContext) -> Iterator[Finding]:
     """TRIM-MD-RAID456 / TRIM-MD-RAID0-RHEL7: an md array drops discards."""
     if ctx.reach.verdict != "blocked" or ctx.reach.blocked_at is None:
@@ -120,9 +151,11 @@ def md_blocked(ctx: TrimContext) -> Iterator[Finding]:
     if level in ("raid4", "raid5", "raid6"):
         param = ctx.facts.raid456_discard_safely
         yield Finding(
-            "TRIM-MD-RAID456", "info",
-            f"BLOCKED at {device.name} ({level}): the raid456 driver passes discard only when "
-            f"devices_handle_discard_safely=Y (now {param.value or 'unknown'}, {param.source}).",
+            "TRIM-MD-RAID456", INFO, ctx.mountpoint, f"BLOCKED at {device.name} ({level})",
+            (*_below_evidence(ctx, device.kname),
+             Evidence.of("raid456 devices_handle_discard_safely", param)),
+            "The raid456 driver passes discard only when "
+            f"devices_handle_discard_safely=Y (now {param.value or 'unknown'}).",
             ("# only if EVERY member reliably returns zeroes after discard:",
              "echo Y > /sys/module/raid456/parameters/devices_handle_discard_safely",
              "echo 'options raid456 devices_handle_discard_safely=Y' > /etc/modprobe.d/raid456-discard.conf"),
@@ -130,11 +163,12 @@ def md_blocked(ctx: TrimContext) -> Iterator[Finding]:
             "(data loss). raid5 discard can also be very slow.",
             (f"lsblk -D {_q('/dev/' + device.kname)}   # DISC-MAX is no longer 0 (the array may need "
              "re-assembly)",))
-    elif level == "raid0" and ".el7" in (ctx.facts.kernel or ""):
+    elif _raid0_rhel7(ctx, level):
         yield Finding(
-            "TRIM-MD-RAID0-RHEL7", "info",
-            f"BLOCKED at {device.name} (raid0): RHEL 7 kernels up to 7.4 disable raid0 discard by "
-            "default ('discard support disabled due to performance uncertainty').",
+            "TRIM-MD-RAID0-RHEL7", INFO, ctx.mountpoint, f"BLOCKED at {device.name} (raid0)",
+            (*_below_evidence(ctx, device.kname), _kernel_evidence(ctx)),
+            "RHEL 7 kernels up to 7.4 disable raid0 discard by default ('discard support disabled due "
+            "to performance uncertainty').",
             ("echo 'options raid0 devices_discard_performance=Y' > /etc/modprobe.d/raid0-discard.conf",
              "# then rebuild the initramfs (dracut -f) and reboot; newer kernels do not know this option"),
             "Old raid0 discard splits requests per chunk and can be slow.",
@@ -164,9 +198,10 @@ def thin_ignore(ctx: TrimContext, pool: ThinPoolLayer) -> Finding:
     """TRIM-THIN-IGNORE: the pool drops every discard, so nothing is freed and nothing reaches the disks."""
     thins = _thin_volumes(ctx, pool)
     return Finding(
-        "TRIM-THIN-IGNORE", "warn",
-        f"Thin pool {pool.pool} has discards=ignore ({pool.source}): it drops every discard, so fstrim on "
-        f"{ctx.mountpoint} frees nothing in the pool (the pool never shrinks) and nothing reaches the disks.",
+        "TRIM-THIN-IGNORE", WARN, ctx.mountpoint, f"Thin pool {pool.pool} has discards=ignore",
+        (Evidence(f"discards mode of thin pool {pool.pool}", "ignore", pool.source),),
+        f"It drops every discard, so fstrim on {ctx.mountpoint} frees nothing in the pool (the pool never "
+        "shrinks) and nothing reaches the disks.",
         ("# lvm changes a pool from ignore only while the pool is inactive: unmount its thin volumes, then",
          *(f"lvchange -an {thin}" for thin in thins), f"lvchange -an {pool.pool}",
          f"lvchange --discards passdown {pool.pool}",
@@ -181,11 +216,16 @@ def thin_ignore(ctx: TrimContext, pool: ThinPoolLayer) -> Finding:
 
 def thin_nopassdown(ctx: TrimContext, pool: ThinPoolLayer) -> Finding:
     """TRIM-THIN-NOPASSDOWN: the pool frees its chunks on discard but does not pass discards to the disks."""
-    table = " shows no_discard_passdown" if ctx.facts.dm.tables.get(ctx.name(pool.kname)) else ""
+    evidence = [Evidence(f"discards mode of thin pool {pool.pool}", "nopassdown", pool.source)]
+    table = ""
+    if ctx.facts.dm.tables.get(ctx.name(pool.kname)):
+        table = " (the pool's table shows no_discard_passdown)"
+        evidence.append(Evidence(f"table of {ctx.name(pool.kname)}", "no_discard_passdown",
+                                 ctx.facts.dm.tables_source))
     return Finding(
-        "TRIM-THIN-NOPASSDOWN", "warn",
-        f"Thin pool {pool.pool} has discards=nopassdown ({pool.source}{table}): fstrim on "
-        f"{ctx.mountpoint} frees space in the pool, but the discards stop "
+        "TRIM-THIN-NOPASSDOWN", WARN, ctx.mountpoint, f"Thin pool {pool.pool} has discards=nopassdown",
+        tuple(evidence),
+        f"fstrim on {ctx.mountpoint} frees space in the pool{table}, but the discards stop "
         "at the pool and never reach the disks, so the flash is not told which blocks are free.",
         (f"lvchange --discards passdown {pool.pool}",),
         "The change works while the pool is in use; from then on every discard the pool frees also goes "
@@ -195,6 +235,9 @@ def thin_nopassdown(ctx: TrimContext, pool: ThinPoolLayer) -> Finding:
          f"fstrim -v {_q(ctx.mountpoint)}"))
 
 
+@rule("TRIM-THIN-IGNORE", "TRIM-THIN-NOPASSDOWN", scope=Scope.TRIM, severity=WARN,
+      checks="a thin pool under the filesystem ignores discards or does not pass them down",
+      sources=("lvmthin(7)",))
 def lvm_blocked(ctx: TrimContext) -> Iterator[Finding]:
     """TRIM-THIN-IGNORE / TRIM-THIN-NOPASSDOWN: a thin pool under this filesystem keeps discards."""
     if ctx.reach.verdict in ("unsupported", "unknown"):
@@ -203,25 +246,31 @@ def lvm_blocked(ctx: TrimContext) -> Iterator[Finding]:
         yield thin_ignore(ctx, pool) if pool.mode == "ignore" else thin_nopassdown(ctx, pool)
 
 
+@rule("TRIM-LAYER-BLOCKED", scope=Scope.TRIM, severity=WARN,
+      checks="a layer of another kind reads discard_max_bytes 0 above one that accepts discard",
+      sources=("linux:Documentation/ABI/stable/sysfs-block", "linux:drivers/md/dm-table.c"))
 def generic_blocked(ctx: TrimContext) -> Iterator[Finding]:
     """TRIM-LAYER-BLOCKED: a layer of another kind drops discards."""
     if ctx.reach.verdict != "blocked" or ctx.reach.blocked_at is None:
         return
     device = ctx.host.devices[ctx.reach.blocked_at]
-    md_rule = device.md_level in ("raid4", "raid5", "raid6") or \
-        (device.md_level == "raid0" and ".el7" in (ctx.facts.kernel or ""))
+    md_rule = device.md_level in ("raid4", "raid5", "raid6") or _raid0_rhel7(ctx, device.md_level)
     pool_layers = {kname for pool in blocking_thin_pools(ctx.host, ctx.facts, ctx.reach)
                    for kname in (pool.kname, *pool.thin_knames)}
     if device.kind == "crypt" or md_rule or device.kname in pool_layers:
         return
-    yield Finding("TRIM-LAYER-BLOCKED", "warn",
-                  f"{ctx.reach.summary}: {device.name} reports discard_max_bytes 0 while a layer below "
-                  "accepts discard, so trims of this filesystem stop there.",
+    yield Finding("TRIM-LAYER-BLOCKED", WARN, ctx.mountpoint, ctx.reach.summary,
+                  _below_evidence(ctx, device.kname),
+                  f"{device.name} reports discard_max_bytes 0 while a layer below accepts discard, so trims "
+                  "of this filesystem stop there.",
                   (f"dmsetup table {_q(device.dm_name)}   # see which target drops discard"
                    if device.dm_name else f"cat {_q(f'/sys/block/{device.kname}/queue/discard_max_bytes')}",),
                   None, (f"lsblk -D {ctx.dev_path(device.kname)}",))
 
 
+@rule("TRIM-UNSUPPORTED", scope=Scope.TRIM, severity=INFO,
+      checks="the bottom of the stack accepts no discard (HDD, many virtual disks)",
+      sources=("linux:Documentation/ABI/stable/sysfs-block",))
 def unsupported(ctx: TrimContext) -> Iterator[Finding]:
     """TRIM-UNSUPPORTED: nothing to trim into; call out schedules and options that therefore do nothing."""
     if ctx.reach.verdict != "unsupported":
@@ -233,22 +282,36 @@ def unsupported(ctx: TrimContext) -> Iterator[Finding]:
     if ctx.mode.mode != "off":
         wasted.append(f"it is mounted with {ctx.mode.option}")
     tail = f"; yet {' and '.join(wasted)}, which does nothing here" if wasted else ""
-    yield Finding("TRIM-UNSUPPORTED", "info",
-                  f"{leaves} does not accept discard (discard_max_bytes 0 at the bottom of the stack): "
+    yield Finding("TRIM-UNSUPPORTED", INFO, ctx.mountpoint,
+                  f"{leaves} does not accept discard (discard_max_bytes 0 at the bottom of the stack)",
+                  tuple(_layer_evidence(ctx, k) for k in ctx.reach.leaves),
                   f"TRIM cannot help {ctx.mountpoint}{tail}. Typical for HDDs, many virtual disks "
                   "and RAID controllers that hide TRIM.", (), None,
                   (f"lsblk -D {_q('/dev/' + ctx.reach.leaves[0])}" if ctx.reach.leaves else "lsblk -D",))
 
 
+def _kernel_evidence(ctx: TrimContext) -> Evidence:
+    return Evidence("kernel", ctx.facts.kernel or "unknown", "/proc/sys/kernel/osrelease")
+
+
+def _mode_evidence(ctx: TrimContext) -> Evidence:
+    return Evidence("discard mount option", ctx.mode.option or "none", ctx.mode.source)
+
+
+@rule("DISCARD-ONLINE-XFS", "DISCARD-ONLINE", "BTRFS-DISCARD-SYNC", "BTRFS-ASYNC-DEFAULT", scope=Scope.TRIM,
+      severity=WARN, checks="the filesystem is mounted with continuous (synchronous) discard",
+      sources=("linux:Documentation/admin-guide/xfs.rst", "fstrim(8)", "btrfs-progs ch-mount-options"))
 def continuous_discard(ctx: TrimContext) -> Iterator[Finding]:
-    """DISCARD-ONLINE / BTRFS-DISCARD-SYNC / BTRFS-ASYNC-DEFAULT: the filesystem's own discard mode."""
+    """DISCARD-ONLINE-XFS (xfs) / DISCARD-ONLINE (ext4 and others) / BTRFS-DISCARD-SYNC /
+    BTRFS-ASYNC-DEFAULT: the filesystem's own discard mode."""
     if ctx.reach.verdict != "reaches":
         return
     point = _q(ctx.mountpoint)
     if ctx.mode.mode == "continuous" and ctx.fstype == "btrfs":
-        yield Finding("BTRFS-DISCARD-SYNC", "warn",
-                      f"{ctx.mountpoint} (btrfs) discards synchronously on every delete; discard=async "
-                      "batches it in the background.",
+        yield Finding("BTRFS-DISCARD-SYNC", WARN, ctx.mountpoint,
+                      f"{ctx.mountpoint} (btrfs) discards synchronously on every delete",
+                      (_mode_evidence(ctx),),
+                      "discard=async batches it in the background.",
                       (f"mount -o remount,discard=async {point}",
                        f"# and replace {ctx.mode.option} with discard=async in /etc/fstab"),
                       CONTINUOUS_RISK, (f"findmnt -no OPTIONS {point}   # shows discard=async",))
@@ -256,7 +319,6 @@ def continuous_discard(ctx: TrimContext) -> Iterator[Finding]:
         both = " It is also trimmed periodically by " + ctx.schedule.kind + ", so the continuous " \
                "discard buys nothing." if ctx.schedule.kind != "none" else ""
         xfs_or_ext = ctx.fstype in ("xfs", "ext4", "ext3")
-        severity = "warn" if xfs_or_ext else "info"
         fix = [f"mount -o remount,nodiscard {point}",
                f"# and remove 'discard' from the fstab line of {ctx.mountpoint}, if it has one"]
         verify = [f"findmnt -no OPTIONS {point}   # no 'discard'"]
@@ -268,15 +330,51 @@ def continuous_discard(ctx: TrimContext) -> Iterator[Finding]:
                 if ctx.fstype == "xfs" else "fstrim(8) and the kernel docs recommend periodic fstrim "
                 "instead (ext4's discard is off by default for this reason)." if xfs_or_ext else
                 "Periodic fstrim is usually cheaper.")
-        yield Finding("DISCARD-ONLINE-XFS" if xfs_or_ext else "DISCARD-ONLINE", severity,
-                      f"{ctx.mountpoint} ({ctx.fstype}) is mounted with continuous discard: every delete "
-                      f"waits for a discard. {docs}{both}", tuple(fix), CONTINUOUS_RISK, tuple(verify))
+        yield Finding("DISCARD-ONLINE-XFS" if ctx.fstype == "xfs" else "DISCARD-ONLINE",
+                      WARN if xfs_or_ext else INFO, ctx.mountpoint,
+                      f"{ctx.mountpoint} ({ctx.fstype}) is mounted with continuous discard",
+                      (_mode_evidence(ctx),), f"Every delete waits for a discard. {docs}{both}",
+                      tuple(fix), CONTINUOUS_RISK, tuple(verify))
     elif ctx.mode.mode == "async" and ctx.mode.automatic:
-        yield Finding("BTRFS-ASYNC-DEFAULT", "info",
-                      f"{ctx.mountpoint} (btrfs): discard=async was turned on by the kernel (>= 6.2 does "
-                      "this on devices that accept discard); freed space is discarded in the background.",
+        yield Finding("BTRFS-ASYNC-DEFAULT", INFO, ctx.mountpoint,
+                      f"{ctx.mountpoint} (btrfs): discard=async was turned on by the kernel",
+                      (_mode_evidence(ctx), _kernel_evidence(ctx)),
+                      "Kernels >= 6.2 do this on devices that accept discard when fstab does not ask for a "
+                      "discard mode; freed space is discarded in the background.",
                       (f"# to opt out: mount -o remount,nodiscard {point} (and nodiscard in /etc/fstab)",),
                       None, (f"findmnt -no OPTIONS {point}",))
+
+
+@rule("DISCARD-UNQUEUED", scope=Scope.TRIM, severity=WARN,
+      checks="a SATA disk under the filesystem only does unqueued TRIM (stalls other I/O)",
+      sources=("linux:Documentation/ABI/testing/sysfs-ata", "btrfs-progs Trim.rst"))
+def unqueued_trim(ctx: TrimContext) -> Iterator[Finding]:
+    """DISCARD-UNQUEUED: a SATA disk under the filesystem only does unqueued TRIM, which stalls its I/O."""
+    if ctx.reach.verdict != "reaches":
+        return
+    for disk in ctx.reach.leaves:
+        mode = ctx.facts.ata_trim.get(disk)
+        if mode is None or mode.value not in ("unqueued", "forced_unqueued"):
+            continue
+        point = _q(ctx.mountpoint)
+        evidence = Evidence.of(f"TRIM flavour of {disk}", mode)
+        if ctx.mode.mode == "continuous":
+            yield Finding("DISCARD-UNQUEUED", WARN, ctx.mountpoint,
+                          f"{disk} supports only unqueued TRIM ({mode.value}) and {ctx.mountpoint} discards "
+                          "continuously", (evidence, _mode_evidence(ctx)),
+                          f"With continuous discard on {ctx.mountpoint}, every delete stalls all other "
+                          "I/O on the disk.",
+                          (f"mount -o remount,nodiscard {point}",
+                           "# remove 'discard' from /etc/fstab, and trim weekly off-peak instead:",
+                           *_schedule_fix(ctx)[0]),
+                          CONTINUOUS_RISK, (f"findmnt -no OPTIONS {point}",))
+        elif ctx.schedule.kind != "none":
+            yield Finding("DISCARD-UNQUEUED", INFO, ctx.mountpoint,
+                          f"{disk} supports only unqueued TRIM ({mode.value})", (evidence,),
+                          f"Each {ctx.schedule.kind} run stalls all other I/O on it until it ends. Keep it "
+                          "off-peak (declare busy hours with --peak / p).", (), None,
+                          ("systemctl list-timers fstrim.timer",))
+        return
 
 
 TIMER_VERIFY = ("systemctl list-timers fstrim.timer   # shows the next run",)
@@ -301,16 +399,26 @@ def _schedule_fix(ctx: TrimContext) -> tuple[tuple[str, ...], tuple[str, ...]]:
             (f"diskdoctor trim   # {ctx.mountpoint}",))
 
 
+def _timer_evidence(ctx: TrimContext) -> Evidence:
+    timer = ctx.facts.timer
+    running = "" if timer.systemd_running else " (systemd not running)"
+    return Evidence("fstrim.timer", timer.state + running, timer.state_source)
+
+
+@rule("TRIM-NO-SCHEDULE", "TRIM-FSTAB-ONLY", "TRIM-NOTRIM", scope=Scope.TRIM, severity=WARN,
+      checks="discard reaches the disks but no timer, cron job or discard option trims the filesystem",
+      sources=("util-linux fstrim.timer / fstrim.service (v2.36+: --listed-in /etc/fstab)", "fstrim(8)"))
 def no_schedule(ctx: TrimContext) -> Iterator[Finding]:
-    """TRIM-NO-SCHEDULE / TRIM-FSTAB-ONLY / TRIM-NO-SYSTEMD: discard works but nothing trims."""
+    """TRIM-NO-SCHEDULE / TRIM-FSTAB-ONLY / TRIM-NOTRIM: discard works but nothing trims."""
     if ctx.reach.verdict != "reaches" or ctx.mode.mode != "off" or ctx.schedule.kind != "none":
         return
     facts = ctx.facts
     fires, why = timer_fires(facts)
     entry = fstab_entry(facts, ctx.mountpoint)
     if fires and entry is not None and NOTRIM_OPTION in entry.options:
-        yield Finding("TRIM-NOTRIM", "info",
-                      f"{ctx.mountpoint} is marked {NOTRIM_OPTION} in {facts.fstab_source}, so "
+        yield Finding("TRIM-NOTRIM", INFO, ctx.mountpoint, f"{ctx.mountpoint} is marked {NOTRIM_OPTION}",
+                      (Evidence(f"fstab options of {ctx.mountpoint}", ",".join(entry.options),
+                                facts.fstab_source),),
                       "fstrim.service skips it on purpose.",
                       (f"# remove {NOTRIM_OPTION} from the {ctx.mountpoint} line in {facts.fstab_source}",),
                       None, ("systemctl start fstrim.service && journalctl -u fstrim.service -n 20",))
@@ -318,10 +426,16 @@ def no_schedule(ctx: TrimContext) -> Iterator[Finding]:
     if fires:
         suffix = _unit_suffix(ctx.mountpoint)
         dropin = f"/etc/systemd/system/fstrim.service.d/50-trim-{suffix}.conf"
-        yield Finding("TRIM-FSTAB-ONLY", "warn",
+        yield Finding("TRIM-FSTAB-ONLY", WARN, ctx.mountpoint,
+                      f"{ctx.mountpoint} is never trimmed: fstrim.service trims only filesystems listed in "
+                      f"{facts.fstab_source}",
+                      (_timer_evidence(ctx),
+                       Evidence("fstrim.service scope", facts.timer.service_scope,
+                                facts.timer.service_source),
+                       Evidence(f"{ctx.mountpoint} in fstab", "not listed", facts.fstab_source)),
                       f"fstrim.timer is enabled, but fstrim.service ({facts.timer.service_source}) trims "
                       f"only filesystems listed in {facts.fstab_source}, and {ctx.mountpoint} is not "
-                      "listed (mounted by an orchestrator or by hand?). It is never trimmed.",
+                      "listed (mounted by an orchestrator or by hand?).",
                       ("mkdir -p /etc/systemd/system/fstrim.service.d",
                        f"printf '%s\\n' '[Service]' "
                        f"{_q('ExecStart=/sbin/fstrim --verbose ' + _systemd_arg(ctx.mountpoint))} > {dropin}",
@@ -338,13 +452,18 @@ def no_schedule(ctx: TrimContext) -> Iterator[Finding]:
             cron_note = f" {skipped[0].source} would trim it but {skipped[0].why_not}."
     cron = "no cron job runs fstrim for it" if facts.cron_daemon else "no cron daemon is installed"
     fix, verify = _schedule_fix(ctx)
-    yield Finding("TRIM-NO-SCHEDULE", "warn",
-                  f"Discard reaches the bottom of {ctx.mountpoint}'s stack, but nothing trims it: {why}, "
-                  f"{cron}, and it is not mounted with discard.{cron_note} Freed blocks are never handed "
-                  "back (an SSD slows down as it fills; a thin volume or a loop's backing file never "
-                  "shrinks).", fix, TRIM_NOW_RISK, verify)
+    yield Finding("TRIM-NO-SCHEDULE", WARN, ctx.mountpoint,
+                  f"Discard reaches the bottom of {ctx.mountpoint}'s stack, but nothing trims it",
+                  (_timer_evidence(ctx), _mode_evidence(ctx)),
+                  f"Nothing trims it because {why}, {cron}, and it is not mounted with discard.{cron_note} "
+                  "Freed "
+                  "blocks are never handed back (an SSD slows down as it fills; a thin volume or a loop's "
+                  "backing file never shrinks).", fix, TRIM_NOW_RISK, verify)
 
 
+@rule("TRIM-TIMER-STALE", scope=Scope.TRIM, severity=INFO,
+      checks="fstrim.timer covers the filesystem but has not fired for over 8 days",
+      sources=("systemd src/core/timer.c (stamp file)",))
 def stale_timer(ctx: TrimContext) -> Iterator[Finding]:
     """TRIM-TIMER-STALE: the timer covers this filesystem but has not fired for over a week."""
     schedule = ctx.schedule
@@ -358,8 +477,10 @@ def stale_timer(ctx: TrimContext) -> Iterator[Finding]:
     else:
         return
     caveat = f" ({schedule.last_run_note})" if schedule.last_run_note and schedule.last_run else ""
-    yield Finding("TRIM-TIMER-STALE", "info",
-                  f"{text}{caveat}. If the host was just set up this is expected; otherwise check that "
+    last = schedule.last_run.isoformat(timespec="seconds") if schedule.last_run else "never"
+    yield Finding("TRIM-TIMER-STALE", INFO, ctx.mountpoint, f"{text}{caveat}",
+                  (Evidence("fstrim.timer last trigger", last, schedule.source),),
+                  "If the host was just set up this is expected; otherwise check that "
                   "the timer is active and the service succeeds.", (),
                   None, ("systemctl list-timers fstrim.timer", "journalctl -u fstrim.service -n 20"))
 
@@ -376,6 +497,9 @@ def _off_peak_calendar(ctx: TrimContext, window: dt.timedelta) -> str | None:
     return None
 
 
+@rule("TRIM-PEAK", scope=Scope.TRIM, severity=WARN,
+      checks="the next scheduled trim may run inside the declared peak window (--peak)",
+      sources=("Elastic: Is your Elasticsearch trimmed?", "redpanda-data/redpanda#3068"))
 def peak_overlap(ctx: TrimContext) -> Iterator[Finding]:
     """TRIM-PEAK: the next scheduled trim may run inside the declared busy hours."""
     schedule = ctx.schedule
@@ -387,8 +511,8 @@ def peak_overlap(ctx: TrimContext) -> Iterator[Finding]:
     end = schedule.next_run + window
     when = (f"at {schedule.next_run:%a %H:%M}" if end == schedule.next_run else
             f"between {schedule.next_run:%a %H:%M} and {end:%a %H:%M}")
-    text = (f"The next trim of {ctx.mountpoint} by {schedule.kind} may run {when}, inside the peak "
-            f"window '{ctx.peak.text}'. A long trim can stall I/O while it runs.")
+    title = (f"The next trim of {ctx.mountpoint} by {schedule.kind} may run {when}, inside the peak "
+             f"window '{ctx.peak.text}'")
     calendar = _off_peak_calendar(ctx, window)
     verify: tuple[str, ...] = ("systemctl list-timers fstrim.timer   # NEXT is outside the peak window",)
     if schedule.kind == "fstrim.timer" and calendar:
@@ -403,7 +527,12 @@ def peak_overlap(ctx: TrimContext) -> Iterator[Finding]:
         verify = ("cat /etc/cron.d/fstrim",)
     else:
         fix = (f"# edit {schedule.source} so fstrim runs outside '{ctx.peak.text}'",)
-    yield Finding("TRIM-PEAK", "warn", text, fix,
+    yield Finding("TRIM-PEAK", WARN, ctx.mountpoint, title,
+                  (Evidence("next trim", schedule.next_run.isoformat(timespec="minutes"), schedule.source),
+                   Evidence("random delay + accuracy", f"{int(window.total_seconds() // 60)} min",
+                            schedule.source),
+                   Evidence("peak window", ctx.peak.text, "--peak")),
+                  "A long trim can stall I/O while it runs.", fix,
                   "Moving the trim later leaves freed space untrimmed a little longer; harmless.", verify)
 
 
@@ -414,6 +543,45 @@ def _cron_line(calendar: str) -> str:
     return f"{spec.minutes[0]} {spec.hours[0]} * * {weekday}"
 
 
+@rule("TRIM-TWICE", scope=Scope.TRIM, severity=INFO,
+      checks="both fstrim.timer and a cron job trim the filesystem", sources=("fstrim(8)",))
+def trimmed_twice(ctx: TrimContext) -> Iterator[Finding]:
+    """TRIM-TWICE: both the timer and a cron job trim this filesystem."""
+    if ctx.schedule.kind != "fstrim.timer":
+        return
+    crons = [c for c in ctx.facts.crons if c.runs and cron_covers(c, ctx.facts, ctx.mountpoint)]
+    if crons:
+        yield Finding("TRIM-TWICE", INFO, ctx.mountpoint,
+                      f"{ctx.mountpoint} is trimmed by fstrim.timer and by cron ({crons[0].source})",
+                      (_timer_evidence(ctx), Evidence("cron job", crons[0].command, crons[0].source)),
+                      "The second run costs I/O and gains nothing.",
+                      (f"# remove the fstrim line from {crons[0].source}, or: systemctl disable --now "
+                       "fstrim.timer",), None, ())
+
+
+@rule("TRIM-MD-RAID0-SLOW", scope=Scope.TRIM, severity=INFO,
+      checks="an md raid0 under the filesystem on a kernel before 4.12 (per-chunk discards)",
+      sources=("linux commit 29efc390b946", "scylladb/scylladb#2649"))
+def old_raid0(ctx: TrimContext) -> Iterator[Finding]:
+    """TRIM-MD-RAID0-SLOW: kernels before 4.12 split raid0 discards per chunk."""
+    version = kernel_version(ctx.facts.kernel)
+    if version is None or version >= RAID0_FAST_DISCARD or ctx.reach.verdict != "reaches":
+        return
+    for layer in ctx.reach.layers:
+        if ctx.host.devices[layer.kname].md_level == "raid0":
+            yield Finding("TRIM-MD-RAID0-SLOW", INFO, ctx.mountpoint,
+                          f"{layer.name} is raid0 on kernel {ctx.facts.kernel}",
+                          (_kernel_evidence(ctx), Evidence(f"md level of {layer.name}", "raid0",
+                                                           f"/sys/block/{layer.kname}/md/level")),
+                          "Before 4.12 raid0 splits each discard into chunk-sized pieces, so fstrim is slow "
+                          "and CPU-heavy.",
+                          ("# schedule fstrim off-peak (see --peak), or upgrade the kernel",), None, ())
+            return
+
+
+@rule("TRIM-LVM-MYTH", scope=Scope.TRIM, severity=INFO,
+      checks="lvm.conf issue_discards=0 under an LV (explained: it never stops fstrim)",
+      sources=("lvm2 lib/config/config_settings.h", "lvm2 lib/metadata/lv_manip.c"))
 def lvm_myth(ctx: TrimContext) -> Iterator[Finding]:
     """TRIM-LVM-MYTH: explain issue_discards=0 so nobody blames it for fstrim doing nothing."""
     if not any(ctx.host.devices[layer.kname].kind == "lvm" for layer in ctx.reach.layers):
@@ -422,74 +590,13 @@ def lvm_myth(ctx: TrimContext) -> Iterator[Finding]:
     if value not in (None, "0"):
         return
     shown = f"issue_discards = {value}" if value is not None else "issue_discards unset (default 0)"
-    yield Finding("TRIM-LVM-MYTH", "info",
-                  f"lvm.conf has {shown} ({ctx.facts.issue_discards.source}). That is fine: it only "
-                  "makes LVM discard extents freed by lvremove, lvreduce and pvmove. fstrim and the "
-                  "discard mount option pass through LVs regardless.", (), None, ())
-
-
-def trimmed_twice(ctx: TrimContext) -> Iterator[Finding]:
-    """TRIM-TWICE: both the timer and a cron job trim this filesystem."""
-    if ctx.schedule.kind != "fstrim.timer":
-        return
-    crons = [c for c in ctx.facts.crons if c.runs and cron_covers(c, ctx.facts, ctx.mountpoint)]
-    if crons:
-        yield Finding("TRIM-TWICE", "info",
-                      f"{ctx.mountpoint} is trimmed by fstrim.timer and by cron ({crons[0].source}): "
-                      "the second run costs I/O and gains nothing.",
-                      (f"# remove the fstrim line from {crons[0].source}, or: systemctl disable --now "
-                       "fstrim.timer",), None, ())
-
-
-def old_raid0(ctx: TrimContext) -> Iterator[Finding]:
-    """TRIM-MD-RAID0-SLOW: kernels before 4.12 split raid0 discards per chunk."""
-    version = kernel_version(ctx.facts.kernel)
-    if version is None or version >= RAID0_FAST_DISCARD or ctx.reach.verdict != "reaches":
-        return
-    for layer in ctx.reach.layers:
-        if ctx.host.devices[layer.kname].md_level == "raid0":
-            yield Finding("TRIM-MD-RAID0-SLOW", "info",
-                          f"{layer.name} is raid0 on kernel {ctx.facts.kernel}: before 4.12 raid0 splits "
-                          "each discard into chunk-sized pieces, so fstrim is slow and CPU-heavy.",
-                          ("# schedule fstrim off-peak (see --peak), or upgrade the kernel",), None, ())
-            return
-
-
-def unqueued_trim(ctx: TrimContext) -> Iterator[Finding]:
-    """DISCARD-UNQUEUED: a SATA disk under the filesystem only does unqueued TRIM, which stalls its I/O."""
-    if ctx.reach.verdict != "reaches":
-        return
-    for disk in ctx.reach.leaves:
-        mode = ctx.facts.ata_trim.get(disk)
-        if mode is None or mode.value not in ("unqueued", "forced_unqueued"):
-            continue
-        point = _q(ctx.mountpoint)
-        if ctx.mode.mode == "continuous":
-            yield Finding("DISCARD-UNQUEUED", "warn",
-                          f"{disk} supports only unqueued TRIM ({mode.value}, {mode.source}): with "
-                          f"continuous discard on {ctx.mountpoint}, every delete stalls all other I/O on "
-                          "the disk.",
-                          (f"mount -o remount,nodiscard {point}",
-                           "# remove 'discard' from /etc/fstab, and trim weekly off-peak instead:",
-                           *_schedule_fix(ctx)[0]),
-                          CONTINUOUS_RISK, (f"findmnt -no OPTIONS {point}",))
-        elif ctx.schedule.kind != "none":
-            yield Finding("DISCARD-UNQUEUED", "info",
-                          f"{disk} supports only unqueued TRIM ({mode.value}, {mode.source}): each "
-                          f"{ctx.schedule.kind} run stalls all other I/O on it until it ends. Keep it "
-                          "off-peak (declare busy hours with --peak / p).", (), None,
-                          ("systemctl list-timers fstrim.timer",))
-        return
-
-
-RULES: tuple[Callable[[TrimContext], Iterator[Finding]], ...] = (
-    crypt_blocked, md_blocked, lvm_blocked, generic_blocked, unsupported, continuous_discard,
-    unqueued_trim, no_schedule, stale_timer, peak_overlap, trimmed_twice, old_raid0, lvm_myth,
-)
+    yield Finding("TRIM-LVM-MYTH", INFO, ctx.mountpoint, f"lvm.conf has {shown}",
+                  (Evidence("devices/issue_discards", value if value is not None else "unset (default 0)",
+                            ctx.facts.issue_discards.source),),
+                  "That is fine: it only makes LVM discard extents freed by lvremove, lvreduce and pvmove. "
+                  "fstrim and the discard mount option pass through LVs regardless.", (), None, ())
 
 
 def trim_findings(ctx: TrimContext) -> list[Finding]:
-    """Every finding for one filesystem, most severe first (stable within a severity)."""
-    findings = [finding for rule in RULES for finding in rule(ctx)]
-    order = {"crit": 0, "warn": 1, "info": 2}
-    return sorted(findings, key=lambda f: order.get(f.severity, 3))
+    """Every TRIM finding for one filesystem, most severe first (stable within a severity)."""
+    return by_severity(run_rules(Scope.TRIM, ctx))
