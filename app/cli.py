@@ -91,6 +91,10 @@ def build_parser() -> OneLineParser:
 
     for action in add_runs_parser(commands, OneLineParser):
         action.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+
+    from .report.report_cli import add_report_parser
+
+    _global_options(add_report_parser(commands), in_subcommand=True)
     return parser
 
 
@@ -150,6 +154,13 @@ def run_runs(args: argparse.Namespace) -> int:
     from .runs.runs_cli import run_runs as runs_command
 
     return runs_command(args)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """`diskdoctor report -o FILE`."""
+    from .report.report_cli import run_report as report_command
+
+    return report_command(args)
 
 
 def run_tui(args: argparse.Namespace) -> int:
@@ -213,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.exit(EXIT_USAGE, f"{parser.prog}: error: unrecognized arguments: "
                                 f"{' '.join(unknown)} (see {where} --help)\n")
     handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, "bench": run_bench,
-                "runs": run_runs, None: run_tui}
+                "runs": run_runs, "report": run_report, None: run_tui}
     try:
         if args.smoke and args.command:
             raise UsageError(f"--smoke starts the TUI; it cannot be combined with `{args.command}`")

@@ -234,10 +234,9 @@ def full_state_dir(tmp_path: Path) -> Iterator[Path]:
     try:
         runs = mountpoint / "diskdoctor" / "runs"
         runs.mkdir(parents=True)
-        with open(mountpoint / "filler", "wb") as filler, contextlib.suppress(OSError):
+        with open(mountpoint / "filler", "wb", buffering=0) as filler, contextlib.suppress(OSError):
             while True:
                 filler.write(b"\0" * 65536)
-                filler.flush()
         yield mountpoint
     finally:
         subprocess.run(["umount", str(mountpoint)], check=False)

@@ -62,3 +62,6 @@ class RunKind(Protocol):
 
     def verdict(self, run: SavedRun) -> RunVerdict | None:
         """The run's verdict with the settings it was saved with, or None when the kind has none."""
+
+    def document(self, run: SavedRun) -> dict[str, object]:
+        """The result as the kind's own `bench KIND --json` prints it (what advisor rules judge)."""

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams
 from diskdoctor.probes.wal_run import WalResult
 
-from ..wal_report import ETCD_THRESHOLD_MS, summary_params_text, verdict_for
+from ..wal_report import ETCD_THRESHOLD_MS, result_document, summary_params_text, verdict_for
 from .kinds import LatencyCurve, Metric, RunVerdict
 
 if TYPE_CHECKING:
@@ -62,11 +62,22 @@ class WalKind:
         params, _ = self._typed(run)
         return f"{params.profile}: {summary_params_text(params.to_json())}"
 
-    def verdict(self, run: SavedRun) -> RunVerdict:
-        params, result = self._typed(run)
+    @staticmethod
+    def _threshold(run: SavedRun) -> tuple[float, str | None]:
         threshold = run.settings.get("threshold_ms")
         source = run.settings.get("threshold_source")
         if not isinstance(threshold, (int, float)) or not 0 < threshold < math.inf:
-            threshold, source = ETCD_THRESHOLD_MS, None
-        verdict = verdict_for(params, result.sync, float(threshold), str(source) if source else None)
+            return ETCD_THRESHOLD_MS, None
+        return float(threshold), str(source) if source else None
+
+    def verdict(self, run: SavedRun) -> RunVerdict:
+        params, result = self._typed(run)
+        verdict = verdict_for(params, result.sync, *self._threshold(run))
         return RunVerdict(verdict.passed, verdict.line())
+
+    def document(self, run: SavedRun) -> dict[str, object]:
+        params, result = self._typed(run)
+        threshold, source = self._threshold(run)
+        document = result_document(params, run.stack.target, result, threshold)
+        document["verdict"] = verdict_for(params, result.sync, threshold, source).to_json()
+        return document
