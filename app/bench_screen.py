@@ -36,6 +36,7 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Select, Sta
 from textual.worker import Worker, WorkerState
 
 from . import bench_view as view
+from .runs.autosave import save_run
 
 LONGER_FACTOR = 4
 WIDE_FROM = 160
@@ -85,6 +86,8 @@ class BenchScreen(Screen[None]):
         result: WalResult | None
         problem: str | None = None
         cancelled: bool = False
+        saved: str | None = None
+        """"saved as run ID" or why it could not be saved (None when saving was not attempted)."""
 
     @dataclass
     class FioEnded(Message):
@@ -109,6 +112,8 @@ class BenchScreen(Screen[None]):
         self._fio_process: subprocess.Popen[str] | None = None
         self._cancel_requested = False
         self.busy = False
+        self.saved_note: str | None = None
+        self._run_settings: dict[str, object] = {}
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -229,7 +234,8 @@ class BenchScreen(Screen[None]):
         """Start the engine child for `params` in `directory` (nothing happens while a run is going)."""
         if self.busy or not self.root.live:
             return
-        self.busy, self._cancel_requested = True, False
+        self.busy, self._cancel_requested, self.saved_note = True, False, None
+        self._run_settings = self._threshold_settings()
         if isinstance(self.focused, (Input, Button)):
             self.set_focus(None)  # so s, f, t, a, l and Esc reach the screen instead of the form
         self.query_one("#bench-after").display = False
@@ -261,7 +267,9 @@ class BenchScreen(Screen[None]):
             if isinstance(event, IntervalSnapshot):
                 self.post_message(self.IntervalReady(event))
             elif isinstance(event, WalResult):
-                self.post_message(self.RunEnded(event))
+                saved, message = save_run("wal", params, event, target, dict(self._run_settings))
+                note = f"saved as run {saved.id}" if saved else message
+                self.post_message(self.RunEnded(event, saved=note))
             else:
                 self.post_message(self.RunEnded(None, event.message, event.cancelled))
 
@@ -307,7 +315,7 @@ class BenchScreen(Screen[None]):
                 self._status(f"Error: {message.problem or ''}")
                 self.query_one("#bench-dir", Input).focus()  # the form is what needs changing
             return
-        self.result = message.result
+        self.result, self.saved_note = message.result, message.saved
         self.total_sync = message.result.sync
         self.query_one(LatencyBars).show_bands("latency histogram (whole run)",
                                                view.log_bands(self.total_sync))
@@ -327,8 +335,17 @@ class BenchScreen(Screen[None]):
                                           view.threshold_source(choice, threshold))
         self.query_one("#bench-verdict", Static).update(text)
         hint = "f fio side by side · " if fio_available() else ""
+        saved = f" · {self.saved_note} (key 4)" if self.saved_note else ""
         self._status(f"{'PASS' if verdict.passed else 'FAIL'} {verdict.line()} · {hint}t threshold · "
-                     "a again · l longer")
+                     f"a again · l longer{saved}")
+
+    def _threshold_settings(self) -> dict[str, object]:
+        """The threshold picked now, as a saved run records it (none when the custom one is unusable)."""
+        choice = str(self.query_one("#bench-threshold", Select).value)
+        threshold, _ = view.threshold_ms(choice, self.query_one("#bench-threshold-custom", Input).value)
+        if threshold is None:
+            return {}
+        return {"threshold_ms": threshold, "threshold_source": view.threshold_source(choice, threshold)}
 
     @on(Select.Changed, "#bench-threshold")
     @on(Input.Changed, "#bench-threshold-custom")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..wal_report import format_ms
-from .compare import Comparison, MetricDelta
+from .compare import REGRESSION_PERCENT, Comparison, MetricDelta
 from .kinds import Metric
 from .record import SavedRun
 
@@ -76,18 +76,18 @@ def delta_line(delta: MetricDelta) -> str:
 
 
 def compare_lines(comparison: Comparison) -> list[str]:
-    """Both runs, changed parameters, every metric with its change, then the flags."""
+    """The flags first (the answer), then every metric with its change, both runs and their parameters."""
     base, cand = comparison.baseline, comparison.candidate
-    lines = [f"baseline  {base.id}  {base.when()}  {base.stack.describe()} on {base.host.hostname or '?'}",
-             f"candidate {cand.id}  {cand.when()}  {cand.stack.describe()} on {cand.host.hostname or '?'}",
-             f"where     {comparison.where()}"]
+    lines = comparison.flags() or [f"no judged metric changed by {REGRESSION_PERCENT:.0f}% or more "
+                                   f"({comparison.where()})"]
+    lines.append(f"  {'metric':<18} {'baseline':>14} {'candidate':>14} {'change':>8}")
+    lines += [delta_line(delta) for delta in comparison.deltas]
+    lines += [f"baseline  {base.id}  {base.when()}  {base.stack.describe()} on {base.host.hostname or '?'}",
+              f"candidate {cand.id}  {cand.when()}  {cand.stack.describe()} on {cand.host.hostname or '?'}",
+              f"where     {comparison.where()}"]
     if comparison.param_changes:
         changes = "; ".join(f"{name} {before} → {after}" for name, before, after in comparison.param_changes)
         lines.append(f"params    DIFFER: {changes} (the figures are not like for like)")
     else:
         lines.append(f"params    same: {base.kind_info.params_text(base)}")
-    lines.append(f"  {'metric':<18} {'baseline':>14} {'candidate':>14} {'change':>8}")
-    lines += [delta_line(delta) for delta in comparison.deltas]
-    flags = comparison.flags()
-    lines += flags or ["no judged metric changed by 20% or more"]
     return lines
