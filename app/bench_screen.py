@@ -335,7 +335,7 @@ class BenchScreen(Screen[None]):
                                           view.threshold_source(choice, threshold))
         self.query_one("#bench-verdict", Static).update(text)
         hint = "f fio side by side · " if fio_available() else ""
-        saved = f" · {self.saved_note} (key 4)" if self.saved_note else ""
+        saved = f" · {self.saved_note} (key 5)" if self.saved_note else ""
         self._status(f"{'PASS' if verdict.passed else 'FAIL'} {verdict.line()} · {hint}t threshold · "
                      f"a again · l longer{saved}")
 

@@ -82,7 +82,10 @@ def build_parser() -> OneLineParser:
     capture.add_argument("--force", action="store_true", help="replace FILE if it exists")
     _global_options(capture, in_subcommand=True)
 
+    from .advise_cli import add_advise_parser
     from .bench_cli import add_bench_parser
+
+    _global_options(add_advise_parser(commands, OneLineParser), in_subcommand=True)
 
     wal = add_bench_parser(commands, OneLineParser)
     wal.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
@@ -147,6 +150,13 @@ def run_bench(args: argparse.Namespace) -> int:
     from .bench_cli import run_bench as run
 
     return run(args)
+
+
+def run_advise(args: argparse.Namespace) -> int:
+    """`diskdoctor advise [--json] [--data DIR] [--bench FILE] [--peak SPEC]`."""
+    from .advise_cli import run_advise as advise_command
+
+    return advise_command(args)
 
 
 def run_runs(args: argparse.Namespace) -> int:
@@ -224,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.exit(EXIT_USAGE, f"{parser.prog}: error: unrecognized arguments: "
                                 f"{' '.join(unknown)} (see {where} --help)\n")
     handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, "bench": run_bench,
-                "runs": run_runs, "report": run_report, None: run_tui}
+                "advise": run_advise, "runs": run_runs, "report": run_report, None: run_tui}
     try:
         if args.smoke and args.command:
             raise UsageError(f"--smoke starts the TUI; it cannot be combined with `{args.command}`")

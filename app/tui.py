@@ -11,6 +11,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
+from .advice_screen import AdviceScreen
 from .bench_screen import BenchScreen
 from .hangup import note_signal, start_watchdog
 from .report.report_dialog import ReportDialog
@@ -26,7 +27,8 @@ STACK_MODE = "stack"
 def screen_factories(root: Root) -> dict[str, Callable[[], Screen[None]]]:
     """Every top-level screen by mode name (each built on first visit, then kept)."""
     return {STACK_MODE: lambda: StackScreen(root), "trim": lambda: TrimScreen(root),
-            "bench": lambda: BenchScreen(root), "runs": lambda: RunsScreen()}
+            "bench": lambda: BenchScreen(root), "advice": lambda: AdviceScreen(root),
+            "runs": lambda: RunsScreen()}
 
 
 class DiskDoctorApp(App[None]):
@@ -39,7 +41,8 @@ class DiskDoctorApp(App[None]):
         Binding("1", "show('stack')", "Stack", tooltip="The storage stack explorer."),
         Binding("2", "show('trim')", "TRIM", tooltip="Does TRIM reach the flash, and when is it trimmed?"),
         Binding("3", "show('bench')", "Benchmark", tooltip="WAL (write + fdatasync) benchmark."),
-        Binding("4", "show('runs')", "Runs", tooltip="Saved benchmark runs: pick two to compare."),
+        Binding("4", "show('advice')", "Advice", tooltip="Every finding: evidence, why, fix, risk, verify."),
+        Binding("5", "show('runs')", "Runs", tooltip="Saved benchmark runs: pick two to compare."),
         Binding("w", "write_report", "Report", tooltip="Write a report for a ticket (.html, .md, .json)."),
     ]
     DEFAULT_MODE = STACK_MODE

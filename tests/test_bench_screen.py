@@ -59,7 +59,7 @@ async def test_one_second_run_on_tmpfs(tmpfs_dir: str) -> None:
         assert text_of(app, "#bench-verdict").startswith("PASS p99 fdatasync ")
         assert "etcd docs threshold" in text_of(app, "#bench-verdict")
         [saved] = RunStore().scan().runs  # every finished run is saved, with the threshold in effect
-        assert f"saved as run {saved.id} (key 4)" in text_of(app, "#bench-status")
+        assert f"saved as run {saved.id} (key 5)" in text_of(app, "#bench-status")
         assert saved.settings == {"threshold_ms": 10.0, "threshold_source": "etcd docs threshold"}
         assert saved.stack.target.directory == os.path.realpath(tmpfs_dir)
         assert "from" in text_of(app, "#bench-stats") and "100%" in text_of(app, "#bench-progress-text")

@@ -15,10 +15,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 from cli_runner import assert_one_line_error, run_cli
-from conftest import FIXTURES
+from conftest import FIXTURES, fixture_root
 from diskdoctor.app.report.html_report import html_report
 from diskdoctor.app.report.json_report import report_document
 from diskdoctor.app.report.markdown_report import markdown_report, md_text
+from diskdoctor.app.report.model import build_report
 from diskdoctor.app.report.report_schema import REPORT_SCHEMA
 from diskdoctor.app.runs.store import RunStore
 from markdown_it import MarkdownIt
@@ -76,6 +77,13 @@ def test_json_report_matches_its_schema() -> None:
     assert run["params"]["bs"] == 2300 and run["verdict"]["pass"] is True
     assert run["result"]["samples"] == 10_029 and run["result"]["verdict"]["threshold_ms"] == 10.0
     assert document["devices"][0]["name"] == "nvme0n1"  # type: ignore[index]
+
+
+def test_a_failing_run_is_a_finding_in_the_report() -> None:
+    report = build_report(fixture_root("etcd-raid0-lvm-luks"), [saved_run(20, slow_ms=14)])
+    first = report.findings[0]  # the most severe first
+    assert (first.id, first.severity.value, first.subject) == ("ETCD-FSYNC-P99", "crit", "/var/lib/etcd")
+    assert "14 ms" in first.title
 
 
 def test_schema_rejects_what_it_should() -> None:
@@ -190,13 +198,13 @@ def test_report_cli_writes_each_format(tmp_path: Path) -> None:
         result = run_cli("report", "-o", str(out), "--sysroot", str(FIXTURES / "etcd-raid0-lvm-luks"),
                          "--run", "latest")
         assert result.code == 0, result.err
-        assert result.out.startswith(f"wrote {out}: ") and "report of etcd-2 (3 findings, 2 TRIM verdicts, " \
+        assert result.out.startswith(f"wrote {out}: ") and "report of etcd-2 (4 findings, 2 TRIM verdicts, " \
             "1 runs)" in result.out
         assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
     jsonschema.validate(json.loads((tmp_path / "r.json").read_text()), REPORT_SCHEMA)
     default = run_cli("report", "-o", str(tmp_path / "default.json"), "--sysroot",
                       str(FIXTURES / "etcd-raid0-lvm-luks"))
-    assert "(3 findings, 2 TRIM verdicts, 1 runs)" in default.out  # etcd-2's newest run is picked by itself
+    assert "(4 findings, 2 TRIM verdicts, 1 runs)" in default.out  # etcd-2's newest run is picked by itself
     other = run_cli("report", "-o", str(tmp_path / "other.json"), "--sysroot", str(FIXTURES / "lab-ssd"))
     assert other.code == 0 and ", 0 runs)" in other.out  # runs of another host are not mixed in
 

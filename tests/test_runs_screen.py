@@ -36,7 +36,7 @@ def text_of(app: DiskDoctorApp, selector: str) -> str:
 
 async def open_runs(pilot) -> None:  # type: ignore[no-untyped-def]
     await pilot.app.workers.wait_for_complete()
-    await pilot.press("4")
+    await pilot.press("5")
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 
@@ -92,7 +92,7 @@ async def test_report_key_writes_the_report(three_runs: list[str], tmp_path: Pat
         await pilot.press("enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert text_of(app, "#report-result").startswith(f"Wrote {tmp_path / 'case.md'}: 3 findings")
+        assert text_of(app, "#report-result").startswith(f"Wrote {tmp_path / 'case.md'}: 4 findings")
         assert (tmp_path / "case.md").read_text().startswith("# diskdoctor report: etcd-2")
         await pilot.press("escape")
         await pilot.pause()

@@ -20,14 +20,33 @@ class CardContent:
     fix: tuple[str, ...] = ()
     risk: str | None = None
     verify: tuple[str, ...] = ()
+    evidence: tuple[tuple[str, str, str], ...] = ()
+    """(what, value, source) of each fact the finding rests on."""
+    why: str = ""
+    badge_style: str | None = None
+    """The severity badge's style from the caller's vocabulary (else this module's default)."""
+
+
+def _evidence(text: Text, evidence: tuple[tuple[str, str, str], ...]) -> None:
+    text.append("Evidence:\n", "bold magenta")
+    for what, value, source in evidence:
+        text.append(f"  {what}: ")
+        text.append(value, "bold")
+        text.append(f"  {source}\n", "dim")
 
 
 def card_text(content: CardContent) -> Text:
     """The card body as Rich text (commands in bold so they stand out for copying)."""
     text = Text()
-    text.append(f" {content.severity.upper()} ", SEVERITY_STYLES.get(content.severity, "reverse"))
+    badge = content.badge_style or SEVERITY_STYLES.get(content.severity, "reverse")
+    text.append(f" {content.severity.upper()} ", badge)
     text.append(f" {content.id}\n", "bold")
-    text.append(content.text + "\n")
+    text.append(content.text + "\n", "bold" if content.why else "")
+    if content.evidence:
+        _evidence(text, content.evidence)
+    if content.why:
+        text.append("Why: ", "bold")
+        text.append(content.why + "\n")
     if content.fix:
         text.append("Fix:\n", "bold green")
         for line in content.fix:
@@ -57,6 +76,12 @@ class FindingCard(Static):
     FindingCard.-crit { border: round $error; }
     """
 
-    def __init__(self, content: CardContent) -> None:
-        super().__init__(card_text(content), classes=f"-{content.severity}")
+    def __init__(self, content: CardContent, *, id: str | None = None) -> None:
+        super().__init__(card_text(content), classes=f"-{content.severity}", id=id)
         self.card = content
+
+    def show(self, content: CardContent) -> None:
+        """Draw another finding in this card."""
+        self.card = content
+        self.set_classes(f"-{content.severity}")
+        self.update(card_text(content))

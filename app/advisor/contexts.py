@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shlex
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from diskdoctor.probes.advice_facts import AdviceFacts
 from diskdoctor.probes.blockdev import BlockDevice
@@ -13,7 +14,8 @@ from diskdoctor.probes.host import Host, MountedFs, natural_key
 from diskdoctor.probes.mountinfo import MOUNTINFO
 from diskdoctor.probes.trim_facts import TrimFacts
 
-from ..trim_doctor import TrimVerdict
+if TYPE_CHECKING:
+    from ..trim_doctor import TrimVerdict
 
 
 @dataclass(frozen=True)

@@ -56,8 +56,16 @@ def rule(*ids: str, scope: Scope, checks: str, severity: Severity,
 
 
 def all_rules() -> list[Rule]:
-    """Every registered rule (importing the rules package registers them, on first use)."""
-    from . import rules  # noqa: F401  (a static import, so PyInstaller bundles every rule module)
+    """Every registered rule (importing the rule modules registers them, on first use)."""
+    from .rules import (  # noqa: F401  (static: bundled)
+        bench,
+        geometry,
+        hardware,
+        mounts,
+        queues,
+        software,
+        trim,
+    )
 
     return list(_REGISTRY)
 

@@ -1,5 +1,1 @@
-"""The rule modules; importing this package registers every rule with the findings registry."""
-
-from . import bench, geometry, hardware, mounts, queues, software, trim
-
-__all__ = ["bench", "geometry", "hardware", "mounts", "queues", "software", "trim"]
+"""The rule modules; each registers its rules with the findings registry when imported."""

@@ -1,0 +1,56 @@
+"""`diskdoctor advise`: every finding for this host (or a capture) and the benchmark results given."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .advisor.advise import advice_document, advise, fails_check, load_advice_input
+from .advisor.bench_input import load_bench_result
+from .errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
+from .peak_window import parse_peak_window
+from .sysroot import open_root
+
+PIPE_WIDTH = 80
+
+
+def add_advise_parser(commands: argparse._SubParsersAction, parser_class: type) -> argparse.ArgumentParser:
+    """Add `advise` to the CLI."""
+    advise_parser = commands.add_parser(
+        "advise", help="every configuration finding, with evidence, fix, risk and how to verify",
+        description="Check this host (or a --sysroot capture) against the whole rule catalog: TRIM, "
+                    "scheduler, write cache, barriers, journaling, atime, read-ahead, alignment, RAID "
+                    "geometry, swap, btrfs, dm-crypt, NVMe/SATA links, Ceph; plus benchmark results given "
+                    "with --bench. Exit 1 when any finding is warn or crit.")
+    advise_parser.add_argument("--json", action="store_true", help="print JSON (schema in README)")
+    advise_parser.add_argument("--data", action="append", default=[], metavar="DIR",
+                               help="a directory holding database or search data (repeatable); known "
+                                    "ones such as /var/lib/etcd are found by themselves")
+    advise_parser.add_argument("--bench", action="append", default=[], metavar="FILE",
+                               help="a `bench wal --json` or interference result to judge (repeatable)")
+    advise_parser.add_argument("--peak", metavar="SPEC",
+                               help='busy hours, e.g. "Mon-Fri 08:00-20:00": flag trims scheduled then')
+    return advise_parser
+
+
+def run_advise(args: argparse.Namespace) -> int:
+    """Load one snapshot, run every rule, print text or JSON; exit 1 when anything is warn or crit."""
+    peak = parse_peak_window(args.peak) if args.peak is not None else None
+    bench = tuple(load_bench_result(path) for path in args.bench)
+    with open_root(args.sysroot) as root:
+        advice = load_advice_input(root, data_paths=tuple(args.data), bench=bench, peak=peak)
+    if advice.host.mounts_unknown:
+        raise UsageError(f"cannot advise: {advice.host.mounts_unknown}")
+    findings = advise(advice)
+    if args.json:
+        sys.stdout.write(json.dumps(advice_document(findings), indent=2) + "\n")
+    else:
+        from rich.console import Console
+
+        from .advisor.text import print_advice
+
+        kernel = f" · kernel {advice.host.kernel}" if advice.host.kernel else ""
+        console = Console(highlight=False, width=None if sys.stdout.isatty() else PIPE_WIDTH)
+        print_advice(console, findings, f"diskdoctor advise: {advice.host.root_label}{kernel}")
+    return EXIT_CHECK_FAILED if fails_check(findings) else EXIT_OK
