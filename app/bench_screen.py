@@ -5,13 +5,17 @@ from __future__ import annotations
 import contextlib
 import subprocess
 from dataclasses import dataclass
+from typing import Any
 
+from diskdoctor.probes.engine.protocol import Failed, Finished, Interval
+from diskdoctor.probes.engine.runner import EngineRun
+from diskdoctor.probes.engine.runtime import EngineConfig
+from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.fio_json import FioSyncStats
 from diskdoctor.probes.fio_run import fio_available, run_fio
 from diskdoctor.probes.host import read_host
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.root import Root
-from diskdoctor.probes.wal_engine import EngineConfig
 from diskdoctor.probes.wal_params import (
     PROFILES,
     SYNC_LABELS,
@@ -22,7 +26,6 @@ from diskdoctor.probes.wal_params import (
     parse_size,
     profile_params,
 )
-from diskdoctor.probes.wal_run import IntervalSnapshot, WalResult, WalRun
 from diskdoctor.probes.wal_target import Target, TargetError, describe_target
 from diskdoctor.widgets import LatencyBars, LayerTimeTable, PercentileChart
 from rich.text import Text
@@ -36,6 +39,7 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Select, Sta
 from textual.worker import Worker, WorkerState
 
 from . import bench_view as view
+from .bench_record import BenchRecord
 from .runs.autosave import save_run
 
 LONGER_FACTOR = 4
@@ -77,7 +81,7 @@ class BenchScreen(Screen[None]):
     class IntervalReady(Message):
         """The engine streamed one interval."""
 
-        snapshot: IntervalSnapshot
+        snapshot: Interval
 
     @dataclass
     class RunEnded(Message):
@@ -108,12 +112,12 @@ class BenchScreen(Screen[None]):
         self.last_t = 0.0
         self.last_ops = 0
         self.last_progress = 0.0
-        self._run: WalRun | None = None
+        self._run: EngineRun | None = None
         self._fio_process: subprocess.Popen[str] | None = None
         self._cancel_requested = False
         self.busy = False
         self.saved_note: str | None = None
-        self._run_settings: dict[str, object] = {}
+        self._run_settings: dict[str, Any] = {}
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -255,7 +259,7 @@ class BenchScreen(Screen[None]):
         """Worker: start the child, forward what it streams; it lives as long as the child (PDEATHSIG)."""
         try:
             target = describe_target(directory, params.size)
-            run = WalRun(EngineConfig(target.directory, params, list(target.layers)))
+            run = EngineRun(EngineConfig("wal", target.directory, params, list(target.layers)))
         except TargetError as err:
             self.post_message(self.RunEnded(None, str(err)))
             return
@@ -263,15 +267,20 @@ class BenchScreen(Screen[None]):
         self.post_message(self.RunStarted(target, params))
         if self._cancel_requested:
             run.cancel()
-        for event in run.events():
-            if isinstance(event, IntervalSnapshot):
+        def forward(event: object) -> None:
+            if isinstance(event, Interval) and not event.job:
                 self.post_message(self.IntervalReady(event))
-            elif isinstance(event, WalResult):
-                saved, message = save_run("wal", params, event, target, dict(self._run_settings))
-                note = f"saved as run {saved.id}" if saved else message
-                self.post_message(self.RunEnded(event, saved=note))
-            else:
-                self.post_message(self.RunEnded(None, event.message, event.cancelled))
+
+        final = run.wait(forward)
+        if isinstance(final, Finished):
+            settings = self._run_settings
+            record = BenchRecord("wal", params, target, final.result, settings.get("threshold_ms"),
+                                 settings.get("threshold_source"))
+            saved, message = save_run(record)
+            note = f"saved as run {saved.id}" if saved else message
+            self.post_message(self.RunEnded(final.result, saved=note))
+        elif isinstance(final, Failed):
+            self.post_message(self.RunEnded(None, final.message, final.cancelled))
 
     @on(RunStarted)
     def show_started(self, message: RunStarted) -> None:
@@ -283,12 +292,12 @@ class BenchScreen(Screen[None]):
     @on(IntervalReady)
     def show_interval(self, message: IntervalReady) -> None:
         snapshot = message.snapshot
-        self.total_sync.merge(snapshot.sync)
-        self.total_write.merge(snapshot.write)
+        self.total_sync.merge(snapshot.stream("sync"))
+        self.total_write.merge(snapshot.stream("write"))
         seconds = max(snapshot.t - self.last_t, 1e-9)
         ops_per_s = (snapshot.ops - self.last_ops) / seconds
         self.last_t, self.last_ops, self.last_progress = snapshot.t, snapshot.ops, snapshot.progress
-        values = view.percentile_values(snapshot.sync)
+        values = view.percentile_values(snapshot.stream("sync"))
         values["p99 cumulative"] = (self.total_sync.percentile(99.0) or 0) / 1e6 or None
         metric = SYNC_LABELS[self.params.sync] if self.params else "sync"
         with self.app.batch_update():
@@ -299,7 +308,8 @@ class BenchScreen(Screen[None]):
             self.query_one("#bench-progress-text", Static).update(
                 view.progress_text(snapshot.progress, snapshot.t, snapshot.ops, ops_per_s), layout=False)
             self.query_one("#bench-stats", Static).update(
-                view.stats_text(snapshot.sync, self.total_sync, metric, self.total_write), layout=False)
+                view.stats_text(snapshot.stream("sync"), self.total_sync, metric, self.total_write),
+                layout=False)
             self.query_one(LayerTimeTable).show_layers(view.layer_rows(snapshot.layers))
 
     @on(RunEnded)
@@ -339,7 +349,7 @@ class BenchScreen(Screen[None]):
         self._status(f"{'PASS' if verdict.passed else 'FAIL'} {verdict.line()} · {hint}t threshold · "
                      f"a again · l longer{saved}")
 
-    def _threshold_settings(self) -> dict[str, object]:
+    def _threshold_settings(self) -> dict[str, Any]:
         """The threshold picked now, as a saved run records it (none when the custom one is unusable)."""
         choice = str(self.query_one("#bench-threshold", Select).value)
         threshold, _ = view.threshold_ms(choice, self.query_one("#bench-threshold-custom", Input).value)

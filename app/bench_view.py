@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 
-from diskdoctor.probes.diskstats import LayerDelta
+from diskdoctor.probes.diskstats import DiskDelta
+from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.fio_json import FioSyncStats
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.latency_histogram import LatencyHistogram, rank_of
 from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams, fio_command
-from diskdoctor.probes.wal_run import WalResult
 from diskdoctor.probes.wal_target import PSEUDO_FILESYSTEMS, Target
 from diskdoctor.widgets import LayerTimeRow
 from rich.text import Text
@@ -91,7 +91,7 @@ def progress_text(progress: float, elapsed_s: float, ops: int, ops_per_s: float)
     return text
 
 
-def layer_rows(layers: list[LayerDelta]) -> list[LayerTimeRow]:
+def layer_rows(layers: list[DiskDelta]) -> list[LayerTimeRow]:
     """Per-layer deltas as table rows."""
     return [LayerTimeRow(d.kname, d.writes, d.flushes, d.write_await_ms, d.flush_await_ms) for d in layers]
 

@@ -87,8 +87,8 @@ def build_parser() -> OneLineParser:
 
     _global_options(add_advise_parser(commands, OneLineParser), in_subcommand=True)
 
-    wal = add_bench_parser(commands, OneLineParser)
-    wal.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    for kind in add_bench_parser(commands, OneLineParser):
+        kind.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
     from .runs.runs_cli import add_runs_parser
 
@@ -146,7 +146,7 @@ def run_capture(args: argparse.Namespace) -> int:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    """`diskdoctor bench wal ...` (the engine runs in a child process)."""
+    """`diskdoctor bench KIND ...` (the engine runs in a child process)."""
     from .bench_cli import run_bench as run
 
     return run(args)
@@ -210,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, dispatch, and turn every failure into one line and an exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == [ENGINE_COMMAND]:
-        from diskdoctor.probes.wal_engine import main as engine_main
+        from diskdoctor.probes.engine.runtime import main as engine_main
 
         return engine_main(argv[1:])
     for signum in (signal.SIGTERM, signal.SIGHUP):

@@ -1,4 +1,5 @@
-"""Charts as plain text, drawn by plotext: `bench --plot`, `runs compare --plot` and Markdown reports.
+"""Charts as plain text, drawn by plotext (the project's one plotext module): `bench --plot`,
+`runs show|compare --plot` and Markdown reports.
 
 Takes plain values (labels, milliseconds, counts) and returns text without colour codes, so the same
 chart reads on a plain terminal, in a pipe and in a ticket. plotext keeps one global figure, so every
@@ -33,7 +34,7 @@ def _begin(width: int, height: int, title: str) -> None:
     plotext.clear_figure()
     plotext.plotsize(width, height)
     plotext.theme("clear")
-    plotext.title(title)
+    plotext.title(title if len(title) <= width - 4 else title[: width - 5] + "…")  # plotext drops long ones
 
 
 def _log_ticks(low: float, high: float, fmt: object) -> tuple[list[float], list[str]]:
@@ -97,4 +98,17 @@ def histogram_chart(bands: Sequence[tuple[str, int]], *, title: str, width: int 
         plotext.bar([label for label, _ in bands], heights)
         ticks = [10 ** e for e in range(0, int(math.log10(top)) + 1)]
         plotext.yticks([math.log10(t) + 1 for t in ticks], [f"{t:,}" for t in ticks])
+        return uncolorize(plotext.build())
+
+
+def time_series_chart(plots: Sequence[tuple[Sequence[float], Sequence[float], str]], *, title: str,
+                      ylabel: str, xlabel: str = "seconds", width: int = 100, height: int = 22) -> str:
+    """One line per (xs, ys, label) over time, e.g. a run's p50/p99 per interval."""
+    with _LOCK:
+        _begin(width, height, title)
+        for xs, ys, label in plots:
+            if xs:
+                plotext.plot(list(xs), list(ys), label=label, marker="braille")
+        plotext.ylabel(ylabel)
+        plotext.xlabel(xlabel)
         return uncolorize(plotext.build())

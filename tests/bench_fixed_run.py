@@ -6,10 +6,11 @@ import pytest
 from conftest import fixture_host
 from diskdoctor.app import bench_screen
 from diskdoctor.app.bench_screen import BenchScreen
-from diskdoctor.probes.diskstats import LayerDelta
+from diskdoctor.probes.diskstats import DiskDelta
+from diskdoctor.probes.engine.protocol import Interval
+from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.wal_params import PROFILES
-from diskdoctor.probes.wal_run import IntervalSnapshot, WalResult
 from diskdoctor.probes.wal_target import Target
 
 PARAMS = PROFILES["etcd"]
@@ -32,18 +33,27 @@ def _sync_samples(interval: int) -> list[int]:
     return fast + [2_000_000 + i * 150_000 * (interval + 1) for i in range(slow)]
 
 
-def fixed_snapshots() -> list[IntervalSnapshot]:
+def _layer(kname: str, writes: int, flushes: int, write_ms: float, flush_ms: float,
+           written: int) -> DiskDelta:
+    """A layer's half-second delta with these average times."""
+    return DiskDelta(kname, 0.5, 0, writes, 0, written, 0, round(writes * write_ms), 400, 1,
+                     flushes=flushes, flush_ms=round(flushes * flush_ms))
+
+
+def fixed_snapshots() -> list[Interval]:
     """Four half-second intervals of 2,500 writes each, with per-layer deltas."""
     snapshots = []
     for interval in range(INTERVALS):
-        layers = [LayerDelta("dm-2", 2510, 2500, 0.05, 0.48 + interval * 0.1, 5_800_000),
-                  LayerDelta("dm-1", 2510, 2500, 0.05, 0.46 + interval * 0.1, 5_800_000),
-                  LayerDelta("md0", 2510, 2500, 0.04, 0.44 + interval * 0.1, 5_800_000),
-                  LayerDelta("nvme0n1p1", 1260, 1250, 0.03, 0.41 + interval * 0.1, 2_900_000)]
-        snapshots.append(IntervalSnapshot(
-            t=0.5 * (interval + 1), ops=PER_INTERVAL * (interval + 1),
-            progress=PER_INTERVAL * (interval + 1) / 10_029, sync=_histogram(_sync_samples(interval)),
-            write=_histogram([4_000 + i % 3_000 for i in range(PER_INTERVAL)]), layers=layers))
+        layers = [_layer("dm-2", 2510, 2500, 0.05, 0.48 + interval * 0.1, 5_800_000),
+                  _layer("dm-1", 2510, 2500, 0.05, 0.46 + interval * 0.1, 5_800_000),
+                  _layer("md0", 2510, 2500, 0.04, 0.44 + interval * 0.1, 5_800_000),
+                  _layer("nvme0n1p1", 1260, 1250, 0.03, 0.41 + interval * 0.1, 2_900_000)]
+        snapshots.append(Interval(
+            "run", t=0.5 * (interval + 1), ops=PER_INTERVAL * (interval + 1),
+            progress=PER_INTERVAL * (interval + 1) / 10_029,
+            streams={"sync": _histogram(_sync_samples(interval)),
+                     "write": _histogram([4_000 + i % 3_000 for i in range(PER_INTERVAL)])},
+            seconds=0.5, layers=layers))
     return snapshots
 
 
@@ -51,8 +61,8 @@ def fixed_result() -> WalResult:
     """The whole run: the intervals merged, plus 29 writes of a last short interval."""
     sync, write = LatencyHistogram(), LatencyHistogram()
     for snapshot in fixed_snapshots():
-        sync.merge(snapshot.sync)
-        write.merge(snapshot.write)
+        sync.merge(snapshot.stream("sync"))
+        write.merge(snapshot.stream("write"))
     sync.merge(_histogram([400_000] * 29))
     write.merge(_histogram([5_000] * 29))
     return WalResult(samples=10_029, duration_s=2.03, ops_per_s=4940.39, sync=sync, write=write,

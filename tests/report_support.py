@@ -19,7 +19,7 @@ HOSTILE = "<script>alert(1)</script> | `x` **b** [l](http://evil.example) & \\x1
 
 def fixture_report(name: str = "etcd-raid0-lvm-luks") -> Report:
     """The report of a committed capture with one realistic WAL run (the fixed TUI run)."""
-    run = dataclasses.replace(saved_run(20), result=fixed_result())
+    run = saved_run(20, result=fixed_result())
     return build_report(fixture_root(name), [run], now=GENERATED)
 
 
@@ -29,6 +29,8 @@ def hostile_report() -> Report:
     run = report.runs[0]
     target = Target(f"/data/{HOSTILE}", "/data", "ext4", "dm-2", ("dm-2",))
     stack = StackFingerprint(target, (HOSTILE,), ())
-    hostile_run = dataclasses.replace(run, stack=stack, host=dataclasses.replace(run.host, hostname=HOSTILE))
+    record = dataclasses.replace(run.record, target=target)
+    hostile_run = dataclasses.replace(run, stack=stack, record=record,
+                                      host=dataclasses.replace(run.host, hostname=HOSTILE))
     return dataclasses.replace(report, fingerprint=dataclasses.replace(report.fingerprint, hostname=HOSTILE),
                                runs=[hostile_run], notes=[f"runs directory: skipped {HOSTILE}.json"])

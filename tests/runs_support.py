@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 
+from diskdoctor.app.bench_record import BenchRecord
 from diskdoctor.app.host_fingerprint import HostFingerprint
 from diskdoctor.app.runs.record import SavedRun, new_run_id
 from diskdoctor.app.runs.stack_fingerprint import StackFingerprint, StackLayer
+from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.wal_params import PROFILES, WalParams
-from diskdoctor.probes.wal_run import WalResult
 from diskdoctor.probes.wal_target import Target
 
 HOST = HostFingerprint("etcd-2", "6.1.0-26-amd64", "Debian GNU/Linux 12 (bookworm)", "0.1.0", "live")
@@ -37,9 +38,8 @@ def wal_result(fast_ms: float = 0.4, slow_ms: float = 2.0, ops_per_s: float = 20
 
 def saved_run(day: int = 20, *, fast_ms: float = 0.4, slow_ms: float = 2.0, ops_per_s: float = 2000.0,
               params: WalParams = PROFILES["etcd"], stack: StackFingerprint = STACK,
-              host: HostFingerprint = HOST) -> SavedRun:
-    """A WAL run saved on 2026-11-`day` at 14:30 UTC."""
+              host: HostFingerprint = HOST, result: WalResult | None = None) -> SavedRun:
+    """A WAL run saved on 2026-11-`day` at 14:30 UTC, judged against etcd's 10 ms."""
     saved_at = dt.datetime(2026, 11, day, 14, 30, tzinfo=dt.timezone.utc)
-    return SavedRun(new_run_id("wal", saved_at), "wal", saved_at, host, stack, params,
-                    wal_result(fast_ms, slow_ms, ops_per_s),
-                    {"threshold_ms": 10.0, "threshold_source": "etcd docs threshold"})
+    record = BenchRecord("wal", params, stack.target, result or wal_result(fast_ms, slow_ms, ops_per_s), 10.0)
+    return SavedRun(new_run_id("wal", saved_at), "wal", saved_at, host, stack, record)

@@ -15,8 +15,8 @@ from cli_runner import assert_one_line_error, run_cli
 from diskdoctor.app.runs.compare import compare_runs
 from diskdoctor.app.runs.record import SavedRun
 from diskdoctor.app.runs.store import RunStore, default_runs_dir
+from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.wal_params import PROFILES, WalParams
-from diskdoctor.probes.wal_run import WalResult
 from diskdoctor.probes.wal_target import Target
 from runs_support import STACK, saved_run
 from wal_support import tmpfs_dir
@@ -51,11 +51,12 @@ def test_round_trip_gives_back_the_typed_objects(store: RunStore) -> None:
     assert loaded.host == original.host and loaded.saved_at == original.saved_at
     assert loaded.result.sync.percentile(99) == original.result.sync.percentile(99) == 2_000_000
     assert loaded.result.sync.counts == original.result.sync.counts
-    assert loaded.kind_info.verdict(loaded).line.startswith("p99 fdatasync 2.0 ms < 10 ms: etcd docs")
+    assert loaded.verdict().line.startswith("p99 fdatasync 2.0 ms < 10 ms: etcd docs")  # type: ignore[union-attr]
+    assert loaded.record.threshold == 10.0 and loaded.record.workload == "wal"
     file = store.directory / f"{original.id}.json"
     document = json.loads(file.read_text())
     assert document["format"] == "diskdoctor-run" and document["kind"] == "wal"
-    assert document["params"] == PROFILES["etcd"].to_json()
+    assert document["record"]["params"] == PROFILES["etcd"].to_json()
     assert oct(file.stat().st_mode & 0o777) == "0o644" or file.stat().st_mode & 0o077 == 0
 
 
@@ -81,7 +82,7 @@ CORRUPT = {
 def _damaged(good: SavedRun) -> dict[str, bytes]:
     unknown = good.to_json() | {"kind": "warp-drive"}
     counts = good.to_json()
-    counts["result"]["sync"]["counts"] = "lots"  # type: ignore[index]
+    counts["record"]["histograms"]["sync"]["counts"] = "lots"  # type: ignore[index]
     missing = good.to_json()
     del missing["stack"]
     return {"unknown-kind.json": json.dumps(unknown).encode(),
@@ -211,14 +212,15 @@ def test_runs_cli_bad_references(store: RunStore) -> None:
 def test_bench_saves_every_run_and_plots(tmpfs_dir: str, store: RunStore) -> None:
     result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--size", "128k", "--bs", "4k", "--plot")
     assert result.code == 0, result.err
-    assert "fdatasync latency in ms, log scale, limit 10 ms" in result.out
+    assert "fdatasync latency (whole run) in ms, log scale, limit 10 ms" in result.out
+    assert "wal: latency percentiles per interval (ms)" in result.out
     assert "fdatasync latency histogram (samples, log scale)" in result.out
     [run] = store.scan().runs
     assert f"bench wal: saved as run {run.id}" in result.err
     assert run.params == WalParams(profile="custom", bs=4096, size=128 << 10)
     assert run.result.samples == 32 and run.stack.target.fstype == "tmpfs"  # type: ignore[attr-defined]
     assert run.host.source == "live" and run.host.kernel == os.uname().release
-    assert run.settings == {"threshold_ms": 10.0, "threshold_source": "etcd docs threshold"}
+    assert run.threshold == 10.0 and run.verdict().line.endswith("etcd docs threshold; 32 samples")  # type: ignore[union-attr]
     unsaved = run_cli("bench", "wal", "--dir", tmpfs_dir, "--size", "128k", "--bs", "4k", "--no-save")
     assert unsaved.code == 0 and len(store.scan().runs) == 1
 
@@ -253,3 +255,34 @@ def test_full_disk_when_saving_still_prints_the_result(tmpfs_dir: str, full_stat
     assert line == (f"diskdoctor: warning: could not save the run in {full_state_dir}/diskdoctor/runs: "
                     "No space left on device")
     assert os.listdir(full_state_dir / "diskdoctor" / "runs") == []  # no partial or temp file left
+
+
+KIND_RUNS = {
+    "randwrite": ("--size", "1m", "--duration", "0.5"),
+    "compaction": ("--duration", "0.5"),
+    "interference": ("--duration", "1"),
+}
+
+
+def test_every_engine_kind_is_saved_and_loads_back_typed(tmpfs_dir: str, store: RunStore) -> None:
+    from diskdoctor.probes.engine.workloads import WORKLOADS
+
+    assert set(KIND_RUNS) | {"wal"} == set(WORKLOADS)  # a new workload needs a saved-run kind and this test
+    for kind, options in KIND_RUNS.items():
+        result = run_cli("bench", kind, "--dir", tmpfs_dir, *options)
+        assert result.code == 0, result.err
+        assert f"bench {kind}: saved as run " in result.err
+    runs = {run.kind: run for run in store.scan().runs}
+    for kind, run in runs.items():
+        workload = WORKLOADS[kind]
+        assert isinstance(run.params, workload.params_type) and isinstance(run.result, workload.result_type)
+        assert run.kind_info.metrics(run.record)
+        shown = run_cli("runs", "show", run.id, "--plot")
+        assert shown.code == 0 and shown.out.startswith(f"run       {run.id}"), shown.err
+    assert runs["interference"].verdict().passed  # type: ignore[union-attr]
+    assert_one_line_error(run_cli("runs", "compare", runs["compaction"].id, runs["randwrite"].id),
+                          "only runs of the same kind can be compared")
+    again = run_cli("bench", "compaction", "--dir", tmpfs_dir, "--duration", "0.5")
+    assert again.code == 0
+    compared = run_cli("runs", "compare", runs["compaction"].id, "latest")
+    assert compared.code in (0, 1) and "write MB/s" in compared.out and "read MB/s" in compared.out

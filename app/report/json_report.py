@@ -14,15 +14,16 @@ FORMAT_VERSION = 1
 def run_json(run: SavedRun) -> dict[str, object]:
     """A run as a report shows it: identity, fingerprints, parameters, verdict, metrics, the result."""
     kind = run.kind_info
-    verdict = kind.verdict(run)
+    verdict = run.verdict()
     return {"id": run.id, "kind": run.kind, "title": kind.title, "saved_at": run.saved_at.isoformat(),
             "host": run.host.to_json(), "stack": run.stack.to_json(),
             "params": run.params.to_json(),  # type: ignore[attr-defined]
-            "params_text": kind.params_text(run), "settings": dict(run.settings),
+            "params_text": kind.params_text(run.record), "threshold": run.threshold,
             "verdict": None if verdict is None else {"pass": verdict.passed, "line": verdict.line},
             "metrics": [{"key": m.key, "label": m.label, "unit": m.unit,
-                         "value": None if m.value is None else round(m.value, 4)} for m in kind.metrics(run)],
-            "result": kind.document(run)}
+                         "value": None if m.value is None else round(m.value, 4)}
+                        for m in kind.metrics(run.record)],
+            "result": run.record.to_json()}
 
 
 def report_document(report: Report) -> dict[str, object]:

@@ -94,10 +94,9 @@ def _trim(report: Report) -> list[str]:
 def _run(run: SavedRun) -> list[str]:
     lines = [f"### {md_text(run_title(run))}", ""]
     lines += md_table(("", ""), run_rows(run))
-    curves = run.kind_info.curves(run)
+    curves = run.kind_info.curves(run.record)
     if curves:
-        threshold = run.settings.get("threshold_ms")
-        limit = float(threshold) if isinstance(threshold, (int, float)) else None
+        limit = run.threshold
         chart = percentile_text_chart(f"{curves[0].label} latency", [(run.id, curves[0].histogram)], limit)
         lines += md_block(chart)
         lines += md_block(histogram_text_chart(f"{curves[0].label} latency histogram", curves[0].histogram))

@@ -43,7 +43,7 @@ def default_runs(listing: RunListing, hostname: str | None) -> list[SavedRun]:
 
 def bench_contexts(runs: list[SavedRun]) -> list[BenchContext]:
     """Each run's result document, for the advisor's benchmark rules."""
-    return [BenchContext(run.kind_info.document(run), f"run {run.id}") for run in runs]
+    return [BenchContext(run.record.to_json(), f"run {run.id}") for run in runs]
 
 
 def build_report(root: Root, runs: list[SavedRun] | None = None, *, store: RunStore | None = None,

@@ -42,18 +42,20 @@ DEVICE = {
 METRIC = {
     "type": "object", "required": ["key", "label", "unit", "value"],
     "properties": {"key": {"type": "string"}, "label": {"type": "string"},
-                   "unit": {"enum": ["ms", "ops/s"]}, "value": {"type": ["number", "null"]}},
+                   "unit": {"enum": ["ms", "ops/s", "MB/s"]}, "value": {"type": ["number", "null"]}},
     "additionalProperties": False,
 }
 RUN = {
     "type": "object",
-    "required": ["id", "kind", "title", "saved_at", "host", "stack", "params", "params_text", "settings",
+    "required": ["id", "kind", "title", "saved_at", "host", "stack", "params", "params_text", "threshold",
                  "verdict", "metrics", "result"],
     "properties": {
         "id": {"type": "string"}, "kind": {"type": "string"}, "title": {"type": "string"},
         "saved_at": {"type": "string", "format": "date-time"}, "host": HOST,
         "stack": {"type": "object", "required": ["target", "mount_options", "layers"]},
-        "params": {"type": "object"}, "params_text": {"type": "string"}, "settings": {"type": "object"},
+        "params": {"type": "object"}, "params_text": {"type": "string"},
+        "threshold": {"type": ["number", "null"],
+                      "description": "ms (MB/s for compaction); null: not judged"},
         "verdict": {"oneOf": [{"type": "null"}, {
             "type": "object", "required": ["pass", "line"],
             "properties": {"pass": {"type": "boolean"}, "line": {"type": "string"}}}]},

@@ -62,15 +62,15 @@ def _param_text(value: object) -> str:
 def run_rows(run: SavedRun) -> list[tuple[str, str]]:
     """(label, value) rows: verdict, where it ran, every parameter, every metric."""
     kind = run.kind_info
-    verdict = kind.verdict(run)
+    verdict = run.verdict()
     rows = []
     if verdict is not None:
         rows.append(("verdict", f"{'PASS' if verdict.passed else 'FAIL'} {verdict.line}"))
     rows += [("target", run.stack.describe()),
              ("mount options", ",".join(run.stack.mount_options) or "unknown"),
              ("layers", " → ".join(layer.kname for layer in run.stack.layers) or "no block device"),
-             ("host", run.host.line()), ("parameters", kind.params_text(run))]
+             ("host", run.host.line()), ("parameters", kind.params_text(run.record))]
     rows += [(name, _param_text(value))
              for name, value in run.params.to_json().items()]  # type: ignore[attr-defined]
-    rows += [(metric.label, value_text(metric.value, metric.unit)) for metric in kind.metrics(run)]
+    rows += [(metric.label, value_text(metric.value, metric.unit)) for metric in kind.metrics(run.record)]
     return rows

@@ -139,11 +139,17 @@ def _by_key(metrics: list[Metric]) -> dict[str, Metric]:
     return {metric.key: metric for metric in metrics}
 
 
+def different_kinds(first: SavedRun, second: SavedRun) -> str:
+    """Why two runs cannot be compared, when they measured different things."""
+    return (f"run {first.id} is a {first.kind} run and {second.id} a {second.kind} run: only runs of the "
+            "same kind can be compared")
+
+
 def compare_runs(first: SavedRun, second: SavedRun) -> Comparison:
     """Compare two runs; the older one is the baseline whatever the argument order."""
     baseline, candidate = sorted((first, second), key=lambda run: (run.saved_at, run.id))
-    before = _by_key(baseline.kind_info.metrics(baseline))
-    after = _by_key(candidate.kind_info.metrics(candidate))
+    before = _by_key(baseline.kind_info.metrics(baseline.record))
+    after = _by_key(candidate.kind_info.metrics(candidate.record))
     deltas = []
     for key, metric in before.items():
         other = after.get(key)

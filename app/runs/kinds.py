@@ -1,14 +1,13 @@
-"""What every benchmark kind tells the saved-runs code: how to load its objects, its metrics, its curves."""
+"""What each benchmark kind tells the saved-runs code: metrics to compare, curves to chart, a params line."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 
-if TYPE_CHECKING:
-    from .record import SavedRun
+from ..bench_record import BenchRecord
 
 
 @dataclass(frozen=True)
@@ -33,35 +32,23 @@ class LatencyCurve:
 
 @dataclass(frozen=True)
 class RunVerdict:
-    """Pass or fail of a run against its kind's threshold, as one line with the threshold's source."""
+    """Pass or fail of a run against its threshold, as one line with the threshold's source."""
 
     passed: bool
     line: str
 
 
 class RunKind(Protocol):
-    """A benchmark kind: its params and result types round-trip through their own to_json/from_json."""
+    """A benchmark kind; its record (params, result) round-trips through BenchRecord.to_json/from_json."""
 
     name: str
     title: str
 
-    def decode_params(self, data: dict[str, object]) -> object:
-        """The typed params object from its `to_json` form."""
-
-    def decode_result(self, data: dict[str, object]) -> object:
-        """The typed result object from its `to_json` form."""
-
-    def metrics(self, run: SavedRun) -> list[Metric]:
+    def metrics(self, record: BenchRecord) -> list[Metric]:
         """The figures compared between runs, most important first."""
 
-    def curves(self, run: SavedRun) -> list[LatencyCurve]:
-        """Latency distributions to chart (the judged one first)."""
+    def curves(self, record: BenchRecord) -> list[LatencyCurve]:
+        """Latency distributions to chart (the judged one first); empty for throughput-only kinds."""
 
-    def params_text(self, run: SavedRun) -> str:
+    def params_text(self, record: BenchRecord) -> str:
         """Every parameter of the run as one line."""
-
-    def verdict(self, run: SavedRun) -> RunVerdict | None:
-        """The run's verdict with the settings it was saved with, or None when the kind has none."""
-
-    def document(self, run: SavedRun) -> dict[str, object]:
-        """The result as the kind's own `bench KIND --json` prints it (what advisor rules judge)."""

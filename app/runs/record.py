@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
-import math
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from diskdoctor.probes.host_text import visible
 
+from ..bench_record import BenchRecord
 from ..host_fingerprint import HostFingerprint
 from .json_fields import as_dict
-from .kinds import RunKind
+from .kinds import RunKind, RunVerdict
 from .registry import kind_for
 from .stack_fingerprint import StackFingerprint
 
@@ -25,17 +25,14 @@ class RunFormatError(ValueError):
 
 @dataclass(frozen=True)
 class SavedRun:
-    """One benchmark run as saved: `params` and `result` are the kind's own typed objects."""
+    """One benchmark run as saved: `record` is the same BenchRecord the CLI and the screen showed."""
 
     id: str
     kind: str
     saved_at: dt.datetime
     host: HostFingerprint
     stack: StackFingerprint
-    params: object
-    result: object
-    settings: dict[str, object] = field(default_factory=dict)
-    """How the run was judged (e.g. threshold_ms and its source); not part of the measurement."""
+    record: BenchRecord
 
     @property
     def kind_info(self) -> RunKind:
@@ -43,6 +40,26 @@ class SavedRun:
         kind = kind_for(self.kind)
         assert kind is not None
         return kind
+
+    @property
+    def params(self) -> object:
+        """The workload's typed parameters (WalParams, CompactionParams...)."""
+        return self.record.params
+
+    @property
+    def result(self) -> object:
+        """The workload's typed result (WalResult, CompactionResult...)."""
+        return self.record.result
+
+    @property
+    def threshold(self) -> float | None:
+        """The threshold the run was judged against (ms; MB/s for compaction), None when not judged."""
+        return self.record.threshold
+
+    def verdict(self) -> RunVerdict | None:
+        """Pass or fail against the threshold it was saved with (None when the run was not judged)."""
+        verdict = self.record.verdict()
+        return None if verdict is None else RunVerdict(bool(verdict.passed), visible(verdict.line()))
 
     def when(self) -> str:
         """The save time in UTC, minutes precision: "2026-11-20 14:30 UTC"."""
@@ -52,8 +69,7 @@ class SavedRun:
         """The document written to the runs directory (schema in the README)."""
         return {"format": FORMAT, "format_version": FORMAT_VERSION, "id": self.id, "kind": self.kind,
                 "saved_at": self.saved_at.isoformat(), "host": self.host.to_json(),
-                "stack": self.stack.to_json(), "params": self.params.to_json(),  # type: ignore[attr-defined]
-                "settings": dict(self.settings), "result": self.result.to_json()}  # type: ignore[attr-defined]
+                "stack": self.stack.to_json(), "record": self.record.to_json()}
 
 
 def new_run_id(kind: str, saved_at: dt.datetime) -> str:
@@ -61,19 +77,8 @@ def new_run_id(kind: str, saved_at: dt.datetime) -> str:
     return f"{saved_at.astimezone(dt.timezone.utc):%Y%m%d-%H%M%S}-{kind}-{secrets.token_hex(2)}"
 
 
-def _settings(data: object) -> dict[str, object]:
-    """Only plain finite numbers, booleans and (visible) strings survive from a file's settings."""
-    settings: dict[str, object] = {}
-    for key, value in as_dict(data or {}, "settings").items():
-        if isinstance(value, str):
-            settings[visible(str(key))] = visible(value)
-        elif isinstance(value, (bool, int)) or (isinstance(value, float) and math.isfinite(value)):
-            settings[visible(str(key))] = value
-    return settings
-
-
 def run_from_json(data: object, run_id: str) -> SavedRun:
-    """Rebuild a saved run (typed params and result) or raise RunFormatError with the reason."""
+    """Rebuild a saved run (its typed BenchRecord) or raise RunFormatError with the reason."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RunFormatError("not a diskdoctor run file")
     if data.get("format_version") != FORMAT_VERSION:
@@ -87,12 +92,14 @@ def run_from_json(data: object, run_id: str) -> SavedRun:
         saved_at = dt.datetime.fromisoformat(str(data["saved_at"]))
         if saved_at.tzinfo is None:
             saved_at = saved_at.replace(tzinfo=dt.timezone.utc)
-        return SavedRun(run_id, kind.name, saved_at,
-                        HostFingerprint.from_json(as_dict(data["host"], "host")),
-                        StackFingerprint.from_json(as_dict(data["stack"], "stack")),
-                        kind.decode_params(as_dict(data["params"], "params")),
-                        kind.decode_result(as_dict(data["result"], "result")),
-                        _settings(data.get("settings")))
-    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:
+        stack = StackFingerprint.from_json(as_dict(data["stack"], "stack"))
+        raw = as_dict(data["record"], "record")
+        record = BenchRecord.from_json(raw | {"workload": kind.name})
+        record.params.validate()
+        record.target = stack.target  # the visible-made copy: the run file is untrusted
+        return SavedRun(run_id, kind.name, saved_at, HostFingerprint.from_json(as_dict(data["host"], "host")),
+                        stack, record)
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError, IndexError,
+            AssertionError) as err:
         what = f"missing field {err}" if isinstance(err, KeyError) else visible(str(err))
         raise RunFormatError(f"damaged run file ({what})") from err

@@ -1,11 +1,12 @@
-"""Every benchmark kind a saved run can hold, by name (a new benchmark registers its kind here)."""
+"""Every benchmark kind a saved run can hold, by name (a new workload registers its kind here)."""
 
 from __future__ import annotations
 
 from .kinds import RunKind
-from .wal_kind import WalKind
+from .workload_kinds import CompactionKind, InterferenceKind, RandwriteKind, WalKind
 
-KINDS: dict[str, RunKind] = {kind.name: kind for kind in (WalKind(),)}
+KINDS: dict[str, RunKind] = {kind.name: kind for kind in (WalKind(), RandwriteKind(), CompactionKind(),
+                                                           InterferenceKind())}
 
 
 def kind_for(name: str) -> RunKind | None:

@@ -8,7 +8,7 @@ import sys
 
 from ..errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
 from ..latency_charts import histogram_text_chart, percentile_text_chart
-from .compare import Comparison, compare_runs
+from .compare import Comparison, compare_runs, different_kinds
 from .record import SavedRun
 from .runs_text import compare_lines, headline, list_lines, show_lines
 from .store import RunStore, RunStoreError
@@ -43,7 +43,7 @@ def _print(lines: list[str]) -> None:
 
 
 def _summary_json(run: SavedRun) -> dict[str, object]:
-    verdict = run.kind_info.verdict(run)
+    verdict = run.verdict()
     return {"id": run.id, "kind": run.kind, "saved_at": run.saved_at.isoformat(),
             "hostname": run.host.hostname, "target": run.stack.target.to_json(),
             "params": run.params.to_json(),  # type: ignore[attr-defined]
@@ -51,13 +51,12 @@ def _summary_json(run: SavedRun) -> dict[str, object]:
 
 
 def _plot_run(run: SavedRun) -> list[str]:
-    curves = run.kind_info.curves(run)
+    curves = run.kind_info.curves(run.record)
     if not curves:
         return []
-    verdict_threshold = run.settings.get("threshold_ms")
-    threshold = float(verdict_threshold) if isinstance(verdict_threshold, (int, float)) else None
     judged = curves[0]
-    return ["", percentile_text_chart(f"{judged.label} latency", [(run.id, judged.histogram)], threshold),
+    return ["", percentile_text_chart(f"{judged.label} latency", [(run.id, judged.histogram)],
+                                      run.threshold),
             histogram_text_chart(f"{judged.label} latency histogram", judged.histogram)]
 
 
@@ -91,6 +90,8 @@ def run_runs(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from err
     if first.id == second.id:
         raise UsageError(f"both arguments name run {first.id}; give two different runs")
+    if first.kind != second.kind:
+        raise UsageError(different_kinds(first, second))
     comparison = compare_runs(first, second)
     if args.json:
         _print([json.dumps(comparison.to_json(), indent=2)])
@@ -101,7 +102,7 @@ def run_runs(args: argparse.Namespace) -> int:
 
 def _plot_compare(comparison: Comparison) -> list[str]:
     base, cand = comparison.baseline, comparison.candidate
-    base_curves, cand_curves = base.kind_info.curves(base), cand.kind_info.curves(cand)
+    base_curves, cand_curves = base.kind_info.curves(base.record), cand.kind_info.curves(cand.record)
     if not base_curves or not cand_curves:
         return []
     title = f"{base_curves[0].label} latency: baseline vs candidate"

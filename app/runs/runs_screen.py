@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from .compare import compare_runs
+from .compare import compare_runs, different_kinds
 from .record import SavedRun
 from .runs_text import compare_lines, headline, show_lines
 from .store import RunListing, RunStore, RunStoreError
@@ -142,7 +142,11 @@ class RunsScreen(Screen[None]):
         detail = self.query_one("#runs-detail", Static)
         by_id = {run.id: run for run in self.runs}
         if len(self.picked) == MAX_PICKS:
-            comparison = compare_runs(by_id[self.picked[0]], by_id[self.picked[1]])
+            first, second = by_id[self.picked[0]], by_id[self.picked[1]]
+            if first.kind != second.kind:
+                detail.update(Text(different_kinds(first, second), style="bold yellow"))
+                return
+            comparison = compare_runs(first, second)
             title = "Comparison (the older run is the baseline)"
             detail.update(styled([title, "", *compare_lines(comparison)]))
             return
