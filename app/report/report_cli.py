@@ -25,7 +25,8 @@ def add_report_parser(commands: argparse._SubParsersAction) -> argparse.Argument
                         help="FILE.md (renders in a ticket), FILE.html (one self-contained file) "
                              "or FILE.json")
     report.add_argument("--run", action="append", default=None, metavar="ID",
-                        help="include this saved run (id, prefix, latest, previous; repeatable); default: "
+                        help="include this saved run (id or unique part, latest, previous; repeatable); "
+                             "default: "
                              "the newest run of each kind on each filesystem of this host")
     report.add_argument("--force", action="store_true", help="replace FILE if it exists")
     return report

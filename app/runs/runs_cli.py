@@ -25,14 +25,14 @@ def add_runs_parser(commands: argparse._SubParsersAction,
     listing = actions.add_parser("list", help="every saved run, oldest first")
     listing.add_argument("--json", action="store_true", help="print JSON (schema in README)")
     show = actions.add_parser("show", help="one run: host, stack, parameters, figures")
-    show.add_argument("run", metavar="ID", help="a run id, a unique prefix of one, latest or previous")
+    show.add_argument("run", metavar="ID", help="a run id, any unique part of one, latest or previous")
     show.add_argument("--json", action="store_true", help="print the saved run file")
     show.add_argument("--plot", action="store_true", help="also draw its percentiles and histogram")
     compare = actions.add_parser("compare", help="two runs side by side; exit 1 on a regression",
                                  description="The older run is the baseline. Exit 1 when a judged metric "
                                              "(p99, ops/s) got 20% or more worse.")
-    compare.add_argument("first", metavar="A", help="a run id, prefix, latest or previous")
-    compare.add_argument("second", metavar="B", help="a run id, prefix, latest or previous")
+    compare.add_argument("first", metavar="A", help="a run id, any unique part of one, latest or previous")
+    compare.add_argument("second", metavar="B", help="a run id, any unique part of one, latest or previous")
     compare.add_argument("--json", action="store_true", help="print JSON (schema in README)")
     compare.add_argument("--plot", action="store_true", help="also draw both runs' percentiles")
     return [listing, show, compare]

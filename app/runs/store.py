@@ -126,7 +126,7 @@ class RunStore:
         return listing
 
     def find(self, reference: str, listing: RunListing | None = None) -> SavedRun:
-        """A run by id, unique id prefix, `latest` or `previous`; RunStoreError when none or several match."""
+        """A run by id, any unique part of one, `latest` or `previous`; RunStoreError for none or several."""
         runs = (listing or self.scan()).runs
         if reference in (LATEST, PREVIOUS):
             wanted = 1 if reference == LATEST else 2
@@ -135,7 +135,7 @@ class RunStore:
                                     f"{visible(str(self.directory))}")
             return runs[-wanted]
         exact = [run for run in runs if run.id == reference]
-        matches = exact or [run for run in runs if run.id.startswith(reference)]
+        matches = exact or [run for run in runs if reference in run.id]
         if len(matches) == 1:
             return matches[0]
         if not matches:
