@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from cli_runner import assert_one_line_error, run_cli
+from diskdoctor.app.runs.autosave import save_run
 from diskdoctor.app.runs.compare import compare_runs
 from diskdoctor.app.runs.record import SavedRun
 from diskdoctor.app.runs.store import RunStore, default_runs_dir
@@ -286,3 +287,18 @@ def test_every_engine_kind_is_saved_and_loads_back_typed(tmpfs_dir: str, store: 
     assert again.code == 0
     compared = run_cli("runs", "compare", runs["compaction"].id, "latest")
     assert compared.code in (0, 1) and "write MB/s" in compared.out and "read MB/s" in compared.out
+
+
+def test_no_home_and_no_xdg_state_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bare chroot or container (no HOME, a uid without a passwd entry): saving and listing say why."""
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    saved, message = save_run(saved_run().record)
+    assert saved is None and message == "no folder for saved runs: neither XDG_STATE_HOME nor HOME is set"
+    if os.geteuid() == 0:  # the real thing: a uid without a passwd entry and no HOME
+        monkeypatch.delenv("HOME", raising=False)
+        assert_one_line_error(run_cli("runs", "list", user=54_321), "no folder for saved runs")

@@ -68,7 +68,7 @@ def _finding(finding: Finding) -> list[str]:
     if finding.risk:
         lines += [f"**Risk:** {md_text(finding.risk)}", ""]
     if finding.verify:
-        lines += ["**Verify:**", ""] + [f"- {md_text(step)}" for step in finding.verify] + [""]
+        lines += ["**Verify:**", ""] + [f"- {md_code(step)}" for step in finding.verify] + [""]
     return lines
 
 

@@ -14,7 +14,7 @@ from ..advisor.contexts import BenchContext
 from ..advisor.finding import Finding
 from ..host_fingerprint import HostFingerprint, host_fingerprint
 from ..runs.record import SavedRun
-from ..runs.store import RunListing, RunStore
+from ..runs.store import RunListing, RunStore, RunStoreError
 from ..trim_doctor import TrimVerdict
 
 
@@ -54,8 +54,12 @@ def build_report(root: Root, runs: list[SavedRun] | None = None, *, store: RunSt
     host = host or read_host(root)
     notes: list[str] = []
     if runs is None:
-        listing = (store or RunStore()).scan()
-        notes = [f"runs directory: {warning}" for warning in listing.warnings()]
+        try:
+            listing = (store or RunStore()).scan()
+        except RunStoreError as err:
+            listing = RunListing()
+            notes.append(f"saved runs not read: {err}")
+        notes += [f"runs directory: {warning}" for warning in listing.warnings()]
         runs = default_runs(listing, host.hostname)
     advice = load_advice_input(root, host=host, trim=trim, bench=tuple(bench_contexts(runs)))
     return Report(now or dt.datetime.now(dt.timezone.utc), host_fingerprint(root, host), host,

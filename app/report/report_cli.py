@@ -43,9 +43,9 @@ def run_report(args: argparse.Namespace) -> int:
     """Build the report from one read of the host and write it atomically."""
     try:
         kind = report_format(args.output)
-        store = RunStore()
-        runs = None
+        store, runs = None, None
         if args.run:
+            store = RunStore()
             listing = store.scan()
             runs = [store.find(reference, listing) for reference in dict.fromkeys(args.run)]
         with open_root(args.sysroot) as root:

@@ -25,8 +25,8 @@ def record_run(record: BenchRecord, root: Root | None = None) -> SavedRun:
 
 def save_run(record: BenchRecord, store: RunStore | None = None) -> tuple[SavedRun | None, str]:
     """Save a finished run: (the saved run, "saved as run ID ...") or (None, one line saying why not)."""
-    store = store or RunStore()
     try:
+        store = store or RunStore()
         run = store.save(record_run(record))
     except RunStoreError as err:
         return None, str(err)

@@ -64,8 +64,8 @@ def run_runs(args: argparse.Namespace) -> int:
     """Dispatch `runs ACTION`; exit 1 from compare when a judged metric regressed."""
     if args.sysroot is not None:
         raise UsageError("saved runs belong to this machine's diskdoctor; `runs` cannot take --sysroot")
-    store = RunStore()
     try:
+        store = RunStore()
         listing = store.scan()
         for warning in listing.warnings():
             print(f"diskdoctor: warning: {warning}", file=sys.stderr)

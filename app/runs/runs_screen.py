@@ -51,7 +51,7 @@ class RunsScreen(Screen[None]):
 
     def __init__(self, store: RunStore | None = None) -> None:
         super().__init__()
-        self.store = store or RunStore()
+        self.store = store
         self.runs: list[SavedRun] = []
         self.picked: list[str] = []
 
@@ -75,6 +75,7 @@ class RunsScreen(Screen[None]):
     def load_runs(self) -> None:
         """Read every run file off the UI thread (parsing histograms of many runs takes a moment)."""
         try:
+            self.store = self.store or RunStore()
             self.post_message(self.RunsLoaded(self.store.scan()))
         except RunStoreError as err:
             self.post_message(self.RunsLoaded(RunListing(), str(err)))
@@ -92,7 +93,8 @@ class RunsScreen(Screen[None]):
         skipped = message.listing.skipped
         status = message.problem or (
             f"{len(self.runs)} saved runs · Space picks two to compare" if self.runs else
-            f"No saved runs yet in {self.store.directory}: every benchmark run is saved there.")
+            f"No saved runs yet in {self.store.directory if self.store else '?'}: every benchmark run is "
+            "saved there.")
         if skipped:
             files = "file that is not a run" if len(skipped) == 1 else "files that are not runs"
             status += f" · skipped {len(skipped)} {files} (left as is): " + \

@@ -29,10 +29,16 @@ class RunStoreError(Exception):
 
 
 def default_runs_dir(environ: dict[str, str] | os._Environ[str] = os.environ) -> Path:
-    """$XDG_STATE_HOME/diskdoctor/runs, or ~/.local/state/diskdoctor/runs (the XDG default)."""
+    """$XDG_STATE_HOME/diskdoctor/runs, or ~/.local/state/diskdoctor/runs (the XDG default);
+    RunStoreError when neither is known (no HOME, no passwd entry: a bare chroot or container)."""
     state = environ.get("XDG_STATE_HOME", "")
-    base = Path(state) if os.path.isabs(state) else Path.home() / ".local" / "state"
-    return base.joinpath(*STATE_SUBDIR)
+    if os.path.isabs(state):
+        return Path(state).joinpath(*STATE_SUBDIR)
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError) as err:
+        raise RunStoreError("no folder for saved runs: neither XDG_STATE_HOME nor HOME is set") from err
+    return home.joinpath(".local", "state", *STATE_SUBDIR)
 
 
 @dataclass
