@@ -11,12 +11,13 @@ import tempfile
 from dataclasses import dataclass
 
 from diskdoctor.probes.capture_sources import (
+    captured_commands,
     extra_paths,
     record_probe_reads,
     usage_of_block_mounts,
 )
-from diskdoctor.probes.commands import READ_ONLY_COMMANDS
 from diskdoctor.probes.fs_usage import CAPTURED_USAGE
+from diskdoctor.probes.host import Host
 from diskdoctor.probes.root import CAPTURED_COMMANDS_DIR, Root, describe_write_error, live_root
 
 from .errors import UsageError
@@ -81,10 +82,10 @@ def _copy_recorded(root: Root, copier: TreeCopier) -> None:
         copier.copy(rel)
 
 
-def _write_commands(root: Root, tree: str) -> dict[str, dict]:
+def _write_commands(root: Root, tree: str, host: Host) -> dict[str, dict]:
     os.makedirs(os.path.join(tree, CAPTURED_COMMANDS_DIR), exist_ok=True)
     results = {}
-    for key, argv in READ_ONLY_COMMANDS.items():
+    for key, argv in captured_commands(host).items():
         output = root.run(key, argv)
         if output.text is not None:
             with open(os.path.join(tree, CAPTURED_COMMANDS_DIR, f"{key}.txt"), "w") as out:
@@ -99,7 +100,7 @@ def _build_tree(tree: str, redact: bool) -> tuple[int, int, int]:
     host = record_probe_reads(root)
     copier = TreeCopier(root.path, tree)
     _copy_recorded(root, copier)
-    commands = _write_commands(root, tree)
+    commands = _write_commands(root, tree, host)
     with open(os.path.join(tree, CAPTURED_USAGE), "w") as out:
         json.dump(usage_of_block_mounts(host), out, indent=1, sort_keys=True)
     hostname = host.hostname

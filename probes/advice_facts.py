@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .commands import compsize_command, tune2fs_command
 from .data_dirs import DataDir, find_data_dirs
 from .facts import Fact
 from .host import Host
@@ -61,17 +62,33 @@ def _over_md(host: Host, kname: str) -> bool:
     return False
 
 
+def tool_targets(host: Host) -> tuple[list[str], list[str]]:
+    """Which ext filesystems (knames, on md) get `tune2fs -l` and which btrfs mounts get `compsize`."""
+    ext4, btrfs = [], []
+    for mounted in host.block_mounts():
+        mount, kname = mounted.mount, mounted.kname or ""
+        if mount.fstype in EXT_FILESYSTEMS and kname not in ext4 and _over_md(host, kname):
+            ext4.append(kname)
+        if mount.fstype == "btrfs" and any(o.startswith("compress") for o in mount.options):
+            btrfs.append(mount.mountpoint)
+    return ext4, btrfs
+
+
+def tool_commands(host: Host) -> dict[str, list[str]]:
+    """The per-device read-only commands the advisor runs, by capture key (a capture records them too)."""
+    ext4, btrfs = tool_targets(host)
+    commands = dict(tune2fs_command(kname, host.devices[kname].path) for kname in ext4)
+    commands.update(compsize_command(point) for point in btrfs)
+    return commands
+
+
 def read_advice_facts(root: Root, host: Host, data_paths: tuple[str, ...] = ()) -> AdviceFacts:
     """Read the advisor's facts for every device and block mount of `host`."""
     devices = host.devices
     links = {k: link for k, d in devices.items() if (link := read_sata_link(root, d)) is not None}
-    ext4_raid, compression = {}, {}
-    for mounted in host.block_mounts():
-        mount, kname = mounted.mount, mounted.kname or ""
-        if mount.fstype in EXT_FILESYSTEMS and kname not in ext4_raid and _over_md(host, kname):
-            ext4_raid[kname] = read_ext4_raid(root, kname, devices[kname].path)
-        if mount.fstype == "btrfs" and any(o.startswith("compress") for o in mount.options):
-            compression[mount.mountpoint] = read_compression(root, mount.mountpoint)
+    ext4, btrfs = tool_targets(host)
+    ext4_raid = {kname: read_ext4_raid(root, kname, devices[kname].path) for kname in ext4}
+    compression = {point: read_compression(root, point) for point in btrfs}
     return AdviceFacts(
         queues={k: read_queue_tuning(root, d) for k, d in devices.items()},
         partitions={k: read_partition_placement(root, d) for k, d in devices.items()

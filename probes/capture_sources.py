@@ -5,6 +5,8 @@ from __future__ import annotations
 import glob
 import os
 
+from .advice_facts import read_advice_facts, tool_commands
+from .commands import READ_ONLY_COMMANDS
 from .discard_path import discard_reach
 from .fs_usage import usage_figures
 from .host import Host, read_host
@@ -27,7 +29,7 @@ UNIT_NAMES = ("fstrim.timer", "fstrim.service")
 UNIT_LINKS = ("etc/systemd/system/timers.target.wants/fstrim.timer",)
 CRON_GLOBS = ("etc/cron.daily/*", "etc/cron.weekly/*", "etc/cron.monthly/*", "etc/cron.d/*",
               "var/spool/cron/crontabs/*", "var/spool/cron/*")
-SYS_GLOBS = ("sys/class/block/*/stat", "sys/class/ata_device/*/trim",
+SYS_GLOBS = ("sys/class/block/*/stat", "sys/class/ata_device/*/trim", "sys/class/ata_device/*/spdn_cnt",
              "sys/class/ata_link/*/sata_spd", "sys/class/ata_link/*/hw_sata_spd_limit")
 
 
@@ -38,7 +40,13 @@ def record_probe_reads(root: Root) -> Host:
         read_layer_details(root, host, kname)
         discard_reach(host, kname)
     read_trim_facts(root, host)
+    read_advice_facts(root, host)
     return host
+
+
+def captured_commands(host: Host) -> dict[str, list[str]]:
+    """Every read-only command a capture runs: the fixed ones and the advisor's per-device ones."""
+    return {**READ_ONLY_COMMANDS, **tool_commands(host)}
 
 
 def _mentions_fstrim(path: str) -> bool:

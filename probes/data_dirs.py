@@ -27,7 +27,7 @@ class DataDir:
 
 def find_data_dirs(root: Root, mountpoints: list[str], extra: tuple[str, ...] = ()) -> list[DataDir]:
     """Known data directories that exist under `root` or are mountpoints, plus the user's --data paths."""
-    found = [DataDir(os.path.normpath(path), "given with --data", "--data") for path in extra]
+    found = [DataDir(os.path.normpath(path), "database", "--data") for path in extra]
     points = set(mountpoints)
     for path, owner in KNOWN_DATA_DIRS.items():
         if path in points:

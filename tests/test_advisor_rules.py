@@ -349,3 +349,12 @@ def test_wal_collapsing_under_compaction(tmp_path: Path) -> None:
 def test_wal_steady_under_compaction_is_silent(tmp_path: Path) -> None:
     assert not only(findings(scenarios.nvme_host(tmp_path), bench=(interference(1000, 1500),)),
                     "WAL-COMPACTION-P99")
+
+
+def test_bind_mounts_do_not_repeat_filesystem_findings(tmp_path: Path) -> None:
+    host = scenarios.nvme_host(tmp_path, fstype="ext4", super_options="rw,nobarrier")
+    for index in range(3):  # kubelet-style bind mounts of directories of the same filesystem
+        host.mountinfo.append(f"{90 + index} 1 259:1 /pods/{index} /var/lib/kubelet/pods/{index} rw,noatime "
+                              "shared:1 - ext4 /dev/nvme0n1p1 rw,nobarrier")
+    found = only(findings(host), "NOBARRIER")
+    assert [f.subject for f in found] == ["/var/lib/etcd"]

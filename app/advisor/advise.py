@@ -37,7 +37,7 @@ def load_advice_input(root: Root, *, data_paths: tuple[str, ...] = (), bench: tu
 def advise(advice: AdviceInput) -> list[Finding]:
     """Every finding for the snapshot: TRIM verdicts' findings, then filesystem, device, host, bench rules."""
     findings = [finding for verdict in advice.verdicts for finding in verdict.findings]
-    for mounted in advice.host.block_mounts():
+    for mounted in advice.filesystems():
         findings += run_rules(Scope.FILESYSTEM, FsContext(advice, mounted))
     for kname in sorted(advice.host.devices, key=natural_key):
         findings += run_rules(Scope.DEVICE, DeviceContext(advice, advice.host.devices[kname]))

@@ -42,13 +42,29 @@ class AdviceInput:
         return self.host.mount_for_path(path)
 
     def data_dirs_on(self, mountpoint: str) -> list[DataDir]:
-        """Data directories (etcd, Elasticsearch...) whose filesystem is the one at `mountpoint`."""
+        """Data directories (etcd, Elasticsearch...) on the filesystem mounted at `mountpoint` (also
+        when they are reached through another mount of it, such as a bind mount)."""
+        here = self.mount_of(mountpoint)
+        if here is None or here.kname is None:
+            return []
         found = []
         for data in self.facts.data_dirs:
             mounted = self.mount_of(data.path)
-            if mounted is not None and mounted.mount.mountpoint == mountpoint:
+            if mounted is not None and mounted.kname == here.kname:
                 found.append(data)
         return found
+
+    def filesystems(self) -> list[MountedFs]:
+        """One mount per block device (bind mounts and repeated subvolume mounts share its options):
+        the one of the filesystem's root, else the shortest mountpoint."""
+        chosen: dict[str, MountedFs] = {}
+        for mounted in self.host.block_mounts():
+            kname = mounted.kname or ""
+            best = chosen.get(kname)
+            key = (mounted.mount.fs_root != "/", len(mounted.mount.mountpoint))
+            if best is None or key < (best.mount.fs_root != "/", len(best.mount.mountpoint)):
+                chosen[kname] = mounted
+        return sorted(chosen.values(), key=lambda m: m.mount.mountpoint)
 
 
 def stack_below(host: Host, kname: str) -> list[str]:
@@ -139,8 +155,8 @@ class DeviceContext:
     def mounted_above(self) -> list[str]:
         """Mountpoints of filesystems that sit on this device or on anything stacked on it."""
         host = self.advice.host
-        return sorted(m.mount.mountpoint for m in host.block_mounts()
-                      if self.kname in stack_below(host, m.kname or ""))
+        return [m.mount.mountpoint for m in self.advice.filesystems()
+                if self.kname in stack_below(host, m.kname or "")]
 
     @property
     def data_dirs_above(self) -> list[DataDir]:

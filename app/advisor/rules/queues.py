@@ -132,7 +132,8 @@ def write_cache(ctx: DeviceContext) -> Iterator[Finding]:
             f"{_under_mounts(ctx)}", evidence,
             "Without Force Unit Access, every journal commit and fdatasync is followed by a FLUSH of the "
             "whole drive cache, not just the written blocks: that is the fsync latency the WAL benchmark "
-            "measures. libata leaves FUA off by default; nothing to change, but it explains the cost.",
+            "measures. libata leaves FUA off by default, virtio reports what the hypervisor offers; nothing "
+            "to change, but it explains the cost.",
             (), None, (f"diskdoctor bench wal --dir {shlex.quote(ctx.mounted_above[0])}",))
 
 
