@@ -18,7 +18,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the JSON result (schema in README)")
     parser.add_argument("--fio", action="store_true", help="also run the equivalent fio job and compare")
     parser.add_argument("--plot", action="store_true",
-                        help="also draw the run's intervals as a terminal chart (plotext)")
+                        help="also draw the run's intervals and percentiles as text charts (plotext)")
+    parser.add_argument("--no-save", action="store_true",
+                        help="do not save the run (runs are saved in $XDG_STATE_HOME/diskdoctor/runs)")
 
 
 def _wal_options(parser: argparse.ArgumentParser, *, log: bool) -> None:

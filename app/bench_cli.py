@@ -132,6 +132,13 @@ def run_bench(args: argparse.Namespace) -> int:
         from .bench_plot import plot_run
 
         (sys.stderr if args.json else sys.stdout).write(plot_run(args.bench_kind, intervals, record) + "\n")
+    sys.stdout.flush()
+    if not args.no_save:  # after the result is out: a full disk here must not cost the user the result
+        from .runs.autosave import save_run
+
+        saved, message = save_run(record)
+        prefix = f"bench {args.bench_kind}: " if saved else "diskdoctor: warning: "
+        print(prefix + message, file=sys.stderr)
     return EXIT_CHECK_FAILED if verdict is not None and not verdict.passed else EXIT_OK
 
 

@@ -1,15 +1,13 @@
-"""`bench ... --plot`: the run's intervals as a plotext chart for a plain terminal or a text report."""
+"""`bench ... --plot`: a run's intervals and whole-run percentiles as plain-text charts (via text_chart)."""
 
 from __future__ import annotations
 
-import re
-import sys
-
 from diskdoctor.probes.engine.protocol import Interval
 
-WIDTH, HEIGHT = 100, 22
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
-
+from .bench_record import BenchRecord
+from .latency_charts import histogram_text_chart, percentile_text_chart
+from .runs.registry import kind_for
+from .text_chart import time_series_chart
 
 Series = tuple[list[float], dict[str, list[float]]]
 
@@ -43,36 +41,30 @@ def _throughput_series(intervals: list[Interval]) -> Series:
     return xs, series
 
 
-def plot_run(kind: str, intervals: list[Interval], record: object, *, color: bool | None = None) -> str:
-    """The chart of one run: latency percentiles per interval, MB/s for compaction, or both WAL phases."""
-    import plotext as plt
-
-    plt.clf()
-    plt.plotsize(WIDTH, HEIGHT)
-    plt.theme("clear")
+def plot_run(kind: str, intervals: list[Interval], record: BenchRecord) -> str:
+    """The charts of one run: latency percentiles (or MB/s for compaction) per interval, then, for
+    latency kinds, the whole run's percentiles and histogram, all drawn by the one plotext module."""
     if kind == "compaction":
         xs, series = _throughput_series(intervals)
-        plt.title("compaction: MB/s per interval")
-        plt.ylabel("MB/s")
-        lines = list(series.items())
-        plots = [(xs, ys, name) for name, ys in lines]
+        charts = [time_series_chart([(xs, ys, name) for name, ys in series.items()],
+                                    title="compaction: MB/s per interval", ylabel="MB/s")]
     elif kind == "interference":
-        plt.title("WAL p99 per interval: alone and under compaction (ms)")
-        plt.ylabel("ms")
         plots = []
         for phase, label in (("alone", "p99 alone"), ("under_compaction", "p99 under compaction")):
             xs, series = _latency_series(intervals, phase)
             plots.append((xs, series["p99"], label))
+        charts = [time_series_chart(plots, title="WAL p99 per interval: alone and under compaction (ms)",
+                                    ylabel="ms")]
     else:
         xs, series = _latency_series(intervals)
-        plt.title(f"{kind}: latency percentiles per interval (ms)")
-        plt.ylabel("ms")
-        plots = [(xs, ys, name) for name, ys in series.items()]
-    for xs, ys, label in plots:
-        if xs:
-            plt.plot(xs, ys, label=label, marker="braille")
-    plt.xlabel("seconds")
-    text = plt.build()
-    plt.clf()
-    use_color = sys.stdout.isatty() if color is None else color
-    return text if use_color else ANSI.sub("", text)
+        charts = [time_series_chart([(xs, ys, name) for name, ys in series.items()],
+                                    title=f"{kind}: latency percentiles per interval (ms)", ylabel="ms")]
+    kind_info = kind_for(kind)
+    curves = kind_info.curves(record) if kind_info else []
+    if curves:
+        judged = curves[0]
+        limit = record.threshold if kind != "compaction" else None
+        charts.append(percentile_text_chart(f"{judged.label} latency (whole run)",
+                                            [(curve.label, curve.histogram) for curve in curves], limit))
+        charts.append(histogram_text_chart(f"{judged.label} latency histogram", judged.histogram))
+    return "\n".join(charts)

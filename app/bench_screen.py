@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import subprocess
 from dataclasses import dataclass, replace
+from typing import Any
 
 from diskdoctor.probes.engine.protocol import Failed, Finished, Interval, PhaseChanged
 from diskdoctor.probes.engine.runner import EngineRun
@@ -42,6 +43,7 @@ from textual.worker import Worker, WorkerState
 from . import bench_view as view
 from . import bench_workloads as workloads
 from .bench_record import BenchRecord
+from .runs.autosave import save_run
 
 LONGER_FACTOR = 4
 WIDE_FROM = 160
@@ -96,6 +98,8 @@ class BenchScreen(Screen[None]):
         result: object | None
         problem: str | None = None
         cancelled: bool = False
+        saved: str | None = None
+        """"saved as run ID" or why it could not be saved (None when saving was not attempted)."""
 
     @dataclass
     class FioEnded(Message):
@@ -122,6 +126,8 @@ class BenchScreen(Screen[None]):
         self._fio_process: subprocess.Popen[str] | None = None
         self._cancel_requested = False
         self.busy = False
+        self.saved_note: str | None = None
+        self._run_settings: dict[str, Any] = {}
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -276,7 +282,8 @@ class BenchScreen(Screen[None]):
         """Start the engine child for `params` in `directory` (nothing happens while a run is going)."""
         if self.busy or not self.root.live:
             return
-        self.busy, self._cancel_requested = True, False
+        self.busy, self._cancel_requested, self.saved_note = True, False, None
+        self._run_settings = self._threshold_settings()
         if isinstance(self.focused, (Input, Button)):
             self.set_focus(None)  # so s, f, t, a, l and Esc reach the screen instead of the form
         self.query_one("#bench-after").display = False
@@ -316,7 +323,12 @@ class BenchScreen(Screen[None]):
 
         final = run.wait(forward)
         if isinstance(final, Finished):
-            self.post_message(self.RunEnded(final.result))
+            settings = self._run_settings
+            record = BenchRecord(KINDS[type(params)], params, target, final.result,
+                                 settings.get("threshold_ms"), settings.get("threshold_source"))
+            saved, message = save_run(record)
+            note = f"saved as run {saved.id}" if saved else message
+            self.post_message(self.RunEnded(final.result, saved=note))
         elif isinstance(final, Failed):
             self.post_message(self.RunEnded(None, final.message, final.cancelled))
 
@@ -373,7 +385,7 @@ class BenchScreen(Screen[None]):
                 self._status(f"Error: {message.problem or ''}")
                 self.query_one("#bench-dir", Input).focus()  # the form is what needs changing
             return
-        self.result = message.result
+        self.result, self.saved_note = message.result, message.saved
         self.query_one("#bench-after").display = True
         self.query_one("#bench-longer").display = self.kind in ("wal", "randwrite")
         if not isinstance(message.result, WalResult):
@@ -398,7 +410,8 @@ class BenchScreen(Screen[None]):
         record = BenchRecord(self.kind, self.params, self.target, self.result, judged)
         lines = record.summary_lines()
         self.query_one("#bench-verdict", Static).update(Text("\n".join(lines)))
-        self._status(f"{lines[0]} · a again" + (" · l longer" if self.kind == "randwrite" else ""))
+        saved = f" · {self.saved_note} (key 5)" if self.saved_note else ""
+        self._status(f"{lines[0]} · a again" + (" · l longer" if self.kind == "randwrite" else "") + saved)
 
     def _show_verdict(self, choice: str, threshold: float | None, problem: str | None) -> None:
         if self.result is None or self.params is None or self.target is None:
@@ -413,8 +426,17 @@ class BenchScreen(Screen[None]):
                                           view.threshold_source(choice, threshold))
         self.query_one("#bench-verdict", Static).update(text)
         hint = "f fio side by side · " if fio_available() else ""
+        saved = f" · {self.saved_note} (key 5)" if self.saved_note else ""
         self._status(f"{'PASS' if verdict.passed else 'FAIL'} {verdict.line()} · {hint}t threshold · "
-                     "a again · l longer")
+                     f"a again · l longer{saved}")
+
+    def _threshold_settings(self) -> dict[str, Any]:
+        """The threshold picked now, as a saved run records it (none when the custom one is unusable)."""
+        choice = str(self.query_one("#bench-threshold", Select).value)
+        threshold, _ = view.threshold_ms(choice, self.query_one("#bench-threshold-custom", Input).value)
+        if threshold is None:
+            return {}
+        return {"threshold_ms": threshold, "threshold_source": view.threshold_source(choice, threshold)}
 
     @on(Select.Changed, "#bench-threshold")
     @on(Input.Changed, "#bench-threshold-custom")

@@ -89,6 +89,15 @@ def build_parser() -> OneLineParser:
 
     for kind in add_bench_parser(commands, OneLineParser):
         kind.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+
+    from .runs.runs_cli import add_runs_parser
+
+    for action in add_runs_parser(commands, OneLineParser):
+        action.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+
+    from .report.report_cli import add_report_parser
+
+    _global_options(add_report_parser(commands), in_subcommand=True)
     return parser
 
 
@@ -150,6 +159,20 @@ def run_advise(args: argparse.Namespace) -> int:
     return advise_command(args)
 
 
+def run_runs(args: argparse.Namespace) -> int:
+    """`diskdoctor runs list|show|compare`."""
+    from .runs.runs_cli import run_runs as runs_command
+
+    return runs_command(args)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """`diskdoctor report -o FILE`."""
+    from .report.report_cli import run_report as report_command
+
+    return report_command(args)
+
+
 def run_tui(args: argparse.Namespace) -> int:
     """Open the interactive app (or, with --smoke, check headless that its first screen comes up)."""
     if args.smoke:
@@ -205,12 +228,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
     if unknown:
-        words = [parser.prog, args.command, getattr(args, "bench_kind", None)]
+        words = [parser.prog, args.command, getattr(args, "bench_kind", None),
+                 getattr(args, "runs_action", None)]
         where = " ".join(word for word in words if word)
         parser.exit(EXIT_USAGE, f"{parser.prog}: error: unrecognized arguments: "
                                 f"{' '.join(unknown)} (see {where} --help)\n")
     handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, "bench": run_bench,
-                "advise": run_advise, None: run_tui}
+                "advise": run_advise, "runs": run_runs, "report": run_report, None: run_tui}
     try:
         if args.smoke and args.command:
             raise UsageError(f"--smoke starts the TUI; it cannot be combined with `{args.command}`")

@@ -14,6 +14,8 @@ from textual.screen import Screen
 from .advice_screen import AdviceScreen
 from .bench_screen import BenchScreen
 from .hangup import note_signal, start_watchdog
+from .report.report_dialog import ReportDialog
+from .runs.runs_screen import RunsScreen
 from .stack_screen import StackScreen
 from .trim_screen import TrimScreen
 
@@ -25,7 +27,8 @@ STACK_MODE = "stack"
 def screen_factories(root: Root) -> dict[str, Callable[[], Screen[None]]]:
     """Every top-level screen by mode name (each built on first visit, then kept)."""
     return {STACK_MODE: lambda: StackScreen(root), "trim": lambda: TrimScreen(root),
-            "bench": lambda: BenchScreen(root), "advice": lambda: AdviceScreen(root)}
+            "bench": lambda: BenchScreen(root), "advice": lambda: AdviceScreen(root),
+            "runs": lambda: RunsScreen()}
 
 
 class DiskDoctorApp(App[None]):
@@ -39,6 +42,8 @@ class DiskDoctorApp(App[None]):
         Binding("2", "show('trim')", "TRIM", tooltip="Does TRIM reach the flash, and when is it trimmed?"),
         Binding("3", "show('bench')", "Benchmark", tooltip="WAL (write + fdatasync) benchmark."),
         Binding("4", "show('advice')", "Advice", tooltip="Every finding: evidence, why, fix, risk, verify."),
+        Binding("5", "show('runs')", "Runs", tooltip="Saved benchmark runs: pick two to compare."),
+        Binding("w", "write_report", "Report", tooltip="Write a report for a ticket (.html, .md, .json)."),
     ]
     DEFAULT_MODE = STACK_MODE
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
@@ -71,6 +76,11 @@ class DiskDoctorApp(App[None]):
         note_signal(signum)
         start_watchdog(128 + signum)
         self.exit(return_code=128 + signum)
+
+    def action_write_report(self) -> None:
+        """Open the report dialog (the report reads the host once, off the UI thread)."""
+        hostname, _ = self.root_to_read.read_attr("proc/sys/kernel/hostname")  # one tiny file: fine here
+        self.push_screen(ReportDialog(self.root_to_read, hostname))
 
     def action_interrupt(self) -> None:
         """Ctrl-C quits at once, with the shell's exit code for an interrupt."""

@@ -118,7 +118,7 @@ def summary_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
     lines = [("PASS  " if verdict.passed else "FAIL  ") + verdict.line(),
              *[f"note      {note}" for note in [ram_note(str(target["fstype"]))] if note],
              f"target    {target['dir']} ({target['fstype']} on {target['device'] or 'no block device'})",
-             f"profile   {document['profile']}: {_params_text(document['params'])}",
+             f"profile   {document['profile']}: {summary_params_text(document['params'])}",
              f"run       {document['samples']:,} writes in {document['duration_s']:.1f} s, "
              f"{document['ops_per_s'] or 0:,.0f} ops/s",
              f"{label:<9} {_percentiles_text(sync)}",
@@ -156,7 +156,8 @@ def layer_line(layer: dict[str, object]) -> str:
             f"{_await(layer['flush_await_ms'])} avg flush  {util_text}")
 
 
-def _params_text(params: object) -> str:
+def summary_params_text(params: object) -> str:
+    """A run's parameters as one phrase: "2,300-byte writes, 22 MiB, fdatasync, preallocated file"."""
     assert isinstance(params, dict)
     size = _binary_size(params["size"])
     amount = f"for {params['duration_s']:g} s over a {size} file" if params["duration_s"] else size

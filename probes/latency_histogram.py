@@ -136,9 +136,12 @@ class LatencyHistogram:
     def from_json(cls, data: dict[str, object]) -> LatencyHistogram:
         """Rebuild a histogram streamed with `to_json`."""
         counts = data.get("counts") or {}
-        assert isinstance(counts, dict)
-        return cls({int(k): int(v) for k, v in counts.items()}, int(data.get("count") or 0),
-                   data.get("min"), data.get("max"),  # type: ignore[arg-type]
+        if not isinstance(counts, dict):
+            raise TypeError("histogram counts are not an object")
+        minimum, maximum = data.get("min"), data.get("max")
+        return cls({int(k): int(v) for k, v in counts.items()}, int(data.get("count") or 0),  # type: ignore[call-overload]
+                   None if minimum is None else int(minimum),  # type: ignore[call-overload]
+                   None if maximum is None else int(maximum),  # type: ignore[call-overload]
                    float(data.get("sum") or 0.0), float(data.get("sumsq") or 0.0))  # type: ignore[arg-type]
 
     def log_bands(self) -> list[tuple[float, int]]:

@@ -40,10 +40,11 @@ class Target:
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Target:
-        """Inverse of `to_json`."""
+        """Inverse of `to_json` plus the optional `layers` list; KeyError/TypeError on a foreign document."""
+        device = data.get("device")
         return cls(str(data["dir"]), str(data["mountpoint"]), str(data["fstype"]),
-                   None if data.get("device") is None else str(data["device"]),
-                   tuple(data.get("layers") or ()))  # type: ignore[arg-type]
+                   None if device is None else str(device),
+                   tuple(str(layer) for layer in data.get("layers") or ()))  # type: ignore[union-attr]
 
 
 def describe_bench_error(err: OSError) -> str:
