@@ -1,4 +1,5 @@
-"""`diskdoctor bench wal`: run the WAL engine child, show progress on stderr, print the verdict or JSON."""
+"""`diskdoctor bench wal|compaction|randwrite|interference`: run the engine child, show progress on stderr,
+print the verdict or JSON; exit 0 (pass or no threshold), 1 (threshold failed), 2 (usage or environment)."""
 
 from __future__ import annotations
 
@@ -8,65 +9,28 @@ import math
 import sys
 import time
 
-from diskdoctor.probes.fio_json import FioSyncStats
-from diskdoctor.probes.fio_run import run_fio
-from diskdoctor.probes.wal_engine import EngineConfig
-from diskdoctor.probes.wal_params import (
-    PROFILES,
-    SYNC_METHODS,
-    ParamError,
-    WalParams,
-    parse_duration,
-    parse_size,
-    profile_params,
-)
-from diskdoctor.probes.wal_run import RunFailed, WalResult, WalRun
+from diskdoctor.probes.engine.protocol import Event, Failed, Finished, Interval, PhaseChanged
+from diskdoctor.probes.engine.runner import EngineRun
+from diskdoctor.probes.engine.runtime import EngineConfig
+from diskdoctor.probes.wal_params import ParamError
 from diskdoctor.probes.wal_target import Target, TargetError, describe_target
 
+from . import bench_args
+from .bench_record import BenchRecord
 from .errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
-from .wal_report import ETCD_THRESHOLD_MS, result_document, summary_lines, verdict_for
 
 PROGRESS_EVERY_S = 2.0
 """When stderr is not a terminal, print a progress line this often (a terminal gets one updating line)."""
 
 
-def add_bench_parser(commands: argparse._SubParsersAction, parser_class: type) -> argparse.ArgumentParser:
-    """Add `bench wal` to the CLI."""
+def add_bench_parser(commands: argparse._SubParsersAction,
+                     parser_class: type) -> list[argparse.ArgumentParser]:
+    """Add `bench KIND` for every workload; returns the kinds' parsers."""
     bench = commands.add_parser("bench", help="run a database-style storage benchmark (writes scratch files)",
                                 description="Benchmarks write only inside a private scratch directory "
                                             "they create in --dir and always remove.")
     kinds = bench.add_subparsers(dest="bench_kind", metavar="KIND", parser_class=parser_class, required=True)
-    wal = kinds.add_parser("wal", help="write + fdatasync latency, as etcd's WAL does",
-                           description="Time sequential writes each followed by a sync call (the etcd "
-                                       "fio check), in a child process, and judge the p99 sync latency.")
-    wal.add_argument("--dir", required=True, metavar="DIR", help="a directory on the filesystem to test")
-    wal.add_argument("--profile", choices=sorted(PROFILES), default="etcd",
-                     help="etcd: 2300-byte writes, 22m (default); postgres-wal: 8k writes, 16m")
-    wal.add_argument("--bs", metavar="N", help="bytes per write, e.g. 2300 or 8k")
-    amount = wal.add_mutually_exclusive_group()
-    amount.add_argument("--size", metavar="N", help="total bytes to write, e.g. 22m")
-    amount.add_argument("--duration", metavar="S", help="run this long instead (e.g. 30s, 2m)")
-    wal.add_argument("--sync", choices=SYNC_METHODS, help="the durable call (default fdatasync)")
-    wal.add_argument("--prealloc", action=argparse.BooleanOptionalAction, default=None,
-                     help="preallocate the file with fallocate first, as fio and etcd do (default on)")
-    wal.add_argument("--threshold-ms", type=float, default=ETCD_THRESHOLD_MS, metavar="MS",
-                     help="fail when the p99 sync latency reaches this (10: etcd docs; 20: vendor variant)")
-    wal.add_argument("--json", action="store_true", help="print the JSON result (schema in README)")
-    wal.add_argument("--fio", action="store_true", help="also run the equivalent fio job and compare")
-    wal.add_argument("--latency-log", metavar="FILE",
-                     help="also write every write/sync latency to FILE (CSV)")
-    return wal
-
-
-def params_from_args(args: argparse.Namespace) -> WalParams:
-    """The run the user asked for, or UsageError."""
-    try:
-        return profile_params(args.profile, bs=parse_size(args.bs, "block size") if args.bs else None,
-                              size=parse_size(args.size) if args.size else None,
-                              duration_s=parse_duration(args.duration) if args.duration else None,
-                              sync=args.sync, prealloc=args.prealloc)
-    except ParamError as err:
-        raise UsageError(str(err)) from err
+    return bench_args.add_kinds(kinds)
 
 
 class Progress:
@@ -76,11 +40,11 @@ class Progress:
         self.tty = sys.stderr.isatty()
         self.last = 0.0
 
-    def show(self, text: str) -> None:
+    def show(self, text: str, *, force: bool = False) -> None:
         now = time.monotonic()
         if self.tty:
             sys.stderr.write("\r\033[K" + text)
-        elif now - self.last >= PROGRESS_EVERY_S:
+        elif force or now - self.last >= PROGRESS_EVERY_S:
             sys.stderr.write(text + "\n")
             self.last = now
         sys.stderr.flush()
@@ -91,53 +55,101 @@ class Progress:
             sys.stderr.flush()
 
 
-def run_wal(params: WalParams, target: Target, latency_log: str | None) -> WalResult:
-    """Run the engine child to the end, printing progress; Ctrl-C stops it and removes its scratch dir."""
+def interval_text(kind: str, event: Interval) -> str:
+    """One progress line for an interval of `kind`."""
+    head = f"bench {kind}: {event.phase.replace('_', ' ')} {event.progress:4.0%}" if kind == "interference" \
+        else f"bench {kind}: {event.progress:4.0%}"
+    if event.job == "compaction" or kind == "compaction":
+        seconds = event.seconds or 1e-9
+        return (f"{head}  read {event.bytes_read / seconds / 1e6:,.0f} MB/s  "
+                f"write {event.bytes_written / seconds / 1e6:,.0f} MB/s")
+    name = "sync" if event.stream("sync").count else "write"
+    p99 = event.stream(name).percentile(99.0)
+    p99_text = f"{p99 / 1e6:.2f} ms" if p99 is not None else "-"
+    return f"{head}  {event.ops:,} writes  interval p99 {p99_text}"
+
+
+def drive(config: EngineConfig, intervals: list[Interval]) -> object:
+    """Run the engine child to the end, printing progress; Ctrl-C stops it and removes its scratch dirs."""
     try:
-        run = WalRun(EngineConfig(target.directory, params, list(target.layers), latency_log=latency_log))
+        run = EngineRun(config)
     except TargetError as err:
         raise UsageError(str(err)) from err
-    progress, ops = Progress(), 0
+    progress = Progress()
+
+    def show(event: Event) -> None:
+        if isinstance(event, Interval) and (not event.job or config.workload == "interference"):
+            if not event.job or event.job == "compaction":
+                intervals.append(event)
+            progress.show(interval_text(config.workload, event))
+        elif isinstance(event, PhaseChanged) and not event.job and event.detail:
+            progress.show(f"bench {config.workload}: {event.detail}…", force=True)
+
     try:
-        for event in run.events():
-            if isinstance(event, WalResult):
-                return event
-            if isinstance(event, RunFailed) and event.cancelled:
-                raise KeyboardInterrupt
-            if isinstance(event, RunFailed):
-                raise UsageError(event.message)
-            ops = event.ops
-            p99 = event.sync.percentile(99.0)
-            p99_text = f"{p99 / 1e6:.2f} ms" if p99 is not None else "-"
-            progress.show(f"bench wal: {event.progress:4.0%}  {ops:,} writes  interval p99 {p99_text}")
+        final = run.wait(show)
     finally:
         progress.done()
-    raise UsageError("the benchmark engine ended without a result")
+    if isinstance(final, Failed) and final.cancelled:
+        raise KeyboardInterrupt
+    if isinstance(final, Failed):
+        raise UsageError(final.message)
+    assert isinstance(final, Finished)
+    return final.result
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    """`diskdoctor bench wal ...`: exit 0 when the p99 is under the threshold, 1 when not, 2 on error."""
+    """`diskdoctor bench KIND ...`: exit 0 on pass (or no threshold), 1 on fail, 2 on error."""
     if args.sysroot is not None:
         raise UsageError("bench measures this host's storage; it cannot be combined with --sysroot")
-    if not 0 < args.threshold_ms < math.inf:  # also refuses nan
+    threshold = getattr(args, "threshold_ms", None)
+    if threshold is not None and not 0 < threshold < math.inf:  # also refuses nan
         raise UsageError("--threshold-ms must be a number of milliseconds more than 0")
-    params = params_from_args(args)
+    if args.bench_kind == "compaction":
+        threshold = args.min_write_mb_s
+        if threshold is not None and not 0 < threshold < math.inf:
+            raise UsageError("--min-write-mb-s must be a number of MB/s more than 0")
     try:
-        target = describe_target(args.dir, params.size)
+        params = bench_args.params_from_args(args)
+        params.validate()
+    except ParamError as err:
+        raise UsageError(str(err)) from err
+    try:
+        target = describe_target(args.dir, params.scratch_bytes)
     except TargetError as err:
         raise UsageError(str(err)) from err
-    result = run_wal(params, target, args.latency_log)
-    fio: FioSyncStats | None = None
-    if args.fio:
-        print("bench wal: running the equivalent fio job…", file=sys.stderr)
-        try:
-            fio = run_fio(params, target.directory)
-        except TargetError as err:
-            raise UsageError(str(err)) from err
-    document = result_document(params, target, result, args.threshold_ms, fio)
-    verdict = verdict_for(params, result.sync, args.threshold_ms)
+    intervals: list[Interval] = []
+    config = EngineConfig(args.bench_kind, target.directory, params, list(target.layers),
+                          latency_log=getattr(args, "latency_log", None))
+    result = drive(config, intervals)
+    record = BenchRecord(args.bench_kind, params, target, result, threshold, None,
+                         _fio(args, params, target) if args.fio else None)
+    verdict = record.verdict()
     if args.json:
-        sys.stdout.write(json.dumps(document, indent=2) + "\n")
+        sys.stdout.write(json.dumps(record.to_json(), indent=2) + "\n")
     else:
-        sys.stdout.write("\n".join(summary_lines(document, verdict)) + "\n")
-    return EXIT_OK if verdict.passed else EXIT_CHECK_FAILED
+        sys.stdout.write("\n".join(record.summary_lines()) + "\n")
+    if args.plot:
+        from .bench_plot import plot_run
+
+        (sys.stderr if args.json else sys.stdout).write(plot_run(args.bench_kind, intervals, record) + "\n")
+    sys.stdout.flush()
+    if not args.no_save:  # after the result is out: a full disk here must not cost the user the result
+        from .runs.autosave import save_run
+
+        saved, message = save_run(record)
+        prefix = f"bench {args.bench_kind}: " if saved else "diskdoctor: warning: "
+        print(prefix + message, file=sys.stderr)
+    return EXIT_CHECK_FAILED if verdict is not None and not verdict.passed else EXIT_OK
+
+
+def _fio(args: argparse.Namespace, params: object, target: Target) -> object:
+    """fio's equivalent job on the same directory."""
+    from diskdoctor.probes import fio_jobs, fio_run
+
+    print(f"bench {args.bench_kind}: running the equivalent fio job…", file=sys.stderr)
+    runners = {"wal": fio_run.run_fio, "compaction": fio_jobs.run_compaction_fio,
+               "randwrite": fio_jobs.run_randwrite_fio, "interference": fio_jobs.run_interference_fio}
+    try:
+        return runners[args.bench_kind](params, target.directory)  # type: ignore[operator]
+    except TargetError as err:
+        raise UsageError(str(err)) from err

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 
-from diskdoctor.probes.diskstats import LayerDelta
+from diskdoctor.probes.diskstats import DiskDelta
+from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.fio_json import FioSyncStats
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.latency_histogram import LatencyHistogram, rank_of
 from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams, fio_command
-from diskdoctor.probes.wal_run import WalResult
 from diskdoctor.probes.wal_target import PSEUDO_FILESYSTEMS, Target
 from diskdoctor.widgets.layer_time_table import LayerTimeRow
 from diskdoctor.widgets.units import format_latency, format_threshold
@@ -28,7 +28,8 @@ LIMIT_LABELS = {"etcd": "etcd docs", "vendor": "vendor", "custom": "custom"}
 FIELD_LABELS = {"#bench-fs": "filesystem", "#bench-dir": "directory to test",
                 "#bench-profile": "profile",
                 "#bench-bs": "bs", "#bench-size": "size", "#bench-duration": "seconds",
-                "#bench-sync": "sync call", "#bench-threshold": "threshold", "#bench-threshold-custom": "ms"}
+                "#bench-sync": "sync call", "#bench-threshold": "threshold", "#bench-threshold-custom": "ms",
+                "#bench-jobs": "jobs"}
 """Every form field's label, shown in its border at every width (placeholders vanish once typed in)."""
 LAYERS_LIVE_TITLE = "Where the time goes (last interval, /proc/diskstats)"
 LAYERS_RUN_TITLE = "Where the time goes (whole run, /proc/diskstats)"
@@ -99,9 +100,10 @@ def progress_text(progress: float, elapsed_s: float, ops: int, ops_per_s: float)
     return text
 
 
-def layer_rows(layers: list[LayerDelta]) -> list[LayerTimeRow]:
+def layer_rows(layers: list[DiskDelta]) -> list[LayerTimeRow]:
     """Per-layer deltas as table rows."""
-    return [LayerTimeRow(d.kname, d.writes, d.flushes, d.write_await_ms, d.flush_await_ms) for d in layers]
+    return [LayerTimeRow(d.kname, d.writes, d.flushes, d.write_await_ms, d.flush_await_ms, d.util)
+            for d in layers]
 
 
 def log_bands(histogram: LatencyHistogram) -> list[tuple[float, float, int]]:

@@ -22,6 +22,10 @@ from .sysroot import open_root
 SIGNAL_EXIT_BASE = 128
 BENCH_HELP = "run a database-style storage benchmark (writes scratch files)"
 ADVISE_HELP = "every configuration finding, with evidence, fix, risk and how to verify"
+RUNS_HELP = "saved benchmark runs: list, show, compare"
+REPORT_HELP = "write a report for a ticket (.md, .html or .json)"
+HEAVY_SUBCOMMANDS = ("bench", "advise", "runs", "report")
+"""Subcommands whose options need their own modules; other commands parse without importing them."""
 PIPE_WIDTH = 240
 DEBUG_ENV = "DISKDOCTOR_DEBUG"
 
@@ -44,11 +48,11 @@ class VersionAction(argparse.Action):
 
 
 def heavy_subcommand(argv: Sequence[str]) -> str | None:
-    """Which subcommand whose options need heavy imports (bench: the engine; advise: the rule catalog)
+    """Which subcommand with heavy option imports (bench: the engine; advise: the rules; runs, report)
     `argv` runs, so every other command parses without importing them (a stub lists them in --help)."""
     words = [word for index, word in enumerate(argv)
              if not word.startswith("-") and (index == 0 or argv[index - 1] != "--sysroot")]
-    return words[0] if words and words[0] in ("bench", "advise") else None
+    return words[0] if words and words[0] in HEAVY_SUBCOMMANDS else None
 
 
 def _global_options(parser: argparse.ArgumentParser, *, in_subcommand: bool) -> None:
@@ -109,11 +113,24 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
         _global_options(add_advise_parser(commands, OneLineParser), in_subcommand=True)
     if with_heavy != "bench":
         commands.add_parser("bench", help=BENCH_HELP)
-        return parser
-    from .bench_cli import add_bench_parser
+    else:
+        from .bench_cli import add_bench_parser
 
-    for kind in add_bench_parser(commands, OneLineParser):
-        kind.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+        for kind in add_bench_parser(commands, OneLineParser):
+            kind.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    if with_heavy != "runs":
+        commands.add_parser("runs", help=RUNS_HELP)
+    else:
+        from .runs.runs_cli import add_runs_parser
+
+        for action in add_runs_parser(commands, OneLineParser):
+            action.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    if with_heavy != "report":
+        commands.add_parser("report", help=REPORT_HELP)
+    else:
+        from .report.report_cli import add_report_parser
+
+        _global_options(add_report_parser(commands), in_subcommand=True)
     return parser
 
 
@@ -162,7 +179,7 @@ def run_capture(args: argparse.Namespace) -> int:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    """`diskdoctor bench wal ...` (the engine runs in a child process)."""
+    """`diskdoctor bench KIND ...` (the engine runs in a child process)."""
     from .bench_cli import run_bench as run
 
     return run(args)
@@ -173,6 +190,20 @@ def run_advise(args: argparse.Namespace) -> int:
     from .advise_cli import run_advise as advise_command
 
     return advise_command(args)
+
+
+def run_runs(args: argparse.Namespace) -> int:
+    """`diskdoctor runs list|show|compare`."""
+    from .runs.runs_cli import run_runs as runs_command
+
+    return runs_command(args)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """`diskdoctor report -o FILE`."""
+    from .report.report_cli import run_report as report_command
+
+    return report_command(args)
 
 
 def run_tui(args: argparse.Namespace) -> int:
@@ -212,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, dispatch, and turn every failure into one line and an exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == [ENGINE_COMMAND]:
-        from diskdoctor.probes.wal_engine import main as engine_main
+        from diskdoctor.probes.engine.runtime import main as engine_main
 
         return engine_main(argv[1:])
     for signum in (signal.SIGTERM, signal.SIGHUP):
@@ -230,12 +261,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(with_heavy=heavy_subcommand(argv))
     args, unknown = parser.parse_known_args(argv)
     if unknown:
-        words = [parser.prog, args.command, getattr(args, "bench_kind", None)]
+        words = [parser.prog, args.command, getattr(args, "bench_kind", None),
+                 getattr(args, "runs_action", None)]
         where = " ".join(word for word in words if word)
         parser.exit(EXIT_USAGE, f"{parser.prog}: error: unrecognized arguments: "
                                 f"{' '.join(unknown)} (see {where} --help)\n")
     handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, "bench": run_bench,
-                "advise": run_advise, None: run_tui}
+                "advise": run_advise, "runs": run_runs, "report": run_report, None: run_tui}
     try:
         if args.smoke and args.command:
             raise UsageError(f"--smoke starts the TUI; it cannot be combined with `{args.command}`")

@@ -24,7 +24,7 @@ def trim_cell(accepts: bool | None) -> Text:
     return Text(text, style=TRIM_STYLE[text])
 
 
-def _guides(last: tuple[bool, ...]) -> str:
+def tree_guides(last: tuple[bool, ...]) -> str:
     """lsblk's tree prefix for a row: "│ " or "  " per ancestor, then "├─" or "└─"."""
     if len(last) < 2:
         return ""
@@ -33,7 +33,7 @@ def _guides(last: tuple[bool, ...]) -> str:
 
 def _add_row(host: Host, row: WalkRow, table: Table) -> None:
     device = host.devices[row.kname]
-    name = Text(_guides(row.last)) + Text(device.name, style="bold")
+    name = Text(tree_guides(row.last)) + Text(device.name, style="bold")
     if row.shown_above:
         name.append(" (shown above)", style="dim")
     table.add_row(  # every cell a Text: host strings are never parsed as Rich markup

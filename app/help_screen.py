@@ -41,6 +41,8 @@ def help_text(help_data: ScreenHelp, keys: list[tuple[str, str]]) -> list[Text |
     for key, meaning in keys:
         key_table.add_row(key, meaning)
     parts += [Text("\nKeys", style="bold"), key_table]
+    if not help_data.words:
+        return parts
     word_table = Table.grid(padding=(0, 2))
     word_table.add_column(no_wrap=True, width=max(len(word) for word, _, _ in help_data.words))
     word_table.add_column(ratio=1)

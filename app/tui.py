@@ -22,6 +22,9 @@ from .hangup import note_signal, start_watchdog
 from .help_screen import EXTRA_KEYS, HelpScreen, bindings_of
 from .host_snapshot import HostSnapshot, SnapshotFailed, SnapshotReady
 from .peak_window import PeakWindow
+from .report.report_dialog import ReportDialog
+from .runs.runs_screen import RunsScreen
+from .screen_help import ScreenHelp
 from .stack_screen import StackScreen
 from .trim_screen import TrimScreen
 
@@ -30,6 +33,7 @@ NARROW_BELOW = 120
 STACK_MODE = "stack"
 BENCH_MODE = "bench"
 ADVICE_MODE = "advice"
+RUNS_MODE = "runs"
 SCREENS = Binding.Group("screens", compact=True)
 
 
@@ -41,7 +45,8 @@ class DiskDoctorApp(App[None]):
     COMMANDS = App.COMMANDS | {ScreenActionsProvider}
     SCREENS_BY_MODE: ClassVar[dict[str, tuple[str, type[Screen[None]]]]] = {
         STACK_MODE: ("Stack", StackScreen), "trim": ("TRIM", TrimScreen),
-        BENCH_MODE: ("Benchmark", BenchScreen), ADVICE_MODE: ("Advice", AdviceScreen)}
+        BENCH_MODE: ("Benchmark", BenchScreen), ADVICE_MODE: ("Advice", AdviceScreen),
+        RUNS_MODE: ("Runs", RunsScreen)}
     """Every top-level screen by mode name and title (each built on first visit, then kept)."""
     BINDINGS = [
         Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
@@ -55,6 +60,9 @@ class DiskDoctorApp(App[None]):
                 tooltip="3: storage benchmarks (WAL, compaction, randwrite, interference)."),
         Binding("4", "show('advice')", "Advice screen", group=SCREENS,
                 tooltip="4: every finding: evidence, why, fix, risk, verify."),
+        Binding("5", "show('runs')", "Runs screen", group=SCREENS,
+                tooltip="5: saved benchmark runs: pick two to compare."),
+        Binding("w", "write_report", "Report", tooltip="Write a report for a ticket (.html, .md, .json)."),
         Binding("escape,question_mark", "close_keys", "Close keys", show=False, priority=True),
     ]
     DEFAULT_MODE = STACK_MODE
@@ -71,9 +79,10 @@ class DiskDoctorApp(App[None]):
         self._stopping = False
         self._advice: AdviceScreen | None = None
         for mode, (_, screen_class) in self.SCREENS_BY_MODE.items():
-            if screen_class is not AdviceScreen:
+            if screen_class not in (AdviceScreen, RunsScreen):
                 self.add_mode(mode, lambda screen_class=screen_class: screen_class(root))  # type: ignore[misc]
         self.add_mode(ADVICE_MODE, self._advice_screen)
+        self.add_mode(RUNS_MODE, RunsScreen)
 
     def _advice_screen(self) -> AdviceScreen:
         """The Advice screen, given the shared snapshot when it is already read (no second host read)."""
@@ -116,9 +125,9 @@ class DiskDoctorApp(App[None]):
     def action_help(self) -> None:
         """Open the current screen's help."""
         screen = self.screen
-        help_data = getattr(screen, "SCREEN_HELP", None)
-        if help_data is None:
-            return
+        help_data = getattr(screen, "SCREEN_HELP", None) or ScreenHelp(
+            title=type(screen).__name__.removesuffix("Screen"), shows=(type(screen).__doc__ or "").strip(),
+            words=(), sources=())
         keys = [(self.get_key_display(b), b.tooltip or b.description)
                 for b in bindings_of(screen, self.BINDINGS)]
         self.push_screen(HelpScreen(help_data, keys + list(EXTRA_KEYS)))
@@ -185,6 +194,11 @@ class DiskDoctorApp(App[None]):
         note_signal(signum)
         start_watchdog(128 + signum)
         self.exit(return_code=128 + signum)
+
+    def action_write_report(self) -> None:
+        """Open the report dialog (the report reads the host once, off the UI thread)."""
+        hostname, _ = self.root_to_read.read_attr("proc/sys/kernel/hostname")  # one tiny file: fine here
+        self.push_screen(ReportDialog(self.root_to_read, hostname))
 
     def action_interrupt(self) -> None:
         """Ctrl-C quits at once, with the shell's exit code for an interrupt."""

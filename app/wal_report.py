@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.fio_json import FioSyncStats
-from diskdoctor.probes.latency_histogram import PERCENTILES, LatencyHistogram
+from diskdoctor.probes.host_load import HostLoad
+from diskdoctor.probes.latency_histogram import LatencyHistogram, summary_us
 from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams, fio_command
-from diskdoctor.probes.wal_run import WalResult
 from diskdoctor.probes.wal_target import Target
 from diskdoctor.widgets.units import compared, format_latency_ms, format_threshold
 
@@ -71,49 +72,34 @@ def verdict_for(params: WalParams, sync: LatencyHistogram, threshold_ms: float,
                    source or threshold_source(threshold_ms), sync.count)
 
 
-def latency_summary(histogram: LatencyHistogram) -> dict[str, object]:
-    """min/p50/p90/p99/p99_9/max/mean/stdev in µs, plus fio's whole percentile list."""
-    def us(value: float | None) -> float | None:
-        return None if value is None else round(value / 1000.0, 3)
-
-    summary: dict[str, object] = {"min": us(histogram.minimum)}
-    summary.update({key: us(histogram.percentile(p)) for key, p in SUMMARY_KEYS})
-    summary.update({"max": us(histogram.maximum), "mean": us(histogram.mean()),
-                    "stdev": us(histogram.stdev())})
-    summary["percentiles"] = {f"{p:g}": us(histogram.percentile(p)) for p in PERCENTILES}
-    return summary
+latency_summary = summary_us
+"""min/p50/p90/p99/p99_9/max/mean/stdev in µs (and the sample count), plus fio's percentile list."""
 
 
 def fio_summary(stats: FioSyncStats) -> dict[str, object]:
-    """fio's side of a side-by-side run, in the same units and keys as ours."""
-    def us(value: float | None) -> float | None:
-        return None if value is None else round(value / 1000.0, 3)
-
-    summary: dict[str, object] = {"version": stats.version, "metric": stats.metric, "samples": stats.samples,
-                                  "ops_per_s": round(stats.ops_per_s, 2), "min": us(stats.min_ns)}
-    summary.update({key: us(stats.percentiles_ns.get(p)) for key, p in SUMMARY_KEYS})
-    summary.update({"max": us(stats.max_ns), "mean": us(stats.mean_ns), "stdev": us(stats.stdev_ns)})
-    return summary
+    """fio's side of a side-by-side run, in the same units and keys as ours (and its raw figures)."""
+    return stats.to_json()
 
 
 def result_document(params: WalParams, target: Target, result: WalResult, threshold_ms: float,
-                    fio: FioSyncStats | None = None) -> dict[str, object]:
+                    fio: FioSyncStats | None = None, source: str | None = None) -> dict[str, object]:
     """The stable JSON result documented in the README."""
+    figures = result.to_json()
     document: dict[str, object] = {
+        "workload": "wal",
         "profile": params.profile,
         "params": params.to_json(),
         "target": target.to_json(),
-        "samples": result.samples,
-        "duration_s": result.duration_s,
-        "ops_per_s": result.ops_per_s,
-        "sync_latency_us": latency_summary(result.sync),
-        "write_latency_us": latency_summary(result.write),
-        "verdict": verdict_for(params, result.sync, threshold_ms).to_json(),
-        "layers": [layer.to_json() for layer in result.layers],
+        **{key: figures[key] for key in ("samples", "duration_s", "ops_per_s", "sync_latency_us",
+                                         "write_latency_us")},
+        "verdict": verdict_for(params, result.sync, threshold_ms, source).to_json(),
+        "layers": figures["layers"],
+        "host": figures["host"],
         "fio_equivalent": fio_command(params, target.directory),
     }
     if fio is not None:
         document["fio"] = fio_summary(fio)
+    document["histograms"] = figures["histograms"]
     return document
 
 
@@ -127,11 +113,12 @@ def summary_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
     lines = [("PASS  " if verdict.passed else "FAIL  ") + verdict.line(),
              *[f"note      {note}" for note in [ram_note(str(target["fstype"]))] if note],
              f"target    {target['dir']} ({target['fstype']} on {target['device'] or 'no block device'})",
-             f"profile   {document['profile']}: {_params_text(document['params'])}",
+             f"profile   {document['profile']}: {summary_params_text(document['params'])}",
              f"run       {document['samples']:,} writes in {document['duration_s']:.1f} s, "
              f"{document['ops_per_s'] or 0:,.0f} ops/s",
              f"{label:<9} {_percentiles_text(sync)}",
              f"{'write':<9} {_percentiles_text(write)}"]
+    lines += host_lines(document.get("host"))
     fio = document.get("fio")
     if isinstance(fio, dict):
         lines.append(f"{'fio':<9} {_percentiles_text(fio)}; {fio['samples']:,} samples, "
@@ -144,15 +131,34 @@ def summary_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
                          "verdict is marginal here; run longer (--duration) or again")
     layers = document["layers"]
     assert isinstance(layers, list)
-    for layer in layers:
-        lines.append(f"layer     {layer['kname']:<10} {layer['writes']:>8,} writes  "
-                     f"{_await(layer['write_await_ms'])} avg write   {_count(layer['flushes'])} flushes  "
-                     f"{_await(layer['flush_await_ms'])} avg flush")
+    lines += [layer_line(layer) for layer in layers]
     lines.append(f"fio cmd   {document['fio_equivalent']}")
     return lines
 
 
-def _params_text(params: object) -> str:
+def host_lines(host: object) -> list[str]:
+    """The host's state during the run, and a warning when other processes kept it busy."""
+    if not isinstance(host, dict):
+        return []
+    load = HostLoad.from_json(host)
+    lines = [f"{'host':<9} {load.line()}"]
+    if load.busy_reason:
+        lines.append(f"{'note':<9} the host was busy during the run ({load.busy_reason}): "
+                     "the figures include its interference")
+    return lines
+
+
+def layer_line(layer: dict[str, object]) -> str:
+    """One layer's totals: requests, bytes, average times and utilisation."""
+    util = layer.get("util")
+    util_text = f"{util:5.0%} busy" if isinstance(util, (int, float)) else "    - busy"
+    return (f"{'layer':<9} {layer['kname']:<10} {layer['writes']:>8,} writes  "
+            f"{_await(layer['write_await_ms'])} avg write   {_count(layer['flushes'])} flushes  "
+            f"{_await(layer['flush_await_ms'])} avg flush  {util_text}")
+
+
+def summary_params_text(params: object) -> str:
+    """A run's parameters as one phrase: "2,300-byte writes, 22 MiB, fdatasync, preallocated file"."""
     assert isinstance(params, dict)
     size = _binary_size(params["size"])
     amount = f"for {params['duration_s']:g} s over a {size} file" if params["duration_s"] else size

@@ -24,10 +24,12 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from diskdoctor.probes.engine.protocol import Failed, Finished
+from diskdoctor.probes.engine.runner import EngineRun
+from diskdoctor.probes.engine.runtime import EngineConfig
+from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.fio_run import run_fio
-from diskdoctor.probes.wal_engine import EngineConfig
 from diskdoctor.probes.wal_params import WalParams, parse_size
-from diskdoctor.probes.wal_run import RunFailed, WalResult, WalRun
 from diskdoctor.probes.wal_target import describe_target
 
 LOOP_IMAGE_MIB = 1024
@@ -47,11 +49,11 @@ class Figures:
 def ours(params: WalParams, directory: str) -> Figures:
     """Our engine child, exactly as `diskdoctor bench wal` runs it."""
     target = describe_target(directory, params.size)
-    events = list(WalRun(EngineConfig(target.directory, params, list(target.layers))).events())
-    return _figures(events[-1])
+    final = EngineRun(EngineConfig("wal", target.directory, params, list(target.layers))).wait()
+    return _figures(final.result if isinstance(final, Finished) else final)
 
 
-def _figures(result: WalResult | RunFailed | None) -> Figures:
+def _figures(result: WalResult | Failed | None) -> Figures:
     if not isinstance(result, WalResult):
         raise SystemExit(f"engine run failed: {getattr(result, 'message', result)}")
     return Figures((result.sync.percentile(50) or 0) / 1e6, (result.sync.percentile(99) or 0) / 1e6,

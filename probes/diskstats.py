@@ -1,66 +1,69 @@
-"""Per-device write and flush counters from /proc/diskstats (or /sys/class/block/X/stat), and deltas."""
+"""The one diskstats model: every counter of /proc/diskstats and /sys/block/X/stat, read through a Root,
+and the deltas and rates between two readings, computed here and nowhere else."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 
-DISKSTATS = "/proc/diskstats"
-"""Counters of every block device; flush fields (16, 17) exist since Linux 5.5."""
+from .root import Root
+
+DISKSTATS = "proc/diskstats"
+"""Counters of every block device: 11 fields up to 4.17, +4 discard fields (4.18), +2 flush fields (5.5)."""
+SECTOR = 512
+"""The counters count 512-byte sectors whatever the device's sector size (Documentation/block/stat.rst)."""
+MIN_FIELDS = 11
 
 
 @dataclass(frozen=True, slots=True)
-class WriteCounters:
-    """Cumulative write/flush counters of one block device."""
+class DiskCounters:
+    """Cumulative counters of one block device, in the kernel's order; later fields are None when absent."""
 
     kname: str
+    reads: int
+    reads_merged: int
+    sectors_read: int
+    read_ms: int
     writes: int
-    write_ms: int
+    writes_merged: int
     sectors_written: int
-    flushes: int | None
-    flush_ms: int | None
+    write_ms: int
+    in_flight: int
+    io_ticks_ms: int
+    time_in_queue_ms: int
+    discards: int | None = None
+    discards_merged: int | None = None
+    sectors_discarded: int | None = None
+    discard_ms: int | None = None
+    flushes: int | None = None
+    flush_ms: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class LayerDelta:
-    """What one layer did between two readings: counts and average time per request."""
-
-    kname: str
-    writes: int
-    flushes: int | None
-    write_await_ms: float | None
-    flush_await_ms: float | None
-    bytes_written: int
-
-    def to_json(self) -> dict[str, object]:
-        """The README's `layers[]` entry."""
-        return {"kname": self.kname, "writes": self.writes, "flushes": self.flushes,
-                "write_await_ms": _round(self.write_await_ms), "flush_await_ms": _round(self.flush_await_ms),
-                "bytes_written": self.bytes_written}
+COUNTER_FIELDS = tuple(f.name for f in fields(DiskCounters))[1:]
 
 
-def _round(value: float | None) -> float | None:
-    return None if value is None else round(value, 3)
-
-
-def parse_stat_fields(kname: str, fields: list[str]) -> WriteCounters | None:
-    """Counters from the numbers of one stat line (the part after major, minor and name)."""
+def parse_stat_fields(kname: str, numbers_text: list[str]) -> DiskCounters | None:
+    """Counters from the numbers of one stat line (the part after major, minor and name); None if junk."""
     try:
-        numbers = [int(f) for f in fields]
+        numbers = [int(text) for text in numbers_text[:len(COUNTER_FIELDS)]]
     except ValueError:
         return None
-    if len(numbers) < 11:
+    if len(numbers) < MIN_FIELDS:
         return None
-    flushes = numbers[15] if len(numbers) >= 17 else None
-    flush_ms = numbers[16] if len(numbers) >= 17 else None
-    return WriteCounters(kname, numbers[4], numbers[7], numbers[6], flushes, flush_ms)
+    if len(numbers) < 15:  # discard fields come as four, flush fields as two
+        numbers = numbers[:MIN_FIELDS]
+    elif len(numbers) < 17:
+        numbers = numbers[:15]
+    return DiskCounters(kname, *numbers)
 
 
-def parse_diskstats(text: str) -> dict[str, WriteCounters]:
+def parse_diskstats(text: str) -> dict[str, DiskCounters]:
     """All devices of a /proc/diskstats text, by kernel name."""
     found = {}
     for line in text.splitlines():
         parts = line.split()
-        if len(parts) < 14:
+        if len(parts) < 3 + MIN_FIELDS:
             continue
         counters = parse_stat_fields(parts[2], parts[3:])
         if counters is not None:
@@ -68,50 +71,137 @@ def parse_diskstats(text: str) -> dict[str, WriteCounters]:
     return found
 
 
-def read_write_counters(knames: list[str], proc_path: str = DISKSTATS) -> dict[str, WriteCounters]:
-    """Counters of `knames` from /proc/diskstats, falling back to /sys/class/block/X/stat."""
-    try:
-        with open(proc_path, encoding="ascii", errors="replace") as handle:
-            every = parse_diskstats(handle.read())
-    except OSError:
-        every = {}
+def read_counters(root: Root, knames: list[str] | tuple[str, ...] | None = None) -> dict[str, DiskCounters]:
+    """Counters of `knames` (every device when None) from proc/diskstats, else each /sys/block/X/stat."""
+    text, _ = root.read_text(DISKSTATS)
+    every = parse_diskstats(text or "")
+    if knames is None:
+        return every
     found = {k: every[k] for k in knames if k in every}
     for kname in knames:
         if kname in found:
             continue
-        try:
-            with open(f"/sys/class/block/{kname}/stat", encoding="ascii") as handle:
-                counters = parse_stat_fields(kname, handle.read().split())
-        except OSError:
-            continue
-        if counters is not None:
-            found[kname] = counters
+        for rel in (f"sys/block/{kname}/stat", f"sys/class/block/{kname}/stat"):
+            stat_text, _ = root.read_text(rel)
+            counters = parse_stat_fields(kname, (stat_text or "").split()) if stat_text else None
+            if counters is not None:
+                found[kname] = counters
+                break
     return found
 
 
-def layer_delta(before: WriteCounters, after: WriteCounters) -> LayerDelta:
-    """The activity between two readings; a counter that went backwards counts from zero."""
-    writes = _delta(before.writes, after.writes)
-    write_ms = _delta(before.write_ms, after.write_ms)
-    flushes = flush_ms = None
-    if before.flushes is not None and after.flushes is not None:
-        flushes = _delta(before.flushes, after.flushes)
-        flush_ms = _delta(before.flush_ms or 0, after.flush_ms or 0)
-    return LayerDelta(
-        kname=after.kname,
-        writes=writes,
-        flushes=flushes,
-        write_await_ms=write_ms / writes if writes else None,
-        flush_await_ms=(flush_ms or 0) / flushes if flushes else None,
-        bytes_written=_delta(before.sectors_written, after.sectors_written) * 512,
-    )
-
-
-def _delta(before: int, after: int) -> int:
+def _delta(before: int | None, after: int | None) -> int | None:
+    """after - before; a counter that went backwards (wrapped, device re-added) counts from zero."""
+    if before is None or after is None:
+        return None
     return after - before if after >= before else after
 
 
-def layer_deltas(before: dict[str, WriteCounters], after: dict[str, WriteCounters],
-                 knames: list[str]) -> list[LayerDelta]:
-    """Deltas for every layer present in both readings, in the order of `knames`."""
-    return [layer_delta(before[k], after[k]) for k in knames if k in before and k in after]
+def _per(total: int | None, count: int | None) -> float | None:
+    return total / count if total is not None and count else None
+
+
+@dataclass(frozen=True, slots=True)
+class DiskDelta:
+    """What one device did between two readings `seconds` apart: counts, bytes, times and rates."""
+
+    kname: str
+    seconds: float
+    reads: int
+    writes: int
+    read_bytes: int
+    write_bytes: int
+    read_ms: int
+    write_ms: int
+    io_ticks_ms: int
+    in_flight: int
+    discards: int | None = None
+    discard_bytes: int | None = None
+    discard_ms: int | None = None
+    flushes: int | None = None
+    flush_ms: int | None = None
+
+    @property
+    def read_await_ms(self) -> float | None:
+        """Average milliseconds per completed read."""
+        return _per(self.read_ms, self.reads)
+
+    @property
+    def write_await_ms(self) -> float | None:
+        """Average milliseconds per completed write."""
+        return _per(self.write_ms, self.writes)
+
+    @property
+    def flush_await_ms(self) -> float | None:
+        """Average milliseconds per completed flush (None before Linux 5.5)."""
+        return _per(self.flush_ms, self.flushes)
+
+    @property
+    def util(self) -> float | None:
+        """Fraction of the time the device had I/O in flight (iostat's %util / 100)."""
+        return min(self.io_ticks_ms / (self.seconds * 1000), 1.0) if self.seconds > 0 else None
+
+    def rate(self, amount: int | None) -> float | None:
+        """`amount` per second over this delta."""
+        return amount / self.seconds if amount is not None and self.seconds > 0 else None
+
+    def to_json(self) -> dict[str, object]:
+        """The `layers[]` entry of results and intervals: raw deltas plus the derived figures."""
+        data: dict[str, object] = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        data.update({"bytes_written": self.write_bytes, "read_await_ms": _round(self.read_await_ms),
+                     "write_await_ms": _round(self.write_await_ms),
+                     "flush_await_ms": _round(self.flush_await_ms), "util": _round(self.util)})
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> DiskDelta:
+        """Inverse of `to_json` (derived figures are recomputed; unknown keys ignored)."""
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        return cls(**known)  # type: ignore[arg-type]
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def disk_delta(before: DiskCounters, after: DiskCounters, seconds: float) -> DiskDelta:
+    """The activity of one device between two readings."""
+    def d(name: str) -> int | None:
+        return _delta(getattr(before, name), getattr(after, name))
+
+    sectors_discarded = d("sectors_discarded")
+    return DiskDelta(
+        kname=after.kname, seconds=round(seconds, 4), reads=d("reads") or 0, writes=d("writes") or 0,
+        read_bytes=(d("sectors_read") or 0) * SECTOR, write_bytes=(d("sectors_written") or 0) * SECTOR,
+        read_ms=d("read_ms") or 0, write_ms=d("write_ms") or 0, io_ticks_ms=d("io_ticks_ms") or 0,
+        in_flight=after.in_flight, discards=d("discards"),
+        discard_bytes=None if sectors_discarded is None else sectors_discarded * SECTOR,
+        discard_ms=d("discard_ms"), flushes=d("flushes"), flush_ms=d("flush_ms"))
+
+
+def disk_deltas(before: dict[str, DiskCounters], after: dict[str, DiskCounters], knames: list[str],
+                seconds: float) -> list[DiskDelta]:
+    """Deltas for every device present in both readings, in the order of `knames`."""
+    return [disk_delta(before[k], after[k], seconds) for k in knames if k in before and k in after]
+
+
+class DiskSampler:
+    """Reads the counters of a fixed list of devices and returns the delta since its previous reading."""
+
+    def __init__(self, root: Root, knames: list[str], clock: Callable[[], float] = time.monotonic) -> None:
+        self.root, self.knames, self._clock = root, list(knames), clock
+        self.first_at = self.last_at = clock()
+        self.first = self.last = read_counters(root, self.knames) if self.knames else {}
+
+    def interval(self) -> list[DiskDelta]:
+        """Deltas since the previous call (or since construction)."""
+        if not self.knames:
+            return []
+        now, counters = self._clock(), read_counters(self.root, self.knames)
+        deltas = disk_deltas(self.last, counters, self.knames, now - self.last_at)
+        self.last, self.last_at = counters, now
+        return deltas
+
+    def total(self) -> list[DiskDelta]:
+        """Deltas from construction to the latest reading."""
+        return disk_deltas(self.first, self.last, self.knames, self.last_at - self.first_at)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 
 class FioOutputError(ValueError):
@@ -24,6 +24,28 @@ class FioSyncStats:
     stdev_ns: float
     ops_per_s: float
     writes: int
+
+    def to_json(self) -> dict[str, object]:
+        """The `fio` object of a result: fio's figures in µs under our keys, and raw ones to rebuild it."""
+        def us(value: float | None) -> float | None:
+            return None if value is None else round(value / 1000.0, 3)
+
+        summary: dict[str, object] = {"version": self.version, "metric": self.metric, "samples": self.samples,
+                                      "ops_per_s": round(self.ops_per_s, 2), "min": us(self.min_ns)}
+        summary.update({key: us(self.percentiles_ns.get(p)) for key, p in
+                        (("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("p99_9", 99.9))})
+        summary.update({"max": us(self.max_ns), "mean": us(self.mean_ns), "stdev": us(self.stdev_ns)})
+        raw = asdict(self)
+        raw["percentiles_ns"] = {f"{k:g}": v for k, v in self.percentiles_ns.items()}
+        summary["raw"] = raw
+        return summary
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> FioSyncStats:
+        """Rebuild from `to_json`."""
+        raw = dict(data["raw"])  # type: ignore[call-overload]
+        raw["percentiles_ns"] = {float(k): int(v) for k, v in raw["percentiles_ns"].items()}
+        return cls(**raw)
 
     def percentile_us(self, percent: float) -> float | None:
         """A percentile in microseconds, if fio reported it."""

@@ -11,7 +11,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .root import host_command_env
+from .diskstats import DiskCounters, disk_delta, read_counters
+from .root import host_command_env, live_root
 
 POLL_S = 0.1
 REPORTED = re.compile(r"\((\d+) bytes\) trimmed")
@@ -19,42 +20,31 @@ BYTES_NOTE = ("fstrim -v reports the bytes passed down for potential discard, no
               "discarded; the same number can repeat on every run")
 
 
-DISCARD_FIELDS = slice(11, 15)
-"""/sys/block/X/stat fields 12-15: discards completed, merged, sectors, milliseconds (sysfs-block ABI)."""
-SECTOR = 512
-
-
 @dataclass(frozen=True, slots=True)
 class DiscardCounters:
-    """Discard requests a block device completed, from its stat file."""
+    """Discard requests a block device completed (from the diskstats model's delta of its counters)."""
 
     requests: int
     bytes: int
     busy_ms: int
 
 
-def read_discard_counters(stat_path: str) -> DiscardCounters | None:
-    """Discard counters from a /sys/block/X/stat file; None on kernels without them (before 4.19)."""
-    try:
-        with open(stat_path) as handle:
-            fields = handle.read().split()
-    except OSError:
-        return None
-    if len(fields) < DISCARD_FIELDS.stop:
-        return None
-    ios, _merged, sectors, ms = (int(f) for f in fields[DISCARD_FIELDS])
-    return DiscardCounters(ios, sectors * SECTOR, ms)
+def read_discard_counters(knames: tuple[str, ...]) -> dict[str, DiskCounters]:
+    """The watched devices' counters, read through the live Root by the one diskstats model."""
+    return read_counters(live_root(), knames)
 
 
-def counters_delta(before: dict[str, DiscardCounters | None],
-                   after: dict[str, DiscardCounters | None]) -> dict[str, DiscardCounters]:
-    """Per-device difference of two readings (devices missing in either are left out)."""
+def counters_delta(before: dict[str, DiskCounters],
+                   after: dict[str, DiskCounters]) -> dict[str, DiscardCounters]:
+    """Discards per device between two readings (devices missing in either, or kernels before 4.19
+    without discard counters, are left out)."""
     delta = {}
-    for name, old in before.items():
-        new = after.get(name)
-        if old is not None and new is not None:
-            delta[name] = DiscardCounters(new.requests - old.requests, new.bytes - old.bytes,
-                                          new.busy_ms - old.busy_ms)
+    for name in before:
+        if name not in after:
+            continue
+        change = disk_delta(before[name], after[name], 0.0)
+        if change.discards is not None:
+            delta[name] = DiscardCounters(change.discards, change.discard_bytes or 0, change.discard_ms or 0)
     return delta
 
 
@@ -157,8 +147,7 @@ def run_fstrim(mountpoint: str, on_tick: Callable[[float], None] | None = None,
         if why is not None:
             return FstrimResult(False, mountpoint, 0.0, None, why, "changed")
         target, keep = f"/proc/self/fd/{held.fd}", (held.fd,)
-    stats = {name: f"/sys/block/{name}/stat" for name in watch}
-    before = {name: read_discard_counters(path) for name, path in stats.items()}
+    before = read_discard_counters(watch)
     started = time.monotonic()
     process = subprocess.Popen([binary, "--verbose", target], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
@@ -179,6 +168,6 @@ def run_fstrim(mountpoint: str, on_tick: Callable[[float], None] | None = None,
         return FstrimResult(False, mountpoint, elapsed, None, message, kind)
     match = REPORTED.search(stdout)
     reported = int(match.group(1)) if match else None
-    reached = counters_delta(before, {name: read_discard_counters(path) for name, path in stats.items()})
+    reached = counters_delta(before, read_discard_counters(watch))
     return FstrimResult(True, mountpoint, elapsed, reported, stdout.strip() or "done", "ok",
                         reached if watch else None)

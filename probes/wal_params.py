@@ -40,6 +40,11 @@ class WalParams:
         return cls(**known)  # type: ignore[arg-type]
 
     @property
+    def scratch_bytes(self) -> int:
+        """The most the run writes into its scratch directory."""
+        return self.size
+
+    @property
     def planned_writes(self) -> int | None:
         """How many writes a size-bound run makes (None when it runs for a duration)."""
         return None if self.duration_s else self.size // self.bs

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from .mountinfo import Mount, parse_mountinfo
 from .scratch import make_owned_dir, remove_tree
 
-SCRATCH_PREFIX = ".diskdoctor-wal-"
+SCRATCH_PREFIX = ".diskdoctor-bench-"
 SPACE_MARGIN = 4 << 20
 """Free space wanted beyond the file itself (filesystem metadata, other writers), plus 10% of the file."""
 PSEUDO_FILESYSTEMS = frozenset({
@@ -36,7 +36,15 @@ class Target:
     def to_json(self) -> dict[str, object]:
         """The `target` object of the JSON result."""
         return {"dir": self.directory, "fstype": self.fstype, "device": self.device,
-                "mountpoint": self.mountpoint}
+                "mountpoint": self.mountpoint, "layers": list(self.layers)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> Target:
+        """Inverse of `to_json` plus the optional `layers` list; KeyError/TypeError on a foreign document."""
+        device = data.get("device")
+        return cls(str(data["dir"]), str(data["mountpoint"]), str(data["fstype"]),
+                   None if device is None else str(device),
+                   tuple(str(layer) for layer in data.get("layers") or ()))  # type: ignore[union-attr]
 
 
 def describe_bench_error(err: OSError) -> str:
@@ -95,9 +103,9 @@ def check_directory(path: str, needed_bytes: int) -> tuple[str, Mount | None]:
         raise TargetError(f"cannot use {path}: {describe_bench_error(err)}") from err
     free = fs.f_bavail * fs.f_frsize
     margin = SPACE_MARGIN + needed_bytes // 10
-    if free < needed_bytes + margin:
+    if fs.f_blocks and free < needed_bytes + margin:  # ramfs reports no size at all: nothing to check
         raise TargetError(f"not enough free space in {path}: the run needs {_mib(needed_bytes + margin)}"
-                          f" (file plus {_mib(margin)} margin), {_mib(free)} free")
+                          f" (files plus {_mib(margin)} margin), {_mib(free)} free")
     return real, mount
 
 

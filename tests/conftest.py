@@ -26,6 +26,14 @@ def fixture_host(name: str) -> Host:
     return read_host(fixture_root(name))
 
 
+@pytest.fixture(autouse=True)
+def private_state_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test (and every CLI it starts) saves benchmark runs in its own state dir, never in ~."""
+    state = tmp_path_factory.mktemp("state")
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    return state
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):  # type: ignore[no-untyped-def]
     """Under CI=true a skipped live or lab test is a failure: CI must exercise real devices and kernels."""

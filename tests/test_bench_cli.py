@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pytest
 from cli_runner import assert_one_line_error, run_cli
+from diskdoctor.app.bench_record import BenchRecord
 from diskdoctor.probes.wal_target import leftover_scratch
 from wal_support import read_only_tmpfs, tmpfs_dir
 
 __all__ = ["tmpfs_dir"]
 SMALL = ("--size", "128k", "--bs", "4k")
-LATENCY_KEYS = {"min", "p50", "p90", "p99", "p99_9", "max", "mean", "stdev", "percentiles"}
+LATENCY_KEYS = {"samples", "min", "p50", "p90", "p99", "p99_9", "max", "mean", "stdev", "percentiles"}
 
 
 def test_pass_prints_verdict_with_provenance(tmpfs_dir: str) -> None:
@@ -43,8 +44,9 @@ def test_json_schema(tmpfs_dir: str) -> None:
                      "--json")
     assert result.code == 0, result.err
     document = json.loads(result.out)
-    assert list(document) == ["profile", "params", "target", "samples", "duration_s", "ops_per_s",
-                              "sync_latency_us", "write_latency_us", "verdict", "layers", "fio_equivalent"]
+    assert list(document) == ["workload", "profile", "params", "target", "samples", "duration_s", "ops_per_s",
+                              "sync_latency_us", "write_latency_us", "verdict", "layers", "host",
+                              "fio_equivalent", "histograms"]
     assert document["profile"] == "custom" and document["params"]["bs"] == 8192
     assert document["samples"] == 32 and document["target"]["fstype"] == "tmpfs"
     assert set(document["sync_latency_us"]) == LATENCY_KEYS == set(document["write_latency_us"])
@@ -52,6 +54,8 @@ def test_json_schema(tmpfs_dir: str) -> None:
     assert set(document["verdict"]) == {"pass", "metric", "value_ms", "threshold_ms", "source"}
     assert document["verdict"]["metric"] == "p99 fdatasync" and document["layers"] == []
     assert "--bs=8k" in document["fio_equivalent"]
+    assert {"cpu_busy", "iowait", "steal", "other_read_bytes", "busy"} <= set(document["host"])
+    assert BenchRecord.from_json(document).to_json() == document  # a saved run loads back as it was
 
 
 @pytest.mark.skipif(not os.path.exists("/usr/bin/fio"), reason="fio is not installed")
@@ -164,3 +168,106 @@ def test_duration_in_milliseconds_is_understood(tmpfs_dir: str) -> None:
     result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--duration", "300ms", "--json")
     assert result.code == 0, result.err
     assert json.loads(result.out)["params"]["duration_s"] == 0.3
+
+
+SMALL_COMPACTION = ("--inputs", "2", "--file-size", "2m", "--read-bs", "512k", "--write-bs", "256k",
+                    "--bytes-per-sync", "256k")
+
+
+def test_compaction_prints_throughput_and_its_json_round_trips(tmpfs_dir: str) -> None:
+    result = run_cli("bench", "compaction", "--dir", tmpfs_dir, *SMALL_COMPACTION)
+    assert result.code == 0, result.err
+    assert result.out.startswith("compaction read ") and "the inputs stayed in the page cache" in result.out
+    assert "sync_file_range=write:1" in result.out and "file sync " in result.out
+    document = json.loads(run_cli("bench", "compaction", "--dir", tmpfs_dir, *SMALL_COMPACTION, "--json").out)
+    assert {"read_mb_s", "write_mb_s", "duration_s", "file_sync_latency_us"} <= set(document)
+    assert document["bytes_written"] == 4 << 20 and document["verdict"] is None
+    assert BenchRecord.from_json(document).to_json() == document
+    assert os.listdir(tmpfs_dir) == []
+
+
+def test_compaction_minimum_throughput_decides_the_exit_code(tmpfs_dir: str) -> None:
+    command = ("bench", "compaction", "--dir", tmpfs_dir, *SMALL_COMPACTION, "--min-write-mb-s")
+    passed, failed = run_cli(*command, "0.001"), run_cli(*command, "1e9")
+    assert passed.code == 0 and passed.out.startswith("PASS  write ")
+    assert failed.code == 1 and failed.out.startswith("FAIL  write ")
+
+
+def test_randwrite_reports_stdev_and_judges_only_with_a_threshold(tmpfs_dir: str) -> None:
+    result = run_cli("bench", "randwrite", "--dir", tmpfs_dir, "--size", "1m", "--writes", "200", "--json")
+    assert result.code == 0, result.err
+    document = json.loads(result.out)
+    assert document["samples"] == 200 and document["sync_latency_us"]["stdev"] is not None
+    assert document["write_latency_us"]["samples"] == 200 and document["verdict"] is None
+    assert BenchRecord.from_json(document).to_json() == document
+    failed = run_cli("bench", "randwrite", "--dir", tmpfs_dir, "--size", "1m", "--writes", "50",
+                     "--threshold-ms", "0.000001")
+    assert failed.code == 1 and failed.out.startswith("FAIL  p99 fdatasync")
+    assert "--rw=randwrite" in failed.out and os.listdir(tmpfs_dir) == []
+
+
+def test_interference_json_has_both_wal_results_and_the_ratio(tmpfs_dir: str) -> None:
+    result = run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "256k", *SMALL_COMPACTION,
+                     "--json")
+    assert result.code == 0, result.err
+    document = json.loads(result.out)
+    for part in ("alone", "under_compaction"):
+        assert document[part]["workload"] == "wal" and document[part]["samples"] == (256 << 10) // 2300
+        assert set(document[part]["sync_latency_us"]) == LATENCY_KEYS
+    assert document["p99_ratio"] > 0 and document["compaction"]["jobs"] == 2
+    assert document["verdict"]["threshold_ms"] == 10 and "alone_ms" in document["verdict"]
+    assert BenchRecord.from_json(document).to_json() == document
+    assert os.listdir(tmpfs_dir) == []
+
+
+def test_interference_fails_with_exit_1_above_the_threshold(tmpfs_dir: str) -> None:
+    result = run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "64k", *SMALL_COMPACTION,
+                     "--threshold-ms", "0.000001")
+    assert result.code == 1 and result.out.startswith("FAIL  WAL p99 fdatasync ")
+    assert "under compaction (" in result.out.splitlines()[0] and "[compaction-writer]" in result.out
+
+
+def test_new_kinds_reject_bad_input_in_one_line(tmp_path: Path) -> None:
+    cases = [
+        (("compaction", "--dir", str(tmp_path), "--jobs", "0"), "jobs 0 is out of range"),
+        (("compaction", "--dir", str(tmp_path), "--file-size", "3m"), "must be a multiple of the read size"),
+        (("compaction", "--dir", str(tmp_path), "--inputs", "4000"), "out of range"),
+        (("compaction", "--dir", str(tmp_path), "--min-write-mb-s", "-3"), "more than 0"),
+        (("compaction", "--dir", str(tmp_path), "--file-size", "900t"), "not enough free space"),
+        (("randwrite", "--dir", str(tmp_path), "--bs", "1000"), "multiple of 512"),
+        (("randwrite", "--dir", str(tmp_path), "--sync", "fsync"), "invalid choice"),
+        (("randwrite", "--dir", str(tmp_path), "--writes", "5", "--duration", "3"), "not allowed with"),
+        (("interference", "--dir", str(tmp_path), "--jobs", "99"), "out of range"),
+        (("interference", "--dir", "/proc"), "proc pseudo-filesystem"),
+    ]
+    for args, needle in cases:
+        assert_one_line_error(run_cli("bench", *args), needle)
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("kind", ["compaction", "randwrite", "interference"])
+def test_sigint_stops_every_kind_and_removes_scratch(tmpfs_dir: str, kind: str) -> None:
+    extra = {"compaction": [*SMALL_COMPACTION, "--duration", "30"], "randwrite": ["--size", "1m"],
+             "interference": ["--duration", "30", *SMALL_COMPACTION]}[kind]
+    process = subprocess.Popen([sys.executable, "-m", "diskdoctor.app", "bench", kind, "--dir", tmpfs_dir,
+                                *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    deadline = time.monotonic() + 10
+    while not leftover_scratch(tmpfs_dir) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.5)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=20)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1] == "diskdoctor: interrupted"
+    deadline = time.monotonic() + 10
+    while os.listdir(tmpfs_dir) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert out == "" and os.listdir(tmpfs_dir) == []
+
+
+def test_plot_draws_the_intervals_with_plotext(tmpfs_dir: str) -> None:
+    result = run_cli("bench", "randwrite", "--dir", tmpfs_dir, "--size", "1m", "--duration", "1.2",
+                     "--plot")
+    assert result.code == 0, result.err
+    assert "p99" in result.out and "seconds" in result.out and "\x1b[" not in result.out

@@ -11,6 +11,7 @@ import pytest
 from bench_fixed_run import TARGET, feed_fixed_run, fixture_mounts
 from conftest import fixture_root
 from diskdoctor.app.bench_screen import BenchScreen
+from diskdoctor.app.runs.store import RunStore
 from diskdoctor.app.tui import DiskDoctorApp
 from diskdoctor.probes.root import live_root
 from diskdoctor.widgets import LayerTimeTable, PercentileChart
@@ -57,6 +58,10 @@ async def test_one_second_run_on_tmpfs(tmpfs_dir: str) -> None:
         await pilot.pause()
         assert text_of(app, "#bench-verdict").startswith("PASS p99 fdatasync ")
         assert "etcd docs threshold" in text_of(app, "#bench-verdict")
+        [saved] = RunStore().scan().runs  # every finished run is saved, with the threshold in effect
+        assert f"saved as run {saved.id} (key 5)" in text_of(app, "#bench-status")
+        assert saved.threshold == 10.0 and "etcd docs threshold" in saved.verdict().line  # type: ignore[union-attr]
+        assert saved.stack.target.directory == os.path.realpath(tmpfs_dir)
         assert "from" in text_of(app, "#bench-stats") and "100%" in text_of(app, "#bench-progress-text")
         assert screen.query_one(PercentileChart)._times  # the chart got intervals
         assert os.listdir(tmpfs_dir) == []

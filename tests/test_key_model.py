@@ -54,12 +54,18 @@ async def test_bench_fields_take_every_bound_key_and_no_action_runs(fixture_moun
         before = screen_state(app)
         fields = list(screen.query(Input).results(Input))
         assert {f.id for f in fields} == {"bench-dir", "bench-bs", "bench-size", "bench-duration",
-                                          "bench-threshold-custom"}
-        for field in fields:
+                                          "bench-threshold-custom", "bench-jobs"}
+        for field in [f for f in fields if f.display]:
             await type_into(app, pilot, field, EVERY_BOUND_KEY)
             assert field.value == EVERY_BOUND_KEY, field.id
             assert screen_state(app) == before, field.id
             assert not app.screen.query(HelpPanel)
+        screen.query_one("#bench-profile", Select).value = "compaction"  # the jobs field is its own
+        await pilot.pause()
+        jobs = screen.query_one("#bench-jobs", Input)
+        assert jobs.display
+        await type_into(app, pilot, jobs, EVERY_BOUND_KEY)
+        assert jobs.value == EVERY_BOUND_KEY and screen_state(app) == before
 
 
 async def test_peak_dialog_field_takes_every_bound_key() -> None:

@@ -50,6 +50,21 @@ def test_merge_equals_recording_everything(first: list[int], second: list[int]) 
     assert math.isclose(merged.mean() or 0, together.mean() or 0, rel_tol=1e-9)
 
 
+@settings(max_examples=200, deadline=None)
+@given(LATENCIES, st.integers(min_value=1, max_value=50))
+def test_batch_recording_equals_recording_one_by_one(samples: list[int], repeat: int) -> None:
+    """The engine's loops append raw samples and bucket them per interval: the histogram must not change."""
+    batch = LatencyHistogram()
+    batch.record_many(samples * repeat)
+    batch.record_many([])
+    single = histogram_of(samples * repeat)
+    assert (batch.counts, batch.count, batch.minimum, batch.maximum) == \
+        (single.counts, single.count, single.minimum, single.maximum)
+    assert batch.total == single.total
+    assert math.isclose(batch.total_squares, single.total_squares, rel_tol=1e-12)
+    assert [batch.percentile(p) for p in PERCENTILES] == [single.percentile(p) for p in PERCENTILES]
+
+
 @given(st.integers(min_value=0, max_value=2**50))
 def test_every_value_falls_inside_its_bucket(value: int) -> None:
     low, high = bucket_bounds(bucket_of(value))

@@ -1,4 +1,4 @@
-"""The "where the time goes" table: per-layer writes, flushes and average times in the last interval."""
+"""The "where the time goes" table: per-layer writes, flushes, average times and busy share per interval."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 COLUMNS = (("layer", "layer"), ("writes", "writes"), ("write_ms", "avg write"), ("flushes", "flushes"),
-           ("flush_ms", "avg flush"))
+           ("flush_ms", "avg flush"), ("util", "busy"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +20,8 @@ class LayerTimeRow:
     flushes: int | None
     write_ms: float | None
     flush_ms: float | None
+    util: float | None = None
+    """Share of the interval the device had I/O in flight (iostat's %util): 100% means it saturates."""
 
 
 def _ms(value: float | None) -> str:
@@ -49,7 +51,7 @@ class LayerTimeTable(DataTable[str]):
             self.remove_row(key)
         for row in rows:
             cells = (Text(row.kname), f"{row.writes:,}", _ms(row.write_ms), _count(row.flushes),
-                     _ms(row.flush_ms))
+                     _ms(row.flush_ms), "-" if row.util is None else f"{row.util:.0%}")
             if row.kname in {k.value for k in self.rows}:
                 for (key, _), cell in zip(COLUMNS, cells, strict=False):
                     self.update_cell(row.kname, key, cell)

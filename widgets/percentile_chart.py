@@ -52,6 +52,8 @@ class PercentileChart(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._times: deque[float] = deque(maxlen=HISTORY)
+        self._series_names, self._series_legends, self._series_classes = SERIES, LEGEND_NAMES, STYLE_CLASSES
+        self._series_order: tuple[int, ...] = DRAW_ORDER
         self._series: dict[str, deque[float | None]] = {name: deque(maxlen=HISTORY) for name in SERIES}
         self.metric = "fdatasync"
         self.threshold_ms: float | None = None
@@ -68,10 +70,25 @@ class PercentileChart(Widget):
             values.clear()
         self._changed()
 
+    def set_series(self, series: list[tuple[str, str, str]] | None = None) -> None:
+        """Draw these series (name, legend, style class) instead of the percentiles, e.g. the WAL's p99
+        alone and under compaction on one timeline; None restores the percentiles. Clears the history."""
+        if series is None:
+            self._series_names, self._series_legends = SERIES, LEGEND_NAMES
+            self._series_classes, self._series_order = STYLE_CLASSES, DRAW_ORDER
+        else:
+            self._series_names = tuple(name for name, _, _ in series)
+            self._series_legends = tuple(legend for _, legend, _ in series)
+            self._series_classes = tuple(style for _, _, style in series)
+            self._series_order = tuple(range(len(series)))
+        self._series = {name: deque(maxlen=HISTORY) for name in self._series_names}
+        self._times.clear()
+        self._changed()
+
     def push(self, t: float, values: dict[str, float | None]) -> None:
         """Add one interval: `values` maps series names to milliseconds (None when no sample)."""
         self._times.append(t)
-        for name in SERIES:
+        for name in self._series_names:
             self._series[name].append(values.get(name))
         self._changed()
 
@@ -147,7 +164,8 @@ class PercentileChart(Widget):
     def _legend(self, width: int) -> Strip:
         """Each series in its colour with its latest value in the unit that suits it; shorter names, then
         fewer series, when narrow, so no value is ever cut off from its unit."""
-        for names, gap in ((LEGEND_NAMES, "  "), (SHORT_LEGEND_NAMES, " ")):
+        short = SHORT_LEGEND_NAMES if self._series_legends == LEGEND_NAMES else self._series_legends
+        for names, gap in ((self._series_legends, "  "), (short, " ")):
             parts = self._legend_parts(names, gap)
             if sum(len(text) for text, _ in parts) <= width:
                 return _strip(parts, width)
@@ -157,17 +175,18 @@ class PercentileChart(Widget):
 
     def _legend_parts(self, names: tuple[str, ...], gap: str) -> list[tuple[str, Style]]:
         parts: list[tuple[str, Style]] = []
-        for index, name in enumerate(SERIES):
+        for index, name in enumerate(self._series_names):
             latest = next((v for v in reversed(self._series[name]) if v is not None), None)
             value = f" {format_latency_ms(latest)}" if latest is not None else ""
-            parts += [("━ ", self._style(STYLE_CLASSES[index])), (f"{names[index]}{value}{gap}", Style())]
+            parts += [("━ ", self._style(self._series_classes[index])),
+                      (f"{names[index]}{value}{gap}", Style())]
         return parts
 
     def _plot(self, canvas: BrailleCanvas, times: list[float], value_axis: LogAxis,
               time_axis: LinearAxis) -> None:
-        for index in DRAW_ORDER:
+        for index in self._series_order:
             previous: tuple[int, int] | None = None
-            for t, value in zip(times, self._series[SERIES[index]], strict=True):
+            for t, value in zip(times, self._series[self._series_names[index]], strict=True):
                 if value is None or value <= 0:
                     previous = None
                     continue
@@ -192,7 +211,7 @@ class PercentileChart(Widget):
     def _plot_rows(self, canvas: BrailleCanvas, gutter: int, label_rows: dict[int, str],
                    threshold_row: int | None) -> list[Strip]:
         axis, limit = self._style("chart--axis"), self._style("chart--threshold")
-        series_styles = [self._style(name) for name in STYLE_CLASSES]
+        series_styles = [self._style(name) for name in self._series_classes]
         strips = []
         for row in range(canvas.cells_high):
             label = label_rows.get(row)

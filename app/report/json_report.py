@@ -1,0 +1,36 @@
+"""The JSON report: the report model as one document (schema in report_schema.py and the README)."""
+
+from __future__ import annotations
+
+from ..devices_json import devices_document
+from ..runs.record import SavedRun
+from ..trim_doctor import verdict_json
+from .model import Report
+
+FORMAT = "diskdoctor-report"
+FORMAT_VERSION = 1
+
+
+def run_json(run: SavedRun) -> dict[str, object]:
+    """A run as a report shows it: identity, fingerprints, parameters, verdict, metrics, the result."""
+    kind = run.kind_info
+    verdict = run.verdict()
+    return {"id": run.id, "kind": run.kind, "title": kind.title, "saved_at": run.saved_at.isoformat(),
+            "host": run.host.to_json(), "stack": run.stack.to_json(),
+            "params": run.params.to_json(),  # type: ignore[attr-defined]
+            "params_text": kind.params_text(run.record), "threshold": run.threshold,
+            "verdict": None if verdict is None else {"pass": verdict.passed, "line": verdict.line},
+            "metrics": [{"key": m.key, "label": m.label, "unit": m.unit,
+                         "value": None if m.value is None else round(m.value, 4)}
+                        for m in kind.metrics(run.record)],
+            "result": run.record.to_json()}
+
+
+def report_document(report: Report) -> dict[str, object]:
+    """The whole report as JSON-ready data."""
+    return {"format": FORMAT, "format_version": FORMAT_VERSION,
+            "generated_at": report.generated_at.isoformat(), "host": report.fingerprint.to_json(),
+            "devices": devices_document(report.host)["devices"],
+            "trim": [verdict_json(verdict) for verdict in report.verdicts],
+            "findings": [finding.to_json() for finding in report.findings],
+            "runs": [run_json(run) for run in report.runs], "notes": list(report.notes)}

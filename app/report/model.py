@@ -1,0 +1,66 @@
+"""What a report holds, gathered once from the same objects the screens show (never from printed text)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from diskdoctor.probes.host import Host, read_host
+from diskdoctor.probes.root import Root
+from diskdoctor.probes.trim_facts import TrimFacts
+
+from ..advisor.advise import advise, in_display_order, load_advice_input
+from ..advisor.contexts import BenchContext
+from ..advisor.finding import Finding
+from ..host_fingerprint import HostFingerprint, host_fingerprint
+from ..runs.record import SavedRun
+from ..runs.store import RunListing, RunStore, RunStoreError
+from ..trim_doctor import TrimVerdict
+
+
+@dataclass(frozen=True)
+class Report:
+    """One host at one moment: fingerprint, stack, TRIM verdicts, findings and the chosen benchmark runs."""
+
+    generated_at: dt.datetime
+    fingerprint: HostFingerprint
+    host: Host
+    verdicts: list[TrimVerdict]
+    findings: list[Finding]
+    runs: list[SavedRun]
+    notes: list[str] = field(default_factory=list)
+    """Things the reader should know about how the report was made (skipped run files...)."""
+
+
+def default_runs(listing: RunListing, hostname: str | None) -> list[SavedRun]:
+    """The newest run of each kind on each filesystem of this host (what "the results" usually means)."""
+    newest: dict[tuple[str, str], SavedRun] = {}
+    for run in listing.runs:  # oldest first: later ones replace earlier ones
+        if hostname is not None and run.host.hostname == hostname:
+            newest[(run.kind, run.stack.target.mountpoint)] = run
+    return sorted(newest.values(), key=lambda run: (run.saved_at, run.id))
+
+
+def bench_contexts(runs: list[SavedRun]) -> list[BenchContext]:
+    """Each run's result document, for the advisor's benchmark rules."""
+    return [BenchContext(run.record.to_json(), f"run {run.id}") for run in runs]
+
+
+def build_report(root: Root, runs: list[SavedRun] | None = None, *, store: RunStore | None = None,
+                 host: Host | None = None, trim: TrimFacts | None = None,
+                 now: dt.datetime | None = None) -> Report:
+    """Read the host once (or reuse a loaded snapshot), pick the runs (given, or the newest per
+    filesystem of this host), and run the advisor over both."""
+    host = host or read_host(root)
+    notes: list[str] = []
+    if runs is None:
+        try:
+            listing = (store or RunStore()).scan()
+        except RunStoreError as err:
+            listing = RunListing()
+            notes.append(f"saved runs not read: {err}")
+        notes += [f"runs directory: {warning}" for warning in listing.warnings()]
+        runs = default_runs(listing, host.hostname)
+    advice = load_advice_input(root, host=host, trim=trim, bench=tuple(bench_contexts(runs)))
+    return Report(now or dt.datetime.now(dt.timezone.utc), host_fingerprint(root, host), host,
+                  advice.verdicts, in_display_order(advise(advice)), runs, notes)

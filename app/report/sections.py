@@ -1,0 +1,76 @@
+"""The report's tables as plain rows of text, shared by the Markdown and HTML renderers."""
+
+from __future__ import annotations
+
+from diskdoctor.probes.host import Host
+
+from ..devices_table import tree_guides
+from ..formatting import human_bytes, yes_no
+from ..runs.record import SavedRun
+from ..runs.runs_text import value_text
+from ..stack_walk import walk_forest
+from .model import Report
+
+STACK_COLUMNS = ("NAME", "TYPE", "SIZE", "ROTA", "SCHED", "DISC-MAX", "TRIM", "FSTYPE", "MOUNTPOINTS")
+
+
+def fingerprint_rows(report: Report) -> list[tuple[str, str]]:
+    """(label, value) rows of the host fingerprint."""
+    fingerprint = report.fingerprint
+    return [("host", fingerprint.hostname or "unknown"),
+            ("distribution", fingerprint.distribution or "unknown (no os-release)"),
+            ("kernel", fingerprint.kernel or "unknown"),
+            ("read from", "this host, live" if fingerprint.live else fingerprint.source),
+            ("diskdoctor", fingerprint.tool_version),
+            ("generated", report.generated_at.strftime("%Y-%m-%d %H:%M:%S UTC"))]
+
+
+def stack_rows(host: Host) -> list[tuple[str, ...]]:
+    """The `devices` table: one row per device from the disks up, NAME with lsblk's tree guides."""
+    rows = []
+    for row in walk_forest(host):
+        device = host.devices[row.kname]
+        name = tree_guides(row.last) + device.name + (" (shown above)" if row.shown_above else "")
+        rows.append((name, device.kind, human_bytes(device.size_bytes.value), yes_no(device.rotational.value),
+                     device.scheduler.value or "-", human_bytes(device.discard_max_bytes.value),
+                     yes_no(device.accepts_discard), device.fstype.value or "",
+                     " ".join(host.mountpoints(row.kname))))
+    return rows
+
+
+def severity_counts(report: Report) -> str:
+    """"1 crit, 2 warn, 0 info"."""
+    counts = {"crit": 0, "warn": 0, "info": 0}
+    for finding in report.findings:
+        counts[finding.severity.value] += 1
+    return ", ".join(f"{number} {word}" for word, number in counts.items())
+
+
+def run_title(run: SavedRun) -> str:
+    """"Run 20261120-143012-wal-3fa9: WAL write + sync latency, 2026-11-20 14:30 UTC"."""
+    return f"Run {run.id}: {run.kind_info.title}, {run.when()}"
+
+
+def _param_text(value: object) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return yes_no(value)
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def run_rows(run: SavedRun) -> list[tuple[str, str]]:
+    """(label, value) rows: verdict, where it ran, every parameter, every metric."""
+    kind = run.kind_info
+    verdict = run.verdict()
+    rows = []
+    if verdict is not None:
+        rows.append(("verdict", f"{'PASS' if verdict.passed else 'FAIL'} {verdict.line}"))
+    rows += [("target", run.stack.describe()),
+             ("mount options", ",".join(run.stack.mount_options) or "unknown"),
+             ("layers", " → ".join(layer.kname for layer in run.stack.layers) or "no block device"),
+             ("host", run.host.line()), ("parameters", kind.params_text(run.record))]
+    rows += [(name, _param_text(value))
+             for name, value in run.params.to_json().items()]  # type: ignore[attr-defined]
+    rows += [(metric.label, value_text(metric.value, metric.unit)) for metric in kind.metrics(run.record)]
+    return rows

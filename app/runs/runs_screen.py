@@ -1,0 +1,163 @@
+"""The Runs screen: every saved run in a table; pick two to see them side by side with deltas and flags."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from diskdoctor.widgets.fitted_footer import FittedFooter
+from textual.widgets import DataTable, Header, Static
+
+from .compare import compare_runs, different_kinds
+from .record import SavedRun
+from .runs_text import compare_lines, headline, show_lines
+from .store import RunListing, RunStore, RunStoreError
+
+PICK_MARK = "●"
+MAX_PICKS = 2
+
+
+def styled(lines: list[str]) -> Text:
+    """Plain lines as Text (never parsed as markup), with REGRESSION lines red and improvements green."""
+    text = Text()
+    for line in lines:
+        style = "bold red" if line.startswith("REGRESSION") or line.endswith("REGRESSION") else (
+            "bold green" if line.startswith("improved") else "")
+        text.append(line + "\n", style=style)
+    return text
+
+
+class RunsScreen(Screen[None]):
+    """Saved benchmark runs: Space picks up to two, the pane shows one run or the comparison of two."""
+
+    BINDINGS = [
+        Binding("space", "pick", "Pick", tooltip="Pick this run; with two picked, they are compared."),
+        Binding("c", "clear", "Clear picks"),
+        Binding("r", "reload", "Reload", tooltip="Read the runs directory again."),
+        Binding("q", "app.quit", "Quit", show=False),
+    ]
+
+    @dataclass
+    class RunsLoaded(Message):
+        """The runs directory was read (or could not be: `problem`)."""
+
+        listing: RunListing
+        problem: str | None = None
+
+    def __init__(self, store: RunStore | None = None) -> None:
+        super().__init__()
+        self.store = store
+        self.runs: list[SavedRun] = []
+        self.picked: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with Horizontal(id="runs-body"):
+            yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
+            with VerticalScroll(id="runs-detail-pane"):
+                yield Static("", id="runs-detail")
+        yield Static("Reading saved runs…", id="runs-status")
+        yield FittedFooter()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        for label, key in (("", "pick"), ("saved (UTC)", "saved"), ("result", "result"),
+                           ("target", "target")):
+            table.add_column(label, key=key)
+        self.load_runs()
+
+    @work(thread=True, exclusive=True, group="runs", exit_on_error=False)
+    def load_runs(self) -> None:
+        """Read every run file off the UI thread (parsing histograms of many runs takes a moment)."""
+        try:
+            self.store = self.store or RunStore()
+            self.post_message(self.RunsLoaded(self.store.scan()))
+        except RunStoreError as err:
+            self.post_message(self.RunsLoaded(RunListing(), str(err)))
+
+    @on(RunsLoaded)
+    def show_runs(self, message: RunsLoaded) -> None:
+        self.runs = list(reversed(message.listing.runs))  # newest first
+        known = {run.id for run in self.runs}
+        self.picked = [run_id for run_id in self.picked if run_id in known]
+        table = self.query_one(DataTable)
+        table.clear()
+        for run in self.runs:
+            table.add_row(self._mark(run.id), run.when().removesuffix(" UTC"), Text(headline(run)),
+                          Text(f"{run.stack.describe()} on {run.host.hostname or '?'}"), key=run.id)
+        skipped = message.listing.skipped
+        status = message.problem or (
+            f"{len(self.runs)} saved runs · Space picks two to compare" if self.runs else
+            f"No saved runs yet in {self.store.directory if self.store else '?'}: every benchmark run is "
+            "saved there.")
+        if skipped:
+            files = "file that is not a run" if len(skipped) == 1 else "files that are not runs"
+            status += f" · skipped {len(skipped)} {files} (left as is): " + \
+                ", ".join(name for name, _ in skipped)
+        self.query_one("#runs-status", Static).update(Text(status))
+        self._show_detail()
+
+    def _mark(self, run_id: str) -> Text:
+        return Text(PICK_MARK, style="bold cyan") if run_id in self.picked else Text(" ")
+
+    def _highlighted(self) -> SavedRun | None:
+        table = self.query_one(DataTable)
+        if not self.runs or table.cursor_row is None or table.cursor_row >= len(self.runs):
+            return None
+        return self.runs[table.cursor_row]
+
+    def action_pick(self) -> None:
+        """Pick or unpick the highlighted run; a third pick drops the oldest pick."""
+        run = self._highlighted()
+        if run is None:
+            return
+        if run.id in self.picked:
+            self.picked.remove(run.id)
+        else:
+            self.picked = [*self.picked, run.id][-MAX_PICKS:]
+        table = self.query_one(DataTable)
+        for row_run in self.runs:
+            table.update_cell(row_run.id, "pick", self._mark(row_run.id))
+        self._show_detail()
+
+    def action_clear(self) -> None:
+        self.picked = []
+        table = self.query_one(DataTable)
+        for run in self.runs:
+            table.update_cell(run.id, "pick", self._mark(run.id))
+        self._show_detail()
+
+    def action_reload(self) -> None:
+        self.load_runs()
+
+    @on(DataTable.RowHighlighted)
+    def _highlight_changed(self) -> None:
+        if len(self.picked) < MAX_PICKS:
+            self._show_detail()
+
+    def _show_detail(self) -> None:
+        detail = self.query_one("#runs-detail", Static)
+        by_id = {run.id: run for run in self.runs}
+        if len(self.picked) == MAX_PICKS:
+            first, second = by_id[self.picked[0]], by_id[self.picked[1]]
+            if first.kind != second.kind:
+                detail.update(Text(different_kinds(first, second), style="bold yellow"))
+                return
+            comparison = compare_runs(first, second)
+            title = "Comparison (the older run is the baseline)"
+            detail.update(styled([title, "", *compare_lines(comparison)]))
+            return
+        run = self._highlighted()
+        if run is None:
+            detail.update(Text("Run a benchmark (key 3, or `diskdoctor bench wal --dir DIR`): it is saved "
+                               "here, and two runs can be compared."))
+            return
+        hint = ("Space picks this run; pick a second one to compare." if not self.picked else
+                "Space on another run compares it with the picked one.")
+        detail.update(styled([*show_lines(run), "", hint]))

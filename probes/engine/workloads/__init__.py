@@ -1,0 +1,39 @@
+"""The workload registry behind the one `_engine KIND` entry: each kind's parameters, result and loop."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ...wal_params import ParamError
+from . import compaction, interference, randwrite, wal
+
+
+@dataclass(frozen=True)
+class Workload:
+    """One kind of benchmark: how its parameters and result travel as JSON, and the loop that runs it."""
+
+    name: str
+    params_type: type
+    result_type: type
+    run: Callable[[Any, Any], Any]
+
+
+WORKLOADS = {
+    "wal": Workload("wal", wal.WalParams, wal.WalResult, wal.run),
+    "compaction": Workload("compaction", compaction.CompactionParams, compaction.CompactionResult,
+                           compaction.run),
+    "randwrite": Workload("randwrite", randwrite.RandwriteParams, randwrite.RandwriteResult, randwrite.run),
+    "interference": Workload("interference", interference.InterferenceParams,
+                             interference.InterferenceResult, interference.run),
+}
+"""Imported statically, so the frozen binary holds every workload."""
+
+
+def workload(name: str) -> Workload:
+    """The registered workload `name`, or ParamError naming the known ones."""
+    try:
+        return WORKLOADS[name]
+    except KeyError:
+        raise ParamError(f"unknown workload {name!r} (choose from {', '.join(WORKLOADS)})") from None

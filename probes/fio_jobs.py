@@ -1,0 +1,160 @@
+"""fio's equivalents of the compaction, randwrite and interference workloads: job files, runs, figures."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+from dataclasses import dataclass
+
+from .engine.workloads.compaction import CompactionParams
+from .engine.workloads.randwrite import RandwriteParams
+from .fio_json import FioOutputError, FioSyncStats, _objects, parse_fio_json
+from .fio_run import fio_available
+from .root import host_command_env
+from .wal_params import WalParams, _fio_size, fio_argv
+from .wal_target import TargetError, make_scratch, remove_scratch
+
+
+def compaction_job_file(params: CompactionParams, directory: str) -> str:
+    """The compaction as fio jobs: a reader (bs=2m) of the inputs, then a writer (bs=1m) syncing as it goes"""
+    size = _fio_size(params.file_size)
+    return "\n".join([
+        "[global]", f"directory={directory}", "ioengine=sync", f"nrfiles={params.inputs}", f"filesize={size}",
+        f"numjobs={params.jobs}", "group_reporting=0", "",
+        "[reader]", "rw=read", f"bs={_fio_size(params.read_bs)}", "",
+        "[writer]", "stonewall", "rw=write", f"bs={_fio_size(params.write_bs)}",
+        f"sync_file_range=write:{max(params.bytes_per_sync // params.write_bs, 1)}", "end_fsync=1",
+        "fsync_on_close=1", ""])
+
+
+def randwrite_argv(params: RandwriteParams, directory: str, *, json_output: bool = False) -> list[str]:
+    """The fio command doing the same random writes at queue depth 1."""
+    argv = ["fio", "--rw=randwrite", "--ioengine=sync", "--iodepth=1", f"--bs={_fio_size(params.bs)}",
+            f"--size={_fio_size(params.size)}", f"--directory={directory}"]
+    if params.direct:
+        argv.append("--direct=1")
+    if params.sync != "none":
+        argv.append("--fdatasync=1")
+    if params.writes:
+        argv.append(f"--number_ios={params.writes}")
+    elif params.duration_s:
+        argv += ["--time_based", f"--runtime={params.duration_s:g}s"]
+    argv.append("--name=randwrite")
+    if json_output:
+        argv.append("--output-format=json")
+    return argv
+
+
+def interference_job_file(wal: WalParams, compaction: CompactionParams, directory: str) -> str:
+    """The WAL job beside the compaction's reader and writer; exitall ends them when the WAL is done."""
+    wal_options = [arg[2:] for arg in fio_argv(wal, directory)[1:] if arg.startswith("--")
+                   and not arg.startswith(("--directory", "--name"))]
+    size = _fio_size(compaction.file_size)
+    return "\n".join([
+        "[global]", f"directory={directory}", "ioengine=sync", "", "[wal]", *wal_options, "exitall", "",
+        "[compaction-reader]", "rw=read", f"bs={_fio_size(compaction.read_bs)}",
+        f"nrfiles={compaction.inputs}",
+        f"filesize={size}", "time_based", "runtime=24h", f"numjobs={compaction.jobs}", "",
+        "[compaction-writer]", "rw=write", f"bs={_fio_size(compaction.write_bs)}",
+        f"nrfiles={compaction.inputs}", f"filesize={size}",
+        f"sync_file_range=write:{max(compaction.bytes_per_sync // compaction.write_bs, 1)}",
+        "fsync_on_close=1",
+        "time_based", "runtime=24h", f"numjobs={compaction.jobs}", ""])
+
+
+def shell_text(argv: list[str]) -> str:
+    """An argv as one copyable shell line."""
+    return shlex.join(argv)
+
+
+@dataclass(frozen=True)
+class FioThroughput:
+    """fio's bandwidth per job name (MB/s, 10^6 bytes) for the reads and the writes."""
+
+    version: str
+    read_mb_s: float
+    write_mb_s: float
+
+    def to_json(self) -> dict[str, object]:
+        """The `fio` object of a compaction result."""
+        return {"version": self.version, "read_mb_s": round(self.read_mb_s, 2),
+                "write_mb_s": round(self.write_mb_s, 2)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> FioThroughput:
+        """Inverse of `to_json`."""
+        return cls(str(data["version"]), float(data["read_mb_s"]), float(data["write_mb_s"]))  # type: ignore[arg-type]
+
+
+def parse_throughput(text: str) -> FioThroughput:
+    """Sum of read bandwidth over reader jobs and write bandwidth over writer jobs."""
+    reports = [o for o in _objects(text) if isinstance(o.get("jobs"), list) and o["jobs"]]
+    if not reports:
+        raise FioOutputError("fio printed no job results")
+    report = reports[-1]
+    try:
+        jobs = report["jobs"]
+        read = sum(float(j["read"]["bw_bytes"]) for j in jobs if j["jobname"] == "reader")  # type: ignore[union-attr]
+        write = sum(float(j["write"]["bw_bytes"]) for j in jobs if j["jobname"] == "writer")  # type: ignore[union-attr]
+    except (KeyError, TypeError, ValueError) as err:
+        raise FioOutputError(f"fio's JSON lacks the expected fields ({err})") from err
+    return FioThroughput(str(report.get("fio version", "fio")), read / 1e6, write / 1e6)
+
+
+def run_fio_job(directory: str, *, job_file: str | None = None, argv: list[str] | None = None,
+                timeout_s: float | None = None) -> str:
+    """Run fio (a job file or a command) with JSON output in a scratch dir of `directory`; its stdout."""
+    if fio_available() is None:
+        raise TargetError("fio is not installed (apt-get install fio), so there is nothing to compare")
+    scratch = make_scratch(directory)
+    try:
+        if job_file is not None:
+            path = os.path.join(scratch, "job.fio")
+            with open(path, "x", encoding="utf-8") as handle:
+                handle.write(job_file.replace(f"directory={directory}", f"directory={scratch}"))
+            command = ["fio", "--output-format=json", path]
+        else:
+            assert argv is not None
+            command = [arg.replace(f"--directory={directory}", f"--directory={scratch}") for arg in argv]
+            command.append("--output-format=json")
+        done = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                              env=host_command_env(), timeout=timeout_s, check=False)
+        if done.returncode != 0:
+            lines = (done.stderr or "").strip().splitlines()
+            raise TargetError(f"fio failed: {lines[-1] if lines else f'exit code {done.returncode}'}")
+        return done.stdout
+    except subprocess.TimeoutExpired as err:
+        raise TargetError("fio did not finish in time") from err
+    finally:
+        remove_scratch(scratch)
+
+
+def run_compaction_fio(params: CompactionParams, directory: str) -> FioThroughput:
+    """fio's reader and writer bandwidth for the same sizes on the same filesystem."""
+    try:
+        return parse_throughput(run_fio_job(directory, job_file=compaction_job_file(params, directory)))
+    except FioOutputError as err:
+        raise TargetError(str(err)) from err
+
+
+def run_randwrite_fio(params: RandwriteParams, directory: str) -> FioSyncStats:
+    """fio's latencies for the same random writes (the sync call's when syncing, else the write's)."""
+    try:
+        return parse_fio_json(run_fio_job(directory, argv=randwrite_argv(params, directory)))
+    except FioOutputError as err:
+        raise TargetError(str(err)) from err
+
+
+def run_interference_fio(params: object, directory: str) -> tuple[FioSyncStats, FioSyncStats]:
+    """fio's WAL job alone, then beside fio's compaction reader and writer: (alone, under compaction)."""
+    from .fio_run import run_fio
+
+    wal, compaction = params.wal, params.compaction  # type: ignore[attr-defined]
+    alone = run_fio(wal, directory)
+    try:
+        job_file = interference_job_file(wal, compaction, directory)
+        beside = parse_fio_json(run_fio_job(directory, job_file=job_file))
+    except FioOutputError as err:
+        raise TargetError(str(err)) from err
+    return alone, beside

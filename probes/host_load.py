@@ -1,0 +1,143 @@
+"""What else the live host was doing during a benchmark (psutil): CPU busy, iowait, steal, others' I/O.
+
+A verdict taken while other processes kept the CPUs or the disks busy measures them too; the result
+records this so the report can say so. Live host only: psutil cannot be re-rooted onto a capture.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import time
+from dataclasses import asdict, dataclass, field
+
+import psutil
+
+BUSY_CPU_SHARE = 0.25
+"""Other processes using a quarter of the machine's CPU time make a run "taken while busy"."""
+BUSY_IO_BYTES_S = 8 << 20
+"""Other processes moving 8 MiB/s of storage I/O make a run "taken while busy"."""
+TOP_PROCESSES = 3
+
+
+@dataclass(frozen=True)
+class ProcessIO:
+    """One other process and the storage bytes it read and wrote during the run."""
+
+    pid: int
+    name: str
+    read_bytes: int
+    write_bytes: int
+
+
+@dataclass(frozen=True)
+class HostLoad:
+    """The host during a run: CPU shares of all CPUs (0-1), the engine's own CPU, others' I/O."""
+
+    seconds: float
+    cpus: int
+    cpu_busy: float
+    iowait: float
+    steal: float
+    engine_cpu_s: float
+    other_cpu: float
+    """CPU time of other user-space processes, as a share of all CPUs (kernel threads working for the run's
+    own I/O, such as writeback and the loop driver, are not counted as others)."""
+    other_read_bytes: int
+    other_write_bytes: int
+    top_io: list[ProcessIO] = field(default_factory=list)
+
+    @property
+    def busy_reason(self) -> str | None:
+        """Why the host counts as busy during the run (None when it was quiet)."""
+        reasons = []
+        if self.other_cpu >= BUSY_CPU_SHARE:
+            reasons.append(f"other processes used {self.other_cpu:.0%} of the CPUs")
+        rate = (self.other_read_bytes + self.other_write_bytes) / self.seconds if self.seconds > 0 else 0.0
+        if rate >= BUSY_IO_BYTES_S:
+            names = ", ".join(p.name for p in self.top_io) or "unknown"
+            reasons.append(f"other processes did {rate / (1 << 20):.0f} MiB/s of I/O ({names})")
+        if self.steal >= 0.05:
+            reasons.append(f"the hypervisor stole {self.steal:.0%} of the CPU time")
+        return "; ".join(reasons) or None
+
+    def line(self) -> str:
+        """e.g. "host: CPU 31% busy (others 4%), iowait 12%, steal 0%; others' I/O 0.2 MiB"."""
+        moved = (self.other_read_bytes + self.other_write_bytes) / (1 << 20)
+        return (f"CPU {self.cpu_busy:.0%} busy (others {self.other_cpu:.0%}), iowait {self.iowait:.0%}, "
+                f"steal {self.steal:.0%}; other processes' I/O {moved:,.1f} MiB")
+
+    def to_json(self) -> dict[str, object]:
+        """The `host` object of a result, with the verdict-facing `busy` reason."""
+        data = asdict(self)
+        data["busy"] = self.busy_reason
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> HostLoad:
+        """Inverse of `to_json`."""
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        known["top_io"] = [ProcessIO(**item) for item in data.get("top_io") or []]  # type: ignore[union-attr]
+        return cls(**known)  # type: ignore[arg-type]
+
+
+KTHREADD = 2
+"""Kernel threads (children of kthreadd) do the writeback, journaling and loop I/O the run itself causes."""
+
+
+def _process_io(exclude: set[int]) -> dict[tuple[int, float], tuple[str, int, int, float]]:
+    """(pid, create time) -> (name, read bytes, write bytes, CPU seconds) of every user-space process."""
+    found = {}
+    for process in psutil.process_iter(["pid", "ppid", "name", "create_time"]):
+        info = process.info
+        if info["pid"] in exclude or KTHREADD in (info["pid"], info["ppid"]):
+            continue
+        with contextlib.suppress(psutil.Error, OSError):
+            counters, cpu = process.io_counters(), process.cpu_times()
+            key = (info["pid"], info["create_time"] or 0.0)
+            found[key] = (info["name"] or "?", counters.read_bytes, counters.write_bytes,
+                          cpu.user + cpu.system)
+    return found
+
+
+def _children_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+class HostLoadSampler:
+    """Take a reading when a run starts; `finish()` after it ended returns the HostLoad in between."""
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self.cpu = psutil.cpu_times()
+        self.children_cpu = _children_cpu_s()
+        self.io = _process_io({os.getpid()})
+
+    def finish(self) -> HostLoad:
+        """The host's load since construction; the engine processes (waited children) are set apart."""
+        seconds = max(time.monotonic() - self.started, 1e-9)
+        after = psutil.cpu_times()
+        spent = {name: getattr(after, name) - getattr(self.cpu, name) for name in after._fields
+                 if name not in ("guest", "guest_nice")}  # already counted in user and nice
+        total = sum(spent.values()) or 1e-9
+        idle = spent.get("idle", 0.0) + spent.get("iowait", 0.0)
+        cpus = psutil.cpu_count() or 1
+        engine = max(_children_cpu_s() - self.children_cpu, 0.0)
+        busy = max(total - idle, 0.0)
+        others, other_cpu_s = [], 0.0
+        for key, (name, read, written, cpu_s) in _process_io({os.getpid()}).items():
+            if key in self.io:
+                _, read0, written0, cpu0 = self.io[key]
+                other_cpu_s += max(cpu_s - cpu0, 0.0)
+                if read - read0 > 0 or written - written0 > 0:
+                    others.append(ProcessIO(key[0], name, max(read - read0, 0), max(written - written0, 0)))
+        others.sort(key=lambda p: p.read_bytes + p.write_bytes, reverse=True)
+        def share(value: float) -> float:
+            return round(value / total, 4)
+
+        return HostLoad(round(seconds, 4), cpus, share(busy), share(spent.get("iowait", 0.0)),
+                        share(spent.get("steal", 0.0)), round(engine, 4),
+                        round(other_cpu_s / (seconds * cpus), 4), sum(p.read_bytes for p in others),
+                        sum(p.write_bytes for p in others), others[:TOP_PROCESSES])

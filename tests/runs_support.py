@@ -1,0 +1,45 @@
+"""Saved runs with chosen latencies, for comparison, store and report tests (no timing involved)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from diskdoctor.app.bench_record import BenchRecord
+from diskdoctor.app.host_fingerprint import HostFingerprint
+from diskdoctor.app.runs.record import SavedRun, new_run_id
+from diskdoctor.app.runs.stack_fingerprint import StackFingerprint, StackLayer
+from diskdoctor.probes.engine.workloads.wal import WalResult
+from diskdoctor.probes.latency_histogram import LatencyHistogram
+from diskdoctor.probes.wal_params import PROFILES, WalParams
+from diskdoctor.probes.wal_target import Target
+
+HOST = HostFingerprint("etcd-2", "6.1.0-26-amd64", "Debian GNU/Linux 12 (bookworm)", "0.1.0", "live")
+TARGET = Target("/var/lib/etcd", "/var/lib/etcd", "ext4", "dm-2", ("dm-2", "md0", "nvme0n1p1"))
+STACK = StackFingerprint(TARGET, ("rw", "relatime"), (
+    StackLayer("dm-2", "luks-etcd", "crypt", None, False, "none"),
+    StackLayer("md0", "md0", "raid0", None, False, None),
+    StackLayer("nvme0n1p1", "nvme0n1p1", "part", "SAMSUNG MZQL21T9HCJR-00A07", False, "none")))
+
+
+def histogram(fast_ns: int, slow_ns: int, samples: int = 1000, slow_every: int = 50) -> LatencyHistogram:
+    """`samples` values at `fast_ns`, every `slow_every`-th one at `slow_ns` instead (2% tail by default)."""
+    result = LatencyHistogram()
+    for index in range(samples):
+        result.record(slow_ns if index % slow_every == slow_every - 1 else fast_ns)
+    return result
+
+
+def wal_result(fast_ms: float = 0.4, slow_ms: float = 2.0, ops_per_s: float = 2000.0) -> WalResult:
+    """A run whose p50 is `fast_ms` and whose p99 is `slow_ms` (the slowest 2%)."""
+    sync = histogram(int(fast_ms * 1e6), int(slow_ms * 1e6))
+    write = histogram(5_000, 20_000)
+    return WalResult(1000, 1000 / ops_per_s, ops_per_s, sync, write, [])
+
+
+def saved_run(day: int = 20, *, fast_ms: float = 0.4, slow_ms: float = 2.0, ops_per_s: float = 2000.0,
+              params: WalParams = PROFILES["etcd"], stack: StackFingerprint = STACK,
+              host: HostFingerprint = HOST, result: WalResult | None = None) -> SavedRun:
+    """A WAL run saved on 2026-11-`day` at 14:30 UTC, judged against etcd's 10 ms."""
+    saved_at = dt.datetime(2026, 11, day, 14, 30, tzinfo=dt.timezone.utc)
+    record = BenchRecord("wal", params, stack.target, result or wal_result(fast_ms, slow_ms, ops_per_s), 10.0)
+    return SavedRun(new_run_id("wal", saved_at), "wal", saved_at, host, stack, record)

@@ -1,0 +1,86 @@
+"""The Benchmark screen with the other workloads (Pilot): the two-series interference chart, compaction's
+MB/s, randwrite's form, all from real short runs on tmpfs."""
+
+from __future__ import annotations
+
+import os
+
+from diskdoctor.app.tui import DiskDoctorApp
+from diskdoctor.probes.engine.workloads.compaction import CompactionParams
+from diskdoctor.probes.engine.workloads.interference import InterferenceParams
+from diskdoctor.probes.root import live_root
+from diskdoctor.probes.wal_params import WalParams
+from diskdoctor.widgets import PercentileChart
+from test_bench_screen import SIZE, open_bench, text_of, until
+from textual.widgets import Checkbox, Input, Select
+from wal_support import tmpfs_dir
+
+__all__ = ["tmpfs_dir"]
+MIB = 1 << 20
+SMALL_COMPACTION = CompactionParams(inputs=2, file_size=2 * MIB, read_bs=512 << 10, write_bs=256 << 10,
+                                    bytes_per_sync=256 << 10, jobs=2)
+
+
+async def test_interference_draws_both_series_on_one_chart(tmpfs_dir: str) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bench(app, pilot)
+        wal = WalParams(profile="custom", bs=4096, size=2 * MIB, duration_s=1.0)
+        screen.start_run(InterferenceParams(wal, SMALL_COMPACTION), tmpfs_dir)
+        await until(pilot, lambda: screen.result is not None, timeout=30)
+        await pilot.pause()
+        chart = screen.query_one(PercentileChart)
+        series = chart._series
+        assert list(series) == ["p99 alone", "p99 under compaction"]
+        alone = [v for v in series["p99 alone"] if v is not None]
+        under = [v for v in series["p99 under compaction"] if v is not None]
+        assert alone and under  # both phases drawn, one after the other on the same time axis
+        times = list(chart._times)
+        assert times == sorted(times)
+        legend = "".join(segment.text for segment in chart._legend(160))
+        assert "p99 alone" in legend and "p99 under compaction" in legend
+        verdict = text_of(app, "#bench-verdict")
+        assert verdict.startswith("PASS  WAL p99 fdatasync ") and "under compaction" in verdict
+        assert "compaction jobs read" in verdict
+        await app.workers.wait_for_complete()
+    assert os.listdir(tmpfs_dir) == []
+
+
+async def test_compaction_from_the_form_shows_mb_s_and_its_summary(tmpfs_dir: str) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bench(app, pilot)
+        screen.query_one("#bench-profile", Select).value = "compaction"
+        await pilot.pause()
+        assert screen.query_one("#bench-jobs").display and not screen.query_one("#bench-prealloc").display
+        assert screen.query_one("#bench-size", Input).value == "64m"
+        screen.query_one("#bench-dir", Input).value = tmpfs_dir
+        screen.query_one("#bench-size", Input).value = "4m"
+        await pilot.click("#bench-start")
+        await until(pilot, lambda: screen.result is not None, timeout=30)
+        await pilot.pause()
+        assert "MB/s" in text_of(app, "#bench-stats") and "file sync" in text_of(app, "#bench-stats")
+        assert text_of(app, "#bench-verdict").startswith("compaction read ")
+        assert not screen.query_one("#bench-longer").display
+        await app.workers.wait_for_complete()
+    assert os.listdir(tmpfs_dir) == []
+
+
+async def test_randwrite_form_offers_no_sync_and_o_direct(tmpfs_dir: str) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bench(app, pilot)
+        screen.query_one("#bench-profile", Select).value = "randwrite"
+        await pilot.pause()
+        assert screen.query_one("#bench-direct", Checkbox).display
+        screen.query_one("#bench-sync", Select).value = "none"
+        for name, value in (("dir", tmpfs_dir), ("size", "1m"), ("duration", "0.6")):
+            screen.query_one(f"#bench-{name}", Input).value = value
+        await pilot.click("#bench-start")
+        await until(pilot, lambda: screen.result is not None, timeout=30)
+        await pilot.pause()
+        assert screen.result.sync.count == 0 and screen.result.write.count > 100  # type: ignore[attr-defined]
+        assert text_of(app, "#bench-verdict").startswith("randwrite ") and "O_DIRECT" in text_of(
+            app, "#bench-verdict")
+        await app.workers.wait_for_complete()
+    assert os.listdir(tmpfs_dir) == []

@@ -1,0 +1,304 @@
+"""Saved runs: typed round trip, never overwriting, the corrupt runs directory, comparison math, the CLI."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cli_runner import assert_one_line_error, run_cli
+from diskdoctor.app.runs.autosave import save_run
+from diskdoctor.app.runs.compare import compare_runs
+from diskdoctor.app.runs.record import SavedRun
+from diskdoctor.app.runs.store import RunStore, default_runs_dir
+from diskdoctor.probes.engine.workloads.wal import WalResult
+from diskdoctor.probes.wal_params import PROFILES, WalParams
+from diskdoctor.probes.wal_target import Target
+from runs_support import STACK, saved_run
+from wal_support import tmpfs_dir
+
+__all__ = ["tmpfs_dir"]
+
+
+@pytest.fixture
+def store(private_state_dir: Path) -> RunStore:
+    """The store the CLI uses in this test (XDG_STATE_HOME points at a private folder)."""
+    return RunStore(default_runs_dir())
+
+
+def _snapshot(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in directory.iterdir() if p.is_file() and not p.is_symlink()}
+
+
+def test_default_dir_follows_xdg(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", "/srv/state")
+    assert default_runs_dir() == Path("/srv/state/diskdoctor/runs")
+    monkeypatch.setenv("XDG_STATE_HOME", "relative/ignored")  # the XDG spec: relative paths are invalid
+    monkeypatch.setenv("HOME", "/home/ops")
+    assert default_runs_dir() == Path("/home/ops/.local/state/diskdoctor/runs")
+
+
+def test_round_trip_gives_back_the_typed_objects(store: RunStore) -> None:
+    original = store.save(saved_run())
+    loaded = store.find(original.id)
+    assert isinstance(loaded.params, WalParams) and loaded.params == original.params
+    assert isinstance(loaded.result, WalResult)
+    assert isinstance(loaded.stack.target, Target) and loaded.stack == original.stack
+    assert loaded.host == original.host and loaded.saved_at == original.saved_at
+    assert loaded.result.sync.percentile(99) == original.result.sync.percentile(99) == 2_000_000
+    assert loaded.result.sync.counts == original.result.sync.counts
+    assert loaded.verdict().line.startswith("p99 fdatasync 2.0 ms < 10 ms: etcd docs")  # type: ignore[union-attr]
+    assert loaded.record.threshold == 10.0 and loaded.record.workload == "wal"
+    file = store.directory / f"{original.id}.json"
+    document = json.loads(file.read_text())
+    assert document["format"] == "diskdoctor-run" and document["kind"] == "wal"
+    assert document["record"]["params"] == PROFILES["etcd"].to_json()
+    assert oct(file.stat().st_mode & 0o777) == "0o644" or file.stat().st_mode & 0o077 == 0
+
+
+def test_saving_never_replaces_a_file(store: RunStore) -> None:
+    first = store.save(saved_run())
+    again = store.save(dataclasses.replace(saved_run(), id=first.id))  # same name wanted: a new one is used
+    assert again.id != first.id
+    names = sorted(p.name for p in store.directory.iterdir())
+    assert names == sorted([f"{first.id}.json", f"{again.id}.json"])
+    assert [run.id for run in store.scan().runs] == sorted([first.id, again.id])
+
+
+CORRUPT = {
+    "broken.json": b'{"format": "diskdoctor-run", "format_vers',
+    "foreign.json": b'{"name": "some other tool"}',
+    "array.json": b"[1, 2, 3]",
+    "future.json": json.dumps({"format": "diskdoctor-run", "format_version": 99}).encode(),
+    "notes.txt": b"my notes about the runs",
+    "latin1.json": "caf\xe9".encode("latin-1"),
+}
+
+
+def _damaged(good: SavedRun) -> dict[str, bytes]:
+    unknown = good.to_json() | {"kind": "warp-drive"}
+    counts = good.to_json()
+    counts["record"]["histograms"]["sync"]["counts"] = "lots"  # type: ignore[index]
+    missing = good.to_json()
+    del missing["stack"]
+    return {"unknown-kind.json": json.dumps(unknown).encode(),
+            "bad-counts.json": json.dumps(counts).encode(),
+            "no-stack.json": json.dumps(missing).encode()}
+
+
+def test_corrupt_and_foreign_files_are_skipped_and_left_alone(store: RunStore) -> None:
+    good = store.save(saved_run())
+    for name, data in {**CORRUPT, **_damaged(good)}.items():
+        (store.directory / name).write_bytes(data)
+    os.symlink("/dev/zero", store.directory / "zero.json")  # would never end if read
+    os.mkfifo(store.directory / "pipe.json")  # would block if opened for reading naively
+    (store.directory / "dir.json").mkdir()
+    (store.directory / "huge.json").write_bytes(b" " * (17 << 20))
+    before = _snapshot(store.directory)
+    listing = store.scan()
+    assert [run.id for run in listing.runs] == [good.id]
+    skipped = dict(listing.skipped)
+    assert set(skipped) == set(CORRUPT) | {"unknown-kind.json", "bad-counts.json", "no-stack.json",
+                                           "zero.json", "pipe.json", "dir.json", "huge.json"}
+    assert skipped["broken.json"] == "not valid JSON" and skipped["notes.txt"].startswith("not a run file")
+    assert skipped["foreign.json"] == "not a diskdoctor run file"
+    assert "version 99" in skipped["future.json"] and "'warp-drive'" in skipped["unknown-kind.json"]
+    assert skipped["no-stack.json"] == "damaged run file (missing field 'stack')"
+    assert "larger than 16 MiB" in skipped["huge.json"]
+    assert _snapshot(store.directory) == before  # nothing changed, nothing removed
+    result = run_cli("runs", "list")
+    assert result.code == 0 and good.id in result.out
+    warnings = result.err.strip().splitlines()
+    assert len(warnings) == len(skipped)
+    assert all(w.startswith("diskdoctor: warning: skipped ") for w in warnings)
+    assert all(w.endswith("(left as it is)") for w in warnings)
+    again = store.save(saved_run(21))
+    assert _snapshot(store.directory) == before | {f"{again.id}.json": (store.directory / f"{again.id}.json")
+                                                   .read_bytes()}
+
+
+def test_host_strings_in_a_run_file_are_made_visible(store: RunStore) -> None:
+    good = store.save(saved_run())
+    document = good.to_json()
+    document["host"]["hostname"] = "evil\x1b]52;c;cm0gLXJmIH4=\x07"  # type: ignore[index]
+    (store.directory / "planted.json").write_text(json.dumps(document))
+    planted = store.find("planted")
+    assert planted.host.hostname == "evil\\x1b]52;c;cm0gLXJmIH4=\\x07"
+    result = run_cli("runs", "show", "planted")
+    assert result.code == 0 and "\x1b" not in result.out and "evil\\x1b]52" in result.out
+
+
+def _delta(comparison, key):  # type: ignore[no-untyped-def]
+    return next(delta for delta in comparison.deltas if delta.key == key)
+
+
+def test_comparison_math_and_regression_flag() -> None:
+    before, after = saved_run(20, slow_ms=2.0), saved_run(23, slow_ms=6.8, ops_per_s=1500)
+    comparison = compare_runs(after, before)  # argument order does not matter: the older is the baseline
+    assert comparison.baseline is before and comparison.same_filesystem
+    p99 = _delta(comparison, "sync_p99")
+    assert p99.before == 2.0 and p99.after == pytest.approx(6.8, rel=0.01)  # histogram buckets: within 1%
+    assert p99.percent == pytest.approx(240.0, abs=1)
+    assert p99.worse and p99.regression and p99.percent_text() == "+240%"
+    ops = _delta(comparison, "ops_per_s")
+    assert ops.percent == pytest.approx(-25.0) and ops.worse and ops.regression
+    p50 = _delta(comparison, "sync_p50")
+    assert p50.percent == 0 and not p50.worse and not p50.regression
+    assert comparison.flags() == [
+        "REGRESSION p99 fdatasync +240% since 2026-11-20 on the same filesystem",
+        "REGRESSION ops/s -25% since 2026-11-20 on the same filesystem"]
+    assert comparison.regressed and comparison.param_changes == []
+
+
+def test_small_changes_and_improvements_are_not_regressions() -> None:
+    noise = compare_runs(saved_run(20, slow_ms=2.0), saved_run(21, slow_ms=2.3))  # +15%: under 20%
+    assert not noise.regressed and noise.flags() == []
+    tiny = compare_runs(saved_run(20, fast_ms=0.001, slow_ms=0.01),
+                        saved_run(21, fast_ms=0.001, slow_ms=0.05))
+    assert _delta(tiny, "sync_p99").percent == pytest.approx(400) and not tiny.regressed  # 40 µs: noise
+    fixed = compare_runs(saved_run(20, slow_ms=12.0), saved_run(21, slow_ms=3.0))
+    assert not fixed.regressed
+    assert fixed.flags() == ["improved p99 fdatasync -75% since 2026-11-20 on the same filesystem"]
+
+
+def test_comparison_names_what_differs() -> None:
+    other_fs = dataclasses.replace(STACK, target=Target("/data", "/data", "xfs", "md1", ("md1",)))
+    moved = compare_runs(saved_run(20), saved_run(21, slow_ms=9.0, stack=other_fs))
+    assert not moved.same_filesystem
+    assert moved.flags()[0].endswith(
+        "on another filesystem (/var/lib/etcd (ext4 on dm-2) → /data (xfs on md1))")
+    changed = compare_runs(saved_run(20), saved_run(21, params=PROFILES["postgres-wal"]))
+    assert ("bs", 2300, 8192) in changed.param_changes
+    assert ("profile", "etcd", "postgres-wal") in changed.param_changes
+
+
+def test_runs_cli_show_compare_json_and_plot(store: RunStore) -> None:
+    old, new = store.save(saved_run(20)), store.save(saved_run(23, slow_ms=6.8))
+    listing = run_cli("runs", "list", "--json")
+    assert [run["id"] for run in json.loads(listing.out)["runs"]] == [old.id, new.id]
+    shown = run_cli("runs", "show", "latest")
+    assert shown.code == 0 and shown.out.startswith(f"run       {new.id} (WAL write + sync latency)")
+    assert "params    etcd: 2,300-byte writes, 22 MiB, fdatasync, preallocated file" in shown.out
+    assert "layers    luks-etcd (dm-2) [crypt, scheduler none] → md0 [raid0]" in shown.out
+    assert json.loads(run_cli("runs", "show", new.id, "--json").out) == new.to_json()
+    compared = run_cli("runs", "compare", "previous", "latest", "--plot")
+    assert compared.code == 1, compared.err  # a regression fails the check, for scripts and CI
+    assert "REGRESSION p99 fdatasync +240% since 2026-11-20 on the same filesystem" in compared.out
+    assert "fdatasync latency: baseline vs candidate in ms, log scale" in compared.out
+    assert "\x1b" not in compared.out
+    document = json.loads(run_cli("runs", "compare", old.id, new.id, "--json").out)
+    assert document["regression"] and document["baseline"] == old.id
+    p99 = next(m for m in document["metrics"] if m["key"] == "sync_p99")
+    assert p99 == {"key": "sync_p99", "label": "p99 fdatasync", "unit": "ms", "before": 2.0,
+                   "after": pytest.approx(6.8, rel=0.01), "change": pytest.approx(4.8, rel=0.01),
+                   "percent": pytest.approx(240, abs=1), "worse": True, "regression": True}
+    assert run_cli("runs", "compare", old.id, old.id[:20]).code == 2
+
+
+def test_runs_cli_bad_references(store: RunStore) -> None:
+    assert_one_line_error(run_cli("runs", "show", "latest"), "there is no latest run: 0 saved in")
+    store.save(saved_run(20))
+    store.save(saved_run(20))
+    assert_one_line_error(run_cli("runs", "show", "2026"), "matches 2 runs; give more of the id")
+    assert_one_line_error(run_cli("runs", "show", "nope"), "no saved run 'nope'")
+    assert_one_line_error(run_cli("runs", "list", "--sysroot", "/"), "cannot take --sysroot")
+    assert run_cli("runs").code == 2
+
+
+def test_bench_saves_every_run_and_plots(tmpfs_dir: str, store: RunStore) -> None:
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--size", "128k", "--bs", "4k", "--plot")
+    assert result.code == 0, result.err
+    assert "fdatasync latency (whole run) in ms, log scale, limit 10 ms" in result.out
+    assert "wal: latency percentiles per interval (ms)" in result.out
+    assert "fdatasync latency histogram (samples, log scale)" in result.out
+    [run] = store.scan().runs
+    assert f"bench wal: saved as run {run.id}" in result.err
+    assert run.params == WalParams(profile="custom", bs=4096, size=128 << 10)
+    assert run.result.samples == 32 and run.stack.target.fstype == "tmpfs"  # type: ignore[attr-defined]
+    assert run.host.source == "live" and run.host.kernel == os.uname().release
+    assert run.threshold == 10.0 and run.verdict().line.endswith("etcd docs threshold; 32 samples")  # type: ignore[union-attr]
+    unsaved = run_cli("bench", "wal", "--dir", tmpfs_dir, "--size", "128k", "--bs", "4k", "--no-save")
+    assert unsaved.code == 0 and len(store.scan().runs) == 1
+
+
+@pytest.fixture
+def full_state_dir(tmp_path: Path) -> Iterator[Path]:
+    """A 1 MiB tmpfs used as XDG_STATE_HOME with the runs dir made and every byte of it taken."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    mountpoint = tmp_path / "state"
+    mountpoint.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mountpoint)], check=True)
+    try:
+        runs = mountpoint / "diskdoctor" / "runs"
+        runs.mkdir(parents=True)
+        with open(mountpoint / "filler", "wb", buffering=0) as filler, contextlib.suppress(OSError):
+            while True:
+                filler.write(b"\0" * 65536)
+        yield mountpoint
+    finally:
+        subprocess.run(["umount", str(mountpoint)], check=False)
+
+
+@pytest.mark.live
+def test_full_disk_when_saving_still_prints_the_result(tmpfs_dir: str, full_state_dir: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(full_state_dir))
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--size", "128k", "--bs", "4k")
+    assert result.code == 0 and result.out.startswith("PASS  p99 fdatasync")  # the result is all there
+    assert "fio cmd   fio --rw=write" in result.out
+    [line] = [line for line in result.err.splitlines() if not line.startswith("bench wal: ")]
+    assert line == (f"diskdoctor: warning: could not save the run in {full_state_dir}/diskdoctor/runs: "
+                    "No space left on device")
+    assert os.listdir(full_state_dir / "diskdoctor" / "runs") == []  # no partial or temp file left
+
+
+KIND_RUNS = {
+    "randwrite": ("--size", "1m", "--duration", "0.5"),
+    "compaction": ("--duration", "0.5"),
+    "interference": ("--duration", "1"),
+}
+
+
+def test_every_engine_kind_is_saved_and_loads_back_typed(tmpfs_dir: str, store: RunStore) -> None:
+    from diskdoctor.probes.engine.workloads import WORKLOADS
+
+    assert set(KIND_RUNS) | {"wal"} == set(WORKLOADS)  # a new workload needs a saved-run kind and this test
+    for kind, options in KIND_RUNS.items():
+        result = run_cli("bench", kind, "--dir", tmpfs_dir, *options)
+        assert result.code == 0, result.err
+        assert f"bench {kind}: saved as run " in result.err
+    runs = {run.kind: run for run in store.scan().runs}
+    for kind, run in runs.items():
+        workload = WORKLOADS[kind]
+        assert isinstance(run.params, workload.params_type) and isinstance(run.result, workload.result_type)
+        assert run.kind_info.metrics(run.record)
+        shown = run_cli("runs", "show", run.id, "--plot")
+        assert shown.code == 0 and shown.out.startswith(f"run       {run.id}"), shown.err
+    assert runs["interference"].verdict().passed  # type: ignore[union-attr]
+    assert_one_line_error(run_cli("runs", "compare", runs["compaction"].id, runs["randwrite"].id),
+                          "only runs of the same kind can be compared")
+    again = run_cli("bench", "compaction", "--dir", tmpfs_dir, "--duration", "0.5")
+    assert again.code == 0
+    compared = run_cli("runs", "compare", runs["compaction"].id, "latest")
+    assert compared.code in (0, 1) and "write MB/s" in compared.out and "read MB/s" in compared.out
+
+
+def test_no_home_and_no_xdg_state_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bare chroot or container (no HOME, a uid without a passwd entry): saving and listing say why."""
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    saved, message = save_run(saved_run().record)
+    assert saved is None and message == "no folder for saved runs: neither XDG_STATE_HOME nor HOME is set"
+    if os.geteuid() == 0:  # the real thing: a uid without a passwd entry and no HOME
+        monkeypatch.delenv("HOME", raising=False)
+        assert_one_line_error(run_cli("runs", "list", user=54_321), "no folder for saved runs")

@@ -1,0 +1,110 @@
+"""The Runs screen and the report key with Pilot: pick two runs, read the regression flag, write a report."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from conftest import fixture_root
+from diskdoctor.app.report.report_dialog import ReportDialog
+from diskdoctor.app.runs.runs_screen import RunsScreen
+from diskdoctor.app.runs.store import RunStore
+from diskdoctor.app.tui import DiskDoctorApp
+from runs_support import saved_run
+from textual.widgets import DataTable, Input, Static
+
+FIXTURE = "etcd-raid0-lvm-luks"
+
+
+@pytest.fixture
+def three_runs(private_state_dir: Path) -> list[str]:
+    """Three runs with fixed ids (steady snapshots) and one foreign file in the runs directory."""
+    store = RunStore()
+    runs = [saved_run(20, slow_ms=0.9), saved_run(21, slow_ms=2.0),
+            saved_run(23, slow_ms=6.8, ops_per_s=1500)]
+    ids = [f"2026112{day}-143000-wal-000{n}" for n, day in enumerate((0, 1, 3))]
+    for run, run_id in zip(runs, ids, strict=True):
+        store.save(dataclasses.replace(run, id=run_id))
+    (store.directory / "notes.txt").write_text("not a run")
+    return ids
+
+
+def text_of(app: DiskDoctorApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+async def open_runs(pilot) -> None:  # type: ignore[no-untyped-def]
+    await pilot.app.workers.wait_for_complete()
+    await pilot.press("5")
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_pick_two_runs_and_see_the_regression(three_runs: list[str]) -> None:
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_runs(pilot)
+        assert isinstance(app.screen, RunsScreen)
+        table = app.screen.query_one(DataTable)
+        assert table.row_count == 3 and app.screen.runs[0].id == three_runs[2]  # newest first
+        status = text_of(app, "#runs-status")
+        assert status.startswith("3 saved runs") and "skipped 1 file that is not a run" in status
+        assert "notes.txt" in status
+        assert text_of(app, "#runs-detail").startswith(f"run       {three_runs[2]}")
+        await pilot.press("space", "down", "space")
+        await pilot.pause()
+        detail = text_of(app, "#runs-detail")
+        assert "REGRESSION p99 fdatasync +240% since 2026-11-21 on the same filesystem" in detail
+        assert f"baseline  {three_runs[1]}" in detail and f"candidate {three_runs[2]}" in detail
+        await pilot.press("down", "space")  # a third pick replaces the oldest pick
+        await pilot.pause()
+        assert app.screen.picked == [three_runs[1], three_runs[0]]
+        assert "improved" not in text_of(app, "#runs-detail")  # 0.9 → 2.0 ms is worse, not better
+        assert "REGRESSION p99 fdatasync +122% since 2026-11-20" in text_of(app, "#runs-detail")
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.screen.picked == [] and text_of(app, "#runs-detail").startswith("run ")
+
+
+async def test_no_runs_says_where_they_will_be(private_state_dir: Path) -> None:
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_runs(pilot)
+        expected = f"No saved runs yet in {private_state_dir}/diskdoctor/runs"
+        assert text_of(app, "#runs-status").startswith(expected)
+
+
+async def test_report_key_writes_the_report(three_runs: list[str], tmp_path: Path) -> None:
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.app.workers.wait_for_complete()
+        await pilot.press("w")
+        await pilot.pause()
+        assert isinstance(app.screen, ReportDialog)
+        proposed = app.screen.query_one(Input).value
+        assert proposed.endswith(".html") and "diskdoctor-etcd-2-" in proposed
+        app.screen.query_one(Input).value = str(tmp_path / "case.txt")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "report file must end in .md, .html or .json" in text_of(app, "#report-result")
+        app.screen.query_one(Input).value = str(tmp_path / "case.md")
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert text_of(app, "#report-result").startswith(f"Wrote {tmp_path / 'case.md'}: 4 findings")
+        assert (tmp_path / "case.md").read_text().startswith("# diskdoctor report: etcd-2")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, ReportDialog)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)])
+def test_runs_screen_comparison_snapshot(snap_compare, three_runs: list[str],  # type: ignore[no-untyped-def]
+                                         size: tuple[int, int]) -> None:
+    async def compare_two(pilot) -> None:  # type: ignore[no-untyped-def]
+        await open_runs(pilot)
+        await pilot.press("space", "down", "space")
+        await pilot.pause()
+
+    assert snap_compare(DiskDoctorApp(fixture_root(FIXTURE)), terminal_size=size, run_before=compare_two)
