@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from diskdoctor.widgets.fitted_footer import FittedFooter
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -11,7 +12,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from diskdoctor.widgets.fitted_footer import FittedFooter
 from textual.widgets import DataTable, Header, Static
 
 from .compare import compare_runs, different_kinds
