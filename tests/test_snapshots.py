@@ -87,7 +87,14 @@ async def _open_advice(pilot) -> None:  # type: ignore[no-untyped-def]
     await pilot.press("down")
     await pilot.pause()
     await pilot.wait_for_scheduled_animations()
-    await pilot.pause(0.2)  # the table measures its rows' widths after the first paint
+    # the table measures its rows' widths when it is next idle, which a loaded machine can delay
+    table = pilot.app.screen.query_one("#advice-table")
+    labels = sum(len(str(column.label)) for column in table.ordered_columns)
+    for _ in range(100):
+        if table.virtual_size.width > labels + 2 * len(table.ordered_columns):
+            break
+        await pilot.pause(0.05)
+    await pilot.pause()
 
 
 def test_advice_screen_at_80x24(snap_compare) -> None:  # type: ignore[no-untyped-def]
