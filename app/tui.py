@@ -21,6 +21,7 @@ from .commands import ScreenActionsProvider
 from .hangup import note_signal, start_watchdog
 from .help_screen import EXTRA_KEYS, HelpScreen, bindings_of
 from .host_snapshot import HostSnapshot, SnapshotFailed, SnapshotReady
+from .monitor_screen import MonitorScreen
 from .peak_window import PeakWindow
 from .report.report_dialog import ReportDialog
 from .runs.runs_screen import RunsScreen
@@ -34,6 +35,7 @@ STACK_MODE = "stack"
 BENCH_MODE = "bench"
 ADVICE_MODE = "advice"
 RUNS_MODE = "runs"
+MONITOR_MODE = "monitor"
 SCREENS = Binding.Group("screens", compact=True)
 
 
@@ -46,7 +48,7 @@ class DiskDoctorApp(App[None]):
     SCREENS_BY_MODE: ClassVar[dict[str, tuple[str, type[Screen[None]]]]] = {
         STACK_MODE: ("Stack", StackScreen), "trim": ("TRIM", TrimScreen),
         BENCH_MODE: ("Benchmark", BenchScreen), ADVICE_MODE: ("Advice", AdviceScreen),
-        RUNS_MODE: ("Runs", RunsScreen)}
+        RUNS_MODE: ("Runs", RunsScreen), MONITOR_MODE: ("Monitor", MonitorScreen)}
     """Every top-level screen by mode name and title (each built on first visit, then kept)."""
     BINDINGS = [
         Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
@@ -62,6 +64,8 @@ class DiskDoctorApp(App[None]):
                 tooltip="4: every finding: evidence, why, fix, risk, verify."),
         Binding("5", "show('runs')", "Runs screen", group=SCREENS,
                 tooltip="5: saved benchmark runs: pick two to compare."),
+        Binding("6", "show('monitor')", "Monitor screen", group=SCREENS,
+                tooltip="6: live I/O per layer, who does it, iowait and steal."),
         Binding("w", "write_report", "Report", tooltip="Write a report for a ticket (.html, .md, .json)."),
         Binding("escape,question_mark", "close_keys", "Close keys", show=False, priority=True),
     ]

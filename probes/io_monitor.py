@@ -28,7 +28,7 @@ SATURATED_UTIL = 0.9
 that serve requests in parallel it is a hint, not a proof: the wait times tell the rest)."""
 CAPTURE_NOTE = ("a capture holds one reading of the counters: live rates need the live host "
                 "(diskdoctor monitor on that host)")
-OTHER_TITLE = "not under a filesystem"
+OTHER_TITLE = "no filesystem"
 RESCAN_EVERY_S = 10.0
 """Without hotplug events, the stack is also re-read this often (a loop device attached in place keeps
 its line in /proc/diskstats, so only sysfs shows it)."""

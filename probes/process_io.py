@@ -7,6 +7,7 @@ so a reading says how many processes it could not see instead of pretending they
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 import psutil
@@ -79,6 +80,7 @@ class ProcessRates:
 
     top: list[ProcessRate] = field(default_factory=list)
     denied: int = 0
+    as_root: bool = False
 
     @property
     def denied_note(self) -> str | None:
@@ -86,7 +88,9 @@ class ProcessRates:
         if not self.denied:
             return None
         plural = "es" if self.denied != 1 else ""
-        return f"{self.denied} process{plural} not readable (their /proc/PID/io needs root)"
+        why = ("permission denied even to root: a ptrace policy or another namespace" if self.as_root
+               else "their /proc/PID/io needs root")
+        return f"{self.denied} process{plural} not readable ({why})"
 
 
 def process_rates(before: ProcessIoReading, after: ProcessIoReading, seconds: float,
@@ -101,7 +105,7 @@ def process_rates(before: ProcessIoReading, after: ProcessIoReading, seconds: fl
         if read or written:
             rates.append(ProcessRate(key[0], now.name, read / seconds, written / seconds))
     rates.sort(key=lambda rate: rate.read_bytes_s + rate.write_bytes_s, reverse=True)
-    return ProcessRates(rates[:limit], after.denied)
+    return ProcessRates(rates[:limit], after.denied, os.geteuid() == 0)
 
 
 class ProcessIoSampler:
