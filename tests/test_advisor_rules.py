@@ -325,7 +325,7 @@ def wal(p99_us: float, threshold: float = 10.0) -> dict[str, object]:
 def test_wal_over_threshold_is_critical_and_grouped_with_its_filesystem(tmp_path: Path) -> None:
     found = one(findings(scenarios.nvme_host(tmp_path), bench=(wal(15300),)), "ETCD-FSYNC-P99")
     assert found.severity is Severity.CRIT and found.subject == "/var/lib/etcd"
-    assert found.title == "WAL p99 fdatasync is 15 ms, at or over the 10 ms threshold"
+    assert found.title == "WAL p99 fdatasync is 15.3 ms, at or over the 10 ms threshold"
     assert found.evidence[0].source == "result.json: sync_latency_us.p99"
 
 

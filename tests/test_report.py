@@ -83,7 +83,7 @@ def test_a_failing_run_is_a_finding_in_the_report() -> None:
     report = build_report(fixture_root("etcd-raid0-lvm-luks"), [saved_run(20, slow_ms=14)])
     first = report.findings[0]  # the most severe first
     assert (first.id, first.severity.value, first.subject) == ("ETCD-FSYNC-P99", "crit", "/var/lib/etcd")
-    assert "14 ms" in first.title
+    assert "14.0 ms" in first.title
 
 
 def test_schema_rejects_what_it_should() -> None:
@@ -106,7 +106,7 @@ def test_html_report_is_self_contained_and_parses() -> None:
     text = "".join(parser.text)
     assert "diskdoctor report: etcd-2" in text and "TRIM-CRYPT-OFF" in text
     assert "cryptsetup refresh --allow-discards --persistent luks-etcd" in text
-    assert "PASS p99 fdatasync 0.899 ms < 10 ms: etcd docs threshold; 10,029 samples" in text
+    assert "PASS p99 fdatasync 899 µs < 10 ms: etcd docs threshold; 10,029 samples" in text
     assert tags.count("svg") == 2 and tags.count("polyline") == 2  # percentiles (sync, write), histogram
     assert "limit 10 ms" in text and "9,673" in text  # the limit line and the biggest band's count
 

@@ -52,7 +52,7 @@ def test_round_trip_gives_back_the_typed_objects(store: RunStore) -> None:
     assert loaded.host == original.host and loaded.saved_at == original.saved_at
     assert loaded.result.sync.percentile(99) == original.result.sync.percentile(99) == 2_000_000
     assert loaded.result.sync.counts == original.result.sync.counts
-    assert loaded.verdict().line.startswith("p99 fdatasync 2.0 ms < 10 ms: etcd docs")  # type: ignore[union-attr]
+    assert loaded.verdict().line.startswith("p99 fdatasync 2.00 ms < 10 ms: etcd docs")  # type: ignore[union-attr]
     assert loaded.record.threshold == 10.0 and loaded.record.workload == "wal"
     file = store.directory / f"{original.id}.json"
     document = json.loads(file.read_text())
