@@ -104,3 +104,19 @@ MONITOR_HELP = ScreenHelp(
              "CPU iowait and steal: psutil.cpu_times() deltas",
              "hotplug: pyudev netlink events (udev, or kernel uevents without udevd); else sysfs re-read"),
 )
+
+GUIDE_HELP = ScreenHelp(
+    title="Guided walkthrough",
+    shows=("One question or step per page, in order, ending in a verdict that lists the findings behind it "
+           "and can save a report. The progress line shows where you are (●). Answers and results are kept "
+           "when you go back. Steps that run something (a short benchmark, trim now, a monitor reading) wait "
+           "for Start; Skip goes on without them. Steps that need the live host say so on a capture and are "
+           "skipped. Everything a walkthrough does is also on the screens 1-6 and in the CLI."),
+    words=(("●○", "cyan", "steps done and to come"),
+           ("PASS / FAIL", "bold", "a benchmark's p99 against the chosen threshold"),
+           ("short run", "dim", "walkthrough benchmarks are shortened for a first verdict; screen 3 runs "
+                                "the full ones")),
+    sources=("the shared host snapshot (stack, TRIM facts and verdicts), the advisor's rules",
+             "running processes' command lines and config files (psutil, live host only)",
+             "benchmarks: the same engine as diskdoctor bench; every run is saved (screen 5)"),
+)

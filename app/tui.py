@@ -18,6 +18,7 @@ from textual.worker import get_current_worker
 from .advice_screen import AdviceScreen
 from .bench_screen import BenchScreen
 from .commands import ScreenActionsProvider
+from .guides.quick_bench import QuickSizes
 from .hangup import note_signal, start_watchdog
 from .help_screen import EXTRA_KEYS, HelpScreen, bindings_of
 from .host_snapshot import HostSnapshot, SnapshotFailed, SnapshotReady
@@ -67,6 +68,8 @@ class DiskDoctorApp(App[None]):
         Binding("6", "show('monitor')", "Monitor screen", group=SCREENS,
                 tooltip="6: live I/O per layer, who does it, iowait and steal."),
         Binding("w", "write_report", "Report", tooltip="Write a report for a ticket (.html, .md, .json)."),
+        Binding("g", "guides", "Guides",
+                tooltip="Guided walkthroughs: etcd speed, TRIM end to end, a slow node, Elasticsearch/Ceph."),
         Binding("escape,question_mark", "close_keys", "Close keys", show=False, priority=True),
     ]
     DEFAULT_MODE = STACK_MODE
@@ -82,6 +85,9 @@ class DiskDoctorApp(App[None]):
         self._generations = itertools.count(1)
         self._stopping = False
         self._advice: AdviceScreen | None = None
+        self.guide_sizes = QuickSizes()
+        """How much the walkthroughs' benchmarks write (tests make them smaller)."""
+        self._before_guide = STACK_MODE
         for mode, (_, screen_class) in self.SCREENS_BY_MODE.items():
             if screen_class not in (AdviceScreen, RunsScreen):
                 self.add_mode(mode, lambda screen_class=screen_class: screen_class(root))  # type: ignore[misc]
@@ -198,6 +204,43 @@ class DiskDoctorApp(App[None]):
         note_signal(signum)
         start_watchdog(128 + signum)
         self.exit(return_code=128 + signum)
+
+    def action_guides(self) -> None:
+        """The walkthrough menu."""
+        from .guides.guide_menu import GuideMenu
+
+        def chosen(key: str | None) -> None:
+            if key:
+                self.call_later(self.action_open_guide, key)
+
+        self.push_screen(GuideMenu(), chosen)
+
+    async def action_open_guide(self, key: str) -> None:
+        """Open a walkthrough (the same one again keeps its answers; its screen is its own mode)."""
+        from .guides.catalog import guide_by_key
+        from .guides.guide_screen import GuideScreen
+
+        mode = f"guide-{key}"
+        if mode not in self._modes:
+            guide = guide_by_key(key)
+            self.add_mode(mode, lambda: GuideScreen(self.root_to_read, guide, self.guide_sizes))
+        if not self.current_mode.startswith("guide-"):
+            self._before_guide = self.current_mode
+        await self.switch_mode(mode)
+
+    async def leave_guide(self) -> None:
+        """Back to the screen the walkthrough was opened from."""
+        await self.switch_mode(self._before_guide)
+
+    async def show_findings(self, ctx: object) -> None:
+        """The Advice screen, judging a walkthrough's benchmark results too."""
+        from .guides.common_steps import bench_contexts
+
+        await self.action_show(ADVICE_MODE)
+        screen = self.screen
+        if isinstance(screen, AdviceScreen):
+            screen.bench = bench_contexts(ctx)  # type: ignore[arg-type]
+            screen.load()
 
     def action_write_report(self) -> None:
         """Open the report dialog (the report reads the host once, off the UI thread)."""
