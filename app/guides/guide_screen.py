@@ -121,7 +121,8 @@ class GuideScreen(SnapshotScreen):
         self.query_one("#guide-error", Static).update("")
         self.query_one("#guide-result", Static).update(self.ran.get(index, Text("")))
         self.query_one("#guide-choices", OptionList).display = False
-        self.query_one("#guide-typed", TextField).display = False
+        typed = self.query_one("#guide-typed", TextField)
+        typed.display, typed.value = False, ""
         skipped = step.skip_reason(self.ctx)
         if skipped:
             self.query_one("#guide-text", Static).update(Text(f"{step.title}: {skipped}.", style="yellow"))
@@ -160,6 +161,9 @@ class GuideScreen(SnapshotScreen):
         typed.display = view.typed is not None
         if view.typed is not None:
             typed.placeholder = view.typed
+            earlier = self.ctx.answers.get(self.step.title, "")
+            if earlier and earlier not in [c.value for c in view.choices]:
+                typed.value = earlier  # a typed answer is shown again when the user comes back
         if view.choices:
             choices.focus()
         elif view.typed is not None:
