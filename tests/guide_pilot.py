@@ -7,7 +7,8 @@ from diskdoctor.app.guides.quick_bench import MIB, QuickSizes
 from diskdoctor.app.tui import DiskDoctorApp
 from textual.widgets import Static
 
-TINY = QuickSizes(wal_bytes=MIB // 4, phase_s=1.0, compaction_file=2 * MIB, compaction_jobs=1)
+TINY = QuickSizes(wal_bytes=MIB // 4, phase_s=1.0, compaction_file=2 * MIB, compaction_jobs=1,
+                  monitor_ticks=2)
 """Benchmarks small enough for a test (a few seconds on a loop device)."""
 
 

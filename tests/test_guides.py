@@ -142,3 +142,132 @@ async def test_guide_leave_returns_to_the_screen_it_was_opened_from() -> None:
         await pilot.press("escape")
         await settle(pilot)
         assert app.current_mode == "trim"
+
+
+async def test_trim_walkthrough_on_a_capture() -> None:
+    app = DiskDoctorApp(fixture_root("etcd-trim-blocked"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_guide(pilot, "trim")
+        assert "BLOCKED" in str(screen.view.choices)
+        values = [c.value for c in screen.view.choices]
+        await pilot.press(*(["down"] * values.index("/var/lib/etcd")), "enter")
+        await settle(pilot)
+        assert "luks-etcd" in page(screen) and "drops discard" in page(screen)
+        await next_step(pilot)
+        assert "What trims it" in page(screen) and "fstrim.timer" in page(screen)
+        for _ in range(3):  # before, trim now, after: each needs the live host
+            await next_step(pilot)
+            assert "needs the live host" in page(screen), page(screen)
+        await next_step(pilot)
+        assert "No comparison" in page(screen)
+        await next_step(pilot)
+        text = page(screen)
+        assert "No: BLOCKED at luks-etcd" in text and "TRIM-CRYPT-OFF" in text
+
+
+async def test_slow_node_walkthrough_on_a_capture_goes_straight_to_the_configuration() -> None:
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_guide(pilot, "slow")
+        assert "needs the live host" in page(screen)
+        await next_step(pilot)
+        assert "a capture has no live rates" in page(screen)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "its layers from the top" in page(screen) and "findings" in page(screen)
+        await next_step(pilot)
+        assert "No live reading" in page(screen)
+
+
+async def test_elasticsearch_ceph_walkthrough_on_a_capture_with_peak_hours() -> None:
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_guide(pilot, "apps")
+        assert "a capture has none" in page(screen)
+        await type_answer(pilot, screen, "/lab/data")
+        assert "vg0-data" in page(screen)
+        await next_step(pilot)
+        await type_answer(pilot, screen, "Funday 25:00")
+        assert "peak window" in page(screen) and "step 3 of 6" in page(screen)
+        screen.query_one("#guide-typed").value = ""
+        await pilot.press("escape")
+        screen.query_one("#guide-choices").focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.ctx.answers["peak"] is not None and "Matching rules" in page(screen)
+        await next_step(pilot)
+        assert "needs the live host" in page(screen)
+        await next_step(pilot)
+        assert "Compaction was not measured" in page(screen)
+
+
+@pytest.mark.live
+async def test_trim_walkthrough_on_a_loop_filesystem_trims_and_compares(loop_stack: LoopStack) -> None:
+    point = str(loop_stack.mountpoints["ext4-discard"])
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_guide(pilot, "trim")
+        values = [c.value for c in screen.view.choices]
+        await pilot.press(*(["down"] * values.index(point)), "enter")
+        await settle(pilot)
+        assert loop_stack.kname("ext4-discard") in page(screen)
+        await next_step(pilot)
+        await next_step(pilot)
+        await start_step(pilot)
+        assert "saved as run" in page(screen), page(screen)
+        await next_step(pilot)
+        await pilot.press("s")  # the confirmation dialog
+        await pilot.pause()
+        await pilot.click("#confirm")
+        await settle(pilot)
+        await pilot.click("#close")
+        await settle(pilot)
+        assert "fstrim reported" in page(screen), page(screen)
+        await next_step(pilot)
+        await start_step(pilot)
+        await next_step(pilot)
+        assert "Before (run" in page(screen) and "after the trim" in page(screen)
+        await next_step(pilot)
+        assert "Trim now: done" in page(screen) and "Before/after" in page(screen)
+
+
+@pytest.mark.live
+async def test_slow_node_walkthrough_names_the_writer_on_a_loop_filesystem(loop_stack: LoopStack) -> None:
+    point = loop_stack.mountpoints["xfs"]
+    from test_monitor import WRITER
+
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(point / "busy.img")])
+    app = DiskDoctorApp(live_root())
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_guide(pilot, "slow")
+            await start_step(pilot)
+            text = page(screen)
+            assert "Busiest device" in text and f"[{writer.pid}]" in text, text
+            await next_step(pilot)
+            assert "the busiest device" in str(screen.view.choices)
+            await pilot.press("enter")
+            await settle(pilot)
+            await next_step(pilot)
+            assert "Storage" in page(screen)
+    finally:
+        writer.kill()
+        writer.wait()
+        (point / "busy.img").unlink(missing_ok=True)
+
+
+@pytest.mark.live
+async def test_elasticsearch_walkthrough_on_a_loop_filesystem_runs_compaction(loop_stack: LoopStack) -> None:
+    point = str(loop_stack.mountpoints["btrfs"])
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_guide(pilot, "apps")
+        await type_answer(pilot, screen, point)
+        await next_step(pilot)
+        await pilot.press("down", "down", "enter")  # no peak hours
+        await settle(pilot)
+        await next_step(pilot)
+        await start_step(pilot)
+        assert "saved as run" in page(screen), page(screen)
+        await next_step(pilot)
+        assert "Compaction (short run)" in page(screen)

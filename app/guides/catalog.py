@@ -28,9 +28,9 @@ class Guide:
 
 def guides() -> list[Guide]:
     """Every walkthrough, in menu order."""
-    from . import etcd_guide
+    from . import apps_guide, etcd_guide, slow_guide, trim_guide
 
-    return [etcd_guide.GUIDE]
+    return [etcd_guide.GUIDE, trim_guide.GUIDE, slow_guide.GUIDE, apps_guide.GUIDE]
 
 
 def guide_by_key(key: str) -> Guide:

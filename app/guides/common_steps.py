@@ -20,7 +20,7 @@ from ..formatting import human_bytes, yes_no
 from ..trim_doctor import TrimVerdict
 from ..wal_report import ETCD_THRESHOLD_MS
 from .quick_bench import run_quick
-from .steps import Action, Choice, GuideContext, Question, Say, StepView
+from .steps import Action, Choice, GuideContext, Question, Say, Step, StepView
 
 
 class ChooseDirectory(Question):
@@ -71,7 +71,7 @@ class ChooseFilesystem(Question):
         _, verdicts = ctx.trim()
         choices = [Choice(f"{visible(v.mountpoint)} ({visible(v.fstype)} on {visible(v.source)})",
                           v.mountpoint,
-                          f"TRIM: {v.verdict}") for v in verdicts]
+                          f"TRIM {str(v.verdict).upper()}") for v in verdicts]
         text = Text("Which filesystem?\n", style="bold")
         text.append("Each is shown with its TRIM verdict; the next steps walk its layers and schedule.",
                     style="dim")
@@ -148,6 +148,13 @@ def trim_text(verdict: TrimVerdict | None) -> Text:
         text.append(f"{finding.id}: {visible(finding.title)}")
     text.append("\n\nThe TRIM screen (2) shows the fixes as exact commands.", style="dim")
     return text
+
+
+class StackStep(Step):
+    """The layers under the chosen directory or filesystem."""
+
+    def view(self, ctx: GuideContext) -> StepView:
+        return StepView(stack_text(ctx, chosen_mount(ctx)))
 
 
 class ChooseThreshold(Question):
@@ -236,7 +243,7 @@ def stack_findings(ctx: GuideContext, mounted: MountedFs | None, data_dirs: tupl
     host = ctx.host()
     facts, _ = ctx.trim()
     advice = load_advice_input(ctx.root, data_paths=data_dirs, bench=bench_contexts(ctx), host=host,
-                               trim=facts)
+                               trim=facts, peak=ctx.answers.get("peak"))
     findings = advise(advice)
     if mounted is None:
         ctx.findings = in_display_order(findings)

@@ -11,10 +11,10 @@ from .common_steps import (
     Benchmark,
     ChooseDirectory,
     ChooseThreshold,
+    StackStep,
     chosen_mount,
     findings_text,
     stack_findings,
-    stack_text,
     threshold_of,
     trim_text,
     trim_verdict,
@@ -23,13 +23,6 @@ from .steps import GuideContext, Step, StepView, Verdict
 
 P99_GROWTH_WARN = 3.0
 """The WAL's p99 growing this much beside compaction is worth a warning even under the threshold."""
-
-
-class EtcdStack(Step):
-    """The layers under the data directory."""
-
-    def view(self, ctx: GuideContext) -> StepView:
-        return StepView(stack_text(ctx, chosen_mount(ctx)))
 
 
 class EtcdTrim(Step):
@@ -94,7 +87,7 @@ def steps() -> list[Step]:
     return [
         ChooseDirectory("Data directory", "Where does etcd keep its data (--data-dir)?", ("etcd",),
                         ("etcd",)),
-        EtcdStack("Its stack"),
+        StackStep("Its stack"),
         EtcdTrim("TRIM"),
         ChooseThreshold("Threshold"),
         Benchmark("WAL benchmark", "wal", "wal"),

@@ -31,6 +31,8 @@ class QuickSizes:
     """Each phase of the WAL-under-compaction run (the full benchmark runs 20 s each)."""
     compaction_file: int = 16 * MIB
     compaction_jobs: int = 2
+    monitor_ticks: int = 5
+    """One-second readings the slow-node walkthrough takes before it names the busiest device."""
 
     def wal(self) -> WalParams:
         """The etcd WAL profile, shortened."""
