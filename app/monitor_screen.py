@@ -266,7 +266,7 @@ class MonitorScreen(Screen[None]):
 
     def _draw_summary(self, sample: MonitorSample) -> None:
         parts = [cpu_line(sample.cpu, self.root.live) if self.root.live else
-                 "cumulative counters since boot (one reading); CPU and processes need the live host"]
+                 "capture: counters since boot; rates, CPU and processes need the live host"]
         busiest = sample.busiest()
         if busiest is not None and busiest.delta is not None and busiest.delta.util is not None:
             parts.append(f"busiest: {busiest.row.name} {busiest.delta.util:.0%}"
@@ -284,6 +284,10 @@ class MonitorScreen(Screen[None]):
         elif self.root.live:
             status.append(f"every {self.interval:g} s · {self.hotplug_note}")
         self.query_one("#monitor-status", Static).update(Text(" · ".join(status)))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Pause only where something ticks (the live host)."""
+        return self.root.live if action == "pause" else True
 
     def action_pause(self) -> None:
         """Stop or restart the ticks."""

@@ -19,7 +19,7 @@ from ..advisor.finding import Finding
 from ..formatting import human_bytes, yes_no
 from ..trim_doctor import TrimVerdict
 from ..wal_report import ETCD_THRESHOLD_MS
-from .quick_bench import run_quick
+from .quick_bench import run_quick, size_text
 from .steps import Action, Choice, GuideContext, Question, Say, Step, StepView
 
 
@@ -129,8 +129,10 @@ def trim_text(verdict: TrimVerdict | None) -> Text:
     if verdict is None:
         return Text("No TRIM verdict for this filesystem.", style="yellow")
     style = verdict.verdict.style
-    text = Text(str(verdict.verdict).upper(), style=style)
-    text.append(f"  {visible(verdict.summary)}\n\n")
+    word = str(verdict.verdict).upper()
+    summary = visible(verdict.summary)
+    text = Text(summary if summary.upper().startswith(word) else f"{word}  {summary}", style=style)
+    text.append("\n\n")
     for layer in verdict.reach.layers:
         accepts = {True: "passes discard", False: "drops discard", None: "unknown"}[layer.accepts]
         text.append(f"  {visible(layer.name):<18} {layer.kind:<6} {accepts}\n")
@@ -200,7 +202,7 @@ class Benchmark(Action):
         if self.bench_kind == "interference":
             return sizes.interference(), sizes.interference_note()
         return sizes.compaction(), (f"a short run: one compaction pass over 4 files of "
-                                    f"{sizes.compaction_file >> 20} MiB (read, merge, write, fdatasync)")
+                                    f"{size_text(sizes.compaction_file)} (read, merge, write, fdatasync)")
 
     def _directory(self, ctx: GuideContext) -> str:
         return ctx.answers.get("dir") or chosen_mount(ctx).mount.mountpoint

@@ -50,13 +50,18 @@ class QuickSizes:
 
     def wal_note(self) -> str:
         """What the short WAL run is, in words."""
-        return (f"a short run: {self.wal_bytes // MIB} MiB of 2,300-byte writes each followed by fdatasync "
+        return (f"a short run: {size_text(self.wal_bytes)} of 2,300-byte writes each followed by fdatasync "
                 "(etcd's own check writes 22 MiB; run the full one from screen 3 for a final verdict)")
 
     def interference_note(self) -> str:
         """What the short interference run is, in words."""
         return (f"a short run: {self.phase_s:g} s of WAL writes alone, then {self.phase_s:g} s beside "
                 f"{self.compaction_jobs} compaction jobs (the full benchmark runs 20 s each)")
+
+
+def size_text(count: int) -> str:
+    """e.g. "8 MiB", "256 KiB"."""
+    return f"{count / MIB:g} MiB" if count >= MIB else f"{count / 1024:g} KiB"
 
 
 KINDS = {WalParams: "wal", CompactionParams: "compaction", InterferenceParams: "interference"}
