@@ -250,7 +250,7 @@ class MonitorScreen(Screen[None]):
             self._draw_side(self.sample)
 
     def _draw_side(self, sample: MonitorSample) -> None:
-        who = Text("Who does the I/O\n", style="bold")
+        who = Text.assemble(("Who does the I/O\n", "bold"))
         for line in process_lines(sample.processes, sample.live or self.root.live, limit=8):
             who.append(line + "\n")
         self.query_one("#monitor-who", Static).update(who)

@@ -29,7 +29,7 @@ class PeakHours(Question):
     """Busy hours, so a TRIM scheduled inside them is flagged."""
 
     def view(self, ctx: GuideContext) -> StepView:
-        text = Text("When is this cluster busiest?\n", style="bold")
+        text = Text.assemble(("When is this cluster busiest?\n", "bold"))
         text.append("A weekly fstrim inside busy hours can stall a search or storage node; the rules check "
                     "the schedule against this window.", style="dim")
         return StepView(text, [Choice("Mon-Fri 08:00-20:00", "Mon-Fri 08:00-20:00", "office hours"),
@@ -59,7 +59,7 @@ class ServiceRules(Step):
     def view(self, ctx: GuideContext) -> StepView:
         directory = ctx.answers.get("dir", "")
         findings = stack_findings(ctx, chosen_mount(ctx), (directory,), service_subjects())
-        text = Text(f"What the rules say about {visible(directory)}'s stack\n", style="bold")
+        text = Text.assemble((f"What the rules say about {visible(directory)}'s stack\n", "bold"))
         text.append("TRIM schedule against the busy hours, filesystem options (atime, barriers, btrfs "
                     "compression and autodefrag), read-ahead, alignment, RAID geometry, the Ceph RocksDB "
                     "build.\n\n", style="dim")
@@ -75,7 +75,7 @@ class ServiceAnswer(Verdict):
         findings = stack_findings(ctx, chosen_mount(ctx), (directory,), service_subjects())
         worst = [f for f in findings if f.severity.fails_check]
         if worst:
-            text = Text(f"Not yet: {len(worst)} findings to act on.\n", style="bold red")
+            text = Text.assemble((f"Not yet: {len(worst)} findings to act on.\n", "bold red"))
         else:
             text = Text("Yes, as far as the rules can tell: no warning about this stack.\n",
                         style="bold green")

@@ -40,7 +40,7 @@ class ChooseDirectory(Question):
             if found.owner in self.owners and found.path not in {c.value for c in choices}:
                 note = f"{found.owner}: {visible(found.source)}"
                 choices.append(Choice(visible(found.path), found.path, note))
-        text = Text(self.prompt + "\n", style="bold")
+        text = Text.assemble((self.prompt + "\n", "bold"))
         if why:
             text.append(why[0].upper() + why[1:] + ".\n", style="dim")
         elif not any(c.note.split(":")[0] in self.kinds for c in choices):
@@ -72,7 +72,7 @@ class ChooseFilesystem(Question):
         choices = [Choice(f"{visible(v.mountpoint)} ({visible(v.fstype)} on {visible(v.source)})",
                           v.mountpoint,
                           f"TRIM {str(v.verdict).upper()}") for v in verdicts]
-        text = Text("Which filesystem?\n", style="bold")
+        text = Text.assemble(("Which filesystem?\n", "bold"))
         text.append("Each is shown with its TRIM verdict; the next steps walk its layers and schedule.",
                     style="dim")
         if not choices:
@@ -131,11 +131,13 @@ def trim_text(verdict: TrimVerdict | None) -> Text:
     style = verdict.verdict.style
     word = str(verdict.verdict).upper()
     summary = visible(verdict.summary)
-    text = Text(summary if summary.upper().startswith(word) else f"{word}  {summary}", style=style)
+    text = Text.assemble((summary if summary.upper().startswith(word) else f"{word}  {summary}", style))
     text.append("\n\n")
     for layer in verdict.reach.layers:
-        accepts = {True: "passes discard", False: "drops discard", None: "unknown"}[layer.accepts]
-        text.append(f"  {visible(layer.name):<18} {layer.kind:<6} {accepts}\n")
+        accepts, style = {True: ("passes discard", "green"), False: ("drops discard", "bold red"),
+                          None: ("unknown", "magenta")}[layer.accepts]
+        text.append(f"  {visible(layer.name):<18} {layer.kind:<6} ")
+        text.append(accepts + "\n", style=style)
     schedule = verdict.schedule
     text.append(f"\nSchedule: {visible(schedule.kind)}")
     if schedule.calendar:
@@ -163,7 +165,7 @@ class ChooseThreshold(Question):
     """The p99 the WAL must stay under."""
 
     def view(self, ctx: GuideContext) -> StepView:
-        text = Text("Which p99 must a durable WAL write (write + fdatasync) stay under?\n", style="bold")
+        text = Text.assemble(("Which p99 must a durable WAL write (write + fdatasync) stay under?\n", "bold"))
         text.append("etcd's docs ask for 10 ms; some vendors accept 20 ms. Or type a number of ms.",
                     style="dim")
         return StepView(text, [Choice("10 ms", "10", "etcd docs (wal_fsync_duration_seconds p99)"),
@@ -209,7 +211,7 @@ class Benchmark(Action):
 
     def view(self, ctx: GuideContext) -> StepView:
         _, note = self._params(ctx)
-        text = Text(f"{self.title} in {visible(self._directory(ctx))}\n", style="bold")
+        text = Text.assemble((f"{self.title} in {visible(self._directory(ctx))}\n", "bold"))
         text.append(f"This is {note}. It writes only in a scratch directory it creates there and always "
                     "removes; the run is saved (screen 5).\n\n")
         text.append("Start (s) runs it; Skip (n) goes on without it.", style="dim")
@@ -227,7 +229,7 @@ class Benchmark(Action):
         lines = result.record.summary_lines()
         verdict = result.record.verdict()
         style = "" if verdict is None else ("bold green" if verdict.passed else "bold red")
-        text = Text(lines[0] + "\n", style=style)
+        text = Text.assemble((lines[0] + "\n", style))
         text.append("\n".join(visible(line) for line in lines[1:6]) + "\n")
         text.append(visible(result.saved_note), style="dim")
         return text
@@ -271,6 +273,8 @@ def findings_text(findings: list[Finding], limit: int = 8) -> Text:
     for finding in findings[:limit]:
         text.append(f"  {str(finding.severity).upper()} ", style=finding.severity.style)
         text.append(f"{finding.id} · {visible(finding.subject)}: {visible(finding.title)}\n")
+        if finding.severity.fails_check and finding.fix:
+            text.append(f"      fix: {visible(finding.fix[0])}\n", style="cyan")
     if len(findings) > limit:
         text.append(f"  … and {len(findings) - limit} more\n", style="dim")
     text.append("Findings (f) opens them with evidence, fix commands, risk and how to verify; "

@@ -29,8 +29,8 @@ class EtcdTrim(Step):
     """Whether TRIM reaches the flash under the data directory (a full SSD slows every fdatasync)."""
 
     def view(self, ctx: GuideContext) -> StepView:
-        text = Text("An SSD that is never told which blocks are free slows down as it fills: every "
-                    "fdatasync then waits for its garbage collection.\n\n", style="dim")
+        text = Text.assemble(("An SSD that is never told which blocks are free slows down as it fills: every "
+                    "fdatasync then waits for its garbage collection.\n\n", "dim"))
         text.append_text(trim_text(trim_verdict(ctx)))
         return StepView(text)
 
@@ -64,13 +64,13 @@ class EtcdVerdict(Verdict):
         lines, passed = wal_answer(ctx)
         threshold = threshold_of(ctx)
         if passed is None:
-            head = Text("No verdict on speed: no benchmark ran", style="bold yellow")
+            head = Text.assemble(("No verdict on speed: no benchmark ran", "bold yellow"))
             head.append(" (a capture cannot be benchmarked; on the live host run the benchmark steps, or "
                         f"`diskdoctor bench wal --dir {visible(ctx.answers.get('dir', ''))}`).\n")
         elif passed:
-            head = Text(f"Yes: fast enough for etcd (p99 under {threshold:g} ms).\n", style="bold green")
+            head = Text.assemble((f"Yes: fast enough for etcd (p99 under {threshold:g} ms).\n", "bold green"))
         else:
-            head = Text(f"No: too slow for etcd (p99 at or over {threshold:g} ms).\n", style="bold red")
+            head = Text.assemble((f"No: too slow for etcd (p99 at or over {threshold:g} ms).\n", "bold red"))
         head.append_text(lines)
         if passed is not None:
             head.append("These were short runs for a first verdict; confirm with the full benchmark "

@@ -51,7 +51,7 @@ class StepRan(Message):
 
 def progress_line(guide: Guide, index: int, total: int, title: str) -> Text:
     """e.g. "etcd · step 3 of 8: TRIM  ●●●○○○○○"."""
-    text = Text(f"{guide.short} · step {index + 1} of {total}: ", style="bold")
+    text = Text.assemble((f"{guide.short} · step {index + 1} of {total}: ", "bold"))
     text.append(title, style="bold cyan")
     text.append("  " + "●" * (index + 1) + "○" * (total - index - 1), style="cyan")
     return text
@@ -249,7 +249,7 @@ class GuideScreen(SnapshotScreen):
         try:
             text = step.run(self.ctx, lambda line: self.post_message(StepProgress(index, line)))
         except Exception as err:  # TargetError, UsageError, a probe bug: one line on the page
-            text = Text(f"{type(err).__name__ if not str(err) else err}", style="bold red")
+            text = Text.assemble((f"{type(err).__name__ if not str(err) else err}", "bold red"))
         self.post_message(StepRan(index, text))
 
     def on_step_progress(self, message: StepProgress) -> None:

@@ -25,7 +25,7 @@ class WatchIo(Action):
     needs_live = True
 
     def view(self, ctx: GuideContext) -> StepView:
-        text = Text("Watch the I/O for a few seconds\n", style="bold")
+        text = Text.assemble(("Watch the I/O for a few seconds\n", "bold"))
         text.append(f"Start takes {ctx.sizes.monitor_ticks} one-second readings of every device and process "
                     "(read-only), like the Monitor screen (6), which keeps watching.")
         return StepView(text)
@@ -78,7 +78,8 @@ class WhichStack(ChooseFilesystem):
         sample: MonitorSample | None = ctx.results.get("monitor")
         if busiest is None or sample is None:
             why = "the monitor did not run" if ctx.live else "a capture has no live rates"
-            base.text = Text(f"Which filesystem feels slow? ({why}, so none is suggested)\n", style="bold")
+            base.text = Text.assemble((f"Which filesystem feels slow? ({why}, so none is suggested)\n",
+                                       "bold"))
             return base
         on_busiest = [g.group.key for g in sample.groups
                       if busiest.row.kname in {layer.row.kname for layer in g.layers} and g.group.key]
@@ -118,11 +119,11 @@ class SlowAnswer(Verdict):
             if sample.cpu.steal >= STEAL_NOTE:
                 reasons.append(f"the hypervisor steals {sample.cpu.steal:.0%} of the CPU time")
         if sample is None:
-            text = Text("No live reading: ", style="bold yellow")
+            text = Text.assemble(("No live reading: ", "bold yellow"))
             text.append("the monitor needs the live host; the findings below are what the configuration "
                         "says.\n")
         elif reasons:
-            text = Text("Storage is a likely cause: " + "; ".join(reasons) + ".\n", style="bold red")
+            text = Text.assemble(("Storage is a likely cause: " + "; ".join(reasons) + ".\n", "bold red"))
         else:
             text = Text("Storage looks idle enough right now: no saturated device, little iowait or steal.\n",
                         style="bold green")

@@ -34,7 +34,8 @@ class TrimLayers(Step):
     """Does discard pass every layer from the filesystem down to the flash?"""
 
     def view(self, ctx: GuideContext) -> StepView:
-        text = Text("fstrim and the discard mount option send discards down the stack; one layer that "
+        text = Text()
+        text.append("fstrim and the discard mount option send discards down the stack; one layer that "
                     "drops them (dm-crypt without allow_discards, a thin pool with discards=ignore, some md "
                     "levels) stops them for everything above.\n\n", style="dim")
         text.append_text(trim_text(trim_verdict(ctx)))
@@ -47,7 +48,7 @@ class TrimSchedule(Step):
     def view(self, ctx: GuideContext) -> StepView:
         facts, _ = ctx.trim()
         verdict = trim_verdict(ctx)
-        text = Text("What trims it, and when\n\n", style="bold")
+        text = Text.assemble(("What trims it, and when\n\n", "bold"))
         if verdict is None:
             return StepView(Text("No TRIM verdict for this filesystem.", style="yellow"))
         schedule = verdict.schedule
@@ -81,7 +82,7 @@ class TrimNow(Action):
 
     def view(self, ctx: GuideContext) -> StepView:
         point = chosen_mount(ctx).mount.mountpoint
-        text = Text(f"Trim {visible(point)} now?\n", style="bold")
+        text = Text.assemble((f"Trim {visible(point)} now?\n", "bold"))
         text.append("Start asks for confirmation with the exact command and its risk, then runs fstrim and "
                     "shows the bytes it reported and the discards each disk completed meanwhile. "
                     "Skip goes on without trimming.")
@@ -130,7 +131,8 @@ class TrimCompare(Step):
             return StepView(Text(f"No comparison: {missing}. Saved runs can be compared any time on the Runs "
                                  "screen (5) or with `diskdoctor runs compare A B`.", style="yellow"))
         comparison = compare_runs(before.saved, after.saved)
-        text = Text(f"Before (run {before.saved.id}) and after the trim (run {after.saved.id}):\n\n",
+        text = Text()
+        text.append(f"Before (run {before.saved.id}) and after the trim (run {after.saved.id}):\n\n",
                     style="bold")
         text.append("\n".join(visible(line) for line in compare_lines(comparison)[:14]))
         ctx.results["comparison"] = comparison
@@ -144,11 +146,11 @@ class TrimAnswer(Verdict):
         mounted = chosen_mount(ctx)
         verdict = trim_verdict(ctx)
         if verdict is None:
-            text = Text("No TRIM verdict for this filesystem.\n", style="yellow")
+            text = Text.assemble(("No TRIM verdict for this filesystem.\n", "yellow"))
         elif str(verdict.verdict) == "ok":
-            text = Text("Yes: discard reaches the flash and something trims it.\n", style="bold green")
+            text = Text.assemble(("Yes: discard reaches the flash and something trims it.\n", "bold green"))
         else:
-            text = Text(f"No: {visible(verdict.summary)}\n", style="bold red")
+            text = Text.assemble((f"No: {visible(verdict.summary)}\n", "bold red"))
         trim = ctx.results.get("trim")
         if trim is not None:
             text.append(f"Trim now: {'done' if trim.ok else 'failed'}; "
