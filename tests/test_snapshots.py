@@ -34,7 +34,9 @@ def test_stack_screen(snap_compare, size: tuple[int, int]) -> None:  # type: ign
 def test_stack_screen_mounts_down(snap_compare, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     async def switch(pilot) -> None:  # type: ignore[no-untyped-def]
         await _settle(pilot)
-        await pilot.press("v", "down", "down", "down", "down")
+        await pilot.press("v")
+        await _settle(pilot)
+        await pilot.press("home", "down", "down", "down", "down")
         await _settle(pilot)
 
     app = DiskDoctorApp(fixture_root("long-names"))
@@ -87,7 +89,14 @@ async def _open_advice(pilot) -> None:  # type: ignore[no-untyped-def]
     await pilot.press("down")
     await pilot.pause()
     await pilot.wait_for_scheduled_animations()
-    await pilot.pause(0.2)  # the table measures its rows' widths after the first paint
+    # the table measures its rows' widths when it is next idle, which a loaded machine can delay
+    table = pilot.app.screen.query_one("#advice-table")
+    labels = sum(len(str(column.label)) for column in table.ordered_columns)
+    for _ in range(100):
+        if table.virtual_size.width > labels + 2 * len(table.ordered_columns):
+            break
+        await pilot.pause(0.05)
+    await pilot.pause()
 
 
 def test_advice_screen_at_80x24(snap_compare) -> None:  # type: ignore[no-untyped-def]
