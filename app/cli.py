@@ -24,7 +24,8 @@ BENCH_HELP = "run a database-style storage benchmark (writes scratch files)"
 ADVISE_HELP = "every configuration finding, with evidence, fix, risk and how to verify"
 RUNS_HELP = "saved benchmark runs: list, show, compare"
 REPORT_HELP = "write a report for a ticket (.md, .html or .json)"
-HEAVY_SUBCOMMANDS = ("bench", "advise", "runs", "report")
+MONITOR_HELP = "the live per-layer I/O monitor (iostat -x for the stack)"
+HEAVY_SUBCOMMANDS = ("bench", "advise", "runs", "report", "monitor")
 """Subcommands whose options need their own modules; other commands parse without importing them."""
 PIPE_WIDTH = 240
 DEBUG_ENV = "DISKDOCTOR_DEBUG"
@@ -131,6 +132,12 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
         from .report.report_cli import add_report_parser
 
         _global_options(add_report_parser(commands), in_subcommand=True)
+    if with_heavy != "monitor":
+        commands.add_parser("monitor", help=MONITOR_HELP)
+    else:
+        from .monitor_cli import add_monitor_parser
+
+        _global_options(add_monitor_parser(commands), in_subcommand=True)
     return parser
 
 
@@ -206,6 +213,13 @@ def run_report(args: argparse.Namespace) -> int:
     return report_command(args)
 
 
+def run_monitor(args: argparse.Namespace) -> int:
+    """`diskdoctor monitor [--json-lines] [--interval S] [--count N]`."""
+    from .monitor_cli import run_monitor as monitor_command
+
+    return monitor_command(args)
+
+
 def run_tui(args: argparse.Namespace) -> int:
     """Open the interactive app (or, with --smoke, check headless that its first screen comes up)."""
     if args.smoke:
@@ -267,7 +281,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.exit(EXIT_USAGE, f"{parser.prog}: error: unrecognized arguments: "
                                 f"{' '.join(unknown)} (see {where} --help)\n")
     handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, "bench": run_bench,
-                "advise": run_advise, "runs": run_runs, "report": run_report, None: run_tui}
+                "advise": run_advise, "runs": run_runs, "report": run_report, "monitor": run_monitor,
+                None: run_tui}
     try:
         if args.smoke and args.command:
             raise UsageError(f"--smoke starts the TUI; it cannot be combined with `{args.command}`")

@@ -42,6 +42,10 @@ def screen_actions(app: DiskDoctorApp) -> list[ScreenAction]:
         if isinstance(binding, Binding) and binding.description:
             actions.append(ScreenAction("", "diskdoctor", binding.action, app.get_key_display(binding),
                                         binding.description, binding.tooltip))
+    from .guides.catalog import guides
+
+    for guide in guides():
+        actions.append(ScreenAction("", "Guide", f"open_guide({guide.key!r})", "g", guide.title, guide.about))
     return actions
 
 

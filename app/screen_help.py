@@ -83,3 +83,40 @@ ADVICE_HELP = ScreenHelp(
              "read-only commands (tune2fs, compsize, ceph-osd --version) where a rule needs them",
              "benchmark results given with advise --bench"),
 )
+
+MONITOR_HELP = ScreenHelp(
+    title="Live I/O monitor",
+    shows=("iostat -x for the whole stack, every second: a group per filesystem from its device down to "
+           "the disks (a layer under two filesystems shows in both), then devices under none. Per layer: "
+           "utilisation and its trend, read/write IOPS and MB/s, average wait per read and write, flushes "
+           "and discards with their waits, requests in flight. Beside it: the processes moving the most "
+           "storage bytes and CPU iowait/steal (a noisy neighbour on a VM shows as steal). On a capture "
+           "there is one reading: its cumulative counters are shown, and live rates need the live host."),
+    words=(("red row", "bold white on red", "the group's saturated layer: busy 90% of the interval or more"),
+           ("yellow util", "yellow", "busy 60% of the interval or more"),
+           ("util trend", "cyan", "utilisation over the last 12 ticks, 0 to 100%, newest on the right"),
+           ("r_await / w_await", "bold", "average ms per completed read / write, queueing included"),
+           ("f/s, d/s", "bold", "flushes (cache flushes: fsync reaching the disk) and discards per second"),
+           ("-", "dim", "nothing of that kind completed in the interval, or this kernel lacks the field")),
+    sources=("/proc/diskstats (every field; /sys/block/X/stat on a capture without it), deltas per tick",
+             "the stack under each filesystem: the shared host snapshot (sysfs holders/slaves, mountinfo)",
+             "per-process read/write bytes: psutil (/proc/PID/io; another user's process needs root)",
+             "CPU iowait and steal: psutil.cpu_times() deltas",
+             "hotplug: pyudev netlink events (udev, or kernel uevents without udevd); else sysfs re-read"),
+)
+
+GUIDE_HELP = ScreenHelp(
+    title="Guided walkthrough",
+    shows=("One question or step per page, in order, ending in a verdict that lists the findings behind it "
+           "and can save a report. The progress line shows where you are (●). Answers and results are kept "
+           "when you go back. Steps that run something (a short benchmark, trim now, a monitor reading) wait "
+           "for Start; Skip goes on without them. Steps that need the live host say so on a capture and are "
+           "skipped. Everything a walkthrough does is also on the screens 1-6 and in the CLI."),
+    words=(("●○", "cyan", "steps done and to come"),
+           ("PASS / FAIL", "bold", "a benchmark's p99 against the chosen threshold"),
+           ("short run", "dim", "walkthrough benchmarks are shortened for a first verdict; screen 3 runs "
+                                "the full ones")),
+    sources=("the shared host snapshot (stack, TRIM facts and verdicts), the advisor's rules",
+             "running processes' command lines and config files (psutil, live host only)",
+             "benchmarks: the same engine as diskdoctor bench; every run is saved (screen 5)"),
+)

@@ -18,9 +18,11 @@ from textual.worker import get_current_worker
 from .advice_screen import AdviceScreen
 from .bench_screen import BenchScreen
 from .commands import ScreenActionsProvider
+from .guides.quick_bench import QuickSizes
 from .hangup import note_signal, start_watchdog
 from .help_screen import EXTRA_KEYS, HelpScreen, bindings_of, key_display
 from .host_snapshot import HostSnapshot, SnapshotFailed, SnapshotReady
+from .monitor_screen import MonitorScreen
 from .peak_window import PeakWindow
 from .report.report_dialog import ReportDialog
 from .runs.runs_screen import RunsScreen
@@ -34,6 +36,7 @@ STACK_MODE = "stack"
 BENCH_MODE = "bench"
 ADVICE_MODE = "advice"
 RUNS_MODE = "runs"
+MONITOR_MODE = "monitor"
 SCREENS = Binding.Group("screens", compact=True)
 
 
@@ -46,7 +49,7 @@ class DiskDoctorApp(App[None]):
     SCREENS_BY_MODE: ClassVar[dict[str, tuple[str, type[Screen[None]]]]] = {
         STACK_MODE: ("Stack", StackScreen), "trim": ("TRIM", TrimScreen),
         BENCH_MODE: ("Benchmark", BenchScreen), ADVICE_MODE: ("Advice", AdviceScreen),
-        RUNS_MODE: ("Runs", RunsScreen)}
+        RUNS_MODE: ("Runs", RunsScreen), MONITOR_MODE: ("Monitor", MonitorScreen)}
     """Every top-level screen by mode name and title (each built on first visit, then kept)."""
     BINDINGS = [
         Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
@@ -62,7 +65,11 @@ class DiskDoctorApp(App[None]):
                 tooltip="4: every finding: evidence, why, fix, risk, verify."),
         Binding("5", "show('runs')", "Runs screen", group=SCREENS,
                 tooltip="5: saved benchmark runs: pick two to compare."),
+        Binding("6", "show('monitor')", "Monitor screen", group=SCREENS,
+                tooltip="6: live I/O per layer, who does it, iowait and steal."),
         Binding("w", "write_report", "Report", tooltip="Write a report for a ticket (.html, .md, .json)."),
+        Binding("g", "guides", "Guides",
+                tooltip="Guided walkthroughs: etcd speed, TRIM end to end, a slow node, Elasticsearch/Ceph."),
         Binding("escape,question_mark", "close_keys", "Close keys", show=False, priority=True),
     ]
     DEFAULT_MODE = STACK_MODE
@@ -78,6 +85,9 @@ class DiskDoctorApp(App[None]):
         self._generations = itertools.count(1)
         self._stopping = False
         self._advice: AdviceScreen | None = None
+        self.guide_sizes = QuickSizes()
+        """How much the walkthroughs' benchmarks write (tests make them smaller)."""
+        self._before_guide = STACK_MODE
         for mode, (_, screen_class) in self.SCREENS_BY_MODE.items():
             if screen_class not in (AdviceScreen, RunsScreen):
                 self.add_mode(mode, lambda screen_class=screen_class: screen_class(root))  # type: ignore[misc]
@@ -194,6 +204,43 @@ class DiskDoctorApp(App[None]):
         note_signal(signum)
         start_watchdog(128 + signum)
         self.exit(return_code=128 + signum)
+
+    def action_guides(self) -> None:
+        """The walkthrough menu."""
+        from .guides.guide_menu import GuideMenu
+
+        def chosen(key: str | None) -> None:
+            if key:
+                self.call_later(self.action_open_guide, key)
+
+        self.push_screen(GuideMenu(), chosen)
+
+    async def action_open_guide(self, key: str) -> None:
+        """Open a walkthrough (the same one again keeps its answers; its screen is its own mode)."""
+        from .guides.catalog import guide_by_key
+        from .guides.guide_screen import GuideScreen
+
+        mode = f"guide-{key}"
+        if mode not in self._modes:
+            guide = guide_by_key(key)
+            self.add_mode(mode, lambda: GuideScreen(self.root_to_read, guide, self.guide_sizes))
+        if not self.current_mode.startswith("guide-"):
+            self._before_guide = self.current_mode
+        await self.switch_mode(mode)
+
+    async def leave_guide(self) -> None:
+        """Back to the screen the walkthrough was opened from."""
+        await self.switch_mode(self._before_guide)
+
+    async def show_findings(self, ctx: object) -> None:
+        """The Advice screen, judging a walkthrough's benchmark results too."""
+        from .guides.common_steps import bench_contexts
+
+        await self.action_show(ADVICE_MODE)
+        screen = self.screen
+        if isinstance(screen, AdviceScreen):
+            screen.bench = bench_contexts(ctx)  # type: ignore[arg-type]
+            screen.load()
 
     def action_write_report(self) -> None:
         """Open the report dialog (the report reads the host once, off the UI thread)."""

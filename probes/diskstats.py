@@ -90,11 +90,19 @@ def read_counters(root: Root, knames: list[str] | tuple[str, ...] | None = None)
     return found
 
 
+WRAP_32 = 1 << 32
+"""Some counters are 32-bit (io_ticks and the ms fields on 32-bit kernels): they wrap past 2**32 - 1."""
+
+
 def _delta(before: int | None, after: int | None) -> int | None:
-    """after - before; a counter that went backwards (wrapped, device re-added) counts from zero."""
+    """after - before, never negative: a 32-bit counter that wrapped counts across the wrap; any other
+    counter that went backwards (device removed and re-added, stats reset) counts from zero."""
     if before is None or after is None:
         return None
-    return after - before if after >= before else after
+    if after >= before:
+        return after - before
+    across_wrap = WRAP_32 - before + after
+    return across_wrap if before < WRAP_32 and across_wrap < WRAP_32 // 2 else after
 
 
 def _per(total: int | None, count: int | None) -> float | None:

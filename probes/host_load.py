@@ -6,13 +6,14 @@ records this so the report can say so. Live host only: psutil cannot be re-roote
 
 from __future__ import annotations
 
-import contextlib
 import os
 import resource
 import time
 from dataclasses import asdict, dataclass, field
 
 import psutil
+
+from .process_io import read_process_io
 
 BUSY_CPU_SHARE = 0.25
 """Other processes using a quarter of the machine's CPU time make a run "taken while busy"."""
@@ -82,23 +83,24 @@ class HostLoad:
         return cls(**known)  # type: ignore[arg-type]
 
 
-KTHREADD = 2
-"""Kernel threads (children of kthreadd) do the writeback, journaling and loop I/O the run itself causes."""
-
-
 def _process_io(exclude: set[int]) -> dict[tuple[int, float], tuple[str, int, int, float]]:
-    """(pid, create time) -> (name, read bytes, write bytes, CPU seconds) of every user-space process."""
-    found = {}
-    for process in psutil.process_iter(["pid", "ppid", "name", "create_time"]):
-        info = process.info
-        if info["pid"] in exclude or KTHREADD in (info["pid"], info["ppid"]):
-            continue
-        with contextlib.suppress(psutil.Error, OSError):
-            counters, cpu = process.io_counters(), process.cpu_times()
-            key = (info["pid"], info["create_time"] or 0.0)
-            found[key] = (info["name"] or "?", counters.read_bytes, counters.write_bytes,
-                          cpu.user + cpu.system)
-    return found
+    """(pid, create time) -> (name, read bytes, write bytes, CPU seconds) of every user-space process
+    (kernel threads do the writeback, journaling and loop I/O the run itself causes)."""
+    reading = read_process_io(exclude)
+    return {key: (p.name, p.read_bytes, p.write_bytes, p.cpu_s)
+            for key, p in reading.processes.items() if not p.kernel_thread}
+
+
+def cpu_shares(before: object, after: object) -> dict[str, float]:
+    """Each CPU state's share of all CPU time between two psutil.cpu_times() readings (guest time is
+    already counted in user and nice); "busy" is everything but idle and iowait."""
+    names = after._fields  # type: ignore[attr-defined]
+    spent = {name: max(getattr(after, name) - getattr(before, name), 0.0) for name in names
+             if name not in ("guest", "guest_nice")}
+    total = sum(spent.values()) or 1e-9
+    shares = {name: value / total for name, value in spent.items()}
+    shares["busy"] = max(1.0 - shares.get("idle", 0.0) - shares.get("iowait", 0.0), 0.0)
+    return shares
 
 
 def _children_cpu_s() -> float:
@@ -118,14 +120,9 @@ class HostLoadSampler:
     def finish(self) -> HostLoad:
         """The host's load since construction; the engine processes (waited children) are set apart."""
         seconds = max(time.monotonic() - self.started, 1e-9)
-        after = psutil.cpu_times()
-        spent = {name: getattr(after, name) - getattr(self.cpu, name) for name in after._fields
-                 if name not in ("guest", "guest_nice")}  # already counted in user and nice
-        total = sum(spent.values()) or 1e-9
-        idle = spent.get("idle", 0.0) + spent.get("iowait", 0.0)
+        shares = cpu_shares(self.cpu, psutil.cpu_times())
         cpus = psutil.cpu_count() or 1
         engine = max(_children_cpu_s() - self.children_cpu, 0.0)
-        busy = max(total - idle, 0.0)
         others, other_cpu_s = [], 0.0
         for key, (name, read, written, cpu_s) in _process_io({os.getpid()}).items():
             if key in self.io:
@@ -134,10 +131,8 @@ class HostLoadSampler:
                 if read - read0 > 0 or written - written0 > 0:
                     others.append(ProcessIO(key[0], name, max(read - read0, 0), max(written - written0, 0)))
         others.sort(key=lambda p: p.read_bytes + p.write_bytes, reverse=True)
-        def share(value: float) -> float:
-            return round(value / total, 4)
-
-        return HostLoad(round(seconds, 4), cpus, share(busy), share(spent.get("iowait", 0.0)),
-                        share(spent.get("steal", 0.0)), round(engine, 4),
+        return HostLoad(round(seconds, 4), cpus, round(shares["busy"], 4),
+                        round(shares.get("iowait", 0.0), 4), round(shares.get("steal", 0.0), 4),
+                        round(engine, 4),
                         round(other_cpu_s / (seconds * cpus), 4), sum(p.read_bytes for p in others),
                         sum(p.write_bytes for p in others), others[:TOP_PROCESSES])
