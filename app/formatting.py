@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from diskdoctor.widgets.units import significant
+
 UNITS = ("B", "K", "M", "G", "T", "P", "E")
 
 
@@ -22,3 +24,13 @@ def human_bytes(count: int | None) -> str:
 def yes_no(value: bool | None) -> str:
     """yes/no/? for a boolean fact."""
     return "?" if value is None else ("yes" if value else "no")
+
+
+def binary_size(count: int) -> str:
+    """A byte count for people, 1024-based with three significant digits: "512 B", "4 KiB", "2.25 KiB"."""
+    for unit, scale in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if count >= scale:
+            if count % scale == 0:
+                return f"{count // scale:,} {unit}"
+            return f"{significant(count / scale)} {unit}"
+    return f"{count:,} B"

@@ -173,7 +173,7 @@ def test_comparison_names_what_differs() -> None:
     assert moved.flags()[0].endswith(
         "on another filesystem (/var/lib/etcd (ext4 on dm-2) → /data (xfs on md1))")
     changed = compare_runs(saved_run(20), saved_run(21, params=PROFILES["postgres-wal"]))
-    assert ("bs", 2300, 8192) in changed.param_changes
+    assert ("bs", "2.25 KiB", "8 KiB") in changed.param_changes
     assert ("profile", "etcd", "postgres-wal") in changed.param_changes
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .kinds import Metric
+from .param_text import param_changes
 from .record import SavedRun
 
 REGRESSION_PERCENT = 20.0
@@ -85,7 +86,8 @@ class Comparison:
     baseline: SavedRun
     candidate: SavedRun
     deltas: list[MetricDelta]
-    param_changes: list[tuple[str, object, object]]
+    param_changes: list[tuple[str, str, str]]
+    """(label, before, after) as a person reads them ("size", "2 MiB", "22 MiB")."""
 
     @property
     def same_filesystem(self) -> bool:
@@ -121,18 +123,22 @@ class Comparison:
         return {"baseline": self.baseline.id, "candidate": self.candidate.id,
                 "same_filesystem": self.same_filesystem,
                 "metrics": [delta.to_json() for delta in self.deltas],
-                "param_changes": [{"name": name, "before": before, "after": after}
-                                  for name, before, after in self.param_changes],
+                "param_changes": _raw_param_changes(self.baseline, self.candidate),
                 "flags": self.flags(), "regression": self.regressed}
 
 
-def _param_changes(first: SavedRun, second: SavedRun) -> list[tuple[str, object, object]]:
+def _raw_param_changes(first: SavedRun, second: SavedRun) -> list[dict[str, object]]:
+    """The changed fields with their saved values, for JSON readers (nested parts compared whole)."""
     before = first.params.to_json()  # type: ignore[attr-defined]
     after = second.params.to_json()  # type: ignore[attr-defined]
+    return [{"name": name, "before": before.get(name), "after": after.get(name)}
+            for name in dict.fromkeys([*before, *after]) if before.get(name) != after.get(name)]
+
+
+def _param_changes(first: SavedRun, second: SavedRun) -> list[tuple[str, str, str]]:
     if first.kind != second.kind:
         return [("kind", first.kind, second.kind)]
-    return [(name, before.get(name), after.get(name)) for name in dict.fromkeys([*before, *after])
-            if before.get(name) != after.get(name)]
+    return param_changes(first.params.to_json(), second.params.to_json())  # type: ignore[attr-defined]
 
 
 def _by_key(metrics: list[Metric]) -> dict[str, Metric]:

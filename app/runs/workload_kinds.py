@@ -8,6 +8,7 @@ from diskdoctor.probes.wal_params import SYNC_LABELS
 from ..bench_record import BenchRecord
 from ..wal_report import summary_params_text
 from .kinds import LatencyCurve, Metric
+from .param_text import params_line
 
 PERCENTILES = (("p50", 50.0, False), ("p90", 90.0, False), ("p99", 99.0, True), ("p99.9", 99.9, False))
 
@@ -26,7 +27,7 @@ def latency_metrics(prefix: str, label: str, histogram: LatencyHistogram, *,
 
 
 def _plain_params(record: BenchRecord) -> str:
-    return ", ".join(f"{name} {value}" for name, value in record.params.to_json().items())
+    return params_line(record.params.to_json())
 
 
 class WalKind:
@@ -116,4 +117,4 @@ class InterferenceKind:
     def params_text(self, record: BenchRecord) -> str:
         wal = record.params.wal
         return (f"WAL {wal.profile}: {summary_params_text(wal.to_json())}; compaction "
-                + ", ".join(f"{k} {v}" for k, v in record.params.compaction.to_json().items()))
+                + params_line(record.params.compaction.to_json()))

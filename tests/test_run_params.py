@@ -1,0 +1,52 @@
+"""What `runs show`, `runs compare` and reports say about runs of every kind, as a person reads it."""
+
+from __future__ import annotations
+
+import re
+
+from diskdoctor.app.report.sections import run_rows
+from diskdoctor.app.runs.compare import compare_runs
+from diskdoctor.app.runs.runs_text import compare_lines, show_lines
+from diskdoctor.probes.engine.workloads.compaction import CompactionParams
+from diskdoctor.probes.engine.workloads.interference import InterferenceParams
+from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
+from diskdoctor.probes.wal_params import WalParams
+from runs_support import kind_run
+
+PYTHON_LEAKS = re.compile(r"None|True|False|\{|'|_s\b|ready_barrier|bytes_per_sync|file_size|\b\d{5,}\b")
+
+
+def _no_leaks(lines: list[str]) -> None:
+    for line in (line for line in lines if line.startswith(("params", "parameters", "wal ", "compaction "))):
+        assert not PYTHON_LEAKS.search(line), line
+
+
+def test_show_gives_labelled_sizes_and_hides_engine_fields() -> None:
+    run = kind_run("compaction", CompactionParams(inputs=4, file_size=8 << 20, read_bs=2 << 20))
+    lines = show_lines(run)
+    params = next(line for line in lines if line.startswith("params"))
+    assert "inputs 4, file size 8 MiB, read bs 2 MiB, write bs 1 MiB, bytes per sync 1 MiB, jobs 1" in params
+    _no_leaks(lines)
+
+
+def test_compare_lists_changed_params_with_units() -> None:
+    first = kind_run("randwrite", RandwriteParams(size=2 << 20, duration_s=None, writes=500), 20)
+    second = kind_run("randwrite", RandwriteParams(size=22 << 20, duration_s=30.0), 21)
+    lines = compare_lines(compare_runs(first, second))
+    changed = next(line for line in lines if line.startswith("params"))
+    assert "size 2 MiB → 22 MiB" in changed and "duration — → 30 s" in changed and "writes 500 → —" in changed
+    _no_leaks(lines)
+
+
+def test_interference_params_are_flattened_everywhere() -> None:
+    first = kind_run("interference", InterferenceParams(WalParams(profile="custom", bs=2300),
+                                                        CompactionParams(inputs=4)), 20)
+    second = kind_run("interference", InterferenceParams(WalParams(profile="custom", bs=2300),
+                                                         CompactionParams(inputs=2)), 21)
+    lines = compare_lines(compare_runs(first, second))
+    assert any("compaction inputs 4 → 2" in line for line in lines)
+    _no_leaks(lines)
+    rows = run_rows(first)
+    assert ("wal bs", "2.25 KiB") in rows and ("compaction file size", "64 MiB") in rows
+    assert not any(label.startswith("compaction duration") or "ready" in label for label, _ in rows)
+    _no_leaks([f"{label} {value}" for label, value in rows])
