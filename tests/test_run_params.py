@@ -50,3 +50,15 @@ def test_interference_params_are_flattened_everywhere() -> None:
     assert ("wal bs", "2.25 KiB") in rows and ("compaction file size", "64 MiB") in rows
     assert not any(label.startswith("compaction duration") or "ready" in label for label, _ in rows)
     _no_leaks([f"{label} {value}" for label, value in rows])
+
+
+def test_runs_judged_on_different_calls_are_not_compared_on_them() -> None:
+    synced = kind_run("randwrite", RandwriteParams(sync="fdatasync"), 20, slow_ms=9.0)
+    unsynced = kind_run("randwrite", RandwriteParams(sync="none"), 21, slow_ms=0.5)
+    comparison = compare_runs(synced, unsynced)
+    lines = compare_lines(comparison)
+    assert not any(line.startswith(("improved", "REGRESSION")) and "p99" in line for line in lines), lines
+    assert not any("p99 fdatasync" in line and "p99 write()" not in line
+                   for line in lines if line.startswith("  p99")), lines
+    assert any(line.startswith("not comparable on p99 fdatasync") and "p99 write()" in line for line in lines)
+    assert comparison.to_json()["not_comparable"]

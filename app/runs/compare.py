@@ -88,6 +88,19 @@ class Comparison:
     deltas: list[MetricDelta]
     param_changes: list[tuple[str, str, str]]
     """(label, before, after) as a person reads them ("size", "2 MiB", "22 MiB")."""
+    unmatched: tuple[list[str], list[str]] = ([], [])
+    """Judged metrics only one run has (baseline's labels, candidate's): not comparable, never flagged."""
+
+    def not_comparable(self) -> str | None:
+        """"not comparable on p99 fdatasync: the candidate measured p99 write() instead", or None."""
+        only_base, only_cand = self.unmatched
+        if not only_base and not only_cand:
+            return None
+        what = ", ".join(only_base or only_cand)
+        other = ", ".join(only_cand or only_base)
+        side = "candidate" if only_base else "baseline"
+        instead = f" measured {other} instead" if only_base and only_cand else " lacks it"
+        return f"not comparable on {what}: the {side}{instead} (no flag; compare runs with the same settings)"
 
     @property
     def same_filesystem(self) -> bool:
@@ -124,7 +137,8 @@ class Comparison:
                 "same_filesystem": self.same_filesystem,
                 "metrics": [delta.to_json() for delta in self.deltas],
                 "param_changes": _raw_param_changes(self.baseline, self.candidate),
-                "flags": self.flags(), "regression": self.regressed}
+                "flags": self.flags(), "not_comparable": self.not_comparable(),
+                "regression": self.regressed}
 
 
 def _raw_param_changes(first: SavedRun, second: SavedRun) -> list[dict[str, object]]:
@@ -163,4 +177,6 @@ def compare_runs(first: SavedRun, second: SavedRun) -> Comparison:
             continue
         deltas.append(MetricDelta(key, metric.label, metric.unit, metric.value, other.value,
                                   metric.lower_is_better, metric.judged))
-    return Comparison(baseline, candidate, deltas, _param_changes(baseline, candidate))
+    unmatched = ([metric.label for key, metric in before.items() if metric.judged and key not in after],
+                 [metric.label for key, metric in after.items() if metric.judged and key not in before])
+    return Comparison(baseline, candidate, deltas, _param_changes(baseline, candidate), unmatched)

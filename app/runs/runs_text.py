@@ -83,6 +83,8 @@ def compare_lines(comparison: Comparison) -> list[str]:
     base, cand = comparison.baseline, comparison.candidate
     lines = comparison.flags() or [f"no judged metric changed by {REGRESSION_PERCENT:.0f}% or more "
                                    f"({comparison.where()})"]
+    if comparison.not_comparable():
+        lines.append(str(comparison.not_comparable()))
     width = max([18, *(len(delta.label) for delta in comparison.deltas)])
     lines.append(f"  {'metric':<{width}} {'baseline':>14} {'candidate':>14} {'change':>8}")
     lines += [delta_line(delta, width) for delta in comparison.deltas]

@@ -63,7 +63,8 @@ class RandwriteKind:
 
     def metrics(self, record: BenchRecord) -> list[Metric]:
         label, histogram = self._judged(record)
-        return [*latency_metrics("judged", label, histogram),
+        stream = "write" if histogram is record.result.write else "sync"  # runs compare matches by key
+        return [*latency_metrics(stream, label, histogram),
                 Metric("ops_per_s", "ops/s", "ops/s", record.result.ops_per_s, lower_is_better=False,
                        judged=True)]
 
