@@ -34,3 +34,13 @@ def binary_size(count: int) -> str:
                 return f"{count // scale:,} {unit}"
             return f"{significant(count / scale)} {unit}"
     return f"{count:,} B"
+
+
+def counted(count: int, word: str, plural: str | None = None) -> str:
+    """A count with its noun in the right number: "1 run", "2 runs", "1 TRIM verdict"."""
+    return f"{count:,} {word if count == 1 else (plural or word + 's')}"
+
+
+def with_article(word: str) -> str:
+    """"a wal", "an interference": the indefinite article a reader expects before `word`."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
+from diskdoctor.app.interference_report import summary_lines as interference_summary
 from diskdoctor.app.report.sections import run_rows
-from diskdoctor.app.runs.compare import compare_runs
-from diskdoctor.app.runs.runs_text import compare_lines, show_lines
+from diskdoctor.app.runs.compare import compare_runs, different_kinds
+from diskdoctor.app.runs.runs_text import compare_lines, headline, show_lines
 from diskdoctor.probes.engine.workloads.compaction import CompactionParams
 from diskdoctor.probes.engine.workloads.interference import InterferenceParams
 from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
@@ -62,3 +63,13 @@ def test_runs_judged_on_different_calls_are_not_compared_on_them() -> None:
                    for line in lines if line.startswith("  p99")), lines
     assert any(line.startswith("not comparable on p99 fdatasync") and "p99 write()" in line for line in lines)
     assert comparison.to_json()["not_comparable"]
+
+
+def test_counts_and_articles_read_as_english() -> None:
+    run = kind_run("compaction", CompactionParams(), write_mb_s=273.0)
+    assert headline(run) == "write 273 MB/s"
+    other = kind_run("interference", InterferenceParams(), 21)
+    assert "is an interference run" in different_kinds(other, run) and "is a compaction run" in \
+        different_kinds(run, other)
+    document = interference_summary(other.record)
+    assert any("1 compaction job read" in line for line in document), document

@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from ..formatting import counted
 from .model import build_report
 from .report_cli import render_report
 from .writer import ReportWriteError, report_format, write_report_file
@@ -75,8 +76,8 @@ class ReportDialog(ModalScreen[str | None]):
         except Exception as err:  # a probe bug must not leave the dialog stuck
             self.app.call_from_thread(self._finished, None, f"internal error: {err} (please report it)")
             return
-        summary = (f"Wrote {path}: {len(report.findings)} findings, {len(report.verdicts)} TRIM verdicts, "
-                   f"{len(report.runs)} runs.")
+        summary = (f"Wrote {path}: {counted(len(report.findings), 'finding')}, "
+                   f"{counted(len(report.verdicts), 'TRIM verdict')}, {counted(len(report.runs), 'run')}.")
         self.app.call_from_thread(self._finished, path, summary)
 
     def _finished(self, path: str | None, message: str) -> None:

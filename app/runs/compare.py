@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..formatting import with_article
 from .kinds import Metric
 from .param_text import param_changes
 from .record import SavedRun
@@ -161,8 +162,8 @@ def _by_key(metrics: list[Metric]) -> dict[str, Metric]:
 
 def different_kinds(first: SavedRun, second: SavedRun) -> str:
     """Why two runs cannot be compared, when they measured different things."""
-    return (f"run {first.id} is a {first.kind} run and {second.id} a {second.kind} run: only runs of the "
-            "same kind can be compared")
+    return (f"run {first.id} is {with_article(first.kind)} run and {second.id} "
+            f"{with_article(second.kind)} run: only runs of the same kind can be compared")
 
 
 def compare_runs(first: SavedRun, second: SavedRun) -> Comparison:

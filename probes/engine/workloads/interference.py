@@ -155,13 +155,14 @@ def run(params: InterferenceParams, ctx: EngineContext) -> InterferenceResult:
     with SubJobs() as group:
         ctx.phase("alone", "the WAL alone")
         alone = Relay(group, ctx, "alone", []).run(params.wal)
-        ctx.phase("prepare", f"{compaction.jobs} compaction jobs writing their inputs")
+        jobs = f"{compaction.jobs} compaction job{'' if compaction.jobs == 1 else 's'}"
+        ctx.phase("prepare", f"{jobs} writing their inputs")
         jobs = start_compaction_jobs(group, compaction, ctx)
         wait_ready(jobs, group)
         for job in jobs:
             job.go()
         _wait_running(group, jobs)
-        ctx.phase("under_compaction", f"the WAL beside {compaction.jobs} compaction jobs")
+        ctx.phase("under_compaction", f"the WAL beside {jobs}")
         relay = Relay(group, ctx, "under_compaction", jobs)
         under = relay.run(params.wal)
         seconds = time.monotonic() - relay.started
