@@ -63,9 +63,12 @@ class MetricDelta:
         return self.judged and not self.worse and self.significant
 
     def percent_text(self) -> str:
-        """"+240%", "-12%", or "-" when it cannot be computed."""
+        """"+240%", "-12%"; "-19.5%" within a point of the 20% flag (never a seeming missed flag); "-"."""
         percent = self.percent
-        return "-" if percent is None else f"{percent:+.0f}%"
+        if percent is None:
+            return "-"
+        near = abs(abs(percent) - REGRESSION_PERCENT) < 1.0
+        return f"{percent:+.1f}%" if near else f"{percent:+.0f}%"
 
     def to_json(self) -> dict[str, object]:
         """One entry of `metrics` in `runs compare --json`."""
