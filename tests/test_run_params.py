@@ -82,3 +82,14 @@ def test_a_change_just_under_the_flag_does_not_read_as_the_flag() -> None:
     assert not delta.regression and delta.percent_text() == "-19.5%"
     worse = kind_run("compaction", CompactionParams(), 21, write_mb_s=100.0)
     assert next(d for d in compare_runs(base, worse).deltas if d.key == "write_mb_s").percent_text() == "-50%"
+
+
+def test_a_compaction_run_shows_and_draws_its_per_call_latencies() -> None:
+    from diskdoctor.app.runs.runs_cli import _plot_run
+
+    run = kind_run("compaction", CompactionParams(), slow_ms=9.0, threshold=100.0)
+    lines = show_lines(run)
+    assert any(line.strip().startswith("p99 file sync") and "ms" in line for line in lines), lines
+    assert any(line.strip().startswith("p50 read") for line in lines), lines
+    chart = "\n".join(_plot_run(run))
+    assert "per-call latency" in chart and "file sync" in chart

@@ -55,10 +55,13 @@ def _summary_json(run: SavedRun) -> dict[str, object]:
 def _plot_run(run: SavedRun) -> list[str]:
     curves = run.kind_info.curves(run.record)
     if not curves:
-        return []
+        return ["", f"no chart: run {run.id} saved no per-call latencies"]
     judged = curves[0]
+    if run.kind == "compaction":  # judged in MB/s: draw every call's latency, no threshold line
+        return ["", percentile_text_chart("per-call latency", [(c.label, c.histogram) for c in curves]),
+                histogram_text_chart(f"{judged.label} latency histogram", judged.histogram)]
     return ["", percentile_text_chart(f"{judged.label} latency", [(run.id, judged.histogram)],
-                                      run.threshold),
+                                      run.latency_threshold),
             histogram_text_chart(f"{judged.label} latency histogram", judged.histogram)]
 
 

@@ -6,6 +6,7 @@ from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.wal_params import SYNC_LABELS
 
 from ..bench_record import BenchRecord
+from ..compaction_report import STREAM_LABELS
 from ..wal_report import summary_params_text
 from .kinds import LatencyCurve, Metric
 from .param_text import params_line
@@ -87,13 +88,23 @@ class CompactionKind:
 
     def metrics(self, record: BenchRecord) -> list[Metric]:
         result = record.result
+        calls = [metric for name, label, histogram in self._streams(record)
+                 for metric in latency_metrics(name, label, histogram, judged=False)
+                 if metric.key.endswith(("_p50", "_p99", "_max"))]
         return [Metric("write_mb_s", "write MB/s", "MB/s", result.write_mb_s, lower_is_better=False,
                        judged=True),
                 Metric("read_mb_s", "read MB/s", "MB/s", result.read_mb_s, lower_is_better=False,
-                       judged=True)]
+                       judged=True), *calls]
+
+    def _streams(self, record: BenchRecord) -> list[tuple[str, str, LatencyHistogram]]:
+        """The per-call latencies `bench compaction` printed: file sync first (the call a WAL waits on)."""
+        streams = record.result.streams
+        return [(name, f"{STREAM_LABELS[name]}", streams[name])
+                for name in ("file_sync", "range_sync", "write", "read") if streams.get(name)
+                and streams[name].count]
 
     def curves(self, record: BenchRecord) -> list[LatencyCurve]:
-        return []
+        return [LatencyCurve(label, histogram) for _, label, histogram in self._streams(record)]
 
     def params_text(self, record: BenchRecord) -> str:
         return _plain_params(record)
