@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from rich.table import Table
 from rich.text import Text
@@ -14,10 +14,21 @@ from textual.widgets import Static
 
 from .screen_help import ScreenHelp
 
-EXTRA_KEYS = (("tab / shift+tab", "move focus between panes and fields"),
-              ("esc", "leave a text field (its keys then work again); close help and dialogs"),
-              ("ctrl+p", "command palette: every action of every screen, searchable"),
-              ("ctrl+c", "quit"))
+EXTRA_KEYS = (("↑ ↓", "move in a list, table or tree (PgUp/PgDn and Home/End move further)"),
+              ("→ ←", "open / close a row of the stack tree (← on a closed row goes to its parent)"),
+              ("Tab / Shift+Tab", "move focus between panes and fields"),
+              ("Esc", "leave a text field (its keys then work again); close help and dialogs"),
+              ("^p", "command palette: every action of every screen, searchable"))
+"""Keys no binding lists (Textual's own, and the tree's), written the way the footer writes keys."""
+
+
+def key_display(binding: Binding, display: Callable[[Binding], str]) -> str:
+    """The keys of a binding as a person reads them: 'Esc / ?' for "escape,question_mark"."""
+    if binding.key_display:
+        return binding.key_display
+    shown = [display(Binding(key.strip(), binding.action)) for key in binding.key.split(",")]
+    return " / ".join(dict.fromkeys(key[:1].upper() + key[1:] if len(key) > 1 and key.isalpha() else key
+                                    for key in shown))
 
 
 def bindings_of(screen: Screen[object], app_bindings: Iterable[Binding | tuple[str, ...]]) -> list[Binding]:

@@ -19,7 +19,7 @@ from .advice_screen import AdviceScreen
 from .bench_screen import BenchScreen
 from .commands import ScreenActionsProvider
 from .hangup import note_signal, start_watchdog
-from .help_screen import EXTRA_KEYS, HelpScreen, bindings_of
+from .help_screen import EXTRA_KEYS, HelpScreen, bindings_of, key_display
 from .host_snapshot import HostSnapshot, SnapshotFailed, SnapshotReady
 from .peak_window import PeakWindow
 from .report.report_dialog import ReportDialog
@@ -128,8 +128,8 @@ class DiskDoctorApp(App[None]):
         help_data = getattr(screen, "SCREEN_HELP", None) or ScreenHelp(
             title=type(screen).__name__.removesuffix("Screen"), shows=(type(screen).__doc__ or "").strip(),
             words=(), sources=())
-        keys = [(self.get_key_display(b), b.tooltip or b.description)
-                for b in bindings_of(screen, self.BINDINGS)]
+        keys = [(key_display(b, self.get_key_display), b.tooltip or b.description)
+                for b in bindings_of(screen, self.BINDINGS) if b.action != "close_keys"]
         self.push_screen(HelpScreen(help_data, keys + list(EXTRA_KEYS)))
 
     def on_mount(self) -> None:

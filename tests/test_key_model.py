@@ -146,6 +146,8 @@ async def test_f1_and_question_mark_open_help_listing_every_key_and_close_it() -
                 assert app.screen.help_data.title == title
                 shown = [key for key, _ in app.screen.keys]
                 assert all(key in shown for key in keys), (title, shown)
+                assert "↑ ↓" in shown and "Esc" in shown
+                assert not any("," in key or "_" in key or key.startswith("ctrl") for key in shown), shown
                 await pilot.press(closer)
                 await pilot.pause()
                 assert not isinstance(app.screen, HelpScreen)

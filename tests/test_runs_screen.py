@@ -108,3 +108,30 @@ def test_runs_screen_comparison_snapshot(snap_compare, three_runs: list[str],  #
         await pilot.pause()
 
     assert snap_compare(DiskDoctorApp(fixture_root(FIXTURE)), terminal_size=size, run_before=compare_two)
+
+
+async def test_report_dialog_keeps_typing_after_an_error_and_replaces_only_when_asked(
+        three_runs: list[str], tmp_path: Path) -> None:
+    existing = tmp_path / "case.md"
+    existing.write_text("the engineer's own notes\n")
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.app.workers.wait_for_complete()
+        await pilot.press("w")
+        await pilot.pause()
+        field = app.screen.query_one(Input)
+        field.value = str(tmp_path / "case.pdf")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.focused is field  # the name is what must change, so typing goes there
+        await pilot.press("end", "backspace", "backspace", "backspace", "m", "d")
+        assert field.value == str(existing)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "already exists" in text_of(app, "#report-result")
+        assert existing.read_text() == "the engineer's own notes\n"
+        await pilot.press("enter")  # asked and confirmed: replace
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert text_of(app, "#report-result").startswith(f"Wrote {existing}: 4 findings, 2 TRIM verdicts")
+        assert existing.read_text().startswith("# diskdoctor report")

@@ -34,7 +34,9 @@ def test_stack_screen(snap_compare, size: tuple[int, int]) -> None:  # type: ign
 def test_stack_screen_mounts_down(snap_compare, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     async def switch(pilot) -> None:  # type: ignore[no-untyped-def]
         await _settle(pilot)
-        await pilot.press("v", "down", "down", "down", "down")
+        await pilot.press("v")
+        await _settle(pilot)
+        await pilot.press("home", "down", "down", "down", "down")
         await _settle(pilot)
 
     app = DiskDoctorApp(fixture_root("long-names"))

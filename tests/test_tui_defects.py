@@ -179,7 +179,7 @@ async def test_stack_b_opens_the_benchmark_with_the_filesystem_chosen(fixture_mo
         assert isinstance(app.screen, StackScreen)
         await pilot.press("v")  # mountpoints down: the first row is "/"
         await settled(app, pilot)
-        await pilot.press("b")
+        await pilot.press("home", "b")
         await settled(app, pilot)
         assert app.current_mode == "bench"
         assert app.screen.query_one("#bench-dir", Input).value == "/"
@@ -236,3 +236,27 @@ async def test_block_size_field_shows_its_whole_value_after_editing(fixture_moun
         await pilot.pause()
         assert field.value == "8192"
         assert "8192" in "".join(field.render_line(y).text for y in range(field.size.height))
+
+
+async def test_v_on_the_first_row_keeps_the_device_and_its_details() -> None:
+    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
+    async with app.run_test(size=(150, 40)) as pilot:
+        await settled(app, pilot)
+        tree = app.screen.query_one(StackTree)
+        assert tree.cursor_node.data.name == "nvme0n1"
+        await pilot.press("v")
+        await settled(app, pilot)
+        assert tree.cursor_node.data.name == "nvme0n1"
+        assert "nvme0n1" in text_of(app, "#details-title")
+
+
+async def test_refresh_clears_reading_the_host_and_keeps_the_device_when_rows_move() -> None:
+    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
+    async with app.run_test(size=(150, 40)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("down", "down", "down", "down")
+        await settled(app, pilot)
+        await pilot.press("r")
+        await settled(app, pilot)
+        assert "Reading the host" not in text_of(app, "#status")
+        assert "luks-etcd" in text_of(app, "#details-title")

@@ -254,8 +254,15 @@ class StackTree(Tree[StackRow]):
             self._ensure_loaded(child)
             node, found = child, True
         if found:
-            self.move_cursor(node)
+            # The rows' line numbers exist only after the next refresh, and a cursor that stays on the
+            # same line announces nothing: move after the refresh and announce the row either way.
+            self.call_after_refresh(self._select, node)
         return found
+
+    def _select(self, node: TreeNode[StackRow]) -> None:
+        self.move_cursor(node)
+        if node.data is not None:
+            self.post_message(self.LayerSelected(node.data))
 
     def expand_all_below_cursor(self) -> None:
         """Expand the highlighted row and everything under it."""

@@ -15,7 +15,6 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from ..formatting import counted
 from .model import build_report
 from .report_cli import render_report
 from .writer import ReportWriteError, report_format, write_report_file
@@ -37,6 +36,8 @@ class ReportDialog(ModalScreen[str | None]):
         self.root = root
         self.hostname = hostname
         self.written: str | None = None
+        self.replace_path: str | None = None
+        """A path the user was told exists: writing it again replaces it (the TUI's --force)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -58,33 +59,57 @@ class ReportDialog(ModalScreen[str | None]):
         try:
             report_format(path)
         except ReportWriteError as err:
-            self._say(str(err), error=True)
+            self._said_error(str(err))
+            return
+        force = path == self.replace_path
+        if os.path.lexists(path) and not force:
+            self.replace_path = path
+            self.query_one("#report-write", Button).label = "Replace"
+            self._said_error(f"{path} already exists: Enter or Replace overwrites it, or change the name.")
             return
         self.query_one("#report-write", Button).disabled = True
         self._say(f"Reading the host and writing {path}…")
-        self.write_report(path)
+        self.write_report(path, force)
+
+    @on(Input.Changed, "#report-path")
+    def name_changed(self) -> None:
+        """A new name is a new question: the next write never replaces a file without asking again."""
+        if self.replace_path is not None and self.query_one("#report-path", Input).value.strip() != \
+                self.replace_path:
+            self.replace_path = None
+            self.query_one("#report-write", Button).label = "Write"
 
     @work(thread=True, exclusive=True, group="report", exit_on_error=False)
-    def write_report(self, path: str) -> None:
+    def write_report(self, path: str, force: bool = False) -> None:
         """Read the host once, render, write atomically; the outcome goes back to the UI thread."""
         try:
             report = build_report(self.root)
-            write_report_file(path, render_report(report, report_format(path)))
+            write_report_file(path, render_report(report, report_format(path)), force=force)
         except ReportWriteError as err:
             self.app.call_from_thread(self._finished, None, str(err))
             return
         except Exception as err:  # a probe bug must not leave the dialog stuck
             self.app.call_from_thread(self._finished, None, f"internal error: {err} (please report it)")
             return
-        summary = (f"Wrote {path}: {counted(len(report.findings), 'finding')}, "
-                   f"{counted(len(report.verdicts), 'TRIM verdict')}, {counted(len(report.runs), 'run')}.")
+        summary = (f"Wrote {path}: {_count(len(report.findings), 'finding')}, "
+                   f"{_count(len(report.verdicts), 'TRIM verdict')}, {_count(len(report.runs), 'run')}.")
         self.app.call_from_thread(self._finished, path, summary)
 
     def _finished(self, path: str | None, message: str) -> None:
         self.written = path or self.written
         self.query_one("#report-write", Button).disabled = False
-        self._say(message, error=path is None)
+        if path is None:
+            self._said_error(message)
+            return
+        self.replace_path = None
+        self.query_one("#report-write", Button).label = "Write"
+        self._say(message)
         self.query_one("#report-close", Button).focus()
+
+    def _said_error(self, message: str) -> None:
+        """Show what is wrong and give the name field the focus back, since that is what must change."""
+        self._say(message, error=True)
+        self.query_one("#report-path", Input).focus()
 
     def _say(self, message: str, *, error: bool = False) -> None:
         self.query_one("#report-result", Static).update(Text(message, style="bold red" if error else "green"))
@@ -92,3 +117,8 @@ class ReportDialog(ModalScreen[str | None]):
     @on(Button.Pressed, "#report-close")
     def action_cancel(self) -> None:
         self.dismiss(self.written)
+
+
+def _count(number: int, noun: str) -> str:
+    """'1 run', '2 runs'."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
