@@ -93,3 +93,12 @@ def test_a_compaction_run_shows_and_draws_its_per_call_latencies() -> None:
     assert any(line.strip().startswith("p50 read") for line in lines), lines
     chart = "\n".join(_plot_run(run))
     assert "per-call latency" in chart and "file sync" in chart
+
+
+def test_interference_progress_names_its_compaction_jobs(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from cli_runner import run_cli
+
+    result = run_cli("bench", "interference", "--dir", str(tmp_path), "--duration", "0.3", "--jobs", "1",
+                     "--no-save")
+    assert result.code in (0, 1), result.err
+    assert "the WAL beside 1 compaction job" in result.err and "Job object" not in result.err
