@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from .advisor.advise import advice_document, advise, fails_check, load_advice_input
@@ -28,7 +29,8 @@ def add_advise_parser(commands: argparse._SubParsersAction, parser_class: type) 
                                help="a directory holding database or search data (repeatable); known "
                                     "ones such as /var/lib/etcd are found by themselves")
     advise_parser.add_argument("--bench", action="append", default=[], metavar="FILE",
-                               help="a `bench wal --json` or interference result to judge (repeatable)")
+                               help="a `bench wal --json` or interference result, a saved run file or "
+                                    "a run id (`runs list`) to judge (repeatable)")
     advise_parser.add_argument("--peak", metavar="SPEC",
                                help='busy hours, e.g. "Mon-Fri 08:00-20:00": flag trims scheduled then')
     return advise_parser
@@ -39,6 +41,10 @@ def run_advise(args: argparse.Namespace) -> int:
     peak = parse_peak_window(args.peak) if args.peak is not None else None
     bench = tuple(load_bench_result(path) for path in args.bench)
     with open_root(args.sysroot) as root:
+        for path in args.data:
+            if not root.is_dir(os.path.abspath(path).lstrip("/")):
+                where = "" if args.sysroot is None else f" in {args.sysroot}"
+                raise UsageError(f"--data {path}: no such directory{where}")
         advice = load_advice_input(root, data_paths=tuple(args.data), bench=bench, peak=peak)
     if advice.host.mounts_unknown:
         raise UsageError(f"cannot advise: {advice.host.mounts_unknown}")

@@ -14,6 +14,7 @@ from diskdoctor.probes.engine.runner import EngineRun
 from diskdoctor.probes.engine.runtime import EngineConfig
 from diskdoctor.probes.wal_params import ParamError
 from diskdoctor.probes.wal_target import Target, TargetError, describe_target
+from diskdoctor.widgets.units import format_latency
 
 from . import bench_args
 from .bench_record import BenchRecord
@@ -65,8 +66,7 @@ def interval_text(kind: str, event: Interval) -> str:
                 f"write {event.bytes_written / seconds / 1e6:,.0f} MB/s")
     name = "sync" if event.stream("sync").count else "write"
     p99 = event.stream(name).percentile(99.0)
-    p99_text = f"{p99 / 1e6:.2f} ms" if p99 is not None else "-"
-    return f"{head}  {event.ops:,} writes  interval p99 {p99_text}"
+    return f"{head}  {event.ops:,} writes  interval p99 {format_latency(p99)}"
 
 
 def drive(config: EngineConfig, intervals: list[Interval]) -> object:

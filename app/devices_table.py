@@ -72,5 +72,10 @@ def devices_renderable(host: Host) -> Group:
 
 
 def print_devices(host: Host, console: Console) -> None:
-    """Write the stack table to the console."""
-    console.print(devices_renderable(host))
+    """Write the stack table to the console; piped, without the table's padding at the ends of lines."""
+    if console.is_terminal:
+        console.print(devices_renderable(host))
+        return
+    with console.capture() as captured:
+        console.print(devices_renderable(host))
+    console.file.write("".join(line.rstrip() + "\n" for line in captured.get().splitlines()))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from diskdoctor.widgets.units import significant
+
 UNITS = ("B", "K", "M", "G", "T", "P", "E")
 
 
@@ -22,3 +24,23 @@ def human_bytes(count: int | None) -> str:
 def yes_no(value: bool | None) -> str:
     """yes/no/? for a boolean fact."""
     return "?" if value is None else ("yes" if value else "no")
+
+
+def binary_size(count: int) -> str:
+    """A byte count for people, 1024-based with three significant digits: "512 B", "4 KiB", "2.25 KiB"."""
+    for unit, scale in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if count >= scale:
+            if count % scale == 0:
+                return f"{count // scale:,} {unit}"
+            return f"{significant(count / scale)} {unit}"
+    return f"{count:,} B"
+
+
+def counted(count: int, word: str, plural: str | None = None) -> str:
+    """A count with its noun in the right number: "1 run", "2 runs", "1 TRIM verdict"."""
+    return f"{count:,} {word if count == 1 else (plural or word + 's')}"
+
+
+def with_article(word: str) -> str:
+    """"a wal", "an interference": the indefinite article a reader expects before `word`."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"

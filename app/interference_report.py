@@ -9,6 +9,7 @@ from diskdoctor.probes.engine.workloads.interference import InterferenceResult
 from diskdoctor.probes.fio_jobs import interference_job_file
 from diskdoctor.probes.wal_params import SYNC_LABELS
 
+from .formatting import counted
 from .wal_report import format_ms, host_lines, layer_line, ram_note, result_document, threshold_source
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ def summary_lines(record: BenchRecord) -> list[str]:
         shown.append(("max", sync.maximum))
         lines.append(f"{name:<9} {part.samples:,} writes, {part.ops_per_s or 0:,.0f} ops/s; " + "  ".join(
             f"{label} {format_ms((value or 0) / 1e6)}" for label, value in shown))
-    lines.append(f"beside    {compaction['jobs']} compaction jobs read "
+    lines.append(f"beside    {counted(int(compaction['jobs']), 'compaction job')} read "
                  f"{compaction['read_mb_s']:,.1f} MB/s and "
                  f"wrote {compaction['write_mb_s']:,.1f} MB/s while the WAL ran")
     lines += host_lines(data.get("host"))

@@ -12,7 +12,7 @@ from .engine.workloads.randwrite import RandwriteParams
 from .fio_json import FioOutputError, FioSyncStats, _objects, parse_fio_json
 from .fio_run import fio_available
 from .root import host_command_env
-from .wal_params import WalParams, _fio_size, fio_argv
+from .wal_params import WalParams, _fio_size, fio_argv, fio_runtime
 from .wal_target import TargetError, make_scratch, remove_scratch
 
 
@@ -39,7 +39,7 @@ def randwrite_argv(params: RandwriteParams, directory: str, *, json_output: bool
     if params.writes:
         argv.append(f"--number_ios={params.writes}")
     elif params.duration_s:
-        argv += ["--time_based", f"--runtime={params.duration_s:g}s"]
+        argv += ["--time_based", f"--runtime={fio_runtime(params.duration_s)}"]
     argv.append("--name=randwrite")
     if json_output:
         argv.append("--output-format=json")

@@ -106,6 +106,13 @@ def parse_duration(text: str) -> float:
     return seconds
 
 
+def fio_runtime(seconds: float) -> str:
+    """fio's --runtime value: whole seconds as "30s", anything finer in ms ("500ms"; fio rejects "0.5s")."""
+    if float(seconds).is_integer():
+        return f"{int(seconds)}s"
+    return f"{max(round(seconds * 1000), 1)}ms"
+
+
 def fio_argv(params: WalParams, directory: str, *, json_output: bool = False) -> list[str]:
     """The fio job doing the same writes and syncs as `params` in `directory`."""
     argv = ["fio", "--rw=write", "--ioengine=sync"]
@@ -121,7 +128,7 @@ def fio_argv(params: WalParams, directory: str, *, json_output: bool = False) ->
     if not params.prealloc:
         argv.append("--fallocate=none")
     if params.duration_s:
-        argv += ["--time_based", f"--runtime={params.duration_s:g}s"]
+        argv += ["--time_based", f"--runtime={fio_runtime(params.duration_s)}"]
     argv.append("--name=mytest")
     if json_output:
         argv.append("--output-format=json")

@@ -43,3 +43,24 @@ def saved_run(day: int = 20, *, fast_ms: float = 0.4, slow_ms: float = 2.0, ops_
     saved_at = dt.datetime(2026, 11, day, 14, 30, tzinfo=dt.timezone.utc)
     record = BenchRecord("wal", params, stack.target, result or wal_result(fast_ms, slow_ms, ops_per_s), 10.0)
     return SavedRun(new_run_id("wal", saved_at), "wal", saved_at, host, stack, record)
+
+
+def kind_run(kind: str, params: object, day: int = 20, *, slow_ms: float = 2.0,
+             write_mb_s: float = 200.0, threshold: float | None = None) -> SavedRun:
+    """A saved randwrite, compaction or interference run with chosen figures (no engine involved)."""
+    from diskdoctor.probes.engine.workloads.compaction import CompactionResult
+    from diskdoctor.probes.engine.workloads.interference import InterferenceResult
+    from diskdoctor.probes.engine.workloads.randwrite import RandwriteResult
+
+    sync, write = histogram(400_000, int(slow_ms * 1e6)), histogram(5_000, int(slow_ms * 1e6))
+    if kind == "randwrite":
+        result: object = RandwriteResult(1000, 1.0, 1000.0, write, sync, True)
+    elif kind == "compaction":
+        seconds = 1.0
+        result = CompactionResult(seconds, int(write_mb_s * 1e6), int(write_mb_s * 1e6), 4, 0.5, 0.5, 0.0,
+                                  {"read": write, "write": write, "file_sync": sync})
+    else:
+        result = InterferenceResult(wal_result(0.4, 1.0), wal_result(0.4, slow_ms), 1, 1 << 20, 1 << 20, 1.0)
+    saved_at = dt.datetime(2026, 11, day, 14, 30, tzinfo=dt.timezone.utc)
+    record = BenchRecord(kind, params, STACK.target, result, threshold)
+    return SavedRun(new_run_id(kind, saved_at), kind, saved_at, HOST, STACK, record)

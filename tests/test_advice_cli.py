@@ -55,3 +55,25 @@ def test_bad_bench_files_are_one_line_errors(tmp_path: Path) -> None:
                         ("missing.json", "cannot read")):
         result = run_cli("advise", "--bench", str(tmp_path / name), "--sysroot", root)
         assert_one_line_error(result, words)
+
+
+def test_saved_runs_are_bench_input_by_file_or_id(tmp_path: Path, private_state_dir: Path) -> None:
+    from diskdoctor.app.runs.store import RunStore, default_runs_dir
+    from runs_support import saved_run
+
+    run = RunStore(default_runs_dir()).save(saved_run(20, slow_ms=25.0))
+    shown = run_cli("runs", "show", run.id, "--json")
+    (tmp_path / "run.json").write_text(shown.out)
+    root = str(FIXTURES / "etcd-raid0-lvm-luks")
+    for given in (str(tmp_path / "run.json"), run.id):
+        result = run_cli("advise", "--json", "--bench", given, "--sysroot", root)
+        assert result.code in (0, 1), result.err
+        wal = next(f for f in json.loads(result.out)["findings"] if f["id"] == "ETCD-FSYNC-P99")
+        assert wal["severity"] == "crit" and f"run {run.id}" in json.dumps(wal)
+    assert_one_line_error(run_cli("advise", "--bench", "nosuchrun", "--sysroot", root), "no saved run")
+
+
+def test_a_data_directory_that_does_not_exist_is_refused() -> None:
+    result = run_cli("advise", "--data", "/nonexistent", "--sysroot", str(FIXTURES / "etcd-raid0-lvm-luks"))
+    assert_one_line_error(result, "--data /nonexistent: no such directory")
+    assert result.code == 2

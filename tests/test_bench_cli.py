@@ -271,3 +271,19 @@ def test_plot_draws_the_intervals_with_plotext(tmpfs_dir: str) -> None:
                      "--plot")
     assert result.code == 0, result.err
     assert "p99" in result.out and "seconds" in result.out and "\x1b[" not in result.out
+
+
+def test_progress_latency_uses_the_one_unit_system() -> None:
+    from diskdoctor.app.bench_cli import interval_text
+    from diskdoctor.probes.engine.protocol import Interval
+    from diskdoctor.probes.latency_histogram import LatencyHistogram
+
+    sync = LatencyHistogram()
+    for _ in range(100):
+        sync.record(11_960_000)
+    line = interval_text("wal", Interval("measure", 1.0, 100, 0.5, {"sync": sync}))
+    p99 = line.split("interval p99 ")[1]
+    assert p99.endswith(" ms") and len(p99.split()[0].replace(".", "")) == 3, line
+    fast = LatencyHistogram()
+    fast.record(400_000)
+    assert interval_text("wal", Interval("measure", 1.0, 1, 0.5, {"sync": fast})).endswith(" µs")

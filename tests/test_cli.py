@@ -221,3 +221,9 @@ def test_ctrl_c_while_python_is_still_importing_is_one_line_and_130() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                           check=False)
     assert (done.returncode, done.stderr) == (130, "diskdoctor: interrupted\n")
+
+
+def test_devices_text_has_no_trailing_spaces_when_piped() -> None:
+    result = run_cli("devices", "--sysroot", str(FIXTURES / "etcd-raid0-lvm-luks"))
+    assert result.code == 0 and "NAME" in result.out
+    assert [line for line in result.out.splitlines() if line != line.rstrip()] == []

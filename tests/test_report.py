@@ -199,12 +199,12 @@ def test_report_cli_writes_each_format(tmp_path: Path) -> None:
                          "--run", "latest")
         assert result.code == 0, result.err
         assert result.out.startswith(f"wrote {out}: ") and "report of etcd-2 (4 findings, 2 TRIM verdicts, " \
-            "1 runs)" in result.out
+            "1 run)" in result.out
         assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
     jsonschema.validate(json.loads((tmp_path / "r.json").read_text()), REPORT_SCHEMA)
     default = run_cli("report", "-o", str(tmp_path / "default.json"), "--sysroot",
                       str(FIXTURES / "etcd-raid0-lvm-luks"))
-    assert "(4 findings, 2 TRIM verdicts, 1 runs)" in default.out  # etcd-2's newest run is picked by itself
+    assert "(4 findings, 2 TRIM verdicts, 1 run)" in default.out  # etcd-2's newest run is picked by itself
     other = run_cli("report", "-o", str(tmp_path / "other.json"), "--sysroot", str(FIXTURES / "lab-ssd"))
     assert other.code == 0 and ", 0 runs)" in other.out  # runs of another host are not mixed in
 

@@ -173,7 +173,7 @@ def test_comparison_names_what_differs() -> None:
     assert moved.flags()[0].endswith(
         "on another filesystem (/var/lib/etcd (ext4 on dm-2) → /data (xfs on md1))")
     changed = compare_runs(saved_run(20), saved_run(21, params=PROFILES["postgres-wal"]))
-    assert ("bs", 2300, 8192) in changed.param_changes
+    assert ("bs", "2.25 KiB", "8 KiB") in changed.param_changes
     assert ("profile", "etcd", "postgres-wal") in changed.param_changes
 
 
@@ -302,3 +302,17 @@ def test_no_home_and_no_xdg_state_is_one_line(monkeypatch: pytest.MonkeyPatch) -
     if os.geteuid() == 0:  # the real thing: a uid without a passwd entry and no HOME
         monkeypatch.delenv("HOME", raising=False)
         assert_one_line_error(run_cli("runs", "list", user=54_321), "no folder for saved runs")
+
+
+def test_compare_latest_previous_takes_the_previous_run_of_the_same_kind(store: RunStore) -> None:
+    from diskdoctor.probes.engine.workloads.compaction import CompactionParams
+    from runs_support import kind_run
+
+    older = store.save(saved_run(20))
+    store.save(kind_run("compaction", CompactionParams(), 21))
+    newest = store.save(saved_run(22, slow_ms=2.1))
+    result = run_cli("runs", "compare", "latest", "previous")
+    assert result.code == 0, result.err
+    assert f"baseline  {older.id}" in result.out and f"candidate {newest.id}" in result.out
+    alone = run_cli("runs", "compare", older.id, "previous")
+    assert_one_line_error(alone, f"there is no wal run before {older.id}")

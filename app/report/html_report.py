@@ -102,7 +102,7 @@ def _run(run: SavedRun) -> str:
     parts = [f"<h3>{escape(run_title(run))}</h3>", _table(run_rows(run))]
     curves = run.kind_info.curves(run.record)
     if curves:
-        limit = run.threshold
+        limit = run.latency_threshold
         labels = [label for label, _ in CHART_PERCENTILES]
         series = [Series(curve.label, percentile_points_ms(curve.histogram)) for curve in curves]
         parts.append(percentile_svg(labels, series, title="latency percentiles", threshold_ms=limit))

@@ -96,7 +96,7 @@ def _run(run: SavedRun) -> list[str]:
     lines += md_table(("", ""), run_rows(run))
     curves = run.kind_info.curves(run.record)
     if curves:
-        limit = run.threshold
+        limit = run.latency_threshold
         chart = percentile_text_chart(f"{curves[0].label} latency", [(run.id, curves[0].histogram)], limit)
         lines += md_block(chart)
         lines += md_block(histogram_text_chart(f"{curves[0].label} latency histogram", curves[0].histogram))

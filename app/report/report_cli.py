@@ -6,6 +6,7 @@ import argparse
 import json
 
 from ..errors import EXIT_OK, UsageError
+from ..formatting import counted
 from ..runs.store import RunStore, RunStoreError
 from ..sysroot import open_root
 from .html_report import html_report
@@ -53,6 +54,7 @@ def run_report(args: argparse.Namespace) -> int:
         write_report_file(args.output, render_report(report, kind), force=args.force)
     except (RunStoreError, ReportWriteError) as err:
         raise UsageError(str(err)) from err
-    counts = f"{len(report.findings)} findings, {len(report.verdicts)} TRIM verdicts, {len(report.runs)} runs"
+    counts = (f"{counted(len(report.findings), 'finding')}, {counted(len(report.verdicts), 'TRIM verdict')}, "
+              f"{counted(len(report.runs), 'run')}")
     print(f"wrote {args.output}: {kind} report of {report.fingerprint.hostname or 'unknown host'} ({counts})")
     return EXIT_OK

@@ -6,6 +6,7 @@ from diskdoctor.probes.host import Host
 
 from ..devices_table import tree_guides
 from ..formatting import human_bytes, yes_no
+from ..runs.param_text import param_rows
 from ..runs.record import SavedRun
 from ..runs.runs_text import value_text
 from ..stack_walk import walk_forest
@@ -51,14 +52,6 @@ def run_title(run: SavedRun) -> str:
     return f"Run {run.id}: {run.kind_info.title}, {run.when()}"
 
 
-def _param_text(value: object) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return yes_no(value)
-    return f"{value:,}" if isinstance(value, int) else str(value)
-
-
 def run_rows(run: SavedRun) -> list[tuple[str, str]]:
     """(label, value) rows: verdict, where it ran, every parameter, every metric."""
     kind = run.kind_info
@@ -70,7 +63,6 @@ def run_rows(run: SavedRun) -> list[tuple[str, str]]:
              ("mount options", ",".join(run.stack.mount_options) or "unknown"),
              ("layers", " → ".join(layer.kname for layer in run.stack.layers) or "no block device"),
              ("host", run.host.line()), ("parameters", kind.params_text(run.record))]
-    rows += [(name, _param_text(value))
-             for name, value in run.params.to_json().items()]  # type: ignore[attr-defined]
+    rows += param_rows(run.params.to_json())  # type: ignore[attr-defined]
     rows += [(metric.label, value_text(metric.value, metric.unit)) for metric in kind.metrics(run.record)]
     return rows

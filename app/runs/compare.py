@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..formatting import with_article
 from .kinds import Metric
+from .param_text import param_changes
 from .record import SavedRun
 
 REGRESSION_PERCENT = 20.0
@@ -61,9 +63,12 @@ class MetricDelta:
         return self.judged and not self.worse and self.significant
 
     def percent_text(self) -> str:
-        """"+240%", "-12%", or "-" when it cannot be computed."""
+        """"+240%", "-12%"; "-19.5%" within a point of the 20% flag (never a seeming missed flag); "-"."""
         percent = self.percent
-        return "-" if percent is None else f"{percent:+.0f}%"
+        if percent is None:
+            return "-"
+        near = abs(abs(percent) - REGRESSION_PERCENT) < 1.0
+        return f"{percent:+.1f}%" if near else f"{percent:+.0f}%"
 
     def to_json(self) -> dict[str, object]:
         """One entry of `metrics` in `runs compare --json`."""
@@ -85,7 +90,21 @@ class Comparison:
     baseline: SavedRun
     candidate: SavedRun
     deltas: list[MetricDelta]
-    param_changes: list[tuple[str, object, object]]
+    param_changes: list[tuple[str, str, str]]
+    """(label, before, after) as a person reads them ("size", "2 MiB", "22 MiB")."""
+    unmatched: tuple[list[str], list[str]] = ([], [])
+    """Judged metrics only one run has (baseline's labels, candidate's): not comparable, never flagged."""
+
+    def not_comparable(self) -> str | None:
+        """"not comparable on p99 fdatasync: the candidate measured p99 write() instead", or None."""
+        only_base, only_cand = self.unmatched
+        if not only_base and not only_cand:
+            return None
+        what = ", ".join(only_base or only_cand)
+        other = ", ".join(only_cand or only_base)
+        side = "candidate" if only_base else "baseline"
+        instead = f" measured {other} instead" if only_base and only_cand else " lacks it"
+        return f"not comparable on {what}: the {side}{instead} (no flag; compare runs with the same settings)"
 
     @property
     def same_filesystem(self) -> bool:
@@ -121,18 +140,23 @@ class Comparison:
         return {"baseline": self.baseline.id, "candidate": self.candidate.id,
                 "same_filesystem": self.same_filesystem,
                 "metrics": [delta.to_json() for delta in self.deltas],
-                "param_changes": [{"name": name, "before": before, "after": after}
-                                  for name, before, after in self.param_changes],
-                "flags": self.flags(), "regression": self.regressed}
+                "param_changes": _raw_param_changes(self.baseline, self.candidate),
+                "flags": self.flags(), "not_comparable": self.not_comparable(),
+                "regression": self.regressed}
 
 
-def _param_changes(first: SavedRun, second: SavedRun) -> list[tuple[str, object, object]]:
+def _raw_param_changes(first: SavedRun, second: SavedRun) -> list[dict[str, object]]:
+    """The changed fields with their saved values, for JSON readers (nested parts compared whole)."""
     before = first.params.to_json()  # type: ignore[attr-defined]
     after = second.params.to_json()  # type: ignore[attr-defined]
+    return [{"name": name, "before": before.get(name), "after": after.get(name)}
+            for name in dict.fromkeys([*before, *after]) if before.get(name) != after.get(name)]
+
+
+def _param_changes(first: SavedRun, second: SavedRun) -> list[tuple[str, str, str]]:
     if first.kind != second.kind:
         return [("kind", first.kind, second.kind)]
-    return [(name, before.get(name), after.get(name)) for name in dict.fromkeys([*before, *after])
-            if before.get(name) != after.get(name)]
+    return param_changes(first.params.to_json(), second.params.to_json())  # type: ignore[attr-defined]
 
 
 def _by_key(metrics: list[Metric]) -> dict[str, Metric]:
@@ -141,8 +165,8 @@ def _by_key(metrics: list[Metric]) -> dict[str, Metric]:
 
 def different_kinds(first: SavedRun, second: SavedRun) -> str:
     """Why two runs cannot be compared, when they measured different things."""
-    return (f"run {first.id} is a {first.kind} run and {second.id} a {second.kind} run: only runs of the "
-            "same kind can be compared")
+    return (f"run {first.id} is {with_article(first.kind)} run and {second.id} "
+            f"{with_article(second.kind)} run: only runs of the same kind can be compared")
 
 
 def compare_runs(first: SavedRun, second: SavedRun) -> Comparison:
@@ -157,4 +181,6 @@ def compare_runs(first: SavedRun, second: SavedRun) -> Comparison:
             continue
         deltas.append(MetricDelta(key, metric.label, metric.unit, metric.value, other.value,
                                   metric.lower_is_better, metric.judged))
-    return Comparison(baseline, candidate, deltas, _param_changes(baseline, candidate))
+    unmatched = ([metric.label for key, metric in before.items() if metric.judged and key not in after],
+                 [metric.label for key, metric in after.items() if metric.judged and key not in before])
+    return Comparison(baseline, candidate, deltas, _param_changes(baseline, candidate), unmatched)

@@ -56,6 +56,11 @@ class SavedRun:
         """The threshold the run was judged against (ms; MB/s for compaction), None when not judged."""
         return self.record.threshold
 
+    @property
+    def latency_threshold(self) -> float | None:
+        """The threshold in ms to draw on latency charts (None for compaction, judged in MB/s)."""
+        return None if self.kind == "compaction" else self.threshold
+
     def verdict(self) -> RunVerdict | None:
         """Pass or fail against the threshold it was saved with (None when the run was not judged)."""
         verdict = self.record.verdict()

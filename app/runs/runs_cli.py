@@ -11,7 +11,7 @@ from ..latency_charts import histogram_text_chart, percentile_text_chart
 from .compare import Comparison, compare_runs, different_kinds
 from .record import SavedRun
 from .runs_text import compare_lines, headline, list_lines, show_lines
-from .store import RunStore, RunStoreError
+from .store import PREVIOUS, RunListing, RunStore, RunStoreError
 
 
 def add_runs_parser(commands: argparse._SubParsersAction,
@@ -30,7 +30,9 @@ def add_runs_parser(commands: argparse._SubParsersAction,
     show.add_argument("--plot", action="store_true", help="also draw its percentiles and histogram")
     compare = actions.add_parser("compare", help="two runs side by side; exit 1 on a regression",
                                  description="The older run is the baseline. Exit 1 when a judged metric "
-                                             "(p99, ops/s) got 20% or more worse.")
+                                             "(p99, ops/s) got 20% or more worse. `previous` beside another "
+                                             "run means the run of the same kind saved just before it, so "
+                                             "`runs compare latest previous` compares like with like.")
     compare.add_argument("first", metavar="A", help="a run id, any unique part of one, latest or previous")
     compare.add_argument("second", metavar="B", help="a run id, any unique part of one, latest or previous")
     compare.add_argument("--json", action="store_true", help="print JSON (schema in README)")
@@ -53,10 +55,13 @@ def _summary_json(run: SavedRun) -> dict[str, object]:
 def _plot_run(run: SavedRun) -> list[str]:
     curves = run.kind_info.curves(run.record)
     if not curves:
-        return []
+        return ["", f"no chart: run {run.id} saved no per-call latencies"]
     judged = curves[0]
+    if run.kind == "compaction":  # judged in MB/s: draw every call's latency, no threshold line
+        return ["", percentile_text_chart("per-call latency", [(c.label, c.histogram) for c in curves]),
+                histogram_text_chart(f"{judged.label} latency histogram", judged.histogram)]
     return ["", percentile_text_chart(f"{judged.label} latency", [(run.id, judged.histogram)],
-                                      run.threshold),
+                                      run.latency_threshold),
             histogram_text_chart(f"{judged.label} latency histogram", judged.histogram)]
 
 
@@ -85,7 +90,7 @@ def run_runs(args: argparse.Namespace) -> int:
             _print([json.dumps(run.to_json(), indent=2)] if args.json else
                    show_lines(run) + (_plot_run(run) if args.plot else []))
             return EXIT_OK
-        first, second = store.find(args.first, listing), store.find(args.second, listing)
+        first, second = _compare_pair(store, listing, args.first, args.second)
     except RunStoreError as err:
         raise UsageError(str(err)) from err
     if first.id == second.id:
@@ -98,6 +103,15 @@ def run_runs(args: argparse.Namespace) -> int:
     else:
         _print(compare_lines(comparison) + (_plot_compare(comparison) if args.plot else []))
     return EXIT_CHECK_FAILED if comparison.regressed else EXIT_OK
+
+
+def _compare_pair(store: RunStore, listing: RunListing, first: str, second: str) -> tuple[SavedRun, SavedRun]:
+    """Both runs; `previous` beside another run means the run of that kind just before it."""
+    if (first == PREVIOUS) != (second == PREVIOUS):
+        other = store.find(second if first == PREVIOUS else first, listing)
+        before = store.previous_of(other, listing)
+        return (before, other) if first == PREVIOUS else (other, before)
+    return store.find(first, listing), store.find(second, listing)
 
 
 def _plot_compare(comparison: Comparison) -> list[str]:

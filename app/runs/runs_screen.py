@@ -14,6 +14,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
+from ..formatting import counted
 from .compare import compare_runs, different_kinds
 from .record import SavedRun
 from .runs_text import compare_lines, headline, show_lines
@@ -93,7 +94,7 @@ class RunsScreen(Screen[None]):
                           Text(f"{run.stack.describe()} on {run.host.hostname or '?'}"), key=run.id)
         skipped = message.listing.skipped
         status = message.problem or (
-            f"{len(self.runs)} saved runs · Space picks two to compare" if self.runs else
+            f"{counted(len(self.runs), 'saved run')} · Space picks two to compare" if self.runs else
             f"No saved runs yet in {self.store.directory if self.store else '?'}: every benchmark run is "
             "saved there.")
         if skipped:

@@ -15,11 +15,17 @@ def value_text(value: float | None, unit: str) -> str:
     return format_ms(value) if unit == "ms" else f"{value:,.0f} {unit}"
 
 
+def labelled_value(label: str, value: float | None, unit: str) -> str:
+    """"p99 fdatasync 956 µs", and "write 273 MB/s" for a label that already ends in its unit."""
+    name = label.removesuffix(f" {unit}") if label != unit else label
+    return f"{name} {value_text(value, unit)}"
+
+
 def headline(run: SavedRun) -> str:
     """The judged figure and the verdict word: "PASS p99 fdatasync 0.956 ms"."""
     verdict = run.verdict()
     judged = next((m for m in run.kind_info.metrics(run.record) if m.judged), None)
-    figure = f"{judged.label} {value_text(judged.value, judged.unit)}" if judged else ""
+    figure = labelled_value(judged.label, judged.value, judged.unit) if judged else ""
     word = "" if verdict is None else ("PASS " if verdict.passed else "FAIL ")
     return (word + figure).strip()
 
@@ -83,6 +89,8 @@ def compare_lines(comparison: Comparison) -> list[str]:
     base, cand = comparison.baseline, comparison.candidate
     lines = comparison.flags() or [f"no judged metric changed by {REGRESSION_PERCENT:.0f}% or more "
                                    f"({comparison.where()})"]
+    if comparison.not_comparable():
+        lines.append(str(comparison.not_comparable()))
     width = max([18, *(len(delta.label) for delta in comparison.deltas)])
     lines.append(f"  {'metric':<{width}} {'baseline':>14} {'candidate':>14} {'change':>8}")
     lines += [delta_line(delta, width) for delta in comparison.deltas]

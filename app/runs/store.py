@@ -131,6 +131,15 @@ class RunStore:
         listing.runs.sort(key=lambda run: (run.saved_at, run.id))
         return listing
 
+    def previous_of(self, run: SavedRun, listing: RunListing | None = None) -> SavedRun:
+        """The newest run of `run`'s kind saved before it (`runs compare X previous`); RunStoreError: none."""
+        runs = (listing or self.scan()).runs
+        older = [other for other in runs if other.kind == run.kind and other.id != run.id
+                 and (other.saved_at, other.id) < (run.saved_at, run.id)]
+        if not older:
+            raise RunStoreError(f"there is no {run.kind} run before {run.id} to compare it with")
+        return older[-1]
+
     def find(self, reference: str, listing: RunListing | None = None) -> SavedRun:
         """A run by id, any unique part of one, `latest` or `previous`; RunStoreError for none or several."""
         runs = (listing or self.scan()).runs

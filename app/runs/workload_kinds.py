@@ -6,8 +6,10 @@ from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.wal_params import SYNC_LABELS
 
 from ..bench_record import BenchRecord
+from ..compaction_report import STREAM_LABELS
 from ..wal_report import summary_params_text
 from .kinds import LatencyCurve, Metric
+from .param_text import params_line
 
 PERCENTILES = (("p50", 50.0, False), ("p90", 90.0, False), ("p99", 99.0, True), ("p99.9", 99.9, False))
 
@@ -26,7 +28,7 @@ def latency_metrics(prefix: str, label: str, histogram: LatencyHistogram, *,
 
 
 def _plain_params(record: BenchRecord) -> str:
-    return ", ".join(f"{name} {value}" for name, value in record.params.to_json().items())
+    return params_line(record.params.to_json())
 
 
 class WalKind:
@@ -62,7 +64,8 @@ class RandwriteKind:
 
     def metrics(self, record: BenchRecord) -> list[Metric]:
         label, histogram = self._judged(record)
-        return [*latency_metrics("judged", label, histogram),
+        stream = "write" if histogram is record.result.write else "sync"  # runs compare matches by key
+        return [*latency_metrics(stream, label, histogram),
                 Metric("ops_per_s", "ops/s", "ops/s", record.result.ops_per_s, lower_is_better=False,
                        judged=True)]
 
@@ -85,13 +88,23 @@ class CompactionKind:
 
     def metrics(self, record: BenchRecord) -> list[Metric]:
         result = record.result
+        calls = [metric for name, label, histogram in self._streams(record)
+                 for metric in latency_metrics(name, label, histogram, judged=False)
+                 if metric.key.endswith(("_p50", "_p99", "_max"))]
         return [Metric("write_mb_s", "write MB/s", "MB/s", result.write_mb_s, lower_is_better=False,
                        judged=True),
                 Metric("read_mb_s", "read MB/s", "MB/s", result.read_mb_s, lower_is_better=False,
-                       judged=True)]
+                       judged=True), *calls]
+
+    def _streams(self, record: BenchRecord) -> list[tuple[str, str, LatencyHistogram]]:
+        """The per-call latencies `bench compaction` printed: file sync first (the call a WAL waits on)."""
+        streams = record.result.streams
+        return [(name, f"{STREAM_LABELS[name]}", streams[name])
+                for name in ("file_sync", "range_sync", "write", "read") if streams.get(name)
+                and streams[name].count]
 
     def curves(self, record: BenchRecord) -> list[LatencyCurve]:
-        return []
+        return [LatencyCurve(label, histogram) for _, label, histogram in self._streams(record)]
 
     def params_text(self, record: BenchRecord) -> str:
         return _plain_params(record)
@@ -116,4 +129,4 @@ class InterferenceKind:
     def params_text(self, record: BenchRecord) -> str:
         wal = record.params.wal
         return (f"WAL {wal.profile}: {summary_params_text(wal.to_json())}; compaction "
-                + ", ".join(f"{k} {v}" for k, v in record.params.compaction.to_json().items()))
+                + params_line(record.params.compaction.to_json()))

@@ -155,13 +155,15 @@ def run(params: InterferenceParams, ctx: EngineContext) -> InterferenceResult:
     with SubJobs() as group:
         ctx.phase("alone", "the WAL alone")
         alone = Relay(group, ctx, "alone", []).run(params.wal)
-        ctx.phase("prepare", f"{compaction.jobs} compaction jobs writing their inputs")
+        one = compaction.jobs == 1
+        counted = f"{compaction.jobs} compaction job{'' if one else 's'}"
+        ctx.phase("prepare", f"{counted} writing {'its' if one else 'their'} inputs")
         jobs = start_compaction_jobs(group, compaction, ctx)
         wait_ready(jobs, group)
         for job in jobs:
             job.go()
         _wait_running(group, jobs)
-        ctx.phase("under_compaction", f"the WAL beside {compaction.jobs} compaction jobs")
+        ctx.phase("under_compaction", f"the WAL beside {counted}")
         relay = Relay(group, ctx, "under_compaction", jobs)
         under = relay.run(params.wal)
         seconds = time.monotonic() - relay.started
