@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from diskdoctor.widgets.fit_text import middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from rich.text import Text
 from textual import on, work
@@ -19,6 +20,9 @@ from .compare import compare_runs, different_kinds
 from .record import SavedRun
 from .runs_text import compare_lines, headline, show_lines
 from .store import RunListing, RunStore, RunStoreError
+
+TARGET_MIN_CELLS = 16
+"""A target is never cut shorter than this (the table scrolls sideways instead)."""
 
 PICK_MARK = "●"
 MAX_PICKS = 2
@@ -68,7 +72,7 @@ class RunsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        for label, key in (("", "pick"), ("saved (UTC)", "saved"), ("result", "result"),
+        for label, key in (("", "pick"), ("saved (UTC)", "saved"), ("kind", "kind"), ("result", "result"),
                            ("target", "target")):
             table.add_column(label, key=key)
         self.load_runs()
@@ -89,9 +93,14 @@ class RunsScreen(Screen[None]):
         self.picked = [run_id for run_id in self.picked if run_id in known]
         table = self.query_one(DataTable)
         table.clear()
-        for run in self.runs:
-            table.add_row(self._mark(run.id), run.when().removesuffix(" UTC"), Text(headline(run)),
-                          Text(f"{run.stack.describe()} on {run.host.hostname or '?'}"), key=run.id)
+        heads = [headline(run) for run in self.runs]
+        # the target gets the room left, cut in the middle so both the directory and the host stay
+        used = 1 + 16 + max((len(run.kind) for run in self.runs), default=4) + max(map(len, heads), default=6)
+        room = max((table.size.width or self.app.size.width // 2) - used - 5 * 2 - 2, TARGET_MIN_CELLS)
+        for run, head in zip(self.runs, heads, strict=True):
+            target = f"{run.stack.describe()} on {run.host.hostname or '?'}"
+            table.add_row(self._mark(run.id), run.when().removesuffix(" UTC"), Text(run.kind), Text(head),
+                          Text(middle_ellipsis(target, room)), key=run.id)
         skipped = message.listing.skipped
         status = message.problem or (
             f"{counted(len(self.runs), 'saved run')} · Space picks two to compare" if self.runs else
