@@ -45,8 +45,8 @@ class ChooseDirectory(Question):
             text.append(why[0].upper() + why[1:] + ".\n", style="dim")
         elif not any(c.note.split(":")[0] in self.kinds for c in choices):
             text.append(f"No running {' or '.join(self.kinds)} process was found.\n", style="dim")
-        text.append("Pick one, or type the directory below (Tab moves between the list and the field).",
-                    style="dim")
+        text.append("Pick one, or type the directory below (Tab moves between the list and the field)."
+                    if choices else "Type the directory below.", style="dim")
         return StepView(text, choices, typed="/path/to/the/data/directory")
 
     def answer(self, ctx: GuideContext, value: str) -> str | None:
