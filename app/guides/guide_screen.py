@@ -22,7 +22,7 @@ from ..host_snapshot import HostSnapshot, SnapshotScreen
 from ..screen_help import GUIDE_HELP
 from .catalog import Guide
 from .quick_bench import QuickSizes
-from .steps import Action, GuideContext, Question, Step, StepKind, StepView
+from .steps import Action, DialogAction, GuideContext, Question, Step, StepKind, StepView
 
 
 @dataclass
@@ -230,11 +230,10 @@ class GuideScreen(SnapshotScreen):
     def action_start(self) -> None:
         """Run the step; a step that changes the host asks first (trim now)."""
         step = self.step
-        if not isinstance(step, Action) or self.busy or step.skip_reason(self.ctx):
+        if not isinstance(step, (Action, DialogAction)) or self.busy or step.skip_reason(self.ctx):
             return
-        interactive = getattr(step, "start_interactive", None)
-        if interactive is not None:
-            interactive(self)
+        if isinstance(step, DialogAction):
+            step.start(self)
             return
         self.busy = True
         self.query_one("#guide-result", Static).update(Text("starting…", style="dim"))

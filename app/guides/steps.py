@@ -3,10 +3,11 @@ something, and the verdict; and the context they share (the answers and results 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from diskdoctor.probes.host import Host, MountedFs, read_host
 from diskdoctor.probes.root import Root
@@ -17,6 +18,9 @@ from ..advisor.finding import Finding
 from ..host_snapshot import HostSnapshot
 from ..trim_doctor import TrimVerdict, diagnose
 from .quick_bench import QuickResult, QuickSizes
+
+if TYPE_CHECKING:
+    from .guide_screen import GuideScreen
 
 LIVE_ONLY = "needs the live host: skipped on a capture"
 
@@ -93,7 +97,7 @@ class StepView:
 Say = Callable[[str], None]
 
 
-class Step:
+class Step(ABC):
     """One page of a walkthrough; `view` runs in a worker thread when the page is entered."""
 
     kind = StepKind.INFO
@@ -106,9 +110,9 @@ class Step:
         """Why this step cannot be done here (None when it can); the page then says so."""
         return LIVE_ONLY if self.needs_live and not ctx.live else None
 
+    @abstractmethod
     def view(self, ctx: GuideContext) -> StepView:
         """The page's content (may read the host; never writes)."""
-        raise NotImplementedError
 
 
 class Question(Step):
@@ -116,21 +120,29 @@ class Question(Step):
 
     kind = StepKind.QUESTION
 
+    @abstractmethod
     def answer(self, ctx: GuideContext, value: str) -> str | None:
         """Keep the answer in the context; return why it cannot be used (one line), or None."""
-        raise NotImplementedError
 
 
 class Action(Step):
-    """A step that does something when the user starts it (a benchmark, trim now, a monitor reading)."""
+    """A step that does something in a worker when the user starts it (a benchmark, a monitor reading)."""
 
     kind = StepKind.RUN
-    confirm: str | None = None
-    """A risk to accept before it runs (trim now), or None."""
 
+    @abstractmethod
     def run(self, ctx: GuideContext, say: Say) -> Text:
         """Do it (in a worker thread), reporting progress through `say`; returns the result text."""
-        raise NotImplementedError
+
+
+class DialogAction(Step):
+    """A step that runs through the app's own dialogs on the UI thread (trim now: confirm, then progress)."""
+
+    kind = StepKind.RUN
+
+    @abstractmethod
+    def start(self, screen: GuideScreen) -> None:
+        """Open the dialogs; they call `screen.finish_step` with the result."""
 
 
 class Verdict(Step):

@@ -24,7 +24,7 @@ from .common_steps import (
     trim_text,
     trim_verdict,
 )
-from .steps import LIVE_ONLY, Action, GuideContext, Step, StepView, Verdict
+from .steps import LIVE_ONLY, DialogAction, GuideContext, Step, StepView, Verdict
 
 if TYPE_CHECKING:
     from .guide_screen import GuideScreen
@@ -69,11 +69,10 @@ class TrimSchedule(Step):
         return StepView(text)
 
 
-class TrimNow(Action):
+class TrimNow(DialogAction):
     """A confirmed fstrim of this filesystem, with what really reached the disks."""
 
     needs_live = True
-    confirm = "fstrim asks the SSD to erase freed blocks; on a busy host it can stall I/O while it runs"
 
     def skip_reason(self, ctx: GuideContext) -> str | None:
         if not ctx.live:
@@ -88,7 +87,7 @@ class TrimNow(Action):
                     "Skip goes on without trimming.")
         return StepView(text)
 
-    def start_interactive(self, screen: GuideScreen) -> None:
+    def start(self, screen: GuideScreen) -> None:
         """ConfirmTrim, then TrimProgress (the TRIM screen's own dialogs), then the result on the page."""
         ctx, index = screen.ctx, screen.index
         host = ctx.host()
@@ -116,9 +115,6 @@ class TrimNow(Action):
             screen.finish_step(index, Text(result_text(result), style="" if ok else "bold red"))  # type: ignore[arg-type]
 
         screen.app.push_screen(ConfirmTrim(point), confirmed)
-
-    def run(self, ctx: GuideContext, say: object) -> Text:
-        raise NotImplementedError("trim now runs through its dialogs")
 
 
 class TrimCompare(Step):
