@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING
 
 from ...diskstats import DiskDelta
 from ...host_load import HostLoad
-from ...latency_histogram import LatencyHistogram, summary_us
+from ...latency_histogram import LatencyHistogram
 from ...wal_params import MAX_BS, ParamError
 from ..streams import LatencyStreams
 from .wal import aligned_random, open_scratch_file
+from .write_stream import WriteStreamFields, write_stream_fields, write_stream_json
 
 if TYPE_CHECKING:
     from ..runtime import EngineContext
@@ -86,25 +87,16 @@ class RandwriteResult:
 
     def to_json(self) -> dict[str, object]:
         """`sync_latency_us`/`write_latency_us` with stdev, the O_DIRECT fact, and the raw histograms."""
-        return {"samples": self.samples, "duration_s": self.duration_s, "ops_per_s": self.ops_per_s,
-                "direct": self.direct, "note": None if self.direct else NO_DIRECT_NOTE,
-                "sync_latency_us": summary_us(self.sync), "write_latency_us": summary_us(self.write),
-                "layers": [layer.to_json() for layer in self.layers],
-                "host": self.host.to_json() if self.host else None,
-                "histograms": {"sync": self.sync.to_json(), "write": self.write.to_json()}}
+        return write_stream_json(WriteStreamFields(self.samples, self.duration_s, self.ops_per_s, self.sync,
+                                                   self.write, self.layers, self.host),
+                                 {"direct": self.direct, "note": None if self.direct else NO_DIRECT_NOTE})
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> RandwriteResult:
         """Rebuild the typed result from `to_json`."""
-        histograms = data["histograms"]
-        assert isinstance(histograms, dict)
-        host = data.get("host")
-        return cls(int(data["samples"]), float(data["duration_s"]),  # type: ignore[arg-type]
-                   None if data.get("ops_per_s") is None else float(data["ops_per_s"]),  # type: ignore[arg-type]
-                   LatencyHistogram.from_json(histograms["write"]),
-                   LatencyHistogram.from_json(histograms["sync"]),
-                   bool(data["direct"]), [DiskDelta.from_json(d) for d in data.get("layers") or []],  # type: ignore[union-attr]
-                   HostLoad.from_json(host) if isinstance(host, dict) else None)
+        f = write_stream_fields(data)
+        return cls(f.samples, f.duration_s, f.ops_per_s, f.write, f.sync, bool(data["direct"]), f.layers,
+                   f.host)
 
 
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC

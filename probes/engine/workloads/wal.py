@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING
 
 from ...diskstats import DiskDelta
 from ...host_load import HostLoad
-from ...latency_histogram import LatencyHistogram, summary_us
+from ...latency_histogram import LatencyHistogram
 from ...wal_params import WalParams
 from ...wal_target import TargetError
 from ..streams import LatencyStreams
+from .write_stream import WriteStreamFields, write_stream_fields, write_stream_json
 
 if TYPE_CHECKING:
     from ..runtime import EngineContext
@@ -37,24 +38,14 @@ class WalResult:
 
     def to_json(self) -> dict[str, object]:
         """The result's figures in `bench wal --json`'s shape, plus the raw histograms to rebuild it."""
-        return {"samples": self.samples, "duration_s": self.duration_s, "ops_per_s": self.ops_per_s,
-                "sync_latency_us": summary_us(self.sync), "write_latency_us": summary_us(self.write),
-                "layers": [layer.to_json() for layer in self.layers],
-                "host": self.host.to_json() if self.host else None,
-                "histograms": {"sync": self.sync.to_json(), "write": self.write.to_json()}}
+        return write_stream_json(WriteStreamFields(self.samples, self.duration_s, self.ops_per_s, self.sync,
+                                                   self.write, self.layers, self.host))
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> WalResult:
         """Rebuild the typed result from `to_json` (or a saved `bench wal --json` document)."""
-        histograms = data["histograms"]
-        assert isinstance(histograms, dict)
-        host = data.get("host")
-        return cls(int(data["samples"]), float(data["duration_s"]),  # type: ignore[arg-type]
-                   None if data.get("ops_per_s") is None else float(data["ops_per_s"]),  # type: ignore[arg-type]
-                   LatencyHistogram.from_json(histograms["sync"]),
-                   LatencyHistogram.from_json(histograms["write"]),
-                   [DiskDelta.from_json(d) for d in data.get("layers") or []],  # type: ignore[union-attr]
-                   HostLoad.from_json(host) if isinstance(host, dict) else None)
+        f = write_stream_fields(data)
+        return cls(f.samples, f.duration_s, f.ops_per_s, f.sync, f.write, f.layers, f.host)
 
 
 def _open_flags(sync: str) -> int:
