@@ -7,6 +7,7 @@ import errno
 import mmap
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -102,45 +103,25 @@ def run(params: WalParams, ctx: EngineContext) -> WalResult:
 
 
 def _measure(params: WalParams, ctx: EngineContext, fd: int, buffer: bytes | mmap.mmap) -> WalResult:
-    """The timed loop: per write only clock reads, the calls and two list appends."""
-    clock, write, bs, size = time.perf_counter_ns, os.write, params.bs, params.size
-    sync_calls = {"fdatasync": os.fdatasync, "direct-fdatasync": os.fdatasync, "fsync": os.fsync}
-    sync_call = sync_calls.get(params.sync)
+    """Write in chunks that end at the file's end, the planned count or the next interval; emit intervals."""
+    clock, bs, size = time.perf_counter_ns, params.bs, params.size
     planned = params.planned_writes
     limit = planned or (1 << 62)
     streams = LatencyStreams("sync", "write")
-    add_sync, add_write = streams.adder("sync"), streams.adder("write")
-    log = ctx.latency_log.write if ctx.latency_log is not None else None
-    if log is not None:
-        log("time_ms,write_ns,sync_ns\n")
+    chunk = _chunk_writer(params, ctx, fd, buffer, streams)
     period_ns = int(ctx.config.interval_s * 1e9)
     ops = offset = 0
     start = clock()
     deadline = start + int(params.duration_s * 1e9) if params.duration_s else 1 << 62
     next_check = min(start + period_ns, deadline)
     last_emit, last_ops = start, 0
-    t2 = start
     while True:
         if offset + bs > size:
             os.lseek(fd, 0, os.SEEK_SET)
             offset = 0
-        t0 = clock()
-        done = write(fd, buffer)
-        while done < bs:
-            done += write(fd, memoryview(buffer)[done:])
-        t1 = clock()
-        if sync_call is not None:
-            sync_call(fd)
-            t2 = clock()
-            add_sync(t2 - t1)
-        else:
-            t2 = t1
-            add_sync(t1 - t0)
-        add_write(t1 - t0)
-        if log is not None:
-            log(f"{(t0 - start) / 1e6:.3f},{t1 - t0},{t2 - t1}\n")
-        offset += bs
-        ops += 1
+        done, t2 = chunk(min((size - offset) // bs, limit - ops), next_check, start)
+        offset += done * bs
+        ops += done
         if t2 >= next_check or ops >= limit:
             finished = ops >= limit or t2 >= deadline
             progress = ops / planned if planned else (t2 - start) / (deadline - start)
@@ -153,3 +134,67 @@ def _measure(params: WalParams, ctx: EngineContext, fd: int, buffer: bytes | mma
     elapsed = (t2 - start) / 1e9
     return WalResult(ops, round(elapsed, 4), round(ops / elapsed, 2) if elapsed > 0 else None,
                      streams.totals["sync"], streams.totals["write"], ctx.disks.total())
+
+
+Chunk = Callable[[int, int, int], tuple[int, int]]
+"""chunk(count, until_ns, start_ns) -> (writes done, clock at the last sync): at most `count` timed writes,
+stopping after the first one that ends at or after `until_ns`."""
+
+
+def _chunk_writer(params: WalParams, ctx: EngineContext, fd: int, buffer: bytes | mmap.mmap,
+                  streams: LatencyStreams) -> Chunk:
+    """The timed loop for these parameters: a lean one for the common case (a sync call and no latency
+    log: per write three clock reads, the two calls, two appends, two comparisons); else a general one."""
+    sync_calls = {"fdatasync": os.fdatasync, "direct-fdatasync": os.fdatasync, "fsync": os.fsync}
+    sync_call = sync_calls.get(params.sync)
+    add_sync, add_write = streams.adder("sync"), streams.adder("write")
+    bs = params.bs
+    log = ctx.latency_log.write if ctx.latency_log is not None else None
+    if log is not None:
+        log("time_ms,write_ns,sync_ns\n")
+
+    def synced(count: int, until: int, _start: int) -> tuple[int, int]:
+        clock, write, sync, t2 = time.perf_counter_ns, os.write, sync_call, 0
+        for index in range(count):
+            t0 = clock()
+            written = write(fd, buffer)
+            if written != bs:
+                _complete_write(fd, buffer, written)
+            t1 = clock()
+            sync(fd)  # type: ignore[misc]
+            t2 = clock()
+            add_sync(t2 - t1)
+            add_write(t1 - t0)
+            if t2 >= until:
+                return index + 1, t2
+        return count, t2
+
+    def general(count: int, until: int, start: int) -> tuple[int, int]:
+        clock, write, t2 = time.perf_counter_ns, os.write, 0
+        for index in range(count):
+            t0 = clock()
+            written = write(fd, buffer)
+            if written != bs:
+                _complete_write(fd, buffer, written)
+            t1 = clock()
+            if sync_call is not None:
+                sync_call(fd)
+                t2 = clock()
+            else:  # O_DSYNC: the write is the durable call
+                t2 = t1
+            add_sync(t2 - t1 if sync_call is not None else t1 - t0)
+            add_write(t1 - t0)
+            if log is not None:
+                log(f"{(t0 - start) / 1e6:.3f},{t1 - t0},{t2 - t1}\n")
+            if t2 >= until:
+                return index + 1, t2
+        return count, t2
+
+    return synced if sync_call is not None and log is None else general
+
+
+def _complete_write(fd: int, buffer: bytes | mmap.mmap, done: int) -> None:
+    """Finish a short write (a signal or a nearly full filesystem); ENOSPC surfaces as an OSError."""
+    view = memoryview(buffer)
+    while done < len(view):
+        done += os.write(fd, view[done:])
