@@ -9,10 +9,11 @@ from __future__ import annotations
 import contextlib
 import errno
 import itertools
+import mmap
 import os
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
@@ -148,30 +149,19 @@ def run(params: RandwriteParams, ctx: EngineContext) -> RandwriteResult:
 
 
 def _measure(params: RandwriteParams, ctx: EngineContext, fd: int, direct: bool) -> RandwriteResult:
-    """The timed loop: per write only clock reads, pwrite (+ fdatasync) and list appends."""
-    clock, pwrite, sync = time.perf_counter_ns, os.pwrite, params.sync != "none"
-    fdatasync, buffer, bs = os.fdatasync, aligned_random(params.bs, direct), params.bs
-    offsets = _offsets(params)
+    """Write in chunks that end at the planned count or the next interval; emit intervals."""
+    clock, bs = time.perf_counter_ns, params.bs
     streams = LatencyStreams("write", "sync")
-    add_write, add_sync = streams.adder("write"), streams.adder("sync")
+    chunk = _chunk_writer(params, fd, aligned_random(params.bs, direct), streams)
     limit = params.writes or (1 << 62)
     period_ns = int(ctx.config.interval_s * 1e9)
     ops = last_ops = 0
-    start = last_emit = t2 = clock()
+    start = last_emit = clock()
     deadline = start + int(params.duration_s * 1e9) if params.duration_s and not params.writes else 1 << 62
     next_check = min(start + period_ns, deadline)
-    for offset in offsets:
-        t0 = clock()
-        pwrite(fd, buffer, offset)
-        t1 = clock()
-        add_write(t1 - t0)
-        if sync:
-            fdatasync(fd)
-            t2 = clock()
-            add_sync(t2 - t1)
-        else:
-            t2 = t1
-        ops += 1
+    while True:
+        done, t2 = chunk(limit - ops, next_check)
+        ops += done
         if t2 >= next_check or ops >= limit:
             finished = ops >= limit or t2 >= deadline
             progress = ops / params.writes if params.writes else (t2 - start) / (deadline - start)
@@ -184,3 +174,39 @@ def _measure(params: RandwriteParams, ctx: EngineContext, fd: int, direct: bool)
     elapsed = (t2 - start) / 1e9
     return RandwriteResult(ops, round(elapsed, 4), round(ops / elapsed, 2) if elapsed > 0 else None,
                            streams.totals["write"], streams.totals["sync"], direct, ctx.disks.total())
+
+
+def _chunk_writer(params: RandwriteParams, fd: int, buffer: bytes | mmap.mmap,
+                  streams: LatencyStreams) -> Callable[[int, int], tuple[int, int]]:
+    """chunk(count, until_ns) -> (writes done, clock after the last one): at most `count` timed random
+    writes, stopping after the first that ends at or after `until_ns`; per write only clock reads, the
+    calls, the appends and one comparison."""
+    offsets = _offsets(params)
+    add_write, add_sync = streams.adder("write"), streams.adder("sync")
+
+    def synced(count: int, until: int) -> tuple[int, int]:
+        clock, pwrite, fdatasync, t2 = time.perf_counter_ns, os.pwrite, os.fdatasync, 0
+        for index, offset in zip(range(count), offsets, strict=False):
+            t0 = clock()
+            pwrite(fd, buffer, offset)
+            t1 = clock()
+            fdatasync(fd)
+            t2 = clock()
+            add_write(t1 - t0)
+            add_sync(t2 - t1)
+            if t2 >= until:
+                return index + 1, t2
+        return count, t2
+
+    def unsynced(count: int, until: int) -> tuple[int, int]:
+        clock, pwrite, t1 = time.perf_counter_ns, os.pwrite, 0
+        for index, offset in zip(range(count), offsets, strict=False):
+            t0 = clock()
+            pwrite(fd, buffer, offset)
+            t1 = clock()
+            add_write(t1 - t0)
+            if t1 >= until:
+                return index + 1, t1
+        return count, t1
+
+    return synced if params.sync != "none" else unsynced
