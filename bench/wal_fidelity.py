@@ -21,7 +21,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from diskdoctor.probes.engine.protocol import Failed, Finished
@@ -31,6 +30,7 @@ from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.fio_run import run_fio
 from diskdoctor.probes.wal_params import WalParams, parse_size
 from diskdoctor.probes.wal_target import describe_target
+from loop_image import loop_ext4
 
 LOOP_IMAGE_MIB = 1024
 
@@ -93,27 +93,6 @@ def ours_under_tui(params: WalParams, directory: str) -> Figures:
     return figures
 
 
-@contextlib.contextmanager
-def loop_ext4() -> Iterator[str]:
-    """A 1 GiB ext4 on a real loop device (image under /var/tmp), mounted; always torn down."""
-    workdir = tempfile.mkdtemp(prefix="wal-fidelity-", dir="/var/tmp")
-    image, mountpoint = os.path.join(workdir, "ext4.img"), os.path.join(workdir, "mnt")
-    with open(image, "wb") as handle:
-        handle.truncate(LOOP_IMAGE_MIB << 20)
-    device = subprocess.run(["losetup", "--find", "--show", image], capture_output=True, text=True,
-                            check=True).stdout.strip()
-    try:
-        subprocess.run(["mkfs.ext4", "-q", "-F", device], check=True)
-        os.mkdir(mountpoint)
-        subprocess.run(["mount", device, mountpoint], check=True)
-        print(f"# ext4 on {device} (image {image})", flush=True)
-        yield mountpoint
-    finally:
-        subprocess.run(["umount", mountpoint], capture_output=True, check=False)
-        subprocess.run(["losetup", "-d", device], capture_output=True, check=False)
-        subprocess.run(["rm", "-rf", workdir], check=False)
-
-
 def compare(params: WalParams, directory: str, rounds: int, tui: bool) -> None:
     """Alternate the runs, print each, then the median ratios."""
     kinds = [("ours", ours), ("fio", fio)] + ([("ours+tui", ours_under_tui)] if tui else [])
@@ -148,7 +127,9 @@ def main() -> None:
     params = WalParams(profile="etcd", bs=parse_size(args.bs), size=parse_size(args.size))
     print(f"# fio: {subprocess.run(['fio', '--version'], capture_output=True, text=True).stdout.strip()}, "
           f"bs {params.bs}, size {params.size}, {args.rounds} rounds, CPUs {os.cpu_count()}", flush=True)
-    with loop_ext4() if args.make_loop else contextlib.nullcontext(args.dir) as directory:
+    place = (loop_ext4(LOOP_IMAGE_MIB, prefix="wal-fidelity-") if args.make_loop
+             else contextlib.nullcontext(args.dir))
+    with place as directory:
         compare(params, directory, args.rounds, args.tui)
     if args.tmpfs:
         shm = tempfile.mkdtemp(prefix="wal-fidelity-", dir="/dev/shm")

@@ -16,13 +16,18 @@ from .wal_params import WalParams, _fio_size, fio_argv, fio_runtime
 from .wal_target import TargetError, make_scratch, remove_scratch
 
 
+def _fadvise(params: CompactionParams) -> list[str]:
+    """The reader's hint matching ours: RANDOM (no kernel readahead) as RocksDB's advise_random_on_open."""
+    return ["fadvise_hint=random"] if params.advise_random else []
+
+
 def compaction_job_file(params: CompactionParams, directory: str) -> str:
     """The compaction as fio jobs: a reader (bs=2m) of the inputs, then a writer (bs=1m) syncing as it goes"""
     size = _fio_size(params.file_size)
     return "\n".join([
         "[global]", f"directory={directory}", "ioengine=sync", f"nrfiles={params.inputs}", f"filesize={size}",
         f"numjobs={params.jobs}", "group_reporting=0", "",
-        "[reader]", "rw=read", f"bs={_fio_size(params.read_bs)}", "",
+        "[reader]", "rw=read", f"bs={_fio_size(params.read_bs)}", *_fadvise(params), "",
         "[writer]", "stonewall", "rw=write", f"bs={_fio_size(params.write_bs)}",
         f"sync_file_range=write:{max(params.bytes_per_sync // params.write_bs, 1)}", "end_fsync=1",
         "fsync_on_close=1", ""])
@@ -53,7 +58,7 @@ def interference_job_file(wal: WalParams, compaction: CompactionParams, director
     size = _fio_size(compaction.file_size)
     return "\n".join([
         "[global]", f"directory={directory}", "ioengine=sync", "", "[wal]", *wal_options, "exitall", "",
-        "[compaction-reader]", "rw=read", f"bs={_fio_size(compaction.read_bs)}",
+        "[compaction-reader]", "rw=read", f"bs={_fio_size(compaction.read_bs)}", *_fadvise(compaction),
         f"nrfiles={compaction.inputs}",
         f"filesize={size}", "time_based", "runtime=24h", f"numjobs={compaction.jobs}", "",
         "[compaction-writer]", "rw=write", f"bs={_fio_size(compaction.write_bs)}",
