@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 
 from diskdoctor.probes.engine.workloads.compaction import STREAMS, CompactionParams, CompactionResult
 from diskdoctor.probes.fio_jobs import FioThroughput, compaction_job_file
+from diskdoctor.widgets.units import format_latency
 
+from .formatting import binary_size
 from .wal_report import RAM_FILESYSTEMS, format_ms, host_lines
 
 if TYPE_CHECKING:
@@ -89,17 +91,19 @@ def summary_lines(record: BenchRecord) -> list[str]:
     target = record.target
     lines = [("PASS  " if found.passed else "FAIL  ") + found.line()] if found else []
     lines += [f"compaction read {result.read_mb_s:,.1f} MB/s, write {result.write_mb_s:,.1f} MB/s "
-             f"in {result.duration_s:.1f} s ({result.files_written} files written, {result.jobs} "
-             f"job{'s' if result.jobs > 1 else ''})"]
+             f"in {format_latency(result.duration_s * 1e9)} ({result.files_written} files written, "
+             f"{result.jobs} job{'s' if result.jobs > 1 else ''})"]
     if data["note"]:
         lines.append(f"note      {data['note']}")
     lines += [f"target    {target.directory} ({target.fstype} on {target.device or 'no block device'})",
-              f"params    {params.jobs} × {params.inputs} inputs of {params.file_size >> 20} MiB, "
-              f"{params.read_bs >> 10} KiB reads, {params.write_bs >> 10} KiB writes, sync_file_range every "
-              f"{params.bytes_per_sync >> 10} KiB, fdatasync per file",
+              f"params    {params.jobs} × {params.inputs} inputs of {binary_size(params.file_size)}, "
+              f"{binary_size(params.read_bs)} reads"
+              f"{' (advised RANDOM: no kernel readahead)' if params.advise_random else ''}, "
+              f"{binary_size(params.write_bs)} writes, sync_file_range every "
+              f"{binary_size(params.bytes_per_sync)}, fdatasync per file",
               f"in calls  read {data['read_busy_mb_s'] or 0:,.1f} MB/s, "
               f"write {data['write_busy_mb_s'] or 0:,.1f} "
-              "MB/s (bytes / time inside the calls, comparable to fio's separate jobs)"]
+              "MB/s (bytes / time inside the read or write calls)"]
     for name in STREAMS:
         lines.append(f"{STREAM_LABELS[name]:<11}{_percentiles(data[f'{name}_latency_us'])}")  # type: ignore[arg-type]
     lines += host_lines(data.get("host"))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams, RandwriteResult
 from diskdoctor.probes.fio_jobs import randwrite_argv, shell_text
 from diskdoctor.probes.fio_json import FioSyncStats
+from diskdoctor.widgets.units import format_latency
 
 from .wal_report import Verdict, format_ms, host_lines, layer_line, ram_note, threshold_source
 
@@ -59,7 +60,8 @@ def summary_lines(record: BenchRecord) -> list[str]:
     data, result, params, target = document(record), record.result, record.params, record.target
     found = verdict(record)
     lines = [("PASS  " if found.passed else "FAIL  ") + found.line()] if found else []
-    lines.append(f"randwrite {result.samples:,} writes of {params.bs:,} bytes in {result.duration_s:.1f} s, "
+    lines.append(f"randwrite {result.samples:,} writes of {params.bs:,} bytes "
+                 f"in {format_latency(result.duration_s * 1e9)}, "
                  f"{result.ops_per_s or 0:,.0f} ops/s, queue depth 1, "
                  f"{'O_DIRECT' if result.direct else 'buffered'}"
                  f"{' + fdatasync' if params.sync != 'none' else ''}")
