@@ -21,17 +21,29 @@ DEVICE_FILES = ("dev", "size", "ro", "removable", "partition", "start", "discard
 DEVICE_DIRS = ("queue", "dm", "md", "loop", "device")
 
 
+def fixture_devices(root: Path) -> set[str]:
+    """Every device name the root holds (sys/block, sys/class/block, partitions under sys/block/X)."""
+    names: set[str] = set()
+    for folder in (root / "sys/block", root / "sys/class/block"):
+        for entry in folder.iterdir() if folder.is_dir() else ():
+            names.add(entry.name)
+            names.update(child.name for child in entry.iterdir() if (child / "partition").is_file())
+    return names
+
+
 def lsblk_tree(root: Path) -> list[dict]:  # type: ignore[type-arg]
-    """lsblk's own forest for `root`, reduced to the columns both tools share."""
+    """lsblk's own forest for `root`, reduced to the columns both tools share. lsblk asks the live kernel
+    about loop devices as well, so a loop device attached on this host at that moment is left out."""
+    known = fixture_devices(root)
     done = subprocess.run(["lsblk", "--sysroot", str(root), "-J", "-b", "-o", LSBLK_COLUMNS],
                           capture_output=True, text=True, check=True)
 
     def shape(node: dict) -> dict:  # type: ignore[type-arg]
         return {"name": node["name"], "kname": node["kname"], "type": node["type"], "size": node["size"],
                 "maj_min": node["maj:min"], "rota": node["rota"], "disc_max": node["disc-max"],
-                "children": [shape(child) for child in node.get("children", [])]}
+                "children": [shape(child) for child in node.get("children", []) if child["kname"] in known]}
 
-    return [shape(node) for node in json.loads(done.stdout)["blockdevices"]]
+    return [shape(node) for node in json.loads(done.stdout)["blockdevices"] if node["kname"] in known]
 
 
 def our_tree(root: Path) -> list[dict]:  # type: ignore[type-arg]
