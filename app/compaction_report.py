@@ -39,6 +39,11 @@ class ThroughputVerdict:
                 "threshold": self.threshold_mb_s, "source": "custom threshold"}
 
 
+
+def job_text(job_file: str) -> str:
+    """A fio job file under the `fio job` label: one indented line per option, blank lines dropped."""
+    return "\n          ".join(line for line in job_file.splitlines() if line.strip())
+
 def verdict(record: BenchRecord) -> ThroughputVerdict | None:
     """Judge the write MB/s when a minimum was given."""
     if record.threshold is None:
@@ -118,5 +123,5 @@ def summary_lines(record: BenchRecord) -> list[str]:
         lines.append(f"layer     {layer['kname']:<10} read {layer['read_bytes'] / 1e6:>9,.1f} MB  write "
                      f"{layer['write_bytes'] / 1e6:>9,.1f} MB  {layer['flushes'] or 0:>6,} flushes  "
                      + (f"{util:4.0%} busy" if isinstance(util, (int, float)) else ""))
-    lines.append("fio job   " + str(data["fio_equivalent"]).strip().replace("\n", "\n          "))
+    lines.append("fio job   " + job_text(str(data["fio_equivalent"])))
     return lines

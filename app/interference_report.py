@@ -9,6 +9,7 @@ from diskdoctor.probes.engine.workloads.interference import InterferenceResult
 from diskdoctor.probes.fio_jobs import interference_job_file
 from diskdoctor.probes.wal_params import SYNC_LABELS
 
+from .compaction_report import job_text
 from .formatting import counted
 from .wal_report import format_ms, host_lines, layer_line, ram_note, result_document, threshold_source
 
@@ -105,5 +106,5 @@ def summary_lines(record: BenchRecord) -> list[str]:
     under_doc = data["under_compaction"]
     assert isinstance(under_doc, dict)
     lines += [layer_line(layer) for layer in under_doc["layers"]]
-    lines.append("fio job   " + str(data["fio_equivalent"]).strip().replace("\n", "\n          "))
+    lines.append("fio job   " + job_text(str(data["fio_equivalent"])))
     return lines
