@@ -8,6 +8,7 @@ from __future__ import annotations
 import subprocess
 from dataclasses import replace
 
+from diskdoctor.probes.engine.workloads.interference import InterferenceResult
 from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
 from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.fio_json import FioSyncStats
@@ -25,6 +26,7 @@ from textual.widgets import Button, Header, Input, Static
 from textual.worker import Worker, WorkerState
 
 from . import bench_fio_run, bench_run
+from . import bench_fio_view as fio_view
 from . import bench_view as view
 from .bench_form import BenchForm, label_fields
 from .bench_live import HISTOGRAM_TITLE, LivePanel
@@ -218,10 +220,7 @@ class BenchScreen(SnapshotScreen):
         self.query_one("#bench-after").display = True
         self.query_one("#bench-longer").display = self.kind in ("wal", "randwrite")
         self.live.show_whole_run(message.result)
-        if not isinstance(message.result, WalResult):
-            self.query_one("#bench-run-fio").display = False
-        else:
-            self.query_one("#bench-run-fio").display = fio_available() is not None
+        self.query_one("#bench-run-fio").display = fio_available() is not None
         self.rejudge()  # the verdict, also on the status line so it is visible at any size
 
     def _show_stopped(self, message: RunEnded) -> None:
@@ -247,8 +246,12 @@ class BenchScreen(SnapshotScreen):
         record = BenchRecord(self.kind, self.params, self.target, self.result, judged)
         lines = record.summary_lines()
         self.query_one("#bench-verdict", Static).update(Text("\n".join(lines)))
-        saved = f" · {self.saved_note} (key 5)" if self.saved_note else ""
-        self._status(f"{lines[0]} · a again" + (" · l longer" if self.kind == "randwrite" else "") + saved)
+        comparison, warning = fio_view.comparison(self.kind, self.params, self.result, self.fio, judged)
+        self.query_one("#bench-fio", Static).update(comparison)
+        self.query_one(StatusLine).say((lines[0], 0), (warning or "", 1),
+                                       (f"{self.saved_note} (key 5)" if self.saved_note else "", 1),
+                                       ("f fio side by side" if fio_available() and not self.fio else "", 3),
+                                       ("a again" + (" · l longer" if self.kind == "randwrite" else ""), 2))
 
     def _show_verdict(self, choice: str, threshold: float | None, problem: str | None) -> None:
         if self.result is None or self.params is None or self.target is None:
@@ -326,10 +329,6 @@ class BenchScreen(SnapshotScreen):
         if self.busy or self.params is None or self.target is None or self.result is None:
             self._status("Finish a run first; fio then runs the same job on the same directory.")
             return
-        if not isinstance(self.params, WalParams):
-            self._status("fio side by side runs here for the WAL; for this workload use "
-                         f"`diskdoctor bench {self.kind} --fio`.")
-            return
         if fio_available() is None:
             self._status("fio is not installed (apt-get install fio).")
             return
@@ -339,11 +338,14 @@ class BenchScreen(SnapshotScreen):
 
     def _fio_tick(self, elapsed_s: float) -> None:
         """fio prints nothing until it ends: say how long it has run against how long our run took."""
-        if not self.busy or not isinstance(self.result, WalResult) or self.target is None:
+        if not self.busy or self.result is None or self.target is None:
             return
+        if isinstance(self.result, InterferenceResult):
+            ours = self.result.alone.duration_s + self.result.under_compaction.duration_s
+        else:
+            ours = float(getattr(self.result, "duration_s", 0.0))
         self.query_one(StatusLine).say((f"Running fio on {self.target.directory}: {elapsed_s:.0f} s", 0),
-                                       ("Esc cancels", 1),
-                                       (f"our run of the same job took {self.result.duration_s:.1f} s", 2))
+                                       ("Esc cancels", 1), (f"our run of the same job took {ours:.1f} s", 2))
 
     @on(FioEnded)
     def show_fio(self, message: FioEnded) -> None:

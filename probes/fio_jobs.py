@@ -80,25 +80,42 @@ def shell_text(argv: list[str]) -> str:
 
 @dataclass(frozen=True)
 class FioThroughput:
-    """fio's bandwidth per job name (MB/s, 10^6 bytes) for the reads and the writes."""
+    """fio's bandwidth per job name (MB/s, 10^6 bytes) for the reads and the writes, and the writer's sync
+    calls' p99 (its sync_file_range calls and the fsync at each file's end, which fio counts together)."""
 
     version: str
     read_mb_s: float
     write_mb_s: float
+    sync_p99_ns: float | None = None
 
     def to_json(self) -> dict[str, object]:
         """The `fio` object of a compaction result."""
-        return {"version": self.version, "read_mb_s": round(self.read_mb_s, 2),
-                "write_mb_s": round(self.write_mb_s, 2)}
+        data: dict[str, object] = {"version": self.version, "read_mb_s": round(self.read_mb_s, 2),
+                                   "write_mb_s": round(self.write_mb_s, 2)}
+        if self.sync_p99_ns is not None:
+            data["sync_p99_us"] = round(self.sync_p99_ns / 1000, 3)
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> FioThroughput:
         """Inverse of `to_json`."""
-        return cls(str(data["version"]), float(data["read_mb_s"]), float(data["write_mb_s"]))  # type: ignore[arg-type]
+        sync = data.get("sync_p99_us")
+        return cls(str(data["version"]), float(data["read_mb_s"]), float(data["write_mb_s"]),  # type: ignore[arg-type]
+                   float(sync) * 1000 if isinstance(sync, (int, float)) else None)
+
+
+def _sync_p99_ns(job: dict[str, object]) -> float | None:
+    """A job's p99 sync-call latency (fio leaves `sync.total_ios` 0; `lat_ns.N` counts the calls)."""
+    latency = job.get("sync", {}).get("lat_ns", {})  # type: ignore[union-attr]
+    if not isinstance(latency, dict) or not int(latency.get("N", 0)):
+        return None
+    value = (latency.get("percentile") or {}).get("99.000000")
+    return float(value) if value is not None else None
 
 
 def parse_throughput(text: str) -> FioThroughput:
-    """Sum of read bandwidth over reader jobs and write bandwidth over writer jobs."""
+    """Sum of read bandwidth over reader jobs and write bandwidth over writer jobs; the writers' worst sync
+    p99."""
     reports = [o for o in _objects(text) if isinstance(o.get("jobs"), list) and o["jobs"]]
     if not reports:
         raise FioOutputError("fio printed no job results")
@@ -107,9 +124,12 @@ def parse_throughput(text: str) -> FioThroughput:
         jobs = report["jobs"]
         read = sum(float(j["read"]["bw_bytes"]) for j in jobs if j["jobname"] == "reader")  # type: ignore[union-attr]
         write = sum(float(j["write"]["bw_bytes"]) for j in jobs if j["jobname"] == "writer")  # type: ignore[union-attr]
-    except (KeyError, TypeError, ValueError) as err:
+        syncs = [p99 for j in jobs if j["jobname"] == "writer"  # type: ignore[union-attr]
+                 and (p99 := _sync_p99_ns(j)) is not None]
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise FioOutputError(f"fio's JSON lacks the expected fields ({err})") from err
-    return FioThroughput(str(report.get("fio version", "fio")), read / 1e6, write / 1e6)
+    return FioThroughput(str(report.get("fio version", "fio")), read / 1e6, write / 1e6,
+                         max(syncs) if syncs else None)
 
 
 def run_fio_job(directory: str, *, job_file: str | None = None, argv: list[str] | None = None,
