@@ -25,7 +25,7 @@ from textual.containers import Horizontal, ScrollableContainer, Vertical, Vertic
 from textual.widgets import Button, Header, Input, Static
 from textual.worker import Worker, WorkerState
 
-from . import bench_fio_run, bench_run
+from . import bench_advice, bench_fio_run, bench_run
 from . import bench_fio_view as fio_view
 from . import bench_view as view
 from .bench_form import BenchForm, label_fields
@@ -107,6 +107,7 @@ class BenchScreen(SnapshotScreen):
                 yield ThresholdRow()
                 yield Static("", id="bench-previous")
                 yield Static("", id="bench-verdict")
+                yield Static("", id="bench-advice")
                 yield Static("", id="bench-fio")
                 with Horizontal(id="bench-after"):  # shown once a run has finished
                     yield Button("Run again", id="bench-again", tooltip="Same settings, same directory (a).")
@@ -118,7 +119,7 @@ class BenchScreen(SnapshotScreen):
         yield FittedFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#bench-after").display = False
+        self.query_one("#bench-after").display = self.query_one("#bench-advice").display = False
         self.query_one(LatencyBars).show_bands(HISTOGRAM_TITLE, [])
         label_fields(self.query_one(ThresholdRow))
         self.rejudge()
@@ -189,7 +190,7 @@ class BenchScreen(SnapshotScreen):
         self.result, self.fio, self.params = None, None, params
         self.kind = bench_run.kind_of(params)
         self.live.reset(self.kind, params)
-        for selector in ("#bench-verdict", "#bench-fio"):
+        for selector in ("#bench-verdict", "#bench-advice", "#bench-fio"):
             self.query_one(selector, Static).update("")
         self.refresh_bindings()
         self._status(f"Checking {directory}…")
@@ -238,14 +239,16 @@ class BenchScreen(SnapshotScreen):
                              style="red"))
         self.query_one("#bench-dir", Input).focus()  # the form is what needs changing
 
-    def _show_record(self, threshold: float | None) -> None:
+    def _show_record(self, threshold: float | None, source: str | None) -> None:
         """The end of a compaction, randwrite or interference run: its summary, as the CLI prints it."""
         if self.target is None or self.result is None:
             return
         judged = threshold if self.kind == "interference" else None
-        record = BenchRecord(self.kind, self.params, self.target, self.result, judged)
+        record = BenchRecord(self.kind, self.params, self.target, self.result, judged,
+                             source if judged is not None else None)
         lines = record.summary_lines()
         self.query_one("#bench-verdict", Static).update(Text("\n".join(lines)))
+        self._show_advice(record)
         comparison, warning = fio_view.comparison(self.kind, self.params, self.result, self.fio, judged)
         self.query_one("#bench-fio", Static).update(comparison)
         self.query_one(StatusLine).say((lines[0], 0), (warning or "", 1),
@@ -256,15 +259,17 @@ class BenchScreen(SnapshotScreen):
     def _show_verdict(self, choice: str, threshold: float | None, problem: str | None) -> None:
         if self.result is None or self.params is None or self.target is None:
             return
+        source = view.threshold_source(choice, threshold) if threshold is not None else None
         if not isinstance(self.result, WalResult):
-            self._show_record(threshold)
+            self._show_record(threshold, source)
             return
         if threshold is None:
             self._status(problem or "")
             return
         text, verdict = view.verdict_text(self.params, self.target, self.result, threshold,  # type: ignore[arg-type]
-                                          view.threshold_source(choice, threshold))
+                                          source)
         self.query_one("#bench-verdict", Static).update(text)
+        self._show_advice(BenchRecord("wal", self.params, self.target, self.result, threshold, source))
         fio = self.fio if isinstance(self.fio, FioSyncStats) else None
         if fio is not None:
             self.query_one("#bench-fio", Static).update(
@@ -277,6 +282,13 @@ class BenchScreen(SnapshotScreen):
                                        (f"{self.saved_note} (key 5)" if self.saved_note else "", 1),
                                        ("f fio side by side" if fio_available() and not self.fio else "", 3),
                                        ("t threshold · a again · l longer", 4))
+
+    def _show_advice(self, record: BenchRecord) -> None:
+        """The advisor's finding for a WAL or interference run, in the Advice screen's words and colours."""
+        advice = self.query_one("#bench-advice", Static)
+        findings = bench_advice.run_findings(record)
+        advice.display = record.workload in bench_advice.JUDGED
+        advice.update(bench_advice.advice_text(findings) if advice.display else "")
 
     @on(ThresholdRow.Changed)
     def rejudge(self) -> None:

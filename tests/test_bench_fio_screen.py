@@ -71,6 +71,8 @@ async def test_interference_side_by_side_then_escape_stops_fio(tmpfs_dir: str) -
         wal = WalParams(profile="custom", bs=4096, size=2 * MIB, duration_s=1.0)
         screen.start_run(InterferenceParams(wal, SMALL_COMPACTION), tmpfs_dir)
         await until(pilot, lambda: screen.result is not None, timeout=30)
+        await pilot.pause()
+        assert text_of(app, "#bench-advice").startswith("Advisor: ")  # the advisor's two WAL rules ran
         await pilot.press("f")
         await until(pilot, lambda: "ours/fio" in text_of(app, "#bench-fio"), timeout=60)
         table = text_of(app, "#bench-fio")
