@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.wal_params import (
@@ -64,11 +66,13 @@ class BenchForm(Vertical):
         super().__init__(id="bench-form-area")
         self.kind = "wal"
         """The workload the form is filled for (the one a Start would run)."""
+        self.host: Host | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="bench-form"):
             yield Select([], prompt="pick one", id="bench-fs")
-            yield TextField(placeholder="/path/to/test", id="bench-dir", select_on_focus=False)
+            yield TextField(placeholder="/path/to/test", id="bench-dir", select_on_focus=False,
+                            validators=[Function(self._valid_directory, "directory: no such directory")])
             yield Select([(value, value) for _, value in workloads.CHOICES], value="etcd",
                          allow_blank=False, id="bench-profile",
                          tooltip="a WAL profile, or another workload: compaction, 4k random writes, "
@@ -100,11 +104,13 @@ class BenchForm(Vertical):
 
     def set_filesystems(self, host: Host) -> None:
         """Offer the host's mounted filesystems, keeping the one picked when it is still there."""
+        self.host = host
         select = self.query_one("#bench-fs", Select)
         chosen = select.value
         select.set_options(view.filesystem_choices(host))
         if isinstance(chosen, str) and any(value == chosen for _, value in select._options):
             select.value = chosen
+        self._follow_directory()
 
     def choose(self, directory: str) -> None:
         """Fill in `directory` (and its filesystem when it is a mountpoint)."""
@@ -114,11 +120,37 @@ class BenchForm(Vertical):
         self.query_one("#bench-dir", Input).value = directory
 
     def focus_directory(self) -> None:
-        """Start typing a directory: the field gets focus with "/" in it."""
+        """Start typing a directory: the field gets focus, with "/" in it when it was empty (a path already
+        typed is kept, the cursor at its end)."""
         field = self.query_one("#bench-dir", Input)
-        field.value = "/"
+        if not field.value:
+            field.value = "/"
         field.focus()
-        field.cursor_position = 1
+        field.cursor_position = len(field.value)
+
+    def _valid_directory(self, text: str) -> bool:
+        """Empty (nothing chosen yet), an existing directory, or a mountpoint the filesystem menu offers."""
+        path = text.strip()
+        options = self.query_one("#bench-fs", Select)._options if self.is_mounted else []
+        return not path or os.path.isdir(path) or any(value == path for _, value in options)
+
+    def _holding_mount(self, directory: str) -> str | None:
+        """The mountpoint of the filesystem that holds `directory`, as the filesystem menu lists it."""
+        if self.host is None or not directory.startswith("/"):
+            return None
+        mounted = self.host.mount_for_path(os.path.realpath(directory))
+        return mounted.mount.mountpoint if mounted is not None else None
+
+    @on(Input.Changed, "#bench-dir")
+    def _follow_directory(self) -> None:
+        """The filesystem menu shows the filesystem holding the typed directory (blank when it lists none)."""
+        select = self.query_one("#bench-fs", Select)
+        mountpoint = self._holding_mount(self.directory)
+        if mountpoint is not None and any(value == mountpoint for _, value in select._options):
+            if select.value != mountpoint:
+                select.value = mountpoint
+        elif not select.is_blank():
+            select.clear()
 
     @on(Input.Changed, "#bench-form Input")
     def check_field(self, event: Input.Changed) -> None:
@@ -133,7 +165,8 @@ class BenchForm(Vertical):
 
     @on(Select.Changed, "#bench-fs")
     def fill_directory(self, event: Select.Changed) -> None:
-        if isinstance(event.value, str):
+        """A filesystem picked fills in its mountpoint (unless the typed directory is already on it)."""
+        if isinstance(event.value, str) and self._holding_mount(self.directory) != event.value:
             self.query_one("#bench-dir", Input).value = event.value
 
     @on(Select.Changed, "#bench-profile")

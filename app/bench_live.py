@@ -87,11 +87,11 @@ class LivePanel:
         query = self.screen.query_one
         if not isinstance(result, WalResult):
             query("#bench-progress-text", Static).update(view.progress_text(
-                1.0, self.figures.last_t, self.last_ops, 0.0))
+                1.0, self.figures.last_t, self.last_ops, 0.0, finished=True))
             return
         self.total_sync = result.sync
         query(LatencyBars).show_bands(HISTOGRAM_TITLE, view.log_bands(self.total_sync))
         query("#bench-layers-title", Static).update(view.LAYERS_RUN_TITLE)
         query(LayerTimeTable).show_layers(view.layer_rows(result.layers))
         query("#bench-progress-text", Static).update(view.progress_text(
-            1.0, result.duration_s, result.samples, result.ops_per_s or 0.0))
+            1.0, result.duration_s, result.samples, result.ops_per_s or 0.0, finished=True))

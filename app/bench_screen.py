@@ -22,7 +22,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
-from textual.widgets import Button, Header, Input, Static
+from textual.widgets import Button, Header, Input, Select, Static
 from textual.worker import Worker, WorkerState
 
 from . import bench_advice, bench_fio_run, bench_run
@@ -42,6 +42,7 @@ LONGER_FACTOR = 4
 WIDE_FROM = 160
 RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory"})
 """Actions that act on the form or start something: never on a capture (the form is disabled there)."""
+READY_HINT = "Pick a filesystem or type a directory, then press s (or Start)."
 NO_LIVE_HOST = ("Benchmarks write to this host's storage, so they need the live host; this session reads a "
                 "capture (--sysroot). Start diskdoctor without --sysroot to run one.")
 
@@ -83,6 +84,8 @@ class BenchScreen(SnapshotScreen):
         self.fio: object | None = None
         self.busy = False
         self.saved_note: str | None = None
+        self._stale_problem = False
+        """The status line shows a problem with the form's values (cleared when the form changes)."""
         self.live = LivePanel(self)
         self.engine = RunController(self, self._status)
         self.fio_run = bench_fio_run.FioController(self, self._fio_tick)
@@ -115,7 +118,7 @@ class BenchScreen(SnapshotScreen):
                                  tooltip="Four times the size or duration (l).")
                     yield Button("fio side by side", id="bench-run-fio",
                                  tooltip="The equivalent fio job on the same directory (f).")
-        yield StatusLine("Pick a filesystem or type a directory, then press s (or Start).", id="bench-status")
+        yield StatusLine(READY_HINT, id="bench-status")
         yield FittedFooter()
 
     def on_mount(self) -> None:
@@ -165,12 +168,12 @@ class BenchScreen(SnapshotScreen):
             return
         form = self.query_one(BenchForm)
         if not form.directory:
-            self._status("Type a directory or pick a mounted filesystem first.")
+            self._form_problem("Type a directory or pick a mounted filesystem first.")
             return
         try:
             params = form.params()
         except ParamError as err:
-            self._status(str(err))
+            self._form_problem(str(err))
             return
         self.start_run(params, form.directory)
 
@@ -234,7 +237,7 @@ class BenchScreen(SnapshotScreen):
             done = f"{self.live.last_progress:.0%} · {self.live.last_ops:,} {unit}"
             progress.update(Text(f"cancelled at {done}", style="yellow"))
             return
-        self._status(f"Error: {message.problem or ''}")
+        self._form_problem(f"Error: {message.problem or ''}")
         progress.update(Text(f"failed after {self.live.last_ops:,} operations: nothing of this run is judged",
                              style="red"))
         self.query_one("#bench-dir", Input).focus()  # the form is what needs changing
@@ -388,3 +391,16 @@ class BenchScreen(SnapshotScreen):
 
     def _status(self, text: str) -> None:
         self.query_one(StatusLine).say(text)
+        self._stale_problem = False
+
+    def _form_problem(self, text: str) -> None:
+        """A problem with what the form says: on the status line until the form is changed."""
+        self._status(text)
+        self._stale_problem = True
+
+    @on(Input.Changed, "#bench-form Input")
+    @on(Select.Changed, "#bench-form Select")
+    def _form_changed(self) -> None:
+        """Once the form is changed, the problem shown for its old values is gone from the status line."""
+        if self._stale_problem and not self.busy:
+            self._status(READY_HINT)
