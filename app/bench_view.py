@@ -88,16 +88,27 @@ def stats_text(interval: LatencyHistogram, total: LatencyHistogram, metric: str,
     return text
 
 
-def progress_text(progress: float, elapsed_s: float, ops: int, ops_per_s: float) -> Text:
+def progress_text(progress: float, elapsed_s: float, ops: int, ops_per_s: float, *,
+                  finished: bool = False) -> Text:
     """A bar with the percentage, then e.g. "4,512 writes · 2,345 ops/s · 2.0 s · 3 s left"."""
     done = round(min(max(progress, 0.0), 1.0) * PROGRESS_CELLS)
     text = Text("━" * done, style="green")
     text.append("━" * (PROGRESS_CELLS - done), style="dim")
     text.append(f" {progress:.0%}\n", style="bold")
-    left = elapsed_s * (1 - progress) / progress if progress > 0 else None
-    eta = "ETA -" if left is None else f"{left:,.0f} s left"
+    eta = "done" if finished else time_left(progress, elapsed_s)
     text.append(f"{ops:,} writes · {ops_per_s:,.0f} ops/s · {elapsed_s:,.1f} s · {eta}")
     return text
+
+
+def time_left(progress: float, elapsed_s: float) -> str:
+    """The time left at this pace, or "finishing" under a second (the last syncs and the cleanup after them
+    are not in the progress, so a smaller figure would be a guess)."""
+    if progress <= 0:
+        return "ETA -"
+    left = elapsed_s * (1 - progress) / progress
+    if left < 1:
+        return "finishing"
+    return f"{left:,.1f} s left" if left < 10 else f"{left:,.0f} s left"
 
 
 def layer_rows(layers: list[DiskDelta]) -> list[LayerTimeRow]:

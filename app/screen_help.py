@@ -64,11 +64,14 @@ BENCH_HELP = ScreenHelp(
            ("FAIL", "bold red", "the p99 is at or over the threshold"),
            ("yellow figure", "yellow", "a percentile resting on fewer than 10 samples: not worth much"),
            ("dashed red line", "red", "the threshold on the chart"),
-           ("ratio ours/fio", "bold", "above 1.00: our figure is slower (higher) than fio's")),
+           ("ratio ours/fio", "bold", "above 1.00: our latency is higher (slower), our MB/s or ops/s higher "
+                                      "(faster); the meaning column says which")),
     sources=("latencies: measured around write() and fdatasync() in the engine child (nanoseconds)",
              "layers: /proc/diskstats deltas of the target's device and every layer below it",
              "thresholds: etcd docs 10 ms p99 wal_fsync; vendor 20 ms (Red Hat OpenShift guidance)",
-             "fio: the same job run by fio (jobs[0].sync.lat_ns), when fio is installed"),
+             "fio (f, when installed): the equivalent job on the same directory, for every workload: "
+             "the WAL's and randwrite's latencies (sync.lat_ns), compaction's reader and writer MB/s and "
+             "sync p99, the WAL alone and beside fio's compaction jobs"),
 )
 
 ADVICE_HELP = ScreenHelp(
