@@ -100,8 +100,7 @@ async def test_bad_directory_is_one_line_on_the_status_bar() -> None:
         assert screen.focused is screen.query_one("#bench-dir", Input)  # back in the form to fix it
         screen.query_one("#bench-bs", Input).value = "2x"
         await pilot.press("enter")
-        await pilot.pause()
-        assert "cannot read block size '2x'" in text_of(app, "#bench-status")
+        await until(pilot, lambda: "cannot read block size '2x'" in text_of(app, "#bench-status"))
 
 
 async def test_capture_session_explains_benchmarks_need_the_live_host() -> None:
