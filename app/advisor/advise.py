@@ -10,7 +10,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts, read_trim_facts
 
 from ..peak_window import PeakWindow
-from ..trim_doctor import diagnose
+from ..trim_doctor import TrimVerdict, diagnose
 from .contexts import AdviceInput, BenchContext, DeviceContext, FsContext
 from .finding import Finding, by_severity
 from .registry import Scope, run_rules
@@ -26,12 +26,15 @@ class FindingGroup:
 
 def load_advice_input(root: Root, *, data_paths: tuple[str, ...] = (), bench: tuple[BenchContext, ...] = (),
                       peak: PeakWindow | None = None, host: Host | None = None,
-                      trim: TrimFacts | None = None) -> AdviceInput:
-    """Read what the rules need (reusing an already-loaded host and TRIM facts when given)."""
+                      trim: TrimFacts | None = None,
+                      verdicts: list[TrimVerdict] | None = None) -> AdviceInput:
+    """Read what the rules need (reusing an already-loaded host, TRIM facts and verdicts when given)."""
     host = host or read_host(root)
     trim = trim or read_trim_facts(root, host)
     facts = read_advice_facts(root, host, data_paths)
-    return AdviceInput(host, trim, facts, diagnose(host, trim, peak), list(bench))
+    if verdicts is None:
+        verdicts = diagnose(host, trim, peak)
+    return AdviceInput(host, trim, facts, list(verdicts), list(bench))
 
 
 def advise(advice: AdviceInput) -> list[Finding]:
