@@ -72,8 +72,8 @@ class ReportDialog(ModalScreen[str | None]):
             self._said_error(f"{path} already exists: Enter or Replace overwrites it, or change the name.")
             return
         self.query_one("#report-write", Button).disabled = True
-        reading = "" if self.snapshot is not None else "Reading the host and w"
-        self._say(f"{reading or 'W'}riting {path}…")
+        doing = "Writing" if self.snapshot is not None else "Reading the host and writing"
+        self._say(f"{doing} {path}…")
         self.write_report(path, force)
 
     @on(Input.Changed, "#report-path")
