@@ -143,9 +143,9 @@ def run_bench(args: argparse.Namespace) -> int:
 def _output(args: argparse.Namespace, record: BenchRecord) -> list[str]:
     """The JSON document (with the run's findings for wal and interference) or the summary, whose first
     lines are those findings (or PASS with the figure and threshold when the rules found nothing)."""
-    document = record.to_json()
     if args.bench_kind not in JUDGED_KINDS:
-        return [json.dumps(document, indent=2)] if args.json else record.summary_lines()
+        return [json.dumps(record.to_json(), indent=2)] if args.json else record.summary_lines()
+    document = record.to_json()
     findings = verdict_findings(args.bench_kind, document)
     if args.json:
         return [json.dumps({**document, "findings": [f.to_json() for f in findings]}, indent=2)]

@@ -49,7 +49,8 @@ class BenchRecord:
         return _module(self.workload).summary_lines(self)
 
     def detail_lines(self) -> list[str]:
-        """The summary without its PASS/FAIL line (the CLI puts the run's findings there instead)."""
+        """The summary without its PASS/FAIL line, where the CLI puts the run's findings (wal, interference);
+        compaction and randwrite, which no rule judges, keep their whole summary."""
         if self.workload == "wal":
             return wal_report.detail_lines(self.to_json(), self.verdict())
         if self.workload == "interference":

@@ -13,12 +13,14 @@ NVME_LINE = re.compile(r"\bnvme\d*\b", re.IGNORECASE)
 TROUBLE = re.compile(r"controller is down|reset(ting)? controller|resetting|timeout, reset|"
                      r"Device not ready; aborting reset", re.IGNORECASE)
 MAX_LINES = 200
+MAX_KEPT_CHARS = 1 << 20
+"""A capture keeps at most the last MiB of NVMe lines."""
 
 
 def nvme_lines(text: str) -> str:
     """Only the kernel log lines about NVMe devices (what a capture keeps of `dmesg`: nothing else of the
     host's log travels)."""
-    return "".join(line + "\n" for line in text.splitlines() if NVME_LINE.search(line))[-1 << 20:]
+    return "".join(line + "\n" for line in text.splitlines() if NVME_LINE.search(line))[-MAX_KEPT_CHARS:]
 
 
 def read_nvme_trouble(root: Root) -> Fact[list[str]]:

@@ -279,8 +279,13 @@ def test_interference_fails_with_exit_1_above_the_threshold(tmpfs_dir: str) -> N
 def test_interference_pass_says_so_with_its_figures(tmpfs_dir: str) -> None:
     result = run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "64k", *SMALL_COMPACTION)
     first = result.out.splitlines()[0]
-    assert result.code == 0 and first.startswith("PASS  WAL p99 fdatasync ")
-    assert first.endswith("passes 10 ms under compaction (etcd docs threshold)")
+    assert result.code == 0
+    if first.startswith("WARN  "):  # a busy machine can triple even a tmpfs p99: a collapse, still a pass
+        assert first.startswith("WARN  WAL-COMPACTION-P99  WAL p99 goes from ")
+        assert first.endswith("while a compaction writes; still under the 10 ms threshold")
+    else:
+        assert first.startswith("PASS  WAL p99 fdatasync ")
+        assert first.endswith("passes 10 ms under compaction (etcd docs threshold)")
     document = json.loads(run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "64k",
                                   *SMALL_COMPACTION, "--json").out)
     assert "findings" in document and all(f["severity"] != "crit" for f in document["findings"])
