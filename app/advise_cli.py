@@ -7,6 +7,8 @@ import json
 import os
 import sys
 
+from diskdoctor.probes.etcd_metrics import MetricsError, read_etcd_metrics
+
 from .advisor.advise import advice_document, advise, fails_check, load_advice_input
 from .advisor.bench_input import load_bench_result
 from .errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
@@ -22,8 +24,9 @@ def add_advise_parser(commands: argparse._SubParsersAction, parser_class: type) 
         "advise", help="every configuration finding, with evidence, fix, risk and how to verify",
         description="Check this host (or a --sysroot capture) against the whole rule catalog: TRIM, "
                     "scheduler, write cache, barriers, journaling, atime, read-ahead, alignment, RAID "
-                    "geometry, swap, btrfs, dm-crypt, NVMe/SATA links, Ceph; plus benchmark results given "
-                    "with --bench. Exit 1 when any finding is warn or crit.")
+                    "geometry, swap, btrfs, dm-crypt, NVMe/SATA links and power saving, fio, Ceph; plus "
+                    "benchmark results given with --bench and etcd's metrics with --etcd-metrics. Exit 1 "
+                    "when any finding is warn or crit.")
     advise_parser.add_argument("--json", action="store_true", help="print JSON (schema in README)")
     advise_parser.add_argument("--data", action="append", default=[], metavar="DIR",
                                help="a directory holding database or search data (repeatable); known "
@@ -31,6 +34,9 @@ def add_advise_parser(commands: argparse._SubParsersAction, parser_class: type) 
     advise_parser.add_argument("--bench", action="append", default=[], metavar="FILE",
                                help="a `bench wal --json` or interference result, a saved run file or "
                                     "a run id (`runs list`) to judge (repeatable)")
+    advise_parser.add_argument("--etcd-metrics", metavar="FILE|URL",
+                               help="etcd's /metrics (an http(s) URL, or a saved copy): judge its backend "
+                                    "commit p99 from the histogram buckets")
     advise_parser.add_argument("--peak", metavar="SPEC",
                                help='busy hours, e.g. "Mon-Fri 08:00-20:00": flag trims scheduled then')
     return advise_parser
@@ -40,12 +46,19 @@ def run_advise(args: argparse.Namespace) -> int:
     """Load one snapshot, run every rule, print text or JSON; exit 1 when anything is warn or crit."""
     peak = parse_peak_window(args.peak) if args.peak is not None else None
     bench = tuple(load_bench_result(path) for path in args.bench)
+    etcd = None
+    if args.etcd_metrics is not None:
+        try:
+            etcd = read_etcd_metrics(args.etcd_metrics)
+        except MetricsError as err:
+            raise UsageError(str(err)) from err
     with open_root(args.sysroot) as root:
         for path in args.data:
             if not root.is_dir(os.path.abspath(path).lstrip("/")):
                 where = "" if args.sysroot is None else f" in {args.sysroot}"
                 raise UsageError(f"--data {path}: no such directory{where}")
-        advice = load_advice_input(root, data_paths=tuple(args.data), bench=bench, peak=peak)
+        advice = load_advice_input(root, data_paths=tuple(args.data), bench=bench, peak=peak,
+                                   etcd_metrics=etcd)
     if advice.host.mounts_unknown:
         raise UsageError(f"cannot advise: {advice.host.mounts_unknown}")
     findings = advise(advice)

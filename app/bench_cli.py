@@ -18,6 +18,7 @@ from diskdoctor.widgets.units import format_latency
 
 from . import bench_args
 from .bench_record import BenchRecord
+from .bench_verdict import JUDGED_KINDS, verdict_findings, verdict_lines
 from .errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
 
 PROGRESS_EVERY_S = 2.0
@@ -124,10 +125,7 @@ def run_bench(args: argparse.Namespace) -> int:
     record = BenchRecord(args.bench_kind, params, target, result, threshold, None,
                          _fio(args, params, target) if args.fio else None)
     verdict = record.verdict()
-    if args.json:
-        sys.stdout.write(json.dumps(record.to_json(), indent=2) + "\n")
-    else:
-        sys.stdout.write("\n".join(record.summary_lines()) + "\n")
+    sys.stdout.write("\n".join(_output(args, record)) + "\n")
     if args.plot:
         from .bench_plot import plot_run
 
@@ -140,6 +138,18 @@ def run_bench(args: argparse.Namespace) -> int:
         prefix = f"bench {args.bench_kind}: " if saved else "diskdoctor: warning: "
         print(prefix + message, file=sys.stderr)
     return EXIT_CHECK_FAILED if verdict is not None and not verdict.passed else EXIT_OK
+
+
+def _output(args: argparse.Namespace, record: BenchRecord) -> list[str]:
+    """The JSON document (with the run's findings for wal and interference) or the summary, whose first
+    lines are those findings (or PASS with the figure and threshold when the rules found nothing)."""
+    if args.bench_kind not in JUDGED_KINDS:
+        return [json.dumps(record.to_json(), indent=2)] if args.json else record.summary_lines()
+    document = record.to_json()
+    findings = verdict_findings(args.bench_kind, document)
+    if args.json:
+        return [json.dumps({**document, "findings": [f.to_json() for f in findings]}, indent=2)]
+    return verdict_lines(record, findings) + record.detail_lines()
 
 
 def _fio(args: argparse.Namespace, params: object, target: Target) -> object:

@@ -48,6 +48,15 @@ class BenchRecord:
             return wal_report.summary_lines(self.to_json(), self.verdict())
         return _module(self.workload).summary_lines(self)
 
+    def detail_lines(self) -> list[str]:
+        """The summary without its PASS/FAIL line, where the CLI puts the run's findings (wal, interference);
+        compaction and randwrite, which no rule judges, keep their whole summary."""
+        if self.workload == "wal":
+            return wal_report.detail_lines(self.to_json(), self.verdict())
+        if self.workload == "interference":
+            return interference_report.detail_lines(self)
+        return self.summary_lines()
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BenchRecord:
         """Rebuild a record from its `to_json` document (a saved run)."""

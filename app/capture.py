@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from diskdoctor.probes.capture_sources import (
     captured_commands,
+    captured_text,
     extra_paths,
     record_probe_reads,
     usage_of_block_mounts,
@@ -89,7 +90,7 @@ def _write_commands(root: Root, tree: str, host: Host) -> dict[str, dict]:
         output = root.run(key, argv)
         if output.text is not None:
             with open(os.path.join(tree, CAPTURED_COMMANDS_DIR, f"{key}.txt"), "w") as out:
-                out.write(output.text)
+                out.write(captured_text(key, output.text))
         results[key] = {"argv": argv, "exit_code": output.exit_code,
                         "captured": output.text is not None, "why_unknown": output.why_unknown}
     return results

@@ -79,13 +79,18 @@ def document(record: BenchRecord) -> dict[str, object]:
 
 
 def summary_lines(record: BenchRecord) -> list[str]:
-    """The human summary printed on stdout."""
-    data, result, target = document(record), record.result, record.target
+    """The human summary: the PASS/FAIL verdict line, then the details (the TUI shows it)."""
     found = verdict(record)
+    return [("PASS  " if found.passed else "FAIL  ") + found.line(), *detail_lines(record)]
+
+
+def detail_lines(record: BenchRecord) -> list[str]:
+    """Everything the summary says after its verdict: the tmpfs note, target, alone and under compaction,
+    the compaction beside it, host, fio, layers and the fio job."""
+    data, result, target = document(record), record.result, record.target
     compaction = data["compaction"]
     assert isinstance(compaction, dict)
-    lines = [("PASS  " if found.passed else "FAIL  ") + found.line()]
-    lines += [f"note      {note}" for note in [ram_note(target.fstype)] if note]
+    lines = [f"note      {note}" for note in [ram_note(target.fstype)] if note]
     lines.append(f"target    {target.directory} ({target.fstype} on {target.device or 'no block device'})")
     for name, part in (("alone", result.alone), ("under", result.under_compaction)):
         sync = part.sync

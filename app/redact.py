@@ -43,6 +43,10 @@ CRON_FILES = re.compile(r"(^|/)(etc/crontab|etc/anacrontab|etc/cron\.[a-z]+/[^/]
 CRON_KEEP = re.compile(r"\bfstrim\b|\brun-parts\b|^#!")
 CRON_DROPPED = "# [other lines removed by diskdoctor capture --redact]"
 SERIAL_FILES = ("serial", "wwid", "vpd_pg80")
+ATA_IDENTIFY = re.compile(r"(^|/)ata_device/[^/]+/id$")
+IDENTIFY_WORDS = 256
+IDENTIFY_SERIAL_WORDS = (*range(10, 20), *range(108, 112))
+"""IDENTIFY DEVICE words 10-19 (serial number) and 108-111 (world wide name)."""
 
 
 def _digest(value: str) -> bytes:
@@ -142,6 +146,17 @@ def keep_fstrim_lines(text: str) -> str:
     return "\n".join(kept + ([CRON_DROPPED] if dropped else [])) + "\n"
 
 
+def blank_identify_serials(text: str) -> str:
+    """ATA IDENTIFY data (sysfs ata_device `id`, 256 hex words) with the serial number and WWN words
+    zeroed: they are stored byte-swapped there, where no literal replacement would find them."""
+    words = text.split()
+    if len(words) < IDENTIFY_WORDS:
+        return text
+    for index in IDENTIFY_SERIAL_WORDS:
+        words[index] = "0000"
+    return "".join(" ".join(words[i:i + 8]) + "\n" for i in range(0, len(words), 8))
+
+
 def _file_text(path: str) -> str:
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
@@ -206,6 +221,8 @@ def redact_tree(tree: str, hostname: str | None, aliases: tuple[str, ...] = ()) 
         text = raw.decode("utf-8", "replace")
         if CRON_FILES.search(os.path.relpath(path, tree)):
             text = keep_fstrim_lines(text)
+        if ATA_IDENTIFY.search(os.path.relpath(path, tree)):
+            text = blank_identify_serials(text)
         redacted = redactor.redact_words(redactor.redact_text(text)).encode()
         if redacted != raw:
             with open(path, "wb") as out:

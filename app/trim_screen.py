@@ -7,7 +7,7 @@ from diskdoctor.probes.fstrim_run import FstrimResult
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
-from diskdoctor.widgets import CardContent, FindingCard, StatusLine
+from diskdoctor.widgets import FindingCard, StatusLine
 from diskdoctor.widgets.fit_text import middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from rich.text import Text
@@ -17,6 +17,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
+from .advisor.cards import card_content
 from .errors import UsageError
 from .formatting import human_bytes
 from .host_snapshot import HostSnapshot, SnapshotScreen
@@ -212,8 +213,7 @@ class TrimScreen(SnapshotScreen):
         self.query_one("#trim-verdict", Static).update(verdict_text(verdict, self.facts))
         findings = self.query_one("#trim-findings", Vertical)
         findings.remove_children()
-        findings.mount_all(FindingCard(CardContent(f.id, f.severity, f.text, f.fix, f.risk, f.verify))
-                           for f in verdict.findings)
+        findings.mount_all(FindingCard(card_content(finding)) for finding in verdict.findings)
 
     def action_refresh(self) -> None:
         self.query_one(StatusLine).say("Reading the host…")

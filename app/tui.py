@@ -243,9 +243,13 @@ class DiskDoctorApp(App[None]):
             screen.load()
 
     def action_write_report(self) -> None:
-        """Open the report dialog (the report reads the host once, off the UI thread)."""
-        hostname, _ = self.root_to_read.read_attr("proc/sys/kernel/hostname")  # one tiny file: fine here
-        self.push_screen(ReportDialog(self.root_to_read, hostname))
+        """Open the report dialog; it builds the report from the snapshot the screens show, off the UI
+        thread (reading the host itself only when no snapshot is in yet)."""
+        if self.snapshot is not None:
+            hostname = self.snapshot.host.hostname
+        else:
+            hostname, _ = self.root_to_read.read_attr("proc/sys/kernel/hostname")  # one tiny file: fine
+        self.push_screen(ReportDialog(self.root_to_read, hostname, self.snapshot))
 
     def action_interrupt(self) -> None:
         """Ctrl-C quits at once, with the shell's exit code for an interrupt."""

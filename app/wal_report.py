@@ -104,14 +104,19 @@ def result_document(params: WalParams, target: Target, result: WalResult, thresh
 
 
 def summary_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
-    """The human summary printed on stdout."""
+    """The human summary: the PASS/FAIL verdict line, then the details (the TUI and walkthroughs show it)."""
+    return [("PASS  " if verdict.passed else "FAIL  ") + verdict.line(), *detail_lines(document, verdict)]
+
+
+def detail_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
+    """Everything the summary says after its verdict: the tmpfs note, target, profile, percentiles, host,
+    fio beside ours (and a note when fio lands on the other side of the threshold), layers, fio command."""
     sync, write = document["sync_latency_us"], document["write_latency_us"]
     assert isinstance(sync, dict) and isinstance(write, dict)
     target = document["target"]
     assert isinstance(target, dict)
     label = verdict.metric.removeprefix("p99 ")
-    lines = [("PASS  " if verdict.passed else "FAIL  ") + verdict.line(),
-             *[f"note      {note}" for note in [ram_note(str(target["fstype"]))] if note],
+    lines = [*[f"note      {note}" for note in [ram_note(str(target["fstype"]))] if note],
              f"target    {target['dir']} ({target['fstype']} on {target['device'] or 'no block device'})",
              f"profile   {document['profile']}: {summary_params_text(document['params'])}",
              f"run       {document['samples']:,} writes in {document['duration_s']:.1f} s, "

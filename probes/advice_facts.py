@@ -6,9 +6,13 @@ from dataclasses import dataclass
 
 from .commands import compsize_command, tune2fs_command
 from .data_dirs import DataDir, find_data_dirs
+from .device_cache import CacheReport, cache_commands, read_cache_reports
 from .facts import Fact
 from .host import Host
-from .link_power import SataLink, read_apst_limit, read_sata_link
+from .kernel_log import ARGV as DMESG_ARGV
+from .kernel_log import KEY as DMESG_KEY
+from .kernel_log import read_nvme_trouble
+from .link_power import LinkPower, SataLink, read_apst_limit, read_link_power, read_sata_link
 from .queue_tuning import (
     MdGeometry,
     PartitionPlacement,
@@ -24,6 +28,7 @@ from .tool_reports import (
     read_ceph_version,
     read_compression,
     read_ext4_raid,
+    read_fio_version,
     read_os_release,
 )
 
@@ -32,13 +37,21 @@ EXT_FILESYSTEMS = ("ext2", "ext3", "ext4")
 
 @dataclass(frozen=True)
 class AdviceFacts:
-    """Queue tuning, partition placement, md geometry, links, tool reports and data directories."""
+    """Queue tuning, partition placement, md geometry, links, drive caches, tool reports, the kernel log's
+    NVMe trouble and data directories."""
 
     queues: dict[str, QueueTuning]
     partitions: dict[str, PartitionPlacement]
     md: dict[str, MdGeometry]
     sata_links: dict[str, SataLink]
     apst_max_latency_us: Fact[int]
+    link_power: dict[str, LinkPower]
+    """By kname, for whole disks on an ATA port: the ALPM policy of their SCSI host."""
+    cache_reports: dict[str, list[CacheReport]]
+    """By kname, for whole disks whose queue says write through: what the drive itself says."""
+    nvme_trouble: Fact[list[str]]
+    """NVMe reset / controller-down lines of the kernel log."""
+    fio_version: Fact[str]
     ext4_raid: dict[str, Fact[Ext4Raid]]
     """By kname, for ext filesystems sitting on (or above) an md array."""
     compression: dict[str, Fact[Compression]]
@@ -75,10 +88,14 @@ def tool_targets(host: Host) -> tuple[list[str], list[str]]:
 
 
 def tool_commands(host: Host) -> dict[str, list[str]]:
-    """The per-device read-only commands the advisor runs, by capture key (a capture records them too)."""
+    """The per-device read-only commands the advisor runs, by capture key (a capture records them too: the
+    drive-cache questions for every disk, and the kernel log's NVMe lines)."""
     ext4, btrfs = tool_targets(host)
     commands = dict(tune2fs_command(kname, host.devices[kname].path) for kname in ext4)
     commands.update(compsize_command(point) for point in btrfs)
+    for kname, device in host.devices.items():
+        commands.update(cache_commands(kname, device))
+    commands[DMESG_KEY] = DMESG_ARGV
     return commands
 
 
@@ -96,6 +113,11 @@ def read_advice_facts(root: Root, host: Host, data_paths: tuple[str, ...] = ()) 
         md={k: read_md_geometry(root, d) for k, d in devices.items() if d.md_level},
         sata_links=links,
         apst_max_latency_us=read_apst_limit(root),
+        link_power={k: power for k, d in devices.items() if (power := read_link_power(root, d)) is not None},
+        cache_reports={k: reports for k, d in devices.items() if (reports := read_cache_reports(root, d))},
+        nvme_trouble=read_nvme_trouble(root) if any(d.transport.value == "nvme" for d in devices.values())
+        else Fact(None, "command: dmesg", "no NVMe devices"),
+        fio_version=read_fio_version(root),
         ext4_raid=ext4_raid,
         compression=compression,
         ceph_osd_version=read_ceph_version(root),

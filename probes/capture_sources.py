@@ -10,6 +10,8 @@ from .commands import READ_ONLY_COMMANDS
 from .discard_path import discard_reach
 from .fs_usage import usage_figures
 from .host import Host, read_host
+from .kernel_log import KEY as DMESG_KEY
+from .kernel_log import nvme_lines
 from .layer_details import read_layer_details
 from .root import Root
 from .trim_facts import read_trim_facts
@@ -30,7 +32,8 @@ UNIT_LINKS = ("etc/systemd/system/timers.target.wants/fstrim.timer",)
 CRON_GLOBS = ("etc/cron.daily/*", "etc/cron.weekly/*", "etc/cron.monthly/*", "etc/cron.d/*",
               "var/spool/cron/crontabs/*", "var/spool/cron/*")
 SYS_GLOBS = ("sys/class/block/*/stat", "sys/class/ata_device/*/trim", "sys/class/ata_device/*/spdn_cnt",
-             "sys/class/ata_link/*/sata_spd", "sys/class/ata_link/*/hw_sata_spd_limit")
+             "sys/class/ata_device/*/id", "sys/class/ata_link/*/sata_spd",
+             "sys/class/ata_link/*/hw_sata_spd_limit", "sys/class/scsi_host/*/link_power_management_policy")
 
 
 def record_probe_reads(root: Root) -> Host:
@@ -47,6 +50,11 @@ def record_probe_reads(root: Root) -> Host:
 def captured_commands(host: Host) -> dict[str, list[str]]:
     """Every read-only command a capture runs: the fixed ones and the advisor's per-device ones."""
     return {**READ_ONLY_COMMANDS, **tool_commands(host)}
+
+
+def captured_text(key: str, text: str) -> str:
+    """What a capture keeps of a command's output: all of it, except the kernel log (its NVMe lines only)."""
+    return nvme_lines(text) if key == DMESG_KEY else text
 
 
 def _mentions_fstrim(path: str) -> bool:

@@ -12,6 +12,7 @@ READ_ONLY_COMMANDS: dict[str, list[str]] = {
     "lvs": ["lvs", "--reportformat", "json", "-a", "-o", "+discards,lv_uuid,vg_uuid"],
     "uname": ["uname", "-r"],
     "ceph-osd-version": ["ceph-osd", "--version"],
+    "fio-version": ["fio", "--version"],
 }
 
 

@@ -1,4 +1,5 @@
-"""SATA link speeds (negotiated vs what the port allows) and the NVMe APST latency limit."""
+"""SATA link speeds (negotiated vs what the port allows), SATA link power management (ALPM) and the NVMe
+APST latency limit."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from .facts import Fact
 from .root import Root
 
 ATA_PORT = re.compile(r"/ata(\d+)/")
+SCSI_HOST = re.compile(r"/host(\d+)/")
+ALPM_POLICY = "sys/class/scsi_host/host{}/link_power_management_policy"
 ATA_LINKS = "sys/class/ata_link"
 ATA_DEVICES = "sys/class/ata_device"
 APST_PARAM = "sys/module/nvme_core/parameters/default_ps_max_latency_us"
@@ -44,6 +47,23 @@ def read_sata_link(root: Root, device: BlockDevice) -> SataLink | None:
         Fact(None, f"/{ATA_DEVICES}/dev{port}.0/spdn_cnt", "no ata_device entry for this port")
     return SataLink(link, root.fact_str(f"{ATA_LINKS}/{link}/sata_spd"),
                     root.fact_str(f"{ATA_LINKS}/{link}/hw_sata_spd_limit"), downs)
+
+
+@dataclass(frozen=True, slots=True)
+class LinkPower:
+    """The ALPM policy of the SCSI host (AHCI port) a SATA disk hangs off."""
+
+    host: str
+    policy: Fact[str]
+
+
+def read_link_power(root: Root, device: BlockDevice) -> LinkPower | None:
+    """`link_power_management_policy` of a whole ATA disk's scsi_host, or None when not on ATA."""
+    path = "/" + device.sys_dir
+    host = SCSI_HOST.search(path)
+    if device.kind != "disk" or ATA_PORT.search(path) is None or host is None:
+        return None
+    return LinkPower(f"host{host.group(1)}", root.fact_str(ALPM_POLICY.format(host.group(1))))
 
 
 def read_apst_limit(root: Root) -> Fact[int]:

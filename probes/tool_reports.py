@@ -10,6 +10,7 @@ from .facts import Fact
 from .root import Root
 
 CEPH_VERSION = re.compile(r"ceph version (\d+)\.(\d+)\.(\d+)")
+FIO_VERSION = re.compile(r"fio-(\d+)\.(\d+)")
 OS_RELEASE = "etc/os-release"
 
 
@@ -56,6 +57,12 @@ def parse_ceph_version(text: str) -> tuple[int, int, int] | None:
     return (int(match.group(1)), int(match.group(2)), int(match.group(3))) if match else None
 
 
+def parse_fio_version(text: str) -> tuple[int, int] | None:
+    """(major, minor) from `fio --version` ("fio-3.33")."""
+    match = FIO_VERSION.search(text)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
 def parse_os_release(text: str) -> dict[str, str]:
     """KEY=value pairs of /etc/os-release, quotes removed."""
     pairs = {}
@@ -93,6 +100,16 @@ def read_ceph_version(root: Root) -> Fact[str]:
         return Fact(None, output.source, output.why_unknown)
     return Fact(output.text.strip().splitlines()[0] if output.text.strip() else None, output.source,
                 None if output.text.strip() else "empty output")
+
+
+def read_fio_version(root: Root) -> Fact[str]:
+    """The `fio --version` line (None when fio is not installed)."""
+    key = "fio-version"
+    output = root.run(key, READ_ONLY_COMMANDS[key])
+    text = (output.text or "").strip()
+    if output.text is None:
+        return Fact(None, output.source, output.why_unknown)
+    return Fact(text.splitlines()[0] if text else None, output.source, None if text else "empty output")
 
 
 def read_os_release(root: Root) -> Fact[dict[str, str]]:

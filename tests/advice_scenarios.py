@@ -42,8 +42,10 @@ def nvme_host(root: Path, *, fstype: str = "xfs", mountpoint: str = "/var/lib/et
 
 def sata_host(root: Path, *, rotational: str = "0", scheduler: str = "none [mq-deadline] kyber bfq",
               link: tuple[str, str] = ("6.0 Gbps", "6.0 Gbps"), speed_downs: str = "0",
-              write_cache: str = "write back", fua: str = "0") -> SysrootBuilder:
-    """A SATA disk on ata1 with /var/lib/etcd (xfs) on sda1, its link speeds and cache mode."""
+              write_cache: str = "write back", fua: str = "0", alpm: str | None = None,
+              identify_cache: bool | None = None) -> SysrootBuilder:
+    """A SATA disk on ata1 (scsi host0) with /var/lib/etcd (xfs) on sda1, its link speeds, cache mode,
+    the host's ALPM policy and the drive's IDENTIFY data (word 85 bit 5: write cache enabled)."""
     b = SysrootBuilder(root, hostname="sata-1")
     b.sata("sda", "8:0", 480 * GIB, port=1, model="WDC WD40EFRX" if rotational == "1" else "SSD 860",
            rotational=rotational, ata_trim="queued")
@@ -54,6 +56,15 @@ def sata_host(root: Path, *, rotational: str = "0", scheduler: str = "none [mq-d
     b._write("sys/devices/pci0000:00/0000:00:1f.2/ata1/link1/ata_link/link1/hw_sata_spd_limit", link[1])
     b._link("sys/class/ata_link/link1", "sys/devices/pci0000:00/0000:00:1f.2/ata1/link1/ata_link/link1")
     b._write("sys/devices/pci0000:00/0000:00:1f.2/ata1/link1/dev1.0/ata_device/dev1.0/spdn_cnt", speed_downs)
+    if alpm is not None:
+        host = "sys/devices/pci0000:00/0000:00:1f.2/ata1/host0/scsi_host/host0"
+        b._write(f"{host}/link_power_management_policy", alpm)
+        b._link("sys/class/scsi_host/host0", host)
+    if identify_cache is not None:
+        words = ["0000"] * 256
+        words[82], words[85] = "7469", "7469" if identify_cache else "7449"  # bit 5: write cache
+        rows = "\n".join(" ".join(words[i:i + 8]) for i in range(0, 256, 8))
+        b._write("sys/devices/pci0000:00/0000:00:1f.2/ata1/link1/dev1.0/ata_device/dev1.0/id", rows)
     b.partition("sda", 1, "8:1", 2048, 400 * GIB)
     b.mount("8:1", "/var/lib/etcd", "xfs", "/dev/sda1", "rw,noatime", "rw,attr2,inode64")
     return b

@@ -261,13 +261,36 @@ def test_full_speed_sata_link_is_silent(tmp_path: Path) -> None:
     assert not only(findings(scenarios.sata_host(tmp_path)), "SATA-LINK")
 
 
-def test_nvme_apst(tmp_path: Path) -> None:
-    found = one(findings(scenarios.nvme_host(tmp_path, apst="100000")), "NVME-APST")
+def test_nvme_apst_with_outliers_in_a_benchmark_on_the_nvme_disk(tmp_path: Path) -> None:
+    result = {**wal(900), "target": {"dir": "/var/lib/etcd/b", "mountpoint": "/var/lib/etcd",
+                                     "device": "nvme0n1p1"}}
+    result["sync_latency_us"] = {"p50": 300, "p99": 900, "max": 48_000}
+    found = one(findings(scenarios.nvme_host(tmp_path, apst="100000"), bench=(result,)), "NVME-APST")
+    assert found.title == ("NVMe power saving (APST) is on and there are tail-latency outliers in a "
+                           "benchmark: suspect wake-ups of nvme0n1")
     assert found.evidence[0].value == "100000"
+    assert (found.evidence[1].what, found.evidence[1].value, found.evidence[1].source) == (
+        "slowest fdatasync (53x the p99 of 900 µs)", "48.0 ms", "result.json: sync_latency_us.max")
 
 
-def test_apst_off_or_no_nvme_is_silent(tmp_path: Path) -> None:
-    assert not only(findings(scenarios.nvme_host(tmp_path / "a", apst="0")), "NVME-APST")
+def test_nvme_apst_with_controller_resets_in_the_kernel_log(tmp_path: Path) -> None:
+    host = scenarios.nvme_host(tmp_path, apst="100000")
+    host.command_output("dmesg-nvme",
+                        "[ 12.3] nvme nvme0: pci function 0000:04:00.0\n"
+                        "[8123.4] nvme nvme0: controller is down; will reset: CSTS=0xffffffff\n")
+    found = one(findings(host), "NVME-APST")
+    assert "NVMe controller resets in the kernel log" in found.title
+    assert found.evidence[-1].value == "[8123.4] nvme nvme0: controller is down; will reset: CSTS=0xffffffff"
+    assert found.evidence[-1].source == "command: dmesg"
+
+
+def test_apst_on_without_evidence_or_off_is_silent(tmp_path: Path) -> None:
+    calm = {**wal(900), "target": {"mountpoint": "/var/lib/etcd", "device": "nvme0n1p1"}}
+    calm["sync_latency_us"] = {"p50": 300, "p99": 900, "max": 2_500}  # a tail, not an outlier
+    assert not only(findings(scenarios.nvme_host(tmp_path / "on", apst="100000"), bench=(calm,)), "NVME-APST")
+    off = scenarios.nvme_host(tmp_path / "a", apst="0")
+    off.command_output("dmesg-nvme", "[8123.4] nvme nvme0: controller is down; will reset\n")
+    assert not only(findings(off), "NVME-APST")
     assert not only(findings(scenarios.sata_host(tmp_path / "b")), "NVME-APST")
 
 

@@ -12,8 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
+from bench_fixed_run import PARAMS, TARGET, fixed_result
 from cli_runner import assert_one_line_error, run_cli
 from diskdoctor.app.bench_record import BenchRecord
+from diskdoctor.app.bench_verdict import verdict_findings, verdict_lines
 from diskdoctor.probes.wal_target import leftover_scratch
 from wal_support import read_only_tmpfs, tmpfs_dir
 
@@ -32,11 +34,52 @@ def test_pass_prints_verdict_with_provenance(tmpfs_dir: str) -> None:
     assert "bench wal: 100%" in result.err and os.listdir(tmpfs_dir) == []
 
 
-def test_fail_exits_1_and_vendor_threshold_is_named(tmpfs_dir: str) -> None:
+def test_fail_is_the_etcd_fsync_finding_and_exits_1(tmpfs_dir: str) -> None:
     failed = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, "--threshold-ms", "0.00001")
-    assert failed.code == 1 and failed.out.startswith("FAIL  ") and "custom threshold" in failed.out
+    lines = failed.out.splitlines()
+    assert failed.code == 1 and "FAIL" not in failed.out
+    assert lines[0].startswith("CRIT  ETCD-FSYNC-P99  WAL p99 fdatasync is ")
+    assert lines[0].endswith(", at or over the 10 ns threshold")
+    assert lines[1].startswith("evidence  p99 fdatasync ")
+    assert "threshold 10 ns (custom threshold)" in lines[1]
+    assert lines[1].endswith("; samples 32")
+    assert f"verify    diskdoctor bench wal --dir {tmpfs_dir}   # re-run after the fix and compare" in lines
+    assert "fix       ionice -c2 -n0 -p \"$(pgrep -x etcd)\"   # etcd tuning guide: best-effort, highest " \
+           "priority" in lines
+    notes = [line for line in lines if line.startswith("note      tmpfs keeps files in memory")]
+    assert len(notes) == 1  # the "not a disk" note stays under the finding
+
+
+@pytest.mark.parametrize("threshold,first", [
+    (10.0, "PASS  p99 fdatasync 899 µs < 10 ms: etcd docs threshold; 10,029 samples"),
+    (2.5, "INFO  ETCD-FSYNC-P99  WAL p99 fdatasync is 899 µs: passes the 2.5 ms threshold with little "
+          "headroom"),
+    (0.5, "CRIT  ETCD-FSYNC-P99  WAL p99 fdatasync is 899 µs, at or over the 500 µs threshold")])
+def test_the_verdict_is_the_finding_advise_would_print(threshold: float, first: str) -> None:
+    record = BenchRecord("wal", PARAMS, TARGET, fixed_result(), threshold)
+    findings = verdict_findings("wal", record.to_json())
+    lines = verdict_lines(record, findings)
+    assert lines[0] == first
+    assert [f.id for f in findings] == ([] if first.startswith("PASS") else ["ETCD-FSYNC-P99"])
+    if first.startswith("INFO"):
+        assert lines[1:] == ["evidence  p99 fdatasync 899 µs; threshold 2.5 ms (custom threshold); "
+                             "samples 10,029",
+                             "verify    diskdoctor bench interference --dir /var/lib/etcd   # what a "
+                             "compaction beside it costs"]
+    assert record.detail_lines() == record.summary_lines()[1:]  # the TUI's summary keeps its own line
+
+
+def test_vendor_threshold_is_named_and_json_carries_the_findings(tmpfs_dir: str) -> None:
     vendor = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, "--threshold-ms", "20", "--json")
-    assert json.loads(vendor.out)["verdict"]["source"].startswith("vendor threshold")
+    document = json.loads(vendor.out)
+    assert document["verdict"]["source"].startswith("vendor threshold") and document["findings"] == []
+    failed = json.loads(run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, "--threshold-ms", "0.00001",
+                                "--json").out)
+    [finding] = failed["findings"]
+    assert finding["id"] == "ETCD-FSYNC-P99" and finding["severity"] == "crit"
+    assert finding["subject"] == failed["target"]["mountpoint"] and finding["evidence"][1] == {
+        "what": "threshold", "value": "10 ns", "source": "custom threshold"}
+    assert failed["verdict"]["pass"] is False
 
 
 def test_json_schema(tmpfs_dir: str) -> None:
@@ -46,7 +89,7 @@ def test_json_schema(tmpfs_dir: str) -> None:
     document = json.loads(result.out)
     assert list(document) == ["workload", "profile", "params", "target", "samples", "duration_s", "ops_per_s",
                               "sync_latency_us", "write_latency_us", "verdict", "layers", "host",
-                              "fio_equivalent", "histograms"]
+                              "fio_equivalent", "histograms", "findings"]
     assert document["profile"] == "custom" and document["params"]["bs"] == 8192
     assert document["samples"] == 32 and document["target"]["fstype"] == "tmpfs"
     assert set(document["sync_latency_us"]) == LATENCY_KEYS == set(document["write_latency_us"])
@@ -55,6 +98,7 @@ def test_json_schema(tmpfs_dir: str) -> None:
     assert document["verdict"]["metric"] == "p99 fdatasync" and document["layers"] == []
     assert "--bs=8k" in document["fio_equivalent"]
     assert {"cpu_busy", "iowait", "steal", "other_read_bytes", "busy"} <= set(document["host"])
+    assert document.pop("findings") == []  # a pass with headroom: no finding
     assert BenchRecord.from_json(document).to_json() == document  # a saved run loads back as it was
 
 
@@ -220,6 +264,7 @@ def test_interference_json_has_both_wal_results_and_the_ratio(tmpfs_dir: str) ->
         assert set(document[part]["sync_latency_us"]) == LATENCY_KEYS
     assert document["p99_ratio"] > 0 and document["compaction"]["jobs"] == 2
     assert document["verdict"]["threshold_ms"] == 10 and "alone_ms" in document["verdict"]
+    assert isinstance(document.pop("findings"), list)
     assert BenchRecord.from_json(document).to_json() == document
     assert os.listdir(tmpfs_dir) == []
 
@@ -227,8 +272,27 @@ def test_interference_json_has_both_wal_results_and_the_ratio(tmpfs_dir: str) ->
 def test_interference_fails_with_exit_1_above_the_threshold(tmpfs_dir: str) -> None:
     result = run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "64k", *SMALL_COMPACTION,
                      "--threshold-ms", "0.000001")
-    assert result.code == 1 and result.out.startswith("FAIL  WAL p99 fdatasync ")
-    assert "under compaction (" in result.out.splitlines()[0] and "[compaction-writer]" in result.out
+    lines = result.out.splitlines()
+    assert result.code == 1 and lines[0].startswith("CRIT  WAL-COMPACTION-P99  WAL p99 goes from ")
+    assert lines[0].endswith("while a compaction writes, over the 1 ns threshold")
+    assert lines[1].startswith("evidence  p99 alone ") and "threshold 1 ns (custom threshold)" in lines[1]
+    assert any(line.startswith("CRIT  ETCD-FSYNC-P99  ") for line in lines)  # the WAL alone fails too
+    assert "[compaction-writer]" in result.out and "FAIL" not in result.out
+
+
+def test_interference_pass_says_so_with_its_figures(tmpfs_dir: str) -> None:
+    result = run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "64k", *SMALL_COMPACTION)
+    first = result.out.splitlines()[0]
+    assert result.code == 0
+    if first.startswith("WARN  "):  # a busy machine can triple even a tmpfs p99: a collapse, still a pass
+        assert first.startswith("WARN  WAL-COMPACTION-P99  WAL p99 goes from ")
+        assert first.endswith("while a compaction writes; still under the 10 ms threshold")
+    else:
+        assert first.startswith("PASS  WAL p99 fdatasync ")
+        assert first.endswith("passes 10 ms under compaction (etcd docs threshold)")
+    document = json.loads(run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "64k",
+                                  *SMALL_COMPACTION, "--json").out)
+    assert "findings" in document and all(f["severity"] != "crit" for f in document["findings"])
 
 
 def test_new_kinds_reject_bad_input_in_one_line(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from diskdoctor.app.redact import redact_tree
+from diskdoctor.probes.device_cache import parse_identify_cache
 
 PLANTED = {
     "proc/sys/kernel/hostname": "web01\n",
@@ -58,3 +59,17 @@ def test_short_hostname_does_not_corrupt_longer_words(tmp_path: Path) -> None:
     redact_tree(str(tmp_path), "vm")
     text = (tmp_path / "etc/fstab").read_text()
     assert "kvm guest, vmstat" in text and "# vm:" not in text
+
+
+def test_ata_identify_data_loses_its_serial_and_wwn_but_keeps_the_cache_bit(tmp_path: Path) -> None:
+    words = [f"{i:04x}" for i in range(256)]
+    words[10:20] = ["5336", "3447", "4e45", "3052", "3930", "3035", "3130", "2020", "2020", "2020"]  # serial
+    words[85] = "7469"  # write cache enabled (bit 5)
+    ident = tmp_path / "sys/devices/pci0000:00/0000:00:1f.2/ata1/link1/dev1.0/ata_device/dev1.0/id"
+    ident.parent.mkdir(parents=True)
+    ident.write_text("".join(" ".join(words[i:i + 8]) + "\n" for i in range(0, 256, 8)))
+    redact_tree(str(tmp_path), None)
+    redacted = ident.read_text().split()
+    assert redacted[10:20] == ["0000"] * 10 and redacted[108:112] == ["0000"] * 4
+    assert redacted[85] == "7469" and redacted[9] == "0009" and len(redacted) == 256
+    assert parse_identify_cache(ident.read_text()) is True

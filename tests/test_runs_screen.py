@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 import pytest
@@ -97,6 +98,31 @@ async def test_report_key_writes_the_report(three_runs: list[str], tmp_path: Pat
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, ReportDialog)
+
+
+async def test_report_is_built_from_the_snapshot_the_screens_show(three_runs: list[str],
+                                                                   tmp_path: Path) -> None:
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = app.snapshot
+        assert shown is not None and shown.trim_facts is not None and len(shown.trim_verdicts) == 2
+        host = dataclasses.replace(shown.host, hostname="snapshot-host", kernel="6.99.0-snapshot")
+        app.snapshot = dataclasses.replace(shown, host=host, trim_verdicts=shown.trim_verdicts[1:])
+        await pilot.press("w")
+        await pilot.pause()
+        assert "diskdoctor-snapshot-host-" in app.screen.query_one(Input).value
+        app.screen.query_one(Input).value = str(tmp_path / "case.json")
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert text_of(app, "#report-result").startswith(f"Wrote {tmp_path / 'case.json'}: ")
+        assert "1 TRIM verdict," in text_of(app, "#report-result")
+    report = json.loads((tmp_path / "case.json").read_text())
+    assert report["host"]["hostname"] == "snapshot-host"  # the capture says etcd-2
+    assert report["host"]["kernel"] == "6.99.0-snapshot"
+    assert [verdict["mountpoint"] for verdict in report["trim"]] == [shown.trim_verdicts[1].mountpoint]
 
 
 @pytest.mark.parametrize("size", [(80, 24), (200, 60)])

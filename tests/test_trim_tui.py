@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import fixture_root
+from diskdoctor.app.advisor.vocabulary import Severity
 from diskdoctor.app.trim_dialogs import ConfirmTrim, TrimProgress
 from diskdoctor.probes.root import live_root
 from diskdoctor.widgets import FindingCard
@@ -38,6 +39,12 @@ async def test_verdicts_details_and_fix_cards() -> None:
         assert "next run Mon 2026-11-23 01:12" in details
         assert cards(app) == ["TRIM-CRYPT-OFF", "TRIM-LVM-MYTH"]
         assert "1 of 2 filesystems OK" in text_of(app, "#status")
+        crypt = app.screen.query(FindingCard).first()
+        assert ("discard_max_bytes of luks-etcd", "0", "/sys/block/dm-1/queue/discard_max_bytes") in \
+            crypt.card.evidence  # each value with where it was read, as on the Advice screen
+        body = crypt.render()
+        assert "Evidence:" in str(body) and "Why: luks-etcd has discard_max_bytes 0" in str(body)
+        assert crypt.card.badge_style == Severity.WARN.badge_style  # the one style map
 
 
 async def test_number_keys_switch_screens_both_ways() -> None:

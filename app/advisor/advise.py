@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from diskdoctor.probes.advice_facts import read_advice_facts
+from diskdoctor.probes.etcd_metrics import EtcdMetrics
 from diskdoctor.probes.host import Host, natural_key, read_host
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts, read_trim_facts
 
 from ..peak_window import PeakWindow
-from ..trim_doctor import diagnose
+from ..trim_doctor import TrimVerdict, diagnose
 from .contexts import AdviceInput, BenchContext, DeviceContext, FsContext
 from .finding import Finding, by_severity
 from .registry import Scope, run_rules
@@ -26,12 +27,16 @@ class FindingGroup:
 
 def load_advice_input(root: Root, *, data_paths: tuple[str, ...] = (), bench: tuple[BenchContext, ...] = (),
                       peak: PeakWindow | None = None, host: Host | None = None,
-                      trim: TrimFacts | None = None) -> AdviceInput:
-    """Read what the rules need (reusing an already-loaded host and TRIM facts when given)."""
+                      trim: TrimFacts | None = None,
+                      verdicts: list[TrimVerdict] | None = None,
+                      etcd_metrics: EtcdMetrics | None = None) -> AdviceInput:
+    """Read what the rules need (reusing an already-loaded host, TRIM facts and verdicts when given)."""
     host = host or read_host(root)
     trim = trim or read_trim_facts(root, host)
     facts = read_advice_facts(root, host, data_paths)
-    return AdviceInput(host, trim, facts, diagnose(host, trim, peak), list(bench))
+    if verdicts is None:
+        verdicts = diagnose(host, trim, peak)
+    return AdviceInput(host, trim, facts, list(verdicts), list(bench), etcd_metrics)
 
 
 def advise(advice: AdviceInput) -> list[Finding]:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from diskdoctor.probes.advice_facts import AdviceFacts
 from diskdoctor.probes.blockdev import BlockDevice
 from diskdoctor.probes.data_dirs import DataDir
+from diskdoctor.probes.etcd_metrics import EtcdMetrics
 from diskdoctor.probes.host import Host, MountedFs, natural_key
 from diskdoctor.probes.mountinfo import MOUNTINFO
 from diskdoctor.probes.trim_facts import TrimFacts
@@ -36,6 +37,8 @@ class AdviceInput:
     facts: AdviceFacts
     verdicts: list[TrimVerdict]
     bench: list[BenchContext] = field(default_factory=list)
+    etcd_metrics: EtcdMetrics | None = None
+    """etcd's disk histograms, when `advise --etcd-metrics` named its /metrics (or a saved copy)."""
 
     def mount_of(self, path: str) -> MountedFs | None:
         """The mounted filesystem holding `path`."""

@@ -59,12 +59,14 @@ def all_rules() -> list[Rule]:
     """Every registered rule (importing the rule modules registers them, on first use)."""
     from .rules import (  # noqa: F401  (static: bundled)
         bench,
+        etcd_metrics,
         geometry,
         hardware,
         mounts,
         queues,
         software,
         trim,
+        trim_long,
     )
 
     return list(_REGISTRY)

@@ -48,9 +48,9 @@ def bench_contexts(runs: list[SavedRun]) -> list[BenchContext]:
 
 def build_report(root: Root, runs: list[SavedRun] | None = None, *, store: RunStore | None = None,
                  host: Host | None = None, trim: TrimFacts | None = None,
-                 now: dt.datetime | None = None) -> Report:
-    """Read the host once (or reuse a loaded snapshot), pick the runs (given, or the newest per
-    filesystem of this host), and run the advisor over both."""
+                 verdicts: list[TrimVerdict] | None = None, now: dt.datetime | None = None) -> Report:
+    """Read the host once (or reuse a loaded snapshot: its Host, TRIM facts and verdicts), pick the runs
+    (given, or the newest per filesystem of this host), and run the advisor over both."""
     host = host or read_host(root)
     notes: list[str] = []
     if runs is None:
@@ -61,6 +61,7 @@ def build_report(root: Root, runs: list[SavedRun] | None = None, *, store: RunSt
             notes.append(f"saved runs not read: {err}")
         notes += [f"runs directory: {warning}" for warning in listing.warnings()]
         runs = default_runs(listing, host.hostname)
-    advice = load_advice_input(root, host=host, trim=trim, bench=tuple(bench_contexts(runs)))
+    advice = load_advice_input(root, host=host, trim=trim, verdicts=verdicts,
+                               bench=tuple(bench_contexts(runs)))
     return Report(now or dt.datetime.now(dt.timezone.utc), host_fingerprint(root, host), host,
                   advice.verdicts, in_display_order(advise(advice)), runs, notes)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+from typing import Any
 
 from diskdoctor.probes.root import Root
 from rich.text import Text
@@ -15,6 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from ..host_snapshot import HostSnapshot
 from .model import build_report
 from .report_cli import render_report
 from .writer import ReportWriteError, report_format, write_report_file
@@ -31,10 +33,12 @@ class ReportDialog(ModalScreen[str | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, root: Root, hostname: str | None) -> None:
+    def __init__(self, root: Root, hostname: str | None, snapshot: HostSnapshot | None = None) -> None:
         super().__init__()
         self.root = root
         self.hostname = hostname
+        self.snapshot = snapshot
+        """The host snapshot the screens show: the report is built from it, so it says what they say."""
         self.written: str | None = None
         self.replace_path: str | None = None
         """A path the user was told exists: writing it again replaces it (the TUI's --force)."""
@@ -68,7 +72,8 @@ class ReportDialog(ModalScreen[str | None]):
             self._said_error(f"{path} already exists: Enter or Replace overwrites it, or change the name.")
             return
         self.query_one("#report-write", Button).disabled = True
-        self._say(f"Reading the host and writing {path}…")
+        doing = "Writing" if self.snapshot is not None else "Reading the host and writing"
+        self._say(f"{doing} {path}…")
         self.write_report(path, force)
 
     @on(Input.Changed, "#report-path")
@@ -81,9 +86,10 @@ class ReportDialog(ModalScreen[str | None]):
 
     @work(thread=True, exclusive=True, group="report", exit_on_error=False)
     def write_report(self, path: str, force: bool = False) -> None:
-        """Read the host once, render, write atomically; the outcome goes back to the UI thread."""
+        """Build the report from the screens' snapshot (reading the host only without one), render it and
+        write it atomically; the outcome goes back to the UI thread."""
         try:
-            report = build_report(self.root)
+            report = build_report(self.root, **snapshot_parts(self.snapshot))
             write_report_file(path, render_report(report, report_format(path)), force=force)
         except ReportWriteError as err:
             self.app.call_from_thread(self._finished, None, str(err))
@@ -117,6 +123,16 @@ class ReportDialog(ModalScreen[str | None]):
     @on(Button.Pressed, "#report-close")
     def action_cancel(self) -> None:
         self.dismiss(self.written)
+
+
+def snapshot_parts(snapshot: HostSnapshot | None) -> dict[str, Any]:
+    """build_report's host, TRIM facts and verdicts from a snapshot (the facts and verdicts only once they
+    are in; until then the report reads them itself)."""
+    if snapshot is None:
+        return {}
+    if snapshot.trim_facts is None:
+        return {"host": snapshot.host}
+    return {"host": snapshot.host, "trim": snapshot.trim_facts, "verdicts": list(snapshot.trim_verdicts)}
 
 
 def _count(number: int, noun: str) -> str:

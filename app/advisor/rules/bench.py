@@ -5,6 +5,8 @@ from __future__ import annotations
 import shlex
 from collections.abc import Iterator
 
+from diskdoctor.widgets.units import format_threshold
+
 from ...wal_report import ETCD_THRESHOLD_MS, format_ms
 from ..contexts import BenchContext
 from ..finding import Evidence, Finding
@@ -71,7 +73,7 @@ def wal_p99(bench: BenchContext) -> Iterator[Finding]:
     path = "alone.sync_latency_us.p99" if "alone" in document else "sync_latency_us.p99"
     samples = result.get("samples")
     evidence = (Evidence(_metric(result), format_ms(p99), f"{bench.origin}: {path}"),
-                Evidence("threshold", f"{threshold:g} ms", source),
+                Evidence("threshold", format_threshold(threshold), source),
                 Evidence("samples", f"{samples:,}" if isinstance(samples, int) else "?",
                          f"{bench.origin}: samples"))
     verify = (f"diskdoctor bench wal --dir {_target_dir(document)}   # re-run after the fix and compare",)
@@ -79,7 +81,8 @@ def wal_p99(bench: BenchContext) -> Iterator[Finding]:
     if p99 >= threshold:
         yield Finding(
             "ETCD-FSYNC-P99", Severity.CRIT, subject,
-            f"WAL {_metric(result)} is {format_ms(p99)}, at or over the {threshold:g} ms threshold", evidence,
+            f"WAL {_metric(result)} is {format_ms(p99)}, at or over the {format_threshold(threshold)} "
+            "threshold", evidence,
             "etcd needs its WAL fdatasync p99 under 10 ms ('failed to send out heartbeat on time', leader "
             "elections follow); other write-ahead logs stall the same way. The disk, or what shares it, "
             "is too slow for this workload.",
@@ -90,10 +93,12 @@ def wal_p99(bench: BenchContext) -> Iterator[Finding]:
     elif p99 >= threshold * HEADROOM_SHARE:
         yield Finding(
             "ETCD-FSYNC-P99", Severity.INFO, subject,
-            f"WAL {_metric(result)} is {format_ms(p99)}: passes the {threshold:g} ms threshold with little "
-            "headroom", evidence,
+            f"WAL {_metric(result)} is {format_ms(p99)}: passes the {format_threshold(threshold)} threshold "
+            "with little headroom", evidence,
             "A p99 over a fifth of the threshold leaves little room for a busier day, a compaction or a "
-            "neighbour on the same disk (the interference benchmark shows how much).", (), None, verify)
+            "neighbour on the same disk (the interference benchmark shows how much).", (), None,
+            (f"diskdoctor bench interference --dir {_target_dir(document)}   # what a compaction beside it "
+             "costs",))
 
 
 @rule("WAL-COMPACTION-P99", scope=Scope.BENCH, severity=Severity.CRIT,
@@ -117,9 +122,10 @@ def wal_under_compaction(bench: BenchContext) -> Iterator[Finding]:
                 Evidence("p99 under compaction", format_ms(under_ms),
                          f"{bench.origin}: under_compaction.sync_latency_us.p99"),
                 Evidence("p99 ratio", times, f"{bench.origin}: p99_ratio"),
-                Evidence("threshold", f"{threshold:g} ms", source))
+                Evidence("threshold", format_threshold(threshold), source))
     title = (f"WAL p99 goes from {format_ms(alone_ms)} to {format_ms(under_ms)} ({times}) while a compaction "
-             "writes" + (f", over the {threshold:g} ms threshold" if over else ""))
+             "writes" + (f", over the {format_threshold(threshold)} threshold" if over else
+                         f"; still under the {format_threshold(threshold)} threshold"))
     yield Finding(
         "WAL-COMPACTION-P99", Severity.CRIT if over else Severity.WARN, subject_of(document), title, evidence,
         "Large sequential compaction writes and their syncs fill the device queue and cache; every WAL "

@@ -1,4 +1,5 @@
-"""Hardware and driver rules: SATA link speed, NVMe APST, dm-crypt workqueues, swap on the data disk."""
+"""Hardware and driver rules: SATA link speed and power management, NVMe APST, dm-crypt workqueues, swap on
+the data disk."""
 
 from __future__ import annotations
 
@@ -7,13 +8,18 @@ from collections.abc import Iterator
 
 from diskdoctor.probes.link_power import gbps
 
+from ...wal_report import format_ms
 from ..contexts import AdviceInput, DeviceContext, FsContext, stack_below
 from ..finding import Evidence, Finding
 from ..registry import Scope, rule
 from ..vocabulary import Severity
-from .mounts import data_evidence
+from .mounts import data_evidence, data_evidence_of
 
 WORKQUEUE_FLAGS = ("no_read_workqueue", "no_write_workqueue")
+OUTLIER_FACTOR = 10.0
+"""A WAL run's slowest fdatasync at least this many times its p99 is an outlier, not the tail."""
+OUTLIER_FLOOR_MS = 2.0
+"""...and at least this slow: deep NVMe power states take milliseconds to leave."""
 
 
 @rule("SATA-LINK", scope=Scope.DEVICE, severity=Severity.WARN,
@@ -45,9 +51,51 @@ def sata_link(ctx: DeviceContext) -> Iterator[Finding]:
         (f"cat /sys/class/ata_link/{link.link}/sata_spd   # equals hw_sata_spd_limit",))
 
 
+def _outliers(advice: AdviceInput, nvme: list[str]) -> list[Evidence]:
+    """Tail-latency outliers in the WAL results in hand that ran on these NVMe disks: a maximum at least
+    OUTLIER_FACTOR times the p99 and over OUTLIER_FLOOR_MS (a wake-up from a deep power state)."""
+    found = []
+    for bench in advice.bench:
+        for prefix, result in _wal_results(bench.document):
+            sync = result.get("sync_latency_us")
+            p99 = sync.get("p99") if isinstance(sync, dict) else None
+            top = sync.get("max") if isinstance(sync, dict) else None
+            if not isinstance(p99, (int, float)) or not isinstance(top, (int, float)) or p99 <= 0:
+                continue
+            if top < OUTLIER_FACTOR * p99 or top / 1000.0 < OUTLIER_FLOOR_MS:
+                continue
+            if not set(_result_disks(advice, bench.document)) & set(nvme):
+                continue
+            what = f"slowest fdatasync ({top / p99:.0f}x the p99 of {format_ms(p99 / 1000.0)})"
+            source = f"{bench.origin}: {prefix}sync_latency_us.max"
+            found.append(Evidence(what, format_ms(top / 1000.0), source))
+    return found
+
+
+def _wal_results(document: dict[str, object]) -> list[tuple[str, dict[str, object]]]:
+    """The WAL results in a benchmark document: itself, or an interference run's two parts."""
+    if "sync_latency_us" in document:
+        return [("", document)]
+    return [(f"{key}.", part) for key in ("alone", "under_compaction")
+            if isinstance(part := document.get(key), dict)]
+
+
+def _result_disks(advice: AdviceInput, document: dict[str, object]) -> list[str]:
+    """The disks of this host under a result's target device."""
+    target = document.get("target")
+    device = target.get("device") if isinstance(target, dict) else None
+    host = advice.host
+    if not isinstance(device, str) or device not in host.devices:
+        return []
+    return [k for k in stack_below(host, device) if not host.parents(k)]
+
+
 @rule("NVME-APST", scope=Scope.HOST, severity=Severity.INFO,
-      checks="NVMe drives present and nvme_core lets them enter power states (default_ps_max_latency_us > 0)",
-      sources=("linux:drivers/nvme/host/core.c (default_ps_max_latency_us)",))
+      checks="NVMe power states allowed (default_ps_max_latency_us > 0) and evidence that they hurt: "
+             "tail-latency outliers in a WAL result on the NVMe disks, or controller resets in the kernel "
+             "log",
+      sources=("linux:drivers/nvme/host/core.c (default_ps_max_latency_us)",
+               "storage-facts rule catalog: APST suspected only with outliers or 'controller is down'"))
 def nvme_apst(advice: AdviceInput) -> Iterator[Finding]:
     """NVME-APST: deep NVMe power states can add wake-up latency spikes (or controller resets)."""
     limit = advice.facts.apst_max_latency_us
@@ -55,19 +103,71 @@ def nvme_apst(advice: AdviceInput) -> Iterator[Finding]:
                   if d.kind == "disk" and d.transport.value == "nvme")
     if not nvme or not limit.value:
         return
+    outliers = _outliers(advice, nvme)
+    trouble = advice.facts.nvme_trouble
+    resets = trouble.value or []
+    if not outliers and not resets:
+        return
+    said = [text for text, present in (("tail-latency outliers in a benchmark", outliers),
+                                       ("NVMe controller resets in the kernel log", resets)) if present]
+    log = [Evidence(f"kernel log: NVMe reset lines ({len(resets)}), the newest", resets[-1],
+                    trouble.source)] if resets else []
     yield Finding(
         "NVME-APST", Severity.INFO, ", ".join(nvme),
-        f"NVMe power saving (APST) may put {', '.join(nvme)} into states up to {limit.value:,} µs away",
-        (Evidence.of("nvme_core default_ps_max_latency_us", limit),),
+        f"NVMe power saving (APST) is on and there are {' and '.join(said)}: suspect wake-ups of "
+        f"{', '.join(nvme)}",
+        (Evidence.of("nvme_core default_ps_max_latency_us", limit), *outliers, *log),
         "Autonomous power-state transitions save power when idle, but waking up adds latency to the next "
-        "I/O; some drives' firmware also resets the controller ('controller is down' in dmesg). Suspect it "
-        "when a mostly idle etcd or database shows rare multi-millisecond fsync outliers.",
+        f"I/O (up to {limit.value:,} µs here); some drives' firmware also resets the controller ('controller "
+        "is down' in dmesg). Rare multi-millisecond outliers on a mostly idle etcd or database, or resets "
+        "in the log, are the signs; disabling APST is the usual test.",
         ("# add to the kernel command line (e.g. GRUB_CMDLINE_LINUX in /etc/default/grub), then reboot:",
          "#   nvme_core.default_ps_max_latency_us=0",
-         "dmesg | grep -i 'nvme.*controller is down'   # evidence of firmware trouble"),
+         "dmesg | grep -iE 'nvme.*(controller is down|reset)'   # the firmware trouble, if any"),
         "The drives draw more power when idle (matters on laptops, hardly on servers).",
         ("cat /sys/module/nvme_core/parameters/default_ps_max_latency_us   # 0",
-         "nvme get-feature -f 0x0c -H /dev/nvme0   # APST disabled"))
+         "nvme get-feature -f 0x0c -H /dev/nvme0   # APST disabled",
+         "# re-run the benchmark: the outliers should be gone"))
+
+
+ALPM_QUIET = ("max_performance",)
+ALPM_AGGRESSIVE = ("min_power", "medium_power")
+"""Policies that let the link go to sleep without device-initiated wake-ups tuned for latency."""
+
+
+@rule("SATA-ALPM", scope=Scope.DEVICE, severity=Severity.WARN,
+      checks="a SATA disk under database or search data on a SCSI host whose link_power_management_policy is "
+             "not max_performance (warn for min_power/medium_power, info otherwise)",
+      sources=("linux:Documentation/ABI/testing/sysfs-class-scsi_host (link_power_management_policy)",
+               "libata ALPM default (med_power_with_dipm) patch thread; TLP/NixOS SATA_LINKPWR configs"))
+def sata_alpm(ctx: DeviceContext) -> Iterator[Finding]:
+    """SATA-ALPM: link power saving puts the SATA link to sleep between requests; waking it costs latency."""
+    power = ctx.advice.facts.link_power.get(ctx.kname)
+    data = ctx.data_dirs_above
+    if power is None or not data or power.policy.value in (None, *ALPM_QUIET):
+        return
+    policy, name = power.policy.value, ctx.device.name
+    severity = Severity.WARN if policy in ALPM_AGGRESSIVE else Severity.INFO
+    path = shlex.quote(f"/sys/class/scsi_host/{power.host}/link_power_management_policy")
+    udev = ('ACTION=="add", SUBSYSTEM=="scsi_host", KERNEL=="host*", '
+            'ATTR{link_power_management_policy}="max_performance"')
+    yield Finding(
+        "SATA-ALPM", severity, name,
+        f"{name}'s SATA link may sleep between requests ({power.host}: {policy}) under "
+        f"{', '.join(sorted({d.owner for d in data}))} data",
+        (Evidence.of(f"link_power_management_policy of {power.host}", power.policy),
+         Evidence.of(f"transport of {name}", ctx.device.transport), *data_evidence_of(data)),
+        "Aggressive Link Power Management lets the SATA link drop into partial or slumber states when "
+        "idle; the next request waits for it to wake (microseconds to milliseconds, more with some "
+        "drives and port multipliers). min_power and medium_power do so most eagerly; med_power_with_dipm "
+        "and firmware settings are milder. For a database's fdatasync path max_performance keeps the link "
+        "awake.",
+        (f"echo max_performance > {path}",
+         f"printf '%s\\n' {shlex.quote(udev)} > /etc/udev/rules.d/60-diskdoctor-alpm.rules   # at every boot",
+         "# on laptops or with TLP/tuned, set SATA_LINKPWR_ON_AC=max_performance (TLP) or the tuned profile "
+         "instead"),
+        "The host draws more power with idle links (a few hundred mW per port).",
+        (f"cat {path}   # max_performance",))
 
 
 @rule("CRYPT-WORKQUEUE", scope=Scope.DEVICE, severity=Severity.INFO,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from diskdoctor.probes.data_dirs import DataDir
+
 from ..contexts import FsContext
 from ..finding import Evidence, Finding
 from ..registry import Scope, rule
@@ -22,7 +24,12 @@ def options_evidence(ctx: FsContext) -> Evidence:
 
 def data_evidence(ctx: FsContext) -> tuple[Evidence, ...]:
     """Which database or search data lives on the filesystem, and how we know."""
-    return tuple(Evidence(f"{data.owner} data", data.path, data.source) for data in ctx.data_dirs)
+    return data_evidence_of(ctx.data_dirs)
+
+
+def data_evidence_of(data_dirs: list[DataDir]) -> tuple[Evidence, ...]:
+    """Each database or search data directory, and how we know it is one."""
+    return tuple(Evidence(f"{data.owner} data", data.path, data.source) for data in data_dirs)
 
 
 def fstab_note(ctx: FsContext, change: str) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import shlex
 from collections.abc import Iterator
 
+from diskdoctor.probes.device_cache import device_says_cache_on
+
 from ..contexts import DeviceContext, sysfs
 from ..finding import Evidence, Finding
 from ..registry import Scope, rule
@@ -109,6 +111,8 @@ def write_cache(ctx: DeviceContext) -> Iterator[Finding]:
     if device.kind != "disk" or tuning is None or not ctx.mounted_above:
         return
     cache = tuning.write_cache.value
+    if device_says_cache_on(ctx.advice.facts.cache_reports.get(device.kname, [])) is not None:
+        return  # the drive's cache is on: the kernel's view was toggled (WCACHE-SYSFS-TOGGLED)
     evidence = (Evidence.of(f"write_cache of {device.name}", tuning.write_cache),
                 Evidence.of(f"fua of {device.name}", tuning.fua), *_disk_evidence(ctx))
     path = shlex.quote(f"/dev/{device.kname}")
@@ -135,6 +139,42 @@ def write_cache(ctx: DeviceContext) -> Iterator[Finding]:
             "measures. libata leaves FUA off by default, virtio reports what the hypervisor offers; nothing "
             "to change, but it explains the cost.",
             (), None, (f"diskdoctor bench wal --dir {shlex.quote(ctx.mounted_above[0])}",))
+
+
+@rule("WCACHE-SYSFS-TOGGLED", scope=Scope.DEVICE, severity=Severity.CRIT,
+      checks="queue/write_cache says write through while the drive reports its volatile cache on (ATA "
+             "IDENTIFY, SCSI cache_type, hdparm -W, NVMe id-ctrl VWC / feature 6): the kernel sends no "
+             "flushes",
+      sources=("linux:Documentation/ABI/stable/sysfs-block (write_cache: toggling it 'will also eliminate "
+               "cache flushes issued by the kernel')", "ATA8-ACS IDENTIFY word 85 bit 5",
+               "NVMe base spec: Volatile Write Cache feature (06h), Identify Controller VWC"))
+def write_cache_toggled(ctx: DeviceContext) -> Iterator[Finding]:
+    """WCACHE-SYSFS-TOGGLED: someone wrote "write through" to sysfs on a drive whose cache is on."""
+    device = ctx.device
+    tuning = ctx.advice.facts.queues.get(device.kname)
+    reports = ctx.advice.facts.cache_reports.get(device.kname, [])
+    decisive = device_says_cache_on(reports)
+    if tuning is None or decisive is None:
+        return
+    path = sysfs(device.kname, "write_cache")
+    yield Finding(
+        "WCACHE-SYSFS-TOGGLED", Severity.CRIT, device.name,
+        f"{device.name}'s cache is on but the kernel was told write through{_under_mounts(ctx)}: no flushes "
+        "reach it",
+        (Evidence.of(f"write_cache of {device.name} (the kernel's view)", tuning.write_cache),
+         *(Evidence.of(f"{report.what} of {device.name}", report.enabled) for report in reports)),
+        "Writing 'write through' to queue/write_cache only changes what the kernel believes; the drive keeps "
+        "caching writes, and the kernel stops sending the cache flushes that make fsync and journal commits "
+        "durable. Benchmarks look fast, and a power loss loses or tears data the database was told was on "
+        "disk. Some tuning guides and udev rules do this on purpose; it is only safe on a drive with "
+        "power-loss protection, which would report no volatile cache in the first place.",
+        (f"echo 'write back' > {path}",
+         "grep -rs write_cache /etc/udev/rules.d /usr/lib/udev/rules.d /lib/udev/rules.d /etc/tuned "
+         "/etc/rc.local   # find what set it, and remove that"),
+        "None for data safety. fsync and commits get slower (their earlier figures were not durable).",
+        (f"cat {path}   # write back",
+         f"diskdoctor bench wal --dir {shlex.quote(ctx.mounted_above[0]) if ctx.mounted_above else 'DIR'}"
+         "   # the real fdatasync p99, with flushes"))
 
 
 @rule("RA-HIGH", scope=Scope.DEVICE, severity=Severity.WARN,

@@ -1,10 +1,11 @@
-"""Software rules: the Ceph packages whose bundled RocksDB was built without optimisation."""
+"""Software rules: the Ceph packages whose bundled RocksDB was built without optimisation, and a fio too old
+to report sync latencies."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from diskdoctor.probes.tool_reports import parse_ceph_version
+from diskdoctor.probes.tool_reports import parse_ceph_version, parse_fio_version
 
 from ..contexts import AdviceInput
 from ..finding import Evidence, Finding
@@ -15,6 +16,10 @@ FIXED_IN = {16: (16, 2, 15), 17: (17, 2, 8), 18: (18, 2, 4)}
 """First release of each series whose Debian/Ubuntu packages build RocksDB with optimisation."""
 FIRST_GOOD_SERIES = 19
 DEBIAN_FAMILY = ("debian", "ubuntu")
+FIO_SYNC_PERCENTILES = (3, 4)
+"""fio-3.4 is the first release with fsync/fdatasync latency percentiles (commit b2b3eefe)."""
+FIO_ADVISED = (3, 5)
+"""The release the etcd/fio guides name ("fio >= 3.5")."""
 
 
 def _debian_like(release: dict[str, str]) -> bool:
@@ -53,3 +58,30 @@ def ceph_rocksdb(advice: AdviceInput) -> Iterator[Finding]:
          " && ceph osd unset noout"),
         "An upgrade restarts the OSDs on this host; recovery traffic follows.",
         ("ceph-osd --version", "ceph tell osd.* compact   # then compare compaction times"))
+
+
+@rule("FIO-VERSION", scope=Scope.HOST, severity=Severity.WARN,
+      checks="the installed fio is older than 3.4 (no sync latency percentiles) or than the 3.5 the etcd "
+             "guides name",
+      sources=("fio git: b2b3eefe 'Add support for logging fsync (and friends) latencies' (in fio-3.4)",
+               "IBM: using fio to tell whether your storage is fast enough for etcd (fio >= 3.5)"))
+def fio_version(advice: AdviceInput) -> Iterator[Finding]:
+    """FIO-VERSION: an old fio prints no fdatasync percentiles, so the usual etcd disk check cannot work."""
+    line = advice.facts.fio_version
+    version = parse_fio_version(line.value or "")
+    if version is None or version >= FIO_ADVISED:
+        return
+    shown = f"{version[0]}.{version[1]}"
+    blind = version < FIO_SYNC_PERCENTILES
+    yield Finding(
+        "FIO-VERSION", Severity.WARN if blind else Severity.INFO, "fio",
+        f"fio {shown} " + ("reports no fdatasync latency percentiles" if blind else
+                           "is older than the 3.5 the etcd disk guides name"),
+        (Evidence.of("fio --version", line),),
+        "The etcd disk check (fio --rw=write --ioengine=sync --fdatasync=1 ...) is read from fio's 'sync' "
+        "percentiles, which fio only reports since 3.4; an older fio prints write latencies alone, which say "
+        "nothing about fdatasync. The guides ask for 3.5 or later. diskdoctor bench wal measures the same "
+        "job without fio.",
+        ("apt-get install --only-upgrade fio   # or dnf upgrade fio; any distribution release since 2018",),
+        None,
+        ("fio --version   # fio-3.5 or later",))
