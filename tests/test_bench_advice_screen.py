@@ -37,6 +37,6 @@ async def test_wal_verdict_in_the_advisors_words(fixture_mounts: None) -> None:
         custom.value = "0.5"
         await pilot.pause()
         advice = text_of(app, "#bench-advice")
-        assert "CRIT  ETCD-FSYNC-P99  WAL p99 fdatasync is 899 µs, at or over the 0.5 ms threshold" in advice
+        assert "CRIT  ETCD-FSYNC-P99  WAL p99 fdatasync is 899 µs, at or over the 500 µs threshold" in advice
         assert "fix  # put the WAL on a dedicated SSD/NVMe" in advice
         assert _badge_style(app, "CRIT") == set(Severity.CRIT.badge_style.split())
