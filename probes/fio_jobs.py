@@ -39,8 +39,8 @@ def compaction_job_file(params: CompactionParams, directory: str) -> str:
         f"numjobs={params.jobs}", "group_reporting=0", *timed, "",
         "[reader]", "rw=read", f"bs={_fio_size(params.read_bs)}", *_fadvise(params), "",
         "[writer]", *([] if timed else ["stonewall"]), "rw=write", f"bs={_fio_size(params.write_bs)}",
-        f"sync_file_range=write:{max(params.bytes_per_sync // params.write_bs, 1)}", "end_fsync=1",
-        "fsync_on_close=1", ""])
+        "fallocate=keep", f"sync_file_range=write:{max(params.bytes_per_sync // params.write_bs, 1)}",
+        "end_fsync=1", "fsync_on_close=1", ""])
 
 
 def randwrite_argv(params: RandwriteParams, directory: str, *, json_output: bool = False) -> list[str]:
@@ -71,7 +71,7 @@ def interference_job_file(wal: WalParams, compaction: CompactionParams, director
         "[compaction-reader]", "rw=read", f"bs={_fio_size(compaction.read_bs)}", *_fadvise(compaction),
         f"nrfiles={compaction.inputs}",
         f"filesize={size}", "time_based", "runtime=24h", f"numjobs={compaction.jobs}", "",
-        "[compaction-writer]", "rw=write", f"bs={_fio_size(compaction.write_bs)}",
+        "[compaction-writer]", "rw=write", f"bs={_fio_size(compaction.write_bs)}", "fallocate=keep",
         f"nrfiles={compaction.inputs}", f"filesize={size}",
         f"sync_file_range=write:{max(compaction.bytes_per_sync // compaction.write_bs, 1)}",
         "fsync_on_close=1",

@@ -224,6 +224,7 @@ def test_compaction_prints_throughput_and_its_json_round_trips(tmpfs_dir: str) -
     assert result.out.startswith("compaction read ") and "the inputs stayed in the page cache" in result.out
     assert "sync_file_range=write:1" in result.out and "file sync " in result.out
     assert "fadvise_hint=random" in result.out  # fio's reader skips readahead as ours (RocksDB's default)
+    assert "fallocate=keep" in result.out  # fio's writer preallocates as ours (RocksDB's allow_fallocate)
     assert all(line.strip() for line in result.out.splitlines())  # the job file printed without blank lines
     assert "2 × 512 KiB" not in result.out and "inputs of 2 MiB, 512 KiB reads" in result.out
     document = json.loads(run_cli("bench", "compaction", "--dir", tmpfs_dir, *SMALL_COMPACTION, "--json").out)

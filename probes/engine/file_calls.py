@@ -1,17 +1,22 @@
-"""The file calls Python's os module lacks, through libc: sync_file_range, and mincore to check eviction."""
+"""The file calls Python's os module lacks, through libc: sync_file_range, fallocate with KEEP_SIZE, and
+mincore to check eviction."""
 
 from __future__ import annotations
 
 import ctypes
+import errno
 import mmap
 import os
 
 SYNC_FILE_RANGE_WRITE = 2
 """Start writeback of the dirty pages in the range without waiting (RocksDB's bytes_per_sync)."""
+FALLOC_FL_KEEP_SIZE = 1
+"""Allocate blocks, keep the size (RocksDB: fallocate_with_keep_size; fio: fallocate=keep)."""
 PAGE = mmap.PAGESIZE
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.sync_file_range.argtypes = (ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctypes.c_uint)
+_libc.fallocate.argtypes = (ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64)
 _libc.mmap.restype = ctypes.c_void_p
 _libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
                        ctypes.c_long)
@@ -29,6 +34,17 @@ def sync_file_range_write(fd: int, offset: int, nbytes: int) -> None:
     """sync_file_range(fd, offset, nbytes, SYNC_FILE_RANGE_WRITE): queue the range for writeback."""
     if _libc.sync_file_range(fd, offset, nbytes, SYNC_FILE_RANGE_WRITE) != 0:
         _raise_errno()
+
+
+def preallocate(fd: int, nbytes: int) -> bool:
+    """fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, nbytes) as RocksDB does for a new SST (allow_fallocate, on by
+    default); False where the filesystem cannot (EOPNOTSUPP), so the writes allocate as they go."""
+    if _libc.fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, nbytes) == 0:
+        return True
+    if ctypes.get_errno() in (errno.EOPNOTSUPP, errno.ENOSYS):
+        return False
+    _raise_errno()
+    return False
 
 
 def evict(fd: int) -> None:

@@ -18,7 +18,7 @@ from ...diskstats import DiskDelta
 from ...host_load import HostLoad
 from ...latency_histogram import LatencyHistogram, summary_us
 from ...wal_params import ParamError
-from ..file_calls import evict, resident_fraction, sync_file_range_write
+from ..file_calls import evict, preallocate, resident_fraction, sync_file_range_write
 from ..streams import LatencyStreams
 
 if TYPE_CHECKING:
@@ -266,9 +266,16 @@ class Compactor:
         self.reported_read, self.reported_written, self.last_emit = self.bytes_read, self.bytes_written, now
 
     def _open_output(self) -> tuple[int, str]:
+        """A new output file with its blocks allocated up front, as RocksDB's allow_fallocate does."""
         path = os.path.join(self.ctx.scratch, f"{self.next_number:06d}.sst")
         self.next_number += 1
-        return os.open(path, _OUT_FLAGS, 0o600), path
+        fd = os.open(path, _OUT_FLAGS, 0o600)
+        try:
+            preallocate(fd, self.params.file_size)
+        except OSError:
+            os.close(fd)
+            raise
+        return fd, path
 
     def _one_pass(self, inputs: list[str]) -> list[str]:
         """Merge `inputs` into as many outputs; returns the outputs (the inputs are unlinked)."""
