@@ -45,6 +45,7 @@ class LivePanel:
         query(LatencyBars).show_bands(HISTOGRAM_TITLE, [])
         query("#bench-layers-title", Static).update(view.LAYERS_LIVE_TITLE)
         query(LayerTimeTable).show_layers([])
+        query(LayerTimeTable).display = True
         query("#bench-stats", Static).update("")
         query("#bench-progress-text", Static).update(view.progress_text(0.0, 0.0, 0, 0.0))
 
@@ -91,7 +92,9 @@ class LivePanel:
             return
         self.total_sync = result.sync
         query(LatencyBars).show_bands(HISTOGRAM_TITLE, view.log_bands(self.total_sync))
-        query("#bench-layers-title", Static).update(view.LAYERS_RUN_TITLE)
-        query(LayerTimeTable).show_layers(view.layer_rows(result.layers))
+        rows = view.layer_rows(result.layers)
+        query("#bench-layers-title", Static).update(view.LAYERS_RUN_TITLE if rows else view.NO_LAYERS_TITLE)
+        query(LayerTimeTable).show_layers(rows)
+        query(LayerTimeTable).display = bool(rows)
         query("#bench-progress-text", Static).update(view.progress_text(
             1.0, result.duration_s, result.samples, result.ops_per_s or 0.0, finished=True))

@@ -33,6 +33,7 @@ FIELD_LABELS = {"#bench-fs": "filesystem", "#bench-dir": "directory to test",
 """Every form field's label, shown in its border at every width (placeholders vanish once typed in)."""
 LAYERS_LIVE_TITLE = "Where the time goes (last interval, /proc/diskstats)"
 LAYERS_RUN_TITLE = "Where the time goes (whole run, /proc/diskstats)"
+NO_LAYERS_TITLE = "Where the time goes: no block device under this directory, so no per-layer times"
 
 
 def filesystem_choices(host: Host) -> list[tuple[Text, str]]:

@@ -142,6 +142,7 @@ async def test_enter_in_the_form_starts_then_run_again_and_l_runs_longer(tmpfs_d
         verdict = text_of(app, "#bench-verdict")
         assert "10,029" not in verdict and re.search(r"in 0\.[5-9] s", verdict)  # 0.5 s, a loaded host later
         first = screen.result
+        assert "no block device" in text_of(app, "#bench-layers-title")  # tmpfs: no empty layer table
         assert screen.query_one("#bench-after").display  # Run again / Run longer / fio buttons
         await pilot.click("#bench-again")
         assert not screen.query_one("#bench-after").display  # hidden while running
