@@ -7,7 +7,9 @@ import json
 import os
 import sys
 
-from diskdoctor.probes.etcd_metrics import MetricsError, read_etcd_metrics
+from diskdoctor.probes.app_processes import etcd_metrics_locations
+from diskdoctor.probes.etcd_metrics import DISCOVERED_TIMEOUT_S, EtcdMetrics, MetricsError, read_etcd_metrics
+from diskdoctor.probes.root import Root
 
 from .advisor.advise import advice_document, advise, fails_check, load_advice_input
 from .advisor.bench_input import load_bench_result
@@ -36,10 +38,23 @@ def add_advise_parser(commands: argparse._SubParsersAction, parser_class: type) 
                                     "a run id (`runs list`) to judge (repeatable)")
     advise_parser.add_argument("--etcd-metrics", metavar="FILE|URL",
                                help="etcd's /metrics (an http(s) URL, or a saved copy): judge its backend "
-                                    "commit p99 from the histogram buckets")
+                                    "commit p99 from the histogram buckets (an etcd running here with "
+                                    "plain-http --listen-metrics-urls, as kubeadm sets up, is read "
+                                    "without it)")
     advise_parser.add_argument("--peak", metavar="SPEC",
                                help='busy hours, e.g. "Mon-Fri 08:00-20:00": flag trims scheduled then')
     return advise_parser
+
+
+def discovered_etcd_metrics(root: Root) -> EtcdMetrics | None:
+    """The metrics of an etcd running here that serves them over plain http (kubeadm: 127.0.0.1:2381),
+    so ETCD-COMMIT-P99 needs no flag there; a URL that does not answer is one line on stderr."""
+    for pid, url in etcd_metrics_locations(root):
+        try:
+            return read_etcd_metrics(url, DISCOVERED_TIMEOUT_S)
+        except MetricsError as err:
+            print(f"advise: etcd (pid {pid}): {err}; its commit latency is not judged", file=sys.stderr)
+    return None
 
 
 def run_advise(args: argparse.Namespace) -> int:
@@ -53,6 +68,8 @@ def run_advise(args: argparse.Namespace) -> int:
         except MetricsError as err:
             raise UsageError(str(err)) from err
     with open_root(args.sysroot) as root:
+        if etcd is None:
+            etcd = discovered_etcd_metrics(root)
         for path in args.data:
             if not root.is_dir(os.path.abspath(path).lstrip("/")):
                 where = "" if args.sysroot is None else f" in {args.sysroot}"

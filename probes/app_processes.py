@@ -160,3 +160,25 @@ def find_app_processes(root: Root) -> tuple[list[AppProcess], str | None]:
         pid = process.info["pid"]
         found.append(AppProcess(kind, pid, tuple(dirs), f"{source} (pid {pid})"))
     return found, None
+
+
+def etcd_metrics_locations(root: Root) -> list[tuple[int, str]]:
+    """(pid, URL) of every /metrics a running etcd serves over plain http on this host, from its
+    --listen-metrics-urls flag or ETCD_LISTEN_METRICS_URLS (empty on a capture)."""
+    from .etcd_metrics import metrics_urls
+
+    if not root.live:
+        return []
+    found = []
+    for process in psutil.process_iter(["pid", "name", "cmdline"]):
+        argv = [str(word) for word in process.info["cmdline"] or []]
+        if classify(process.info["name"] or "", argv) != "etcd":
+            continue
+        value = option_value(argv, "--listen-metrics-urls")
+        if value is None:
+            try:
+                value = process.environ().get("ETCD_LISTEN_METRICS_URLS")
+            except (psutil.Error, OSError):
+                value = None
+        found += [(process.info["pid"], url) for url in metrics_urls(value or "")]
+    return found

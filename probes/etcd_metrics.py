@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 
@@ -16,6 +17,8 @@ WAL_FSYNC = "etcd_disk_wal_fsync_duration_seconds"
 NAMES = (COMMIT, WAL_FSYNC)
 MAX_BYTES = 16 * 1024 * 1024
 FETCH_TIMEOUT_S = 10.0
+DISCOVERED_TIMEOUT_S = 2.0
+"""A URL found on etcd's command line (not asked for) gets a short wait: advise must not hang on it."""
 SAMPLE = re.compile(r"^([A-Za-z_:][A-Za-z0-9_:]*)(\{[^}]*\})?\s+(\S+)")
 LE_LABEL = re.compile(r'\ble="([^"]*)"')
 
@@ -91,20 +94,21 @@ def parse_metrics(text: str, source: str) -> EtcdMetrics:
     return EtcdMetrics(source, histograms)
 
 
-def _fetch(url: str) -> bytes:
+def _fetch(url: str, timeout: float) -> bytes:
     try:
-        with urllib.request.urlopen(url, timeout=FETCH_TIMEOUT_S) as response:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
             return response.read(MAX_BYTES + 1)
     except (urllib.error.URLError, OSError, ValueError) as err:
         reason = getattr(err, "reason", None) or err
-        raise MetricsError(f"cannot read {url}: {visible(str(reason))[:160]} (with client certificates, save "
-                           "it first: curl --cert C --key K --cacert CA URL > metrics.txt)") from err
+        raise MetricsError(f"cannot read {visible(url)}: {visible(str(reason))[:160]} (with client "
+                           "certificates, save it first: curl --cert C --key K --cacert CA URL > metrics.txt)"
+                           ) from err
 
 
-def read_etcd_metrics(location: str) -> EtcdMetrics:
+def read_etcd_metrics(location: str, timeout: float = FETCH_TIMEOUT_S) -> EtcdMetrics:
     """Read etcd's metrics from an http(s) URL or a file; MetricsError with one line when that fails."""
     if location.startswith(("http://", "https://")):
-        data = _fetch(location)
+        data = _fetch(location, timeout)
     else:
         try:
             with open(location, "rb") as handle:
@@ -114,3 +118,19 @@ def read_etcd_metrics(location: str) -> EtcdMetrics:
     if len(data) > MAX_BYTES:
         raise MetricsError(f"{location}: larger than {MAX_BYTES:,} bytes, not a metrics page")
     return parse_metrics(data.decode("utf-8", errors="replace"), visible(location))
+
+
+def metrics_urls(listen_metrics_urls: str) -> list[str]:
+    """The /metrics URLs a local client can read from etcd's --listen-metrics-urls value (kubeadm sets
+    http://127.0.0.1:2381): plain http only (https needs etcd's client certificates), a wildcard
+    address read through localhost."""
+    urls = []
+    for item in listen_metrics_urls.split(","):
+        parsed = urllib.parse.urlsplit(item.strip())
+        if parsed.scheme != "http" or not parsed.port:
+            continue
+        host = parsed.hostname or "127.0.0.1"
+        host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+        host = f"[{host}]" if ":" in host else host
+        urls.append(f"http://{host}:{parsed.port}/metrics")
+    return urls

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import http.server
 import json
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -206,3 +208,28 @@ def test_trim_long_needs_discards_a_quiet_run_and_a_tenfold_rise(tmp_path: Path)
                   (with_layers(wal(900), 0, 0), with_layers(wal(5_000), 412, 9_870)),  # 5.6x
                   (with_layers(wal(900), 0, 0), with_layers(wal(48_000), 0, 0))]:  # slow, but no trim
         assert not only(findings(host, bench=bench), "TRIM-LONG")
+
+
+@pytest.mark.live
+def test_a_running_etcd_with_plain_http_metrics_is_read_without_the_flag(metrics_url: str) -> None:
+    """kubeadm's etcd serves /metrics on http://127.0.0.1:2381: advise finds it on etcd's command line."""
+    port = metrics_url.rsplit(":", 1)[1]
+    code = "import time; time.sleep(60)"
+    etcd = subprocess.Popen(["bash", "-c", f'exec -a etcd {sys.executable} -c "{code}" '
+                             f"--listen-metrics-urls=http://0.0.0.0:{port},https://127.0.0.1:2379"])
+    try:
+        result = run_cli("advise", "--json")
+        [found] = [f for f in json.loads(result.out)["findings"] if f["id"] == "ETCD-COMMIT-P99"]
+        assert found["evidence"][0]["source"] == f"http://127.0.0.1:{port}/metrics: {COMMIT}_bucket"
+    finally:
+        etcd.kill()
+        etcd.wait()
+    refused = subprocess.Popen(["bash", "-c", f'exec -a etcd {sys.executable} -c "{code}" '
+                                "--listen-metrics-urls=http://127.0.0.1:1"])
+    try:
+        result = run_cli("advise", "--json")
+        assert "ETCD-COMMIT-P99" not in {f["id"] for f in json.loads(result.out)["findings"]}
+        assert f"etcd (pid {refused.pid}): cannot read http://127.0.0.1:1/metrics" in result.err
+    finally:
+        refused.kill()
+        refused.wait()
