@@ -94,6 +94,7 @@ async def test_bad_directory_is_one_line_on_the_status_bar() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_bench(app, pilot)
         fill_form(screen, "/proc", "1")
+        await pilot.pause()  # the fields' Changed messages first: a later one would clear the error
         await pilot.click("#bench-start")
         await until(pilot, lambda: "Error" in text_of(app, "#bench-status"))
         assert text_of(app, "#bench-status") == "Error: /proc is on a proc pseudo-filesystem, not storage"
