@@ -51,8 +51,11 @@ def test_bad_bench_files_are_one_line_errors(tmp_path: Path) -> None:
     root = str(fixture_root("etcd-raid0-lvm-luks").path)
     (tmp_path / "junk.json").write_text("{not json")
     (tmp_path / "other.json").write_text('{"devices": []}')
+    (tmp_path / "randwrite.json").write_text(json.dumps({"workload": "randwrite", "samples": 10,
+                                                         "sync_latency_us": {"p99": 25000.0}}))
     for name, words in (("junk.json", "not JSON"), ("other.json", "not a `bench wal --json`"),
-                        ("missing.json", "cannot read")):
+                        ("missing.json", "cannot read"),
+                        ("randwrite.json", "a randwrite result; the advisor judges wal and interference")):
         result = run_cli("advise", "--bench", str(tmp_path / name), "--sysroot", root)
         assert_one_line_error(result, words)
 
@@ -77,3 +80,14 @@ def test_a_data_directory_that_does_not_exist_is_refused() -> None:
     result = run_cli("advise", "--data", "/nonexistent", "--sysroot", str(FIXTURES / "etcd-raid0-lvm-luks"))
     assert_one_line_error(result, "--data /nonexistent: no such directory")
     assert result.code == 2
+
+
+def test_a_randwrite_result_is_never_judged_as_etcd_s_wal(tmp_path: Path) -> None:
+    """A 4 KiB random-write run has a sync p99 too, but etcd's WAL verdicts do not apply to it."""
+    from diskdoctor.app.advisor.contexts import BenchContext
+    from diskdoctor.app.advisor.rules.bench import wal_p99
+
+    randwrite = {"workload": "randwrite", "samples": 10, "sync_latency_us": {"p99": 25000.0}}
+    assert list(wal_p99(BenchContext(randwrite, "run x"))) == []
+    as_wal = BenchContext({**randwrite, "workload": "wal"}, "run x")
+    assert [finding.id for finding in wal_p99(as_wal)] == ["ETCD-FSYNC-P99"]

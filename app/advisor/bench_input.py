@@ -10,6 +10,7 @@ from diskdoctor.probes.host_text import visible
 from ..errors import UsageError
 from ..formatting import with_article
 from .contexts import BenchContext
+from .rules.bench import is_wal_result
 
 MAX_RESULT_BYTES = 16 * 1024 * 1024
 RUN_FORMAT = "diskdoctor-run"
@@ -17,9 +18,10 @@ RUN_FORMAT = "diskdoctor-run"
 
 
 def is_bench_result(document: object) -> bool:
-    """A WAL result (sync_latency_us) or an interference result (alone + under_compaction)."""
-    return isinstance(document, dict) and ("sync_latency_us" in document or
-                                           ("alone" in document and "under_compaction" in document))
+    """A WAL result (sync_latency_us; not a randwrite's) or an interference result (alone +
+    under_compaction)."""
+    return is_wal_result(document) or (isinstance(document, dict) and "alone" in document
+                                       and "under_compaction" in document)
 
 
 def _saved_run(document: object, name: str) -> BenchContext:
@@ -65,6 +67,10 @@ def load_bench_result(path: str) -> BenchContext:
     if isinstance(document, dict) and document.get("format") == RUN_FORMAT:
         return _saved_run(document, path)
     if not is_bench_result(document):
+        kind = document.get("workload") if isinstance(document, dict) else None
+        if kind in ("randwrite", "compaction"):
+            raise UsageError(f"{path}: {with_article(kind)} result; the advisor judges wal and "
+                             "interference results")
         raise UsageError(f"{path}: not a `bench wal --json` or interference result "
                          "(no sync_latency_us, no alone/under_compaction)")
     return BenchContext(document, path)

@@ -19,9 +19,17 @@ COLLAPSE_RATIO = 3.0
 """Under compaction the p99 grew at least this many times: warn even when it still passes."""
 
 
+def is_wal_result(result: object) -> bool:
+    """A WAL result (`bench wal`, or a part of an interference run); a randwrite result has the same
+    `sync_latency_us` but is not a write-ahead log, so etcd's verdicts do not apply to it."""
+    return (isinstance(result, dict) and result.get("workload") in (None, "wal")
+            and "sync_latency_us" in result)
+
+
 def p99_ms(result: object) -> float | None:
-    """The p99 of the durable call in ms from a WAL result (`sync_latency_us.p99`, in µs)."""
-    sync = result.get("sync_latency_us") if isinstance(result, dict) else None
+    """The p99 of the durable call in ms from a WAL result (`sync_latency_us.p99`, in µs); None for
+    anything else."""
+    sync = result.get("sync_latency_us") if is_wal_result(result) else None
     value = sync.get("p99") if isinstance(sync, dict) else None
     return value / 1000.0 if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
