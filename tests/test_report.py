@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -84,6 +85,8 @@ def test_a_failing_run_is_a_finding_in_the_report() -> None:
     first = report.findings[0]  # the most severe first
     assert (first.id, first.severity.value, first.subject) == ("ETCD-FSYNC-P99", "crit", "/var/lib/etcd")
     assert "14.0 ms" in first.title
+    html = html_report(report)  # the count says which findings come from the runs, not the host
+    assert re.search(r"Findings \(1 crit, \d+ warn, \d+ info; 1 of them judge the saved runs below\)", html)
 
 
 def test_schema_rejects_what_it_should() -> None:

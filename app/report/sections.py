@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from diskdoctor.probes.host import Host
 
+from ..advisor.finding import Finding
 from ..devices_table import tree_guides
 from ..formatting import human_bytes, yes_no
 from ..runs.param_text import param_rows
@@ -40,11 +41,19 @@ def stack_rows(host: Host) -> list[tuple[str, ...]]:
 
 
 def severity_counts(report: Report) -> str:
-    """"1 crit, 2 warn, 0 info"."""
+    """"1 crit, 2 warn, 0 info", and how many judge the report's saved runs (the Advice screen shows
+    the host's findings only, so a reader comparing the two knows where the others come from)."""
     counts = {"crit": 0, "warn": 0, "info": 0}
     for finding in report.findings:
         counts[finding.severity.value] += 1
-    return ", ".join(f"{number} {word}" for word, number in counts.items())
+    text = ", ".join(f"{number} {word}" for word, number in counts.items())
+    from_runs = sum(1 for finding in report.findings if judges_a_run(finding))
+    return f"{text}; {from_runs} of them judge the saved runs below" if from_runs else text
+
+
+def judges_a_run(finding: Finding) -> bool:
+    """Whether a finding's evidence was read from a saved benchmark run ("run ID: ...")."""
+    return any(evidence.source.startswith("run ") for evidence in finding.evidence)
 
 
 def run_title(run: SavedRun) -> str:
