@@ -150,8 +150,8 @@ def test_comparison_math_and_regression_flag() -> None:
     p50 = _delta(comparison, "sync_p50")
     assert p50.percent == 0 and not p50.worse and not p50.regression
     assert comparison.flags() == [
-        "REGRESSION p99 fdatasync +240% since 2026-11-20 on the same filesystem",
-        "REGRESSION ops/s -25% since 2026-11-20 on the same filesystem"]
+        "REGRESSION p99 fdatasync +240% since 2026-11-20 14:30 UTC on the same filesystem",
+        "REGRESSION ops/s -25% since 2026-11-20 14:30 UTC on the same filesystem"]
     assert comparison.regressed and comparison.param_changes == []
 
 
@@ -163,7 +163,7 @@ def test_small_changes_and_improvements_are_not_regressions() -> None:
     assert _delta(tiny, "sync_p99").percent == pytest.approx(400) and not tiny.regressed  # 40 µs: noise
     fixed = compare_runs(saved_run(20, slow_ms=12.0), saved_run(21, slow_ms=3.0))
     assert not fixed.regressed
-    assert fixed.flags() == ["improved p99 fdatasync -75% since 2026-11-20 on the same filesystem"]
+    assert fixed.flags() == ["improved p99 fdatasync -75% since 2026-11-20 14:30 UTC on the same filesystem"]
 
 
 def test_comparison_names_what_differs() -> None:
@@ -188,7 +188,7 @@ def test_runs_cli_show_compare_json_and_plot(store: RunStore) -> None:
     assert json.loads(run_cli("runs", "show", new.id, "--json").out) == new.to_json()
     compared = run_cli("runs", "compare", "previous", "latest", "--plot")
     assert compared.code == 1, compared.err  # a regression fails the check, for scripts and CI
-    assert "REGRESSION p99 fdatasync +240% since 2026-11-20 on the same filesystem" in compared.out
+    assert "REGRESSION p99 fdatasync +240% since 2026-11-20 14:30 UTC on the same filesystem" in compared.out
     assert "fdatasync latency: baseline vs candidate in ms, log scale" in compared.out
     assert "\x1b" not in compared.out
     document = json.loads(run_cli("runs", "compare", old.id, new.id, "--json").out)

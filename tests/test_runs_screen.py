@@ -56,7 +56,7 @@ async def test_pick_two_runs_and_see_the_regression(three_runs: list[str]) -> No
         await pilot.press("space", "down", "space")
         await pilot.pause()
         detail = text_of(app, "#runs-detail")
-        assert "REGRESSION p99 fdatasync +240% since 2026-11-21 on the same filesystem" in detail
+        assert "REGRESSION p99 fdatasync +240% since 2026-11-21 14:30 UTC on the same filesystem" in detail
         assert f"baseline  {three_runs[1]}" in detail and f"candidate {three_runs[2]}" in detail
         await pilot.press("down", "space")  # a third pick replaces the oldest pick
         await pilot.pause()

@@ -11,6 +11,7 @@ from ..runs.param_text import param_rows
 from ..runs.record import SavedRun
 from ..runs.runs_text import value_text
 from ..stack_walk import walk_forest
+from ..wal_report import ram_note
 from .model import Report
 
 STACK_COLUMNS = ("NAME", "TYPE", "SIZE", "ROTA", "SCHED", "DISC-MAX", "TRIM", "FSTYPE", "MOUNTPOINTS")
@@ -68,6 +69,8 @@ def run_rows(run: SavedRun) -> list[tuple[str, str]]:
     rows = []
     if verdict is not None:
         rows.append(("verdict", f"{'PASS' if verdict.passed else 'FAIL'} {verdict.line}"))
+    if note := ram_note(run.stack.target.fstype):
+        rows.append(("note", note))
     rows += [("target", run.stack.describe()),
              ("mount options", ",".join(run.stack.mount_options) or "unknown"),
              ("layers", " → ".join(layer.kname for layer in run.stack.layers) or "no block device"),

@@ -121,8 +121,8 @@ class Comparison:
         return f"on another filesystem ({self.baseline.stack.describe()} → {self.candidate.stack.describe()})"
 
     def flags(self) -> list[str]:
-        """e.g. "REGRESSION p99 fdatasync +240% since 2026-11-20 on the same filesystem"."""
-        since = self.baseline.saved_at.strftime("%Y-%m-%d")
+        """e.g. "REGRESSION p99 fdatasync +240% since 2026-11-20 14:30 UTC on the same filesystem"."""
+        since = self.baseline.when()  # with the time: two runs of one day are told apart
         lines = []
         for delta in self.deltas:
             if delta.regression or delta.improvement:

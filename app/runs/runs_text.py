@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..wal_report import format_ms
+from ..wal_report import format_ms, ram_note
 from .compare import REGRESSION_PERCENT, Comparison, MetricDelta
 from .kinds import Metric
 from .record import SavedRun
@@ -22,12 +22,15 @@ def labelled_value(label: str, value: float | None, unit: str) -> str:
 
 
 def headline(run: SavedRun) -> str:
-    """The judged figure and the verdict word: "PASS p99 fdatasync 0.956 ms"."""
+    """The verdict with its limit ("FAIL p99 fdatasync 1.22 ms >= 10 µs", so a custom threshold is not
+    read as etcd's), or the judged figure of an unjudged run; "(in RAM)" for a tmpfs target."""
     verdict = run.verdict()
-    judged = next((m for m in run.kind_info.metrics(run.record) if m.judged), None)
-    figure = labelled_value(judged.label, judged.value, judged.unit) if judged else ""
-    word = "" if verdict is None else ("PASS " if verdict.passed else "FAIL ")
-    return (word + figure).strip()
+    if verdict is not None:
+        text = f"{'PASS' if verdict.passed else 'FAIL'} {verdict.line.split(':', 1)[0]}"
+    else:
+        judged = next((m for m in run.kind_info.metrics(run.record) if m.judged), None)
+        text = labelled_value(judged.label, judged.value, judged.unit) if judged else ""
+    return f"{text} (in RAM)" if ram_note(run.stack.target.fstype) else text
 
 
 def list_lines(runs: list[SavedRun]) -> list[str]:
@@ -72,6 +75,8 @@ def show_lines(run: SavedRun) -> list[str]:
              f"params    {kind.params_text(run.record)}"]
     if verdict is not None:
         lines.append(f"verdict   {'PASS' if verdict.passed else 'FAIL'} {verdict.line}")
+    if note := ram_note(run.stack.target.fstype):
+        lines.append(f"note      {note}")
     lines.append("figures")
     lines += metric_lines(kind.metrics(run.record))
     return lines
