@@ -43,7 +43,8 @@ def test_fail_is_the_etcd_fsync_finding_and_exits_1(tmpfs_dir: str) -> None:
     assert lines[1].startswith("evidence  p99 fdatasync ")
     assert "threshold 10 ns (custom threshold)" in lines[1]
     assert lines[1].endswith("; samples 32")
-    assert f"verify    diskdoctor bench wal --dir {tmpfs_dir}   # re-run after the fix and compare" in lines
+    assert (f"verify    diskdoctor bench wal --dir {tmpfs_dir} --bs 4k --size 128k --threshold-ms 1e-05   "
+            "# the same run again after the fix: compare") in lines  # like for like, not the defaults
     assert "fix       ionice -c2 -n0 -p \"$(pgrep -x etcd)\"   # etcd tuning guide: best-effort, highest " \
            "priority" in lines
     notes = [line for line in lines if line.startswith("note      tmpfs keeps files in memory")]

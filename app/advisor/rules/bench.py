@@ -12,6 +12,7 @@ from ..contexts import BenchContext
 from ..finding import Evidence, Finding
 from ..registry import Scope, rule
 from ..vocabulary import Severity
+from .rerun import rerun_command
 
 HEADROOM_SHARE = 0.2
 """A p99 above this share of the threshold passes with little headroom (2 ms of etcd's 10 ms: info)."""
@@ -84,7 +85,7 @@ def wal_p99(bench: BenchContext) -> Iterator[Finding]:
                 Evidence("threshold", format_threshold(threshold), source),
                 Evidence("samples", f"{samples:,}" if isinstance(samples, int) else "?",
                          f"{bench.origin}: samples"))
-    verify = (f"diskdoctor bench wal --dir {_target_dir(document)}   # re-run after the fix and compare",)
+    verify = (f"{rerun_command(document)}   # the same run again after the fix: compare",)
     subject = subject_of(document)
     if p99 >= threshold:
         yield Finding(
@@ -140,7 +141,7 @@ def wal_under_compaction(bench: BenchContext) -> Iterator[Finding]:
         "fdatasync then waits behind them. Databases that compact (RocksDB, Ceph BlueStore, Elasticsearch "
         "merges) next to a latency-critical WAL see exactly this.",
         ("# keep the WAL on its own device (etcd --wal-dir, RocksDB wal_dir, BlueStore block.wal)",
-         "# or throttle compaction writes: RocksDB rate_limiter / bytes_per_sync=1048576",
-         "# on a shared HDD use mq-deadline or bfq so the WAL's small writes are not queued behind"),
+         "# or pace compaction writes: RocksDB rate_limiter (rate_bytes_per_sec)",
+         "# on a shared HDD use mq-deadline or bfq so the WAL's small writes do not wait behind large ones"),
         "Throttling compaction lets it fall behind under sustained writes (write stalls later).",
-        (f"diskdoctor bench interference --dir {_target_dir(document)}   # re-run and compare the ratio",))
+        (f"{rerun_command(document)}   # the same run again: compare the ratio",))

@@ -1,0 +1,45 @@
+"""A finding's verify line repeats the run like for like: same directory, sizes, duration, threshold."""
+
+from __future__ import annotations
+
+import shlex
+
+from diskdoctor.app.advisor.rules.rerun import rerun_command
+
+
+def wal(params: dict[str, object], verdict: dict[str, object] | None = None) -> dict[str, object]:
+    return {"workload": "wal", "target": {"dir": "/var/lib/etcd/x"}, "params": params,
+            "verdict": verdict or {"threshold_ms": 10.0, "source": "etcd docs threshold"}}
+
+
+ETCD = {"profile": "etcd", "bs": 2300, "size": 22 << 20, "duration_s": None, "sync": "fdatasync",
+        "prealloc": True}
+
+
+def test_etcd_defaults_need_no_options() -> None:
+    assert rerun_command(wal(ETCD)) == "diskdoctor bench wal --dir /var/lib/etcd/x"
+
+
+def test_a_custom_run_and_threshold_are_repeated() -> None:
+    custom = {**ETCD, "profile": "custom", "bs": 8192, "size": 4 << 20, "sync": "fsync", "prealloc": False}
+    command = rerun_command(wal(custom, {"threshold_ms": 0.01, "source": "custom threshold"}))
+    assert command == ("diskdoctor bench wal --dir /var/lib/etcd/x --bs 8k --size 4m --sync fsync "
+                       "--no-prealloc --threshold-ms 0.01")
+    timed = rerun_command(wal({**ETCD, "profile": "postgres-wal", "bs": 8192, "duration_s": 30.0}))
+    assert timed == "diskdoctor bench wal --dir /var/lib/etcd/x --profile postgres-wal --duration 30s"
+
+
+def test_an_interference_run_keeps_its_compaction_shape() -> None:
+    document = {"target": {"dir": "/data"}, "alone": wal(ETCD), "under_compaction": wal(ETCD),
+                "params": {"wal": {**ETCD, "duration_s": 4.0},
+                           "compaction": {"jobs": 2, "inputs": 2, "file_size": 16 << 20}}}
+    assert rerun_command(document) == ("diskdoctor bench interference --dir /data --duration 4s --inputs 2 "
+                                       "--file-size 16m")
+
+
+def test_a_hostile_directory_is_one_quoted_word() -> None:
+    document = wal(ETCD)
+    document["target"] = {"dir": "/mnt/x; rm -rf /\x1b[2J"}
+    words = shlex.split(rerun_command(document))
+    assert words[:4] == ["diskdoctor", "bench", "wal", "--dir"] and len(words) == 5
+    assert "\x1b" not in words[4] and words[4].startswith("/mnt/x; rm -rf /")
