@@ -9,6 +9,7 @@ import sys
 
 from diskdoctor.probes.app_processes import etcd_metrics_locations
 from diskdoctor.probes.etcd_metrics import DISCOVERED_TIMEOUT_S, EtcdMetrics, MetricsError, read_etcd_metrics
+from diskdoctor.probes.etcd_metrics import summary as etcd_summary
 from diskdoctor.probes.root import Root
 
 from .advisor.advise import advice_document, advise, fails_check, load_advice_input
@@ -70,6 +71,9 @@ def run_advise(args: argparse.Namespace) -> int:
     with open_root(args.sysroot) as root:
         if etcd is None:
             etcd = discovered_etcd_metrics(root)
+        if etcd is not None:  # say it was read, also when nothing in it is a finding
+            print(f"advise: etcd metrics from {etcd.source}: {etcd_summary(etcd)} (FAQ: commit p99 under "
+                  "25 ms, WAL fsync p99 under 10 ms)", file=sys.stderr)
         for path in args.data:
             if not root.is_dir(os.path.abspath(path).lstrip("/")):
                 where = "" if args.sysroot is None else f" in {args.sysroot}"

@@ -3,6 +3,7 @@ computed from the cumulative buckets the way Prometheus's histogram_quantile doe
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import urllib.error
@@ -86,6 +87,9 @@ def parse_metrics(text: str, source: str) -> EtcdMetrics:
     histograms = {}
     for name, series in buckets.items():
         ordered = tuple(sorted(series.items()))
+        if any(later < earlier for (_, earlier), (_, later) in itertools.pairwise(ordered)):
+            raise MetricsError(f"{source}: the {name} buckets decrease; Prometheus buckets count "
+                               "cumulatively, so this is not a histogram to judge")
         if ordered and math.isinf(ordered[-1][0]):
             histograms[name] = Histogram(name, ordered, ordered[-1][1])
     if not histograms:
@@ -134,3 +138,15 @@ def metrics_urls(listen_metrics_urls: str) -> list[str]:
         host = f"[{host}]" if ":" in host else host
         urls.append(f"http://{host}:{parsed.port}/metrics")
     return urls
+
+
+def summary(metrics: EtcdMetrics) -> str:
+    """One line on what was read: each histogram's p99 and count ("backend commit p99 1.20 ms over 8,120
+    commits; WAL fsync p99 3.10 ms over 9,004 fsyncs")."""
+    parts = []
+    for name, what, unit in ((COMMIT, "backend commit", "commits"), (WAL_FSYNC, "WAL fsync", "fsyncs")):
+        histogram = metrics.histograms.get(name)
+        p99 = histogram.quantile(0.99) if histogram else None
+        if histogram is not None and p99 is not None:
+            parts.append(f"{what} p99 {p99 * 1000.0:.3g} ms over {histogram.total:,.0f} {unit}")
+    return "; ".join(parts) or "no observations yet"

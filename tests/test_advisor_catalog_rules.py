@@ -233,3 +233,15 @@ def test_a_running_etcd_with_plain_http_metrics_is_read_without_the_flag(metrics
     finally:
         refused.kill()
         refused.wait()
+
+
+def test_healthy_metrics_are_said_to_be_read_and_decreasing_buckets_refused(tmp_path: Path) -> None:
+    page = tmp_path / "metrics.txt"
+    page.write_text(metrics_text(FAST, FAST))
+    root = str(scenarios.nvme_host(tmp_path / "root").finish())
+    result = run_cli("advise", "--sysroot", root, "--etcd-metrics", str(page), "--json")
+    assert f"advise: etcd metrics from {page}: backend commit p99 3.33 ms over 1,000 commits" in result.err
+    decreasing = tmp_path / "decreasing.txt"
+    decreasing.write_text(metrics_text([100, 50, 1000]))
+    assert_one_line_error(run_cli("advise", "--sysroot", root, "--etcd-metrics", str(decreasing)),
+                          "buckets decrease")
