@@ -76,7 +76,8 @@ def summary_lines(record: BenchRecord) -> list[str]:
         fio = record.fio.to_json()
         ratio = (result.ops_per_s or 0) / record.fio.ops_per_s if record.fio.ops_per_s else 0
         lines.append(f"{'fio':<9} {_row(fio)}; {fio['samples']:,} samples of {fio['metric']}, "
-                     f"{record.fio.ops_per_s:,.0f} ops/s (ours/fio {ratio:.2f}; {record.fio.version})")
+                     f"{record.fio.ops_per_s:,.0f} ops/s (ops/s ours/fio {ratio:.2f}: above 1 we did more; "
+                     f"{record.fio.version})")
     lines += [layer_line(layer) for layer in data["layers"]]  # type: ignore[attr-defined]
     lines.append(f"fio cmd   {data['fio_equivalent']}")
     return lines

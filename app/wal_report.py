@@ -10,7 +10,7 @@ from diskdoctor.probes.host_load import HostLoad
 from diskdoctor.probes.latency_histogram import LatencyHistogram, summary_us
 from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams, fio_command
 from diskdoctor.probes.wal_target import Target
-from diskdoctor.widgets.units import compared, format_latency_ms, format_threshold
+from diskdoctor.widgets.units import compared, format_latency, format_latency_ms, format_threshold
 
 ETCD_THRESHOLD_MS = 10.0
 VENDOR_THRESHOLD_MS = 20.0
@@ -119,7 +119,8 @@ def detail_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
     lines = [*[f"note      {note}" for note in [ram_note(str(target["fstype"]))] if note],
              f"target    {target['dir']} ({target['fstype']} on {target['device'] or 'no block device'})",
              f"profile   {document['profile']}: {summary_params_text(document['params'])}",
-             f"run       {document['samples']:,} writes in {document['duration_s']:.1f} s, "
+             f"run       {document['samples']:,} writes in "
+             f"{format_latency(float(document['duration_s']) * 1e9)}, "
              f"{document['ops_per_s'] or 0:,.0f} ops/s",
              f"{label:<9} {_percentiles_text(sync)}",
              f"{'write':<9} {_percentiles_text(write)}"]
