@@ -80,7 +80,7 @@ def compaction_rows(result: CompactionResult, fio: FioThroughput) -> list[Row]:
 
 def sync_note(result: CompactionResult) -> str:
     """What the sync row compares, with the counts behind our merged p99 (a few file syncs among many range
-    syncs: the p99 rests on the slowest calls, which are then file syncs, so it reads as a file sync's time)."""
+    syncs: the p99 rests on the slowest calls, which are then file syncs)."""
     ranges, files = (result.streams.get(name) for name in ("range_sync", "file_sync"))
     range_count, file_count = (ranges.count if ranges else 0), (files.count if files else 0)
     total = range_count + file_count

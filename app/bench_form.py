@@ -28,7 +28,6 @@ from textual.widgets._select import SelectCurrent
 from . import bench_view as view
 from . import bench_workloads as workloads
 
-
 FIELDS = ("bs", "size", "duration", "jobs")
 """The form's text fields after the directory, in the order they are shown."""
 

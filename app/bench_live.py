@@ -83,7 +83,8 @@ class LivePanel:
             query(LatencyBars).show_bands(HISTOGRAM_TITLE, view.log_bands(self.total_sync))
             # Fixed-height panes: redraw them without a layout pass, so each interval costs the UI little.
             query("#bench-progress-text", Static).update(
-                view.progress_text(snapshot.progress, snapshot.t, snapshot.ops, ops_per_s, mb_s=mb_s), layout=False)
+                view.progress_text(snapshot.progress, snapshot.t, snapshot.ops, ops_per_s, mb_s=mb_s),
+                layout=False)
             query("#bench-stats", Static).update(stats, layout=False)
             query(LayerTimeTable).show_layers(view.layer_rows(snapshot.layers))
 

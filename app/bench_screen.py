@@ -60,7 +60,7 @@ class BenchScreen(SnapshotScreen):
         Binding("s", "start", "Start", tooltip="Start the benchmark with the settings above."),
         Binding("escape", "cancel", "Cancel", tooltip="Stop the run; its scratch directory is removed."),
         Binding("slash", "focus_directory", "Directory", key_display="/",
-                tooltip="Move to the directory field (nothing is typed into it; a path already there stays)."),
+                tooltip="Move to the directory field (nothing is typed; a path already there stays)."),
         Binding("t", "threshold", "Threshold", tooltip="Switch: etcd docs 10 ms, vendor 20 ms, custom."),
         Binding("f", "fio", "fio side by side", tooltip="Run the equivalent fio job on the same directory."),
         Binding("a", "again", "Run again", tooltip="Run again with the same settings in the same directory."),
@@ -329,7 +329,8 @@ class BenchScreen(SnapshotScreen):
         row.display = charted in JUDGED or form_kind in JUDGED
         threshold, _ = row.picked()
         limit = threshold if charted in JUDGED else None
-        self.query_one(PercentileChart).set_threshold(limit, view.LIMIT_LABELS.get(row.choice, "") if limit else "")
+        label = view.LIMIT_LABELS.get(row.choice, "") if limit else ""
+        self.query_one(PercentileChart).set_threshold(limit, label)
         self.refresh_bindings()
 
     def action_threshold(self) -> None:
@@ -385,8 +386,9 @@ class BenchScreen(SnapshotScreen):
             ours = self.result.alone.duration_s + self.result.under_compaction.duration_s
         else:
             ours = float(getattr(self.result, "duration_s", 0.0))
+        took = f"our run of the same job took {view.elapsed_text(ours)}"
         self.query_one(StatusLine).say((f"Running fio on {self.target.directory}: {elapsed_s:.0f} s", 0),
-                                       ("Esc cancels", 1), (f"our run of the same job took {view.elapsed_text(ours)}", 2))
+                                       ("Esc cancels", 1), (took, 2))
 
     @on(FioEnded)
     def show_fio(self, message: FioEnded) -> None:
