@@ -328,9 +328,11 @@ class BenchScreen(SnapshotScreen):
         row = self.query_one(ThresholdRow)
         row.display = charted in JUDGED or form_kind in JUDGED
         threshold, _ = row.picked()
-        limit = threshold if charted in JUDGED else None
-        label = view.LIMIT_LABELS.get(row.choice, "") if limit else ""
-        self.query_one(PercentileChart).set_threshold(limit, label)
+        chart = self.query_one(PercentileChart)
+        if charted not in JUDGED:
+            chart.set_threshold(None)
+        elif threshold is not None:  # an unusable custom value leaves the last usable limit drawn
+            chart.set_threshold(threshold, view.LIMIT_LABELS.get(row.choice, ""))
         self.refresh_bindings()
 
     def action_threshold(self) -> None:
