@@ -80,16 +80,16 @@ def compaction_rows(result: CompactionResult, fio: FioThroughput) -> list[Row]:
 
 def sync_note(result: CompactionResult) -> str:
     """What the sync row compares, with the counts behind our merged p99 (a few file syncs among many range
-    syncs: the p99 rests on the slowest calls, which are then file syncs)."""
+    syncs: the p99 rests on a handful of the slowest calls)."""
     ranges, files = (result.streams.get(name) for name in ("range_sync", "file_sync"))
     range_count, file_count = (ranges.count if ranges else 0), (files.count if files else 0)
     total = range_count + file_count
     tail = total - rank_of(99.0, total) + 1 if total else 0
     note = ("sync row: fio counts its sync_file_range calls and the fsync at each file's end as one figure; "
             f"ours merge the same two kinds, {range_count:,} range syncs and {file_count:,} file syncs.")
-    if 0 < tail <= file_count:
-        note += (f" Its p99 rests on the slowest {tail:,} of those {total:,} calls, no more than the file "
-                 "syncs, so it can equal the file-sync p99 under it.")
+    if tail:
+        note += (f" Its p99 is set by the slowest {tail:,} of those {total:,} calls (file syncs, where they "
+                 "are the slow calls); the file syncs' own p99 is the row under it.")
     return note
 
 

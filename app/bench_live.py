@@ -89,8 +89,15 @@ class LivePanel:
             query(LayerTimeTable).show_layers(view.layer_rows(snapshot.layers))
 
     def show_whole_run(self, result: object) -> None:
-        """The end of a run: 100 %, and for a WAL run its whole-run histogram and layer times."""
+        """The end of a run: 100 %, its whole-run layer times, and for a WAL run its whole-run histogram."""
         query = self.screen.query_one
+        layers = getattr(result, "layers", None)  # interference keeps them per phase: its last interval stays
+        if layers is not None:
+            rows = view.layer_rows(layers)
+            title = view.LAYERS_RUN_TITLE if rows else view.NO_LAYERS_TITLE
+            query("#bench-layers-title", Static).update(title)
+            query(LayerTimeTable).show_layers(rows)
+            query(LayerTimeTable).display = bool(rows)
         if isinstance(result, CompactionResult):  # MB/s over the run's wall time, as its summary says
             query("#bench-progress-text", Static).update(view.progress_text(
                 1.0, result.duration_s, self.last_ops, 0.0, finished=True,
@@ -102,9 +109,5 @@ class LivePanel:
             return
         self.total_sync = result.sync
         query(LatencyBars).show_bands(HISTOGRAM_TITLE, view.log_bands(self.total_sync))
-        rows = view.layer_rows(result.layers)
-        query("#bench-layers-title", Static).update(view.LAYERS_RUN_TITLE if rows else view.NO_LAYERS_TITLE)
-        query(LayerTimeTable).show_layers(rows)
-        query(LayerTimeTable).display = bool(rows)
         query("#bench-progress-text", Static).update(view.progress_text(
             1.0, result.duration_s, result.samples, result.ops_per_s or 0.0, finished=True))

@@ -154,6 +154,8 @@ class BenchScreen(SnapshotScreen):
             return self.busy
         if action == "threshold":
             return self.query_one(ThresholdRow).display
+        if action == "longer" and self.kind not in ("wal", "randwrite"):
+            return False  # as its button: a compaction or interference run has no longer version
         if action in ("again", "longer", "fio"):
             return False if self.result is None else not self.busy or None
         if action == "start":

@@ -17,6 +17,7 @@ from diskdoctor.probes.wal_params import WalParams
 from diskdoctor.widgets import PercentileChart
 from test_bench_screen import SIZE, open_bench, text_of, until
 from textual.widgets import Checkbox, Input, Select
+from textual.widgets._footer import FooterKey
 from wal_support import tmpfs_dir
 
 __all__ = ["tmpfs_dir"]
@@ -94,6 +95,10 @@ async def test_compaction_from_the_form_shows_mb_s_and_its_summary(tmpfs_dir: st
         progress = text_of(app, "#bench-progress-text")  # MB/s, not ops/s, and a sub-second run in ms
         assert re.search(r"read [\d,.]+ MB/s · write [\d,.]+ MB/s · \d+(\.\d+)? m?s · done$", progress)
         assert "ops/s" not in progress and "writes" not in progress
+        assert "no block device" in text_of(app, "#bench-layers-title")  # tmpfs: no empty layer table
+        await pilot.pause()
+        footer = [key.description for key in screen.query(FooterKey)]
+        assert "Run again" in footer and "Run longer" not in footer  # as the buttons: no longer compaction
         assert not judged_on_screen(screen)
         saved_without_verdict("compaction")
         screen.query_one("#bench-profile", Select).value = "etcd"  # the next Start is judged: the row is back
