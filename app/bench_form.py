@@ -28,6 +28,15 @@ from textual.widgets._select import SelectCurrent
 from . import bench_view as view
 from . import bench_workloads as workloads
 
+FIELDS = ("bs", "size", "duration", "jobs")
+"""The form's text fields after the directory, in the order they are shown."""
+
+
+def one_leading_slash(path: str) -> str:
+    """A path with its leading slashes made one ("//mnt/x" is "/mnt/x", as the kernel reads it)."""
+    stripped = path.lstrip("/")
+    return "/" + stripped if stripped != path else path
+
 
 def _valid_size(text: str) -> bool:
     """Empty (the profile's value) or a size such as 2300, 8k, 22m."""
@@ -99,8 +108,14 @@ class BenchForm(Vertical):
 
     @property
     def directory(self) -> str:
-        """The directory typed (or filled in from the filesystem picked)."""
-        return self.query_one("#bench-dir", Input).value.strip()
+        """The directory typed (or filled in from the filesystem picked); "//mnt/x" is read as "/mnt/x"."""
+        return one_leading_slash(self.query_one("#bench-dir", Input).value.strip())
+
+    def values(self) -> tuple[object, ...]:
+        """What the form says now, field by field (the filesystem menu only follows the directory)."""
+        return (self.directory, *(self.query_one(f"#bench-{name}", Input).value for name in FIELDS),
+                *(self.query_one(f"#bench-{name}", Select).value for name in ("profile", "sync")),
+                *(self.query_one(f"#bench-{name}", Checkbox).value for name in ("prealloc", "direct")))
 
     def set_filesystems(self, host: Host) -> None:
         """Offer the host's mounted filesystems, keeping the one picked when it is still there."""
@@ -120,17 +135,15 @@ class BenchForm(Vertical):
         self.query_one("#bench-dir", Input).value = directory
 
     def focus_directory(self) -> None:
-        """Start typing a directory: the field gets focus, with "/" in it when it was empty (a path already
-        typed is kept, the cursor at its end)."""
+        """Start typing a directory: the field only gets focus (nothing is typed into it, so "/mnt/x" typed
+        next reads "/mnt/x"); a path already typed is kept, the cursor at its end."""
         field = self.query_one("#bench-dir", Input)
-        if not field.value:
-            field.value = "/"
         field.focus()
         field.cursor_position = len(field.value)
 
     def _valid_directory(self, text: str) -> bool:
         """Empty (nothing chosen yet), an existing directory, or a mountpoint the filesystem menu offers."""
-        path = text.strip()
+        path = one_leading_slash(text.strip())
         options = self.query_one("#bench-fs", Select)._options if self.is_mounted else []
         return not path or os.path.isdir(path) or any(value == path for _, value in options)
 

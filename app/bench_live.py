@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from diskdoctor.probes.engine.protocol import Interval
+from diskdoctor.probes.engine.workloads.compaction import CompactionResult
 from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.wal_params import PROFILES
@@ -47,7 +48,8 @@ class LivePanel:
         query(LayerTimeTable).show_layers([])
         query(LayerTimeTable).display = True
         query("#bench-stats", Static).update("")
-        query("#bench-progress-text", Static).update(view.progress_text(0.0, 0.0, 0, 0.0))
+        query("#bench-progress-text", Static).update(view.progress_text(
+            0.0, 0.0, 0, 0.0, mb_s=(0.0, 0.0) if kind == "compaction" else None))
 
     def started(self, params: object) -> None:
         """The child started with `params` (they name the chart's metric)."""
@@ -67,8 +69,10 @@ class LivePanel:
         ops_per_s = (snapshot.ops - self.last_ops) / seconds
         self.last_t, self.last_ops, self.last_progress = snapshot.t, snapshot.ops, snapshot.progress
         metric = workloads.metric_label(self.kind, self.params)
+        mb_s = None
         if self.kind == "compaction":
             stats = self.figures.throughput_text(snapshot)
+            mb_s = self.figures.mb_s()
         else:
             stats = view.stats_text(snapshot.stream(self.figures.stream), self.figures.total, metric,
                                     self.total_write if self.kind != "randwrite" else None)
@@ -79,22 +83,31 @@ class LivePanel:
             query(LatencyBars).show_bands(HISTOGRAM_TITLE, view.log_bands(self.total_sync))
             # Fixed-height panes: redraw them without a layout pass, so each interval costs the UI little.
             query("#bench-progress-text", Static).update(
-                view.progress_text(snapshot.progress, snapshot.t, snapshot.ops, ops_per_s), layout=False)
+                view.progress_text(snapshot.progress, snapshot.t, snapshot.ops, ops_per_s, mb_s=mb_s),
+                layout=False)
             query("#bench-stats", Static).update(stats, layout=False)
             query(LayerTimeTable).show_layers(view.layer_rows(snapshot.layers))
 
     def show_whole_run(self, result: object) -> None:
-        """The end of a run: 100 %, and for a WAL run its whole-run histogram and layer times."""
+        """The end of a run: 100 %, its whole-run layer times, and for a WAL run its whole-run histogram."""
         query = self.screen.query_one
+        layers = getattr(result, "layers", None)  # interference keeps them per phase: its last interval stays
+        if layers is not None:
+            rows = view.layer_rows(layers)
+            title = view.LAYERS_RUN_TITLE if rows else view.NO_LAYERS_TITLE
+            query("#bench-layers-title", Static).update(title)
+            query(LayerTimeTable).show_layers(rows)
+            query(LayerTimeTable).display = bool(rows)
+        if isinstance(result, CompactionResult):  # MB/s over the run's wall time, as its summary says
+            query("#bench-progress-text", Static).update(view.progress_text(
+                1.0, result.duration_s, self.last_ops, 0.0, finished=True,
+                mb_s=(result.read_mb_s, result.write_mb_s)))
+            return
         if not isinstance(result, WalResult):
             query("#bench-progress-text", Static).update(view.progress_text(
                 1.0, self.figures.last_t, self.last_ops, 0.0, finished=True))
             return
         self.total_sync = result.sync
         query(LatencyBars).show_bands(HISTOGRAM_TITLE, view.log_bands(self.total_sync))
-        rows = view.layer_rows(result.layers)
-        query("#bench-layers-title", Static).update(view.LAYERS_RUN_TITLE if rows else view.NO_LAYERS_TITLE)
-        query(LayerTimeTable).show_layers(rows)
-        query(LayerTimeTable).display = bool(rows)
         query("#bench-progress-text", Static).update(view.progress_text(
             1.0, result.duration_s, result.samples, result.ops_per_s or 0.0, finished=True))

@@ -24,6 +24,8 @@ from .runs.autosave import save_run
 KINDS = {WalParams: "wal", CompactionParams: "compaction", RandwriteParams: "randwrite",
          InterferenceParams: "interference"}
 WORKER_GROUP = "bench"
+JUDGED = frozenset({"wal", "interference"})
+"""The workloads the screen judges against its threshold row; compaction and randwrite are shown unjudged."""
 
 
 def kind_of(params: object) -> str:
@@ -40,7 +42,8 @@ class RunController:
         self.cancel_requested = False
 
     def start(self, params: object, directory: str, settings: dict[str, Any]) -> None:
-        """Check `directory` and start the child in a worker thread; `settings` is the threshold to save."""
+        """Check `directory` and start the child in a worker thread; `settings` is the threshold to save (kept
+        only for a workload the screen judges)."""
         self.cancel_requested = False
         self.screen.run_worker(partial(self._work, params, directory, settings), thread=True,
                                group=WORKER_GROUP, exit_on_error=False, name="engine run")
@@ -77,8 +80,10 @@ class RunController:
 
         final = run.wait(forward)
         if isinstance(final, Finished):
+            judged = kind_of(params) in JUDGED  # an unjudged run saved with 10 ms would read "PASS … 10 MB/s"
             record = BenchRecord(kind_of(params), params, target, final.result,
-                                 settings.get("threshold_ms"), settings.get("threshold_source"))
+                                 settings.get("threshold_ms") if judged else None,
+                                 settings.get("threshold_source") if judged else None)
             saved, message = save_run(record)
             post(RunEnded(final.result, saved=f"saved as run {saved.id}" if saved else message))
         elif isinstance(final, Failed):

@@ -22,17 +22,18 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
-from textual.widgets import Button, Header, Input, Select, Static
+from textual.widgets import Button, Checkbox, Header, Input, Select, Static
 from textual.worker import Worker, WorkerState
 
 from . import bench_advice, bench_fio_run, bench_run
 from . import bench_fio_view as fio_view
 from . import bench_view as view
+from . import bench_workloads as workloads
 from .bench_form import BenchForm, label_fields
 from .bench_live import HISTOGRAM_TITLE, LivePanel
 from .bench_messages import FioEnded, IntervalReady, RunEnded, RunStarted
 from .bench_record import BenchRecord
-from .bench_run import KINDS, RunController
+from .bench_run import JUDGED, KINDS, RunController
 from .bench_threshold import ThresholdRow
 from .host_snapshot import HostSnapshot, SnapshotScreen
 from .screen_help import BENCH_HELP
@@ -59,7 +60,7 @@ class BenchScreen(SnapshotScreen):
         Binding("s", "start", "Start", tooltip="Start the benchmark with the settings above."),
         Binding("escape", "cancel", "Cancel", tooltip="Stop the run; its scratch directory is removed."),
         Binding("slash", "focus_directory", "Directory", key_display="/",
-                tooltip="Type a directory to test (starts the field with /)."),
+                tooltip="Move to the directory field (nothing is typed; a path already there stays)."),
         Binding("t", "threshold", "Threshold", tooltip="Switch: etcd docs 10 ms, vendor 20 ms, custom."),
         Binding("f", "fio", "fio side by side", tooltip="Run the equivalent fio job on the same directory."),
         Binding("a", "again", "Run again", tooltip="Run again with the same settings in the same directory."),
@@ -84,8 +85,9 @@ class BenchScreen(SnapshotScreen):
         self.fio: object | None = None
         self.busy = False
         self.saved_note: str | None = None
-        self._stale_problem = False
-        """The status line shows a problem with the form's values (cleared when the form changes)."""
+        self._problem_form: tuple[object, ...] | None = None
+        """What the form said when the status line showed a problem with it (the problem goes once the form
+        says something else; a change message arriving late, for values set before, leaves it)."""
         self.live = LivePanel(self)
         self.engine = RunController(self, self._status)
         self.fio_run = bench_fio_run.FioController(self, self._fio_tick)
@@ -133,6 +135,12 @@ class BenchScreen(SnapshotScreen):
             return
         self.take_snapshot(getattr(self.app, "snapshot", None))
 
+    def on_screen_suspend(self) -> None:
+        """Help (F1) or another screen covers this one: when it comes back, focus stays where the user left
+        it. Textual would otherwise focus the first field when none had focus, and the next hotkey pressed
+        on the screen (/, s, t) would land in that field instead."""
+        self.AUTO_FOCUS = ""
+
     def show_snapshot(self, snapshot: HostSnapshot) -> None:
         """Offer the snapshot's mounted filesystems (the host is never read by this screen)."""
         if self.root.live:
@@ -144,6 +152,10 @@ class BenchScreen(SnapshotScreen):
             return False
         if action == "cancel":
             return self.busy
+        if action == "threshold":
+            return self.query_one(ThresholdRow).display
+        if action == "longer" and self.kind not in ("wal", "randwrite"):
+            return False  # as its button: a compaction or interference run has no longer version
         if action in ("again", "longer", "fio"):
             return False if self.result is None else not self.busy or None
         if action == "start":
@@ -193,6 +205,7 @@ class BenchScreen(SnapshotScreen):
         self.result, self.fio, self.params = None, None, params
         self.kind = bench_run.kind_of(params)
         self.live.reset(self.kind, params)
+        self._show_judging()
         for selector in ("#bench-verdict", "#bench-advice", "#bench-fio"):
             self.query_one(selector, Static).update("")
         self.refresh_bindings()
@@ -301,10 +314,28 @@ class BenchScreen(SnapshotScreen):
         row = self.query_one(ThresholdRow)
         row.show_problem()
         threshold, problem = row.picked()
+        self._show_judging()
         if threshold is None:
             return
-        self.query_one(PercentileChart).set_threshold(threshold, view.LIMIT_LABELS.get(row.choice, ""))
         self._show_verdict(row.choice, threshold, problem)
+
+    def _show_judging(self) -> None:
+        """The threshold row and the chart's limit line only where something is judged against them.
+
+        The chart's limit follows the workload it draws (before any run: the form's); the row shows while the
+        run on screen or the next Start is a WAL or interference run, so compaction and randwrite, which
+        have no verdict, never look judged."""
+        form_kind = workloads.workload_of(str(self.query_one("#bench-profile", Select).value))
+        charted = self.kind if self.params is not None else form_kind
+        row = self.query_one(ThresholdRow)
+        row.display = charted in JUDGED or form_kind in JUDGED
+        threshold, _ = row.picked()
+        chart = self.query_one(PercentileChart)
+        if charted not in JUDGED:
+            chart.set_threshold(None)
+        elif threshold is not None:  # an unusable custom value leaves the last usable limit drawn
+            chart.set_threshold(threshold, view.LIMIT_LABELS.get(row.choice, ""))
+        self.refresh_bindings()
 
     def action_threshold(self) -> None:
         """Cycle the threshold profile: etcd docs, vendor, custom."""
@@ -359,8 +390,9 @@ class BenchScreen(SnapshotScreen):
             ours = self.result.alone.duration_s + self.result.under_compaction.duration_s
         else:
             ours = float(getattr(self.result, "duration_s", 0.0))
+        took = f"our run of the same job took {view.elapsed_text(ours)}"
         self.query_one(StatusLine).say((f"Running fio on {self.target.directory}: {elapsed_s:.0f} s", 0),
-                                       ("Esc cancels", 1), (f"our run of the same job took {ours:.1f} s", 2))
+                                       ("Esc cancels", 1), (took, 2))
 
     @on(FioEnded)
     def show_fio(self, message: FioEnded) -> None:
@@ -391,16 +423,20 @@ class BenchScreen(SnapshotScreen):
 
     def _status(self, text: str) -> None:
         self.query_one(StatusLine).say(text)
-        self._stale_problem = False
+        self._problem_form = None
 
     def _form_problem(self, text: str) -> None:
-        """A problem with what the form says: on the status line until the form is changed."""
+        """A problem with what the form says: on the status line until the form says something else."""
         self._status(text)
-        self._stale_problem = True
+        self._problem_form = self.query_one(BenchForm).values()
 
     @on(Input.Changed, "#bench-form Input")
     @on(Select.Changed, "#bench-form Select")
-    def _form_changed(self) -> None:
+    @on(Checkbox.Changed, "#bench-form Checkbox")
+    def _form_changed(self, event: Input.Changed | Select.Changed | Checkbox.Changed) -> None:
         """Once the form is changed, the problem shown for its old values is gone from the status line."""
-        if self._stale_problem and not self.busy:
+        if event.control.id == "bench-profile":
+            self._show_judging()
+        if self._problem_form is not None and not self.busy \
+                and self.query_one(BenchForm).values() != self._problem_form:
             self._status(READY_HINT)

@@ -90,15 +90,23 @@ def stats_text(interval: LatencyHistogram, total: LatencyHistogram, metric: str,
 
 
 def progress_text(progress: float, elapsed_s: float, ops: int, ops_per_s: float, *,
-                  finished: bool = False) -> Text:
-    """A bar with the percentage, then e.g. "4,512 writes · 2,345 ops/s · 2.0 s · 3 s left"."""
+                  finished: bool = False, mb_s: tuple[float, float] | None = None) -> Text:
+    """A bar with the percentage, then e.g. "4,512 writes · 2,345 ops/s · 2.00 s · 3 s left"; with `mb_s`
+    (a compaction, whose calls are 2 MiB reads and 1 MiB writes) "read 380.2 MB/s · write 379.9 MB/s · …"."""
     done = round(min(max(progress, 0.0), 1.0) * PROGRESS_CELLS)
     text = Text("━" * done, style="green")
     text.append("━" * (PROGRESS_CELLS - done), style="dim")
     text.append(f" {progress:.0%}\n", style="bold")
     eta = "done" if finished else time_left(progress, elapsed_s)
-    text.append(f"{ops:,} writes · {ops_per_s:,.0f} ops/s · {elapsed_s:,.1f} s · {eta}")
+    pace = f"{ops:,} writes · {ops_per_s:,.0f} ops/s" if mb_s is None else \
+        f"read {mb_s[0]:,.1f} MB/s · write {mb_s[1]:,.1f} MB/s"
+    text.append(f"{pace} · {elapsed_text(elapsed_s)} · {eta}")
     return text
+
+
+def elapsed_text(seconds: float) -> str:
+    """A run's duration in the units of every latency on screen: "674 ms", "2.04 s", "126 s"."""
+    return format_latency(seconds * 1e9) if seconds > 0 else "0 s"
 
 
 def time_left(progress: float, elapsed_s: float) -> str:
@@ -153,7 +161,7 @@ def verdict_text(params: WalParams, target: Target, result: WalResult, threshold
     note = ram_note(target.fstype)
     if note:
         text.append(f"Note: {note}\n", style="bold yellow")
-    text.append(f"{result.samples:,} writes of {params.bs:,} bytes in {result.duration_s:.1f} s, "
+    text.append(f"{result.samples:,} writes of {params.bs:,} bytes in {elapsed_text(result.duration_s)}, "
                 f"{result.ops_per_s or 0:,.0f} ops/s · {params.sync} · "
                 f"{'preallocated' if params.prealloc else 'appending'} · {target.directory} "
                 f"({target.fstype} on {target.device or 'no block device'})\n")
@@ -169,7 +177,7 @@ def previous_line(params: WalParams, target: Target, result: WalResult, threshol
         verdict = verdict_for(params, result.sync, threshold)
         text.append("PASS " if verdict.passed else "FAIL ", style="green" if verdict.passed else "red")
     text.append(f"p99 {_ms(result.sync.percentile(99.0))} · {result.ops_per_s or 0:,.0f} ops/s · "
-                f"{params.profile}, {result.samples:,} writes in {result.duration_s:.1f} s · "
+                f"{params.profile}, {result.samples:,} writes in {elapsed_text(result.duration_s)} · "
                 f"{target.directory}",
                 style="dim")
     return text

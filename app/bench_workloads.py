@@ -157,6 +157,11 @@ class LiveFigures:
         ms["p99 cumulative"] = (self.total.percentile(99.0) or 0) / 1e6 or None
         return t, ms
 
+    def mb_s(self) -> tuple[float, float]:
+        """Read and write MB/s of the run so far (compaction's progress line)."""
+        seconds = self.seconds or 1e-9
+        return self.bytes_read / seconds / 1e6, self.bytes_written / seconds / 1e6
+
     def throughput_text(self, interval: Interval) -> Text:
         """Read and write MB/s of the last interval and of the run so far (compaction)."""
         seconds, total = interval.seconds or 1e-9, self.seconds or 1e-9

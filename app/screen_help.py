@@ -59,11 +59,13 @@ BENCH_HELP = ScreenHelp(
     shows=("etcd-style durable writes: small writes each followed by fdatasync, in a private scratch "
            "directory that is always removed. A child process measures; this screen only draws. Live: "
            "p50/p90/p99/p99.9 per interval, a histogram of the whole run, ops/s, progress and the time "
-           "each layer adds; at the end, the verdict against the threshold you pick."),
+           "each layer adds; at the end, the verdict against the threshold you pick (WAL and WAL under "
+           "compaction; compaction and randwrite are measured, not judged, so they have no threshold). / "
+           "moves to the directory field without typing into it; a path already there stays."),
     words=(("PASS", "bold green", "the p99 of the durable call is under the threshold"),
            ("FAIL", "bold red", "the p99 is at or over the threshold"),
            ("yellow figure", "yellow", "a percentile resting on fewer than 10 samples: not worth much"),
-           ("dashed red line", "red", "the threshold on the chart"),
+           ("dashed red line", "red", "the threshold on the chart (only for a judged WAL run)"),
            ("ratio ours/fio", "bold", "above 1.00: our latency is higher (slower), our MB/s or ops/s higher "
                                       "(faster); the meaning column says which")),
     sources=("latencies: measured around write() and fdatasync() in the engine child (nanoseconds)",

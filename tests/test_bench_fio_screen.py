@@ -9,8 +9,10 @@ import shutil
 import pytest
 from diskdoctor.app.tui import DiskDoctorApp
 from diskdoctor.probes.engine.workloads.interference import InterferenceParams
+from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.root import live_root
 from diskdoctor.probes.wal_params import WalParams
+from diskdoctor.widgets.units import format_latency
 from test_bench_screen import SIZE, open_bench, text_of, until
 from test_bench_workloads_screen import MIB, SMALL_COMPACTION
 from textual.widgets import Input, Select
@@ -43,8 +45,16 @@ async def test_compaction_side_by_side_with_fio(tmpfs_dir: str) -> None:
         await until(pilot, lambda: "ours/fio" in text_of(app, "#bench-fio")
                     or "fio:" in text_of(app, "#bench-status"), timeout=30)
         table = text_of(app, "#bench-fio")
-        for row in ("read MB/s (in calls)", "write MB/s (in calls)", "sync calls p99", "fio-3"):
+        for row in ("read MB/s (in calls)", "write MB/s (in calls)", "sync p99 (range + file)", "fio-3"):
             assert row in table
+        merged = LatencyHistogram()  # the row is our range syncs and file syncs merged, as fio counts them
+        for name in ("range_sync", "file_sync"):
+            merged.merge(screen.result.streams[name])  # type: ignore[attr-defined]
+        [sync_row] = [line for line in table.splitlines() if line.startswith("sync p99 (range + file)")]
+        assert " ".join(sync_row.split()[5:7]) == format_latency(merged.percentile(99.0))
+        ranges, files = (screen.result.streams[name].count for name in ("range_sync", "file_sync"))  # type: ignore[attr-defined]
+        assert f"ours merge the same two kinds, {ranges:,} range syncs and {files:,} file syncs" in table
+        assert "measured apart" not in table
         assert any(word in table for word in ("ours faster", "ours slower", "about the same"))
         assert "fio ran the equivalent job shown above" in table
         await app.workers.wait_for_complete()

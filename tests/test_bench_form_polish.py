@@ -1,12 +1,16 @@
-"""The Benchmark form as a user types into it (Pilot): the filesystem menu follows the directory, `/` keeps
-a typed path, a missing directory is marked at once, a fixed problem leaves the status line, the profile
-menu shows whole names, and the progress line never promises "0 s left" before the end."""
+"""The Benchmark form as a user types into it (Pilot): the filesystem menu follows the directory, `/` only
+moves to the directory field, a missing directory is marked at once, a fixed problem leaves the status line
+(a late change message does not), help gives focus back where it was, Tab follows the form as drawn, the
+profile menu shows whole names, and the progress line never promises "0 s left" before the end."""
 
 from __future__ import annotations
 
 import os
 
+import pytest
+from diskdoctor.app.bench_form import BenchForm
 from diskdoctor.app.bench_view import progress_text
+from diskdoctor.app.help_screen import HelpScreen
 from diskdoctor.app.tui import DiskDoctorApp
 from diskdoctor.probes.root import live_root
 from test_bench_screen import SIZE, open_bench, text_of
@@ -30,16 +34,78 @@ async def test_filesystem_menu_follows_the_typed_directory(tmpfs_dir: str) -> No
         assert screen.query_one("#bench-dir", Input).value == tmpfs_dir  # the typed path is kept
 
 
-async def test_slash_focuses_the_directory_without_wiping_it() -> None:
+async def test_slash_only_moves_to_the_directory_field(tmpfs_dir: str) -> None:
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_bench(app, pilot)
         field = screen.query_one("#bench-dir", Input)
         await pilot.press("slash")
-        assert field.has_focus and field.value == "/"  # empty: starts the path
-        await pilot.press(*"tmp", "escape")
+        assert field.has_focus and field.value == ""  # nothing typed: the path typed next is the whole path
+        await pilot.press(*tmpfs_dir, "escape")
+        assert field.value == tmpfs_dir
         await pilot.press("slash")
-        assert field.has_focus and field.value == "/tmp" and field.cursor_position == 4
+        assert field.has_focus and field.value == tmpfs_dir and field.cursor_position == len(tmpfs_dir)
+        field.value = "//" + tmpfs_dir  # several leading slashes are one, as the kernel reads them
+        await pilot.pause()
+        assert screen.query_one(BenchForm).directory == tmpfs_dir and not field.has_class("-invalid")
+
+
+async def test_closing_help_puts_focus_back_where_it_was() -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bench(app, pilot)
+        fields = {f.id: f.value for f in screen.query(Input).results(Input)}
+        screen.set_focus(None)  # keys go to the screen
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert app.screen is screen and screen.focused is None  # not in the first field
+        await pilot.press("slash")  # the hotkey acts: nothing is typed anywhere
+        assert {f.id: f.value for f in screen.query(Input).results(Input)} == fields
+        assert screen.focused is screen.query_one("#bench-dir")
+        bs = screen.query_one("#bench-bs", Input)
+        bs.focus()
+        await pilot.press("f1", "escape")
+        assert screen.focused is bs  # the field the user was in
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)])
+async def test_tab_follows_the_form_as_drawn(size: tuple[int, int]) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        screen = await open_bench(app, pilot)
+        form = screen.query_one("#bench-form")
+        for profile in ("etcd", "compaction", "randwrite", "interference"):
+            screen.query_one("#bench-profile", Select).value = profile
+            await pilot.pause()
+            screen.set_focus(None)
+            await pilot.press("slash")
+            visited = [screen.focused]
+            while True:
+                await pilot.press("tab")
+                if screen.focused is None or form not in screen.focused.ancestors:
+                    break
+                visited.append(screen.focused)
+            drawn = sorted((w for w in form.children if w.focusable), key=lambda w: (w.region.y, w.region.x))
+            dir_at = drawn.index(screen.query_one("#bench-dir"))
+            assert [w.id for w in visited] == [w.id for w in drawn[dir_at:]], profile
+            assert visited[-1].id == "bench-start"
+            rows = [w.region.y for w in visited]
+            assert rows == sorted(rows) and len(set(rows)) == (2 if size[0] < 160 else 1)
+
+
+async def test_an_error_stays_when_a_change_made_before_it_arrives_late() -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bench(app, pilot)
+        screen.query_one("#bench-dir", Input).value = "/tmp"
+        screen.query_one("#bench-bs", Input).value = "2x"  # their Changed messages are still queued
+        screen.action_start()
+        await pilot.pause()
+        assert "cannot read block size '2x'" in text_of(app, "#bench-status")
+        screen.query_one("#bench-bs", Input).value = "4k"  # a change after the error: it goes
+        await pilot.pause()
+        assert text_of(app, "#bench-status").startswith("Pick a filesystem or type a directory")
 
 
 async def test_missing_directory_is_marked_while_typing_and_a_fixed_problem_leaves_the_status() -> None:
@@ -79,3 +145,5 @@ def test_progress_says_finishing_rather_than_zero_seconds_left() -> None:
     assert str(progress_text(0.25, 10.0, 100, 10.0)).endswith("· 30 s left")
     assert str(progress_text(1.0, 2.0, 100, 0.0)).endswith("· finishing")  # the last interval, not the end
     assert str(progress_text(1.0, 2.0, 100, 0.0, finished=True)).endswith("· done")
+    assert str(progress_text(1.0, 0.674, 32, 0.0, finished=True, mb_s=(379.6, 380.0))).endswith(
+        "read 379.6 MB/s · write 380.0 MB/s · 674 ms · done")  # a compaction: MB/s, and ms under a second

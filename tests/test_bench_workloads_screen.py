@@ -1,10 +1,14 @@
 """The Benchmark screen with the other workloads (Pilot): the two-series interference chart, compaction's
-MB/s, randwrite's form, all from real short runs on tmpfs."""
+MB/s, randwrite's form, all from real short runs on tmpfs; compaction and randwrite, which the screen does not
+judge, show no threshold and are saved without a verdict."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 
+from diskdoctor.app.runs.store import RunStore, default_runs_dir
 from diskdoctor.app.tui import DiskDoctorApp
 from diskdoctor.probes.engine.workloads.compaction import CompactionParams
 from diskdoctor.probes.engine.workloads.interference import InterferenceParams
@@ -13,6 +17,7 @@ from diskdoctor.probes.wal_params import WalParams
 from diskdoctor.widgets import PercentileChart
 from test_bench_screen import SIZE, open_bench, text_of, until
 from textual.widgets import Checkbox, Input, Select
+from textual.widgets._footer import FooterKey
 from wal_support import tmpfs_dir
 
 __all__ = ["tmpfs_dir"]
@@ -46,12 +51,37 @@ async def test_interference_draws_both_series_on_one_chart(tmpfs_dir: str) -> No
     assert os.listdir(tmpfs_dir) == []
 
 
+def chart_title(screen) -> str:  # type: ignore[no-untyped-def]
+    return "".join(segment.text for segment in screen.query_one(PercentileChart)._title(160))
+
+
+def judged_on_screen(screen) -> bool:  # type: ignore[no-untyped-def]
+    """The threshold row is shown and the chart draws the limit line."""
+    row = screen.query_one("#bench-threshold-row").display
+    limit = screen.query_one(PercentileChart).threshold_ms is not None
+    assert row == limit == ("limit" in chart_title(screen))
+    return row
+
+
+def saved_without_verdict(kind: str) -> None:
+    """The one saved run is `kind`, with no threshold, no verdict, and `"verdict": null` in its file."""
+    [saved] = RunStore().scan().runs
+    assert saved.kind == kind and saved.threshold is None and saved.record.verdict() is None
+    [path] = default_runs_dir().glob("*.json")
+    document = json.loads(path.read_text())
+    assert document["record"]["verdict"] is None
+
+
 async def test_compaction_from_the_form_shows_mb_s_and_its_summary(tmpfs_dir: str) -> None:
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_bench(app, pilot)
+        assert judged_on_screen(screen)  # the etcd WAL: "╌ limit 10 ms (etcd docs)"
         screen.query_one("#bench-profile", Select).value = "compaction"
         await pilot.pause()
+        assert not judged_on_screen(screen)  # a compaction has no verdict: no limit line, no threshold row
+        await pilot.press("t")
+        assert screen.query_one("#bench-threshold", Select).value == "etcd"  # t does nothing here
         assert screen.query_one("#bench-jobs").display and not screen.query_one("#bench-prealloc").display
         assert screen.query_one("#bench-size", Input).value == "64m"
         screen.query_one("#bench-dir", Input).value = tmpfs_dir
@@ -62,6 +92,19 @@ async def test_compaction_from_the_form_shows_mb_s_and_its_summary(tmpfs_dir: st
         assert "MB/s" in text_of(app, "#bench-stats") and "file sync" in text_of(app, "#bench-stats")
         assert text_of(app, "#bench-verdict").startswith("compaction read ")
         assert not screen.query_one("#bench-longer").display
+        progress = text_of(app, "#bench-progress-text")  # MB/s, not ops/s, and a sub-second run in ms
+        assert re.search(r"read [\d,.]+ MB/s · write [\d,.]+ MB/s · \d+(\.\d+)? m?s · done$", progress)
+        assert "ops/s" not in progress and "writes" not in progress
+        assert "no block device" in text_of(app, "#bench-layers-title")  # tmpfs: no empty layer table
+        await pilot.pause()
+        footer = [key.description for key in screen.query(FooterKey)]
+        assert "Run again" in footer and "Run longer" not in footer  # as the buttons: no longer compaction
+        assert not judged_on_screen(screen)
+        saved_without_verdict("compaction")
+        screen.query_one("#bench-profile", Select).value = "etcd"  # the next Start is judged: the row is back
+        await pilot.pause()
+        assert screen.query_one("#bench-threshold-row").display
+        assert screen.query_one(PercentileChart).threshold_ms is None  # the chart still shows the compaction
         await app.workers.wait_for_complete()
     assert os.listdir(tmpfs_dir) == []
 
@@ -70,6 +113,12 @@ async def test_randwrite_form_offers_no_sync_and_o_direct(tmpfs_dir: str) -> Non
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_bench(app, pilot)
+        screen.query_one("#bench-profile", Select).value = "randwrite"
+        await pilot.pause()
+        assert not judged_on_screen(screen)
+        screen.query_one("#bench-profile", Select).value = "postgres-wal"
+        await pilot.pause()
+        assert judged_on_screen(screen)  # back on a WAL profile: the limit and the row come back
         screen.query_one("#bench-profile", Select).value = "randwrite"
         await pilot.pause()
         assert screen.query_one("#bench-direct", Checkbox).display
@@ -82,5 +131,7 @@ async def test_randwrite_form_offers_no_sync_and_o_direct(tmpfs_dir: str) -> Non
         assert screen.result.sync.count == 0 and screen.result.write.count > 100  # type: ignore[attr-defined]
         assert text_of(app, "#bench-verdict").startswith("randwrite ") and "O_DIRECT" in text_of(
             app, "#bench-verdict")
+        assert not judged_on_screen(screen) and "PASS" not in text_of(app, "#bench-status")
+        saved_without_verdict("randwrite")
         await app.workers.wait_for_complete()
     assert os.listdir(tmpfs_dir) == []
