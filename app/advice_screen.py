@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from diskdoctor.probes.etcd_metrics import discover as discover_etcd_metrics
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
@@ -83,7 +84,9 @@ class AdviceScreen(Screen[None]):
     def load(self) -> None:
         """Read what the rules need (reusing a given host and TRIM facts) and run them off the UI thread."""
         try:
-            advice = load_advice_input(self.root, bench=self.bench, host=self.host, trim=self.trim)
+            etcd, _notes = discover_etcd_metrics(self.root)  # a local etcd's own commit p99 (live only)
+            advice = load_advice_input(self.root, bench=self.bench, host=self.host, trim=self.trim,
+                                       etcd_metrics=etcd)
             self.post_message(AdviceReady(advise(advice), advice.host.root_label))
         except Exception as err:  # a probe or rule bug must never kill the app
             self.post_message(HostLoadFailed(f"could not run the advisor: {err}"))

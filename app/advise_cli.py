@@ -7,10 +7,9 @@ import json
 import os
 import sys
 
-from diskdoctor.probes.app_processes import etcd_metrics_locations
-from diskdoctor.probes.etcd_metrics import DISCOVERED_TIMEOUT_S, EtcdMetrics, MetricsError, read_etcd_metrics
+from diskdoctor.probes.etcd_metrics import MetricsError, read_etcd_metrics
+from diskdoctor.probes.etcd_metrics import discover as discover_etcd_metrics
 from diskdoctor.probes.etcd_metrics import summary as etcd_summary
-from diskdoctor.probes.root import Root
 
 from .advisor.advise import advice_document, advise, fails_check, load_advice_input
 from .advisor.bench_input import load_bench_result
@@ -47,17 +46,6 @@ def add_advise_parser(commands: argparse._SubParsersAction, parser_class: type) 
     return advise_parser
 
 
-def discovered_etcd_metrics(root: Root) -> EtcdMetrics | None:
-    """The metrics of an etcd running here that serves them over plain http (kubeadm: 127.0.0.1:2381),
-    so ETCD-COMMIT-P99 needs no flag there; a URL that does not answer is one line on stderr."""
-    for pid, url in etcd_metrics_locations(root):
-        try:
-            return read_etcd_metrics(url, DISCOVERED_TIMEOUT_S)
-        except MetricsError as err:
-            print(f"advise: etcd (pid {pid}): {err}; its commit latency is not judged", file=sys.stderr)
-    return None
-
-
 def run_advise(args: argparse.Namespace) -> int:
     """Load one snapshot, run every rule, print text or JSON; exit 1 when anything is warn or crit."""
     peak = parse_peak_window(args.peak) if args.peak is not None else None
@@ -70,7 +58,9 @@ def run_advise(args: argparse.Namespace) -> int:
             raise UsageError(str(err)) from err
     with open_root(args.sysroot) as root:
         if etcd is None:
-            etcd = discovered_etcd_metrics(root)
+            etcd, notes = discover_etcd_metrics(root)
+            for note in notes:
+                print(f"advise: {note}", file=sys.stderr)
         if etcd is not None:  # say it was read, also when nothing in it is a finding
             print(f"advise: etcd metrics from {etcd.source}: {etcd_summary(etcd)} (FAQ: commit p99 under "
                   "25 ms, WAL fsync p99 under 10 ms)", file=sys.stderr)

@@ -12,6 +12,7 @@ import urllib.request
 from dataclasses import dataclass
 
 from .host_text import visible
+from .root import Root
 
 COMMIT = "etcd_disk_backend_commit_duration_seconds"
 WAL_FSYNC = "etcd_disk_wal_fsync_duration_seconds"
@@ -150,3 +151,17 @@ def summary(metrics: EtcdMetrics) -> str:
         if histogram is not None and p99 is not None:
             parts.append(f"{what} p99 {p99 * 1000.0:.3g} ms over {histogram.total:,.0f} {unit}")
     return "; ".join(parts) or "no observations yet"
+
+
+def discover(root: Root) -> tuple[EtcdMetrics | None, list[str]]:
+    """The metrics of an etcd running on this live host that serves them over plain http (kubeadm:
+    127.0.0.1:2381), and one line for each such URL that did not answer."""
+    from .app_processes import etcd_metrics_locations
+
+    notes = []
+    for pid, url in etcd_metrics_locations(root):
+        try:
+            return read_etcd_metrics(url, DISCOVERED_TIMEOUT_S), notes
+        except MetricsError as err:
+            notes.append(f"etcd (pid {pid}): {err}; its commit latency is not judged")
+    return None, notes

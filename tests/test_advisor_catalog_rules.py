@@ -245,3 +245,29 @@ def test_healthy_metrics_are_said_to_be_read_and_decreasing_buckets_refused(tmp_
     decreasing.write_text(metrics_text([100, 50, 1000]))
     assert_one_line_error(run_cli("advise", "--sysroot", root, "--etcd-metrics", str(decreasing)),
                           "buckets decrease")
+
+
+@pytest.mark.live
+async def test_the_advice_screen_reads_a_running_etcd_s_metrics_too(metrics_url: str) -> None:
+    """The Advice screen (and a report) judge the same etcd metrics `advise` finds by itself."""
+    from diskdoctor.app.advice_screen import AdviceScreen
+    from diskdoctor.app.tui import DiskDoctorApp
+    from diskdoctor.probes.root import live_root
+
+    port = metrics_url.rsplit(":", 1)[1]
+    etcd = subprocess.Popen(["bash", "-c", f'exec -a etcd {sys.executable} -c "import time; time.sleep(60)" '
+                             f"--listen-metrics-urls=http://127.0.0.1:{port}"])
+    try:
+        app = DiskDoctorApp(live_root())
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("4")
+            for _ in range(300):
+                screen = app.screen
+                if isinstance(screen, AdviceScreen) and screen.findings:
+                    break
+                await pilot.pause(0.05)
+            assert isinstance(app.screen, AdviceScreen)
+            assert "ETCD-COMMIT-P99" in {finding.id for finding in app.screen.findings}
+    finally:
+        etcd.kill()
+        etcd.wait()

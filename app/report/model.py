@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+from diskdoctor.probes.etcd_metrics import discover as discover_etcd_metrics
 from diskdoctor.probes.host import Host, read_host
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
@@ -61,7 +62,9 @@ def build_report(root: Root, runs: list[SavedRun] | None = None, *, store: RunSt
             notes.append(f"saved runs not read: {err}")
         notes += [f"runs directory: {warning}" for warning in listing.warnings()]
         runs = default_runs(listing, host.hostname)
+    etcd, etcd_notes = discover_etcd_metrics(root)  # as the Advice screen and `advise` do
+    notes += etcd_notes
     advice = load_advice_input(root, host=host, trim=trim, verdicts=verdicts,
-                               bench=tuple(bench_contexts(runs)))
+                               bench=tuple(bench_contexts(runs)), etcd_metrics=etcd)
     return Report(now or dt.datetime.now(dt.timezone.utc), host_fingerprint(root, host), host,
                   advice.verdicts, in_display_order(advise(advice)), runs, notes)
