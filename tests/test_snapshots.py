@@ -86,16 +86,24 @@ async def _open_advice(pilot) -> None:  # type: ignore[no-untyped-def]
     await _settle(pilot)
     await pilot.press("4")
     await _settle(pilot)
+    for _ in range(200):  # the findings come from a worker: move the cursor only once they are in
+        if getattr(pilot.app.screen, "findings", None):
+            break
+        await pilot.pause(0.05)
     await pilot.press("down")
     await pilot.pause()
     await pilot.wait_for_scheduled_animations()
     # the table measures its rows' widths when it is next idle, which a loaded machine can delay
+    # (the severity, subject and finding id columns are each wider than their labels once measured)
     table = pilot.app.screen.query_one("#advice-table")
-    labels = sum(len(str(column.label)) for column in table.ordered_columns)
-    for _ in range(100):
-        if table.virtual_size.width > labels + 2 * len(table.ordered_columns):
+    for _ in range(200):
+        measured = table.ordered_columns[:3]
+        if measured and all(column.content_width > len(str(column.label)) for column in measured):
             break
         await pilot.pause(0.05)
+    table._clear_caches()  # lines drawn before the widths were measured stay cached (Textual 8.2)
+    table.refresh()
+    await pilot.pause(0.1)
     await pilot.pause()
 
 
