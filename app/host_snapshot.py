@@ -64,9 +64,15 @@ class SnapshotScreen(Screen[None]):
 
     shown_generation = -1
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """Every snapshot screen must draw snapshots: checked when the class is defined (Textual's
+        metaclass rules out ABCMeta), so a missing override fails at import, not on first use."""
+        super().__init_subclass__(**kwargs)  # type: ignore[arg-type]
+        if cls.show_snapshot is SnapshotScreen.show_snapshot:
+            raise TypeError(f"{cls.__name__} is a SnapshotScreen but does not define show_snapshot")
+
     def show_snapshot(self, snapshot: HostSnapshot) -> None:
-        """Draw `snapshot` (called on the UI thread, only with newer snapshots)."""
-        raise NotImplementedError
+        """Draw `snapshot` (called on the UI thread, only with newer snapshots); each screen defines it."""
 
     def show_snapshot_failure(self, reason: str) -> None:
         """Say that the host could not be read (one line)."""
