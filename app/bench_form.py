@@ -218,8 +218,8 @@ class BenchForm(Vertical):
         self.query_one("#bench-profile", Select).value = params.profile
         self.query_one("#bench-bs", Input).value = str(params.bs)
         mib, rest = divmod(params.size, 1 << 20)
-        self.query_one("#bench-size", Input).value = "" if params.duration_s else (
-            f"{mib}m" if not rest else str(params.size))
+        # with a duration the size is the file's, still what ran (blank, the field would show its placeholder)
+        self.query_one("#bench-size", Input).value = f"{mib}m" if not rest else str(params.size)
         self.query_one("#bench-duration", Input).value = f"{params.duration_s:g}" if params.duration_s else ""
         self.query_one("#bench-sync", Select).value = params.sync
         self.query_one("#bench-prealloc", Checkbox).value = params.prealloc
