@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -124,6 +125,12 @@ def wait_until_empty(directory: str, seconds: float = 10) -> list[str]:
     return os.listdir(directory)
 
 
+def keep_full(directory: str, stop: threading.Event) -> None:
+    """Take every block freed in `directory`'s filesystem until `stop` is set."""
+    while not stop.wait(0.05):
+        fill(directory)
+
+
 @pytest.mark.live
 @pytest.mark.parametrize("kind", ["wal", "compaction", "compaction-2-jobs", "interference"])
 def test_enospc_mid_run_is_one_line_and_leaves_nothing(tmp_path: Path, kind: str) -> None:
@@ -132,7 +139,16 @@ def test_enospc_mid_run_is_one_line_and_leaves_nothing(tmp_path: Path, kind: str
         events = run.events()
         assert any(measuring(event, kind) for event in events)
         fill(mountpoint)
-        final = list(events)[-1]
+        # keep it full: a compaction's preallocated outputs reuse the space its unlinked inputs free, so
+        # only a filesystem that stays full (another writer taking what is freed) runs it out of space
+        stop = threading.Event()
+        keeper = threading.Thread(target=keep_full, args=(mountpoint, stop), daemon=True)
+        keeper.start()
+        try:
+            final = list(events)[-1]
+        finally:
+            stop.set()
+            keeper.join()
         assert isinstance(final, Failed) and final.message == "no space left on the device", final
         assert leftover_scratch(mountpoint) == []
         os.unlink(os.path.join(mountpoint, "filler"))
