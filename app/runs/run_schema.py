@@ -21,6 +21,7 @@ SCHEMA_PACKAGE = "diskdoctor.schemas"
 SCHEMA_FILE = "run.schema.json"
 SHOWN_VALUE_CHARS = 40
 """A wrong value is quoted up to this many characters (a run file is untrusted and may hold anything)."""
+SHOWN_FIELD_CHARS = 200
 JSON_TYPES = {"number": "a number", "integer": "a whole number", "string": "text", "boolean": "true or false",
               "null": "null", "object": "an object", "array": "a list"}
 
@@ -46,7 +47,8 @@ def _validator() -> Callable[[object], object]:
 
 def _field(name: str) -> str:
     """fastjsonschema's "data.record.verdict" as "record.verdict" ("data" alone is the whole file)."""
-    return re.sub(r"^data\.?", "", name or "data") or "the file"
+    field = re.sub(r"^data\.?", "", name or "data") or "the file"
+    return field if len(field) <= SHOWN_FIELD_CHARS else field[:SHOWN_FIELD_CHARS] + "…"
 
 
 def json_type(value: object) -> str:
@@ -97,7 +99,7 @@ def explain(err: Any) -> str:
     if rule == "required" and isinstance(value, dict):
         missing = [key for key in definition.get("required", []) if key not in value]
         prefix = "" if field == "the file" else f"{field}."
-        return f"missing field {shown_value(prefix + missing[0])}" if missing else f"{field} lacks a field"
+        return f"missing field {visible(prefix + missing[0])!r}" if missing else f"{field} lacks a field"
     if rule == "type":
         return f"{field} must be {_types(definition)}, not {shown_value(value)}"
     if rule in ("enum", "const"):
