@@ -1,7 +1,7 @@
 """The run file format as a JSON Schema (docs/schemas/run.schema.json, shipped as `diskdoctor.schemas`):
 every field of a saved run is checked by type before it is loaded, so a damaged file is named and skipped.
 
-fastjsonschema compiles the schema to Python once per process (~0.1 s) and then checks a run file in
+fastjsonschema compiles the schema to Python once per process (~70 ms) and then checks a run file in
 0.3-3 ms; jsonschema cost ~0.15 s to import and 4-60 ms per run file (README: Saved runs).
 """
 
@@ -36,13 +36,23 @@ def _no_remote_refs(uri: str) -> NoReturn:
     raise ValueError(f"the run schema refers to {uri}: only references inside the schema are followed")
 
 
+def _compiled_form(schema: dict[str, Any]) -> dict[str, Any]:
+    """The same schema with its root moved under $defs and referenced: fastjsonschema writes the schema of
+    each rule into the code that raises its error, and the root's holds all of $defs (80 KB, twice), so
+    compiling this form takes 70 ms instead of 160."""
+    schema = dict(schema)
+    defs = schema.pop("$defs", {})
+    head = {key: schema.pop(key) for key in ("$schema", "$id") if key in schema}
+    return {**head, "$ref": "#/$defs/run_file", "$defs": {**defs, "run_file": schema}}
+
+
 @functools.cache
 def _validator() -> Callable[[object], object]:
     """The compiled validator (fastjsonschema is imported only when a run file is read)."""
     import fastjsonschema
 
     refuse = dict.fromkeys(("http", "https", "file", "ftp", ""), _no_remote_refs)  # never fetch anything
-    return fastjsonschema.compile(run_schema(), handlers=refuse)  # type: ignore[no-any-return]
+    return fastjsonschema.compile(_compiled_form(run_schema()), handlers=refuse)  # type: ignore[no-any-return]
 
 
 def _field(name: str) -> str:
