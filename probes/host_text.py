@@ -18,8 +18,8 @@ UNSAFE_MULTILINE = re.compile(f"[{_UNSAFE}]")
 UNSAFE_ONE_LINE = re.compile(f"[{_UNSAFE}\\t\\n]")
 _ESCAPE = re.compile(r"\\(x[0-9a-f]{2}|u[0-9a-f]{4})")
 """What escape_char writes; it stands for a character only when escape_char writes exactly that."""
-CONTROL_NOTE = ("# a name above holds control or invisible characters (shown as \\x.. escapes); "
-                "$'...' spells each one out, so the command names the real path (bash, zsh, ksh)")
+CONTROL_NOTE = ("# a name in these commands holds control or invisible characters (shown elsewhere as \\x.. "
+                "escapes): $'...' spells each one out, so the command names the real path (bash, zsh, ksh)")
 
 
 def escape_char(char: str) -> str:
