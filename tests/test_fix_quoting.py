@@ -7,10 +7,12 @@ import html
 import json
 import re
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from cli_runner import run_cli
+from conftest import live_prerequisites
 from diskdoctor.probes.host_text import (
     CONTROL_NOTE,
     UNSAFE_MULTILINE,
@@ -22,6 +24,8 @@ from diskdoctor.probes.host_text import (
 from diskdoctor.probes.mountinfo import parse_mountinfo_line
 from diskdoctor.probes.root import Root
 from hostile_roots import copy_fixture, replace_everywhere
+from loop_stack import LoopStack, sh
+from loop_stack import _attach as attach
 
 MOUNTPOINT = "/var/lib/etcd\ntouch \x1b]0;x\x07\t'q\u202e\u200bz\\x0a"
 """A newline, ESC and BEL, a tab, a quote, bidi and zero-width characters, and a backslash that reads
@@ -140,3 +144,39 @@ async def test_tui_fix_cards_name_the_real_mount(tmp_path: Path) -> None:
     _assert_names_the_real_mount(fixes, "TUI cards")
     assert UNSAFE_MULTILINE.search(body) is None and UNSAFE_MULTILINE.search(svg) is None
     assert "fstrim -v $'/var/lib/etcd\\x0atouch" in html.unescape(svg).replace("\xa0", " ")
+
+
+@pytest.fixture
+def hostile_live_mount(tmp_path: Path) -> Iterator[Path]:
+    """A real ext4 on a loop device, mounted on a directory named like MOUNTPOINT's last part."""
+    why = live_prerequisites()
+    if why:
+        pytest.skip(why)
+    stack = LoopStack(tmp_path)
+    try:
+        device = attach(stack, "odd", 64)
+        sh("mkfs.ext4", "-q", "-F", device)
+        point = tmp_path / ("etcd\ntouch \x1b]0;x\x07\t'q\u202e\u200bz\\x0a")
+        point.mkdir()
+        sh("mount", device, str(point))
+        stack.mountpoints["odd"] = point
+        yield point
+    finally:
+        stack.teardown()
+
+
+@pytest.mark.live
+def test_live_fixes_and_trim_now_use_the_real_mountpoint(hostile_live_mount: Path) -> None:
+    real = str(hostile_live_mount)
+    result = run_cli("advise", "--json")
+    assert result.code in (0, 1), result.err
+    findings = [f for f in json.loads(result.out)["findings"] if f["subject"] == shown(real)]
+    lines = [line for f in findings for line in (*f["fix"], *f["verify"]) if "$'/" in line]
+    assert lines and all(CONTROL_NOTE in f["fix"] for f in findings if any("$'" in x for x in f["fix"]))
+    for line in lines:
+        word = ANSI_C_WORD.search(line)[0]  # type: ignore[index]
+        assert printed_by_bash(word) == real.encode(), line
+    trim = run_cli("trim", "--run", real, "--yes")
+    assert trim.code == 0, trim.err
+    assert "fstrim reported" in trim.out and shown(real) in trim.out
+    assert UNSAFE_MULTILINE.search(trim.out + trim.err) is None
