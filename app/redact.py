@@ -108,15 +108,44 @@ def _redact_file(redactor: Redactor, rel: str, text: str) -> str:
 
 
 def _renamed(redactor: Redactor, rel: str) -> str:
-    """A file's own name with the same rules applied (a crontab named after its user), outside sysfs,
-    procfs and /dev, whose names are the kernel's."""
+    """A file's path with the same rules applied to each of its names (a crontab named after its user,
+    a mount unit named after its path), outside sysfs, procfs and /dev, whose names are the kernel's."""
     if rel.startswith(SYSTEM_TREES):
         return rel
-    folder, name = os.path.split(rel)
     match = CRONTAB_USER.match(rel)
     if match and match[1] in redactor.usernames:
-        return os.path.join(folder, redactor.usernames[match[1]])
-    return os.path.join(folder, redactor.redact_all(name)) if name else rel
+        return os.path.join(os.path.dirname(rel), redactor.usernames[match[1]])
+    return "/".join(redactor.redact_all(part) if part else part for part in rel.split("/"))
+
+
+def _move(tree: str, rel: str, new_rel: str) -> None:
+    """Move a file or link to its redacted path, dropping folders left empty."""
+    os.makedirs(os.path.dirname(os.path.join(tree, new_rel)), exist_ok=True)
+    os.rename(os.path.join(tree, rel), os.path.join(tree, new_rel))
+    folder = os.path.dirname(rel)
+    while folder and not os.listdir(os.path.join(tree, folder)):
+        os.rmdir(os.path.join(tree, folder))
+        folder = os.path.dirname(folder)
+
+
+def _redact_links(redactor: Redactor, tree: str) -> int:
+    """Symlinks outside sysfs, procfs and /dev: their names and targets redacted; returns how many moved."""
+    changed = 0
+    for folder, _, names in list(os.walk(tree)):
+        for name in names:
+            path = os.path.join(folder, name)
+            rel = os.path.relpath(path, tree)
+            if not os.path.islink(path) or rel.startswith(SYSTEM_TREES):
+                continue
+            target = os.readlink(path)
+            new_target, new_rel = redactor.redact_all(target), _renamed(redactor, rel)
+            if new_target != target:
+                os.unlink(path)
+                os.symlink(new_target, path)
+            if new_rel != rel:
+                _move(tree, rel, new_rel)
+            changed += new_rel != rel
+    return changed
 
 
 def redact_tree(tree: str, hostname: str | None, aliases: tuple[str, ...] = (), *,
@@ -154,10 +183,11 @@ def redact_tree(tree: str, hostname: str | None, aliases: tuple[str, ...] = (), 
             os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
         if new_rel != rel:
             renamed += 1
-            os.makedirs(os.path.dirname(os.path.join(tree, new_rel)), exist_ok=True)
-            os.rename(path, os.path.join(tree, new_rel))
+            _move(tree, rel, new_rel)
         if redactor.counts:
             per_file[new_rel] = dict(sorted(redactor.counts.items()))
+    redactor.counts = Counter()
+    renamed += _redact_links(redactor, tree)
     return _write_report(tree, redactor, per_file, renamed)
 
 

@@ -31,7 +31,8 @@ CMDLINE = ("BOOT_IMAGE=/vmlinuz root=UUID=7e6d5c4b-3a29-4817-8695-a4b3c2d1e0f9 r
 def planted_capture(tmp_path: Path) -> Path:
     """The blocked-TRIM etcd fixture as a customer's capture: its data under /srv/acme-alice-payroll, a
     loop device backed by a file in alice's home mounted on a path with a space, a label, addresses and
-    names in the kernel command line, bob's crontab and the customer's project name in fstab."""
+    names in the kernel command line, bob's crontab, a mount unit named after the data path (and its
+    link) and the customer's project name in fstab."""
     root = copy_fixture("etcd-trim-blocked", tmp_path)
     replace_everywhere(root, "/var/lib/etcd", "/srv/acme-alice-payroll")
     add_device(root, "loop0", size="131072", extra={"dev": "7:0", "loop/backing_file":
@@ -46,6 +47,12 @@ def planted_capture(tmp_path: Path) -> Path:
     (root / "etc/hostname").write_text("web01.corp.example.com\n")
     (root / "fs-usage.json").write_text(json.dumps({"/srv/acme-alice-payroll": {"size": 1, "used": 0,
                                                                                "free": 1}}))
+    unit = root / "etc/systemd/system" / "srv-acme\\x2dalice\\x2dpayroll.mount"
+    unit.parent.mkdir(parents=True, exist_ok=True)
+    unit.write_text("[Mount]\nWhat=/dev/mapper/luks-etcd\nWhere=/srv/acme-alice-payroll\n")
+    wants = root / "etc/systemd/system/local-fs.target.wants"
+    wants.mkdir(parents=True, exist_ok=True)
+    (wants / unit.name).symlink_to(f"../{unit.name}")
     crontab = root / "var/spool/cron/crontabs/bob"
     crontab.parent.mkdir(parents=True)
     crontab.write_text("MAILTO=bob@corp.example.com\n0 3 * * 0 /sbin/fstrim -v /srv/acme-alice-payroll\n")
@@ -142,7 +149,7 @@ def test_the_bundle_reports_what_each_rule_replaced_per_file(tmp_path: Path) -> 
     assert {"mountpoint", "loop-backing-file", "kernel-cmdline", "ip-address", "hostname", "username",
             "user:project", "user:ticket"} <= names
     assert all(count > 0 for count in report["totals"].values())
-    assert report["files_renamed"] == 1  # bob's crontab
+    assert report["files_renamed"] == 3  # bob's crontab, the mount unit and its link
 
 
 @pytest.mark.parametrize(("text", "needle"), [
