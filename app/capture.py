@@ -22,7 +22,7 @@ from diskdoctor.probes.host import Host
 from diskdoctor.probes.root import CAPTURED_COMMANDS_DIR, Root, describe_write_error, live_root
 
 from .errors import UsageError
-from .redact import redact_tree
+from .redact import REPORT_FILE, redact_tree
 from .redact_patterns import passwd_users
 from .redact_rules import UserRule, load_rules
 from .tree_copy import TreeCopier
@@ -118,6 +118,7 @@ def _build_tree(tree: str, redact: bool, rules: tuple[UserRule, ...]) -> tuple[i
         "format": FORMAT, "format_version": 1, "tool_version": installed_version(),
         "created_utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "hostname": hostname, "kernel": host.kernel, "redacted": redact,
+        "redactions": REPORT_FILE if redact else None,
         "files": copier.files, "commands": commands, "unreadable": copier.unreadable,
     }
     with open(os.path.join(tree, MANIFEST), "w") as out:

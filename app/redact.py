@@ -9,7 +9,7 @@ import os
 from collections import Counter
 from collections.abc import Iterable
 
-from .redact_paths import backing_files, mount_paths
+from .redact_paths import backing_files, mount_paths, network_servers
 from .redact_patterns import (
     ATA_IDENTIFY,
     CMDLINE_FILE,
@@ -77,6 +77,8 @@ def _collect(redactor: Redactor, files: dict[str, str], usernames: Iterable[str]
     for text in files.values():
         for match in HOME_USER.finditer(text):
             redactor.add_username(match[2])
+    for server in sorted(network_servers(files)):
+        redactor.add_hostname(server, redactor.hostname_stand_in(server))
     for path in sorted(backing_files(files)):
         redactor.add_path(path, "loop-backing-file")
     for path in sorted(mount_paths(files)):

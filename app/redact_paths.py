@@ -61,7 +61,34 @@ def mount_paths(files: dict[str, str]) -> set[str]:
         usage = {}
     if isinstance(usage, dict):
         found |= {key for key in usage if isinstance(key, str)}
+    found |= {path for path, _server in _network_sources(files)}
     return {path.rstrip("/") or "/" for path in found if _usable(path)}
+
+
+NETWORK_SOURCE = re.compile(r"^(?://([^/\s]+)/|([A-Za-z0-9][A-Za-z0-9.-]*):/(?!/))")
+"""A network filesystem's server: //server/share (CIFS) or server:/export (NFS)."""
+
+
+def _network_sources(files: dict[str, str]) -> list[tuple[str, str]]:
+    """(path on the server, server) of each network filesystem in mountinfo, fstab and mounts."""
+    sources = []
+    for line in files.get("proc/self/mountinfo", "").splitlines():
+        sources += line.partition(" - ")[2].split()[1:2]
+    for rel in ("etc/fstab", "proc/mounts", "etc/mtab"):
+        for line in files.get(rel, "").splitlines():
+            sources += line.split("#", 1)[0].split()[:1]
+    found = []
+    for source in map(decode_octal, sources):
+        match = NETWORK_SOURCE.match(source)
+        if match:
+            found.append(("/" + source[match.end():].lstrip("/"), (match[1] or match[2]).strip("[]")))
+    return found
+
+
+def network_servers(files: dict[str, str]) -> set[str]:
+    """Server names in the sources of mounts and fstab lines (addresses are left to the address rule)."""
+    return {server for _path, server in _network_sources(files)
+            if server and not re.fullmatch(r"[0-9.]+|[0-9A-Fa-f:]+", server)}
 
 
 def backing_files(files: dict[str, str]) -> set[str]:

@@ -17,7 +17,8 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 MASK_GROUP = "mask"
 
 DEFAULT_RULES: dict[str, str] = {
-    "hostname": "the hostname, its short form, its domain and the names in /etc/hostname",
+    "hostname": "the hostname, its short form, its domain, the names in /etc/hostname and the servers "
+                "of network filesystems (nfs01:/export, //server/share)",
     "ip-address": "IPv4 and IPv6 addresses (loopback and unspecified addresses are kept)",
     "username": "user names from /etc/passwd (uid 1000 and up) and from /home and /Users paths",
     "mountpoint": "every mountpoint path and everything below it, one directory name at a time "

@@ -20,7 +20,7 @@ from loop_stack import _attach as attach
 
 SECRETS = ["acme-alice-payroll", "acme images", "acme\\040images", "acme-images", "alice", "bob", "web01",
            "corp.example.com", "10.1.2.3", "10.1.2.1", "10.9.8.7", "ACME-Project-X", "TICKET-4711",
-           "payroll-disk", "acme", "payroll"]
+           "payroll-disk", "acme", "payroll", "filer7", "winbox"]
 RULES = ("# extra rules for this customer\nliteral project ACME-Project-X\n"
          "regex ticket TICKET-(?P<mask>\\d+)\n")
 CMDLINE = ("BOOT_IMAGE=/vmlinuz root=UUID=7e6d5c4b-3a29-4817-8695-a4b3c2d1e0f9 ro rd.luks.options=discard "
@@ -41,7 +41,8 @@ def planted_capture(tmp_path: Path) -> Path:
         out.write("40 1 7:0 / /mnt/acme\\040images rw,relatime shared:9 - ext4 /dev/loop0 rw\n")
     with open(root / "etc/fstab", "a") as out:
         out.write("# ACME-Project-X owner, see TICKET-4711\nLABEL=payroll-disk /mnt/acme\\040images ext4 "
-                  "defaults 0 2\n")
+                  "defaults 0 2\nfiler7.acme-corp.net:/exports/payroll /mnt/reports nfs4 defaults 0 0\n"
+                  "//winbox-alice/share /mnt/share cifs defaults 0 0\n")
     (root / "proc/cmdline").write_text(CMDLINE)
     (root / "proc/sys/kernel/hostname").write_text("web01\n")
     (root / "etc/hostname").write_text("web01.corp.example.com\n")
