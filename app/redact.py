@@ -51,12 +51,14 @@ def _regular_files(tree: str) -> list[str]:
     return found
 
 
-def _replace_hostname_files(tree: str, stand_in: str) -> None:
-    """The places that hold the hostname itself get the stand-in whatever its length."""
+def _replace_hostname_files(tree: str, stand_in: str) -> list[str]:
+    """The places that hold the hostname itself get the stand-in whatever its length; returns them."""
+    replaced = []
     path = os.path.join(tree, HOSTNAME_FILE)
     if os.path.isfile(path):
         with open(path, "w") as out:
             out.write(stand_in + "\n")
+        replaced.append(HOSTNAME_FILE)
     manifest = os.path.join(tree, "manifest.json")
     if os.path.isfile(manifest):
         with open(manifest) as handle:
@@ -64,6 +66,8 @@ def _replace_hostname_files(tree: str, stand_in: str) -> None:
         data["hostname"] = stand_in
         with open(manifest, "w") as out:
             json.dump(data, out, indent=1, sort_keys=True)
+        replaced.append("manifest.json")
+    return replaced
 
 
 def _collect(redactor: Redactor, files: dict[str, str], usernames: Iterable[str]) -> None:
@@ -159,9 +163,10 @@ def redact_tree(tree: str, hostname: str | None, aliases: tuple[str, ...] = (), 
     replaced wherever they stand as a word of their own, so a short name such as "vm" does not
     corrupt "vmstat" or "kvm". `usernames` are the host's accounts (its /etc/passwd stays on the host)."""
     redactor = Redactor(salt, rules)
+    hostname_files: list[str] = []
     if hostname:
         stand_in = redactor.hostname_stand_in(hostname)
-        _replace_hostname_files(tree, stand_in)
+        hostname_files = _replace_hostname_files(tree, stand_in)
         for name in (hostname, *aliases, _file_text(os.path.join(tree, "etc/hostname"))):
             if name and name.strip() and name.strip() != "localhost":
                 redactor.add_hostname(name, stand_in)
@@ -174,7 +179,7 @@ def redact_tree(tree: str, hostname: str | None, aliases: tuple[str, ...] = (), 
     per_file: dict[str, dict[str, int]] = {}
     renamed = 0
     for rel, text in files.items():
-        redactor.counts = Counter()
+        redactor.counts = Counter({"hostname": 1} if rel in hostname_files else {})
         redacted = _redact_file(redactor, rel, text).encode()
         new_rel = _renamed(redactor, rel)
         path = os.path.join(tree, rel)
