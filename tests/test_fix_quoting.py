@@ -180,3 +180,13 @@ def test_live_fixes_and_trim_now_use_the_real_mountpoint(hostile_live_mount: Pat
     assert trim.code == 0, trim.err
     assert "fstrim reported" in trim.out and shown(real) in trim.out
     assert UNSAFE_MULTILINE.search(trim.out + trim.err) is None
+
+
+def test_a_unit_file_drop_in_names_the_real_mountpoint() -> None:
+    from diskdoctor.app.advisor.rules.trim import _systemd_arg
+
+    argument = _systemd_arg(shown(MOUNTPOINT))
+    assert visible(argument) == argument and argument.startswith('"') and argument.endswith('"')
+    unescaped = re.sub(rb'\\x([0-9a-f]{2})|\\(["\\])',  # systemd's C escapes inside a quoted word
+                       lambda m: bytes([int(m[1], 16)]) if m[1] else m[2], argument[1:-1].encode())
+    assert unescaped.replace(b"%%", b"%") == MOUNTPOINT.encode()
