@@ -89,7 +89,7 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
 
     devices = commands.add_parser("devices", help="print the storage stack (disks up), lsblk style",
                                   description="Print every block device and how they stack.")
-    devices.add_argument("--json", action="store_true", help="print JSON (schema in README)")
+    devices.add_argument("--json", action="store_true", help="print JSON (schema: man diskdoctor)")
     devices.add_argument("--all", action="store_true",
                          help="also list unattached loop devices and RAM disks")
     _global_options(devices, in_subcommand=True)
@@ -98,7 +98,7 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
                                description="One TRIM verdict per mounted filesystem: where discard "
                                            "stops, the discard mount mode, the fstrim timer and cron "
                                            "jobs, and fixes. Exit 1 when any verdict is not ok.")
-    trim.add_argument("--json", action="store_true", help="print JSON (schema in README)")
+    trim.add_argument("--json", action="store_true", help="print JSON (schema: man diskdoctor)")
     trim.add_argument("--peak", metavar="SPEC",
                       help='busy hours, e.g. "Mon-Fri 08:00-20:00": flag trims scheduled inside them')
     trim.add_argument("--run", metavar="MOUNTPOINT",
