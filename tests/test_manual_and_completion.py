@@ -19,6 +19,14 @@ COMPLETIONS = REPO / "packaging" / "completions"
 IN_CI = os.environ.get("CI") == "true"
 
 
+def _need(tool: str, package: str) -> None:
+    """Skip without `tool`; under CI=true fail instead, since tests/run.sh installs it."""
+    if shutil.which(tool) is None:
+        if IN_CI:
+            pytest.fail(f"{tool} is missing under CI=true (tests/run.sh installs {package})")
+        pytest.skip(f"{tool} is not installed (apt-get install {package})")
+
+
 def _build(*args: str) -> None:
     done = subprocess.run(["bash", str(BUILD), *args], capture_output=True, text=True, check=False,
                           env={**os.environ, "PYTHON": sys.executable}, stdin=subprocess.DEVNULL)
@@ -26,18 +34,14 @@ def _build(*args: str) -> None:
 
 
 def test_the_committed_manual_page_is_what_its_source_builds(tmp_path: Path) -> None:
-    if shutil.which("pandoc") is None:
-        if IN_CI:
-            pytest.fail("pandoc is missing (tests/run.sh installs it): the manual page cannot be checked")
-        pytest.skip("pandoc is not installed (apt-get install pandoc)")
+    _need("pandoc", "pandoc")
     _build("man", str(tmp_path / "diskdoctor.1"))
     assert (tmp_path / "diskdoctor.1").read_text() == PAGE.read_text(), \
         "docs/man/diskdoctor.1 is stale: run bash packaging/build-docs.sh and commit it"
 
 
 def test_the_manual_page_renders_with_every_command() -> None:
-    if shutil.which("man") is None:
-        pytest.skip("man is not installed (apt-get install man-db)")
+    _need("man", "man-db")
     done = subprocess.run(["man", "-l", str(PAGE)], capture_output=True, text=True, check=False,
                           env={**os.environ, "MANWIDTH": "100", "MANPAGER": "cat"})
     assert done.returncode == 0, done.stderr
@@ -70,8 +74,7 @@ def test_the_venv_holds_every_data_file_where_a_wheel_puts_it() -> None:
 
 
 def test_man_diskdoctor_finds_the_page_once_the_venv_is_on_path() -> None:
-    if shutil.which("man") is None:
-        pytest.skip("man is not installed (apt-get install man-db)")
+    _need("man", "man-db")
     env = {**os.environ, "PATH": f"{Path(sys.prefix) / 'bin'}:{os.environ['PATH']}"}
     env.pop("MANPATH", None)
     done = subprocess.run(["man", "-w", "diskdoctor"], capture_output=True, text=True, check=False, env=env)
