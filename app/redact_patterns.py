@@ -57,6 +57,13 @@ alarm root nobody
 """.split())  # noqa: SIM905
 """Default account names that say nothing about a customer; replaced in /home paths, not as words."""
 SYSTEM_TREES = ("sys/", "proc/", "dev/")
+GENERIC_WORDS = frozenset("""
+root boot home data swap efi esp var tmp usr opt srv log logs backup system recovery rootfs
+cloudimg-rootfs uefi bios disk part loop crypt lvm dm md raid linear mpath rom none yes no on off
+true false
+""".split())  # noqa: SIM905
+"""Labels and user names that are common words: kept (replacing them as words would rewrite the
+stack's own vocabulary, and they name no customer)."""
 
 
 def id_rule(key: str) -> str:

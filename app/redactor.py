@@ -17,6 +17,7 @@ from .redact_patterns import (
     COMMON_ACCOUNTS,
     CRYPT_DM_UUID,
     DOMAIN_STAND_IN,
+    GENERIC_WORDS,
     HOME_USER,
     IPV4,
     IPV6_CANDIDATE,
@@ -122,9 +123,11 @@ class Redactor:
             self._compiled.pop("literals", None)
 
     def add_word(self, value: str, rule: str = "label") -> None:
-        """Replace `value` (a label, a user name) wherever it stands as a word of its own."""
+        """Replace `value` (a label, a user name) wherever it stands as a word of its own; a generic word
+        (a label such as "root" or "data", the vocabulary of lsblk and udev) is kept, since replacing it
+        as a word would rewrite the stack's own files and it names no customer."""
         value = value.strip()
-        if value and value not in self.words:
+        if value and value not in self.words and value.lower() not in GENERIC_WORDS:
             replacement = self.username_stand_in(value) if rule == "username" else self.stand_in(value)
             self.words[value] = (replacement, rule)
             self._compiled.pop("words", None)

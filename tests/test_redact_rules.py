@@ -233,3 +233,16 @@ def test_a_live_redacted_capture_hides_the_customer_and_replays(tmp_path: Path) 
         assert not as_word.search(data), name  # a short hostname ("vm") stays inside "nvme"
     report = json.loads(members(bundle)[f"diskdoctor-capture/{REPORT_FILE}"])
     assert report["totals"]["mountpoint"] >= 2 and report["totals"]["loop-backing-file"] >= 1
+
+
+def test_generic_labels_and_user_names_keep_the_stacks_own_words(tmp_path: Path) -> None:
+    files = {"run/udev/data/b8:1": "E:ID_FS_LABEL=data\nE:DEVTYPE=disk\nE:ID_FS_LABEL=acme-vol\n",
+             "proc/cmdline": "root=LABEL=root ro\n", "etc/fstab": "LABEL=root / ext4 defaults 0 1\n"}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    redact_tree(str(tmp_path), None, usernames=["disk"])
+    udev = (tmp_path / "run/udev/data/b8:1").read_text()
+    assert "E:DEVTYPE=disk" in udev and "E:ID_FS_LABEL=data" in udev and "acme-vol" not in udev
+    assert (tmp_path / "proc/cmdline").read_text() == "root=LABEL=root ro\n"
+    assert (tmp_path / "etc/fstab").read_text() == "LABEL=root / ext4 defaults 0 1\n"
