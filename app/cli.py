@@ -111,7 +111,12 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
                                               "read-only commands and a manifest to a .tar.gz.")
     capture.add_argument("-o", "--output", required=True, metavar="FILE.tar.gz")
     capture.add_argument("--redact", action="store_true",
-                         help="replace serial numbers, UUIDs and the hostname with stable hashes")
+                         help="replace what identifies the host (hostname, addresses, user names, paths, "
+                              "labels, UUIDs, serials, kernel parameters) with stand-ins; the bundle's "
+                              "redactions.json says what each rule replaced")
+    capture.add_argument("--redact-rules", metavar="FILE",
+                         help="extra rules, one a line: 'literal NAME TEXT' or 'regex NAME PATTERN' "
+                              "(implies --redact)")
     capture.add_argument("--force", action="store_true", help="replace FILE if it exists")
     _global_options(capture, in_subcommand=True)
 
@@ -185,8 +190,9 @@ def run_capture(args: argparse.Namespace) -> int:
         raise UsageError("capture reads this host; it cannot be combined with --sysroot")
     from .capture import write_capture
 
-    summary = write_capture(args.output, redact=args.redact, force=args.force)
-    redacted = ", serials/UUIDs/hostname redacted" if summary.redacted else ""
+    summary = write_capture(args.output, redact=args.redact, force=args.force, rules_path=args.redact_rules)
+    redacted = (f", redacted ({summary.replacements} replacements, listed by rule and file in "
+                "redactions.json)" if summary.redacted else "")
     print(f"wrote {summary.output}: {summary.files} files, {summary.commands} command outputs"
           f"{redacted}; replay with: diskdoctor --sysroot {summary.output}")
     if summary.unreadable:

@@ -12,7 +12,7 @@ from .quiet_stdout import write_stdout
 OPTION = "--print-completion"
 SHELLS = ("bash", "zsh")
 PATH_KINDS = {"dir": "directory", "data": "directory", "sysroot": "file", "output": "file", "bench": "file",
-              "latency_log": "file", "etcd_metrics": "file"}
+              "latency_log": "file", "etcd_metrics": "file", "redact_rules": "file"}
 """Options whose value is a path, by dest: the shell completes directories or files there."""
 
 
