@@ -29,7 +29,7 @@ def add_advise_parser(commands: argparse._SubParsersAction, parser_class: type) 
                     "geometry, swap, btrfs, dm-crypt, NVMe/SATA links and power saving, fio, Ceph; plus "
                     "benchmark results given with --bench and etcd's metrics with --etcd-metrics. Exit 1 "
                     "when any finding is warn or crit.")
-    advise_parser.add_argument("--json", action="store_true", help="print JSON (schema in README)")
+    advise_parser.add_argument("--json", action="store_true", help="print JSON (schema: man diskdoctor)")
     advise_parser.add_argument("--data", action="append", default=[], metavar="DIR",
                                help="a directory holding database or search data (repeatable); known "
                                     "ones such as /var/lib/etcd are found by themselves")

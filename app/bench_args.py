@@ -15,7 +15,7 @@ from .wal_report import ETCD_THRESHOLD_MS
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dir", required=True, metavar="DIR", help="a directory on the filesystem to test")
-    parser.add_argument("--json", action="store_true", help="print the JSON result (schema in README)")
+    parser.add_argument("--json", action="store_true", help="print the JSON result (schema: man diskdoctor)")
     parser.add_argument("--fio", action="store_true", help="also run the equivalent fio job and compare")
     parser.add_argument("--plot", action="store_true",
                         help="also draw the run's intervals and percentiles as text charts (plotext)")

@@ -36,7 +36,7 @@ class BenchRecord:
         return _module(self.workload).verdict(self)
 
     def to_json(self) -> dict[str, object]:
-        """The documented JSON result (README: `bench KIND --json`)."""
+        """The documented JSON result (docs/schemas/bench-KIND.schema.json)."""
         if self.workload == "wal":
             return wal_report.result_document(self.params, self.target, self.result, self.threshold or
                                               wal_report.ETCD_THRESHOLD_MS, self.fio, self.threshold_source)

@@ -22,7 +22,9 @@ from diskdoctor.probes.host import Host
 from diskdoctor.probes.root import CAPTURED_COMMANDS_DIR, Root, describe_write_error, live_root
 
 from .errors import UsageError
-from .redact import redact_tree
+from .redact import REPORT_FILE, redact_tree
+from .redact_patterns import passwd_users
+from .redact_rules import UserRule, load_rules
 from .tree_copy import TreeCopier
 from .version import installed_version
 
@@ -41,6 +43,7 @@ class CaptureSummary:
     commands: int
     unreadable: int
     redacted: bool
+    replacements: int = 0
 
 
 def check_output_path(output: str, force: bool) -> None:
@@ -96,7 +99,13 @@ def _write_commands(root: Root, tree: str, host: Host) -> dict[str, dict]:
     return results
 
 
-def _build_tree(tree: str, redact: bool) -> tuple[int, int, int]:
+def _host_usernames() -> list[str]:
+    """People's account names in this host's /etc/passwd (read for redaction, never put in a bundle)."""
+    text, _ = live_root().read_text("etc/passwd")
+    return passwd_users(text or "")
+
+
+def _build_tree(tree: str, redact: bool, rules: tuple[UserRule, ...]) -> tuple[int, int, int, int]:
     root = live_root(record=True)
     host = record_probe_reads(root)
     copier = TreeCopier(root.path, tree)
@@ -109,17 +118,24 @@ def _build_tree(tree: str, redact: bool) -> tuple[int, int, int]:
         "format": FORMAT, "format_version": 1, "tool_version": installed_version(),
         "created_utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "hostname": hostname, "kernel": host.kernel, "redacted": redact,
+        "redactions": REPORT_FILE if redact else None,
         "files": copier.files, "commands": commands, "unreadable": copier.unreadable,
     }
     with open(os.path.join(tree, MANIFEST), "w") as out:
         json.dump(manifest, out, indent=1, sort_keys=True)
+    replacements = 0
     if redact:
-        redact_tree(tree, hostname)
-    return copier.files, sum(1 for c in commands.values() if c["captured"]), len(copier.unreadable)
+        report = redact_tree(tree, hostname, rules=rules, usernames=_host_usernames())
+        replacements = sum(report["totals"].values())  # type: ignore[attr-defined]
+    return (copier.files, sum(1 for c in commands.values() if c["captured"]), len(copier.unreadable),
+            replacements)
 
 
-def write_capture(output: str, *, redact: bool, force: bool) -> CaptureSummary:
-    """Capture this host into `output` atomically; nothing is left behind on failure."""
+def write_capture(output: str, *, redact: bool, force: bool, rules_path: str | None = None) -> CaptureSummary:
+    """Capture this host into `output` atomically; nothing is left behind on failure. A rules file
+    (`--redact-rules`) adds the user's rules to the default ones and implies redaction."""
+    rules = load_rules(rules_path) if rules_path is not None else ()
+    redact = redact or rules_path is not None
     check_output_path(output, force)
     folder = os.path.dirname(os.path.abspath(output))
     scratch = tempfile.mkdtemp(prefix="diskdoctor-capture-")
@@ -127,7 +143,7 @@ def write_capture(output: str, *, redact: bool, force: bool) -> CaptureSummary:
     try:
         tree = os.path.join(scratch, BUNDLE_DIR)
         os.makedirs(tree)
-        files, commands, unreadable = _build_tree(tree, redact)
+        files, commands, unreadable, replacements = _build_tree(tree, redact, rules)
         handle, partial = tempfile.mkstemp(prefix=".diskdoctor-capture-", suffix=".partial",
                                            dir=folder)
         with os.fdopen(handle, "wb") as raw, tarfile.open(fileobj=raw, mode="w:gz") as tar:
@@ -141,4 +157,4 @@ def write_capture(output: str, *, redact: bool, force: bool) -> CaptureSummary:
         shutil.rmtree(scratch, ignore_errors=True)
         if partial is not None and os.path.lexists(partial):
             os.unlink(partial)
-    return CaptureSummary(output, files, commands, unreadable, redact)
+    return CaptureSummary(output, files, commands, unreadable, redact, replacements)

@@ -16,7 +16,10 @@ from diskdoctor.probes.engine_launch import ENGINE_COMMAND
 from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.root import describe_write_error
 
+from .completion import OPTION as COMPLETION_OPTION
+from .completion import add_completion_option
 from .errors import EXIT_OK, EXIT_USAGE, UsageError
+from .manual import ManualAction
 from .sysroot import open_root
 
 SIGNAL_EXIT_BASE = 128
@@ -27,6 +30,8 @@ REPORT_HELP = "write a report for a ticket (.md, .html or .json)"
 MONITOR_HELP = "the live per-layer I/O monitor (iostat -x for the stack)"
 HEAVY_SUBCOMMANDS = ("bench", "advise", "runs", "report", "monitor")
 """Subcommands whose options need their own modules; other commands parse without importing them."""
+ALL_HEAVY = "*"
+"""`with_heavy` for a parser with every subcommand's options (the shell completion covers them all)."""
 PIPE_WIDTH = 240
 DEBUG_ENV = "DISKDOCTOR_DEBUG"
 
@@ -51,6 +56,8 @@ class VersionAction(argparse.Action):
 def heavy_subcommand(argv: Sequence[str]) -> str | None:
     """Which subcommand with heavy option imports (bench: the engine; advise: the rules; runs, report)
     `argv` runs, so every other command parses without importing them (a stub lists them in --help)."""
+    if COMPLETION_OPTION in argv:
+        return ALL_HEAVY
     words = [word for index, word in enumerate(argv)
              if not word.startswith("-") and (index == 0 or argv[index - 1] != "--sysroot")]
     return words[0] if words and words[0] in HEAVY_SUBCOMMANDS else None
@@ -72,6 +79,8 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
                     "confirmed `trim --run`.",
         epilog="Run without a command to open the interactive TUI.")
     parser.add_argument("--version", action=VersionAction, nargs=0, help="print the version and exit")
+    parser.add_argument("--man", action=ManualAction, nargs=0, help="show the manual page and exit")
+    add_completion_option(parser)
     parser.add_argument("--smoke", action="store_true",
                         help="start the TUI headless, check that its first screen shows the stack, "
                              "print one line and exit (no terminal needed; checks a copied binary)")
@@ -80,7 +89,7 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
 
     devices = commands.add_parser("devices", help="print the storage stack (disks up), lsblk style",
                                   description="Print every block device and how they stack.")
-    devices.add_argument("--json", action="store_true", help="print JSON (schema in README)")
+    devices.add_argument("--json", action="store_true", help="print JSON (schema: man diskdoctor)")
     devices.add_argument("--all", action="store_true",
                          help="also list unattached loop devices and RAM disks")
     _global_options(devices, in_subcommand=True)
@@ -89,7 +98,7 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
                                description="One TRIM verdict per mounted filesystem: where discard "
                                            "stops, the discard mount mode, the fstrim timer and cron "
                                            "jobs, and fixes. Exit 1 when any verdict is not ok.")
-    trim.add_argument("--json", action="store_true", help="print JSON (schema in README)")
+    trim.add_argument("--json", action="store_true", help="print JSON (schema: man diskdoctor)")
     trim.add_argument("--peak", metavar="SPEC",
                       help='busy hours, e.g. "Mon-Fri 08:00-20:00": flag trims scheduled inside them')
     trim.add_argument("--run", metavar="MOUNTPOINT",
@@ -102,37 +111,42 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
                                               "read-only commands and a manifest to a .tar.gz.")
     capture.add_argument("-o", "--output", required=True, metavar="FILE.tar.gz")
     capture.add_argument("--redact", action="store_true",
-                         help="replace serial numbers, UUIDs and the hostname with stable hashes")
+                         help="replace what identifies the host (hostname, addresses, user names, paths, "
+                              "labels, UUIDs, serials, kernel parameters) with stand-ins; the bundle's "
+                              "redactions.json says what each rule replaced")
+    capture.add_argument("--redact-rules", metavar="FILE",
+                         help="extra rules, one a line: 'literal NAME TEXT' or 'regex NAME PATTERN' "
+                              "(implies --redact)")
     capture.add_argument("--force", action="store_true", help="replace FILE if it exists")
     _global_options(capture, in_subcommand=True)
 
-    if with_heavy != "advise":
+    if with_heavy not in ("advise", ALL_HEAVY):
         commands.add_parser("advise", help=ADVISE_HELP)
     else:
         from .advise_cli import add_advise_parser
 
         _global_options(add_advise_parser(commands, OneLineParser), in_subcommand=True)
-    if with_heavy != "bench":
+    if with_heavy not in ("bench", ALL_HEAVY):
         commands.add_parser("bench", help=BENCH_HELP)
     else:
         from .bench_cli import add_bench_parser
 
         for kind in add_bench_parser(commands, OneLineParser):
             kind.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-    if with_heavy != "runs":
+    if with_heavy not in ("runs", ALL_HEAVY):
         commands.add_parser("runs", help=RUNS_HELP)
     else:
         from .runs.runs_cli import add_runs_parser
 
         for action in add_runs_parser(commands, OneLineParser):
             action.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-    if with_heavy != "report":
+    if with_heavy not in ("report", ALL_HEAVY):
         commands.add_parser("report", help=REPORT_HELP)
     else:
         from .report.report_cli import add_report_parser
 
         _global_options(add_report_parser(commands), in_subcommand=True)
-    if with_heavy != "monitor":
+    if with_heavy not in ("monitor", ALL_HEAVY):
         commands.add_parser("monitor", help=MONITOR_HELP)
     else:
         from .monitor_cli import add_monitor_parser
@@ -176,8 +190,9 @@ def run_capture(args: argparse.Namespace) -> int:
         raise UsageError("capture reads this host; it cannot be combined with --sysroot")
     from .capture import write_capture
 
-    summary = write_capture(args.output, redact=args.redact, force=args.force)
-    redacted = ", serials/UUIDs/hostname redacted" if summary.redacted else ""
+    summary = write_capture(args.output, redact=args.redact, force=args.force, rules_path=args.redact_rules)
+    redacted = (f", redacted ({summary.replacements} replacements, listed by rule and file in "
+                "redactions.json)" if summary.redacted else "")
     print(f"wrote {summary.output}: {summary.files} files, {summary.commands} command outputs"
           f"{redacted}; replay with: diskdoctor --sysroot {summary.output}")
     if summary.unreadable:

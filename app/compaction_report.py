@@ -118,7 +118,8 @@ def summary_lines(record: BenchRecord) -> list[str]:
                      f"({record.fio.version}); ratios ours/fio: read "
                      f"{_ratio(data['read_busy_mb_s'], record.fio.read_mb_s)}, write "
                      f"{_ratio(data['write_busy_mb_s'], record.fio.write_mb_s)} in calls (not call for call: "
-                     "ours reads while its writeback runs, fio's jobs read, then write; README: Fidelity)")
+                     "ours reads while its writeback runs, fio's jobs read, then write; "
+                     "see docs/bench/fidelity.md)")
     for layer in data["layers"]:  # type: ignore[attr-defined]
         util = layer.get("util")
         lines.append(f"layer     {layer['kname']:<10} read {layer['read_bytes'] / 1e6:>9,.1f} MB  write "

@@ -28,7 +28,7 @@ def add_monitor_parser(commands: argparse._SubParsersAction) -> argparse.Argumen
                     "device down to the disks; the saturated layer is marked. Also CPU iowait/steal and "
                     "the processes doing the I/O. Ctrl-C stops it.")
     monitor.add_argument("--json-lines", action="store_true",
-                         help="print one JSON object per tick (schema in README)")
+                         help="print one JSON object per tick (schema: man diskdoctor)")
     monitor.add_argument("--interval", type=float, default=1.0, metavar="S",
                          help="seconds between ticks (default 1)")
     monitor.add_argument("--count", type=int, default=None, metavar="N",

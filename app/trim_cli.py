@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
 
 from diskdoctor.probes.fstrim_run import run_fstrim
 from diskdoctor.probes.host import read_host
+from diskdoctor.probes.host_text import CONTROL_NOTE, shell_quote, shown, spells_control_characters
 from diskdoctor.probes.trim_facts import read_trim_facts
 
 from .advisor.rules.trim import TRIM_NOW_RISK
@@ -52,7 +52,9 @@ def run_trim(args: argparse.Namespace) -> int:
 def _confirm(mountpoint: str) -> bool:
     if not sys.stdin.isatty():
         raise UsageError("trim --run needs --yes when there is no terminal to confirm on")
-    print(f"About to run: fstrim --verbose {shlex.quote(mountpoint)}\nRisk: {TRIM_NOW_RISK}", file=sys.stderr)
+    command = f"fstrim --verbose {shell_quote(mountpoint)}"
+    note = f"\n{CONTROL_NOTE}" if spells_control_characters(command) else ""
+    print(f"About to run: {command}{note}\nRisk: {TRIM_NOW_RISK}", file=sys.stderr)
     try:
         answer = input(f"Type '{CONFIRM_WORD}' to trim {mountpoint} now: ")
     except EOFError:
@@ -68,7 +70,7 @@ def _trim_now(args: argparse.Namespace) -> int:
         raise UsageError("trim --run prints a one-line result; drop --json")
     with open_root(None) as root:
         host = read_host(root)
-    mountpoint, disks = trimmable_mount(host, args.run)
+    mountpoint, disks = trimmable_mount(host, shown(args.run))
     held = hold_confirmed_mount(host, mountpoint)
     try:
         if not args.yes and not _confirm(mountpoint):

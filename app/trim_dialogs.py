@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import shlex
 import time
 
 from diskdoctor.probes.fstrim_run import FstrimResult, HeldMount, run_fstrim
+from diskdoctor.probes.host_text import CONTROL_NOTE, shell_quote, spells_control_characters
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -34,9 +34,10 @@ class ConfirmTrim(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(Text(f"Trim {self.mountpoint} now?"), classes="dialog-title")
-            command = f"fstrim --verbose {shlex.quote(self.mountpoint)}"
-            yield Static(Text(f"Runs: {command}\n\nRisk: {TRIM_NOW_RISK} fstrim cannot be paused once it "
-                              "starts."))
+            command = f"fstrim --verbose {shell_quote(self.mountpoint)}"
+            note = f"\n{CONTROL_NOTE}" if spells_control_characters(command) else ""
+            yield Static(Text(f"Runs: {command}{note}\n\nRisk: {TRIM_NOW_RISK} fstrim cannot be paused once "
+                              "it starts."))
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Trim now", variant="warning", id="confirm")
                 yield Button("Cancel", variant="primary", id="cancel")
@@ -68,7 +69,7 @@ class TrimProgress(ModalScreen[FstrimResult | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(Text(f"fstrim --verbose {shlex.quote(self.mountpoint)}"), classes="dialog-title")
+            yield Static(Text(f"fstrim --verbose {shell_quote(self.mountpoint)}"), classes="dialog-title")
             yield Static("starting…", id="trim-progress")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Close", id="close", disabled=True)

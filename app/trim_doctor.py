@@ -129,7 +129,7 @@ def _iso(moment: dt.datetime | None) -> str | None:
 
 
 def verdict_json(verdict: TrimVerdict) -> dict[str, object]:
-    """One filesystem in the stable `diskdoctor trim --json` shape (documented in the README)."""
+    """One filesystem in the stable `diskdoctor trim --json` shape (docs/schemas/trim.schema.json)."""
     schedule = verdict.schedule
     return {
         "mountpoint": verdict.mountpoint, "source": verdict.source, "fstype": verdict.fstype,

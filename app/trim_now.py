@@ -6,6 +6,7 @@ import os
 
 from diskdoctor.probes.fstrim_run import BYTES_NOTE, FstrimResult, HeldMount, hold_mount
 from diskdoctor.probes.host import Host
+from diskdoctor.probes.host_text import real_text
 from diskdoctor.probes.root import describe_os_error
 
 from .errors import UsageError
@@ -26,10 +27,11 @@ def trimmable_mount(host: Host, mountpoint: str) -> tuple[str, tuple[str, ...]]:
 
 
 def hold_confirmed_mount(host: Host, mountpoint: str) -> HeldMount:
-    """Hold the filesystem at `mountpoint` open, checking it is the mount the host snapshot shows."""
+    """Hold the filesystem at `mountpoint` (as the snapshot shows it) open by its real name, checking it is
+    the mount the host snapshot shows."""
     mounted = host.mount_for_path(mountpoint)
     try:
-        held = hold_mount(mountpoint)
+        held = hold_mount(real_text(mountpoint))
     except PermissionError as err:
         raise UsageError(f"{mountpoint}: fstrim needs root (run diskdoctor as root)") from err
     except OSError as err:

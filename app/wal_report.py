@@ -1,4 +1,5 @@
-"""Turn a WAL run into a verdict with provenance, the README's JSON document, and a plain-text summary."""
+"""Turn a WAL run into a verdict with provenance, its JSON document (docs/schemas/bench-wal.schema.json) and a
+plain-text summary."""
 
 from __future__ import annotations
 
@@ -83,7 +84,7 @@ def fio_summary(stats: FioSyncStats) -> dict[str, object]:
 
 def result_document(params: WalParams, target: Target, result: WalResult, threshold_ms: float,
                     fio: FioSyncStats | None = None, source: str | None = None) -> dict[str, object]:
-    """The stable JSON result documented in the README."""
+    """The stable JSON result (docs/schemas/bench-wal.schema.json)."""
     figures = result.to_json()
     document: dict[str, object] = {
         "workload": "wal",

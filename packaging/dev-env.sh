@@ -36,4 +36,16 @@ ensure_venv() {
         fi
         touch "$stamp"
     fi
+    link_data_files
+}
+
+# The editable install (PEP 660) installs no data files (a wheel does: pyproject.toml's data-files), so
+# link them into the venv's prefix where a wheel puts them: `man diskdoctor` then works once activated.
+DATA_FILES="docs/man/diskdoctor.1:share/man/man1 packaging/completions/diskdoctor:share/bash-completion/completions packaging/completions/_diskdoctor:share/zsh/site-functions"
+link_data_files() {
+    local pair
+    for pair in $DATA_FILES; do
+        mkdir -p "$VENV/${pair#*:}" && ln -sfn "$REPO/${pair%%:*}" "$VENV/${pair#*:}/" \
+            || die "could not link ${pair%%:*} into $VENV"
+    done
 }

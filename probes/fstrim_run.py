@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .diskstats import DiskCounters, disk_delta, read_counters
+from .host_text import visible
 from .root import host_command_env, live_root
 
 POLL_S = 0.1
@@ -102,7 +103,7 @@ def hold_mount(mountpoint: str) -> HeldMount:
 
 def changed_since_held(held: HeldMount) -> str | None:
     """Why the mountpoint is no longer the held filesystem (unmounted, replaced), or None if it is."""
-    changed = (f"{held.mountpoint} is no longer the filesystem you confirmed (unmounted or replaced "
+    changed = (f"{visible(held.mountpoint)} is no longer the filesystem you confirmed (unmounted or replaced "
                "while waiting); nothing was trimmed")
     try:
         fresh = os.open(held.mountpoint, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)

@@ -197,7 +197,7 @@ class MonitorSample:
         return max(rated, key=lambda layer: layer.delta.util or 0.0, default=None)  # type: ignore[union-attr]
 
     def to_json(self) -> dict[str, object]:
-        """One line of `monitor --json-lines` (schema in the README)."""
+        """One line of `monitor --json-lines` (docs/schemas/monitor.schema.json)."""
         return {
             "time": self.taken_at.isoformat(timespec="seconds"), "interval_s": self.seconds,
             "live": self.live, "note": self.note, "late_ticks": self.late_ticks,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .host_text import visible
+from .host_text import reads_as_escape, visible
 from .root import Root
 
 MOUNTINFO = "proc/self/mountinfo"
@@ -33,18 +33,16 @@ class Mount:
 
 def unescape_octal(field: str) -> str:
     """Undo mountinfo's octal escapes (\\040 for space and friends); a decoded control character
-    (a newline in a mountpoint, or a planted \\033) stays a visible escape."""
+    (a newline in a mountpoint, or a planted \\033) stays a visible escape, written exactly as
+    host_text.shown writes it (so host_text.real_text gives the real name back)."""
     if "\\" not in field:
         return field
-    return visible(_decode_octal(field))
-
-
-def _decode_octal(field: str) -> str:
     out, i = [], 0
     while i < len(field):
         chunk = field[i : i + 4]
         if len(chunk) == 4 and chunk[0] == "\\" and all(c in "01234567" for c in chunk[1:]):
-            out.append(chr(int(chunk[1:], 8)))
+            char = chr(int(chunk[1:], 8))
+            out.append("\\x5c" if reads_as_escape(char + field[i + 4 :]) else visible(char))
             i += 4
         else:
             out.append(field[i])

@@ -14,7 +14,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from .facts import Fact
-from .host_text import visible
+from .host_text import shown, visible
 
 COMMAND_TIMEOUT_S = 15.0
 CAPTURED_COMMANDS_DIR = "commands"
@@ -221,7 +221,7 @@ class Root:
         data, why = self.read_bytes(rel, limit)
         if data is None:
             return None, why
-        return visible(data.decode("utf-8", "replace"), multiline=True), None
+        return shown(data.decode("utf-8", "replace"), multiline=True), None
 
     def read_attr(self, rel: str) -> tuple[str | None, str | None]:
         """Read a one-line sysfs attribute (at most MAX_ATTR_BYTES), stripped; trailing NULs go too
@@ -229,7 +229,7 @@ class Root:
         data, why = self.read_bytes(rel, MAX_ATTR_BYTES)
         if data is None:
             return None, why
-        return visible(data.rstrip(b"\0").decode("utf-8", "replace").strip(), multiline=True), None
+        return shown(data.rstrip(b"\0").decode("utf-8", "replace").strip(), multiline=True), None
 
     def fact_str(self, rel: str, *, empty_means: str | None = None) -> Fact[str]:
         """A string attribute as a Fact; an empty file is unknown when `empty_means` explains it."""
@@ -260,7 +260,7 @@ class Root:
         self._record("dir", rel)
         try:
             with os.scandir(self._confined(rel)) as entries:
-                return sorted(visible(e.name) for e in itertools.islice(entries, MAX_DIR_ENTRIES))
+                return sorted(shown(e.name) for e in itertools.islice(entries, MAX_DIR_ENTRIES))
         except (OSError, _Escape):
             return None
 
@@ -280,7 +280,7 @@ class Root:
         """The target of a symlink, or None."""
         self._record("link", rel)
         try:
-            return visible(os.readlink(self._confined(rel, follow_last=False)))
+            return shown(os.readlink(self._confined(rel, follow_last=False)))
         except (OSError, _Escape):
             return None
 
@@ -341,7 +341,7 @@ class Root:
         if done.returncode != 0 and not done.stdout:
             first = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[0]
             return CommandOutput(None, source, visible(first[:160]), done.returncode)
-        return CommandOutput(visible(done.stdout, multiline=True), source, None, done.returncode)
+        return CommandOutput(shown(done.stdout, multiline=True), source, None, done.returncode)
 
 
 def parse_int(text: str, *, signed: bool = False) -> int | None:

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
+from doc_schemas import validate_cli_output
+
 
 @dataclass
 class Result:
@@ -17,12 +19,15 @@ class Result:
 
 
 def run_cli(*args: str, timeout: float = 120, user: int | None = None) -> Result:
-    """`diskdoctor ARGS...`; with `user` the command runs under that uid (via setpriv)."""
+    """`diskdoctor ARGS...`; with `user` the command runs under that uid (via setpriv). JSON that a
+    successful command prints must fit its schema in docs/schemas/ (checked here, for every test)."""
     argv = [sys.executable, "-m", "diskdoctor.app", *args]
     if user is not None:
         argv = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *argv]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False,
                           stdin=subprocess.DEVNULL)
+    if done.returncode in (0, 1):
+        validate_cli_output(args, done.stdout)
     return Result(done.returncode, done.stdout, done.stderr)
 
 

@@ -80,6 +80,17 @@ def test_version_help_and_bad_input(chroot: EmptyChroot) -> None:
 
 
 @pytest.mark.live
+def test_the_binary_carries_its_manual_page_and_completions(chroot: EmptyChroot) -> None:
+    result = chroot.run("--man")  # not a terminal: the roff page itself, for `| man -l -`
+    assert result.code == 0, result.err
+    assert result.out == (REPO / "docs" / "man" / "diskdoctor.1").read_text()
+    result = chroot.run("--print-completion", "bash")
+    assert result.code == 0, result.err
+    assert result.out == (REPO / "packaging" / "completions" / "diskdoctor").read_text()
+    assert tmp_is_clean(chroot)
+
+
+@pytest.mark.live
 @pytest.mark.parametrize("name", GOLDEN_FIXTURES)
 def test_devices_json_on_fixture_matches_golden(chroot: EmptyChroot, name: str) -> None:
     result = chroot.run("devices", "--json", "--sysroot", f"/fixtures/{name}")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import resource
-import shlex
 import shutil
 import subprocess
 import sys
@@ -24,6 +23,7 @@ from diskdoctor.probes.layer_details import read_layer_details
 from diskdoctor.probes.root import MAX_ATTR_BYTES, Root
 from diskdoctor.probes.trim_facts import read_trim_facts
 from hostile_roots import (
+    EVIL_NAME,
     RAW_CONTROLS,
     add_device,
     audited_opens,
@@ -158,9 +158,12 @@ def test_fix_commands_quote_every_host_name(tmp_path: Path) -> None:
     findings = [f for fs in data["filesystems"] for f in fs["problems"] if f["id"] == "TRIM-CRYPT-OFF"]
     assert findings
     refresh = next(line for line in findings[0]["fix"] if line.startswith("cryptsetup refresh"))
-    words = shlex.split(refresh)
-    assert words[-1].startswith("luks\\x1b]52") and words[-1].endswith("$(curl${IFS}x)")
-    assert len(words) == 5  # cryptsetup refresh --allow-discards --persistent NAME: one word, no expansion
+    assert all(char not in refresh for char in RAW_CONTROLS)  # $'...' spells them as printable escapes
+    words = subprocess.run(["bash", "-c", "printf '%s\\0' " + refresh], capture_output=True,
+                           check=True).stdout.split(b"\0")[:-1]
+    # cryptsetup refresh --allow-discards --persistent NAME: one word, no expansion, the real dm name
+    assert words == [b"cryptsetup", b"refresh", b"--allow-discards", b"--persistent", EVIL_NAME.encode()]
+    assert "holds control or invisible characters" in findings[0]["fix"][-1]
 
 
 async def test_tui_shows_host_strings_visibly_and_never_as_markup(tmp_path: Path) -> None:

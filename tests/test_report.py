@@ -21,8 +21,8 @@ from diskdoctor.app.report.html_report import html_report
 from diskdoctor.app.report.json_report import report_document
 from diskdoctor.app.report.markdown_report import markdown_report, md_text
 from diskdoctor.app.report.model import build_report
-from diskdoctor.app.report.report_schema import REPORT_SCHEMA
 from diskdoctor.app.runs.store import RunStore
+from doc_schemas import validate, validator
 from markdown_it import MarkdownIt
 from report_support import HOSTILE, fixture_report, hostile_report
 from runs_support import saved_run
@@ -68,7 +68,7 @@ def parse(html: str) -> StrictParser:
 
 def test_json_report_matches_its_schema() -> None:
     document = report_document(fixture_report())
-    jsonschema.Draft202012Validator(REPORT_SCHEMA).validate(json.loads(json.dumps(document)))
+    validate("report", json.loads(json.dumps(document)))
     assert document["host"] == {"hostname": "etcd-2", "kernel": "6.1.0-26-amd64", "distribution": None,
                                 "tool_version": document["host"]["tool_version"],  # type: ignore[index]
                                 "source": "capture etcd-raid0-lvm-luks"}
@@ -93,7 +93,7 @@ def test_schema_rejects_what_it_should() -> None:
     document = json.loads(json.dumps(report_document(fixture_report())))
     document["findings"][0]["severity"] = "fatal"
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate(document, REPORT_SCHEMA)
+        validator("report").validate(document)
 
 
 def test_html_report_is_self_contained_and_parses() -> None:
@@ -204,7 +204,7 @@ def test_report_cli_writes_each_format(tmp_path: Path) -> None:
         assert result.out.startswith(f"wrote {out}: ") and "report of etcd-2 (4 findings, 2 TRIM verdicts, " \
             "1 run)" in result.out
         assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
-    jsonschema.validate(json.loads((tmp_path / "r.json").read_text()), REPORT_SCHEMA)
+    validate("report", json.loads((tmp_path / "r.json").read_text()))
     default = run_cli("report", "-o", str(tmp_path / "default.json"), "--sysroot",
                       str(FIXTURES / "etcd-raid0-lvm-luks"))
     assert "(4 findings, 2 TRIM verdicts, 1 run)" in default.out  # etcd-2's newest run is picked by itself

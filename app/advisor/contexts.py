@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shlex
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -12,6 +11,7 @@ from diskdoctor.probes.blockdev import BlockDevice
 from diskdoctor.probes.data_dirs import DataDir
 from diskdoctor.probes.etcd_metrics import EtcdMetrics
 from diskdoctor.probes.host import Host, MountedFs, natural_key
+from diskdoctor.probes.host_text import shell_quote
 from diskdoctor.probes.mountinfo import MOUNTINFO
 from diskdoctor.probes.trim_facts import TrimFacts
 
@@ -139,7 +139,7 @@ class FsContext:
     @property
     def quoted(self) -> str:
         """The mountpoint, shell-quoted for fix commands."""
-        return shlex.quote(self.mountpoint)
+        return shell_quote(self.mountpoint)
 
 
 @dataclass(frozen=True)
@@ -169,4 +169,4 @@ class DeviceContext:
 
 def sysfs(kname: str, attribute: str) -> str:
     """The shell-quoted sysfs path of a queue attribute, for fix commands."""
-    return shlex.quote(os.path.join("/sys/block", kname, "queue", attribute))
+    return shell_quote(os.path.join("/sys/block", kname, "queue", attribute))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from diskdoctor.probes.facts import Fact
+from diskdoctor.probes.host_text import CONTROL_NOTE, spells_control_characters
 
 from .vocabulary import Severity
 
@@ -38,8 +39,9 @@ def _shown(value: object) -> str:
 class Finding:
     """A problem the advisor found about `subject` (a mountpoint, device or benchmark run).
 
-    `fix` lines are shell commands (names shell-quoted) or '# ...' instructions; `verify` lines say how
-    to check that the fix worked."""
+    `fix` lines are shell commands (names through host_text.shell_quote) or '# ...' instructions;
+    `verify` lines say how to check that the fix worked. A command that spells a name with control
+    characters as $'...' gets a '# ...' line saying so."""
 
     id: str
     severity: Severity
@@ -50,6 +52,11 @@ class Finding:
     fix: tuple[str, ...] = ()
     risk: str | None = None
     verify: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        commands = (*self.fix, *self.verify)
+        if CONTROL_NOTE not in commands and any(map(spells_control_characters, commands)):
+            object.__setattr__(self, "fix", (*self.fix, CONTROL_NOTE))
 
     @property
     def text(self) -> str:

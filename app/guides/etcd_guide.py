@@ -3,7 +3,7 @@ same under compaction, the verdict against the chosen threshold, and the fixes."
 
 from __future__ import annotations
 
-from diskdoctor.probes.host_text import visible
+from diskdoctor.probes.host_text import shell_quote, visible
 from rich.text import Text
 
 from .catalog import Guide
@@ -66,7 +66,7 @@ class EtcdVerdict(Verdict):
         if passed is None:
             head = Text.assemble(("No verdict on speed: no benchmark ran", "bold yellow"))
             head.append(" (a capture cannot be benchmarked; on the live host run the benchmark steps, or "
-                        f"`diskdoctor bench wal --dir {visible(ctx.answers.get('dir', ''))}`).\n")
+                        f"`diskdoctor bench wal --dir {shell_quote(ctx.answers.get('dir') or 'DIR')}`).\n")
         elif passed:
             head = Text.assemble((f"Yes: fast enough for etcd (p99 under {threshold:g} ms).\n", "bold green"))
         else:

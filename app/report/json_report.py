@@ -1,4 +1,4 @@
-"""The JSON report: the report model as one document (schema in report_schema.py and the README)."""
+"""The JSON report: the report model as one document (its JSON Schema: docs/schemas/report.schema.json)."""
 
 from __future__ import annotations
 

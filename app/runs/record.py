@@ -77,7 +77,7 @@ class SavedRun:
         return self.saved_at.astimezone(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
     def to_json(self) -> dict[str, object]:
-        """The document written to the runs directory (schema in the README)."""
+        """The document written to the runs directory (its format: docs/runs.md)."""
         return {"format": FORMAT, "format_version": FORMAT_VERSION, "id": self.id, "kind": self.kind,
                 "saved_at": self.saved_at.isoformat(), "host": self.host.to_json(),
                 "stack": self.stack.to_json(), "record": self.record.to_json()}

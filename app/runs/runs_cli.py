@@ -24,7 +24,7 @@ def add_runs_parser(commands: argparse._SubParsersAction,
     actions = runs.add_subparsers(dest="runs_action", metavar="ACTION", parser_class=parser_class,
                                   required=True)
     listing = actions.add_parser("list", help="every saved run, oldest first")
-    listing.add_argument("--json", action="store_true", help="print JSON (schema in README)")
+    listing.add_argument("--json", action="store_true", help="print JSON (schema: man diskdoctor)")
     show = actions.add_parser("show", help="one run: host, stack, parameters, figures")
     show.add_argument("run", metavar="ID", help="a run id, any unique part of one, latest or previous")
     show.add_argument("--json", action="store_true", help="print the saved run file")
@@ -36,7 +36,7 @@ def add_runs_parser(commands: argparse._SubParsersAction,
                                              "`runs compare latest previous` compares like with like.")
     compare.add_argument("first", metavar="A", help="a run id, any unique part of one, latest or previous")
     compare.add_argument("second", metavar="B", help="a run id, any unique part of one, latest or previous")
-    compare.add_argument("--json", action="store_true", help="print JSON (schema in README)")
+    compare.add_argument("--json", action="store_true", help="print JSON (schema: man diskdoctor)")
     compare.add_argument("--plot", action="store_true", help="also draw both runs' percentiles")
     return [listing, show, compare]
 

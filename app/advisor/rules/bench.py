@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Iterator
 
+from diskdoctor.probes.host_text import shell_quote, shown
 from diskdoctor.widgets.units import format_threshold
 
 from ...wal_report import ETCD_THRESHOLD_MS, format_ms
@@ -56,7 +56,7 @@ def subject_of(document: dict[str, object]) -> str:
 def _target_dir(document: dict[str, object]) -> str:
     target = document.get("target")
     directory = target.get("dir") if isinstance(target, dict) else None
-    return shlex.quote(directory) if isinstance(directory, str) else "DIR"
+    return shell_quote(shown(directory)) if isinstance(directory, str) else "DIR"
 
 
 def _metric(result: dict[str, object]) -> str:

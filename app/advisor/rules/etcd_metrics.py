@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Iterator
 
 from diskdoctor.probes.etcd_metrics import COMMIT, WAL_FSYNC, Histogram
+from diskdoctor.probes.host_text import shell_quote
 from diskdoctor.widgets.units import format_latency_ms
 
 from ..contexts import AdviceInput
@@ -62,5 +62,5 @@ def etcd_commit_p99(advice: AdviceInput) -> Iterator[Finding]:
          "etcdctl defrag   # one member at a time: a fragmented bbolt file commits slower"),
         "Moving the data directory means a maintenance window for that member; defrag blocks the member "
         "while it runs.",
-        (f"diskdoctor bench wal --dir {shlex.quote(_etcd_dir(advice))}   # the disk's own fdatasync p99",
+        (f"diskdoctor bench wal --dir {shell_quote(_etcd_dir(advice))}   # the disk's own fdatasync p99",
          "# read the metrics again later and compare the bucket counts (they only grow)"))

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Iterator
 
+from diskdoctor.probes.host_text import shell_quote
 from diskdoctor.probes.queue_tuning import RAID_STRIPED, MdGeometry
 
 from ..contexts import FsContext
@@ -56,7 +56,7 @@ def xfs_stripe(ctx: FsContext) -> Iterator[Finding]:
         f"sunit should be the chunk ({chunk // 1024} KiB = {want_sunit} sectors) and swidth the chunk times "
         f"the {disks} data disks. Without it XFS places files and log writes across stripe boundaries, so "
         "parity RAID does read-modify-write and striped RAID splits I/O unevenly.",
-        (f"# at the next mkfs: mkfs.xfs -d su={chunk // 1024}k,sw={disks} {shlex.quote('/dev/' + ctx.kname)}",
+        (f"# at the next mkfs: mkfs.xfs -d su={chunk // 1024}k,sw={disks} {shell_quote('/dev/' + ctx.kname)}",
          f"# or, on an existing filesystem, mount with -o sunit={want_sunit},swidth={want_swidth} "
          "(only compatible changes are accepted; add it to /etc/fstab)"),
         "mkfs destroys the data; the mount options only guide new allocations.",
@@ -93,7 +93,7 @@ def ext4_stripe(ctx: FsContext) -> Iterator[Finding]:
         evidence.append(Evidence("RAID stride / stripe width in the superblock",
                                  f"{superblock.stride} / {superblock.stripe_width}" if superblock else
                                  f"unknown: {raid.why_unknown}", raid.source))
-    device = shlex.quote(ctx.advice.host.devices[ctx.kname].path)
+    device = shell_quote(ctx.advice.host.devices[ctx.kname].path)
     yield Finding(
         "STRIPE-EXT4", Severity.INFO, ctx.mountpoint,
         f"{ctx.mountpoint} (ext4) has {seen}; {name} wants stride={want_stride}, stripe_width={want_width}",

@@ -3,9 +3,9 @@ the data disk."""
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Iterator
 
+from diskdoctor.probes.host_text import shell_quote
 from diskdoctor.probes.link_power import gbps
 
 from ...wal_report import format_ms
@@ -148,7 +148,7 @@ def sata_alpm(ctx: DeviceContext) -> Iterator[Finding]:
         return
     policy, name = power.policy.value, ctx.device.name
     severity = Severity.WARN if policy in ALPM_AGGRESSIVE else Severity.INFO
-    path = shlex.quote(f"/sys/class/scsi_host/{power.host}/link_power_management_policy")
+    path = shell_quote(f"/sys/class/scsi_host/{power.host}/link_power_management_policy")
     udev = ('ACTION=="add", SUBSYSTEM=="scsi_host", KERNEL=="host*", '
             'ATTR{link_power_management_policy}="max_performance"')
     yield Finding(
@@ -163,7 +163,7 @@ def sata_alpm(ctx: DeviceContext) -> Iterator[Finding]:
         "and firmware settings are milder. For a database's fdatasync path max_performance keeps the link "
         "awake.",
         (f"echo max_performance > {path}",
-         f"printf '%s\\n' {shlex.quote(udev)} > /etc/udev/rules.d/60-diskdoctor-alpm.rules   # at every boot",
+         f"printf '%s\\n' {shell_quote(udev)} > /etc/udev/rules.d/60-diskdoctor-alpm.rules   # at every boot",
          "# on laptops or with TLP/tuned, set SATA_LINKPWR_ON_AC=max_performance (TLP) or the tuned profile "
          "instead"),
         "The host draws more power with idle links (a few hundred mW per port).",
@@ -198,10 +198,10 @@ def crypt_workqueue(ctx: DeviceContext) -> Iterator[Finding]:
         "hop costs more than the crypto. Ceph enables the no-workqueue options for its encrypted OSDs "
         "since 18.2.4 (Linux >= 5.9 supports them).",
         (f"cryptsetup refresh --perf-no_read_workqueue --perf-no_write_workqueue{persistent} "
-         f"{shlex.quote(device.dm_name)}",),
+         f"{shell_quote(device.dm_name)}",),
         "Encryption then runs in the submitting thread's CPU time; heavy parallel writers may see less "
         "throughput.",
-        (f"dmsetup table {shlex.quote(device.dm_name)}   # shows no_read_workqueue no_write_workqueue",))
+        (f"dmsetup table {shell_quote(device.dm_name)}   # shows no_read_workqueue no_write_workqueue",))
 
 
 def _swap_knames(advice: AdviceInput) -> list[tuple[str, str]]:
@@ -238,7 +238,7 @@ def swap_shared(ctx: FsContext) -> Iterator[Finding]:
             "When the host swaps, page-in and page-out I/O queues in front of the database's fsyncs on the "
             "same disk; the etcd maintainers' first question for slow WAL syncs is 'is the OS swapping on "
             "the disk?'.",
-            (f"swapoff {shlex.quote(filename)}   # with RAM to spare; then remove it from /etc/fstab",
+            (f"swapoff {shell_quote(filename)}   # with RAM to spare; then remove it from /etc/fstab",
              "# or move swap to another disk, or make it rarer: sysctl vm.swappiness=10"),
             "Without swap, memory pressure ends in the OOM killer instead of slowness.",
             ("cat /proc/swaps", "vmstat 5 5   # si/so columns stay at 0"))

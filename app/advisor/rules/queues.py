@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Iterator
 
 from diskdoctor.probes.device_cache import device_says_cache_on
+from diskdoctor.probes.host_text import shell_quote
 
 from ..contexts import DeviceContext, sysfs
 from ..finding import Evidence, Finding
@@ -23,7 +23,7 @@ def _udev_rule(ctx: DeviceContext, attribute: str, value: str) -> str:
     """A printf writing a udev rule that sets a queue attribute at every boot."""
     kernel = ctx.device.kname.rstrip("0123456789") + "*" if ctx.device.kind == "disk" else ctx.device.kname
     line = f'ACTION=="add|change", KERNEL=="{kernel}", ATTR{{queue/{attribute}}}="{value}"'
-    return f"printf '%s\\n' {shlex.quote(line)} > /etc/udev/rules.d/60-diskdoctor-{attribute}.rules"
+    return f"printf '%s\\n' {shell_quote(line)} > /etc/udev/rules.d/60-diskdoctor-{attribute}.rules"
 
 
 def _disk_evidence(ctx: DeviceContext) -> list[Evidence]:
@@ -115,7 +115,7 @@ def write_cache(ctx: DeviceContext) -> Iterator[Finding]:
         return  # the drive's cache is on: the kernel's view was toggled (WCACHE-SYSFS-TOGGLED)
     evidence = (Evidence.of(f"write_cache of {device.name}", tuning.write_cache),
                 Evidence.of(f"fua of {device.name}", tuning.fua), *_disk_evidence(ctx))
-    path = shlex.quote(f"/dev/{device.kname}")
+    path = shell_quote(f"/dev/{device.kname}")
     if cache == "write through":
         yield Finding(
             "WCACHE-OFF", Severity.INFO, device.name, f"{device.name} reports no volatile write cache "
@@ -138,7 +138,7 @@ def write_cache(ctx: DeviceContext) -> Iterator[Finding]:
             "whole drive cache, not just the written blocks: that is the fsync latency the WAL benchmark "
             "measures. libata leaves FUA off by default, virtio reports what the hypervisor offers; nothing "
             "to change, but it explains the cost.",
-            (), None, (f"diskdoctor bench wal --dir {shlex.quote(ctx.mounted_above[0])}",))
+            (), None, (f"diskdoctor bench wal --dir {shell_quote(ctx.mounted_above[0])}",))
 
 
 @rule("WCACHE-SYSFS-TOGGLED", scope=Scope.DEVICE, severity=Severity.CRIT,
@@ -173,7 +173,7 @@ def write_cache_toggled(ctx: DeviceContext) -> Iterator[Finding]:
          "/etc/rc.local   # find what set it, and remove that"),
         "None for data safety. fsync and commits get slower (their earlier figures were not durable).",
         (f"cat {path}   # write back",
-         f"diskdoctor bench wal --dir {shlex.quote(ctx.mounted_above[0]) if ctx.mounted_above else 'DIR'}"
+         f"diskdoctor bench wal --dir {shell_quote(ctx.mounted_above[0]) if ctx.mounted_above else 'DIR'}"
          "   # the real fdatasync p99, with flushes"))
 
 
@@ -191,7 +191,7 @@ def read_ahead(ctx: DeviceContext) -> Iterator[Finding]:
     value = tuning.read_ahead_kb.value
     if value is None or value <= READ_AHEAD_MAX_KB:
         return
-    path = shlex.quote(device.path)
+    path = shell_quote(device.path)
     yield Finding(
         "RA-HIGH", Severity.WARN, device.name, f"{device.name} reads ahead {value} KiB under "
         f"{', '.join(sorted({d.owner for d in data}))} data",
@@ -230,7 +230,7 @@ def partition_alignment(ctx: DeviceContext) -> Iterator[Finding]:
          Evidence.of(f"minimum_io_size of {disk}", tuning.minimum_io_size)),
         "Every filesystem block then straddles two physical blocks (or RAID chunks): each write becomes a "
         "read-modify-write and flash wears faster. Partitions should start on a 1 MiB boundary.",
-        (f"parted {shlex.quote('/dev/' + disk)} align-check optimal {device.partition_number or 1}",
+        (f"parted {shell_quote('/dev/' + disk)} align-check optimal {device.partition_number or 1}",
          "# re-partition with parted -a optimal (start at 1MiB): needs a backup and restore of the data"),
         "Re-partitioning destroys the data on the partition; plan a migration.",
-        (f"cat {shlex.quote(f'/sys/class/block/{device.kname}/start')}   # a multiple of {unit // 512}",))
+        (f"cat {shell_quote(f'/sys/class/block/{device.kname}/start')}   # a multiple of {unit // 512}",))

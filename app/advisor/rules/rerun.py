@@ -3,10 +3,8 @@ the same directory, sizes, duration, sync call and threshold (a re-run with defa
 
 from __future__ import annotations
 
-import shlex
-
 from diskdoctor.probes.engine.workloads.interference import DEFAULT_COMPACTION, PHASE_S
-from diskdoctor.probes.host_text import visible
+from diskdoctor.probes.host_text import shell_join, shown
 from diskdoctor.probes.wal_params import PROFILES, _fio_size
 
 CUSTOM_THRESHOLD = "custom threshold"
@@ -48,7 +46,7 @@ def _wal_options(params: dict[str, object], default_duration: float | None) -> l
 
 def _directory(document: dict[str, object]) -> str:
     directory = _dict(document.get("target")).get("dir")
-    return visible(directory) if isinstance(directory, str) else "DIR"
+    return shown(directory) if isinstance(directory, str) else "DIR"
 
 
 def rerun_command(document: dict[str, object]) -> str:
@@ -70,4 +68,4 @@ def rerun_command(document: dict[str, object]) -> str:
     else:
         argv += ["wal", "--dir", _directory(document)]
         argv += _wal_options(_dict(document.get("params")), None) + _threshold(document)
-    return shlex.join(argv)
+    return shell_join(argv)

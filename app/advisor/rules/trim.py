@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -12,6 +11,7 @@ from diskdoctor.probes.calendar_spec import ScheduleError, describe_delta, parse
 from diskdoctor.probes.device_kinds import split_lvm_dm_name
 from diskdoctor.probes.discard_path import DiscardReach
 from diskdoctor.probes.host import Host
+from diskdoctor.probes.host_text import UNSAFE_ONE_LINE, real_text, shell_quote, shown
 from diskdoctor.probes.thin_path import ThinPoolLayer, thin_pools_in_path
 from diskdoctor.probes.trim_facts import TrimFacts
 
@@ -66,14 +66,17 @@ class TrimContext:
 
 
 def _q(path: str) -> str:
-    return shlex.quote(path)
+    return shell_quote(path)
 
 
 def _systemd_arg(path: str) -> str:
-    """A path as one argument of a unit file's ExecStart (quoted, with % and backslash escaped)."""
-    if re.fullmatch(r"[A-Za-z0-9/_.:+-]+", path):
-        return path
-    return '"' + path.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%") + '"'
+    """A path as one argument of a unit file's ExecStart (quoted, with % and backslash escaped, and a
+    control or invisible character as systemd's \\xHH escape, so the unit names the real path)."""
+    real = real_text(path)
+    if re.fullmatch(r"[A-Za-z0-9/_.:+-]+", real):
+        return real
+    quoted = real.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
+    return '"' + UNSAFE_ONE_LINE.sub(lambda m: "".join(f"\\x{b:02x}" for b in m[0].encode()), quoted) + '"'
 
 
 def _unit_suffix(mountpoint: str) -> str:
@@ -203,14 +206,14 @@ def thin_ignore(ctx: TrimContext, pool: ThinPoolLayer) -> Finding:
         f"It drops every discard, so fstrim on {ctx.mountpoint} frees nothing in the pool (the pool never "
         "shrinks) and nothing reaches the disks.",
         ("# lvm changes a pool from ignore only while the pool is inactive: unmount its thin volumes, then",
-         *(f"lvchange -an {thin}" for thin in thins), f"lvchange -an {pool.pool}",
-         f"lvchange --discards passdown {pool.pool}",
-         *(f"lvchange -ay {thin}" for thin in thins)),
+         *(f"lvchange -an {_q(thin)}" for thin in thins), f"lvchange -an {_q(pool.pool)}",
+         f"lvchange --discards passdown {_q(pool.pool)}",
+         *(f"lvchange -ay {_q(thin)}" for thin in thins)),
         f"Downtime: every thin volume of {pool.pool} ({', '.join(thins) or 'none active'}) must be unmounted "
         "and deactivated for the change; afterwards the first fstrim frees everything deleted so far "
         "and can run long.",
-        (f"lvs -o lv_name,discards {pool.pool}   # passdown",
-         f"dmsetup table {ctx.name(pool.kname)} | grep -c ignore_discard   # prints 0",
+        (f"lvs -o lv_name,discards {_q(pool.pool)}   # passdown",
+         f"dmsetup table {_q(ctx.name(pool.kname))} | grep -c ignore_discard   # prints 0",
          f"fstrim -v {_q(ctx.mountpoint)}"))
 
 
@@ -227,11 +230,11 @@ def thin_nopassdown(ctx: TrimContext, pool: ThinPoolLayer) -> Finding:
         tuple(evidence),
         f"fstrim on {ctx.mountpoint} frees space in the pool{table}, but the discards stop "
         "at the pool and never reach the disks, so the flash is not told which blocks are free.",
-        (f"lvchange --discards passdown {pool.pool}",),
+        (f"lvchange --discards passdown {_q(pool.pool)}",),
         "The change works while the pool is in use; from then on every discard the pool frees also goes "
         "to the disks, so fstrim takes longer and adds I/O (keep it off-peak).",
-        (f"lvs -o lv_name,discards {pool.pool}   # passdown",
-         f"dmsetup table {ctx.name(pool.kname)} | grep -c no_discard_passdown   # prints 0",
+        (f"lvs -o lv_name,discards {_q(pool.pool)}   # passdown",
+         f"dmsetup table {_q(ctx.name(pool.kname))} | grep -c no_discard_passdown   # prints 0",
          f"fstrim -v {_q(ctx.mountpoint)}"))
 
 
@@ -426,6 +429,7 @@ def no_schedule(ctx: TrimContext) -> Iterator[Finding]:
     if fires:
         suffix = _unit_suffix(ctx.mountpoint)
         dropin = f"/etc/systemd/system/fstrim.service.d/50-trim-{suffix}.conf"
+        exec_start = shown("ExecStart=/sbin/fstrim --verbose " + _systemd_arg(ctx.mountpoint))
         yield Finding("TRIM-FSTAB-ONLY", WARN, ctx.mountpoint,
                       f"{ctx.mountpoint} is never trimmed: fstrim.service trims only filesystems listed in "
                       f"{facts.fstab_source}",
@@ -438,7 +442,7 @@ def no_schedule(ctx: TrimContext) -> Iterator[Finding]:
                       "listed (mounted by an orchestrator or by hand?).",
                       ("mkdir -p /etc/systemd/system/fstrim.service.d",
                        f"printf '%s\\n' '[Service]' "
-                       f"{_q('ExecStart=/sbin/fstrim --verbose ' + _systemd_arg(ctx.mountpoint))} > {dropin}",
+                       f"{_q(exec_start)} > {dropin}",
                        "systemctl daemon-reload",
                        "# or: add the mount to /etc/fstab"),
                       "The extra ExecStart fails the service run if the mount is gone at trim time.",

@@ -3,10 +3,10 @@ without: when the fdatasync p99 is over ten times worse, trims stall the foregro
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Iterator
 
 from diskdoctor.probes.host import Host
+from diskdoctor.probes.host_text import shell_quote, shown
 
 from ...wal_report import format_ms
 from ..contexts import AdviceInput, BenchContext
@@ -80,7 +80,7 @@ def trim_long(advice: AdviceInput) -> Iterator[Finding]:
                 f"{layer['discards']:,} in {layer.get('discard_ms') or 0:,} ms",
                 f"{during.origin}: layers[{kname}] (diskstats fields 12-15)"))
         disks = _disks(advice.host, layers)
-        point = shlex.quote(subject)
+        point = shell_quote(shown(subject))
         yield Finding(
             "TRIM-LONG", Severity.WARN, subject,
             f"fdatasync p99 on {subject} rose {slow / base:.0f}x ({format_ms(base)} to {format_ms(slow)}) "
@@ -89,7 +89,7 @@ def trim_long(advice: AdviceInput) -> Iterator[Finding]:
             "many drives stop serving other I/O, so every fdatasync waits behind it. Smaller discard "
             "requests and a trim that skips small free extents keep the stalls short; running it off-peak "
             "keeps it away from the database's busy hours.",
-            (*(f"echo {SMALLER_DISCARDS} > {shlex.quote(f'/sys/block/{d}/queue/discard_max_bytes')}"
+            (*(f"echo {SMALLER_DISCARDS} > {shell_quote(f'/sys/block/{d}/queue/discard_max_bytes')}"
                "   # 64 MiB discard requests" for d in disks),
              f"fstrim --minimum 1M -v {point}   # skips free extents under 1 MiB",
              "# move fstrim.timer off-peak: diskdoctor trim --peak 'Mon-Fri 08:00-20:00' prints the drop-in"),
