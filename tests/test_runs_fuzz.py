@@ -28,7 +28,8 @@ SYSROOT = str(FIXTURES / FIXTURE)
 HOSTNAME = "etcd-2"
 """The fixture's host: runs saved "on" it are the ones a report of it picks by itself."""
 REFUSED_FOR_ANY_FIELD = ("list", "object", "negative", "huge", "nan", "infinity")
-"""No leaf of the format (text, number, true/false, null) accepts these, so each must skip the file."""
+"""No field of the format takes these (but for an empty list or object where one belongs), so each must
+skip the file."""
 IDENTITY_MESSAGES = {"format": "not a diskdoctor run file", "format_version": "format version",
                      "kind": "benchmark kind"}
 DAMAGE_MARKS = ("DAMAGED", "damaged, not shown", "cannot be shown")

@@ -2,7 +2,7 @@
 every field of a saved run is checked by type before it is loaded, so a damaged file is named and skipped.
 
 fastjsonschema compiles the schema to Python once per process (~70 ms) and then checks a run file in
-0.3-3 ms; jsonschema cost ~0.15 s to import and 4-60 ms per run file (README: Saved runs).
+0.3-3 ms; jsonschema cost 50-150 ms to import and 4-60 ms per run file (docs/figures.md).
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def _bad_key(value: object, rule: object) -> str | None:
     if not isinstance(value, dict) or not isinstance(rule, dict):
         return None
     for key in value:
-        if "pattern" in rule and not re.search(str(rule["pattern"]), key):
+        if "pattern" in rule and not re.search(str(rule["pattern"]).replace("$", r"\Z"), key):  # JSON's $
             return key
         if "enum" in rule and key not in rule["enum"]:
             return key
