@@ -27,12 +27,14 @@ def is_bench_result(document: object) -> bool:
 def _saved_run(document: object, name: str) -> BenchContext:
     """A saved run file (`runs show ID --json`, the runs folder): its result document, named by its id."""
     from ..runs.record import RunFormatError, run_from_json
+    from ..runs.render_guard import RunRenderError, rendering
 
     try:
         run = run_from_json(document, name)
-    except RunFormatError as err:
-        raise UsageError(f"{name}: {err}") from err
-    result = run.record.to_json()
+        with rendering(f"run {visible(name)}"):
+            result = run.record.to_json()
+    except (RunFormatError, RunRenderError) as err:
+        raise UsageError(f"{visible(name)}: {err}") from err
     if not is_bench_result(result):
         raise UsageError(f"{name}: {with_article(run.kind)} run; the advisor judges wal and interference "
                          "runs")
@@ -41,6 +43,7 @@ def _saved_run(document: object, name: str) -> BenchContext:
 
 
 def _run_by_id(reference: str) -> BenchContext:
+    from ..runs.render_guard import RunRenderError, rendering
     from ..runs.store import RunStore, RunStoreError
 
     try:
@@ -48,7 +51,12 @@ def _run_by_id(reference: str) -> BenchContext:
         run = store.find(reference)
     except RunStoreError as err:
         raise UsageError(f"--bench {reference}: no such file, and {err}") from err
-    return _saved_run(run.to_json(), run.id)
+    try:
+        with rendering(f"run {run.id}"):
+            document = run.to_json()
+    except RunRenderError as err:
+        raise UsageError(str(err)) from err
+    return _saved_run(document, run.id)
 
 
 def load_bench_result(path: str) -> BenchContext:

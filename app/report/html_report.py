@@ -8,6 +8,7 @@ from ..advisor.advise import grouped
 from ..advisor.finding import Finding
 from ..latency_charts import CHART_PERCENTILES, band_counts, percentile_points_ms
 from ..runs.record import SavedRun
+from ..runs.render_guard import RunRenderError, rendering
 from ..text_chart import Series
 from .model import Report
 from .sections import STACK_COLUMNS, fingerprint_rows, run_rows, run_title, severity_counts, stack_rows
@@ -99,6 +100,16 @@ def _stack(report: Report) -> str:
 
 
 def _run(run: SavedRun) -> str:
+    """A run's section; one that cannot be rendered says so and why, and the report goes on."""
+    try:
+        with rendering(f"run {run.id}"):
+            return _run_section(run)
+    except RunRenderError as err:
+        return (f'<h3>Run {escape(run.id)}: damaged, not shown</h3>\n'
+                f'<p class="fail">{escape(str(err))}</p>')
+
+
+def _run_section(run: SavedRun) -> str:
     parts = [f"<h3>{escape(run_title(run))}</h3>", _table(run_rows(run))]
     curves = run.kind_info.curves(run.record)
     if curves:

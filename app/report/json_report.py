@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 from ..devices_json import devices_document
 from ..runs.record import SavedRun
+from ..runs.render_guard import RunRenderError, rendering
 from ..trim_doctor import verdict_json
 from .model import Report
 
@@ -27,10 +30,20 @@ def run_json(run: SavedRun) -> dict[str, object]:
 
 
 def report_document(report: Report) -> dict[str, object]:
-    """The whole report as JSON-ready data."""
+    """The whole report as JSON-ready data; a run that cannot be rendered is left out and named in the
+    notes (the rest of the report is still written)."""
+    runs, notes = [], list(report.notes)
+    for run in report.runs:
+        try:
+            with rendering(f"run {run.id}"):
+                entry = run_json(run)
+                json.dumps(entry, allow_nan=False)  # NaN would make the whole file invalid JSON
+                runs.append(entry)
+        except RunRenderError as err:
+            notes.append(str(err))
     return {"format": FORMAT, "format_version": FORMAT_VERSION,
             "generated_at": report.generated_at.isoformat(), "host": report.fingerprint.to_json(),
             "devices": devices_document(report.host)["devices"],
             "trim": [verdict_json(verdict) for verdict in report.verdicts],
             "findings": [finding.to_json() for finding in report.findings],
-            "runs": [run_json(run) for run in report.runs], "notes": list(report.notes)}
+            "runs": runs, "notes": notes}

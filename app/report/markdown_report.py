@@ -8,6 +8,7 @@ from ..advisor.advise import grouped
 from ..advisor.finding import Finding
 from ..latency_charts import histogram_text_chart, percentile_text_chart
 from ..runs.record import SavedRun
+from ..runs.render_guard import RunRenderError, rendering
 from .model import Report
 from .sections import (
     STACK_COLUMNS,
@@ -92,6 +93,15 @@ def _trim(report: Report) -> list[str]:
 
 
 def _run(run: SavedRun) -> list[str]:
+    """A run's section; one that cannot be rendered says so and why, and the report goes on."""
+    try:
+        with rendering(f"run {run.id}"):
+            return _run_section(run)
+    except RunRenderError as err:
+        return [f"### Run {md_text(run.id)}: damaged, not shown", "", md_text(str(err)), ""]
+
+
+def _run_section(run: SavedRun) -> list[str]:
     lines = [f"### {md_text(run_title(run))}", ""]
     lines += md_table(("", ""), run_rows(run))
     curves = run.kind_info.curves(run.record)

@@ -15,6 +15,7 @@ from ..advisor.contexts import BenchContext
 from ..advisor.finding import Finding
 from ..host_fingerprint import HostFingerprint, host_fingerprint
 from ..runs.record import SavedRun
+from ..runs.render_guard import RunRenderError, rendering
 from ..runs.store import RunListing, RunStore, RunStoreError
 from ..trim_doctor import TrimVerdict
 
@@ -31,6 +32,8 @@ class Report:
     runs: list[SavedRun]
     notes: list[str] = field(default_factory=list)
     """Things the reader should know about how the report was made (skipped run files...)."""
+    skipped_runs: int = 0
+    """Run files of the runs directory that were skipped (damaged or foreign), named in `notes`."""
 
 
 def default_runs(listing: RunListing, hostname: str | None) -> list[SavedRun]:
@@ -42,29 +45,42 @@ def default_runs(listing: RunListing, hostname: str | None) -> list[SavedRun]:
     return sorted(newest.values(), key=lambda run: (run.saved_at, run.id))
 
 
-def bench_contexts(runs: list[SavedRun]) -> list[BenchContext]:
-    """Each run's result document, for the advisor's benchmark rules."""
-    return [BenchContext(run.record.to_json(), f"run {run.id}") for run in runs]
+def bench_contexts(runs: list[SavedRun], notes: list[str] | None = None) -> list[BenchContext]:
+    """Each run's result document, for the advisor's benchmark rules (a run that cannot give one is
+    left out, with a note)."""
+    contexts = []
+    for run in runs:
+        try:
+            with rendering(f"run {run.id}"):
+                contexts.append(BenchContext(run.record.to_json(), f"run {run.id}"))
+        except RunRenderError as err:
+            if notes is not None:
+                notes.append(str(err))
+    return contexts
 
 
 def build_report(root: Root, runs: list[SavedRun] | None = None, *, store: RunStore | None = None,
-                 host: Host | None = None, trim: TrimFacts | None = None,
+                 listing: RunListing | None = None, host: Host | None = None, trim: TrimFacts | None = None,
                  verdicts: list[TrimVerdict] | None = None, now: dt.datetime | None = None) -> Report:
     """Read the host once (or reuse a loaded snapshot: its Host, TRIM facts and verdicts), pick the runs
-    (given, or the newest per filesystem of this host), and run the advisor over both."""
+    (given, or the newest per filesystem of this host from `listing` or a scan), and run the advisor over
+    both. Skipped run files are named in the notes."""
     host = host or read_host(root)
     notes: list[str] = []
-    if runs is None:
+    if listing is None and runs is None:
         try:
             listing = (store or RunStore()).scan()
         except RunStoreError as err:
             listing = RunListing()
             notes.append(f"saved runs not read: {err}")
+    if listing is not None:
         notes += [f"runs directory: {warning}" for warning in listing.warnings()]
-        runs = default_runs(listing, host.hostname)
+    if runs is None:
+        runs = default_runs(listing or RunListing(), host.hostname)
     etcd, etcd_notes = discover_etcd_metrics(root)  # as the Advice screen and `advise` do
     notes += etcd_notes
     advice = load_advice_input(root, host=host, trim=trim, verdicts=verdicts,
-                               bench=tuple(bench_contexts(runs)), etcd_metrics=etcd)
+                               bench=tuple(bench_contexts(runs, notes)), etcd_metrics=etcd)
     return Report(now or dt.datetime.now(dt.timezone.utc), host_fingerprint(root, host), host,
-                  advice.verdicts, in_display_order(advise(advice)), runs, notes)
+                  advice.verdicts, in_display_order(advise(advice)), runs, notes,
+                  len(listing.skipped) if listing else 0)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from ..errors import EXIT_OK, UsageError
 from ..formatting import counted
-from ..runs.store import RunStore, RunStoreError
+from ..runs.store import RunListing, RunStore, RunStoreError
 from ..sysroot import open_root
 from .html_report import html_report
 from .json_report import report_document
@@ -40,17 +41,28 @@ def render_report(report: Report, kind: str) -> str:
     return markdown_report(report) if kind == "markdown" else html_report(report)
 
 
+def _runs_listing() -> RunListing | None:
+    """The runs directory, read once; each skipped file is one warning line on stderr (and a report note).
+    None when it cannot be read (the report then says why in its notes)."""
+    try:
+        listing = RunStore().scan()
+    except RunStoreError:
+        return None
+    for warning in listing.warnings():
+        print(f"diskdoctor: warning: {warning}", file=sys.stderr)
+    return listing
+
+
 def run_report(args: argparse.Namespace) -> int:
     """Build the report from one read of the host and write it atomically."""
     try:
         kind = report_format(args.output)
-        store, runs = None, None
+        listing, runs = _runs_listing(), None
         if args.run:
             store = RunStore()
-            listing = store.scan()
             runs = [store.find(reference, listing) for reference in dict.fromkeys(args.run)]
         with open_root(args.sysroot) as root:
-            report = build_report(root, runs, store=store)
+            report = build_report(root, runs, listing=listing)
         write_report_file(args.output, render_report(report, kind), force=args.force)
     except (RunStoreError, ReportWriteError) as err:
         raise UsageError(str(err)) from err

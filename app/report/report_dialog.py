@@ -99,6 +99,10 @@ class ReportDialog(ModalScreen[str | None]):
             return
         summary = (f"Wrote {path}: {_count(len(report.findings), 'finding')}, "
                    f"{_count(len(report.verdicts), 'TRIM verdict')}, {_count(len(report.runs), 'run')}.")
+        if report.skipped_runs:
+            left = "it is" if report.skipped_runs == 1 else "they are"
+            summary += (f" Skipped {_count(report.skipped_runs, 'file')} of the runs folder (left as {left}; "
+                        "named in the report's notes).")
         self.app.call_from_thread(self._finished, path, summary)
 
     def _finished(self, path: str | None, message: str) -> None:

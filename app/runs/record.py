@@ -13,6 +13,7 @@ from ..host_fingerprint import HostFingerprint
 from .json_fields import as_dict
 from .kinds import RunKind, RunVerdict
 from .registry import kind_for
+from .run_schema import schema_problem
 from .stack_fingerprint import StackFingerprint
 
 FORMAT = "diskdoctor-run"
@@ -20,7 +21,12 @@ FORMAT_VERSION = 1
 
 
 class RunFormatError(ValueError):
-    """A file is not a saved run this version can read; the message is one line."""
+    """A file is not a saved run this version can read; the message is one line. `damaged` marks a file
+    that says it is a diskdoctor run but has a field of the wrong type, out of range, or missing."""
+
+    def __init__(self, message: str, *, damaged: bool = False) -> None:
+        super().__init__(message)
+        self.damaged = damaged
 
 
 @dataclass(frozen=True)
@@ -93,6 +99,9 @@ def run_from_json(data: object, run_id: str) -> SavedRun:
     if kind is None:
         raise RunFormatError(f"benchmark kind {visible(str(data.get('kind')))!r} is unknown to this "
                              "diskdoctor version")
+    problem = schema_problem(data)  # every field typed first: the typed objects below trust their input
+    if problem is not None:
+        raise RunFormatError(f"damaged run file ({problem})", damaged=True)
     try:
         saved_at = dt.datetime.fromisoformat(str(data["saved_at"]))
         if saved_at.tzinfo is None:
@@ -107,4 +116,4 @@ def run_from_json(data: object, run_id: str) -> SavedRun:
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError, IndexError,
             AssertionError) as err:
         what = f"missing field {err}" if isinstance(err, KeyError) else visible(str(err))
-        raise RunFormatError(f"damaged run file ({what})") from err
+        raise RunFormatError(f"damaged run file ({what})", damaged=True) from err

@@ -10,6 +10,7 @@ from ..errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
 from ..latency_charts import histogram_text_chart, percentile_text_chart
 from .compare import Comparison, compare_runs, different_kinds
 from .record import SavedRun
+from .render_guard import RunRenderError, rendering
 from .runs_text import compare_lines, headline, list_lines, show_lines
 from .store import PREVIOUS, RunListing, RunStore, RunStoreError
 
@@ -76,10 +77,7 @@ def run_runs(args: argparse.Namespace) -> int:
             print(f"diskdoctor: warning: {warning}", file=sys.stderr)
         if args.runs_action == "list":
             if args.json:
-                _print([json.dumps({"runs_dir": str(store.directory),
-                                    "runs": [_summary_json(run) for run in listing.runs],
-                                    "skipped": [{"file": name, "reason": why}
-                                                for name, why in listing.skipped]}, indent=2)])
+                _print([json.dumps(_list_json(store, listing), indent=2)])
             elif listing.runs:
                 _print(list_lines(listing.runs))
             else:
@@ -87,22 +85,37 @@ def run_runs(args: argparse.Namespace) -> int:
             return EXIT_OK
         if args.runs_action == "show":
             run = store.find(args.run, listing)
-            _print([json.dumps(run.to_json(), indent=2)] if args.json else
-                   show_lines(run) + (_plot_run(run) if args.plot else []))
+            with rendering(f"run {run.id}"):
+                lines = ([json.dumps(run.to_json(), indent=2)] if args.json else
+                         show_lines(run) + (_plot_run(run) if args.plot else []))
+            _print(lines)
             return EXIT_OK
         first, second = _compare_pair(store, listing, args.first, args.second)
-    except RunStoreError as err:
+        if first.id == second.id:
+            raise UsageError(f"both arguments name run {first.id}; give two different runs")
+        if first.kind != second.kind:
+            raise UsageError(different_kinds(first, second))
+        with rendering(f"the comparison of runs {first.id} and {second.id}"):
+            comparison = compare_runs(first, second)
+            lines = ([json.dumps(comparison.to_json(), indent=2)] if args.json else
+                     compare_lines(comparison) + (_plot_compare(comparison) if args.plot else []))
+    except (RunStoreError, RunRenderError) as err:
         raise UsageError(str(err)) from err
-    if first.id == second.id:
-        raise UsageError(f"both arguments name run {first.id}; give two different runs")
-    if first.kind != second.kind:
-        raise UsageError(different_kinds(first, second))
-    comparison = compare_runs(first, second)
-    if args.json:
-        _print([json.dumps(comparison.to_json(), indent=2)])
-    else:
-        _print(compare_lines(comparison) + (_plot_compare(comparison) if args.plot else []))
+    _print(lines)
     return EXIT_CHECK_FAILED if comparison.regressed else EXIT_OK
+
+
+def _list_json(store: RunStore, listing: RunListing) -> dict[str, object]:
+    """The `runs list --json` document; a run that cannot be summarised is listed as skipped, with why."""
+    runs, skipped = [], [{"file": name, "reason": why} for name, why in listing.skipped]
+    for run in listing.runs:
+        try:
+            with rendering(f"run {run.id}"):
+                runs.append(_summary_json(run))
+        except RunRenderError as err:
+            print(f"diskdoctor: warning: {err}", file=sys.stderr)
+            skipped.append({"file": f"{run.id}.json", "reason": f"damaged run file ({err.reason})"})
+    return {"runs_dir": str(store.directory), "runs": runs, "skipped": skipped}
 
 
 def _compare_pair(store: RunStore, listing: RunListing, first: str, second: str) -> tuple[SavedRun, SavedRun]:

@@ -18,7 +18,8 @@ from textual.widgets import DataTable, Header, Static
 from ..formatting import counted
 from .compare import compare_runs, different_kinds
 from .record import SavedRun
-from .runs_text import compare_lines, headline, show_lines
+from .render_guard import RunRenderError, rendering
+from .runs_text import compare_lines, list_row, show_lines
 from .store import RunListing, RunStore, RunStoreError
 
 TARGET_MIN_CELLS = 16
@@ -26,6 +27,9 @@ TARGET_MIN_CELLS = 16
 
 PICK_MARK = "●"
 MAX_PICKS = 2
+MAX_NOTICE_LINES = 3
+"""A notice names this many damaged run files; the status line names them all."""
+NOTICE_SECONDS = 12
 
 
 def styled(lines: list[str]) -> Text:
@@ -93,25 +97,43 @@ class RunsScreen(Screen[None]):
         self.picked = [run_id for run_id in self.picked if run_id in known]
         table = self.query_one(DataTable)
         table.clear()
-        heads = [headline(run) for run in self.runs]
+        rows = [list_row(run) for run in self.runs]  # a run that cannot be shown says DAMAGED, and why
         # the target gets the room left, cut in the middle so both the directory and the host stay
-        used = 1 + 16 + max((len(run.kind) for run in self.runs), default=4) + max(map(len, heads), default=6)
+        used = 1 + 16 + max((len(run.kind) for run in self.runs), default=4) + \
+            max((len(head) for _, head, _ in rows), default=6)
         room = max((table.size.width or self.app.size.width // 2) - used - 5 * 2 - 2, TARGET_MIN_CELLS)
-        for run, head in zip(self.runs, heads, strict=True):
-            target = f"{run.stack.describe()} on {run.host.hostname or '?'}"
-            table.add_row(self._mark(run.id), run.when().removesuffix(" UTC"), Text(run.kind), Text(head),
+        for run, (when, head, target) in zip(self.runs, rows, strict=True):
+            table.add_row(self._mark(run.id), when.removesuffix(" UTC"), Text(run.kind),
+                          Text(head, style="bold red" if not target else ""),
                           Text(middle_ellipsis(target, room)), key=run.id)
-        skipped = message.listing.skipped
-        status = message.problem or (
-            f"{counted(len(self.runs), 'saved run')} · Space picks two to compare" if self.runs else
-            f"No saved runs yet in {self.store.directory if self.store else '?'}: every benchmark run is "
-            "saved there.")
-        if skipped:
-            files = "file that is not a run" if len(skipped) == 1 else "files that are not runs"
-            status += f" · skipped {len(skipped)} {files} (left as is): " + \
-                ", ".join(name for name, _ in skipped)
-        self.query_one("#runs-status", Static).update(Text(status))
+        self.query_one("#runs-status", Static).update(Text(message.problem or self._status(message.listing)))
+        self._notify_damaged(message.listing)
         self._show_detail()
+
+    def _status(self, listing: RunListing) -> str:
+        """The status line: how many runs, and every file skipped ("skipped 1 file that is not a run ...")."""
+        status = (f"{counted(len(self.runs), 'saved run')} · Space picks two to compare" if self.runs else
+                  f"No saved runs yet in {self.store.directory if self.store else '?'}: every benchmark run "
+                  "is saved there.")
+        skipped = listing.skipped
+        if not skipped:
+            return status
+        if listing.damaged:
+            files = counted(len(skipped), "file")
+        else:
+            files = f"{len(skipped)} file that is not a run" if len(skipped) == 1 else \
+                f"{len(skipped)} files that are not runs"
+        return status + f" · skipped {files} (left as is): " + ", ".join(name for name, _ in skipped)
+
+    def _notify_damaged(self, listing: RunListing) -> None:
+        """A notice naming each damaged run file and its field (a run the user expects to see is not)."""
+        lines = listing.damaged_warnings()
+        if lines:
+            more = len(lines) - MAX_NOTICE_LINES
+            shown = lines[:MAX_NOTICE_LINES] + ([f"and {counted(more, 'more damaged file')}"] if more > 0
+                                                else [])
+            self.notify("\n".join(shown), title="Saved runs", severity="warning", timeout=NOTICE_SECONDS,
+                        markup=False)
 
     def _mark(self, run_id: str) -> Text:
         return Text(PICK_MARK, style="bold cyan") if run_id in self.picked else Text(" ")
@@ -159,9 +181,14 @@ class RunsScreen(Screen[None]):
             if first.kind != second.kind:
                 detail.update(Text(different_kinds(first, second), style="bold yellow"))
                 return
-            comparison = compare_runs(first, second)
+            try:
+                with rendering(f"the comparison of runs {first.id} and {second.id}"):
+                    lines = compare_lines(compare_runs(first, second))
+            except RunRenderError as err:
+                detail.update(Text(str(err), style="bold red"))
+                return
             title = "Comparison (the older run is the baseline)"
-            detail.update(styled([title, "", *compare_lines(comparison)]))
+            detail.update(styled([title, "", *lines]))
             return
         run = self._highlighted()
         if run is None:
@@ -170,4 +197,7 @@ class RunsScreen(Screen[None]):
             return
         hint = ("Space picks this run; pick a second one to compare." if not self.picked else
                 "Space on another run compares it with the picked one.")
-        detail.update(styled([*show_lines(run), "", hint]))
+        try:
+            detail.update(styled([*show_lines(run), "", hint]))
+        except RunRenderError as err:
+            detail.update(Text(f"{err}\n\n{hint}", style="bold red"))

@@ -6,6 +6,7 @@ from ..wal_report import format_ms, ram_note
 from .compare import REGRESSION_PERCENT, Comparison, MetricDelta
 from .kinds import Metric
 from .record import SavedRun
+from .render_guard import RunRenderError, damaged_text, rendering
 
 
 def value_text(value: float | None, unit: str) -> str:
@@ -33,16 +34,32 @@ def headline(run: SavedRun) -> str:
     return f"{text} (in RAM)" if ram_note(run.stack.target.fstype) else text
 
 
+def target_text(run: SavedRun) -> str:
+    """"/var/lib/etcd (ext4 on dm-2) on etcd-2"."""
+    return f"{run.stack.describe()} on {run.host.hostname or '?'}"
+
+
+def list_row(run: SavedRun) -> tuple[str, str, str]:
+    """(saved, result, target) of one run; a run that cannot be shown says DAMAGED and why instead."""
+    try:
+        with rendering(f"run {run.id}"):
+            return run.when(), headline(run), target_text(run)
+    except RunRenderError as err:
+        return "?", damaged_text(err.reason), ""
+
+
 def list_lines(runs: list[SavedRun]) -> list[str]:
     """One line per run, newest last, under a header."""
     if not runs:
         return []
-    rows = [("ID", "KIND", "RESULT")] + [(run.id, run.kind, headline(run)) for run in runs]
+    shown = [list_row(run) for run in runs]
+    rows = [("ID", "KIND", "RESULT")] + [(run.id, run.kind, result) for run, (_, result, _) in
+                                         zip(runs, shown, strict=True)]
     id_w, kind_w, result_w = (max(len(row[column]) for row in rows) for column in range(3))
     lines = [f"{'ID':<{id_w}}  {'SAVED':<20}  {'KIND':<{kind_w}}  {'RESULT':<{result_w}}  TARGET"]
-    for run, (_, _, result) in zip(runs, rows[1:], strict=True):
-        lines.append(f"{run.id:<{id_w}}  {run.when():<20}  {run.kind:<{kind_w}}  {result:<{result_w}}  "
-                     f"{run.stack.describe()} on {run.host.hostname or '?'}")
+    for run, (when, result, target) in zip(runs, shown, strict=True):
+        lines.append(f"{run.id:<{id_w}}  {when:<20}  {run.kind:<{kind_w}}  {result:<{result_w}}  "
+                     f"{target}".rstrip())
     return lines
 
 
@@ -63,7 +80,13 @@ def metric_lines(metrics: list[Metric]) -> list[str]:
 
 
 def show_lines(run: SavedRun) -> list[str]:
-    """Everything saved about one run: where, on what, with which parameters, and its figures."""
+    """Everything saved about one run: where, on what, with which parameters, and its figures;
+    RunRenderError when the run cannot be shown."""
+    with rendering(f"run {run.id}"):
+        return _show_lines(run)
+
+
+def _show_lines(run: SavedRun) -> list[str]:
     kind = run.kind_info
     verdict = run.verdict()
     lines = [f"run       {run.id} ({kind.title})",
@@ -90,7 +113,13 @@ def delta_line(delta: MetricDelta, width: int = 18) -> str:
 
 
 def compare_lines(comparison: Comparison) -> list[str]:
-    """The flags first (the answer), then every metric with its change, both runs and their parameters."""
+    """The flags first (the answer), then every metric with its change, both runs and their parameters;
+    RunRenderError when the two runs cannot be shown side by side."""
+    with rendering(f"the comparison of runs {comparison.baseline.id} and {comparison.candidate.id}"):
+        return _compare_lines(comparison)
+
+
+def _compare_lines(comparison: Comparison) -> list[str]:
     base, cand = comparison.baseline, comparison.candidate
     lines = comparison.flags() or [f"no judged metric changed by {REGRESSION_PERCENT:.0f}% or more "
                                    f"({comparison.where()})"]

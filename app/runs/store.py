@@ -47,10 +47,26 @@ class RunListing:
 
     runs: list[SavedRun] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    damaged: set[str] = field(default_factory=set)
+    """Names of the skipped files that say they are diskdoctor runs but have a field of the wrong type."""
 
     def warnings(self) -> list[str]:
         """One line per skipped file: "skipped notes.txt: not a diskdoctor run file (left as it is)"."""
-        return [f"skipped {name}: {why} (left as it is)" for name, why in self.skipped]
+        return [skip_warning(name, why) for name, why in self.skipped]
+
+    def damaged_warnings(self) -> list[str]:
+        """The warnings of damaged run files only (a run the user expects to see, so the TUI says so)."""
+        return [skip_warning(name, why) for name, why in self.skipped if name in self.damaged]
+
+    def skipped_like(self, reference: str) -> tuple[str, str] | None:
+        """The skipped file whose name holds `reference` (a run id or part of one), if exactly one does."""
+        found = [(name, why) for name, why in self.skipped if reference and reference in name]
+        return found[0] if len(found) == 1 else None
+
+
+def skip_warning(name: str, why: str) -> str:
+    """"skipped X.json: damaged run file (record.host.steal must be a number, not null) (left as it is)"."""
+    return f"skipped {name}: {why} (left as it is)"
 
 
 def _read_limited(path: Path) -> bytes:
@@ -124,6 +140,8 @@ class RunStore:
                 listing.runs.append(run_from_json(document, visible(entry.name[: -len(".json")])))
             except RunFormatError as err:
                 listing.skipped.append((name, str(err)))
+                if err.damaged:
+                    listing.damaged.add(name)
             except (ValueError, RecursionError):
                 listing.skipped.append((name, "not valid JSON"))
             except OSError as err:
@@ -141,8 +159,10 @@ class RunStore:
         return older[-1]
 
     def find(self, reference: str, listing: RunListing | None = None) -> SavedRun:
-        """A run by id, any unique part of one, `latest` or `previous`; RunStoreError for none or several."""
-        runs = (listing or self.scan()).runs
+        """A run by id, any unique part of one, `latest` or `previous`; RunStoreError for none or several
+        (naming the file when the run asked for was skipped as damaged)."""
+        listing = listing or self.scan()
+        runs = listing.runs
         if reference in (LATEST, PREVIOUS):
             wanted = 1 if reference == LATEST else 2
             if len(runs) < wanted:
@@ -153,6 +173,9 @@ class RunStore:
         matches = exact or [run for run in runs if reference in run.id]
         if len(matches) == 1:
             return matches[0]
+        skipped = listing.skipped_like(reference) if not matches else None
+        if skipped is not None:
+            raise RunStoreError(f"run {visible(reference)!r} was not read: {skip_warning(*skipped)}")
         if not matches:
             raise RunStoreError(f"no saved run {visible(reference)!r} in {visible(str(self.directory))} "
                                 "(see `diskdoctor runs list`)")
