@@ -111,11 +111,13 @@ def _is_virtual(root: Root, base: str, real_dir: str) -> bool:
 
 
 def _transport(root: Root, kname: str, base: str, real_dir: str) -> tuple[str | None, str | None]:
-    """The bus from the sysfs path (2.6.18: the `device` link's, as sys/block/X holds no bus), then,
-    like lsblk, from the SCSI host's class entries (sys/class/<kind>_host/hostN)."""
+    """The bus from the sysfs path, then, like lsblk, from the SCSI host's class entries
+    (sys/class/<kind>_host/hostN). 2.6.18's sys/block/X holds no bus: its `device` link has it, and
+    without one it is what newer kernels put under sys/devices/virtual."""
     path = real_dir
     if not real_dir.startswith("sys/devices/"):
-        path = root.resolve(f"{base}/device") or real_dir
+        device = root.resolve(f"{base}/device") if root.readlink(f"{base}/device") else None
+        path = device or f"sys/devices/virtual/block/{kname}"
     transport, why = transport_from_sysfs_path(kname, path)
     if transport is not None or kname.startswith(("loop", "dm-", "md")):
         return transport, why

@@ -77,6 +77,8 @@ class OldKernelTree:
         self._write(f"{devdir}/dev", maj_min)
         self._write(f"{devdir}/size", str(sectors))
         (self.root / devdir / "holders").mkdir(parents=True, exist_ok=True)
+        if self.deprecated_layout:
+            self._link(f"{devdir}/subsystem", "sys/block")
 
     def _index(self, kname: str, devdir: str, *, whole: bool) -> None:
         """2.6.32's indexes: /sys/block/X, /sys/class/block/X and /sys/dev/block/M:m links."""
