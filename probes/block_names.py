@@ -48,11 +48,12 @@ def partition_suffix(disk: str, name: str) -> str | None:
     return digits or None
 
 
-def partition_number(root: Root, rel: str, disk: str) -> Fact[int] | None:
-    """The partition number of the device directory `rel` under `disk`, or None when it is no
-    partition. The `partition` file says so from 2.6.28 on; older kernels have only `start` (lsblk:
-    "Cannot use /partition file, not supported on old sysfs"), so then the name gives the number."""
-    suffix = partition_suffix(disk, os.path.basename(rel))
+def partition_number(root: Root, rel: str, disk: str, name: str | None = None) -> Fact[int] | None:
+    """The partition number of device `name` (by default the last part of `rel`, its directory) under
+    `disk`, or None when it is no partition. The `partition` file says so from 2.6.28 on; older
+    kernels have only `start` (lsblk: "Cannot use /partition file, not supported on old sysfs"), so
+    then the name gives the number."""
+    suffix = partition_suffix(disk, name or os.path.basename(rel))
     if suffix is None:
         return None
     number = root.fact_int(f"{rel}/partition")
@@ -93,7 +94,8 @@ def block_entries(root: Root) -> dict[str, BlockEntry]:
             continue
         parent = os.path.basename(os.path.dirname(real_dir))
         if parent != name and (parent in entries or parent in class_names):
-            entries[name] = BlockEntry(name, rel, real_dir, parent, partition_number(root, rel, parent))
+            number = partition_number(root, rel, parent, name)
+            entries[name] = BlockEntry(name, rel, real_dir, parent, number)
         else:
             entries[name] = BlockEntry(name, rel, real_dir)
     return entries

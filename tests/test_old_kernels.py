@@ -7,10 +7,12 @@ tools read from sysfs; the figures printed say how much of lsblk's output we rep
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+from build_old_fixtures import OLD_KERNEL_FIXTURES
 from cli_runner import run_cli
 from diskdoctor.probes.host import read_host
 from diskdoctor.probes.layer_details import read_layer_details
@@ -70,6 +72,16 @@ def test_a_2618_tree_keeps_partitions_and_the_md_and_lvm_stacked_on_them() -> No
 
 def test_the_tree_reads_the_same_with_or_without_sys_dev_block(tmp_path: Path) -> None:
     assert forest(RHEL5) == forest(with_dev_block_index(RHEL5, tmp_path / "indexed"))
+
+
+def test_partitions_found_through_any_one_index_are_partitions(tmp_path: Path) -> None:
+    expected = shape(forest(LINUX_2632))
+    for keep in ("sys/block", "sys/class/block", "sys/dev/block"):
+        root = tmp_path / keep.replace("/", "-")
+        shutil.copytree(LINUX_2632, root, symlinks=True)
+        for index in {"sys/block", "sys/class/block", "sys/dev/block"} - {keep}:
+            shutil.rmtree(root / index)
+        assert shape(forest(root)) == expected, keep
 
 
 def test_device_mapper_names_unknown_on_old_kernels_say_why() -> None:
@@ -142,3 +154,26 @@ def test_the_tui_trim_and_advise_do_not_crash_on_old_trees(fixture: Path, shown:
         result = run_cli(command, "--sysroot", str(fixture))
         assert result.code in (0, 1, 2) and "Traceback" not in result.err, result.err
         assert len(result.err.strip().splitlines()) <= 1, result.err
+
+
+def listing(base: Path) -> dict[str, str]:
+    """Links by target and files by content; empty directories left out (git cannot keep them)."""
+    found = {}
+    for folder, dirs, files in os.walk(base):
+        for name in dirs + files:
+            path = Path(folder) / name
+            rel = str(path.relative_to(base))
+            if path.is_symlink():
+                found[rel] = "-> " + os.readlink(path)
+            elif path.is_file():
+                found[rel] = path.read_text()
+            elif any(path.iterdir()):
+                found[rel] = "<dir>"
+    return found
+
+
+def test_committed_old_kernel_trees_match_their_builder(tmp_path: Path) -> None:
+    for name, build in OLD_KERNEL_FIXTURES.items():
+        build(tmp_path / name)
+        assert listing(tmp_path / name) == listing(OLD_KERNELS / name), \
+            f"{name} is stale: run python tests/build_old_fixtures.py"
