@@ -11,6 +11,7 @@ from .root import Root
 SYS_BLOCK = "sys/block"
 CLASS_BLOCK = "sys/class/block"
 DEV_BLOCK = "sys/dev/block"
+NUMBER_FROM_NAME = "start and the name (no partition file before Linux 2.6.28)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,10 +35,39 @@ def _real(root: Root, rel: str) -> str:
     return os.path.normpath(os.path.join(os.path.dirname(rel), link))
 
 
-def _partition(root: Root, rel: str) -> Fact[int] | None:
-    """The partition number file of a subdirectory, or None when it is not a partition."""
+def partition_suffix(disk: str, name: str) -> str | None:
+    """The number part of a partition's name ("2" for sda2, nvme0n1p2), or None when `name` is not
+    named like a partition of `disk`: util-linux's rule (sysfs_blkdev_is_partition_dirent), since the
+    kernel names them "<disk><N>", or "<disk>p<N>" when the disk's name ends in a digit."""
+    if len(name) <= len(disk) or not name.startswith(disk):
+        return None
+    rest = name[len(disk):]
+    if rest[0] == "p" and rest[1:2].isdigit():
+        rest = rest[1:]
+    digits = rest[: len(rest) - len(rest.lstrip("0123456789"))]
+    return digits or None
+
+
+def partition_number(root: Root, rel: str, disk: str, name: str | None = None) -> Fact[int] | None:
+    """The partition number of device `name` (by default the last part of `rel`, its directory) under
+    `disk`, or None when it is no partition. The `partition` file says so from 2.6.28 on; older
+    kernels have only `start` (lsblk: "Cannot use /partition file, not supported on old sysfs"), so
+    then the name gives the number."""
+    suffix = partition_suffix(disk, name or os.path.basename(rel))
+    if suffix is None:
+        return None
     number = root.fact_int(f"{rel}/partition")
-    return number if number.value is not None else None
+    if number.value is not None:
+        return number
+    if root.fact_int(f"{rel}/start").value is None:
+        return None
+    return Fact(int(suffix), f"{root.host_path(rel)}: {NUMBER_FROM_NAME}")
+
+
+def is_hidden(root: Root, name: str) -> bool:
+    """A device the kernel marks hidden (sys/block/X/hidden is 1, e.g. an NVMe multipath path):
+    lsblk never lists these (sysfs_devname_is_hidden)."""
+    return root.fact_int(f"{SYS_BLOCK}/{name}/hidden").value == 1
 
 
 def block_entries(root: Root) -> dict[str, BlockEntry]:
@@ -46,11 +76,12 @@ def block_entries(root: Root) -> dict[str, BlockEntry]:
     entries: dict[str, BlockEntry] = {}
     class_names = set(root.listdir(CLASS_BLOCK) or ())
     for name in root.listdir(SYS_BLOCK) or ():
+        if is_hidden(root, name):
+            continue
         base = f"{SYS_BLOCK}/{name}"
         entries[name] = BlockEntry(name, base, _real(root, base))
         for sub in root.listdir(base) or ():
-            fresh = sub.startswith(name) and sub not in entries
-            number = _partition(root, f"{base}/{sub}") if fresh else None
+            number = partition_number(root, f"{base}/{sub}", name) if sub not in entries else None
             if number is not None:
                 part_base = f"{CLASS_BLOCK}/{sub}" if sub in class_names else f"{base}/{sub}"
                 entries[sub] = BlockEntry(sub, part_base, f"{entries[name].real_dir}/{sub}", name, number)
@@ -59,11 +90,12 @@ def block_entries(root: Root) -> dict[str, BlockEntry]:
     for known_name, rel in indexed:
         real_dir = _real(root, rel)
         name = known_name or os.path.basename(real_dir)
-        if name in entries:
+        if name in entries or is_hidden(root, name):
             continue
         parent = os.path.basename(os.path.dirname(real_dir))
         if parent != name and (parent in entries or parent in class_names):
-            entries[name] = BlockEntry(name, rel, real_dir, parent)
+            number = partition_number(root, rel, parent, name)
+            entries[name] = BlockEntry(name, rel, real_dir, parent, number)
         else:
             entries[name] = BlockEntry(name, rel, real_dir)
     return entries

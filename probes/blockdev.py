@@ -6,12 +6,28 @@ from dataclasses import dataclass, field, replace
 
 from .blkid import read_blkid
 from .block_names import BlockEntry, block_entries
-from .device_kinds import SCSI_TYPE_ROM, lsblk_type_from_dm_uuid, transport_from_sysfs_path
+from .device_kinds import (
+    SCSI_TYPE_ROM,
+    lsblk_type_from_dm_uuid,
+    scsi_host_of,
+    transport_from_scsi_host,
+    transport_from_sysfs_path,
+)
 from .facts import Fact
 from .root import Root
 from .udev import read_udev_properties, udev_data_path
 
 RAM_MAJOR = "1"
+LOOP_MAJOR = "7"
+DM_NAME_UNKNOWN = ("no dm/name: kernels before 2.6.29 keep device-mapper names out of sysfs "
+                   "(`dmsetup ls` on the host maps dm-N to its name)")
+FILE_SINCE = {
+    "queue/discard_granularity": "2.6.33", "queue/discard_max_bytes": "2.6.33",
+    "discard_alignment": "2.6.33", "queue/discard_max_hw_bytes": "4.3", "queue/rotational": "2.6.29",
+}
+"""The Linux release that added each attribute (Documentation/ABI/stable/sysfs-block, kernel source)."""
+NO_QUEUE_DIR = ("no queue/ directory: old kernels gave none to bio-based devices such as md, dm, "
+                "loop and RAM disks (2.6.18 blk_register_queue)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +62,8 @@ class BlockDevice:
     md_level: str | None = None
     loop_backing_file: Fact[str] | None = None
     udev: dict[str, str] = field(default_factory=dict)
+    name_why_unknown: str | None = None
+    """Why a device-mapper device shows its kernel name: its dm name could not be read."""
 
     @property
     def accepts_discard(self) -> bool | None:
@@ -61,10 +79,56 @@ def active_scheduler(text: str) -> str:
     return text.strip()
 
 
+def _missing_why(root: Root, base: str, attr: str, fact: Fact) -> Fact:
+    """A missing attribute's reason: the kernel release that added it, or the absent queue/."""
+    if fact.value is not None or root.exists(f"{base}/{attr}"):
+        return fact
+    if attr.startswith("queue/") and not root.is_dir(f"{base}/queue"):
+        return replace(fact, why_unknown=NO_QUEUE_DIR)
+    since = FILE_SINCE.get(attr)
+    if since is None:
+        return fact
+    return replace(fact, why_unknown=f"file missing: {attr} appeared in Linux {since} "
+                                     "(older kernels and some drivers lack it)")
+
+
+def _attr_int(root: Root, base: str, attr: str) -> Fact[int]:
+    return _missing_why(root, base, attr, root.fact_int(f"{base}/{attr}"))
+
+
 def _scheduler(root: Root, queue_dir: str) -> Fact[str]:
     fact = root.fact_str(f"{queue_dir}/queue/scheduler",
                          empty_means="empty: bio-based device without an I/O scheduler")
+    fact = _missing_why(root, queue_dir, "queue/scheduler", fact)
     return replace(fact, value=active_scheduler(fact.value)) if fact.value else fact
+
+
+def _is_virtual(root: Root, base: str, real_dir: str) -> bool:
+    """No hardware below: under devices/virtual, or (2.6.18's sys/block kobjects) no device link."""
+    if real_dir.startswith("sys/devices/"):
+        return "/virtual/" in real_dir
+    return root.readlink(f"{base}/device") is None
+
+
+def _transport(root: Root, kname: str, base: str, real_dir: str) -> tuple[str | None, str | None]:
+    """The bus from the sysfs path, then, like lsblk, from the SCSI host's class entries
+    (sys/class/<kind>_host/hostN). 2.6.18's sys/block/X holds no bus: its `device` link has it, and
+    without one it is what newer kernels put under sys/devices/virtual."""
+    path = real_dir
+    if not real_dir.startswith("sys/devices/"):
+        device = root.resolve(f"{base}/device") if root.readlink(f"{base}/device") else None
+        path = device or f"sys/devices/virtual/block/{kname}"
+    transport, why = transport_from_sysfs_path(kname, path)
+    if transport is not None or kname.startswith(("loop", "dm-", "md")):
+        return transport, why
+    host = scsi_host_of(root.readlink(f"{base}/device"))
+    if host is None:
+        return transport, why
+    classes = {kind: root.is_dir(f"sys/class/{kind}_host/host{host}")
+               for kind in ("spi", "fc", "sas", "iscsi")}
+    proc_name, _ = root.read_attr(f"sys/class/scsi_host/host{host}/proc_name")
+    found = transport_from_scsi_host(classes, proc_name)
+    return (found, None) if found else (transport, why)
 
 
 def _identity(root: Root, base: str, real_dir: str, udev: dict[str, str],
@@ -85,14 +149,26 @@ def _identity(root: Root, base: str, real_dir: str, udev: dict[str, str],
     return model, serial
 
 
-def _whole_disk_kind(root: Root, kname: str, base: str, real_dir: str) -> tuple[str, dict]:
+def _dm_identity(root: Root, base: str, udev: dict[str, str]) -> dict:
+    """A dm device's name and uuid from dm/ (2.6.29+), else from its udev record; a name found in
+    neither stays unknown with the reason (never the kernel name passed off as a dm name)."""
+    dm_name, _ = root.read_attr(f"{base}/dm/name")
+    dm_uuid, _ = root.read_attr(f"{base}/dm/uuid")
+    dm_name = dm_name or udev.get("DM_NAME") or None
+    dm_uuid = dm_uuid or udev.get("DM_UUID") or None
+    why = None
+    if dm_name is None:
+        why = DM_NAME_UNKNOWN if not root.is_dir(f"{base}/dm") else "dm/name is empty or unreadable"
+    return {"dm_name": dm_name, "dm_uuid": dm_uuid, "name_why_unknown": why}
+
+
+def _whole_disk_kind(root: Root, kname: str, base: str, real_dir: str,
+                     udev: dict[str, str]) -> tuple[str, dict]:
     """lsblk TYPE and type-specific facts of a device that is not a partition."""
     extra: dict = {}
     if kname.startswith("dm-"):
-        dm_name, _ = root.read_attr(f"{base}/dm/name")
-        dm_uuid, _ = root.read_attr(f"{base}/dm/uuid")
-        extra.update(dm_name=dm_name or kname, dm_uuid=dm_uuid or None)
-        return lsblk_type_from_dm_uuid(dm_uuid), extra
+        extra.update(_dm_identity(root, base, udev))
+        return lsblk_type_from_dm_uuid(extra["dm_uuid"]), extra
     if kname.startswith("md"):
         level, _ = root.read_attr(f"{base}/md/level")
         extra["md_level"] = level or None
@@ -100,7 +176,7 @@ def _whole_disk_kind(root: Root, kname: str, base: str, real_dir: str) -> tuple[
     if kname.startswith("loop"):
         extra["loop_backing_file"] = root.fact_str(f"{base}/loop/backing_file")
         return "loop", extra
-    if "/virtual/" not in real_dir:
+    if not _is_virtual(root, base, real_dir):
         scsi_type, _ = root.read_attr(f"{base}/device/type")
         if scsi_type == SCSI_TYPE_ROM:
             return "rom", extra
@@ -111,14 +187,14 @@ def _read_whole(root: Root, entry: BlockEntry, use_udev: bool, signatures: Signa
     kname, base, real_dir = entry.kname, entry.base, entry.real_dir
     maj_min = root.fact_str(f"{base}/dev")
     udev = read_udev_properties(root, maj_min.value) if (use_udev and maj_min.value) else {}
-    kind, extra = _whole_disk_kind(root, kname, base, real_dir)
-    virtual = "/virtual/" in real_dir
+    kind, extra = _whole_disk_kind(root, kname, base, real_dir, udev)
+    virtual = _is_virtual(root, base, real_dir)
     if virtual:
         why = "virtual device: no hardware identity"
         model, serial = Fact(None, f"/{base}/device/model", why), Fact(None, f"/{base}/device/serial", why)
     else:
         model, serial = _identity(root, base, real_dir, udev, maj_min.value or "?")
-    transport, why_transport = transport_from_sysfs_path(kname, real_dir)
+    transport, why_transport = _transport(root, kname, base, real_dir)
     if kind in ("lvm", "crypt", "mpath", "dm", "part") or extra.get("md_level"):
         why_transport = "stacked device: see the layers below"
     dm_name = extra.get("dm_name")
@@ -133,12 +209,13 @@ def _read_whole(root: Root, entry: BlockEntry, use_udev: bool, signatures: Signa
         size_bytes=root.fact_int(f"{base}/size", scale=512),
         read_only=root.fact_bool(f"{base}/ro"),
         removable=root.fact_bool(f"{base}/removable"),
-        rotational=root.fact_bool(f"{base}/queue/rotational"),
+        rotational=_missing_why(root, base, "queue/rotational",
+                                root.fact_bool(f"{base}/queue/rotational")),
         scheduler=_scheduler(root, base),
-        discard_granularity=root.fact_int(f"{base}/queue/discard_granularity"),
-        discard_max_bytes=root.fact_int(f"{base}/queue/discard_max_bytes"),
-        discard_max_hw_bytes=root.fact_int(f"{base}/queue/discard_max_hw_bytes"),
-        discard_alignment=root.fact_int(f"{base}/discard_alignment"),
+        discard_granularity=_attr_int(root, base, "queue/discard_granularity"),
+        discard_max_bytes=_attr_int(root, base, "queue/discard_max_bytes"),
+        discard_max_hw_bytes=_attr_int(root, base, "queue/discard_max_hw_bytes"),
+        discard_alignment=_attr_int(root, base, "discard_alignment"),
         model=model,
         serial=serial,
         transport=Fact(transport, f"sysfs path {real_dir.removeprefix('sys/')}", why_transport),
@@ -166,7 +243,7 @@ def _read_partition(root: Root, entry: BlockEntry, disk: BlockDevice, use_udev: 
         maj_min=maj_min,
         size_bytes=root.fact_int(f"{base}/size", scale=512),
         read_only=root.fact_bool(f"{base}/ro"),
-        discard_alignment=root.fact_int(f"{base}/discard_alignment"),
+        discard_alignment=_attr_int(root, base, "discard_alignment"),
         fstype=signatures.fstype(kname, maj_min.value, udev),
         parents=(disk.kname,),
         holders=tuple(root.listdir(f"{base}/holders") or ()),
@@ -176,6 +253,7 @@ def _read_partition(root: Root, entry: BlockEntry, disk: BlockDevice, use_udev: 
         md_level=None,
         loop_backing_file=None,
         udev=udev,
+        name_why_unknown=None,
     )
 
 
@@ -218,7 +296,12 @@ def read_block_devices(root: Root, *, include_empty: bool = False) -> dict[str, 
 
 
 def _shown_by_default(device: BlockDevice) -> bool:
-    """lsblk hides unattached loop devices (size 0) and RAM disks unless --all."""
-    if device.kind == "loop" and device.size_bytes.value == 0:
+    """lsblk's default filter (lsblk -a lists all): RAM disks (major 1) are left out, and so is an
+    empty loop device with no backing file; every other device shows, even at size 0 (an empty DVD
+    drive). lsblk asks this machine's /dev/loopN about the backing file; a capture answers itself."""
+    major = (device.maj_min.value or "").split(":")[0]
+    if major == RAM_MAJOR:
         return False
-    return not (device.maj_min.value or "").startswith(RAM_MAJOR + ":")
+    if major == LOOP_MAJOR and device.size_bytes.value == 0:
+        return device.loop_backing_file is not None and device.loop_backing_file.value is not None
+    return True

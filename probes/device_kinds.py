@@ -93,3 +93,28 @@ def transport_from_sysfs_path(kname: str, real_dir: str) -> tuple[str | None, st
     if "/virtual/" in real_dir:
         return None, "virtual device: no transport"
     return None, "bus not recognised from the sysfs path"
+
+
+def scsi_host_of(device_link: str | None) -> int | None:
+    """The SCSI host number from a disk's `device` link, which ends in host:channel:target:lun
+    (lsblk's sysfs_blkdev_scsi_get_hctl); None for a device that is not SCSI."""
+    if not device_link:
+        return None
+    parts = device_link.rstrip("/").rsplit("/", 1)[-1].split(":")
+    if len(parts) != 4 or not all(part.isascii() and part.isdigit() for part in parts):
+        return None
+    return int(parts[0])
+
+
+def transport_from_scsi_host(host_classes: dict[str, bool], proc_name: str | None) -> str | None:
+    """lsblk's TRAN for a SCSI disk from its host adapter: a transport class entry
+    (sys/class/{spi,fc,sas,iscsi}_host/hostN), else the driver's proc_name (ahci/sata* -> sata,
+    any other *ata* driver such as ata_piix -> ata)."""
+    for kind in ("spi", "fc", "sas", "iscsi"):
+        if host_classes.get(kind):
+            return kind
+    if proc_name is None:
+        return None
+    if proc_name.startswith(("ahci", "sata")):
+        return "sata"
+    return "ata" if "ata" in proc_name else None

@@ -151,12 +151,22 @@ def _mounts_unknown(root: Root, why: str) -> str:
     return f"mountpoints unknown: cannot read /{MOUNTINFO} ({why})"
 
 
+def _unnamed_dm_warning(devices: dict[str, BlockDevice]) -> list[str]:
+    """One line naming the device-mapper devices shown by kernel name, and why (old kernels)."""
+    unnamed = sorted((k for k, d in devices.items() if d.name_why_unknown), key=natural_key)
+    if not unnamed:
+        return []
+    why = devices[unnamed[0]].name_why_unknown
+    return [f"device-mapper names unknown for {', '.join(unnamed)}: {why}"]
+
+
 def read_host(root: Root, *, include_empty: bool = False) -> Host:
     """Read the whole passive snapshot of the host under `root`."""
     devices = read_block_devices(root, include_empty=include_empty)
     mounts, mount_error = read_mounts(root)
     unknown = _mounts_unknown(root, mount_error) if mount_error else None
     warnings = [unknown] if unknown else []
+    warnings += _unnamed_dm_warning(devices)
     by_maj_min = {d.maj_min.value: k for k, d in devices.items() if d.maj_min.value}
     by_dm_name = {d.dm_name: k for k, d in devices.items() if d.dm_name}
     resolved = [_resolve_mount(m, devices, by_maj_min, by_dm_name) for m in mounts]
