@@ -1,17 +1,34 @@
 """Scratch directories tagged with their owner (pid and start time), so a later run can remove those of
-processes that died without cleaning up (SIGKILL, power loss), and removal that no tree can overflow."""
+processes that died without cleaning up (SIGKILL, power loss); and removal that a local user cannot
+turn against anything else: only this user's directories, by descriptor, never following a link."""
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import itertools
 import os
 import re
 import stat
 import tempfile
+from collections.abc import Iterator
 
 from .root import parse_int
 
 OWNER_TAG = re.compile(r"(\d+)-(\d+)-")
+OPEN_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+"""A directory itself: a symlink in its place fails (ELOOP) instead of being followed."""
+PRIVATE_MODE = 0o700
+PRIVATE_PREFIX = "diskdoctor-"
+"""$TMPDIR/diskdoctor-UID holds this user's extraction and capture scratch."""
+HOISTED = ".diskdoctor-rm-"
+"""Names for deep directories moved up during a removal (inside the tree being removed)."""
+TAKEN = (errno.EEXIST, errno.ENOTEMPTY, errno.ENOTDIR, errno.EISDIR)
+
+
+class NotPrivate(Exception):
+    """The private temp folder's name holds something this user did not make (a link, a file, another
+    user's folder): scratch is never put there."""
 
 
 def proc_stat(pid: int) -> tuple[int, int] | None:
@@ -45,49 +62,158 @@ def owner_alive(name: str, prefix: str) -> bool:
     return _start_time(pid) == started if started else os.path.exists(f"/proc/{pid}")
 
 
+def private_temp_dir() -> str:
+    """$TMPDIR/diskdoctor-UID, this user's mode-0700 folder for scratch, made when missing.
+
+    In a shared $TMPDIR (/tmp) another user may create the name first: a link, a file or a folder
+    someone else owns raises NotPrivate; this user's own folder with a looser mode is tightened."""
+    path = os.path.join(tempfile.gettempdir(), f"{PRIVATE_PREFIX}{os.geteuid()}")
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(path, PRIVATE_MODE)
+    try:
+        fd = os.open(path, OPEN_DIR)
+    except OSError as err:
+        if err.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise NotPrivate(f"{path} is not a private folder of this user (something else has its "
+                             "name); remove it, or set TMPDIR to a private folder") from err
+        raise
+    try:
+        info = os.fstat(fd)
+        if info.st_uid != os.geteuid():
+            raise NotPrivate(f"{path} is not a private folder of this user (owned by uid {info.st_uid}); "
+                             "remove it, or set TMPDIR to a private folder")
+        if stat.S_IMODE(info.st_mode) != PRIVATE_MODE:
+            os.fchmod(fd, PRIVATE_MODE)
+    finally:
+        os.close(fd)
+    return path
+
+
 def make_owned_dir(prefix: str, parent: str | None = None) -> str:
-    """mkdtemp (mode 0700) with the owner tag in its name; stale siblings of dead owners are removed first."""
-    folder = parent if parent is not None else tempfile.gettempdir()
-    remove_stale(folder, prefix)
+    """mkdtemp (mode 0700) with the owner tag in its name, in `parent` or else this user's private temp
+    folder; stale siblings of dead owners are removed first."""
+    if parent is None:
+        parent = private_temp_dir()
+        remove_stale(tempfile.gettempdir(), prefix)  # where earlier versions put them
+    remove_stale(parent, prefix)
     return tempfile.mkdtemp(prefix=prefix + owner_tag(), dir=parent)
 
 
 def remove_stale(folder: str, prefix: str) -> list[str]:
-    """Remove `prefix`* directories in `folder` whose owner process is gone; returns what was removed."""
-    removed = []
+    """Remove `prefix`* directories in `folder` whose owner process is gone; returns what was removed.
+
+    Only directories this user made (its own, mode 0700) are touched: in a shared folder anyone can
+    create such a name, or swap one with a link while this runs."""
+    removed: list[str] = []
     try:
-        names = [n for n in os.listdir(folder) if n.startswith(prefix)]
+        parent = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError:
         return removed
-    for name in names:
-        path = os.path.join(folder, name)
-        if not owner_alive(name, prefix) and os.path.isdir(path) and not os.path.islink(path):
-            remove_tree(path)
-            removed.append(path)
+    try:
+        names = [name for name, _ in _listing(parent) if name.startswith(prefix)]
+        for name in names:
+            if not owner_alive(name, prefix) and _remove_at(parent, name, private=True):
+                removed.append(os.path.join(folder, name))
+    finally:
+        os.close(parent)
     return removed
 
 
-def remove_tree(path: str) -> None:
-    """Delete a directory tree without recursion (any depth) and without following symlinks."""
-    pending = [path]
-    emptied: list[str] = []
-    while pending:
-        folder = pending.pop()
-        emptied.append(folder)
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                is_dir = stat.S_ISDIR(entry.stat(follow_symlinks=False).st_mode)
-            except OSError:
+def remove_tree(path: str) -> bool:
+    """Delete the directory `path` with everything in it, if it is a directory (not a link) this user
+    owns; whether it went. By descriptor, at any depth, never following a link."""
+    folder, name = os.path.split(os.path.abspath(path))
+    try:
+        parent = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        return _remove_at(parent, name, private=False)
+    finally:
+        os.close(parent)
+
+
+def _remove_at(parent: int, name: str, *, private: bool) -> bool:
+    """Remove directory `name` of the directory open as `parent` if this user owns it (and, when
+    `private`, only this user may enter it); whether it went."""
+    try:
+        fd = os.open(name, OPEN_DIR, dir_fd=parent)
+    except OSError:  # gone, a link (ELOOP) or not a directory
+        return False
+    try:
+        info = os.fstat(fd)
+        if info.st_uid != os.geteuid() or (private and stat.S_IMODE(info.st_mode) & 0o077):
+            return False
+        _empty(fd)
+    finally:
+        os.close(fd)
+    try:  # the name may have been swapped meanwhile: remove only the directory just emptied
+        now = os.stat(name, dir_fd=parent, follow_symlinks=False)
+        if (now.st_dev, now.st_ino) != (info.st_dev, info.st_ino):
+            return False
+        os.rmdir(name, dir_fd=parent)
+    except OSError:
+        return False
+    return True
+
+
+def _empty(top: int) -> None:
+    """Delete everything inside the directory open as `top`, at any depth with two directories open:
+    each subdirectory's files are unlinked in it, its own subdirectories moved up into `top`
+    (renameat), and it is removed; passes repeat until one changes nothing (empty, or stuck)."""
+    hoisted = itertools.count()
+    while True:
+        done = 0
+        for name, is_dir in _listing(top):
+            if not is_dir:
+                done += _unlink(top, name)
                 continue
-            if is_dir:
-                pending.append(entry.path)
-            else:
-                with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
-    for folder in reversed(emptied):
-        with contextlib.suppress(OSError):
-            os.rmdir(folder)
+            try:
+                sub = os.open(name, OPEN_DIR, dir_fd=top)
+            except OSError:
+                done += _unlink(top, name)  # no longer a directory
+                continue
+            try:
+                for inner, inner_is_dir in _listing(sub):
+                    done += _hoist(sub, inner, top, hoisted) if inner_is_dir else _unlink(sub, inner)
+            finally:
+                os.close(sub)
+            with contextlib.suppress(OSError):
+                os.rmdir(name, dir_fd=top)
+                done += 1
+        if not done:
+            return
+
+
+def _listing(fd: int) -> list[tuple[str, bool]]:
+    """(name, is a directory, not following links) for each entry of the directory open as `fd`."""
+    def entries() -> Iterator[tuple[str, bool]]:
+        with os.scandir(fd) as found:
+            for entry in found:
+                try:
+                    yield entry.name, entry.is_dir(follow_symlinks=False)
+                except OSError:
+                    yield entry.name, False
+    try:
+        return list(entries())
+    except OSError:
+        return []
+
+
+def _unlink(fd: int, name: str) -> int:
+    try:
+        os.unlink(name, dir_fd=fd)
+    except OSError:
+        return 0
+    return 1
+
+
+def _hoist(sub: int, name: str, top: int, numbers: Iterator[int]) -> int:
+    """Move directory `name` of `sub` up into `top` under a fresh name; 1 if it moved."""
+    while True:
+        try:
+            os.rename(name, f"{HOISTED}{next(numbers)}", src_dir_fd=sub, dst_dir_fd=top)
+            return 1
+        except OSError as err:
+            if err.errno not in TAKEN:
+                return 0
