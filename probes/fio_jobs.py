@@ -8,12 +8,12 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .child_guard import guarded_argv
 from .engine.workloads.compaction import CompactionParams
 from .engine.workloads.randwrite import RandwriteParams
 from .exit_status import describe_exit
 from .fio_json import FioOutputError, FioSyncStats, _objects, parse_fio_json
 from .fio_run import fio_available
-from .root import host_command_env
 from .wal_params import WalParams, _fio_size, fio_argv, fio_runtime
 from .wal_target import TargetError, make_scratch, remove_scratch
 
@@ -141,8 +141,8 @@ def run_fio_job(directory: str, *, job_file: str | None = None, argv: list[str] 
                 timeout_s: float | None = None, started: Started | None = None) -> str:
     """Run fio (a job file or a command) with JSON output in a scratch dir of `directory`; its stdout.
 
-    `started` receives the fio process, so another thread can terminate it (a cancelled run); the scratch
-    directory is removed however fio ends."""
+    `started` receives the fio process (its guard), so another thread can terminate it (a cancelled run);
+    the scratch directory is removed however fio ends, and fio ends with this process (child_guard)."""
     if fio_available() is None:
         raise TargetError("fio is not installed (apt-get install fio), so there is nothing to compare")
     scratch = make_scratch(directory)
@@ -157,8 +157,8 @@ def run_fio_job(directory: str, *, job_file: str | None = None, argv: list[str] 
             assert argv is not None
             command = [arg.replace(f"--directory={directory}", f"--directory={scratch}") for arg in argv]
             command.append("--output-format=json")
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   stdin=subprocess.DEVNULL, text=True, env=host_command_env())
+        process = subprocess.Popen(guarded_argv(command, scratch=scratch), stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
         if started is not None:
             started(process)
         out, err = process.communicate(timeout=timeout_s)

@@ -181,9 +181,15 @@ def run_engine(config: EngineConfig) -> Any:
 
 
 def main(argv: list[str]) -> int:
-    """`_engine KIND CONFIG_JSON`: run, stream events on stdout, exit 0 (done), 2 (error) or 128+N."""
+    """`_engine KIND CONFIG_JSON`: run, stream events on stdout, exit 0 (done), 2 (error) or 128+N.
+    (`_engine _guard ...` runs the guard of a host program instead: probes/child_guard.py.)"""
+    from ..child_guard import GUARD_COMMAND
     from .workloads import WORKLOADS
 
+    if argv[:1] == [GUARD_COMMAND]:
+        from ..child_guard import main as guard_main
+
+        return guard_main(argv[1:])
     for signum in STOP_SIGNALS:
         signal.signal(signum, _on_stop_signal)
     _ask_for_parent_death_signal()
