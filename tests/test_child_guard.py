@@ -145,3 +145,21 @@ def test_stopping_the_guard_stops_the_programs_whole_group_and_removes_the_scrat
         kill_leftovers(scratch)
     assert not os.path.exists(scratch)
     assert not processes_naming(scratch)
+
+
+@needs_fio
+def test_children_never_import_code_from_the_working_directory(tmp_path: Path, tmpfs_dir: str) -> None:
+    """Root running diskdoctor in a folder others can write: the engine and fio's guard start without
+    that folder on their import path, so a planted `diskdoctor/` there never runs."""
+    script = Path(sys.executable).parent / "diskdoctor"
+    if not script.exists():
+        pytest.skip("no diskdoctor console script beside this interpreter")
+    planted = tmp_path / "diskdoctor"
+    planted.mkdir()
+    marker = tmp_path / "ran"
+    (planted / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\nraise SystemExit(9)\n")
+    done = subprocess.run([str(script), "bench", "wal", "--dir", tmpfs_dir, "--size", "128k", "--bs", "4k",
+                           "--fio", "--no-save"], cwd=tmp_path, capture_output=True, text=True, check=False,
+                          timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert not marker.exists()
