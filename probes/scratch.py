@@ -133,6 +133,21 @@ def remove_tree(path: str) -> bool:
         os.close(parent)
 
 
+def open_owned_dir(path: str) -> int:
+    """A descriptor of directory `path` if it is a directory (not a link) this user owns, else OSError:
+    what is done through it stays there even if the name is swapped for a link afterwards."""
+    fd = os.open(path, OPEN_DIR)
+    if os.fstat(fd).st_uid != os.geteuid():
+        os.close(fd)
+        raise PermissionError(errno.EPERM, "not a directory of this user", path)
+    return fd
+
+
+def empty_dir(fd: int) -> None:
+    """Delete everything inside the directory open as `fd` (see `_empty`)."""
+    _empty(fd)
+
+
 def _remove_at(parent: int, name: str, *, private: bool) -> bool:
     """Remove directory `name` of the directory open as `parent` if this user owns it (and, when
     `private`, only this user may enter it); whether it went."""

@@ -153,6 +153,50 @@ def test_bench_sweep_in_a_shared_target_deletes_nothing_outside(tmp_path: Path, 
     assert all(os.lstat(target / n).st_uid == NOBODY for n in os.listdir(target))  # its own scratch is gone
 
 
+RENAMER = r"""
+import os, sys
+folder, victim, nobody, prefix = sys.argv[1:]
+os.setgroups([])
+os.setgid(int(nobody))
+os.setuid(int(nobody))
+os.chdir(folder)
+print("ready", flush=True)
+moved = 0
+while True:
+    for name in os.listdir("."):
+        if name.startswith(prefix) and not os.path.islink(name):
+            try:
+                os.rename(name, f".moved-{moved}")
+                moved += 1
+                os.symlink(victim, name)
+            except OSError:
+                pass
+"""
+"""As nobody: each scratch directory root makes in the shared folder is renamed away at once and a link
+to the victim put in its place (no sticky bit: anyone may rename anything there)."""
+
+
+def test_a_live_scratch_swapped_for_a_link_sends_nothing_elsewhere(tmp_path: Path, tmpfs_dir: str) -> None:
+    victim = victim_dir(tmp_path)
+    (victim / "wal.0").write_text("root's\n")  # the name the WAL run gives its file
+    target = world_writable(tmpfs_dir, sticky=False)
+    process = subprocess.Popen([sys.executable, "-I", "-c", RENAMER, str(target), str(victim), str(NOBODY),
+                                BENCH_PREFIX], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None and process.stdout.readline().strip() == "ready"
+        result = run_cli("bench", "wal", "--dir", str(target), "--bs", "4k", "--duration", "0.5",
+                         "--no-save")
+    finally:
+        process.kill()
+        process.wait()
+    assert "Traceback" not in result.err
+    assert victim_files(victim) == 2 * FILES + 1, "root deleted or wrote files outside its scratch"
+    assert (victim / "wal.0").read_text() == "root's\n"
+    for name in os.listdir(target):  # what root made and the attacker moved away is left empty
+        path = target / name
+        assert path.is_symlink() or (path.is_dir() and os.listdir(path) == []), name
+
+
 def test_a_private_folder_planted_by_another_user_is_refused(tmp_path: Path, tmpfs_dir: str) -> None:
     """$TMPDIR/diskdoctor-UID made by someone else (here a link to a root folder) is never used."""
     bundle = tar_gz(copy_fixture("etcd-raid0-lvm-luks", tmp_path), tmp_path / "b.tar.gz")
