@@ -23,8 +23,11 @@ from collections.abc import Callable, Sequence
 
 from .engine_launch import engine_argv
 from .root import host_command_env
-from .scratch import proc_stat
+from .scratch import empty_dir, open_owned_dir, proc_stat
 
+IN_SCRATCH = "."
+"""How a guarded program names its scratch directory: its working directory, which the guard entered by
+descriptor (so a scratch renamed away and replaced by a link sends no write elsewhere)."""
 GUARD_COMMAND = "_guard"
 """Hidden word after `_engine` that runs the guard instead of a workload."""
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
@@ -39,8 +42,9 @@ EXIT_CANNOT_RUN = 127
 
 def guarded_argv(command: Sequence[str], *, scratch: str | None = None,
                  keep_fds: Sequence[int] = ()) -> list[str]:
-    """argv running `command` under a guard tied to this process; `scratch` (a bench scratch directory)
-    goes when the program ends; `keep_fds` stay open for it (pass them to Popen as well)."""
+    """argv running `command` under a guard tied to this process; with `scratch` (a bench scratch
+    directory) the program runs inside it (IN_SCRATCH) and it goes when the program ends; `keep_fds`
+    stay open for the program (pass them to Popen as well)."""
     pid = os.getpid()
     stat_fields = proc_stat(pid)
     config = {"owner": [pid, stat_fields[1] if stat_fields else 0], "scratch": scratch,
@@ -181,9 +185,18 @@ def main(argv: list[str]) -> int:
     stop = StopSignals()
     owner = Owner(owner_pid, owner_started)
     child: subprocess.Popen[bytes] | None = None
+    here: int | None = None
     try:
         if not owner.alive():
             return EXIT_USAGE
+        if scratch:
+            try:
+                here = open_owned_dir(scratch)
+            except OSError as err:
+                print(f"cannot use the scratch directory {scratch}: it is no longer the directory made for "
+                      f"this run ({err.strerror or err})", file=sys.stderr)
+                return EXIT_CANNOT_RUN
+            os.fchdir(here)
         try:
             child = subprocess.Popen(command, env=host_command_env(), pass_fds=keep,
                                      preexec_fn=_own_group_dying_with(os.getpid()))
@@ -194,6 +207,9 @@ def main(argv: list[str]) -> int:
         _signal_group(child.pid, signal.SIGKILL)  # anything of its group still running (fio's jobs)
         child.wait()
     finally:
+        if here is not None:
+            empty_dir(here)  # wherever it is now: another user may have renamed it
+            os.close(here)
         remove_scratch(scratch)
     if stop.signum:
         return _die_like(-stop.signum)

@@ -6,7 +6,7 @@ import shutil
 import subprocess
 from collections.abc import Callable
 
-from .child_guard import guarded_argv
+from .child_guard import IN_SCRATCH, guarded_argv
 from .exit_status import describe_exit
 from .fio_json import FioOutputError, FioSyncStats, parse_fio_json
 from .wal_params import WalParams, fio_argv
@@ -29,9 +29,9 @@ def run_fio(params: WalParams, directory: str, *, timeout_s: float | None = None
     scratch = make_scratch(directory)
     process: subprocess.Popen[str] | None = None
     try:
-        process = subprocess.Popen(guarded_argv(fio_argv(params, scratch, json_output=True), scratch=scratch),
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                                   text=True)
+        command = guarded_argv(fio_argv(params, IN_SCRATCH, json_output=True), scratch=scratch)
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   stdin=subprocess.DEVNULL, text=True)
         if started is not None:
             started(process)
         out, err = process.communicate(timeout=timeout_s)

@@ -27,8 +27,9 @@ ENDS_WITHIN_S = 10.0
 """Generous: the guard stops fio at once (a pidfd wakes it); an orphaned fio would run on for a minute."""
 
 
-def processes_naming(text: str) -> list[str]:
-    """Live processes (not zombies) whose command line holds `text`, as "PID argv0"."""
+def processes_in(directory: str) -> list[str]:
+    """Live processes (not zombies) working in `directory` or naming it in their command line (fio runs
+    inside its scratch directory; its guard names it), as "PID argv0"."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or int(entry) == os.getpid():
@@ -36,15 +37,16 @@ def processes_naming(text: str) -> list[str]:
         try:
             argv = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
             state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[-1].split()[0]
+            cwd = os.readlink(f"/proc/{entry}/cwd")
         except OSError:
             continue
-        if state != "Z" and any(text.encode() in arg for arg in argv):
+        if state != "Z" and (cwd.startswith(directory + "/") or any(directory.encode() in a for a in argv)):
             found.append(f"{entry} {argv[0].decode(errors='replace')}")
     return found
 
 
 def fio_running_in(directory: str) -> bool:
-    return any(p.split(" ", 1)[1].endswith("fio") for p in processes_naming(directory)) and \
+    return any(p.split(" ", 1)[1].endswith("fio") for p in processes_in(directory)) and \
         bool(os.listdir(directory))
 
 
@@ -58,7 +60,7 @@ def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
 
 def kill_leftovers(directory: str) -> None:
     """After a failed run: no fio may write on for a minute."""
-    for process in processes_naming(directory):
+    for process in processes_in(directory):
         with contextlib.suppress(ProcessLookupError):
             os.kill(int(process.split()[0]), signal.SIGKILL)
 
@@ -71,8 +73,8 @@ def assert_all_gone_after_sigkill(main: subprocess.Popen[bytes], directory: str)
         main.kill()
         main.wait()
     try:
-        wait_for(lambda: not processes_naming(directory), ENDS_WITHIN_S,
-                 f"fio to end with diskdoctor: {processes_naming(directory)}")
+        wait_for(lambda: not processes_in(directory), ENDS_WITHIN_S,
+                 f"fio to end with diskdoctor: {processes_in(directory)}")
         wait_for(lambda: os.listdir(directory) == [], ENDS_WITHIN_S,
                  f"fio's scratch directory to go: {os.listdir(directory)}")
     finally:
@@ -144,7 +146,7 @@ def test_stopping_the_guard_stops_the_programs_whole_group_and_removes_the_scrat
     finally:
         kill_leftovers(scratch)
     assert not os.path.exists(scratch)
-    assert not processes_naming(scratch)
+    assert not processes_in(scratch)
 
 
 @needs_fio
