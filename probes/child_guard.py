@@ -150,7 +150,7 @@ def _wait(child: subprocess.Popen[bytes], owner: Owner, stop: StopSignals) -> No
 
 
 def _stop(pid: int, signum: int) -> None:
-    """Signal the program's group, give it STOP_WAIT_S to end, then SIGKILL what is left of the group."""
+    """Signal the program's group and give it STOP_WAIT_S to end (the caller SIGKILLs what is left)."""
     _signal_group(pid, signum)
     deadline = time.monotonic() + STOP_WAIT_S
     while not _exited(pid) and time.monotonic() < deadline:

@@ -9,6 +9,7 @@ import errno
 import itertools
 import os
 import re
+import secrets
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -20,7 +21,9 @@ OPEN_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 """A directory itself: a symlink in its place fails (ELOOP) instead of being followed."""
 PRIVATE_MODE = 0o700
 PRIVATE_PREFIX = "diskdoctor-"
-"""$TMPDIR/diskdoctor-UID holds this user's extraction and capture scratch."""
+"""$TMPDIR/diskdoctor-UID holds this user's extraction and capture scratch (removed when empty)."""
+PRIVATE_TRIES = 3
+NAME_TRIES = 100
 HOISTED = ".diskdoctor-rm-"
 """Names for deep directories moved up during a removal (inside the tree being removed)."""
 TAKEN = (errno.EEXIST, errno.ENOTEMPTY, errno.ENOTDIR, errno.EISDIR)
@@ -63,7 +66,15 @@ def owner_alive(name: str, prefix: str) -> bool:
 
 
 def private_temp_dir() -> str:
-    """$TMPDIR/diskdoctor-UID, this user's mode-0700 folder for scratch, made when missing.
+    """$TMPDIR/diskdoctor-UID, this user's mode-0700 folder for scratch, made when missing (see
+    `_open_private_temp_dir`)."""
+    path, fd = _open_private_temp_dir()
+    os.close(fd)
+    return path
+
+
+def _open_private_temp_dir() -> tuple[str, int]:
+    """$TMPDIR/diskdoctor-UID and a descriptor of it, made when missing.
 
     In a shared $TMPDIR (/tmp) another user may create the name first: a link, a file or a folder
     someone else owns raises NotPrivate; this user's own folder with a looser mode is tightened."""
@@ -84,19 +95,47 @@ def private_temp_dir() -> str:
                              "remove it, or set TMPDIR to a private folder")
         if stat.S_IMODE(info.st_mode) != PRIVATE_MODE:
             os.fchmod(fd, PRIVATE_MODE)
-    finally:
+    except BaseException:
         os.close(fd)
-    return path
+        raise
+    return path, fd
 
 
 def make_owned_dir(prefix: str, parent: str | None = None) -> str:
-    """mkdtemp (mode 0700) with the owner tag in its name, in `parent` or else this user's private temp
-    folder; stale siblings of dead owners are removed first."""
-    if parent is None:
-        parent = private_temp_dir()
-        remove_stale(tempfile.gettempdir(), prefix)  # where earlier versions put them
-    remove_stale(parent, prefix)
-    return tempfile.mkdtemp(prefix=prefix + owner_tag(), dir=parent)
+    """A new mode-0700 directory named `prefix`, the owner tag and random characters, in `parent` or
+    else this user's private temp folder; stale siblings of dead owners are removed first. It is made
+    through a descriptor of the folder checked just before, so the name cannot be redirected meanwhile."""
+    if parent is not None:
+        fd = os.open(parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            _sweep(fd, parent, prefix)
+            return os.path.join(parent, _make_at(fd, prefix + owner_tag()))
+        finally:
+            os.close(fd)
+    remove_stale(tempfile.gettempdir(), prefix)  # where earlier versions put them
+    for attempt in range(PRIVATE_TRIES):
+        path, fd = _open_private_temp_dir()
+        try:
+            _sweep(fd, path, prefix)
+            return os.path.join(path, _make_at(fd, prefix + owner_tag()))
+        except FileNotFoundError:  # another run removed the empty private folder just now
+            if attempt == PRIVATE_TRIES - 1:
+                raise
+        finally:
+            os.close(fd)
+    raise AssertionError("unreachable")
+
+
+def _make_at(parent: int, stem: str) -> str:
+    """mkdir `stem` + random characters (mode 0700) in the directory open as `parent`; its name."""
+    for _ in range(NAME_TRIES):
+        name = stem + secrets.token_hex(4)
+        try:
+            os.mkdir(name, PRIVATE_MODE, dir_fd=parent)
+        except FileExistsError:
+            continue
+        return name
+    raise FileExistsError(errno.EEXIST, f"no free name for a new {stem}* directory")
 
 
 def remove_stale(folder: str, prefix: str) -> list[str]:
@@ -104,24 +143,26 @@ def remove_stale(folder: str, prefix: str) -> list[str]:
 
     Only directories this user made (its own, mode 0700) are touched: in a shared folder anyone can
     create such a name, or swap one with a link while this runs."""
-    removed: list[str] = []
     try:
         parent = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError:
-        return removed
+        return []
     try:
-        names = [name for name, _ in _listing(parent) if name.startswith(prefix)]
-        for name in names:
-            if not owner_alive(name, prefix) and _remove_at(parent, name, private=True):
-                removed.append(os.path.join(folder, name))
+        return _sweep(parent, folder, prefix)
     finally:
         os.close(parent)
-    return removed
+
+
+def _sweep(parent: int, folder: str, prefix: str) -> list[str]:
+    names = [name for name, _ in _listing(parent) if name.startswith(prefix)]
+    return [os.path.join(folder, name) for name in names
+            if not owner_alive(name, prefix) and _remove_at(parent, name, private=True)]
 
 
 def remove_tree(path: str) -> bool:
     """Delete the directory `path` with everything in it, if it is a directory (not a link) this user
-    owns; whether it went. By descriptor, at any depth, never following a link."""
+    owns; whether it went. By descriptor, at any depth, never following a link. The private temp folder
+    holding it goes too once empty, so /tmp is left as it was found."""
     folder, name = os.path.split(os.path.abspath(path))
     try:
         parent = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
@@ -129,6 +170,30 @@ def remove_tree(path: str) -> bool:
         return False
     try:
         return _remove_at(parent, name, private=False)
+    finally:
+        os.close(parent)
+        base, private = os.path.split(folder)
+        if private == f"{PRIVATE_PREFIX}{os.geteuid()}" and base == tempfile.gettempdir():
+            _remove_if_empty(base, private)
+
+
+def _remove_if_empty(folder: str, name: str) -> None:
+    """rmdir `name` in `folder` if it is this user's directory and empty (another run may be using it)."""
+    try:
+        parent = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        fd = os.open(name, OPEN_DIR, dir_fd=parent)
+        try:
+            info = os.fstat(fd)
+        finally:
+            os.close(fd)
+        now = os.stat(name, dir_fd=parent, follow_symlinks=False)
+        if info.st_uid == os.geteuid() and (now.st_dev, now.st_ino) == (info.st_dev, info.st_ino):
+            os.rmdir(name, dir_fd=parent)  # ENOTEMPTY while another run extracts there
+    except OSError:
+        pass
     finally:
         os.close(parent)
 

@@ -35,10 +35,7 @@ def tmp_leftovers(private_tmp: str) -> set[str]:
     runs' private TMPDIR (PyInstaller's _MEI*, diskdoctor-sysroot-*), so other programs' runs at the
     same time do not count."""
     staticx = {n for n in os.listdir("/tmp") if n.startswith("staticx-")}
-    private = f"diskdoctor-{os.geteuid()}"  # this user's folder for extractions stays; what is inside counts
-    inside = os.path.join(private_tmp, private)
-    kept = {f"{private}/{n}" for n in os.listdir(inside)} if os.path.isdir(inside) else set()
-    return staticx | (set(os.listdir(private_tmp)) - {private}) | kept
+    return staticx | set(os.listdir(private_tmp))
 
 
 def hang_up(argv: list[str], marker: str, runs: int, private_tmp: str) -> tuple[list[str], set[str]]:

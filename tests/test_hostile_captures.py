@@ -3,6 +3,7 @@ every cost is bounded, and a damaged bundle is refused with one line."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -298,6 +299,8 @@ def test_stale_extraction_of_a_dead_process_is_removed(tmp_path: Path) -> None:
         assert alive.exists()
     finally:
         alive.rmdir()
+        with contextlib.suppress(OSError):
+            private.rmdir()
 
 
 # Property: whatever links and junk a folder sysroot holds, no read leaves it.

@@ -113,3 +113,19 @@ def test_the_private_temp_folder_is_made_tightened_or_refused(tmp_path: Path,
     path.symlink_to(tmp_path)
     with pytest.raises(NotPrivate, match="something else has its name"):
         private_temp_dir()
+
+
+def test_the_private_temp_folder_goes_with_the_last_scratch_in_it(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """/tmp is left as it was found, also while two runs share the folder."""
+    import tempfile
+
+    from diskdoctor.probes.scratch import make_owned_dir
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    first, second = make_owned_dir("diskdoctor-sysroot-"), make_owned_dir("diskdoctor-sysroot-")
+    private = tmp_path / f"diskdoctor-{os.geteuid()}"
+    assert {Path(first).parent, Path(second).parent} == {private}
+    assert Path(first).stat().st_mode & 0o777 == 0o700
+    assert remove_tree(first) and private.is_dir()
+    assert remove_tree(second) and os.listdir(tmp_path) == []
