@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import shutil
 import tarfile
 import tempfile
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from diskdoctor.probes.capture_sources import (
 from diskdoctor.probes.fs_usage import CAPTURED_USAGE
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.root import CAPTURED_COMMANDS_DIR, Root, describe_write_error, live_root
+from diskdoctor.probes.scratch import NotPrivate, make_owned_dir, remove_tree
 
 from .errors import UsageError
 from .redact import REPORT_FILE, redact_tree
@@ -29,6 +29,7 @@ from .tree_copy import TreeCopier
 from .version import installed_version
 
 BUNDLE_DIR = "diskdoctor-capture"
+SCRATCH_PREFIX = "diskdoctor-capture-"
 MANIFEST = "manifest.json"
 FORMAT = "diskdoctor-capture"
 SUFFIXES = (".tar.gz", ".tgz")
@@ -138,7 +139,13 @@ def write_capture(output: str, *, redact: bool, force: bool, rules_path: str | N
     redact = redact or rules_path is not None
     check_output_path(output, force)
     folder = os.path.dirname(os.path.abspath(output))
-    scratch = tempfile.mkdtemp(prefix="diskdoctor-capture-")
+    try:
+        scratch = make_owned_dir(SCRATCH_PREFIX)
+    except NotPrivate as err:
+        raise UsageError(f"cannot write capture {output}: {err}") from err
+    except OSError as err:
+        raise UsageError(f"cannot write capture {output}: no temporary folder "
+                         f"({describe_write_error(err)})") from err
     partial = None
     try:
         tree = os.path.join(scratch, BUNDLE_DIR)
@@ -154,7 +161,7 @@ def write_capture(output: str, *, redact: bool, force: bool, rules_path: str | N
     except OSError as err:
         raise UsageError(f"cannot write capture {output}: {describe_write_error(err)}") from err
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        remove_tree(scratch)
         if partial is not None and os.path.lexists(partial):
             os.unlink(partial)
     return CaptureSummary(output, files, commands, unreadable, redact, replacements)

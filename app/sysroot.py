@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import IO
 
 from diskdoctor.probes.root import MAX_FILE_BYTES, Root, describe_os_error, live_root
-from diskdoctor.probes.scratch import make_owned_dir, remove_tree
+from diskdoctor.probes.scratch import NotPrivate, make_owned_dir, remove_tree
 
 from .errors import UsageError
 from .hangup import forget, on_emergency_exit
@@ -179,6 +179,17 @@ def _extract_member(tar: tarfile.TarFile, member: tarfile.TarInfo, archive: str,
         raise UsageError(f"capture {archive} has an unsupported entry type: {name!r}")
 
 
+def extraction_dir(sysroot: str) -> str:
+    """A fresh folder to extract `sysroot` into, inside this user's private temp folder."""
+    try:
+        return make_owned_dir(SYSROOT_PREFIX)
+    except NotPrivate as err:
+        raise UsageError(f"cannot open capture {sysroot}: {err}") from err
+    except OSError as err:
+        raise UsageError(f"cannot open capture {sysroot}: no folder to extract it into "
+                         f"({describe_os_error(err)})") from err
+
+
 @contextmanager
 def open_root(sysroot: str | None, *, record: bool = False) -> Iterator[Root]:
     """The live root, or a validated capture (a folder or a .tar.gz extracted to a temp dir)."""
@@ -186,7 +197,7 @@ def open_root(sysroot: str | None, *, record: bool = False) -> Iterator[Root]:
         yield live_root(record=record)
         return
     if os.path.isfile(sysroot):
-        scratch = make_owned_dir(SYSROOT_PREFIX)
+        scratch = extraction_dir(sysroot)
         handle = on_emergency_exit(lambda: remove_tree(scratch))
         try:
             try:

@@ -1,4 +1,4 @@
-"""The one place that builds the command line starting a benchmark engine child process."""
+"""The one place that builds the command line starting a child of ours (a benchmark engine, a guard)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,16 @@ import sys
 
 ENGINE_COMMAND = "_engine"
 """Hidden first argument of `diskdoctor` that runs an engine instead of the CLI."""
+ENTRY = ("import sys\n"
+         "if not getattr(sys.flags, 'safe_path', False): del sys.path[0]\n"
+         "from diskdoctor.app.launcher import main\n"
+         "sys.exit(main())\n")
+"""`python -m diskdoctor.app` without the working directory first on the import path: a root run
+started in a folder other users can write would import their `diskdoctor/` (what `-P` does on 3.11)."""
 
 
 def engine_argv(args: list[str]) -> list[str]:
     """argv that runs `diskdoctor _engine ARGS...` with this interpreter or this frozen binary."""
     if getattr(sys, "frozen", False):
         return [sys.executable, ENGINE_COMMAND, *args]
-    return [sys.executable, "-m", "diskdoctor.app", ENGINE_COMMAND, *args]
+    return [sys.executable, "-c", ENTRY, ENGINE_COMMAND, *args]

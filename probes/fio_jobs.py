@@ -8,15 +8,17 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .child_guard import IN_SCRATCH, guarded_argv
 from .engine.workloads.compaction import CompactionParams
 from .engine.workloads.randwrite import RandwriteParams
 from .exit_status import describe_exit
 from .fio_json import FioOutputError, FioSyncStats, _objects, parse_fio_json
 from .fio_run import fio_available
-from .root import host_command_env
+from .scratch import open_owned_dir
 from .wal_params import WalParams, _fio_size, fio_argv, fio_runtime
-from .wal_target import TargetError, make_scratch, remove_scratch
+from .wal_target import TargetError, describe_bench_error, make_scratch, remove_scratch
 
+JOB_FILE = "job.fio"
 Started = Callable[[subprocess.Popen[str]], object]
 """Called with each fio process as it starts, so another thread can stop it."""
 
@@ -137,28 +139,43 @@ def parse_throughput(text: str) -> FioThroughput:
                          max(syncs) if syncs else None)
 
 
+def _write_into(scratch: str, name: str, text: str) -> None:
+    """A new file in the scratch directory, held by descriptor (never through a link put in its place)."""
+    folder = open_owned_dir(scratch)
+    try:
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
+                     dir_fd=folder)
+    finally:
+        os.close(folder)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
 def run_fio_job(directory: str, *, job_file: str | None = None, argv: list[str] | None = None,
                 timeout_s: float | None = None, started: Started | None = None) -> str:
     """Run fio (a job file or a command) with JSON output in a scratch dir of `directory`; its stdout.
 
-    `started` receives the fio process, so another thread can terminate it (a cancelled run); the scratch
-    directory is removed however fio ends."""
+    `started` receives the fio process (its guard), so another thread can terminate it (a cancelled run);
+    the scratch directory is removed however fio ends, and fio ends with this process (child_guard)."""
     if fio_available() is None:
         raise TargetError("fio is not installed (apt-get install fio), so there is nothing to compare")
     scratch = make_scratch(directory)
     process: subprocess.Popen[str] | None = None
     try:
         if job_file is not None:
-            path = os.path.join(scratch, "job.fio")
-            with open(path, "x", encoding="utf-8") as handle:
-                handle.write(job_file.replace(f"directory={directory}", f"directory={scratch}"))
-            command = ["fio", "--output-format=json", path]
+            job = job_file.replace(f"directory={directory}", f"directory={IN_SCRATCH}")
+            try:
+                _write_into(scratch, JOB_FILE, job)
+            except OSError as err:
+                raise TargetError(f"cannot write fio's job file in {scratch}: "
+                                  f"{describe_bench_error(err)}") from err
+            command = ["fio", "--output-format=json", JOB_FILE]
         else:
             assert argv is not None
-            command = [arg.replace(f"--directory={directory}", f"--directory={scratch}") for arg in argv]
+            command = [arg.replace(f"--directory={directory}", f"--directory={IN_SCRATCH}") for arg in argv]
             command.append("--output-format=json")
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   stdin=subprocess.DEVNULL, text=True, env=host_command_env())
+        process = subprocess.Popen(guarded_argv(command, scratch=scratch), stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
         if started is not None:
             started(process)
         out, err = process.communicate(timeout=timeout_s)

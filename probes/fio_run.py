@@ -6,9 +6,9 @@ import shutil
 import subprocess
 from collections.abc import Callable
 
+from .child_guard import IN_SCRATCH, guarded_argv
 from .exit_status import describe_exit
 from .fio_json import FioOutputError, FioSyncStats, parse_fio_json
-from .root import host_command_env
 from .wal_params import WalParams, fio_argv
 from .wal_target import TargetError, make_scratch, remove_scratch
 
@@ -22,15 +22,16 @@ def run_fio(params: WalParams, directory: str, *, timeout_s: float | None = None
             started: Callable[[subprocess.Popen[str]], object] | None = None) -> FioSyncStats:
     """Run fio with `--output-format=json` in a scratch dir inside `directory`; always remove it.
 
-    `started` receives the fio process, so another thread can terminate it (a cancelled run)."""
+    `started` receives the fio process (its guard), so another thread can terminate it (a cancelled run);
+    fio and the scratch go with this process too, however it ends (probes/child_guard.py)."""
     if fio_available() is None:
         raise TargetError("fio is not installed (apt-get install fio), so there is nothing to compare")
     scratch = make_scratch(directory)
     process: subprocess.Popen[str] | None = None
     try:
-        process = subprocess.Popen(fio_argv(params, scratch, json_output=True), stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-                                   env=host_command_env())
+        command = guarded_argv(fio_argv(params, IN_SCRATCH, json_output=True), scratch=scratch)
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   stdin=subprocess.DEVNULL, text=True)
         if started is not None:
             started(process)
         out, err = process.communicate(timeout=timeout_s)

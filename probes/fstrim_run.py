@@ -11,9 +11,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .child_guard import guarded_argv
 from .diskstats import DiskCounters, disk_delta, read_counters
 from .host_text import visible
-from .root import host_command_env, live_root
+from .root import live_root
 
 POLL_S = 0.1
 REPORTED = re.compile(r"\((\d+) bytes\) trimmed")
@@ -150,9 +151,9 @@ def run_fstrim(mountpoint: str, on_tick: Callable[[float], None] | None = None,
         target, keep = f"/proc/self/fd/{held.fd}", (held.fd,)
     before = read_discard_counters(watch)
     started = time.monotonic()
-    process = subprocess.Popen([binary, "--verbose", target], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-                               env=host_command_env(), pass_fds=keep)
+    process = subprocess.Popen(guarded_argv([binary, "--verbose", target], keep_fds=keep),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                               text=True, pass_fds=keep)  # fstrim stops if this process dies
     try:
         while process.poll() is None:
             if on_tick:

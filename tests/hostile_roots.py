@@ -113,9 +113,12 @@ def tar_with(output: Path, members: Iterator[tuple[tarfile.TarInfo, bytes | None
 
 
 def leftovers(prefix: str = "diskdoctor-sysroot-") -> list[str]:
-    """Sysroot extraction folders in the temp dir (tests give the CLI a private TMPDIR)."""
+    """Sysroot extraction folders in the temp dir and this user's private folder there (tests give the
+    CLI a private TMPDIR)."""
     tmp = os.environ.get("TMPDIR", "/tmp")
-    return sorted(n for n in os.listdir(tmp) if n.startswith(prefix))
+    private = os.path.join(tmp, f"diskdoctor-{os.geteuid()}")
+    names = os.listdir(tmp) + (os.listdir(private) if os.path.isdir(private) else [])
+    return sorted(n for n in names if n.startswith(prefix))
 
 
 @contextmanager

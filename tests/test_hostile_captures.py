@@ -3,6 +3,7 @@ every cost is bounded, and a damaged bundle is refused with one line."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -276,24 +277,30 @@ def test_corrupt_gzip_is_refused(tmp_path: Path) -> None:
 # 7. Leftovers of killed processes.
 
 def test_stale_extraction_of_a_dead_process_is_removed(tmp_path: Path) -> None:
-    from diskdoctor.probes.scratch import owner_tag
+    from diskdoctor.probes.scratch import owner_tag, private_temp_dir
 
     dead = subprocess.Popen(["sleep", "30"])
     tag = owner_tag(dead.pid)
     dead.kill()
     dead.wait()
     tmp = Path(os.environ.get("TMPDIR", "/tmp"))
-    stale = tmp / f"diskdoctor-sysroot-{tag}abc"
-    (stale / "sys").mkdir(parents=True)
-    alive = tmp / f"diskdoctor-sysroot-{owner_tag()}keep"
-    alive.mkdir()
+    private = Path(private_temp_dir())
+    stale = private / f"diskdoctor-sysroot-{tag}abc"
+    older = tmp / f"diskdoctor-sysroot-{tag}old"  # where earlier versions extracted
+    for folder in (stale, older):
+        folder.mkdir(mode=0o700)  # as mkdtemp makes them
+        (folder / "sys").mkdir()
+    alive = private / f"diskdoctor-sysroot-{owner_tag()}keep"
+    alive.mkdir(mode=0o700)
     try:
         bundle = tar_gz(copy_fixture("etcd-raid0-lvm-luks", tmp_path), tmp_path / "b.tar.gz")
         assert run_cli("devices", "--sysroot", str(bundle)).code == 0
-        assert not stale.exists()
+        assert not stale.exists() and not older.exists()
         assert alive.exists()
     finally:
         alive.rmdir()
+        with contextlib.suppress(OSError):
+            private.rmdir()
 
 
 # Property: whatever links and junk a folder sysroot holds, no read leaves it.
@@ -404,7 +411,8 @@ def test_stale_bench_scratch_of_a_dead_engine_is_removed(tmp_path: Path) -> None
     dead.kill()
     dead.wait()
     stale = tmp_path / f"{SCRATCH_PREFIX}{tag}abc"
-    (stale / "deep").mkdir(parents=True)
+    stale.mkdir(mode=0o700)  # as mkdtemp makes them
+    (stale / "deep").mkdir()
     (stale / "deep" / "wal.0").write_bytes(b"x" * 4096)
     fresh = make_scratch(str(tmp_path))
     try:

@@ -23,6 +23,7 @@ from typing import IO, Any
 from ..diskstats import DiskSampler
 from ..latency_histogram import LatencyHistogram
 from ..root import live_root
+from ..scratch import empty_dir, open_owned_dir
 from ..wal_params import ParamError
 from ..wal_target import TargetError, check_directory, describe_bench_error, make_scratch, remove_scratch
 from .protocol import Event, Failed, Finished, Interval, PhaseChanged, Started, encode
@@ -32,6 +33,8 @@ PR_SET_PDEATHSIG = 1
 EXIT_ERROR = 2
 SIGNAL_EXIT_BASE = 128
 LOG_BUFFER = 1 << 20
+HERE = "."
+"""The scratch directory as workloads name it: the working directory, held by descriptor."""
 
 
 class Stopped(Exception):
@@ -157,6 +160,19 @@ def _open_latency_log(path: str | None) -> IO[str] | None:
         raise TargetError(f"cannot create latency log {path}: {describe_bench_error(err)}") from err
 
 
+def _enter(scratch: str) -> int:
+    """Work inside the scratch directory, held by descriptor: the workload names its files relative to
+    it (HERE), so in a target other users can write, renaming the scratch and putting a link in its
+    place sends no write or unlink elsewhere. Returns the descriptor (kept to empty it at the end)."""
+    try:
+        fd = open_owned_dir(scratch)
+    except OSError as err:
+        raise TargetError(f"the scratch directory {scratch} was replaced before use, by another user of "
+                          f"its folder? ({describe_bench_error(err)})") from err
+    os.fchdir(fd)
+    return fd
+
+
 def run_engine(config: EngineConfig) -> Any:
     """Check the target, run the workload inside a fresh scratch dir, always remove it; return its result."""
     from .workloads import workload
@@ -167,13 +183,18 @@ def run_engine(config: EngineConfig) -> Any:
     check_directory(config.directory, config.params.scratch_bytes)
     log = _open_latency_log(config.latency_log)
     scratch: str | None = None
+    here: int | None = None
     try:
         with signals_blocked():
             scratch = make_scratch(config.directory)
+            here = _enter(scratch)
         emit(Started(config.workload, os.getpid(), scratch, config.job))
-        return kind.run(config.params, EngineContext(config, scratch, watch, log))
+        return kind.run(config.params, EngineContext(config, HERE, watch, log))
     finally:
         with signals_blocked():
+            if here is not None:
+                empty_dir(here)  # wherever it is now: another user may have renamed it
+                os.close(here)
             remove_scratch(scratch)
             if log is not None:
                 with contextlib.suppress(OSError):
@@ -181,9 +202,15 @@ def run_engine(config: EngineConfig) -> Any:
 
 
 def main(argv: list[str]) -> int:
-    """`_engine KIND CONFIG_JSON`: run, stream events on stdout, exit 0 (done), 2 (error) or 128+N."""
+    """`_engine KIND CONFIG_JSON`: run, stream events on stdout, exit 0 (done), 2 (error) or 128+N.
+    (`_engine _guard ...` runs the guard of a host program instead: probes/child_guard.py.)"""
+    from ..child_guard import GUARD_COMMAND
     from .workloads import WORKLOADS
 
+    if argv[:1] == [GUARD_COMMAND]:
+        from ..child_guard import main as guard_main
+
+        return guard_main(argv[1:])
     for signum in STOP_SIGNALS:
         signal.signal(signum, _on_stop_signal)
     _ask_for_parent_death_signal()
