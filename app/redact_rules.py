@@ -30,7 +30,7 @@ DEFAULT_RULES: dict[str, str] = {
     "serial": "serial numbers and WWNs (sysfs, udev, ATA IDENTIFY data)",
     "crontab": "crontab lines other than fstrim and run-parts ones",
 }
-"""Each default rule's name and what it replaces (the report names these; docs/redact.md lists them)."""
+"""Each default rule's name and what it replaces (the report names these; docs/capture.md lists them)."""
 
 
 @dataclass(frozen=True)
