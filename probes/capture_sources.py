@@ -17,7 +17,7 @@ from .root import Root
 from .trim_facts import read_trim_facts
 
 FIXED_FILES = (
-    "proc/self/mountinfo", "proc/swaps", "proc/mdstat", "proc/diskstats", "proc/cmdline",
+    "proc/self/mountinfo", "proc/mounts", "proc/swaps", "proc/mdstat", "proc/diskstats", "proc/cmdline",
     "proc/version", "proc/sys/kernel/hostname", "proc/sys/kernel/osrelease",
     "etc/fstab", "etc/crypttab", "etc/lvm/lvm.conf", "etc/os-release", "etc/redhat-release",
     "etc/crontab", "var/lib/systemd/timers/stamp-fstrim.timer",

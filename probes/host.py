@@ -163,16 +163,19 @@ def _unnamed_dm_warning(devices: dict[str, BlockDevice]) -> list[str]:
 def read_host(root: Root, *, include_empty: bool = False) -> Host:
     """Read the whole passive snapshot of the host under `root`."""
     devices = read_block_devices(root, include_empty=include_empty)
-    mounts, mount_error = read_mounts(root)
+    mounts, mount_error, mount_file = read_mounts(root)
     unknown = _mounts_unknown(root, mount_error) if mount_error else None
     warnings = [unknown] if unknown else []
+    if mount_file != MOUNTINFO:
+        warnings.append(f"mounts read from /{mount_file} (no /{MOUNTINFO} before Linux 2.6.26): "
+                        "devices matched by their source path, not MAJ:MIN")
     warnings += _unnamed_dm_warning(devices)
     by_maj_min = {d.maj_min.value: k for k, d in devices.items() if d.maj_min.value}
     by_dm_name = {d.dm_name: k for k, d in devices.items() if d.dm_name}
     resolved = [_resolve_mount(m, devices, by_maj_min, by_dm_name) for m in mounts]
     for mounted in resolved:
         if mounted.kname and devices[mounted.kname].fstype.value is None:
-            fstype = Fact(mounted.mount.fstype, f"/{MOUNTINFO}")
+            fstype = Fact(mounted.mount.fstype, f"/{mount_file}")
             devices[mounted.kname] = replace(devices[mounted.kname], fstype=fstype)
     hostname, _ = root.read_attr("proc/sys/kernel/hostname")
     kernel, _ = root.read_attr("proc/sys/kernel/osrelease")

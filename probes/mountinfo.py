@@ -8,6 +8,8 @@ from .host_text import reads_as_escape, visible
 from .root import Root
 
 MOUNTINFO = "proc/self/mountinfo"
+PROC_MOUNTS = "proc/mounts"
+"""The fallback on kernels before 2.6.26, which have no mountinfo: no MAJ:MIN, devices found by source."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +82,26 @@ def parse_mountinfo(text: str) -> list[Mount]:
     return [mount for mount in mounts if mount is not None]
 
 
-def read_mounts(root: Root) -> tuple[list[Mount], str | None]:
-    """The mounts under `root` and, when mountinfo cannot be read, why."""
+def parse_proc_mounts(text: str) -> list[Mount]:
+    """/proc/mounts lines (source, mountpoint, type, options): mounts without MAJ:MIN or sb options."""
+    mounts = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        fields = line.split()
+        if len(fields) < 4:
+            continue
+        mounts.append(Mount(mount_id=number, maj_min="", fs_root="/", mountpoint=unescape_octal(fields[1]),
+                            mount_options=tuple(fields[3].split(",")), fstype=fields[2],
+                            source=unescape_octal(fields[0]), super_options=()))
+    return mounts
+
+
+def read_mounts(root: Root) -> tuple[list[Mount], str | None, str]:
+    """The mounts under `root`, why they cannot be read (else None), and the file they came from:
+    mountinfo, or /proc/mounts on a kernel older than mountinfo (2.6.26)."""
     text, why = root.read_text(MOUNTINFO)
-    if text is None:
-        return [], why
-    return parse_mountinfo(text), None
+    if text is not None:
+        return parse_mountinfo(text), None, MOUNTINFO
+    old_text, _ = root.read_text(PROC_MOUNTS)
+    if old_text is not None:
+        return parse_proc_mounts(old_text), None, PROC_MOUNTS
+    return [], why, MOUNTINFO

@@ -177,3 +177,13 @@ def test_committed_old_kernel_trees_match_their_builder(tmp_path: Path) -> None:
         build(tmp_path / name)
         assert listing(tmp_path / name) == listing(OLD_KERNELS / name), \
             f"{name} is stale: run python tests/build_old_fixtures.py"
+
+
+def test_a_kernel_without_mountinfo_gets_its_mounts_from_proc_mounts() -> None:
+    """2.6.18 has no /proc/self/mountinfo: /boot on md0 is still found (by its source path), and says how."""
+    host = read_host(Root(str(OLD_KERNELS / "rhel5-2.6.18")))
+    boot = [mounted for mounted in host.mounts if mounted.mount.mountpoint == "/boot"]
+    assert [(mounted.kname, mounted.mount.fstype) for mounted in boot] == [("md0", "ext3")]
+    assert host.mounts_unknown is None
+    assert any("/proc/mounts" in line and "2.6.26" in line for line in host.warnings)
+    assert host.devices["md0"].fstype.source == "/proc/mounts"
