@@ -12,12 +12,12 @@ def main() -> int:
 
     `diskdoctor --version` alone answers without loading the CLI at all."""
     if sys.argv[1:] == ["--version"]:
-        from .version import installed_version
+        from .base.version import installed_version
 
         print(f"diskdoctor {installed_version()}")
         return 0
     try:
-        from .cli import main as cli_main
+        from .cli.main import main as cli_main
     except KeyboardInterrupt:
         sys.stderr.write("diskdoctor: interrupted\n")
         return INTERRUPTED_EXIT

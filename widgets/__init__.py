@@ -1,6 +1,6 @@
 """Textual widgets that draw the values they are given; they never import probes.
 
-Names are imported on first use, so `from diskdoctor.widgets.units import ...` (plain functions used
+Names are imported on first use, so `from diskdoctor.app.base.units import ...` (plain functions used
 by the CLI's text output) does not load Textual.
 """
 

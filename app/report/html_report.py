@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from html import escape
 
-from ..advisor.advise import grouped
-from ..advisor.finding import Finding
-from ..latency_charts import CHART_PERCENTILES, band_counts, percentile_points_ms
-from ..runs.record import SavedRun
-from ..runs.render_guard import RunRenderError, rendering
-from ..text_chart import Series
+from ..core.advice.advise import grouped
+from ..core.findings.finding import Finding
+from ..core.runs.record import SavedRun
+from ..core.runs.render_guard import RunRenderError, rendering
+from ..text.chart import Series
+from ..text.latency_charts import CHART_PERCENTILES, band_counts, percentile_points_ms
 from .model import Report
 from .sections import STACK_COLUMNS, fingerprint_rows, run_rows, run_title, severity_counts, stack_rows
 from .svg_charts import histogram_svg, percentile_svg

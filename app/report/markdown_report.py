@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from ..advisor.advise import grouped
-from ..advisor.finding import Finding
-from ..latency_charts import histogram_text_chart, percentile_text_chart
-from ..runs.record import SavedRun
-from ..runs.render_guard import RunRenderError, rendering
+from ..core.advice.advise import grouped
+from ..core.findings.finding import Finding
+from ..core.runs.record import SavedRun
+from ..core.runs.render_guard import RunRenderError, rendering
+from ..text.latency_charts import histogram_text_chart, percentile_text_chart
 from .model import Report
 from .sections import (
     STACK_COLUMNS,

@@ -10,14 +10,14 @@ from diskdoctor.probes.host import Host, read_host
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 
-from ..advisor.advise import advise, in_display_order, load_advice_input
-from ..advisor.contexts import BenchContext
-from ..advisor.finding import Finding
-from ..host_fingerprint import HostFingerprint, host_fingerprint
-from ..runs.record import SavedRun
-from ..runs.render_guard import RunRenderError, rendering
-from ..runs.store import RunListing, RunStore, RunStoreError
-from ..trim_doctor import TrimVerdict
+from ..core.advice.advise import advise, in_display_order, load_advice_input
+from ..core.advice.contexts import BenchContext
+from ..core.findings.finding import Finding
+from ..core.runs.host_fingerprint import HostFingerprint, host_fingerprint
+from ..core.runs.record import SavedRun
+from ..core.runs.render_guard import RunRenderError, rendering
+from ..core.runs.store import RunListing, RunStore, RunStoreError
+from ..core.trim.doctor import TrimVerdict
 
 
 @dataclass(frozen=True)

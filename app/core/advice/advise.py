@@ -1,0 +1,76 @@
+"""Run every registered rule over one snapshot and order the findings the way every renderer shows them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from diskdoctor.probes.advice_facts import read_advice_facts
+from diskdoctor.probes.etcd_metrics import EtcdMetrics
+from diskdoctor.probes.host import Host, natural_key, read_host
+from diskdoctor.probes.root import Root
+from diskdoctor.probes.trim_facts import TrimFacts, read_trim_facts
+
+from ..findings.finding import Finding, by_severity
+from ..findings.registry import Scope, run_rules
+from ..trim.doctor import TrimVerdict, diagnose
+from ..trim.peak_window import PeakWindow
+from .contexts import AdviceInput, BenchContext, DeviceContext, FsContext
+
+
+@dataclass(frozen=True)
+class FindingGroup:
+    """The findings about one subject (a mountpoint, a device, the host or a benchmark run)."""
+
+    subject: str
+    findings: list[Finding]
+
+
+def load_advice_input(root: Root, *, data_paths: tuple[str, ...] = (), bench: tuple[BenchContext, ...] = (),
+                      peak: PeakWindow | None = None, host: Host | None = None,
+                      trim: TrimFacts | None = None,
+                      verdicts: list[TrimVerdict] | None = None,
+                      etcd_metrics: EtcdMetrics | None = None) -> AdviceInput:
+    """Read what the rules need (reusing an already-loaded host, TRIM facts and verdicts when given)."""
+    host = host or read_host(root)
+    trim = trim or read_trim_facts(root, host)
+    facts = read_advice_facts(root, host, data_paths)
+    if verdicts is None:
+        verdicts = diagnose(host, trim, peak)
+    return AdviceInput(host, trim, facts, list(verdicts), list(bench), etcd_metrics)
+
+
+def advise(advice: AdviceInput) -> list[Finding]:
+    """Every finding for the snapshot: TRIM verdicts' findings, then filesystem, device, host, bench rules."""
+    findings = [finding for verdict in advice.verdicts for finding in verdict.findings]
+    for mounted in advice.filesystems():
+        findings += run_rules(Scope.FILESYSTEM, FsContext(advice, mounted))
+    for kname in sorted(advice.host.devices, key=natural_key):
+        findings += run_rules(Scope.DEVICE, DeviceContext(advice, advice.host.devices[kname]))
+    findings += run_rules(Scope.HOST, advice)
+    for result in advice.bench:
+        findings += run_rules(Scope.BENCH, result)
+    return findings
+
+
+def grouped(findings: list[Finding]) -> list[FindingGroup]:
+    """Findings grouped by subject; groups with the worst severity first, then by subject name."""
+    by_subject: dict[str, list[Finding]] = {}
+    for finding in findings:
+        by_subject.setdefault(finding.subject, []).append(finding)
+    groups = [FindingGroup(subject, by_severity(items)) for subject, items in by_subject.items()]
+    return sorted(groups, key=lambda g: (g.findings[0].severity.rank, natural_key(g.subject)))
+
+
+def in_display_order(findings: list[Finding]) -> list[Finding]:
+    """The findings as every renderer lists them (grouped by subject, most severe first)."""
+    return [finding for group in grouped(findings) for finding in group.findings]
+
+
+def advice_document(findings: list[Finding]) -> dict[str, object]:
+    """The `diskdoctor advise --json` document: {"findings": [...]} in display order."""
+    return {"findings": [finding.to_json() for finding in in_display_order(findings)]}
+
+
+def fails_check(findings: list[Finding]) -> bool:
+    """Whether any finding is warn or crit (advise then exits 1)."""
+    return any(finding.severity.fails_check for finding in findings)
