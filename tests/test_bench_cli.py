@@ -167,12 +167,18 @@ def test_signal_stops_the_run_and_removes_scratch(tmpfs_dir: str, signum: int, c
     assert out == "" and os.listdir(tmpfs_dir) == []
 
 
-def test_engine_entry_loads_no_ui() -> None:
-    code = ("import sys\nfrom diskdoctor.app.cli.main import main\nrc = main(['_engine', 'wal', '{'])\n"
-            "print(rc, sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))")
+@pytest.mark.parametrize("entry", [
+    "from diskdoctor.probes.engine.main import main\nrc = main(['wal', '{'])",
+    "sys.argv = ['diskdoctor', '_engine', 'wal', '{']\nfrom diskdoctor.app.launcher import main\nrc = main()",
+], ids=["python -m diskdoctor.probes.engine", "the binary's _engine"])
+def test_engine_entry_loads_no_ui(entry: str) -> None:
+    code = (f"import sys\n{entry}\n"
+            "print(rc, sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')), "
+            "sorted(m for m in sys.modules if m.startswith('diskdoctor.app.')\n"
+            "       and m != 'diskdoctor.app.launcher'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     lines = out.strip().splitlines()
-    assert json.loads(lines[0])["type"] == "error" and lines[-1] == "2 []"
+    assert json.loads(lines[0])["type"] == "error" and lines[-1] == "2 [] []"
 
 
 def test_bench_is_in_help_but_the_engine_is_not() -> None:

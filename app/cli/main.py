@@ -9,10 +9,9 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from diskdoctor.probes.engine_launch import ENGINE_COMMAND
 from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.root import describe_write_error
 
@@ -235,24 +234,6 @@ def run_monitor(args: argparse.Namespace) -> int:
     return monitor_command(args)
 
 
-def run_tui(args: argparse.Namespace) -> int:
-    """Open the interactive app (or, with --smoke, check headless that its first screen comes up)."""
-    if args.smoke:
-        from ..tui.smoke import run_smoke
-
-        with open_root(args.sysroot) as root:
-            return run_smoke(root)
-    from ..tui.app import DiskDoctorApp
-
-    if not sys.stdout.isatty():
-        raise UsageError("the TUI needs a terminal; use a subcommand such as "
-                         "`diskdoctor devices` for plain output")
-    with open_root(args.sysroot) as root:
-        app = DiskDoctorApp(root)
-        app.run()
-    return app.return_code or EXIT_OK
-
-
 def _raise_on_signal(signum: int, _frame: object) -> None:
     from ..core.process.hangup import note_signal, start_watchdog
 
@@ -268,13 +249,15 @@ def _silence_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point: parse, dispatch, and turn every failure into one line and an exit code."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == [ENGINE_COMMAND]:
-        from diskdoctor.probes.engine.runtime import main as engine_main
+def _no_tui(_args: argparse.Namespace) -> int:
+    raise UsageError("no command given (see diskdoctor --help)")
 
-        return engine_main(argv[1:])
+
+def main(argv: Sequence[str] | None = None, *,
+         open_tui: Callable[[argparse.Namespace], int] | None = None) -> int:
+    """Entry point: parse, dispatch, and turn every failure into one line and an exit code; without a
+    command it runs `open_tui` (the launcher passes the TUI: this layer never imports it)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _raise_on_signal)
     if getattr(sys, "frozen", False):
@@ -297,7 +280,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 f"{' '.join(unknown)} (see {where} --help)\n")
     handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, "bench": run_bench,
                 "advise": run_advise, "runs": run_runs, "report": run_report, "monitor": run_monitor,
-                None: run_tui}
+                None: open_tui or _no_tui}
     try:
         if args.smoke and args.command:
             raise UsageError(f"--smoke starts the TUI; it cannot be combined with `{args.command}`")

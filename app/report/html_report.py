@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from html import escape
 
-from ..core.advice.advise import grouped
 from ..core.findings.finding import Finding
+from ..core.findings.order import grouped
 from ..core.runs.record import SavedRun
 from ..core.runs.render_guard import RunRenderError, rendering
 from ..text.chart import Series

@@ -10,9 +10,10 @@ from diskdoctor.probes.host import Host, read_host
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 
-from ..core.advice.advise import advise, in_display_order, load_advice_input
-from ..core.advice.contexts import BenchContext
+from ..core.advice.advise import advise, load_advice_input
+from ..core.bench.rules import BenchContext
 from ..core.findings.finding import Finding
+from ..core.findings.order import in_display_order
 from ..core.runs.host_fingerprint import HostFingerprint, host_fingerprint
 from ..core.runs.record import SavedRun
 from ..core.runs.render_guard import RunRenderError, rendering

@@ -6,8 +6,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from ..core.advice.advise import FindingGroup, grouped
 from ..core.findings.finding import Finding
+from ..core.findings.order import FindingGroup, grouped
 from ..core.findings.vocabulary import Severity
 
 LABEL_WIDTH = 9

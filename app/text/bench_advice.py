@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ..core.advice.contexts import BenchContext
 from ..core.bench.record import BenchRecord
-from ..core.bench.rules import wal_p99, wal_under_compaction
+from ..core.bench.rules import BenchContext, wal_p99, wal_under_compaction
 from ..core.findings.finding import Finding
 
 ORIGIN = "this run"

@@ -20,9 +20,10 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
-from ..core.advice.advise import advise, grouped, load_advice_input
-from ..core.advice.contexts import BenchContext
+from ..core.advice.advise import advise, load_advice_input
+from ..core.bench.rules import BenchContext
 from ..core.findings.finding import Finding
+from ..core.findings.order import grouped
 from ..text.advice import summary_line
 from .cards import card_content
 from .messages import HostLoadFailed

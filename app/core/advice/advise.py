@@ -2,27 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from diskdoctor.probes.advice_facts import read_advice_facts
 from diskdoctor.probes.etcd_metrics import EtcdMetrics
 from diskdoctor.probes.host import Host, natural_key, read_host
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts, read_trim_facts
 
-from ..findings.finding import Finding, by_severity
+from ..bench.rules import BenchContext
+from ..findings.finding import Finding
+from ..findings.order import in_display_order
 from ..findings.registry import Scope, run_rules
 from ..trim.doctor import TrimVerdict, diagnose
 from ..trim.peak_window import PeakWindow
-from .contexts import AdviceInput, BenchContext, DeviceContext, FsContext
-
-
-@dataclass(frozen=True)
-class FindingGroup:
-    """The findings about one subject (a mountpoint, a device, the host or a benchmark run)."""
-
-    subject: str
-    findings: list[Finding]
+from . import catalog  # noqa: F401  (registers every rule)
+from .contexts import AdviceInput, DeviceContext, FsContext
 
 
 def load_advice_input(root: Root, *, data_paths: tuple[str, ...] = (), bench: tuple[BenchContext, ...] = (),
@@ -50,20 +43,6 @@ def advise(advice: AdviceInput) -> list[Finding]:
     for result in advice.bench:
         findings += run_rules(Scope.BENCH, result)
     return findings
-
-
-def grouped(findings: list[Finding]) -> list[FindingGroup]:
-    """Findings grouped by subject; groups with the worst severity first, then by subject name."""
-    by_subject: dict[str, list[Finding]] = {}
-    for finding in findings:
-        by_subject.setdefault(finding.subject, []).append(finding)
-    groups = [FindingGroup(subject, by_severity(items)) for subject, items in by_subject.items()]
-    return sorted(groups, key=lambda g: (g.findings[0].severity.rank, natural_key(g.subject)))
-
-
-def in_display_order(findings: list[Finding]) -> list[Finding]:
-    """The findings as every renderer lists them (grouped by subject, most severe first)."""
-    return [finding for group in grouped(findings) for finding in group.findings]
 
 
 def advice_document(findings: list[Finding]) -> dict[str, object]:

@@ -9,8 +9,7 @@ from diskdoctor.app.base.errors import UsageError
 from diskdoctor.app.base.formatting import with_article
 from diskdoctor.probes.host_text import visible
 
-from ..bench.rules import is_wal_result
-from .contexts import BenchContext
+from ..bench.rules import BenchContext, is_wal_result
 
 MAX_RESULT_BYTES = 16 * 1024 * 1024
 RUN_FORMAT = "diskdoctor-run"

@@ -1,4 +1,5 @@
-"""What rules are called with: the whole advice input, one filesystem, one device, one benchmark result."""
+"""What rules are called with: the whole advice input, one filesystem, one device, one benchmark result
+(BenchContext, defined with the bench rules)."""
 
 from __future__ import annotations
 
@@ -15,17 +16,10 @@ from diskdoctor.probes.host_text import shell_quote
 from diskdoctor.probes.mountinfo import MOUNTINFO
 from diskdoctor.probes.trim_facts import TrimFacts
 
+from ..bench.rules import BenchContext
+
 if TYPE_CHECKING:
     from ..trim.doctor import TrimVerdict
-
-
-@dataclass(frozen=True)
-class BenchContext:
-    """One benchmark result document (`bench wal --json`, or an interference result) and its origin."""
-
-    document: dict[str, object]
-    origin: str
-    """Where it came from: a file path, or "this run"."""
 
 
 @dataclass(frozen=True)

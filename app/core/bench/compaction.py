@@ -13,7 +13,7 @@ from diskdoctor.probes.fio_jobs import FioThroughput, compaction_job_file
 from .wal import RAM_FILESYSTEMS, format_ms, host_lines
 
 if TYPE_CHECKING:
-    from .record import BenchRecord
+    from .finished import FinishedRun as BenchRecord
 
 STREAM_LABELS = {"read": "read", "write": "write", "range_sync": "range sync", "file_sync": "file sync"}
 CACHED_NOTE = ("the inputs stayed in the page cache after eviction ({share:.0%} resident{why}): the reads "

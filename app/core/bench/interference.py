@@ -14,7 +14,7 @@ from .compaction import job_text
 from .wal import format_ms, host_lines, layer_line, ram_note, result_document, threshold_source
 
 if TYPE_CHECKING:
-    from .record import BenchRecord
+    from .finished import FinishedRun as BenchRecord
 
 
 @dataclass(frozen=True)

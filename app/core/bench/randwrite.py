@@ -12,7 +12,7 @@ from diskdoctor.probes.fio_json import FioSyncStats
 from .wal import Verdict, format_ms, host_lines, layer_line, ram_note, threshold_source
 
 if TYPE_CHECKING:
-    from .record import BenchRecord
+    from .finished import FinishedRun as BenchRecord
 
 
 def judged_metric(params: RandwriteParams) -> str:

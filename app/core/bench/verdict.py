@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..advice.advise import in_display_order
-from ..advice.contexts import BenchContext
 from ..findings.finding import Finding
-from .rules import wal_p99, wal_under_compaction
+from ..findings.order import in_display_order
+from .rules import BenchContext, wal_p99, wal_under_compaction
 
 if TYPE_CHECKING:
     from .record import BenchRecord

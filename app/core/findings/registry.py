@@ -1,4 +1,5 @@
-"""The findings registry: every rule is a small function registered with its metadata."""
+"""The findings registry: every rule is a small function registered with its metadata; it imports no rule
+module (the advice catalog does)."""
 
 from __future__ import annotations
 
@@ -14,15 +15,15 @@ class Scope(Word):
     """What a rule looks at, which decides the context it is called with."""
 
     TRIM = "trim"
-    """One mounted filesystem's TRIM context (app.advisor.rules.trim.TrimContext)."""
+    """One mounted filesystem's TRIM context (core.trim.rules.TrimContext)."""
     FILESYSTEM = "filesystem"
-    """One mounted filesystem on a block device (app.advisor.contexts.FsContext)."""
+    """One mounted filesystem on a block device (core.advice.contexts.FsContext)."""
     DEVICE = "device"
-    """One block device (app.advisor.contexts.DeviceContext)."""
+    """One block device (core.advice.contexts.DeviceContext)."""
     HOST = "host"
-    """The whole host, once (app.advisor.contexts.AdviceInput)."""
+    """The whole host, once (core.advice.contexts.AdviceInput)."""
     BENCH = "bench"
-    """One benchmark result document (app.advisor.contexts.BenchContext)."""
+    """One benchmark result document (core.bench.rules.BenchContext)."""
 
 
 @dataclass(frozen=True)
@@ -56,19 +57,7 @@ def rule(*ids: str, scope: Scope, checks: str, severity: Severity,
 
 
 def all_rules() -> list[Rule]:
-    """Every registered rule (importing the rule modules registers them, on first use)."""
-    from ..advice.rules import (  # noqa: F401  (static: bundled)
-        etcd_metrics,
-        geometry,
-        hardware,
-        mounts,
-        queues,
-        software,
-        trim_long,
-    )
-    from ..bench import rules as bench  # noqa: F401  (static: bundled)
-    from ..trim import rules as trim  # noqa: F401  (static: bundled)
-
+    """Every rule registered so far (the advice catalog imports every rule module, so with it: all)."""
     return list(_REGISTRY)
 
 

@@ -9,8 +9,8 @@ from diskdoctor.app.core.trim.peak_window import parse_peak_window
 from diskdoctor.probes.host_text import visible
 from rich.text import Text
 
-from .catalog import Guide
 from .common_steps import Benchmark, ChooseDirectory, StackStep, chosen_mount, findings_text, stack_findings
+from .guide import Guide
 from .steps import Choice, GuideContext, Question, Step, StepView, Verdict
 
 SERVICES = ("elasticsearch", "opensearch", "ceph-osd")

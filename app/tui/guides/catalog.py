@@ -1,35 +1,13 @@
-"""The walkthroughs on offer: key, title, the question each answers, and its steps (built fresh per run)."""
+"""The walkthroughs on offer, in menu order, and each by its key."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .steps import Step
-
-
-@dataclass(frozen=True)
-class Guide:
-    """One walkthrough."""
-
-    key: str
-    title: str
-    short: str
-    """A word or two for the progress line ("etcd", "TRIM")."""
-    about: str
-    make_steps: Callable[[], list[Step]]
-
-    def steps(self) -> list[Step]:
-        """A fresh list of the walkthrough's steps."""
-        return self.make_steps()
+from . import apps_guide, etcd_guide, slow_guide, trim_guide
+from .guide import Guide
 
 
 def guides() -> list[Guide]:
     """Every walkthrough, in menu order."""
-    from . import apps_guide, etcd_guide, slow_guide, trim_guide
-
     return [etcd_guide.GUIDE, trim_guide.GUIDE, slow_guide.GUIDE, apps_guide.GUIDE]
 
 

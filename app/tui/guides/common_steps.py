@@ -6,10 +6,11 @@ from __future__ import annotations
 import os
 
 from diskdoctor.app.base.formatting import human_bytes, yes_no
-from diskdoctor.app.core.advice.advise import advise, in_display_order, load_advice_input
-from diskdoctor.app.core.advice.contexts import BenchContext
+from diskdoctor.app.core.advice.advise import advise, load_advice_input
+from diskdoctor.app.core.bench.rules import BenchContext
 from diskdoctor.app.core.bench.wal import ETCD_THRESHOLD_MS
 from diskdoctor.app.core.findings.finding import Finding
+from diskdoctor.app.core.findings.order import in_display_order
 from diskdoctor.app.core.trim.doctor import TrimVerdict
 from diskdoctor.probes.app_processes import find_app_processes
 from diskdoctor.probes.data_dirs import find_data_dirs

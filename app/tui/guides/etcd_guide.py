@@ -6,7 +6,6 @@ from __future__ import annotations
 from diskdoctor.probes.host_text import shell_quote, visible
 from rich.text import Text
 
-from .catalog import Guide
 from .common_steps import (
     Benchmark,
     ChooseDirectory,
@@ -19,6 +18,7 @@ from .common_steps import (
     trim_text,
     trim_verdict,
 )
+from .guide import Guide
 from .steps import GuideContext, Step, StepView, Verdict
 
 P99_GROWTH_WARN = 3.0

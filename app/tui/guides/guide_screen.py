@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 
 from ..host_snapshot import HostSnapshot, SnapshotScreen
 from ..screen_help import GUIDE_HELP
-from .catalog import Guide
+from .guide import Guide
 from .quick_bench import QuickSizes
 from .steps import Action, DialogAction, GuideContext, Question, Step, StepKind, StepView
 

@@ -10,8 +10,8 @@ from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.io_monitor import IoMonitor, MonitorSample
 from rich.text import Text
 
-from .catalog import Guide
 from .common_steps import ChooseFilesystem, chosen_mount, findings_text, stack_findings, stack_text
+from .guide import Guide
 from .steps import Action, Choice, GuideContext, Say, Step, StepView, Verdict
 
 STEAL_NOTE = 0.05

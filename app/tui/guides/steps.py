@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from diskdoctor.app.core.findings.finding import Finding
 from diskdoctor.app.core.trim.doctor import TrimVerdict, diagnose
@@ -19,8 +19,16 @@ from rich.text import Text
 from ..host_snapshot import HostSnapshot
 from .quick_bench import QuickResult, QuickSizes
 
-if TYPE_CHECKING:
-    from .guide_screen import GuideScreen
+
+class StepHost(Protocol):
+    """What a running step drives: the walkthrough screen (its context, its step index, its App)."""
+
+    ctx: GuideContext
+    index: int
+    app: Any
+
+    def finish_step(self, index: int, result: Text) -> None:
+        """Show the step's result and let the walk go on."""
 
 LIVE_ONLY = "needs the live host: skipped on a capture"
 
@@ -141,7 +149,7 @@ class DialogAction(Step):
     kind = StepKind.RUN
 
     @abstractmethod
-    def start(self, screen: GuideScreen) -> None:
+    def start(self, screen: StepHost) -> None:
         """Open the dialogs; they call `screen.finish_step` with the result."""
 
 

@@ -4,7 +4,6 @@ trim now, and a short benchmark before and after it, compared through the saved 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
 from diskdoctor.app.base.errors import UsageError
 from diskdoctor.app.core.runs.compare import compare_runs
@@ -14,7 +13,6 @@ from diskdoctor.probes.host_text import visible
 from rich.text import Text
 
 from ..trim_dialogs import ConfirmTrim, TrimProgress
-from .catalog import Guide
 from .common_steps import (
     Benchmark,
     ChooseFilesystem,
@@ -24,10 +22,8 @@ from .common_steps import (
     trim_text,
     trim_verdict,
 )
-from .steps import LIVE_ONLY, DialogAction, GuideContext, Step, StepView, Verdict
-
-if TYPE_CHECKING:
-    from .guide_screen import GuideScreen
+from .guide import Guide
+from .steps import LIVE_ONLY, DialogAction, GuideContext, Step, StepHost, StepView, Verdict
 
 
 class TrimLayers(Step):
@@ -87,7 +83,7 @@ class TrimNow(DialogAction):
                     "Skip goes on without trimming.")
         return StepView(text)
 
-    def start(self, screen: GuideScreen) -> None:
+    def start(self, screen: StepHost) -> None:
         """ConfirmTrim, then TrimProgress (the TRIM screen's own dialogs), then the result on the page."""
         ctx, index = screen.ctx, screen.index
         host = ctx.host()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from diskdoctor.app.core.bench.rules import p99_ms, subject_of
+from diskdoctor.app.core.bench.rules import BenchContext, p99_ms, subject_of
 from diskdoctor.app.core.bench.wal import format_ms
 from diskdoctor.app.core.findings.finding import Evidence, Finding
 from diskdoctor.app.core.findings.registry import Scope, rule
@@ -13,7 +13,7 @@ from diskdoctor.app.core.findings.vocabulary import Severity
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.host_text import shell_quote, shown
 
-from ..contexts import AdviceInput, BenchContext
+from ..contexts import AdviceInput
 
 RISE = 10.0
 """The p99 during discards must exceed this many times the p99 without (storage-facts, rule catalog)."""
