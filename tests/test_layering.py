@@ -21,6 +21,7 @@ LAYERS = (
     "diskdoctor.app.core.capture",
     "diskdoctor.app.core.findings",
     "diskdoctor.app.core.trim",
+    "diskdoctor.app.core.snapshot",
     "diskdoctor.app.core.bench",
     "diskdoctor.app.core.runs",
     "diskdoctor.app.core.advice",

@@ -9,11 +9,11 @@ import sys
 from diskdoctor.probes.fstrim_run import run_fstrim
 from diskdoctor.probes.host import read_host
 from diskdoctor.probes.host_text import CONTROL_NOTE, shell_quote, shown, spells_control_characters
-from diskdoctor.probes.trim_facts import read_trim_facts
 
 from ..base.errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
 from ..core.capture.sysroot import open_root
-from ..core.trim.doctor import diagnose, trim_document
+from ..core.snapshot import read_snapshot
+from ..core.trim.doctor import trim_document
 from ..core.trim.peak_window import parse_peak_window
 from ..core.trim.rules import TRIM_NOW_RISK
 from ..core.trim.trim_now import hold_confirmed_mount, result_text, trimmable_mount
@@ -32,11 +32,10 @@ def run_trim(args: argparse.Namespace) -> int:
     if args.run is not None:
         return _trim_now(args)
     with open_root(args.sysroot) as root:
-        host = read_host(root)
-        facts = read_trim_facts(root, host)
+        snapshot = read_snapshot(root, peak=peak)
+    host, facts, verdicts = snapshot.host, snapshot.trim_facts, list(snapshot.verdicts)
     if host.mounts_unknown:
         raise UsageError(f"cannot judge TRIM: {host.mounts_unknown}")
-    verdicts = diagnose(host, facts, peak)
     if args.json:
         sys.stdout.write(json.dumps(trim_document(verdicts, facts, peak), indent=2) + "\n")
     else:

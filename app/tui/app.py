@@ -157,9 +157,8 @@ class DiskDoctorApp(App[None]):
     def read_snapshot(self, peak: PeakWindow | None) -> None:
         """Worker: the Host first (the stack draws it at once), then TRIM facts and verdicts."""
         from diskdoctor.probes.host import read_host
-        from diskdoctor.probes.trim_facts import read_trim_facts
 
-        from ..core.trim.doctor import diagnose
+        from ..core.snapshot import read_snapshot
 
         worker = get_current_worker()
         try:
@@ -171,9 +170,8 @@ class DiskDoctorApp(App[None]):
             return
         self.post_message(SnapshotReady(HostSnapshot(next(self._generations), host, peak=peak)))
         try:
-            facts = read_trim_facts(self.root_to_read, host)
-            snapshot = HostSnapshot(next(self._generations), host, facts, tuple(diagnose(host, facts, peak)),
-                                    peak=peak)
+            read = read_snapshot(self.root_to_read, peak=peak, host=host)
+            snapshot = HostSnapshot(next(self._generations), host, read.trim_facts, read.verdicts, peak=peak)
         except Exception as err:
             snapshot = HostSnapshot(next(self._generations), host, None, (),
                                     f"could not read the TRIM facts: {err}", peak)

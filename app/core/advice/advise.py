@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from diskdoctor.probes.advice_facts import read_advice_facts
 from diskdoctor.probes.etcd_metrics import EtcdMetrics
-from diskdoctor.probes.host import Host, natural_key, read_host
+from diskdoctor.probes.host import Host, natural_key
 from diskdoctor.probes.root import Root
-from diskdoctor.probes.trim_facts import TrimFacts, read_trim_facts
+from diskdoctor.probes.trim_facts import TrimFacts
 
 from ..bench.rules import BenchContext
 from ..findings.finding import Finding
 from ..findings.order import in_display_order
 from ..findings.registry import Scope, run_rules
-from ..trim.doctor import TrimVerdict, diagnose
+from ..snapshot import read_snapshot
+from ..trim.doctor import TrimVerdict
 from ..trim.peak_window import PeakWindow
 from . import catalog  # noqa: F401  (registers every rule)
 from .contexts import AdviceInput, DeviceContext, FsContext
@@ -24,11 +25,11 @@ def load_advice_input(root: Root, *, data_paths: tuple[str, ...] = (), bench: tu
                       verdicts: list[TrimVerdict] | None = None,
                       etcd_metrics: EtcdMetrics | None = None) -> AdviceInput:
     """Read what the rules need (reusing an already-loaded host, TRIM facts and verdicts when given)."""
-    host = host or read_host(root)
-    trim = trim or read_trim_facts(root, host)
+    if verdicts is None or host is None or trim is None:
+        snapshot = read_snapshot(root, peak=peak, host=host, trim_facts=trim)
+        host, trim = snapshot.host, snapshot.trim_facts
+        verdicts = list(snapshot.verdicts) if verdicts is None else verdicts
     facts = read_advice_facts(root, host, data_paths)
-    if verdicts is None:
-        verdicts = diagnose(host, trim, peak)
     return AdviceInput(host, trim, facts, list(verdicts), list(bench), etcd_metrics)
 
 

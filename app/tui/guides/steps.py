@@ -10,10 +10,11 @@ from enum import Enum
 from typing import Any, Protocol
 
 from diskdoctor.app.core.findings.finding import Finding
-from diskdoctor.app.core.trim.doctor import TrimVerdict, diagnose
+from diskdoctor.app.core.snapshot import read_snapshot
+from diskdoctor.app.core.trim.doctor import TrimVerdict
 from diskdoctor.probes.host import Host, MountedFs, read_host
 from diskdoctor.probes.root import Root
-from diskdoctor.probes.trim_facts import TrimFacts, read_trim_facts
+from diskdoctor.probes.trim_facts import TrimFacts
 from rich.text import Text
 
 from ..host_snapshot import HostSnapshot
@@ -70,11 +71,10 @@ class GuideContext:
         snapshot = self.snapshot
         if snapshot is not None and snapshot.trim_facts is not None:
             return snapshot.trim_facts, snapshot.trim_verdicts
-        host = self.host()
-        facts = read_trim_facts(self.root, host)
-        verdicts = tuple(diagnose(host, facts, None))
-        self.snapshot = HostSnapshot(snapshot.generation if snapshot else 0, host, facts, verdicts)
-        return facts, verdicts
+        read = read_snapshot(self.root, host=self.host())
+        self.snapshot = HostSnapshot(snapshot.generation if snapshot else 0, read.host, read.trim_facts,
+                                     read.verdicts)
+        return read.trim_facts, read.verdicts
 
     def mount(self) -> MountedFs | None:
         """The filesystem the walkthrough is about (the chosen directory's, or the chosen mountpoint)."""
