@@ -1,25 +1,11 @@
-"""A finished WAL or interference run judged by the advisor's own rules, shown in the Advice screen's words:
-the severity badge, the finding's id and title, and the first fix, so the two screens never disagree."""
+"""A judged run's findings (core/bench/verdict.py) in the Advice screen's words: the severity badge, the
+finding's id and title, and the first fix, so the two screens never disagree."""
 
 from __future__ import annotations
 
 from rich.text import Text
 
-from ..core.bench.record import BenchRecord
-from ..core.bench.rules import BenchContext, wal_p99, wal_under_compaction
 from ..core.findings.finding import Finding
-
-ORIGIN = "this run"
-JUDGED = ("wal", "interference")
-
-
-def run_findings(record: BenchRecord) -> list[Finding]:
-    """What `advise --bench` would say about this run's JSON document (WAL p99; the WAL under compaction)."""
-    if record.workload not in JUDGED:
-        return []
-    context = BenchContext(record.to_json(), ORIGIN)
-    rules = (wal_p99, wal_under_compaction) if record.workload == "interference" else (wal_p99,)
-    return [finding for check in rules for finding in check(context)]
 
 
 def advice_text(findings: list[Finding]) -> Text:

@@ -1,5 +1,6 @@
-"""The verdict `bench wal` and `bench interference` print, as the advisor's findings (ETCD-FSYNC-P99,
-WAL-COMPACTION-P99), so the CLI, the Advice screen and reports judge a run in one vocabulary."""
+"""A finished run judged by the advisor's own bench rules (ETCD-FSYNC-P99, WAL-COMPACTION-P99): the findings
+the Benchmark screen shows and the verdict `bench wal` and `bench interference` print, so the CLI, the
+screens and reports judge a run in one vocabulary."""
 
 from __future__ import annotations
 
@@ -15,18 +16,31 @@ if TYPE_CHECKING:
 THIS_RUN = "this run"
 """The origin the findings cite for a run just measured (a saved run cites its id)."""
 JUDGED_KINDS = ("wal", "interference")
+"""The workloads the bench rules judge (compaction and randwrite are measured, not judged)."""
+HEADLINES = {"wal": "ETCD-FSYNC-P99", "interference": "WAL-COMPACTION-P99"}
+"""The finding that is a judged run's own verdict."""
 LABEL = "{:<9} "
 
 
-def verdict_findings(kind: str, document: dict[str, object]) -> list[Finding]:
-    """The findings the benchmark rules report for one result document, most severe first."""
+def _findings(kind: str, document: dict[str, object]) -> list[Finding]:
+    """The bench rules' findings on one result document in rule order (WAL p99, then under compaction)."""
     if kind not in JUDGED_KINDS:
         return []
     context = BenchContext(document, THIS_RUN)
-    found = list(wal_p99(context))
-    if kind == "interference":
-        found = list(wal_under_compaction(context)) + found
-    return in_display_order(found)
+    rules = (wal_p99, wal_under_compaction) if kind == "interference" else (wal_p99,)
+    return [finding for check in rules for finding in check(context)]
+
+
+def run_findings(record: BenchRecord) -> list[Finding]:
+    """What `advise --bench` would say about this run's document, in rule order (the Benchmark screen)."""
+    return _findings(record.workload, record.to_json())
+
+
+def verdict_findings(kind: str, document: dict[str, object]) -> list[Finding]:
+    """The findings the benchmark rules report for one result document: the run's own verdict first, then
+    most severe first (the CLI)."""
+    found = _findings(kind, document)
+    return in_display_order(sorted(found, key=lambda finding: finding.id != HEADLINES.get(kind)))
 
 
 def finding_lines(finding: Finding) -> list[str]:
@@ -46,7 +60,7 @@ def verdict_lines(record: BenchRecord, findings: list[Finding]) -> list[str]:
     """The verdict at the top of the CLI summary: the run's own finding when it reports one (a failed run
     always does), else a PASS line with the figure and threshold; other findings follow in short."""
     verdict = record.verdict()
-    headline = "WAL-COMPACTION-P99" if record.workload == "interference" else "ETCD-FSYNC-P99"
+    headline = HEADLINES.get(record.workload, HEADLINES["wal"])
     lines = [] if any(f.id == headline for f in findings) else \
         [("PASS  " if verdict.passed else "FAIL  ") + verdict.line()]
     for finding in findings:

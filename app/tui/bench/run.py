@@ -8,6 +8,7 @@ from functools import partial
 from typing import Any
 
 from diskdoctor.app.core.bench.record import BenchRecord
+from diskdoctor.app.core.bench.verdict import JUDGED_KINDS
 from diskdoctor.app.core.runs.autosave import save_run
 from diskdoctor.probes.engine.protocol import Failed, Finished, Interval, PhaseChanged
 from diskdoctor.probes.engine.runner import EngineRun
@@ -24,7 +25,6 @@ from .messages import IntervalReady, RunEnded, RunStarted
 KINDS = {WalParams: "wal", CompactionParams: "compaction", RandwriteParams: "randwrite",
          InterferenceParams: "interference"}
 WORKER_GROUP = "bench"
-JUDGED = frozenset({"wal", "interference"})
 """The workloads the screen judges against its threshold row; compaction and randwrite are shown unjudged."""
 
 
@@ -80,7 +80,8 @@ class RunController:
 
         final = run.wait(forward)
         if isinstance(final, Finished):
-            judged = kind_of(params) in JUDGED  # an unjudged run saved with 10 ms would read "PASS … 10 MB/s"
+            # an unjudged run saved with 10 ms would read "PASS … 10 MB/s"
+            judged = kind_of(params) in JUDGED_KINDS
             record = BenchRecord(kind_of(params), params, target, final.result,
                                  settings.get("threshold_ms") if judged else None,
                                  settings.get("threshold_source") if judged else None)

@@ -9,6 +9,7 @@ import subprocess
 from dataclasses import replace
 
 from diskdoctor.app.core.bench.record import BenchRecord
+from diskdoctor.app.core.bench.verdict import JUDGED_KINDS, run_findings
 from diskdoctor.app.text import bench_advice
 from diskdoctor.probes.engine.workloads.interference import InterferenceResult
 from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
@@ -35,7 +36,7 @@ from . import run as bench_run
 from .form import BenchForm, label_fields
 from .live import HISTOGRAM_TITLE, LivePanel
 from .messages import FioEnded, IntervalReady, RunEnded, RunStarted
-from .run import JUDGED, KINDS, RunController
+from .run import KINDS, RunController
 from .threshold import ThresholdRow
 
 __all__ = ["KINDS", "NO_LIVE_HOST", "BenchScreen"]
@@ -302,8 +303,8 @@ class BenchScreen(SnapshotScreen):
     def _show_advice(self, record: BenchRecord) -> None:
         """The advisor's finding for a WAL or interference run, in the Advice screen's words and colours."""
         advice = self.query_one("#bench-advice", Static)
-        findings = bench_advice.run_findings(record)
-        advice.display = record.workload in bench_advice.JUDGED
+        findings = run_findings(record)
+        advice.display = record.workload in JUDGED_KINDS
         advice.update(bench_advice.advice_text(findings) if advice.display else "")
 
     @on(ThresholdRow.Changed)
@@ -328,10 +329,10 @@ class BenchScreen(SnapshotScreen):
         form_kind = workloads.workload_of(str(self.query_one("#bench-profile", Select).value))
         charted = self.kind if self.params is not None else form_kind
         row = self.query_one(ThresholdRow)
-        row.display = charted in JUDGED or form_kind in JUDGED
+        row.display = charted in JUDGED_KINDS or form_kind in JUDGED_KINDS
         threshold, _ = row.picked()
         chart = self.query_one(PercentileChart)
-        if charted not in JUDGED:
+        if charted not in JUDGED_KINDS:
             chart.set_threshold(None)
         elif threshold is not None:  # an unusable custom value leaves the last usable limit drawn
             chart.set_threshold(threshold, view.LIMIT_LABELS.get(row.choice, ""))
