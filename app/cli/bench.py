@@ -17,8 +17,9 @@ from diskdoctor.probes.wal_params import ParamError
 from diskdoctor.probes.wal_target import Target, TargetError, describe_target
 
 from ..base.errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
+from ..core.bench.kinds import kind_of
 from ..core.bench.record import BenchRecord
-from ..core.bench.verdict import JUDGED_KINDS, verdict_findings, verdict_lines
+from ..core.bench.verdict import verdict_findings, verdict_lines
 from . import bench_args
 
 PROGRESS_EVERY_S = 2.0
@@ -102,13 +103,12 @@ def run_bench(args: argparse.Namespace) -> int:
     """`diskdoctor bench KIND ...`: exit 0 on pass (or no threshold), 1 on fail, 2 on error."""
     if args.sysroot is not None:
         raise UsageError("bench measures this host's storage; it cannot be combined with --sysroot")
-    threshold = getattr(args, "threshold_ms", None)
+    kind = kind_of(args.bench_kind)
+    threshold = getattr(args, kind.cli.threshold_option, None)
     if threshold is not None and not 0 < threshold < math.inf:  # also refuses nan
-        raise UsageError("--threshold-ms must be a number of milliseconds more than 0")
-    if args.bench_kind == "compaction":
-        threshold = args.min_write_mb_s
-        if threshold is not None and not 0 < threshold < math.inf:
-            raise UsageError("--min-write-mb-s must be a number of MB/s more than 0")
+        option = "--" + kind.cli.threshold_option.replace("_", "-")
+        unit = "milliseconds" if kind.threshold_unit == "ms" else kind.threshold_unit
+        raise UsageError(f"{option} must be a number of {unit} more than 0")
     try:
         params = bench_args.params_from_args(args)
         params.validate()
@@ -143,7 +143,7 @@ def run_bench(args: argparse.Namespace) -> int:
 def _output(args: argparse.Namespace, record: BenchRecord) -> list[str]:
     """The JSON document (with the run's findings for wal and interference) or the summary, whose first
     lines are those findings (or PASS with the figure and threshold when the rules found nothing)."""
-    if args.bench_kind not in JUDGED_KINDS:
+    if not kind_of(args.bench_kind).judged:
         return [json.dumps(record.to_json(), indent=2)] if args.json else record.summary_lines()
     document = record.to_json()
     findings = verdict_findings(args.bench_kind, document)
@@ -154,12 +154,8 @@ def _output(args: argparse.Namespace, record: BenchRecord) -> list[str]:
 
 def _fio(args: argparse.Namespace, params: object, target: Target) -> object:
     """fio's equivalent job on the same directory."""
-    from diskdoctor.probes import fio_jobs, fio_run
-
     print(f"bench {args.bench_kind}: running the equivalent fio job…", file=sys.stderr)
-    runners = {"wal": fio_run.run_fio, "compaction": fio_jobs.run_compaction_fio,
-               "randwrite": fio_jobs.run_randwrite_fio, "interference": fio_jobs.run_interference_fio}
     try:
-        return runners[args.bench_kind](params, target.directory)  # type: ignore[operator]
+        return kind_of(args.bench_kind).fio(params, target.directory)
     except TargetError as err:
         raise UsageError(str(err)) from err

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from ..base.errors import EXIT_OK, UsageError
 from ..base.formatting import counted
 from ..core.capture.sysroot import open_root
 from ..core.runs.store import RunListing, RunStore, RunStoreError
-from ..report.html_report import html_report
-from ..report.json_report import report_document
-from ..report.markdown_report import markdown_report
-from ..report.model import Report, build_report
+from ..report.model import build_report
+from ..report.render import render_report
 from ..report.writer import ReportWriteError, report_format, write_report_file
 
 
@@ -32,13 +29,6 @@ def add_report_parser(commands: argparse._SubParsersAction) -> argparse.Argument
                              "the newest run of each kind on each filesystem of this host")
     report.add_argument("--force", action="store_true", help="replace FILE if it exists")
     return report
-
-
-def render_report(report: Report, kind: str) -> str:
-    """The report in one of the three formats."""
-    if kind == "json":
-        return json.dumps(report_document(report), indent=2) + "\n"
-    return markdown_report(report) if kind == "markdown" else html_report(report)
 
 
 def _runs_listing() -> RunListing | None:

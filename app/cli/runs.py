@@ -58,7 +58,7 @@ def _plot_run(run: SavedRun) -> list[str]:
     if not curves:
         return ["", f"no chart: run {run.id} saved no per-call latencies"]
     judged = curves[0]
-    if run.kind == "compaction":  # judged in MB/s: draw every call's latency, no threshold line
+    if run.kind_info.threshold_unit != "ms":  # judged in MB/s: every call's latency, no threshold line
         return ["", percentile_text_chart("per-call latency", [(c.label, c.histogram) for c in curves]),
                 histogram_text_chart(f"{judged.label} latency histogram", judged.histogram)]
     return ["", percentile_text_chart(f"{judged.label} latency", [(run.id, judged.histogram)],

@@ -11,7 +11,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 
 from ..core.advice.advise import advise, load_advice_input
-from ..core.bench.rules import BenchContext
+from ..core.bench.context import BenchContext
 from ..core.findings.finding import Finding
 from ..core.findings.order import in_display_order
 from ..core.runs.host_fingerprint import HostFingerprint, host_fingerprint

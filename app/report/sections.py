@@ -5,9 +5,9 @@ from __future__ import annotations
 from diskdoctor.probes.host import Host
 
 from ..base.formatting import human_bytes, yes_no
+from ..core.bench.param_text import param_rows
 from ..core.bench.wal import ram_note
 from ..core.findings.finding import Finding
-from ..core.runs.param_text import param_rows
 from ..core.runs.record import SavedRun
 from ..core.stack.walk import walk_forest
 from ..text.devices_table import tree_guides

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from diskdoctor.probes.engine.protocol import Interval
 
+from ..core.bench.kinds import kind_for
 from ..core.bench.record import BenchRecord
-from ..core.runs.registry import kind_for
 from .chart import time_series_chart
 from .latency_charts import histogram_text_chart, percentile_text_chart
 
@@ -63,7 +63,7 @@ def plot_run(kind: str, intervals: list[Interval], record: BenchRecord) -> str:
     curves = kind_info.curves(record) if kind_info else []
     if curves:
         judged = curves[0]
-        limit = record.threshold if kind != "compaction" else None
+        limit = record.threshold if kind_info and kind_info.threshold_unit == "ms" else None
         charts.append(percentile_text_chart(f"{judged.label} latency (whole run)",
                                             [(curve.label, curve.histogram) for curve in curves], limit))
         charts.append(histogram_text_chart(f"{judged.label} latency histogram", judged.histogram))

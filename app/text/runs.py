@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from ..core.bench.kind import Metric
 from ..core.bench.wal import format_ms, ram_note
 from ..core.runs.compare import REGRESSION_PERCENT, Comparison, MetricDelta
-from ..core.runs.kinds import Metric
 from ..core.runs.record import SavedRun
 from ..core.runs.render_guard import RunRenderError, damaged_text, rendering
 

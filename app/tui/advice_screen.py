@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from ..core.advice.advise import advise, load_advice_input
-from ..core.bench.rules import BenchContext
+from ..core.bench.context import BenchContext
 from ..core.findings.finding import Finding
 from ..core.findings.order import grouped
 from ..text.advice import summary_line

@@ -16,8 +16,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from ..cli.report import render_report
 from ..report.model import build_report
+from ..report.render import render_report
 from ..report.writer import ReportWriteError, report_format, write_report_file
 from .host_snapshot import HostSnapshot
 

@@ -8,7 +8,7 @@ from diskdoctor.probes.host import Host, natural_key
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 
-from ..bench.rules import BenchContext
+from ..bench.context import BenchContext
 from ..findings.finding import Finding
 from ..findings.order import in_display_order
 from ..findings.registry import Scope, run_rules

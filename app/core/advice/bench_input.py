@@ -9,7 +9,9 @@ from diskdoctor.app.base.errors import UsageError
 from diskdoctor.app.base.formatting import with_article
 from diskdoctor.probes.host_text import visible
 
-from ..bench.rules import BenchContext, is_wal_result
+from ..bench.context import BenchContext
+from ..bench.kinds import kind_for
+from ..bench.rules import is_wal_result
 
 MAX_RESULT_BYTES = 16 * 1024 * 1024
 RUN_FORMAT = "diskdoctor-run"
@@ -75,7 +77,8 @@ def load_bench_result(path: str) -> BenchContext:
         return _saved_run(document, path)
     if not is_bench_result(document):
         kind = document.get("workload") if isinstance(document, dict) else None
-        if kind in ("randwrite", "compaction"):
+        known = kind_for(kind) if isinstance(kind, str) else None
+        if known is not None and not known.judged:
             raise UsageError(f"{path}: {with_article(kind)} result; the advisor judges wal and "
                              "interference results")
         raise UsageError(f"{path}: not a `bench wal --json` or interference result "

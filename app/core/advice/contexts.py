@@ -16,7 +16,8 @@ from diskdoctor.probes.host_text import shell_quote
 from diskdoctor.probes.mountinfo import MOUNTINFO
 from diskdoctor.probes.trim_facts import TrimFacts
 
-from ..bench.rules import BenchContext
+from ..bench.context import BenchContext
+from ..findings.finding import Evidence
 
 if TYPE_CHECKING:
     from ..trim.doctor import TrimVerdict
@@ -164,3 +165,18 @@ class DeviceContext:
 def sysfs(kname: str, attribute: str) -> str:
     """The shell-quoted sysfs path of a queue attribute, for fix commands."""
     return shell_quote(os.path.join("/sys/block", kname, "queue", attribute))
+
+
+def options_evidence(ctx: FsContext) -> Evidence:
+    """The mount options as the kernel reports them."""
+    return Evidence(f"mount options of {ctx.mountpoint}", ",".join(ctx.options), ctx.options_source)
+
+
+def data_evidence(ctx: FsContext) -> tuple[Evidence, ...]:
+    """Which database or search data lives on the filesystem, and how we know."""
+    return data_evidence_of(ctx.data_dirs)
+
+
+def data_evidence_of(data_dirs: list[DataDir]) -> tuple[Evidence, ...]:
+    """Each database or search data directory, and how we know it is one."""
+    return tuple(Evidence(f"{data.owner} data", data.path, data.source) for data in data_dirs)

@@ -6,15 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from diskdoctor.probes.engine.workloads import workload
-from diskdoctor.probes.fio_jobs import FioThroughput
-from diskdoctor.probes.fio_json import FioSyncStats
+from diskdoctor.probes.wal_params import ParamError
 from diskdoctor.probes.wal_target import Target
 
-from . import compaction as compaction_report
-from . import interference as interference_report
-from . import randwrite as randwrite_report
-from . import wal as wal_report
+from .kinds import KINDS, kind_for, kind_of
+from .wal import threshold_source
 
 
 @dataclass
@@ -33,59 +29,38 @@ class BenchRecord:
 
     def verdict(self) -> Any:
         """The pass/fail judgement (None without a threshold); it has `passed`, `line()` and `to_json()`."""
-        if self.workload == "wal":
-            return wal_report.verdict_for(self.params, self.result.sync, self.threshold or
-                                          wal_report.ETCD_THRESHOLD_MS, self.threshold_source)
-        return _module(self.workload).verdict(self)
+        return kind_of(self.workload).verdict(self)
 
     def to_json(self) -> dict[str, object]:
         """The documented JSON result (docs/schemas/bench-KIND.schema.json)."""
-        if self.workload == "wal":
-            return wal_report.result_document(self.params, self.target, self.result, self.threshold or
-                                              wal_report.ETCD_THRESHOLD_MS, self.fio, self.threshold_source)
-        return _module(self.workload).document(self)
+        return kind_of(self.workload).document(self)
 
     def summary_lines(self) -> list[str]:
         """The human summary printed on stdout."""
-        if self.workload == "wal":
-            return wal_report.summary_lines(self.to_json(), self.verdict())
-        return _module(self.workload).summary_lines(self)
+        return kind_of(self.workload).summary(self)
 
     def detail_lines(self) -> list[str]:
-        """The summary without its PASS/FAIL line, where the CLI puts the run's findings (wal, interference);
-        compaction and randwrite, which no rule judges, keep their whole summary."""
-        if self.workload == "wal":
-            return wal_report.detail_lines(self.to_json(), self.verdict())
-        if self.workload == "interference":
-            return interference_report.detail_lines(self)
-        return self.summary_lines()
+        """The summary without its PASS/FAIL line, where the CLI puts the run's findings (judged kinds);
+        the kinds no rule judges keep their whole summary."""
+        details = kind_of(self.workload).details
+        return details(self) if details is not None else self.summary_lines()
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BenchRecord:
         """Rebuild a record from its `to_json` document (a saved run)."""
-        kind = workload(str(data.get("workload") or "wal"))
+        name = str(data.get("workload") or "wal")
+        kind = kind_for(name)
+        if kind is None:
+            raise ParamError(f"unknown workload {name!r} (choose from {', '.join(KINDS)})")
         verdict = data.get("verdict") or {}
         if not isinstance(verdict, dict):
             verdict = {}
         threshold = verdict.get("threshold_ms", verdict.get("threshold"))
         source = verdict.get("source")
-        if threshold is not None and source == wal_report.threshold_source(threshold):
+        if threshold is not None and source == threshold_source(threshold):
             source = None  # the default source for that threshold, as the CLI leaves it
-        return cls(kind.name, kind.params_type.from_json(data["params"]), Target.from_json(data["target"]),
-                   kind.result_type.from_json(data), threshold, source,
-                   _fio_from_json(kind.name, data.get("fio")))
-
-
-def _module(name: str) -> Any:
-    return {"compaction": compaction_report, "randwrite": randwrite_report,
-            "interference": interference_report}[name]
-
-
-def _fio_from_json(kind: str, data: Any) -> Any:
-    if not isinstance(data, dict):
-        return None
-    if kind == "compaction":
-        return FioThroughput.from_json(data)
-    if kind == "interference":
-        return FioSyncStats.from_json(data["alone"]), FioSyncStats.from_json(data["under_compaction"])
-    return FioSyncStats.from_json(data)
+        fio = data.get("fio")
+        params = kind.engine.params_type.from_json(data["params"])
+        result = kind.engine.result_type.from_json(data)
+        return cls(kind.name, params, Target.from_json(data["target"]), result,
+                   threshold, source, kind.fio_from_json(fio) if isinstance(fio, dict) else None)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from diskdoctor.app.base.units import format_threshold
 from diskdoctor.probes.host_text import shell_quote, shown
@@ -11,6 +10,7 @@ from diskdoctor.probes.host_text import shell_quote, shown
 from ..findings.finding import Evidence, Finding
 from ..findings.registry import Scope, rule
 from ..findings.vocabulary import Severity
+from .context import BenchContext
 from .rerun import rerun_command
 from .wal import ETCD_THRESHOLD_MS, format_ms
 
@@ -18,15 +18,6 @@ HEADROOM_SHARE = 0.2
 """A p99 above this share of the threshold passes with little headroom (2 ms of etcd's 10 ms: info)."""
 COLLAPSE_RATIO = 3.0
 """Under compaction the p99 grew at least this many times: warn even when it still passes."""
-
-
-@dataclass(frozen=True)
-class BenchContext:
-    """One benchmark result document (`bench wal --json`, or an interference result) and its origin."""
-
-    document: dict[str, object]
-    origin: str
-    """Where it came from: a file path, or "this run"."""
 
 
 def is_wal_result(result: object) -> bool:

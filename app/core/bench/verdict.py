@@ -8,27 +8,24 @@ from typing import TYPE_CHECKING
 
 from ..findings.finding import Finding
 from ..findings.order import in_display_order
-from .rules import BenchContext, wal_p99, wal_under_compaction
+from .context import BenchContext
+from .kinds import kind_for, kind_of
 
 if TYPE_CHECKING:
     from .record import BenchRecord
 
 THIS_RUN = "this run"
 """The origin the findings cite for a run just measured (a saved run cites its id)."""
-JUDGED_KINDS = ("wal", "interference")
-"""The workloads the bench rules judge (compaction and randwrite are measured, not judged)."""
-HEADLINES = {"wal": "ETCD-FSYNC-P99", "interference": "WAL-COMPACTION-P99"}
-"""The finding that is a judged run's own verdict."""
 LABEL = "{:<9} "
 
 
 def _findings(kind: str, document: dict[str, object]) -> list[Finding]:
     """The bench rules' findings on one result document in rule order (WAL p99, then under compaction)."""
-    if kind not in JUDGED_KINDS:
+    known = kind_for(kind)
+    if known is None or not known.judged:
         return []
     context = BenchContext(document, THIS_RUN)
-    rules = (wal_p99, wal_under_compaction) if kind == "interference" else (wal_p99,)
-    return [finding for check in rules for finding in check(context)]
+    return [finding for check in known.rules for finding in check(context)]
 
 
 def run_findings(record: BenchRecord) -> list[Finding]:
@@ -40,7 +37,8 @@ def verdict_findings(kind: str, document: dict[str, object]) -> list[Finding]:
     """The findings the benchmark rules report for one result document: the run's own verdict first, then
     most severe first (the CLI)."""
     found = _findings(kind, document)
-    return in_display_order(sorted(found, key=lambda finding: finding.id != HEADLINES.get(kind)))
+    headline = kind_of(kind).headline if found else None
+    return in_display_order(sorted(found, key=lambda finding: finding.id != headline))
 
 
 def finding_lines(finding: Finding) -> list[str]:
@@ -60,7 +58,7 @@ def verdict_lines(record: BenchRecord, findings: list[Finding]) -> list[str]:
     """The verdict at the top of the CLI summary: the run's own finding when it reports one (a failed run
     always does), else a PASS line with the figure and threshold; other findings follow in short."""
     verdict = record.verdict()
-    headline = HEADLINES.get(record.workload, HEADLINES["wal"])
+    headline = kind_of(record.workload).headline
     lines = [] if any(f.id == headline for f in findings) else \
         [("PASS  " if verdict.passed else "FAIL  ") + verdict.line()]
     for finding in findings:

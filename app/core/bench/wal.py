@@ -13,6 +13,8 @@ from diskdoctor.probes.latency_histogram import LatencyHistogram, summary_us
 from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams, fio_command
 from diskdoctor.probes.wal_target import Target
 
+from .finished import FinishedRun
+
 ETCD_THRESHOLD_MS = 10.0
 VENDOR_THRESHOLD_MS = 20.0
 THRESHOLD_SOURCES = {
@@ -194,3 +196,25 @@ def _await(value: object) -> str:
 
 def _count(value: object) -> str:
     return f"{value:>8,}" if isinstance(value, int) else "       -"
+
+
+def run_verdict(record: FinishedRun) -> Verdict:
+    """A finished `bench wal` run judged against its threshold (etcd's 10 ms when none was given)."""
+    return verdict_for(record.params, record.result.sync, record.threshold or ETCD_THRESHOLD_MS,
+                       record.threshold_source)
+
+
+def run_document(record: FinishedRun) -> dict[str, object]:
+    """A finished run's `bench wal --json` document."""
+    return result_document(record.params, record.target, record.result,
+                           record.threshold or ETCD_THRESHOLD_MS, record.fio, record.threshold_source)
+
+
+def run_summary(record: FinishedRun) -> list[str]:
+    """A finished run's summary."""
+    return summary_lines(run_document(record), run_verdict(record))
+
+
+def run_details(record: FinishedRun) -> list[str]:
+    """A finished run's summary without its verdict line."""
+    return detail_lines(run_document(record), run_verdict(record))

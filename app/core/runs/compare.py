@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from diskdoctor.app.base.formatting import with_article
 
-from .kinds import Metric
-from .param_text import param_changes
+from ..bench.kind import Metric
+from ..bench.param_text import param_changes
 from .record import SavedRun
 
 REGRESSION_PERCENT = 20.0

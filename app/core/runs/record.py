@@ -8,16 +8,24 @@ from dataclasses import dataclass
 
 from diskdoctor.probes.host_text import visible
 
+from ..bench.kind import WorkloadKind
+from ..bench.kinds import kind_for
 from ..bench.record import BenchRecord
 from .host_fingerprint import HostFingerprint
 from .json_fields import as_dict
-from .kinds import RunKind, RunVerdict
-from .registry import kind_for
 from .run_schema import schema_problem
 from .stack_fingerprint import StackFingerprint
 
 FORMAT = "diskdoctor-run"
 FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class RunVerdict:
+    """Pass or fail of a run against its threshold, as one line with the threshold's source."""
+
+    passed: bool
+    line: str
 
 
 class RunFormatError(ValueError):
@@ -41,7 +49,7 @@ class SavedRun:
     record: BenchRecord
 
     @property
-    def kind_info(self) -> RunKind:
+    def kind_info(self) -> WorkloadKind:
         """The registered kind of this run (loading refuses runs of unknown kinds)."""
         kind = kind_for(self.kind)
         assert kind is not None
@@ -65,7 +73,7 @@ class SavedRun:
     @property
     def latency_threshold(self) -> float | None:
         """The threshold in ms to draw on latency charts (None for compaction, judged in MB/s)."""
-        return None if self.kind == "compaction" else self.threshold
+        return self.threshold if self.kind_info.threshold_unit == "ms" else None
 
     def verdict(self) -> RunVerdict | None:
         """Pass or fail against the threshold it was saved with (None when the run was not judged)."""

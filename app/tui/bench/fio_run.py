@@ -10,7 +10,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from diskdoctor.probes import fio_jobs, fio_run
+from diskdoctor.app.core.bench.kinds import kind_of
 from diskdoctor.probes.wal_target import TargetError
 from textual.screen import Screen
 from textual.timer import Timer
@@ -19,10 +19,6 @@ from .messages import FioEnded
 
 TICK_S = 1.0
 WORKER_GROUP = "bench-fio"
-RUNNERS: dict[str, Callable[..., object]] = {
-    "wal": fio_run.run_fio, "compaction": fio_jobs.run_compaction_fio,
-    "randwrite": fio_jobs.run_randwrite_fio, "interference": fio_jobs.run_interference_fio}
-"""fio's equivalent of each workload; each takes (params, directory, started=callback)."""
 
 
 class FioController:
@@ -41,7 +37,7 @@ class FioController:
         self._started = time.monotonic()
         self._tick()
         self._timer = self.screen.set_interval(TICK_S, self._tick)
-        self.screen.run_worker(partial(self._work, RUNNERS[kind], params, directory), thread=True,
+        self.screen.run_worker(partial(self._work, kind_of(kind).fio, params, directory), thread=True,
                                group=WORKER_GROUP, exit_on_error=False, name="fio side by side")
 
     def cancel(self) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from diskdoctor.app.core.bench.kind import FormDefaults, FormValues
+from diskdoctor.app.core.bench.kinds import kind_of
 from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.wal_params import (
@@ -81,7 +83,7 @@ class BenchForm(Vertical):
             yield Select([], prompt="pick one", id="bench-fs")
             yield TextField(placeholder="/path/to/test", id="bench-dir", select_on_focus=False,
                             validators=[Function(self._valid_directory, "directory: no such directory")])
-            yield Select([(value, value) for _, value in workloads.CHOICES], value="etcd",
+            yield Select([(value, value) for _, value in workloads.choices()], value="etcd",
                          allow_blank=False, id="bench-profile",
                          tooltip="a WAL profile, or another workload: compaction, 4k random writes, "
                                  "the WAL under compaction")
@@ -185,14 +187,14 @@ class BenchForm(Vertical):
     def fill_profile(self, event: Select.Changed) -> None:
         choice = str(event.value)
         kind = workloads.workload_of(choice)
-        if choice == "custom" or (kind == self.kind and kind != "wal"):
+        if choice == "custom" or (kind == self.kind and len(kind_of(kind).form.menu) == 1):
             return
         self._show_form(workloads.form_defaults(choice))
         params = PROFILES.get(choice)
         if params is not None:
             self.query_one("#bench-prealloc", Checkbox).value = params.prealloc
 
-    def _show_form(self, defaults: workloads.FormDefaults) -> None:
+    def _show_form(self, defaults: FormDefaults) -> None:
         """Fill the form for a workload: its values, its sync menu, and the one extra control it uses."""
         self.kind = workloads.workload_of(str(self.query_one("#bench-profile", Select).value))
         for name in ("bs", "size", "duration"):
@@ -228,7 +230,7 @@ class BenchForm(Vertical):
         profile = str(self.query_one("#bench-profile", Select).value)
         text = {name: self.query_one(f"#bench-{name}", Input).value.strip()
                 for name in ("bs", "size", "duration")}
-        values = workloads.FormValues(
+        values = FormValues(
             profile, parse_size(text["bs"], "block size") if text["bs"] else None,
             parse_size(text["size"]) if text["size"] else None,
             parse_duration(text["duration"]) if text["duration"] else None,
@@ -237,7 +239,7 @@ class BenchForm(Vertical):
             self.query_one("#bench-jobs", Input).value.strip(),
             self.query_one("#bench-direct", Checkbox).value)
         wal = None
-        if workloads.workload_of(profile) in ("wal", "interference"):
+        if kind_of(workloads.workload_of(profile)).form.uses_wal_fields:
             wal = profile_params("etcd" if profile in ("custom", "interference") else profile,
                                  bs=values.bs, size=values.size, duration_s=values.duration_s,
                                  sync=values.sync, prealloc=values.prealloc)

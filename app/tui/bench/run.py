@@ -7,30 +7,24 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from diskdoctor.app.core.bench.kinds import kind_of_params
 from diskdoctor.app.core.bench.record import BenchRecord
-from diskdoctor.app.core.bench.verdict import JUDGED_KINDS
 from diskdoctor.app.core.runs.autosave import save_run
 from diskdoctor.probes.engine.protocol import Failed, Finished, Interval, PhaseChanged
 from diskdoctor.probes.engine.runner import EngineRun
 from diskdoctor.probes.engine.runtime import EngineConfig
-from diskdoctor.probes.engine.workloads.compaction import CompactionParams
-from diskdoctor.probes.engine.workloads.interference import InterferenceParams
-from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
-from diskdoctor.probes.wal_params import WalParams
 from diskdoctor.probes.wal_target import TargetError, describe_target
 from textual.screen import Screen
 
 from .messages import IntervalReady, RunEnded, RunStarted
 
-KINDS = {WalParams: "wal", CompactionParams: "compaction", RandwriteParams: "randwrite",
-         InterferenceParams: "interference"}
 WORKER_GROUP = "bench"
 """The workloads the screen judges against its threshold row; compaction and randwrite are shown unjudged."""
 
 
 def kind_of(params: object) -> str:
     """The engine workload for a parameter object."""
-    return KINDS[type(params)]
+    return kind_of_params(params).name
 
 
 class RunController:
@@ -81,7 +75,7 @@ class RunController:
         final = run.wait(forward)
         if isinstance(final, Finished):
             # an unjudged run saved with 10 ms would read "PASS … 10 MB/s"
-            judged = kind_of(params) in JUDGED_KINDS
+            judged = kind_of_params(params).judged
             record = BenchRecord(kind_of(params), params, target, final.result,
                                  settings.get("threshold_ms") if judged else None,
                                  settings.get("threshold_source") if judged else None)

@@ -8,8 +8,9 @@ from __future__ import annotations
 import subprocess
 from dataclasses import replace
 
+from diskdoctor.app.core.bench.kinds import kind_of
 from diskdoctor.app.core.bench.record import BenchRecord
-from diskdoctor.app.core.bench.verdict import JUDGED_KINDS, run_findings
+from diskdoctor.app.core.bench.verdict import run_findings
 from diskdoctor.app.text import bench_advice
 from diskdoctor.probes.engine.workloads.interference import InterferenceResult
 from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
@@ -36,10 +37,10 @@ from . import run as bench_run
 from .form import BenchForm, label_fields
 from .live import HISTOGRAM_TITLE, LivePanel
 from .messages import FioEnded, IntervalReady, RunEnded, RunStarted
-from .run import KINDS, RunController
+from .run import RunController
 from .threshold import ThresholdRow
 
-__all__ = ["KINDS", "NO_LIVE_HOST", "BenchScreen"]
+__all__ = ["NO_LIVE_HOST", "BenchScreen"]
 LONGER_FACTOR = 4
 WIDE_FROM = 160
 RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory"})
@@ -155,7 +156,7 @@ class BenchScreen(SnapshotScreen):
             return self.busy
         if action == "threshold":
             return self.query_one(ThresholdRow).display
-        if action == "longer" and self.kind not in ("wal", "randwrite"):
+        if action == "longer" and not kind_of(self.kind).form.can_lengthen:
             return False  # as its button: a compaction or interference run has no longer version
         if action in ("again", "longer", "fio"):
             return False if self.result is None else not self.busy or None
@@ -236,14 +237,14 @@ class BenchScreen(SnapshotScreen):
             return
         self.result, self.saved_note = message.result, message.saved
         self.query_one("#bench-after").display = True
-        self.query_one("#bench-longer").display = self.kind in ("wal", "randwrite")
+        self.query_one("#bench-longer").display = kind_of(self.kind).form.can_lengthen
         self.live.show_whole_run(message.result)
         self.query_one("#bench-run-fio").display = fio_available() is not None
         self.rejudge()  # the verdict, also on the status line so it is visible at any size
 
     def _show_stopped(self, message: RunEnded) -> None:
         """A cancelled or failed run: what it did, and nothing judged."""
-        unit = "reads" if self.kind == "compaction" else "writes"
+        unit = kind_of(self.kind).form.progress_unit
         progress = self.query_one("#bench-progress-text", Static)
         if message.cancelled:
             where = self.target.directory if self.target else "the target"
@@ -304,7 +305,7 @@ class BenchScreen(SnapshotScreen):
         """The advisor's finding for a WAL or interference run, in the Advice screen's words and colours."""
         advice = self.query_one("#bench-advice", Static)
         findings = run_findings(record)
-        advice.display = record.workload in JUDGED_KINDS
+        advice.display = kind_of(record.workload).judged
         advice.update(bench_advice.advice_text(findings) if advice.display else "")
 
     @on(ThresholdRow.Changed)
@@ -329,10 +330,10 @@ class BenchScreen(SnapshotScreen):
         form_kind = workloads.workload_of(str(self.query_one("#bench-profile", Select).value))
         charted = self.kind if self.params is not None else form_kind
         row = self.query_one(ThresholdRow)
-        row.display = charted in JUDGED_KINDS or form_kind in JUDGED_KINDS
+        row.display = kind_of(charted).judged or kind_of(form_kind).judged
         threshold, _ = row.picked()
         chart = self.query_one(PercentileChart)
-        if charted not in JUDGED_KINDS:
+        if not kind_of(charted).judged:
             chart.set_threshold(None)
         elif threshold is not None:  # an unusable custom value leaves the last usable limit drawn
             chart.set_threshold(threshold, view.LIMIT_LABELS.get(row.choice, ""))

@@ -3,114 +3,47 @@ series and the live figures, so the screen itself stays one flow for all four wo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-
+from diskdoctor.app.core.bench.kind import FormDefaults, FormValues
+from diskdoctor.app.core.bench.kinds import KINDS, kind_of
 from diskdoctor.app.core.bench.wal import format_ms
 from diskdoctor.probes.engine.protocol import Interval
-from diskdoctor.probes.engine.workloads.compaction import CompactionParams
-from diskdoctor.probes.engine.workloads.interference import DEFAULT_COMPACTION, PHASE_S, InterferenceParams
-from diskdoctor.probes.engine.workloads.randwrite import SYNC_CHOICES, RandwriteParams
 from diskdoctor.probes.latency_histogram import LatencyHistogram
-from diskdoctor.probes.wal_params import PROFILES, SYNC_LABELS, SYNC_METHODS, ParamError, WalParams
+from diskdoctor.probes.wal_params import WalParams
 from rich.text import Text
 
-CHOICES = [("etcd WAL", "etcd"), ("postgres WAL", "postgres-wal"), ("custom WAL", "custom"),
-           ("compaction", "compaction"), ("randwrite 4k", "randwrite"),
-           ("WAL under compaction", "interference")]
-"""The profile menu: the WAL profiles, then the other workloads."""
-COMPACTION_SYNC = "range+fdatasync"
 INTERFERENCE_SERIES = [("p99 alone", "p99 alone", "chart--p90"),
                        ("p99 under compaction", "p99 under compaction", "chart--p99")]
 
 
+def choices() -> list[tuple[str, str]]:
+    """The profile menu: every kind's entries, in the kinds table's order (the WAL profiles first)."""
+    return [entry for kind in KINDS.values() for entry in kind.form.menu]
+
+
 def workload_of(choice: str) -> str:
-    """The engine workload behind a menu choice."""
-    return choice if choice in ("compaction", "randwrite", "interference") else "wal"
-
-
-@dataclass(frozen=True)
-class FormDefaults:
-    """What the form shows for a choice: values, the sync menu, and which extra control is in use."""
-
-    bs: str
-    size: str
-    duration: str
-    sync_options: tuple[str, ...]
-    sync: str
-    extra: str
-    """"prealloc" (WAL, interference), "jobs" (compaction) or "direct" (randwrite)."""
-    jobs: str = "1"
-    bs_enabled: bool = True
-    tooltips: dict[str, str] = field(default_factory=dict)
+    """The engine workload behind a menu choice (a WAL profile's, for a choice no kind lists)."""
+    return next((kind.name for kind in KINDS.values() if choice in (value for _, value in kind.form.menu)),
+                "wal")
 
 
 def form_defaults(choice: str) -> FormDefaults:
     """The form for a menu choice (a WAL profile keeps its own figures)."""
-    kind = workload_of(choice)
-    if kind == "compaction":
-        return FormDefaults("1m", "64m", "", (COMPACTION_SYNC,), COMPACTION_SYNC, "jobs", "1", False,
-                            {"size": "size of each of the 4 input and output files", "bs": "1 MiB writes",
-                             "duration": "seconds: keep compacting (outputs become inputs)"})
-    if kind == "randwrite":
-        return FormDefaults("4k", "256m", "30", SYNC_CHOICES, "fdatasync", "direct",
-                            tooltips={"size": "file size; writes go to random blocks in it",
-                                      "bs": "bytes per write", "duration": "seconds"})
-    wal = PROFILES.get(choice, PROFILES["etcd"])
-    duration = f"{PHASE_S:g}" if kind == "interference" else ""
-    return FormDefaults(str(wal.bs), f"{wal.size >> 20}m", duration, SYNC_METHODS, wal.sync,
-                        "jobs" if kind == "interference" else "prealloc", "2",
-                        tooltips={"size": "total bytes of each WAL run (or the file a timed run rewrites)",
-                                  "bs": "bytes per write", "duration": "seconds of each WAL run"})
-
-
-@dataclass(frozen=True)
-class FormValues:
-    """The form's text, as typed, and its switches."""
-
-    choice: str
-    bs: int | None
-    size: int | None
-    duration_s: float | None
-    sync: str
-    prealloc: bool
-    jobs: str
-    direct: bool
+    return kind_of(workload_of(choice)).form.defaults(choice)
 
 
 def params_from_form(values: FormValues, wal_params: WalParams | None) -> object:
     """The workload parameters; `wal_params` is the WAL run the WAL fields make (for wal and interference)."""
-    kind = workload_of(values.choice)
-    if kind == "wal":
-        return wal_params
-    if kind == "randwrite":
-        return RandwriteParams(bs=values.bs or 4096, size=values.size or 256 << 20,
-                               duration_s=values.duration_s or 30.0, sync=values.sync, direct=values.direct)
-    try:
-        jobs = int(values.jobs)
-    except ValueError:
-        raise ParamError(f"jobs {values.jobs!r} is not a whole number") from None
-    if kind == "compaction":
-        return CompactionParams(file_size=values.size or 64 << 20, jobs=jobs, duration_s=values.duration_s)
-    return InterferenceParams(wal_params or PROFILES["etcd"], replace(DEFAULT_COMPACTION, jobs=jobs))
+    return kind_of(workload_of(values.choice)).form.params(values, wal_params)
 
 
 def judged_stream(kind: str, params: object) -> str:
     """The latency stream the chart and the histogram show."""
-    if kind == "compaction":
-        return "write"
-    if kind == "randwrite":
-        return "sync" if getattr(params, "sync", "") != "none" else "write"
-    return "sync"
+    return kind_of(kind).form.stream(params)
 
 
 def metric_label(kind: str, params: object) -> str:
     """The call the chart's title names."""
-    if kind == "compaction":
-        return "1 MiB write"
-    if kind == "randwrite":
-        return "fdatasync" if getattr(params, "sync", "") != "none" else "4k write"
-    wal = params.wal if isinstance(params, InterferenceParams) else params
-    return SYNC_LABELS[wal.sync]  # type: ignore[union-attr]
+    return kind_of(kind).form.label(params)
 
 
 class LiveFigures:

@@ -7,7 +7,7 @@ import os
 
 from diskdoctor.app.base.formatting import human_bytes, yes_no
 from diskdoctor.app.core.advice.advise import advise, load_advice_input
-from diskdoctor.app.core.bench.rules import BenchContext
+from diskdoctor.app.core.bench.context import BenchContext
 from diskdoctor.app.core.bench.wal import ETCD_THRESHOLD_MS
 from diskdoctor.app.core.findings.finding import Finding
 from diskdoctor.app.core.findings.order import in_display_order

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from diskdoctor.app.core.bench.kinds import kind_of_params
 from diskdoctor.app.core.bench.record import BenchRecord
 from diskdoctor.app.core.runs.autosave import save_run
 from diskdoctor.app.core.runs.record import SavedRun
@@ -63,9 +64,6 @@ def size_text(count: int) -> str:
     return f"{count / MIB:g} MiB" if count >= MIB else f"{count / 1024:g} KiB"
 
 
-KINDS = {WalParams: "wal", CompactionParams: "compaction", InterferenceParams: "interference"}
-
-
 @dataclass(frozen=True)
 class QuickResult:
     """A finished short run: its record (verdict, JSON) and where it was saved."""
@@ -79,7 +77,7 @@ def run_quick(params: object, directory: str, say: Callable[[str], None],
               threshold_ms: float | None = None) -> QuickResult:
     """Run one benchmark in the engine child, reporting progress through `say`; TargetError when the
     directory cannot be benchmarked or the run failed (the message is one line)."""
-    kind = KINDS[type(params)]
+    kind = kind_of_params(params).name
     target = describe_target(directory, params.scratch_bytes)  # type: ignore[attr-defined]
     run = EngineRun(EngineConfig(kind, target.directory, params, list(target.layers)))
 

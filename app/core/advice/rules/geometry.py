@@ -10,8 +10,7 @@ from diskdoctor.app.core.findings.vocabulary import Severity
 from diskdoctor.probes.host_text import shell_quote
 from diskdoctor.probes.queue_tuning import RAID_STRIPED, MdGeometry
 
-from ..contexts import FsContext
-from .mounts import options_evidence
+from ..contexts import FsContext, options_evidence
 
 EXT4_DEFAULT_BLOCK = 4096
 

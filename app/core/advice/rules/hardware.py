@@ -12,8 +12,7 @@ from diskdoctor.app.core.findings.vocabulary import Severity
 from diskdoctor.probes.host_text import shell_quote
 from diskdoctor.probes.link_power import gbps
 
-from ..contexts import AdviceInput, DeviceContext, FsContext, stack_below
-from .mounts import data_evidence, data_evidence_of
+from ..contexts import AdviceInput, DeviceContext, FsContext, data_evidence, data_evidence_of, stack_below
 
 WORKQUEUE_FLAGS = ("no_read_workqueue", "no_write_workqueue")
 OUTLIER_FACTOR = 10.0

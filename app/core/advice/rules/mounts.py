@@ -7,29 +7,13 @@ from collections.abc import Iterator
 from diskdoctor.app.core.findings.finding import Evidence, Finding
 from diskdoctor.app.core.findings.registry import Scope, rule
 from diskdoctor.app.core.findings.vocabulary import Severity
-from diskdoctor.probes.data_dirs import DataDir
 
-from ..contexts import FsContext
+from ..contexts import FsContext, data_evidence, options_evidence
 
 EXT = ("ext3", "ext4")
 COMMIT_DEFAULT_S = {"ext3": 5, "ext4": 5, "btrfs": 30}
 COMPRESS_WASTED_PERCENT = 90
 COMPRESS_SAVING_PERCENT = 50
-
-
-def options_evidence(ctx: FsContext) -> Evidence:
-    """The mount options as the kernel reports them."""
-    return Evidence(f"mount options of {ctx.mountpoint}", ",".join(ctx.options), ctx.options_source)
-
-
-def data_evidence(ctx: FsContext) -> tuple[Evidence, ...]:
-    """Which database or search data lives on the filesystem, and how we know."""
-    return data_evidence_of(ctx.data_dirs)
-
-
-def data_evidence_of(data_dirs: list[DataDir]) -> tuple[Evidence, ...]:
-    """Each database or search data directory, and how we know it is one."""
-    return tuple(Evidence(f"{data.owner} data", data.path, data.source) for data in data_dirs)
 
 
 def fstab_note(ctx: FsContext, change: str) -> str:

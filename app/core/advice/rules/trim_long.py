@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from diskdoctor.app.core.bench.rules import BenchContext, p99_ms, subject_of
+from diskdoctor.app.core.bench.context import BenchContext
+from diskdoctor.app.core.bench.rules import p99_ms, subject_of
 from diskdoctor.app.core.bench.wal import format_ms
 from diskdoctor.app.core.findings.finding import Evidence, Finding
 from diskdoctor.app.core.findings.registry import Scope, rule
