@@ -10,7 +10,7 @@ from diskdoctor.app.base.units import format_latency
 from diskdoctor.probes.engine.workloads.compaction import STREAMS, CompactionParams, CompactionResult
 from diskdoctor.probes.fio_jobs import FioThroughput, compaction_job_file
 
-from .wal import RAM_FILESYSTEMS, format_ms, host_lines
+from .wal import CALL_COLUMNS, RAM_FILESYSTEMS, host_lines, percentile_row
 
 if TYPE_CHECKING:
     from .finished import FinishedRun as BenchRecord
@@ -77,14 +77,6 @@ def document(record: BenchRecord) -> dict[str, object]:
     return data
 
 
-def _percentiles(values: dict[str, object]) -> str:
-    parts = []
-    for key, name in (("p50", "p50"), ("p99", "p99"), ("p99_9", "p99.9"), ("max", "max"), ("stdev", "stdev")):
-        value = values.get(key)
-        parts.append(f"{name} {format_ms(value / 1000.0) if isinstance(value, (int, float)) else '-'}")
-    return "  ".join(parts)
-
-
 def _ratio(ours: object, theirs: float) -> str:
     return f"{ours / theirs:.2f}" if isinstance(ours, (int, float)) and theirs else "-"
 
@@ -110,7 +102,7 @@ def summary_lines(record: BenchRecord) -> list[str]:
               f"write {data['write_busy_mb_s'] or 0:,.1f} "
               "MB/s (bytes / time inside the read or write calls)"]
     for name in STREAMS:
-        lines.append(f"{STREAM_LABELS[name]:<11}{_percentiles(data[f'{name}_latency_us'])}")  # type: ignore[arg-type]
+        lines.append(f"{STREAM_LABELS[name]:<11}{percentile_row(data[f'{name}_latency_us'], CALL_COLUMNS)}")  # type: ignore[arg-type]
     lines += host_lines(data.get("host"))
     if isinstance(record.fio, FioThroughput):
         lines.append(f"fio       reader {record.fio.read_mb_s:,.1f} MB/s, "

@@ -9,7 +9,15 @@ from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams, Randwr
 from diskdoctor.probes.fio_jobs import randwrite_argv, shell_text
 from diskdoctor.probes.fio_json import FioSyncStats
 
-from .wal import Verdict, format_ms, host_lines, layer_line, ram_note, threshold_source
+from .wal import (
+    CALL_COLUMNS,
+    Verdict,
+    host_lines,
+    layer_line,
+    percentile_row,
+    ram_note,
+    threshold_source,
+)
 
 if TYPE_CHECKING:
     from .finished import FinishedRun as BenchRecord
@@ -47,14 +55,6 @@ def document(record: BenchRecord) -> dict[str, object]:
     return data
 
 
-def _row(values: dict[str, object]) -> str:
-    parts = []
-    for key, name in (("p50", "p50"), ("p99", "p99"), ("p99_9", "p99.9"), ("max", "max"), ("stdev", "stdev")):
-        value = values.get(key)
-        parts.append(f"{name} {format_ms(value / 1000.0) if isinstance(value, (int, float)) else '-'}")
-    return "  ".join(parts)
-
-
 def summary_lines(record: BenchRecord) -> list[str]:
     """The human summary printed on stdout."""
     data, result, params, target = document(record), record.result, record.params, record.target
@@ -69,13 +69,14 @@ def summary_lines(record: BenchRecord) -> list[str]:
     lines += [f"note      {note}" for note in notes if note]
     lines.append(f"target    {target.directory} ({target.fstype} on {target.device or 'no block device'})")
     if params.sync != "none":
-        lines.append(f"{'fdatasync':<9} {_row(data['sync_latency_us'])}")  # type: ignore[arg-type]
-    lines.append(f"{'write':<9} {_row(data['write_latency_us'])}")  # type: ignore[arg-type]
+        lines.append(f"{'fdatasync':<9} {percentile_row(data['sync_latency_us'], CALL_COLUMNS)}")  # type: ignore[arg-type]
+    lines.append(f"{'write':<9} {percentile_row(data['write_latency_us'], CALL_COLUMNS)}")  # type: ignore[arg-type]
     lines += host_lines(data.get("host"))
     if isinstance(record.fio, FioSyncStats):
         fio = record.fio.to_json()
         ratio = (result.ops_per_s or 0) / record.fio.ops_per_s if record.fio.ops_per_s else 0
-        lines.append(f"{'fio':<9} {_row(fio)}; {fio['samples']:,} samples of {fio['metric']}, "
+        lines.append(f"{'fio':<9} {percentile_row(fio, CALL_COLUMNS)}; {fio['samples']:,} samples of "
+                     f"{fio['metric']}, "
                      f"{record.fio.ops_per_s:,.0f} ops/s (ops/s ours/fio {ratio:.2f}: above 1 we did more; "
                      f"{record.fio.version})")
     lines += [layer_line(layer) for layer in data["layers"]]  # type: ignore[attr-defined]

@@ -125,12 +125,12 @@ def detail_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
              f"run       {document['samples']:,} writes in "
              f"{format_latency(float(document['duration_s']) * 1e9)}, "
              f"{document['ops_per_s'] or 0:,.0f} ops/s",
-             f"{label:<9} {_percentiles_text(sync)}",
-             f"{'write':<9} {_percentiles_text(write)}"]
+             f"{label:<9} {percentile_row(sync)}",
+             f"{'write':<9} {percentile_row(write)}"]
     lines += host_lines(document.get("host"))
     fio = document.get("fio")
     if isinstance(fio, dict):
-        lines.append(f"{'fio':<9} {_percentiles_text(fio)}; {fio['samples']:,} samples, "
+        lines.append(f"{'fio':<9} {percentile_row(fio)}; {fio['samples']:,} samples, "
                      f"{fio['ops_per_s']:,.0f} ops/s ({fio['version']})")
         fio_p99 = fio.get("p99")
         if isinstance(fio_p99, (int, float)) and (fio_p99 / 1000.0 < verdict.threshold_ms) != verdict.passed:
@@ -182,9 +182,16 @@ def _binary_size(value: int) -> str:
     return f"{value} bytes"
 
 
-def _percentiles_text(values: dict[str, object]) -> str:
+WAL_COLUMNS = (("p50", "p50"), ("p90", "p90"), ("p99", "p99"), ("p99_9", "p99.9"), ("max", "max"))
+"""The percentiles a WAL summary prints."""
+CALL_COLUMNS = (("p50", "p50"), ("p99", "p99"), ("p99_9", "p99.9"), ("max", "max"), ("stdev", "stdev"))
+"""The percentiles (and the spread) the other workloads print per call."""
+
+
+def percentile_row(values: dict[str, object], columns: tuple[tuple[str, str], ...] = WAL_COLUMNS) -> str:
+    """One call's latency figures (µs in a result document) as a summary row: "p50 412 µs  p99 3.10 ms"."""
     parts = []
-    for key, name in (("p50", "p50"), ("p90", "p90"), ("p99", "p99"), ("p99_9", "p99.9"), ("max", "max")):
+    for key, name in columns:
         value = values.get(key)
         parts.append(f"{name} {format_ms(value / 1000.0) if isinstance(value, (int, float)) else '-'}")
     return "  ".join(parts)
