@@ -253,11 +253,8 @@ def _no_tui(_args: argparse.Namespace) -> int:
     raise UsageError("no command given (see diskdoctor --help)")
 
 
-def main(argv: Sequence[str] | None = None, *,
-         open_tui: Callable[[argparse.Namespace], int] | None = None) -> int:
-    """Entry point: parse, dispatch, and turn every failure into one line and an exit code; without a
-    command it runs `open_tui` (the launcher passes the TUI: this layer never imports it)."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+def _prepare_process() -> None:
+    """Signals end the process cleanly; the frozen binary also cleans up after its bootloader."""
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _raise_on_signal)
     if getattr(sys, "frozen", False):
@@ -266,10 +263,10 @@ def main(argv: Sequence[str] | None = None, *,
         remember_bootloader()
         atexit.register(remove_orphaned_bundle)
         sweep_stale_bundles()
-    if sys.stdout is None:
-        if sys.stderr is not None:
-            print("diskdoctor: error: standard output is closed", file=sys.stderr)
-        return EXIT_USAGE
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    """The arguments; an unknown one is a usage error naming the (sub)command's help."""
     parser = build_parser(with_heavy=heavy_subcommand(argv))
     args, unknown = parser.parse_known_args(argv)
     if unknown:
@@ -278,13 +275,15 @@ def main(argv: Sequence[str] | None = None, *,
         where = " ".join(word for word in words if word)
         parser.exit(EXIT_USAGE, f"{parser.prog}: error: unrecognized arguments: "
                                 f"{' '.join(unknown)} (see {where} --help)\n")
-    handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, "bench": run_bench,
-                "advise": run_advise, "runs": run_runs, "report": run_report, "monitor": run_monitor,
-                None: open_tui or _no_tui}
+    return args
+
+
+def _run(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Run one command, turning every failure into one line and an exit code."""
     try:
         if args.smoke and args.command:
             raise UsageError(f"--smoke starts the TUI; it cannot be combined with `{args.command}`")
-        return handlers[args.command](args)
+        return handler(args)
     except UsageError as err:
         print(f"diskdoctor: error: {visible(str(err))}", file=sys.stderr)
         return EXIT_USAGE
@@ -309,6 +308,23 @@ def main(argv: Sequence[str] | None = None, *,
         print(f"diskdoctor: internal error: {type(err).__name__}: {visible(str(err))} "
               f"(set {DEBUG_ENV}=1 for the traceback, and please report it)", file=sys.stderr)
         return EXIT_USAGE
+
+
+def main(argv: Sequence[str] | None = None, *,
+         open_tui: Callable[[argparse.Namespace], int] | None = None) -> int:
+    """Entry point: parse, dispatch, and turn every failure into one line and an exit code; without a
+    command it runs `open_tui` (the launcher passes the TUI: this layer never imports it)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    _prepare_process()
+    if sys.stdout is None:
+        if sys.stderr is not None:
+            print("diskdoctor: error: standard output is closed", file=sys.stderr)
+        return EXIT_USAGE
+    args = _parse(argv)
+    handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, "bench": run_bench,
+                "advise": run_advise, "runs": run_runs, "report": run_report, "monitor": run_monitor,
+                None: open_tui or _no_tui}
+    return _run(handlers[args.command], args)
 
 
 if __name__ == "__main__":
