@@ -95,8 +95,6 @@ def test_no_import_cycles_but_the_palette_idiom() -> None:
     assert [sorted(c) for c in cycles(graph) if c not in ALLOWED_CYCLES] == []
 
 
-@pytest.mark.xfail(strict=True, reason="16 floors of 10 until the kinds table and the report "
-                                       "writer's move land")
 def test_the_app_has_at_most_ten_floors() -> None:
     """Floors: the longest chain of app modules each importing the next when it is imported (imports in
     functions, which keep `--version` and `devices` light, and type-only imports start no chain)."""

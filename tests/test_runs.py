@@ -11,10 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from diskdoctor.app.core.runs.autosave import save_run
 from diskdoctor.app.core.runs.compare import compare_runs
 from diskdoctor.app.core.runs.record import SavedRun
-from diskdoctor.app.core.runs.store import RunStore, default_runs_dir
+from diskdoctor.app.core.runs.store import RunStore, default_runs_dir, save_run
 from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.wal_params import PROFILES, WalParams
 from diskdoctor.probes.wal_target import Target

@@ -132,7 +132,7 @@ def run_bench(args: argparse.Namespace) -> int:
         (sys.stderr if args.json else sys.stdout).write(plot_run(args.bench_kind, intervals, record) + "\n")
     sys.stdout.flush()
     if not args.no_save:  # after the result is out: a full disk here must not cost the user the result
-        from ..core.runs.autosave import save_run
+        from ..core.runs.store import save_run
 
         saved, message = save_run(record)
         prefix = f"bench {args.bench_kind}: " if saved else "diskdoctor: warning: "

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from diskdoctor.probes.host import Host
 
 from ..base.formatting import human_bytes, yes_no
-from ..core.bench.param_text import param_rows
+from ..core.bench.run_metrics import param_rows
 from ..core.bench.wal import ram_note
 from ..core.findings.finding import Finding
-from ..core.runs.record import SavedRun
 from ..core.stack.walk import walk_forest
 from ..text.devices_table import tree_guides
 from ..text.runs import value_text
-from .model import Report
+
+if TYPE_CHECKING:
+    from ..core.runs.record import SavedRun
+    from .model import Report
 
 STACK_COLUMNS = ("NAME", "TYPE", "SIZE", "ROTA", "SCHED", "DISC-MAX", "TRIM", "FSTYPE", "MOUNTPOINTS")
 

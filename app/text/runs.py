@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..core.bench.kind import Metric
 from ..core.bench.wal import format_ms, ram_note
 from ..core.runs.compare import REGRESSION_PERCENT, Comparison, MetricDelta
-from ..core.runs.record import SavedRun
 from ..core.runs.render_guard import RunRenderError, damaged_text, rendering
+
+if TYPE_CHECKING:
+    from ..core.runs.record import SavedRun
 
 
 def value_text(value: float | None, unit: str) -> str:

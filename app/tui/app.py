@@ -24,7 +24,6 @@ from .guides.quick_bench import QuickSizes
 from .help_screen import EXTRA_KEYS, HelpScreen, bindings_of, key_display
 from .host_snapshot import HostSnapshot, SnapshotFailed, SnapshotReady
 from .monitor_screen import MonitorScreen
-from .report_dialog import ReportDialog
 from .runs_screen import RunsScreen
 from .screen_help import ScreenHelp
 from .stack_screen import StackScreen
@@ -205,13 +204,14 @@ class DiskDoctorApp(App[None]):
 
     def action_guides(self) -> None:
         """The walkthrough menu."""
+        from .guides.catalog import guides
         from .guides.guide_menu import GuideMenu
 
         def chosen(key: str | None) -> None:
             if key:
                 self.call_later(self.action_open_guide, key)
 
-        self.push_screen(GuideMenu(), chosen)
+        self.push_screen(GuideMenu(guides()), chosen)
 
     async def action_open_guide(self, key: str) -> None:
         """Open a walkthrough (the same one again keeps its answers; its screen is its own mode)."""
@@ -247,6 +247,8 @@ class DiskDoctorApp(App[None]):
             hostname = self.snapshot.host.hostname
         else:
             hostname, _ = self.root_to_read.read_attr("proc/sys/kernel/hostname")  # one tiny file: fine
+        from .report_dialog import ReportDialog
+
         self.push_screen(ReportDialog(self.root_to_read, hostname, self.snapshot))
 
     def action_interrupt(self) -> None:

@@ -7,15 +7,19 @@ from typing import TYPE_CHECKING
 
 from diskdoctor.app.base.formatting import binary_size
 from diskdoctor.app.base.units import format_latency
-from diskdoctor.probes.engine.workloads.compaction import STREAMS, CompactionParams, CompactionResult
+from diskdoctor.probes.engine.workloads.compaction import (
+    STREAM_LABELS,
+    STREAMS,
+    CompactionParams,
+    CompactionResult,
+)
 from diskdoctor.probes.fio_jobs import FioThroughput, compaction_job_file
 
-from .wal import CALL_COLUMNS, RAM_FILESYSTEMS, host_lines, percentile_row
+from .wal import CALL_COLUMNS, RAM_FILESYSTEMS, host_lines, job_text, percentile_row
 
 if TYPE_CHECKING:
     from .finished import FinishedRun as BenchRecord
 
-STREAM_LABELS = {"read": "read", "write": "write", "range_sync": "range sync", "file_sync": "file sync"}
 CACHED_NOTE = ("the inputs stayed in the page cache after eviction ({share:.0%} resident{why}): the reads "
                "measured memory, not the device")
 
@@ -39,10 +43,6 @@ class ThroughputVerdict:
                 "threshold": self.threshold_mb_s, "source": "custom threshold"}
 
 
-
-def job_text(job_file: str) -> str:
-    """A fio job file under the `fio job` label: one indented line per option, blank lines dropped."""
-    return "\n          ".join(line for line in job_file.splitlines() if line.strip())
 
 def verdict(record: BenchRecord) -> ThroughputVerdict | None:
     """Judge the write MB/s when a minimum was given."""

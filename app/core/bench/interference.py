@@ -10,8 +10,7 @@ from diskdoctor.probes.engine.workloads.interference import InterferenceResult
 from diskdoctor.probes.fio_jobs import interference_job_file
 from diskdoctor.probes.wal_params import SYNC_LABELS
 
-from .compaction import job_text
-from .wal import format_ms, host_lines, layer_line, ram_note, result_document, threshold_source
+from .wal import format_ms, host_lines, job_text, layer_line, ram_note, result_document, threshold_source
 
 if TYPE_CHECKING:
     from .finished import FinishedRun as BenchRecord

@@ -4,7 +4,7 @@ metrics, whether the bench rules judge it, its CLI options, its form), gathered 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,8 +123,8 @@ class WorkloadKind:
     form: Form
     details: Callable[[FinishedRun], list[str]] | None = None
     """The summary without its PASS/FAIL line, where the CLI puts the run's findings; None: the summary."""
-    rules: tuple[Callable[[Any], Iterable[Any]], ...] = ()
-    """The bench rules that judge its document, in the order the Benchmark screen lists their findings."""
+    rules: tuple[str, ...] = ()
+    """The ids of the bench rules that judge its document, in the order the Benchmark screen lists them."""
     headline: str | None = None
     """The finding id that is the run's own verdict (judged kinds)."""
     threshold_unit: str = "ms"

@@ -14,7 +14,6 @@ from diskdoctor.probes.fio_json import FioSyncStats
 
 from . import compaction, form, interference, options, randwrite, run_metrics, wal
 from .kind import CliOptions, Form, WorkloadKind
-from .rules import wal_p99, wal_under_compaction
 
 
 def _fio_pair(data: dict[str, Any]) -> tuple[FioSyncStats, FioSyncStats]:
@@ -31,7 +30,7 @@ KINDS: dict[str, WorkloadKind] = {kind.name: kind for kind in (
         Form((("etcd WAL", "etcd"), ("postgres WAL", "postgres-wal"), ("custom WAL", "custom")),
              form.wal_defaults, form.wal_params, form.sync_stream, form.wal_label, can_lengthen=True,
              uses_wal_fields=True),
-        details=wal.run_details, rules=(wal_p99,), headline="ETCD-FSYNC-P99", fio=fio_run.run_fio),
+        details=wal.run_details, rules=("ETCD-FSYNC-P99",), headline="ETCD-FSYNC-P99", fio=fio_run.run_fio),
     WorkloadKind(
         WORKLOADS["compaction"], "compaction throughput", compaction.document, compaction.verdict,
         compaction.summary_lines, run_metrics.compaction_metrics, run_metrics.compaction_curves,
@@ -65,7 +64,7 @@ KINDS: dict[str, WorkloadKind] = {kind.name: kind for kind in (
                    options.interference_options, options.interference_params),
         Form((("WAL under compaction", "interference"),), form.interference_defaults,
              form.interference_params, form.sync_stream, form.wal_label, uses_wal_fields=True),
-        details=interference.detail_lines, rules=(wal_p99, wal_under_compaction),
+        details=interference.detail_lines, rules=("ETCD-FSYNC-P99", "WAL-COMPACTION-P99"),
         headline="WAL-COMPACTION-P99", fio=fio_jobs.run_interference_fio),
 )}
 """Every workload, in the order the CLI, the form and the docs list them."""

@@ -8,7 +8,7 @@ from diskdoctor.probes.host_text import shell_join, shown
 from diskdoctor.probes.wal_params import PROFILES, _fio_size
 
 CUSTOM_THRESHOLD = "custom threshold"
-"""The source word of a verdict judged against --threshold-ms (app/wal_report.py)."""
+"""The source word of a verdict judged against --threshold-ms (core/bench/wal.py)."""
 
 
 def _dict(value: object) -> dict[str, object]:

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 from ..findings.finding import Finding
 from ..findings.order import in_display_order
+from ..findings.registry import rule_for_id
+from . import rules  # noqa: F401  (registers the bench rules the kinds name)
 from .context import BenchContext
 from .kinds import kind_for, kind_of
 
@@ -25,7 +27,8 @@ def _findings(kind: str, document: dict[str, object]) -> list[Finding]:
     if known is None or not known.judged:
         return []
     context = BenchContext(document, THIS_RUN)
-    return [finding for check in known.rules for finding in check(context)]
+    checks = [rule_for_id(rule_id) for rule_id in known.rules]
+    return [finding for check in checks if check is not None for finding in check.run(context)]
 
 
 def run_findings(record: BenchRecord) -> list[Finding]:

@@ -166,6 +166,11 @@ def layer_line(layer: dict[str, object]) -> str:
             f"{_await(layer['flush_await_ms'])} avg flush  {util_text}")
 
 
+def job_text(job_file: str) -> str:
+    """A fio job file under the `fio job` label: one indented line per option, blank lines dropped."""
+    return "\n          ".join(line for line in job_file.splitlines() if line.strip())
+
+
 def summary_params_text(params: object) -> str:
     """A run's parameters as one phrase: "2,300-byte writes, 22 MiB, fdatasync, preallocated file"."""
     assert isinstance(params, dict)

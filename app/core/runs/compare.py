@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from diskdoctor.app.base.formatting import with_article
 
 from ..bench.kind import Metric
-from ..bench.param_text import param_changes
-from .record import SavedRun
+from ..bench.run_metrics import param_changes
+
+if TYPE_CHECKING:
+    from .record import SavedRun
 
 REGRESSION_PERCENT = 20.0
 """A judged metric this much worse is flagged (run-to-run noise of a shared VM stays under it at the p99)."""

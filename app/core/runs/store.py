@@ -1,8 +1,10 @@
-"""The runs directory: one JSON file per run, written atomically and never over another, read back safely."""
+"""The runs directory: one JSON file per run, written atomically and never over another, read back safely;
+and saving a run just measured (fingerprinting the live host and the target's stack)."""
 
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import errno
 import json
 import os
@@ -10,11 +12,18 @@ import stat
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from diskdoctor.probes.host import read_host
 from diskdoctor.probes.host_text import visible
-from diskdoctor.probes.root import describe_write_error
+from diskdoctor.probes.root import Root, describe_write_error, live_root
 
+from .host_fingerprint import host_fingerprint
 from .record import RunFormatError, SavedRun, new_run_id, run_from_json
+from .stack_fingerprint import stack_fingerprint
+
+if TYPE_CHECKING:
+    from ..bench.record import BenchRecord
 
 STATE_SUBDIR = ("diskdoctor", "runs")
 MAX_RUN_BYTES = 16 << 20
@@ -180,3 +189,24 @@ class RunStore:
             raise RunStoreError(f"no saved run {visible(reference)!r} in {visible(str(self.directory))} "
                                 "(see `diskdoctor runs list`)")
         raise RunStoreError(f"{visible(reference)!r} matches {len(matches)} runs; give more of the id")
+
+
+def record_run(record: BenchRecord, root: Root | None = None) -> SavedRun:
+    """A SavedRun for a record just measured on the live host (reads the host once for the fingerprints)."""
+    root = root or live_root()
+    host = read_host(root)
+    saved_at = dt.datetime.now(dt.timezone.utc)
+    return SavedRun(new_run_id(record.workload, saved_at), record.workload, saved_at,
+                    host_fingerprint(root, host), stack_fingerprint(host, record.target), record)
+
+
+def save_run(record: BenchRecord, store: RunStore | None = None) -> tuple[SavedRun | None, str]:
+    """Save a finished run: (the saved run, "saved as run ID ...") or (None, one line saying why not)."""
+    try:
+        store = store or RunStore()
+        run = store.save(record_run(record))
+    except RunStoreError as err:
+        return None, str(err)
+    except OSError as err:  # reading the host for the fingerprint failed: still never lose the result
+        return None, f"could not save the run: {err}"
+    return run, f"saved as run {run.id} (diskdoctor runs show {run.id})"

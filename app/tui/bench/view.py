@@ -29,7 +29,7 @@ FEW_SAMPLES = 10
 THRESHOLDS = (("etcd", "etcd docs 10 ms"), ("vendor", "vendor 20 ms"), ("custom", "custom"))
 PROGRESS_CELLS = 30
 LIMIT_LABELS = {"etcd": "etcd docs", "vendor": "vendor", "custom": "custom"}
-"""Short names for the chart's limit line; the verdict uses wal_report's full source texts."""
+"""Short names for the chart's limit line; the verdict uses core/bench/wal.py's full source texts."""
 FIELD_LABELS = {"#bench-fs": "filesystem", "#bench-dir": "directory to test",
                 "#bench-profile": "profile",
                 "#bench-bs": "bs", "#bench-size": "size", "#bench-duration": "seconds",

@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from .catalog import guides
+from .guide import Guide
 
 
 class GuideMenu(ModalScreen[str | None]):
@@ -19,12 +19,16 @@ class GuideMenu(ModalScreen[str | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
+    def __init__(self, guides: list[Guide]) -> None:
+        super().__init__()
+        self.guides = guides
+
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="guide-menu"):
             yield Static(Text("Guided walkthroughs: one step at a time, ending in a verdict", style="bold"),
                          classes="dialog-title")
             yield OptionList(*(Option(Text.assemble((g.title, "bold"), "\n  ", (g.about, "dim")), id=g.key)
-                               for g in guides()), id="guide-menu-list")
+                               for g in self.guides), id="guide-menu-list")
             yield Static(Text("Enter opens it · Esc closes · every step is also a screen of its own",
                               style="dim"))
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass, replace
 
 from diskdoctor.app.core.bench.kinds import kind_of_params
 from diskdoctor.app.core.bench.record import BenchRecord
-from diskdoctor.app.core.runs.autosave import save_run
 from diskdoctor.app.core.runs.record import SavedRun
+from diskdoctor.app.core.runs.store import save_run
 from diskdoctor.probes.engine.protocol import Failed, Finished, Interval, PhaseChanged
 from diskdoctor.probes.engine.runner import EngineRun
 from diskdoctor.probes.engine.runtime import EngineConfig

@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from diskdoctor.app.core.findings.finding import Finding
 from diskdoctor.app.core.snapshot import read_snapshot
@@ -18,7 +18,9 @@ from diskdoctor.probes.trim_facts import TrimFacts
 from rich.text import Text
 
 from ..host_snapshot import HostSnapshot
-from .quick_bench import QuickResult, QuickSizes
+
+if TYPE_CHECKING:
+    from .quick_bench import QuickResult, QuickSizes
 
 
 class StepHost(Protocol):

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from ..runtime import EngineContext
 
 MIB = 1 << 20
+STREAM_LABELS = {"read": "read", "write": "write", "range_sync": "range sync", "file_sync": "file sync"}
+"""How each call's latency stream is named in a summary ("file sync p99 ...")."""
 STREAMS = ("read", "write", "range_sync", "file_sync")
 MAX_JOBS = 16
 RESIDENT_LIMIT = 0.05
