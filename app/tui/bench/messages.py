@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from diskdoctor.app.core.bench.record import BenchRecord
 from diskdoctor.probes.engine.protocol import Interval
 from diskdoctor.probes.wal_target import Target
 from textual.message import Message
@@ -33,6 +34,8 @@ class RunEnded(Message):
     cancelled: bool = False
     saved: str | None = None
     """"saved as run ID" or why it could not be saved (None when saving was not attempted)."""
+    record: BenchRecord | None = None
+    """The finished run's record, as built once and saved (the screen re-judges it, never rebuilds it)."""
 
 
 @dataclass

@@ -80,6 +80,7 @@ class RunController:
                                  settings.get("threshold_ms") if judged else None,
                                  settings.get("threshold_source") if judged else None)
             saved, message = save_run(record)
-            post(RunEnded(final.result, saved=f"saved as run {saved.id}" if saved else message))
+            post(RunEnded(final.result, saved=f"saved as run {saved.id}" if saved else message,
+                          record=record))
         elif isinstance(final, Failed):
             post(RunEnded(None, final.message, final.cancelled))

@@ -84,6 +84,7 @@ class BenchScreen(SnapshotScreen):
         """The workload of the run shown (the form may already be set for another)."""
         self.target = None
         self.result: object | None = None
+        self.record: BenchRecord | None = None
         self.fio: object | None = None
         self.busy = False
         self.saved_note: str | None = None
@@ -204,7 +205,7 @@ class BenchScreen(SnapshotScreen):
             self.previous = view.previous_line(self.params, self.target, self.result,
                                                self.query_one(ThresholdRow).picked()[0])
         self.query_one("#bench-previous", Static).update(self.previous or "")
-        self.result, self.fio, self.params = None, None, params
+        self.result, self.record, self.fio, self.params = None, None, None, params
         self.kind = bench_run.kind_of(params)
         self.live.reset(self.kind, params)
         self._show_judging()
@@ -236,6 +237,7 @@ class BenchScreen(SnapshotScreen):
             self._show_stopped(message)
             return
         self.result, self.saved_note = message.result, message.saved
+        self.record = message.record or BenchRecord(self.kind, self.params, self.target, message.result)
         self.query_one("#bench-after").display = True
         self.query_one("#bench-longer").display = kind_of(self.kind).form.can_lengthen
         self.live.show_whole_run(message.result)
@@ -259,11 +261,11 @@ class BenchScreen(SnapshotScreen):
 
     def _show_record(self, threshold: float | None, source: str | None) -> None:
         """The end of a compaction, randwrite or interference run: its summary, as the CLI prints it."""
-        if self.target is None or self.result is None:
+        if self.target is None or self.result is None or self.record is None:
             return
-        judged = threshold if self.kind == "interference" else None
-        record = BenchRecord(self.kind, self.params, self.target, self.result, judged,
-                             source if judged is not None else None)
+        judged = threshold if kind_of(self.kind).judged else None
+        record = replace(self.record, threshold=judged,
+                         threshold_source=source if judged is not None else None)
         lines = record.summary_lines()
         self.query_one("#bench-verdict", Static).update(Text("\n".join(lines)))
         self._show_advice(record)
@@ -272,7 +274,8 @@ class BenchScreen(SnapshotScreen):
         self.query_one(StatusLine).say((lines[0], 0), (warning or "", 1),
                                        (f"{self.saved_note} (key 5)" if self.saved_note else "", 1),
                                        ("f fio side by side" if fio_available() and not self.fio else "", 3),
-                                       ("a again" + (" · l longer" if self.kind == "randwrite" else ""), 2))
+                                       ("a again" + (" · l longer" if kind_of(self.kind).form.can_lengthen
+                                                     else ""), 2))
 
     def _show_verdict(self, choice: str, threshold: float | None, problem: str | None) -> None:
         if self.result is None or self.params is None or self.target is None:
@@ -287,7 +290,8 @@ class BenchScreen(SnapshotScreen):
         text, verdict = view.verdict_text(self.params, self.target, self.result, threshold,  # type: ignore[arg-type]
                                           source)
         self.query_one("#bench-verdict", Static).update(text)
-        self._show_advice(BenchRecord("wal", self.params, self.target, self.result, threshold, source))
+        if self.record is not None:
+            self._show_advice(replace(self.record, threshold=threshold, threshold_source=source))
         fio = self.fio if isinstance(self.fio, FioSyncStats) else None
         if fio is not None:
             self.query_one("#bench-fio", Static).update(
@@ -355,7 +359,7 @@ class BenchScreen(SnapshotScreen):
 
     @on(Button.Pressed, "#bench-longer")
     def action_longer(self) -> None:
-        if not (self.params and self.target) or self.kind not in ("wal", "randwrite"):
+        if not (self.params and self.target) or not kind_of(self.kind).form.can_lengthen:
             return
         if isinstance(self.params, RandwriteParams):
             self.start_run(replace(self.params, duration_s=(self.params.duration_s or 30) * LONGER_FACTOR),
