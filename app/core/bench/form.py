@@ -13,6 +13,9 @@ from diskdoctor.probes.wal_params import PROFILES, SYNC_LABELS, SYNC_METHODS, Pa
 from .kind import FormDefaults, FormValues
 
 COMPACTION_SYNC = "range+fdatasync"
+INTERFERENCE_SERIES = (("p99 alone", "p99 alone", "chart--p90"),
+                       ("p99 under compaction", "p99 under compaction", "chart--p99"))
+"""The interference chart's two lines: the WAL's p99 alone, then under compaction."""
 
 
 def wal_defaults(choice: str) -> FormDefaults:

@@ -95,6 +95,12 @@ class Form:
     can_lengthen: bool = False
     """Whether `l` (run again, longer) applies: a fixed-size run that can be timed instead."""
     uses_wal_fields: bool = False
+    series: tuple[tuple[str, str, str], ...] | None = None
+    """The live chart's own series (name, label, style class); None: the percentile lines."""
+    throughput: bool = False
+    """The live figures are MB/s read and written (the chart still follows the judged call)."""
+    shows_write: bool = True
+    """The live figures show write()'s latency beside the judged call's."""
 
 
 def _no_fio(_params: Any, _directory: str) -> Any:

@@ -41,7 +41,7 @@ KINDS: dict[str, WorkloadKind] = {kind.name: kind for kind in (
                    "fdatasync per output file. Reports read and write MB/s and per-call latencies.",
                    options.compaction_options, options.compaction_params, threshold_option="min_write_mb_s"),
         Form((("compaction", "compaction"),), form.compaction_defaults, form.compaction_params,
-             form.write_stream, form.compaction_label, progress_unit="reads"),
+             form.write_stream, form.compaction_label, progress_unit="reads", throughput=True),
         threshold_unit="MB/s", fio=fio_jobs.run_compaction_fio),
     WorkloadKind(
         WORKLOADS["randwrite"], "random write latency", randwrite.document, randwrite.verdict,
@@ -52,7 +52,7 @@ KINDS: dict[str, WorkloadKind] = {kind.name: kind for kind in (
                    "fdatasync or not; reports p50/p99/p99.9 and the standard deviation.",
                    options.randwrite_options, options.randwrite_params),
         Form((("randwrite 4k", "randwrite"),), form.randwrite_defaults, form.randwrite_params,
-             form.randwrite_stream, form.randwrite_label, can_lengthen=True),
+             form.randwrite_stream, form.randwrite_label, can_lengthen=True, shows_write=False),
         fio=fio_jobs.run_randwrite_fio),
     WorkloadKind(
         WORKLOADS["interference"], "WAL latency under compaction", interference.document,
@@ -63,7 +63,8 @@ KINDS: dict[str, WorkloadKind] = {kind.name: kind for kind in (
                    "on the same filesystem; judge the p99 under compaction.",
                    options.interference_options, options.interference_params),
         Form((("WAL under compaction", "interference"),), form.interference_defaults,
-             form.interference_params, form.sync_stream, form.wal_label, uses_wal_fields=True),
+             form.interference_params, form.sync_stream, form.wal_label, uses_wal_fields=True,
+             series=form.INTERFERENCE_SERIES),
         details=interference.detail_lines, rules=("ETCD-FSYNC-P99", "WAL-COMPACTION-P99"),
         headline="WAL-COMPACTION-P99", fio=fio_jobs.run_interference_fio),
 )}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from diskdoctor.app.core.bench.kinds import kind_of
 from diskdoctor.probes.engine.protocol import Interval
 from diskdoctor.probes.engine.workloads.compaction import CompactionResult
 from diskdoctor.probes.engine.workloads.wal import WalResult
@@ -40,7 +41,8 @@ class LivePanel:
         self.last_t, self.last_ops, self.last_progress = 0.0, 0, 0.0
         query = self.screen.query_one
         chart = query(PercentileChart)
-        chart.set_series(workloads.INTERFERENCE_SERIES if kind == "interference" else None)
+        series = kind_of(kind).form.series
+        chart.set_series(list(series) if series else None)
         chart.clear_history(workloads.metric_label(kind, params))
         query(LatencyBars).show_bands(HISTOGRAM_TITLE, [])
         query("#bench-layers-title", Static).update(view.LAYERS_LIVE_TITLE)
@@ -48,7 +50,7 @@ class LivePanel:
         query(LayerTimeTable).display = True
         query("#bench-stats", Static).update("")
         query("#bench-progress-text", Static).update(view.progress_text(
-            0.0, 0.0, 0, 0.0, mb_s=(0.0, 0.0) if kind == "compaction" else None))
+            0.0, 0.0, 0, 0.0, mb_s=(0.0, 0.0) if kind_of(kind).form.throughput else None))
 
     def started(self, params: object) -> None:
         """The child started with `params` (they name the chart's metric)."""
@@ -69,12 +71,13 @@ class LivePanel:
         self.last_t, self.last_ops, self.last_progress = snapshot.t, snapshot.ops, snapshot.progress
         metric = workloads.metric_label(self.kind, self.params)
         mb_s = None
-        if self.kind == "compaction":
+        form = kind_of(self.kind).form
+        if form.throughput:
             stats = self.figures.throughput_text(snapshot)
             mb_s = self.figures.mb_s()
         else:
             stats = view.stats_text(snapshot.stream(self.figures.stream), self.figures.total, metric,
-                                    self.total_write if self.kind != "randwrite" else None)
+                                    self.total_write if form.shows_write else None)
             stats.append(self.figures.beside_text())
         query = self.screen.query_one
         with self.screen.app.batch_update():

@@ -11,9 +11,6 @@ from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.wal_params import WalParams
 from rich.text import Text
 
-INTERFERENCE_SERIES = [("p99 alone", "p99 alone", "chart--p90"),
-                       ("p99 under compaction", "p99 under compaction", "chart--p99")]
-
 
 def choices() -> list[tuple[str, str]]:
     """The profile menu: every kind's entries, in the kinds table's order (the WAL profiles first)."""

@@ -8,6 +8,7 @@ import os
 from diskdoctor.app.base.formatting import human_bytes, yes_no
 from diskdoctor.app.core.advice.advise import advise, load_advice_input
 from diskdoctor.app.core.bench.context import BenchContext
+from diskdoctor.app.core.bench.kinds import kind_of
 from diskdoctor.app.core.bench.wal import ETCD_THRESHOLD_MS
 from diskdoctor.app.core.findings.finding import Finding
 from diskdoctor.app.core.findings.order import in_display_order
@@ -220,7 +221,7 @@ class Benchmark(Action):
 
     def run(self, ctx: GuideContext, say: Say) -> Text:
         params, _ = self._params(ctx)
-        threshold = None if self.bench_kind == "compaction" else threshold_of(ctx)
+        threshold = threshold_of(ctx) if kind_of(self.bench_kind).threshold_unit == "ms" else None
         try:
             result = run_quick(params, self._directory(ctx), say, threshold)
         except TargetError as err:
