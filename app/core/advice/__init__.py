@@ -1,1 +1,2 @@
-"""The advisor: rules that turn host facts and benchmark results into findings, and their renderers."""
+"""The advisor: the contexts rules are called with, the catalog of rule modules, and the run over a
+snapshot."""

@@ -1,1 +1,1 @@
-"""Saved benchmark runs: the record and its file format, the runs directory, comparisons, CLI and screen."""
+"""Saved benchmark runs: the record and its file format, the runs directory, comparisons, fingerprints."""
