@@ -60,9 +60,10 @@ class Progress:
 
 def interval_text(kind: str, event: Interval) -> str:
     """One progress line for an interval of `kind`."""
-    head = f"bench {kind}: {event.phase.replace('_', ' ')} {event.progress:4.0%}" if kind == "interference" \
+    form = kind_of(kind).form
+    head = f"bench {kind}: {event.phase.replace('_', ' ')} {event.progress:4.0%}" if form.phased \
         else f"bench {kind}: {event.progress:4.0%}"
-    if event.job == "compaction" or kind == "compaction":
+    if event.job == "compaction" or form.throughput:
         seconds = event.seconds or 1e-9
         return (f"{head}  read {event.bytes_read / seconds / 1e6:,.0f} MB/s  "
                 f"write {event.bytes_written / seconds / 1e6:,.0f} MB/s")
@@ -80,7 +81,7 @@ def drive(config: EngineConfig, intervals: list[Interval]) -> object:
     progress = Progress()
 
     def show(event: Event) -> None:
-        if isinstance(event, Interval) and (not event.job or config.workload == "interference"):
+        if isinstance(event, Interval) and (not event.job or kind_of(config.workload).form.phased):
             if not event.job or event.job == "compaction":
                 intervals.append(event)
             progress.show(interval_text(config.workload, event))

@@ -44,11 +44,13 @@ def _throughput_series(intervals: list[Interval]) -> Series:
 def plot_run(kind: str, intervals: list[Interval], record: BenchRecord) -> str:
     """The charts of one run: latency percentiles (or MB/s for compaction) per interval, then, for
     latency kinds, the whole run's percentiles and histogram, all drawn by the one plotext module."""
-    if kind == "compaction":
+    kind_info = kind_for(kind)
+    form = kind_info.form if kind_info else None
+    if form is not None and form.throughput:
         xs, series = _throughput_series(intervals)
         charts = [time_series_chart([(xs, ys, name) for name, ys in series.items()],
                                     title="compaction: MB/s per interval", ylabel="MB/s")]
-    elif kind == "interference":
+    elif form is not None and form.phased:
         plots = []
         for phase, label in (("alone", "p99 alone"), ("under_compaction", "p99 under compaction")):
             xs, series = _latency_series(intervals, phase)
@@ -59,7 +61,6 @@ def plot_run(kind: str, intervals: list[Interval], record: BenchRecord) -> str:
         xs, series = _latency_series(intervals)
         charts = [time_series_chart([(xs, ys, name) for name, ys in series.items()],
                                     title=f"{kind}: latency percentiles per interval (ms)", ylabel="ms")]
-    kind_info = kind_for(kind)
     curves = kind_info.curves(record) if kind_info else []
     if curves:
         judged = curves[0]

@@ -101,6 +101,8 @@ class Form:
     """The live figures are MB/s read and written (the chart still follows the judged call)."""
     shows_write: bool = True
     """The live figures show write()'s latency beside the judged call's."""
+    phased: bool = False
+    """The run has named phases (alone, then under compaction) that progress lines and charts show."""
 
 
 def _no_fio(_params: Any, _directory: str) -> Any:

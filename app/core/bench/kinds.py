@@ -64,7 +64,7 @@ KINDS: dict[str, WorkloadKind] = {kind.name: kind for kind in (
                    options.interference_options, options.interference_params),
         Form((("WAL under compaction", "interference"),), form.interference_defaults,
              form.interference_params, form.sync_stream, form.wal_label, uses_wal_fields=True,
-             series=form.INTERFERENCE_SERIES),
+             series=form.INTERFERENCE_SERIES, phased=True),
         details=interference.detail_lines, rules=("ETCD-FSYNC-P99", "WAL-COMPACTION-P99"),
         headline="WAL-COMPACTION-P99", fio=fio_jobs.run_interference_fio),
 )}
