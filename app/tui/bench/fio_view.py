@@ -128,17 +128,18 @@ def across_threshold(ours_ns: float | None, theirs_ns: float | None, threshold_m
             "run longer")
 
 
-def comparison(kind: str, params: object, result: object, fio: object,
+def comparison(params: object, result: object, fio: object,
                threshold_ms: float | None) -> tuple[Text, str | None]:
-    """The comparison block for a compaction, randwrite or interference run, and the threshold warning."""
+    """The comparison block for a compaction, randwrite or interference run (told apart by their result
+    types), and the threshold warning."""
     warning = None
-    if kind == "compaction" and isinstance(result, CompactionResult) and isinstance(fio, FioThroughput):
+    if isinstance(result, CompactionResult) and isinstance(fio, FioThroughput):
         text = table("compaction", fio.version, compaction_rows(result, fio))
         text.append(sync_note(result) + "\n", style="dim")
-    elif kind == "randwrite" and isinstance(result, RandwriteResult) and isinstance(fio, FioSyncStats) \
+    elif isinstance(result, RandwriteResult) and isinstance(fio, FioSyncStats) \
             and isinstance(params, RandwriteParams):
         text = table("randwrite 4k, QD 1", fio.version, randwrite_rows(params, result, fio))
-    elif kind == "interference" and isinstance(result, InterferenceResult) and isinstance(fio, tuple):
+    elif isinstance(result, InterferenceResult) and isinstance(fio, tuple):
         alone, under = fio
         text = table("WAL beside compaction", alone.version, interference_rows(result, alone, under))
         warning = across_threshold(result.under_compaction.sync.percentile(99.0),

@@ -269,7 +269,7 @@ class BenchScreen(SnapshotScreen):
         lines = record.summary_lines()
         self.query_one("#bench-verdict", Static).update(Text("\n".join(lines)))
         self._show_advice(record)
-        comparison, warning = fio_view.comparison(self.kind, self.params, self.result, self.fio, judged)
+        comparison, warning = fio_view.comparison(self.params, self.result, self.fio, judged)
         self.query_one("#bench-fio", Static).update(comparison)
         self.query_one(StatusLine).say((lines[0], 0), (warning or "", 1),
                                        (f"{self.saved_note} (key 5)" if self.saved_note else "", 1),

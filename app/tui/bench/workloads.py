@@ -49,6 +49,7 @@ class LiveFigures:
     def __init__(self, kind: str, params: object) -> None:
         self.kind, self.params = kind, params
         self.stream = judged_stream(kind, params)
+        self.phased = kind_of(kind).form.phased
         self.total = LatencyHistogram()
         self.totals: dict[str, LatencyHistogram] = {}
         self.bytes_read = self.bytes_written = 0
@@ -66,7 +67,7 @@ class LiveFigures:
             return None
         if interval.phase != self.phase:  # the interference timeline: the second phase follows the first
             self.phase_offset, self.phase = self.last_t, interval.phase
-            if self.kind == "interference":
+            if self.phased:
                 self.total = LatencyHistogram()
         for name, histogram in interval.streams.items():
             self.totals.setdefault(name, LatencyHistogram()).merge(histogram)
@@ -80,7 +81,7 @@ class LiveFigures:
         ms = {name: (None if v is None else v / 1e6) for name, v in
               (("p50", histogram.percentile(50.0)), ("p90", histogram.percentile(90.0)),
                ("p99", histogram.percentile(99.0)), ("p99.9", histogram.percentile(99.9)))}
-        if self.kind == "interference":
+        if self.phased:
             label = "p99 alone" if interval.phase == "alone" else "p99 under compaction"
             return t, {label: ms["p99"]}
         ms["p99 cumulative"] = (self.total.percentile(99.0) or 0) / 1e6 or None
