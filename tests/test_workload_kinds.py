@@ -48,7 +48,9 @@ TOY = WorkloadKind(
                lambda args: toy_workload.ToyParams(args.rate)),
     Form((("toy calls", "toy"),), lambda _choice: FormDefaults("1", "7m", "3", ("none",), "none", "jobs"),
          lambda values, _wal: toy_workload.ToyParams(int(values.jobs)), lambda _params: "sync",
-         lambda _params: "toy call"))
+         lambda _params: "toy call"),
+    record_schema={"type": "object", "required": ["workload", "params", "calls"],
+                   "properties": {"params": {"type": "object", "properties": {"rate": {"type": "integer"}}}}})
 
 
 @pytest.fixture

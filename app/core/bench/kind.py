@@ -139,6 +139,9 @@ class WorkloadKind:
     """"ms" (a latency threshold charts can draw) or "MB/s"."""
     fio: Callable[[Any, str], Any] = _no_fio
     """fio's equivalent job on the same directory (its parameters and the directory)."""
+    record_schema: dict[str, Any] | None = None
+    """The JSON Schema of its saved record, for a kind docs/schemas/run.schema.json does not list (None:
+    any object; the listed kinds keep the file's own)."""
 
     @property
     def name(self) -> str:

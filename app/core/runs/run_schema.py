@@ -17,6 +17,8 @@ from typing import Any, NoReturn
 
 from diskdoctor.probes.host_text import visible
 
+from ..bench.kinds import KINDS
+
 SCHEMA_PACKAGE = "diskdoctor.schemas"
 SCHEMA_FILE = "run.schema.json"
 SHOWN_VALUE_CHARS = 40
@@ -46,13 +48,33 @@ def _compiled_form(schema: dict[str, Any]) -> dict[str, Any]:
     return {**head, "$ref": "#/$defs/run_file", "$defs": {**defs, "run_file": schema}}
 
 
+def with_kinds(schema: dict[str, Any], records: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """`schema` also accepting the kinds in `records` (workloads the kinds table has and the file does not
+    list), each run's record checked against its kind's record schema."""
+    if not records:
+        return schema
+    kind = schema["properties"]["kind"]
+    properties = {**schema["properties"], "kind": {**kind, "enum": [*kind["enum"], *records]}}
+    rules = [{"if": {"required": ["kind"], "properties": {"kind": {"const": name}}},
+              "then": {"properties": {"record": record}}} for name, record in records.items()]
+    return {**schema, "properties": properties, "allOf": [*schema.get("allOf", []), *rules]}
+
+
 @functools.cache
-def _validator() -> Callable[[object], object]:
-    """The compiled validator (fastjsonschema is imported only when a run file is read)."""
+def _listed_kinds() -> frozenset[str]:
+    return frozenset(run_schema()["properties"]["kind"]["enum"])
+
+
+@functools.cache
+def _validator(extra: tuple[str, ...] = ()) -> Callable[[object], object]:
+    """The compiled validator, also for the `extra` kinds of the kinds table (fastjsonschema is imported
+    only when a run file is read)."""
     import fastjsonschema
 
+    records = {name: KINDS[name].record_schema or {"type": "object"} for name in extra}
     refuse = dict.fromkeys(("http", "https", "file", "ftp", ""), _no_remote_refs)  # never fetch anything
-    return fastjsonschema.compile(_compiled_form(run_schema()), handlers=refuse)  # type: ignore[no-any-return]
+    compiled = _compiled_form(with_kinds(run_schema(), records))
+    return fastjsonschema.compile(compiled, handlers=refuse)  # type: ignore[no-any-return]
 
 
 def _field(name: str) -> str:
@@ -152,7 +174,7 @@ def schema_problem(document: object) -> str | None:
     import fastjsonschema
 
     try:
-        _validator()(document)
+        _validator(tuple(name for name in KINDS if name not in _listed_kinds()))(document)
     except fastjsonschema.JsonSchemaValueException as err:
         return visible(explain(err))
     where = non_finite(document)
