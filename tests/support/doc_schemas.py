@@ -10,7 +10,7 @@ from pathlib import Path
 import jsonschema
 from referencing import Registry, Resource
 
-SCHEMAS = Path(__file__).resolve().parent.parent / "docs" / "schemas"
+SCHEMAS = Path(__file__).resolve().parent.parent.parent / "docs" / "schemas"
 SUFFIX = ".schema.json"
 BENCH_KINDS = ("wal", "compaction", "randwrite", "interference")
 
