@@ -1,1 +1,2 @@
-"""The diskdoctor application: CLI, Textual app and screens, captures and reports."""
+"""The diskdoctor application, one layered house: base, core, text, report, cli and tui floors
+(docs/dev/architecture.md)."""

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
+
+from diskdoctor.probes.engine_launch import ENGINE_COMMAND
 
 INTERRUPTED_EXIT = 130
 
@@ -10,15 +13,27 @@ INTERRUPTED_EXIT = 130
 def main() -> int:
     """Import the CLI, then run it; an interrupt during the imports is one line and exit 130.
 
-    `diskdoctor --version` alone answers without loading the CLI at all."""
+    `diskdoctor --version` alone answers without loading the CLI at all, and the frozen binary's
+    `_engine KIND CONFIG` runs the benchmark engine without it."""
+    if sys.argv[1:2] == [ENGINE_COMMAND]:
+        from diskdoctor.probes.engine.main import main as engine_main
+
+        return engine_main(sys.argv[2:])
     if sys.argv[1:] == ["--version"]:
-        from .version import installed_version
+        from .base.version import installed_version
 
         print(f"diskdoctor {installed_version()}")
         return 0
     try:
-        from .cli import main as cli_main
+        from .cli.main import main as cli_main
     except KeyboardInterrupt:
         sys.stderr.write("diskdoctor: interrupted\n")
         return INTERRUPTED_EXIT
-    return cli_main()
+    return cli_main(open_tui=open_tui)
+
+
+def open_tui(args: argparse.Namespace) -> int:
+    """The TUI for `diskdoctor` without a command (imported only then)."""
+    from .tui.launch import run_tui
+
+    return run_tui(args)

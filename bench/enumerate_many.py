@@ -56,7 +56,7 @@ async def tui_first_tree(root: Path) -> float:
 
     The moment is taken from the tree's own message when its rows are in, so the measurement does not
     poll the UI thread (polling competes with the worker thread reading the host)."""
-    from diskdoctor.app.tui import DiskDoctorApp
+    from diskdoctor.app.tui.app import DiskDoctorApp
     from diskdoctor.probes.root import Root
     from diskdoctor.widgets import StackTree
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from diskdoctor.app.tui import DiskDoctorApp
+from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.probes.root import live_root
 from test_bench_screen import fill_form, open_bench, text_of, until
 

@@ -68,7 +68,7 @@ def fio(params: WalParams, directory: str) -> Figures:
 
 def ours_under_tui(params: WalParams, directory: str) -> Figures:
     """Our engine started from the Benchmark screen of the real app (headless) while it draws live."""
-    from diskdoctor.app.tui import DiskDoctorApp
+    from diskdoctor.app.tui.app import DiskDoctorApp
     from diskdoctor.probes.root import live_root
 
     cpu: list[float] = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import urllib.parse
 from dataclasses import dataclass
 
 import psutil
@@ -162,11 +163,25 @@ def find_app_processes(root: Root) -> tuple[list[AppProcess], str | None]:
     return found, None
 
 
+def metrics_urls(listen_metrics_urls: str) -> list[str]:
+    """The /metrics URLs a local client can read from etcd's --listen-metrics-urls value (kubeadm sets
+    http://127.0.0.1:2381): plain http only (https needs etcd's client certificates), a wildcard
+    address read through localhost."""
+    urls = []
+    for item in listen_metrics_urls.split(","):
+        parsed = urllib.parse.urlsplit(item.strip())
+        if parsed.scheme != "http" or not parsed.port:
+            continue
+        host = parsed.hostname or "127.0.0.1"
+        host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+        host = f"[{host}]" if ":" in host else host
+        urls.append(f"http://{host}:{parsed.port}/metrics")
+    return urls
+
+
 def etcd_metrics_locations(root: Root) -> list[tuple[int, str]]:
     """(pid, URL) of every /metrics a running etcd serves over plain http on this host, from its
     --listen-metrics-urls flag or ETCD_LISTEN_METRICS_URLS (empty on a capture)."""
-    from .etcd_metrics import metrics_urls
-
     if not root.live:
         return []
     found = []

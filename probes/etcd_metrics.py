@@ -11,6 +11,7 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 
+from .app_processes import etcd_metrics_locations
 from .host_text import visible
 from .root import Root
 
@@ -125,22 +126,6 @@ def read_etcd_metrics(location: str, timeout: float = FETCH_TIMEOUT_S) -> EtcdMe
     return parse_metrics(data.decode("utf-8", errors="replace"), visible(location))
 
 
-def metrics_urls(listen_metrics_urls: str) -> list[str]:
-    """The /metrics URLs a local client can read from etcd's --listen-metrics-urls value (kubeadm sets
-    http://127.0.0.1:2381): plain http only (https needs etcd's client certificates), a wildcard
-    address read through localhost."""
-    urls = []
-    for item in listen_metrics_urls.split(","):
-        parsed = urllib.parse.urlsplit(item.strip())
-        if parsed.scheme != "http" or not parsed.port:
-            continue
-        host = parsed.hostname or "127.0.0.1"
-        host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
-        host = f"[{host}]" if ":" in host else host
-        urls.append(f"http://{host}:{parsed.port}/metrics")
-    return urls
-
-
 def summary(metrics: EtcdMetrics) -> str:
     """One line on what was read: each histogram's p99 and count ("backend commit p99 1.20 ms over 8,120
     commits; WAL fsync p99 3.10 ms over 9,004 fsyncs")."""
@@ -156,8 +141,6 @@ def summary(metrics: EtcdMetrics) -> str:
 def discover(root: Root) -> tuple[EtcdMetrics | None, list[str]]:
     """The metrics of an etcd running on this live host that serves them over plain http (kubeadm:
     127.0.0.1:2381), and one line for each such URL that did not answer."""
-    from .app_processes import etcd_metrics_locations
-
     notes = []
     for pid, url in etcd_metrics_locations(root):
         try:

@@ -84,40 +84,54 @@ def _is_mask(root: Root, rel: str) -> bool:
     return text is not None and text.strip() == ""
 
 
-def read_unit_file(root: Root, name: str) -> UnitFile:
-    """Find `name` in the unit search path and merge its drop-ins (*.d/*.conf)."""
-    path, masked, assignments = None, False, []
+def _main_file(root: Root, name: str) -> tuple[str | None, bool, list[tuple[str, str, str, str]]]:
+    """The unit file that wins in the search path: its host path, whether it is masked, its assignments."""
     for directory in UNIT_DIRS:
         rel = f"{directory}/{name}"
         if name not in (root.listdir(directory) or []):
             continue
         if directory.startswith(("etc/", "run/")) and _is_mask(root, rel):
-            masked = True
-            path = root.host_path(rel)
-            break
+            return root.host_path(rel), True, []
         text, _ = root.read_text_resolved(rel)
         if text is None:
             continue
         path = root.host_path(rel)
-        assignments = [(sec, key, value, path) for sec, key, value in parse_unit(text)]
-        break
-    dropins: dict[str, str] = {}
+        return path, False, [(sec, key, value, path) for sec, key, value in parse_unit(text)]
+    return None, False, []
+
+
+def _dropins(root: Root, name: str) -> tuple[list[str], list[tuple[str, str, str, str]]]:
+    """The drop-ins (*.d/*.conf, the first of each name in the search path, by name) and what they set."""
+    found: dict[str, str] = {}
     for directory in UNIT_DIRS:
         for entry in root.listdir(f"{directory}/{name}.d") or []:
-            if entry.endswith(".conf") and entry not in dropins:
-                dropins[entry] = f"{directory}/{name}.d/{entry}"
-    applied = []
-    for entry in sorted(dropins):
-        text, _ = root.read_text_resolved(dropins[entry])
+            if entry.endswith(".conf") and entry not in found:
+                found[entry] = f"{directory}/{name}.d/{entry}"
+    applied, assignments = [], []
+    for entry in sorted(found):
+        text, _ = root.read_text_resolved(found[entry])
         if text is None:
             continue
-        source = root.host_path(dropins[entry])
+        source = root.host_path(found[entry])
         applied.append(source)
         assignments += [(sec, key, value, source) for sec, key, value in parse_unit(text)]
+    return applied, assignments
+
+
+def _wanted_by(root: Root, name: str) -> list[str]:
+    """The .wants/.requires links that enable the unit."""
     links = []
     for directory in WANTS_DIRS:
         for wants in root.listdir(directory) or []:
             if wants.endswith((".wants", ".requires")) and \
                     name in (root.listdir(f"{directory}/{wants}") or []):
                 links.append(root.host_path(f"{directory}/{wants}/{name}"))
-    return UnitFile(name, path, masked, tuple(links), tuple(applied), UnitSettings(tuple(assignments)))
+    return links
+
+
+def read_unit_file(root: Root, name: str) -> UnitFile:
+    """Find `name` in the unit search path and merge its drop-ins (*.d/*.conf)."""
+    path, masked, assignments = _main_file(root, name)
+    applied, dropped_in = _dropins(root, name)
+    return UnitFile(name, path, masked, tuple(_wanted_by(root, name)), tuple(applied),
+                    UnitSettings(tuple(assignments + dropped_in)))

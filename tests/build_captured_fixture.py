@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from cli_runner import run_cli
-from loop_stack import build_loop_stack
+from support.cli_runner import run_cli
+from support.loop_stack import build_loop_stack
 
 TESTS = Path(__file__).parent
 TARGET = TESTS / "fixtures" / "captured-loops"

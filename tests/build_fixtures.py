@@ -8,8 +8,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fixture_scenarios import SCENARIOS
-from trim_scenarios import TRIM_FIXTURES
+from support.fixture_scenarios import SCENARIOS
+from support.trim_scenarios import TRIM_FIXTURES
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

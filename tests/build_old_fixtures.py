@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from old_sysfs_builder import ERA_2618, ERA_2632, OldKernelTree
+from support.old_sysfs_builder import ERA_2618, ERA_2632, OldKernelTree
 
 OLD_KERNELS = Path(__file__).parent / "fixtures" / "old-kernels"
 GIB_SECTORS = (1 << 30) // 512

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from diskdoctor.probes.host import Host, read_host
 from diskdoctor.probes.root import Root
-from loop_stack import LoopStack, build_loop_stack
+from support.loop_stack import LoopStack, build_loop_stack
 
 FIXTURES = Path(__file__).parent / "fixtures"
 LIVE_TOOLS = ("losetup", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "sfdisk", "partx", "fstrim")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cli_runner import assert_one_line_error, run_cli
 from conftest import fixture_root
+from support.cli_runner import assert_one_line_error, run_cli
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FINDING_KEYS = {"id", "severity", "subject", "title", "evidence", "why", "fix", "risk", "verify"}
@@ -61,8 +61,8 @@ def test_bad_bench_files_are_one_line_errors(tmp_path: Path) -> None:
 
 
 def test_saved_runs_are_bench_input_by_file_or_id(tmp_path: Path, private_state_dir: Path) -> None:
-    from diskdoctor.app.runs.store import RunStore, default_runs_dir
-    from runs_support import saved_run
+    from diskdoctor.app.core.runs.store import RunStore, default_runs_dir
+    from support.runs_support import saved_run
 
     run = RunStore(default_runs_dir()).save(saved_run(20, slow_ms=25.0))
     shown = run_cli("runs", "show", run.id, "--json")
@@ -84,8 +84,8 @@ def test_a_data_directory_that_does_not_exist_is_refused() -> None:
 
 def test_a_randwrite_result_is_never_judged_as_etcd_s_wal(tmp_path: Path) -> None:
     """A 4 KiB random-write run has a sync p99 too, but etcd's WAL verdicts do not apply to it."""
-    from diskdoctor.app.advisor.contexts import BenchContext
-    from diskdoctor.app.advisor.rules.bench import wal_p99
+    from diskdoctor.app.core.advice.contexts import BenchContext
+    from diskdoctor.app.core.bench.rules import wal_p99
 
     randwrite = {"workload": "randwrite", "samples": 10, "sync_latency_us": {"p99": 25000.0}}
     assert list(wal_p99(BenchContext(randwrite, "run x"))) == []

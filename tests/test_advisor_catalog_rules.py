@@ -11,11 +11,11 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-import advice_scenarios as scenarios
 import pytest
-from cli_runner import assert_one_line_error, run_cli
-from diskdoctor.app.advisor.vocabulary import Severity
+from diskdoctor.app.core.findings.vocabulary import Severity
 from diskdoctor.probes.etcd_metrics import COMMIT, parse_metrics
+from support import advice_scenarios as scenarios
+from support.cli_runner import assert_one_line_error, run_cli
 from test_advisor_rules import findings, one, only, wal
 
 # --- WCACHE-SYSFS-TOGGLED ------------------------------------------------------------------------
@@ -250,8 +250,8 @@ def test_healthy_metrics_are_said_to_be_read_and_decreasing_buckets_refused(tmp_
 @pytest.mark.live
 async def test_the_advice_screen_reads_a_running_etcd_s_metrics_too(metrics_url: str) -> None:
     """The Advice screen (and a report) judge the same etcd metrics `advise` finds by itself."""
-    from diskdoctor.app.advice_screen import AdviceScreen
-    from diskdoctor.app.tui import DiskDoctorApp
+    from diskdoctor.app.tui.advice_screen import AdviceScreen
+    from diskdoctor.app.tui.app import DiskDoctorApp
     from diskdoctor.probes.root import live_root
 
     port = metrics_url.rsplit(":", 1)[1]

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from diskdoctor.app.advisor import registry
-from diskdoctor.app.advisor.advise import advice_document, advise, load_advice_input
-from diskdoctor.app.advisor.finding import Evidence, Finding
-from diskdoctor.app.advisor.vocabulary import Severity, TrimOutcome
-from diskdoctor.app.trim_doctor import diagnose
+from diskdoctor.app.core.advice.advise import advice_document, advise, load_advice_input
+from diskdoctor.app.core.findings import registry
+from diskdoctor.app.core.findings.finding import Evidence, Finding
+from diskdoctor.app.core.findings.vocabulary import Severity, TrimOutcome
+from diskdoctor.app.core.trim.doctor import diagnose
 from diskdoctor.probes.host import read_host
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import read_trim_facts

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import advice_scenarios as scenarios
 import pytest
-from diskdoctor.app.advisor.advise import advise, load_advice_input
-from diskdoctor.app.advisor.contexts import BenchContext
-from diskdoctor.app.advisor.finding import Finding
-from diskdoctor.app.advisor.vocabulary import Severity
+from diskdoctor.app.core.advice.advise import advise, load_advice_input
+from diskdoctor.app.core.advice.contexts import BenchContext
+from diskdoctor.app.core.findings.finding import Finding
+from diskdoctor.app.core.findings.vocabulary import Severity
 from diskdoctor.probes.root import Root
-from sysfs_builder import SysrootBuilder
+from support import advice_scenarios as scenarios
+from support.sysfs_builder import SysrootBuilder
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cli_runner import assert_one_line_error, run_cli
+from support.cli_runner import assert_one_line_error, run_cli
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SYSFS_FIXTURES = ("etcd-raid0-lvm-luks", "lvm-multi-pv", "multipath", "sata-ext4", "loop-image")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bench_fixed_run import feed_fixed_run, fixture_mounts
-from diskdoctor.app.advisor.vocabulary import Severity
-from diskdoctor.app.tui import DiskDoctorApp
+from diskdoctor.app.core.findings.vocabulary import Severity
+from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.probes.root import live_root
+from support.bench_fixed_run import feed_fixed_run, fixture_mounts
 from test_bench_screen import SIZE, open_bench, text_of
 from textual.widgets import Input, Select, Static
 

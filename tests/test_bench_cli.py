@@ -12,12 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
-from bench_fixed_run import PARAMS, TARGET, fixed_result
-from cli_runner import assert_one_line_error, run_cli
-from diskdoctor.app.bench_record import BenchRecord
-from diskdoctor.app.bench_verdict import verdict_findings, verdict_lines
+from diskdoctor.app.core.bench.record import BenchRecord
+from diskdoctor.app.core.bench.verdict import verdict_findings, verdict_lines
 from diskdoctor.probes.wal_target import leftover_scratch
-from wal_support import read_only_tmpfs, tmpfs_dir
+from support.bench_fixed_run import PARAMS, TARGET, fixed_result
+from support.cli_runner import assert_one_line_error, run_cli
+from support.wal_support import read_only_tmpfs, tmpfs_dir
 
 __all__ = ["tmpfs_dir"]
 SMALL = ("--size", "128k", "--bs", "4k")
@@ -167,12 +167,18 @@ def test_signal_stops_the_run_and_removes_scratch(tmpfs_dir: str, signum: int, c
     assert out == "" and os.listdir(tmpfs_dir) == []
 
 
-def test_engine_entry_loads_no_ui() -> None:
-    code = ("import sys\nfrom diskdoctor.app.cli import main\nrc = main(['_engine', 'wal', '{'])\n"
-            "print(rc, sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))")
+@pytest.mark.parametrize("entry", [
+    "from diskdoctor.probes.engine.main import main\nrc = main(['wal', '{'])",
+    "sys.argv = ['diskdoctor', '_engine', 'wal', '{']\nfrom diskdoctor.app.launcher import main\nrc = main()",
+], ids=["python -m diskdoctor.probes.engine", "the binary's _engine"])
+def test_engine_entry_loads_no_ui(entry: str) -> None:
+    code = (f"import sys\n{entry}\n"
+            "print(rc, sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')), "
+            "sorted(m for m in sys.modules if m.startswith('diskdoctor.app.')\n"
+            "       and m != 'diskdoctor.app.launcher'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     lines = out.strip().splitlines()
-    assert json.loads(lines[0])["type"] == "error" and lines[-1] == "2 []"
+    assert json.loads(lines[0])["type"] == "error" and lines[-1] == "2 [] []"
 
 
 def test_bench_is_in_help_but_the_engine_is_not() -> None:
@@ -344,7 +350,7 @@ def test_plot_draws_the_intervals_with_plotext(tmpfs_dir: str) -> None:
 
 
 def test_progress_latency_uses_the_one_unit_system() -> None:
-    from diskdoctor.app.bench_cli import interval_text
+    from diskdoctor.app.cli.bench import interval_text
     from diskdoctor.probes.engine.protocol import Interval
     from diskdoctor.probes.latency_histogram import LatencyHistogram
 

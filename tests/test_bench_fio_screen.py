@@ -7,16 +7,16 @@ import os
 import shutil
 
 import pytest
-from diskdoctor.app.tui import DiskDoctorApp
+from diskdoctor.app.base.units import format_latency
+from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.probes.engine.workloads.interference import InterferenceParams
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.root import live_root
 from diskdoctor.probes.wal_params import WalParams
-from diskdoctor.widgets.units import format_latency
+from support.wal_support import tmpfs_dir
 from test_bench_screen import SIZE, open_bench, text_of, until
 from test_bench_workloads_screen import MIB, SMALL_COMPACTION
 from textual.widgets import Input, Select
-from wal_support import tmpfs_dir
 
 __all__ = ["tmpfs_dir"]
 pytestmark = pytest.mark.skipif(not shutil.which("fio"), reason="fio is not installed")

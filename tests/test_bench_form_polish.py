@@ -8,14 +8,14 @@ from __future__ import annotations
 import os
 
 import pytest
-from diskdoctor.app.bench_form import BenchForm
-from diskdoctor.app.bench_view import progress_text
-from diskdoctor.app.help_screen import HelpScreen
-from diskdoctor.app.tui import DiskDoctorApp
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.bench.form import BenchForm
+from diskdoctor.app.tui.bench.view import progress_text
+from diskdoctor.app.tui.help_screen import HelpScreen
 from diskdoctor.probes.root import live_root
+from support.wal_support import tmpfs_dir
 from test_bench_screen import SIZE, open_bench, text_of
 from textual.widgets import Input, Select, Static
-from wal_support import tmpfs_dir
 
 __all__ = ["tmpfs_dir"]
 

@@ -9,15 +9,15 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from bench_fixed_run import TARGET, feed_fixed_run, fixture_mounts
 from conftest import fixture_root
-from diskdoctor.app.bench_screen import BenchScreen
-from diskdoctor.app.runs.store import RunStore
-from diskdoctor.app.tui import DiskDoctorApp
+from diskdoctor.app.core.runs.store import RunStore
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.bench.screen import BenchScreen
 from diskdoctor.probes.root import live_root
 from diskdoctor.widgets import LayerTimeTable, PercentileChart
+from support.bench_fixed_run import TARGET, feed_fixed_run, fixture_mounts
+from support.wal_support import read_only_tmpfs, tmpfs_dir
 from textual.widgets import Input, Select, Static
-from wal_support import read_only_tmpfs, tmpfs_dir
 
 __all__ = ["fixture_mounts", "tmpfs_dir"]
 SIZE = (160, 48)

@@ -8,17 +8,17 @@ import json
 import os
 import re
 
-from diskdoctor.app.runs.store import RunStore, default_runs_dir
-from diskdoctor.app.tui import DiskDoctorApp
+from diskdoctor.app.core.runs.store import RunStore, default_runs_dir
+from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.probes.engine.workloads.compaction import CompactionParams
 from diskdoctor.probes.engine.workloads.interference import InterferenceParams
 from diskdoctor.probes.root import live_root
 from diskdoctor.probes.wal_params import WalParams
 from diskdoctor.widgets import PercentileChart
+from support.wal_support import tmpfs_dir
 from test_bench_screen import SIZE, open_bench, text_of, until
 from textual.widgets import Checkbox, Input, Select
 from textual.widgets._footer import FooterKey
-from wal_support import tmpfs_dir
 
 __all__ = ["tmpfs_dir"]
 MIB = 1 << 20

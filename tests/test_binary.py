@@ -14,9 +14,9 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-from cli_runner import assert_one_line_error, run_cli
 from conftest import FIXTURES
-from empty_chroot import EmptyChroot, mounts_under
+from support.cli_runner import assert_one_line_error, run_cli
+from support.empty_chroot import EmptyChroot, mounts_under
 
 pytestmark = pytest.mark.binary
 
@@ -262,8 +262,8 @@ def test_killing_the_binary_mid_run_stops_its_engine_and_removes_the_scratch(bin
 
 
 def test_closing_the_terminal_ends_the_binary_and_leaves_nothing(binary: Path, tmp_path: Path) -> None:
-    from hangup_support import hang_up, tmux_missing
-    from hostile_roots import tar_gz
+    from support.hangup_support import hang_up, tmux_missing
+    from support.hostile_roots import tar_gz
 
     why = tmux_missing()
     if why:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from diskdoctor.probes.child_guard import guarded_argv
 from diskdoctor.probes.wal_target import make_scratch
-from wal_support import tmpfs_dir
+from support.wal_support import tmpfs_dir
 
 __all__ = ["tmpfs_dir"]
 needs_fio = pytest.mark.skipif(not shutil.which("fio"), reason="fio is not installed")
@@ -91,7 +91,7 @@ def test_sigkill_of_the_cli_during_fio(tmpfs_dir: str) -> None:
 
 TUI_WITH_FIO = """
 import asyncio, sys
-from diskdoctor.app.tui import DiskDoctorApp
+from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.probes.root import live_root
 from diskdoctor.probes.wal_params import WalParams
 from test_bench_screen import SIZE, open_bench

@@ -13,8 +13,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from cli_runner import assert_one_line_error, run_cli
 from conftest import FIXTURES
+from support.cli_runner import assert_one_line_error, run_cli
 
 GOLDEN = Path(__file__).parent / "golden"
 NODE_KEYS = {"name", "kname", "path", "maj_min", "type", "size_bytes", "rotational", "scheduler",
@@ -193,7 +193,7 @@ def test_a_file_where_a_folder_belongs(tmp_path: Path) -> None:
 def test_smoke_failure_is_one_line_exit_1(monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     from conftest import fixture_root
-    from diskdoctor.app.smoke import run_smoke
+    from diskdoctor.app.tui.smoke import run_smoke
     from diskdoctor.probes import host
 
     def broken_probe(_root: object) -> None:
@@ -213,7 +213,7 @@ def test_ctrl_c_while_python_is_still_importing_is_one_line_and_130() -> None:
     code = ("import sys\n"
             "class Interrupt:\n"
             "    def find_spec(self, name, path=None, target=None):\n"
-            "        if name == 'diskdoctor.app.cli':\n"
+            "        if name == 'diskdoctor.app.cli.main':\n"
             "            raise KeyboardInterrupt\n"
             "sys.meta_path.insert(0, Interrupt())\n"
             "from diskdoctor.app.launcher import main\n"

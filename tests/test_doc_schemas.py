@@ -9,9 +9,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from cli_runner import run_cli
 from conftest import FIXTURES, fixture_root
-from doc_schemas import SCHEMAS, registry, schema_for, schema_names, validate, validator
+from support.cli_runner import run_cli
+from support.doc_schemas import SCHEMAS, registry, schema_for, schema_names, validate, validator
 
 GOLDEN = Path(__file__).parent / "golden"
 FIXTURE_HOSTS = sorted(path.name for path in FIXTURES.iterdir() if (path / "sys").is_dir())
@@ -55,13 +55,13 @@ def test_devices_trim_and_advise_on_every_fixture_host_fit(host: str) -> None:
 
 
 def test_fixed_runs_of_every_kind_fit_and_so_does_a_report_holding_them() -> None:
-    from bench_fixed_run import fixed_result
     from diskdoctor.app.report.json_report import report_document
     from diskdoctor.app.report.model import build_report
     from diskdoctor.probes.engine.workloads.compaction import CompactionParams
     from diskdoctor.probes.engine.workloads.interference import InterferenceParams
     from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
-    from runs_support import kind_run, saved_run
+    from support.bench_fixed_run import fixed_result
+    from support.runs_support import kind_run, saved_run
 
     runs = [saved_run(20, result=fixed_result()), kind_run("randwrite", RandwriteParams(), threshold=5.0),
             kind_run("compaction", CompactionParams(), threshold=100.0),

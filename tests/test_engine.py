@@ -22,7 +22,7 @@ from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams, Randwr
 from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.wal_params import WalParams
 from diskdoctor.probes.wal_target import describe_target, leftover_scratch
-from wal_support import fill, loop_ext4, tmpfs_dir
+from support.wal_support import fill, loop_ext4, tmpfs_dir
 
 __all__ = ["tmpfs_dir"]
 KIB, MIB = 1 << 10, 1 << 20

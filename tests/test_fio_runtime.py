@@ -15,7 +15,7 @@ from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
 from diskdoctor.probes.fio_jobs import compaction_job_file, parse_throughput, randwrite_argv, run_fio_job
 from diskdoctor.probes.fio_run import fio_available
 from diskdoctor.probes.wal_params import WalParams, fio_argv, fio_command
-from wal_support import tmpfs_dir
+from support.wal_support import tmpfs_dir
 
 __all__ = ["tmpfs_dir"]
 pytestmark = pytest.mark.skipif(not fio_available(), reason="fio is not installed")

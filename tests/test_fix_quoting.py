@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_runner import run_cli
 from conftest import live_prerequisites
 from diskdoctor.probes.host_text import (
     CONTROL_NOTE,
@@ -23,9 +22,10 @@ from diskdoctor.probes.host_text import (
 )
 from diskdoctor.probes.mountinfo import parse_mountinfo_line
 from diskdoctor.probes.root import Root
-from hostile_roots import copy_fixture, replace_everywhere
-from loop_stack import LoopStack, sh
-from loop_stack import _attach as attach
+from support.cli_runner import run_cli
+from support.hostile_roots import copy_fixture, replace_everywhere
+from support.loop_stack import LoopStack, sh
+from support.loop_stack import _attach as attach
 
 MOUNTPOINT = "/var/lib/etcd\ntouch \x1b]0;x\x07\t'q\u202e\u200bz\\x0a"
 """A newline, ESC and BEL, a tab, a quote, bidi and zero-width characters, and a backslash that reads
@@ -126,7 +126,7 @@ def _json_lines(text: str) -> str:
 
 
 async def test_tui_fix_cards_name_the_real_mount(tmp_path: Path) -> None:
-    from diskdoctor.app.tui import DiskDoctorApp
+    from diskdoctor.app.tui.app import DiskDoctorApp
     from diskdoctor.widgets import FindingCard
     from test_tui import settled
 
@@ -183,7 +183,7 @@ def test_live_fixes_and_trim_now_use_the_real_mountpoint(hostile_live_mount: Pat
 
 
 def test_a_unit_file_drop_in_names_the_real_mountpoint() -> None:
-    from diskdoctor.app.advisor.rules.trim import _systemd_arg
+    from diskdoctor.app.core.trim.rules import _systemd_arg
 
     argument = _systemd_arg(shown(MOUNTPOINT))
     assert visible(argument) == argument and argument.startswith('"') and argument.endswith('"')

@@ -12,9 +12,9 @@ from diskdoctor.probes.discard_path import discard_reach
 from diskdoctor.probes.host import read_host
 from diskdoctor.probes.layer_details import read_layer_details
 from diskdoctor.probes.root import Root
-from fixture_scenarios import SCENARIOS
-from sysfs_builder import SysrootBuilder
-from trim_scenarios import TRIM_FIXTURES
+from support.fixture_scenarios import SCENARIOS
+from support.sysfs_builder import SysrootBuilder
+from support.trim_scenarios import TRIM_FIXTURES
 
 GIB = 1 << 30
 

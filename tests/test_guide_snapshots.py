@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 from conftest import fixture_root
-from diskdoctor.app.guides.common_steps import Benchmark
-from diskdoctor.app.tui import DiskDoctorApp
-from guide_pilot import next_step, open_guide, settle
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.guides.common_steps import Benchmark
+from support.guide_pilot import next_step, open_guide, settle
 
 SIZE = (80, 24)
 

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 from conftest import fixture_root
-from diskdoctor.app.guides.guide_screen import GuideScreen
-from diskdoctor.app.tui import ADVICE_MODE, DiskDoctorApp
+from diskdoctor.app.tui.app import ADVICE_MODE, DiskDoctorApp
+from diskdoctor.app.tui.guides.guide_screen import GuideScreen
 from diskdoctor.probes.app_processes import find_app_processes, yaml_path_data
 from diskdoctor.probes.root import live_root
-from guide_pilot import next_step, open_guide, page, settle, start_step, type_answer
-from loop_stack import LoopStack
+from support.guide_pilot import next_step, open_guide, page, settle, start_step, type_answer
+from support.loop_stack import LoopStack
 
 SIZE = (80, 24)
 
@@ -126,7 +126,7 @@ def test_a_capture_has_no_processes_and_says_so() -> None:
 
 
 def test_guides_are_in_the_command_palette() -> None:
-    from diskdoctor.app.commands import screen_actions
+    from diskdoctor.app.tui.commands import screen_actions
 
     app = DiskDoctorApp(fixture_root("sata-ext4"))
     texts = [action.text for action in screen_actions(app)]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
-from hangup_support import hang_up, tmux_missing
+from support.hangup_support import hang_up, tmux_missing
 
 RUNS = 4
 

@@ -15,15 +15,17 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from cli_runner import assert_one_line_error, run_cli
-from diskdoctor.app import sysroot
-from diskdoctor.app.devices_json import devices_document
-from diskdoctor.app.trim_doctor import diagnose
+from diskdoctor.app.core.capture import sysroot
+from diskdoctor.app.core.stack.devices_json import devices_document
+from diskdoctor.app.core.trim.doctor import diagnose
 from diskdoctor.probes.host import read_host
 from diskdoctor.probes.layer_details import read_layer_details
 from diskdoctor.probes.root import MAX_ATTR_BYTES, Root
 from diskdoctor.probes.trim_facts import read_trim_facts
-from hostile_roots import (
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from support.cli_runner import assert_one_line_error, run_cli
+from support.hostile_roots import (
     EVIL_NAME,
     RAW_CONTROLS,
     add_device,
@@ -38,8 +40,6 @@ from hostile_roots import (
     tar_gz,
     tar_with,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 FIXTURES = Path(__file__).parent / "fixtures"
 LIVE_BLOCK = sorted(os.listdir("/sys/class/block"))
@@ -168,7 +168,7 @@ def test_fix_commands_quote_every_host_name(tmp_path: Path) -> None:
 
 
 async def test_tui_shows_host_strings_visibly_and_never_as_markup(tmp_path: Path) -> None:
-    from diskdoctor.app.tui import DiskDoctorApp
+    from diskdoctor.app.tui.app import DiskDoctorApp
     from test_tui import settled
 
     app = DiskDoctorApp(Root(str(evil_capture(tmp_path)), live=False))
@@ -388,7 +388,7 @@ def test_attributes_padded_with_nul_bytes_read_like_lsblk(tmp_path: Path) -> Non
 
 
 def test_a_listed_folder_brings_names_not_contents(tmp_path: Path) -> None:
-    from diskdoctor.app.tree_copy import TreeCopier
+    from diskdoctor.app.core.capture.tree_copy import TreeCopier
 
     units = tmp_path / "src/etc/systemd/system"
     units.mkdir(parents=True)

@@ -3,16 +3,16 @@ hotkeys never act on a disabled form, and F1/? help and the palette know every s
 
 from __future__ import annotations
 
-from bench_fixed_run import feed_fixed_run, fixture_mounts
 from conftest import fixture_root
-from diskdoctor.app.bench_screen import NO_LIVE_HOST, BenchScreen
-from diskdoctor.app.commands import screen_actions
-from diskdoctor.app.help_screen import HelpScreen
-from diskdoctor.app.trim_dialogs import PeakDialog
-from diskdoctor.app.tui import DiskDoctorApp
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.bench.screen import NO_LIVE_HOST, BenchScreen
+from diskdoctor.app.tui.commands import screen_actions
+from diskdoctor.app.tui.help_screen import HelpScreen
+from diskdoctor.app.tui.trim_dialogs import PeakDialog
 from diskdoctor.probes.root import live_root
 from diskdoctor.widgets import PercentileChart, StatusLine
 from diskdoctor.widgets.fitted_footer import FittedFooter
+from support.bench_fixed_run import feed_fixed_run, fixture_mounts
 from test_tui import settled
 from textual.widgets import HelpPanel, Input, Select
 from textual.widgets._footer import FooterKey

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_runner import run_cli
 from lab.vm import GROUPS, prepare, run_group
-from lab_results import LabGroup
+from support.cli_runner import run_cli
+from support.lab_results import LabGroup
 
 pytestmark = pytest.mark.lab
 REACHES = ("ok", "unscheduled")

@@ -8,8 +8,8 @@ import json
 
 import pytest
 from conftest import FIXTURES
-from diskdoctor.app.devices_json import devices_document
-from diskdoctor.app.trim_doctor import TrimVerdict, diagnose
+from diskdoctor.app.core.stack.devices_json import devices_document
+from diskdoctor.app.core.trim.doctor import TrimVerdict, diagnose
 from diskdoctor.probes.host import read_host
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import read_trim_facts

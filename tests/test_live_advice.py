@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 from conftest import live_prerequisites
-from diskdoctor.app.advisor.advise import advise, load_advice_input
-from diskdoctor.app.advisor.finding import Finding
+from diskdoctor.app.core.advice.advise import advise, load_advice_input
+from diskdoctor.app.core.findings.finding import Finding
 from diskdoctor.probes.root import live_root
-from loop_stack import LoopStack, _attach, _mount, sh
+from support.loop_stack import LoopStack, _attach, _mount, sh
 
 pytestmark = pytest.mark.live
 LOG_LINE = ('{"ts":"2026-11-20T10:%02d:%02d","level":"info","service":"api","msg":"request served",'

@@ -8,12 +8,12 @@ import tarfile
 from pathlib import Path
 
 import pytest
-from cli_runner import assert_one_line_error, run_cli
 from diskdoctor.probes.discard_path import discard_reach
 from diskdoctor.probes.host import read_host
 from diskdoctor.probes.layer_details import read_layer_details
 from diskdoctor.probes.root import live_root
-from loop_stack import LoopStack
+from support.cli_runner import assert_one_line_error, run_cli
+from support.loop_stack import LoopStack
 
 pytestmark = pytest.mark.live
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from cli_runner import assert_one_line_error, run_cli
-from loop_stack import LoopStack
+from support.cli_runner import assert_one_line_error, run_cli
+from support.loop_stack import LoopStack
 
 pytestmark = pytest.mark.live
 NOBODY = 65534

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_runner import run_cli
+from support.cli_runner import run_cli
 
 REPO = Path(__file__).resolve().parent.parent
 PAGE = REPO / "docs" / "man" / "diskdoctor.1"
@@ -90,7 +90,7 @@ def test_dash_dash_man_prints_the_page_when_not_on_a_terminal() -> None:
 
 def test_dash_dash_man_without_an_installed_page_is_one_line(tmp_path: Path) -> None:
     code = ("import site, sys; sys.prefix = sys.argv[1]; site.getuserbase = lambda: sys.argv[1]; "
-            "from diskdoctor.app.manual import show_manual; sys.exit(show_manual())")
+            "from diskdoctor.app.cli.manual import show_manual; sys.exit(show_manual())")
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True,
                           check=False, stdin=subprocess.DEVNULL)
     assert done.returncode == 2 and done.stdout == ""

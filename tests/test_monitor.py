@@ -8,10 +8,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from cli_runner import assert_one_line_error, run_cli
 from conftest import FIXTURES
 from diskdoctor.probes.io_monitor import RESCAN_EVERY_S, IoMonitor, TickSchedule, monitor_layout
 from diskdoctor.probes.root import Root
+from support.cli_runner import assert_one_line_error, run_cli
 
 
 class FakeClock:

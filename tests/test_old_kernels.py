@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 from build_old_fixtures import OLD_KERNEL_FIXTURES
-from cli_runner import run_cli
 from diskdoctor.probes.host import read_host
 from diskdoctor.probes.layer_details import read_layer_details
 from diskdoctor.probes.root import Root
-from lsblk_compare import compare, lsblk_records, lsblk_version, our_records, with_dev_block_index
+from support.cli_runner import run_cli
+from support.lsblk_compare import compare, lsblk_records, lsblk_version, our_records, with_dev_block_index
 
 OLD_KERNELS = Path(__file__).parent / "fixtures" / "old-kernels"
 RHEL5 = OLD_KERNELS / "rhel5-2.6.18"

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from diskdoctor.app.base.units import tick_label
 from diskdoctor.widgets import PercentileChart
 from diskdoctor.widgets.braille_canvas import BRAILLE_BASE, BrailleCanvas
 from diskdoctor.widgets.chart_axes import LogAxis, format_seconds, nice_ticks, time_step
-from diskdoctor.widgets.units import tick_label
 from textual.app import App, ComposeResult
 
 

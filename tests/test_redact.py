@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from diskdoctor.app.redact import redact_tree
+from diskdoctor.app.core.capture.redact import redact_tree
 from diskdoctor.probes.device_cache import parse_identify_cache
 
 PLANTED = {

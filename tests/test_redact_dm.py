@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from diskdoctor.app.redact import redact_tree
+from diskdoctor.app.core.capture.redact import redact_tree
 from diskdoctor.probes.device_kinds import lsblk_type_from_dm_uuid
 
 VG, LV = "Ab3dEf6hIj9kLm2oPq5sTu8wXy1zAb4d", "Cd5fGh8jKl1mNo4qRs7uVw0yZa3bCd6f"

@@ -10,13 +10,13 @@ import tarfile
 from pathlib import Path
 
 import pytest
-from cli_runner import assert_one_line_error, run_cli
 from conftest import live_prerequisites
-from diskdoctor.app.redact import REPORT_FILE, redact_tree
-from diskdoctor.app.redact_rules import load_rules
-from hostile_roots import add_device, copy_fixture, replace_everywhere, tar_gz
-from loop_stack import LoopStack, sh
-from loop_stack import _attach as attach
+from diskdoctor.app.core.capture.redact import REPORT_FILE, redact_tree
+from diskdoctor.app.core.capture.redact_rules import load_rules
+from support.cli_runner import assert_one_line_error, run_cli
+from support.hostile_roots import add_device, copy_fixture, replace_everywhere, tar_gz
+from support.loop_stack import LoopStack, sh
+from support.loop_stack import _attach as attach
 
 SECRETS = ["acme-alice-payroll", "acme images", "acme\\040images", "acme-images", "alice", "bob", "web01",
            "corp.example.com", "10.1.2.3", "10.1.2.1", "10.9.8.7", "ACME-Project-X", "TICKET-4711",

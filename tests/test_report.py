@@ -15,17 +15,17 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from cli_runner import assert_one_line_error, run_cli
 from conftest import FIXTURES, fixture_root
+from diskdoctor.app.core.runs.store import RunStore
 from diskdoctor.app.report.html_report import html_report
 from diskdoctor.app.report.json_report import report_document
 from diskdoctor.app.report.markdown_report import markdown_report, md_text
 from diskdoctor.app.report.model import build_report
-from diskdoctor.app.runs.store import RunStore
-from doc_schemas import validate, validator
 from markdown_it import MarkdownIt
-from report_support import HOSTILE, fixture_report, hostile_report
-from runs_support import saved_run
+from support.cli_runner import assert_one_line_error, run_cli
+from support.doc_schemas import validate, validator
+from support.report_support import HOSTILE, fixture_report, hostile_report
+from support.runs_support import saved_run
 
 VOID = {"meta", "br", "hr", "img", "input", "link", "col", "area", "base", "source", "wbr"}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 
-from diskdoctor.app.advisor.rules.rerun import rerun_command
+from diskdoctor.app.core.bench.rerun import rerun_command
 
 
 def wal(params: dict[str, object], verdict: dict[str, object] | None = None) -> dict[str, object]:

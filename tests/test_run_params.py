@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import re
 
-from diskdoctor.app.interference_report import summary_lines as interference_summary
+from diskdoctor.app.core.bench.interference import summary_lines as interference_summary
+from diskdoctor.app.core.runs.compare import compare_runs, different_kinds
 from diskdoctor.app.report.sections import run_rows
-from diskdoctor.app.runs.compare import compare_runs, different_kinds
-from diskdoctor.app.runs.runs_text import compare_lines, headline, show_lines
+from diskdoctor.app.text.runs import compare_lines, headline, show_lines
 from diskdoctor.probes.engine.workloads.compaction import CompactionParams
 from diskdoctor.probes.engine.workloads.interference import InterferenceParams
 from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
 from diskdoctor.probes.wal_params import WalParams
-from runs_support import kind_run
+from support.runs_support import kind_run
 
 PYTHON_LEAKS = re.compile(r"None|True|False|\{|'|_s\b|ready_barrier|bytes_per_sync|file_size|\b\d{5,}\b")
 
@@ -85,7 +85,7 @@ def test_a_change_just_under_the_flag_does_not_read_as_the_flag() -> None:
 
 
 def test_a_compaction_run_shows_and_draws_its_per_call_latencies() -> None:
-    from diskdoctor.app.runs.runs_cli import _plot_run
+    from diskdoctor.app.cli.runs import _plot_run
 
     run = kind_run("compaction", CompactionParams(), slow_ms=9.0, threshold=100.0)
     lines = show_lines(run)
@@ -96,7 +96,7 @@ def test_a_compaction_run_shows_and_draws_its_per_call_latencies() -> None:
 
 
 def test_interference_progress_names_its_compaction_jobs(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from cli_runner import run_cli
+    from support.cli_runner import run_cli
 
     result = run_cli("bench", "interference", "--dir", str(tmp_path), "--duration", "0.3", "--jobs", "1",
                      "--no-save")

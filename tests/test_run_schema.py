@@ -8,12 +8,12 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from diskdoctor.app.runs.run_schema import run_schema, schema_problem
+from diskdoctor.app.core.runs.run_schema import run_schema, schema_problem
 from diskdoctor.probes.engine.workloads.compaction import CompactionParams
 from diskdoctor.probes.engine.workloads.interference import InterferenceParams
 from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
-from run_fuzz import KINDS, SAVED_RUNS, real_run
-from runs_support import kind_run, saved_run
+from support.run_fuzz import KINDS, SAVED_RUNS, real_run
+from support.runs_support import kind_run, saved_run
 from test_runs_fuzz import sample
 
 SCHEMA_FILE = Path(__file__).resolve().parent.parent / "docs" / "schemas" / "run.schema.json"

@@ -11,16 +11,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_runner import assert_one_line_error, run_cli
-from diskdoctor.app.runs.autosave import save_run
-from diskdoctor.app.runs.compare import compare_runs
-from diskdoctor.app.runs.record import SavedRun
-from diskdoctor.app.runs.store import RunStore, default_runs_dir
+from diskdoctor.app.core.runs.compare import compare_runs
+from diskdoctor.app.core.runs.record import SavedRun
+from diskdoctor.app.core.runs.store import RunStore, default_runs_dir, save_run
 from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.wal_params import PROFILES, WalParams
 from diskdoctor.probes.wal_target import Target
-from runs_support import STACK, saved_run
-from wal_support import tmpfs_dir
+from support.cli_runner import assert_one_line_error, run_cli
+from support.runs_support import STACK, saved_run
+from support.wal_support import tmpfs_dir
 
 __all__ = ["tmpfs_dir"]
 
@@ -306,7 +305,7 @@ def test_no_home_and_no_xdg_state_is_one_line(monkeypatch: pytest.MonkeyPatch) -
 
 def test_compare_latest_previous_takes_the_previous_run_of_the_same_kind(store: RunStore) -> None:
     from diskdoctor.probes.engine.workloads.compaction import CompactionParams
-    from runs_support import kind_run
+    from support.runs_support import kind_run
 
     older = store.save(saved_run(20))
     store.save(kind_run("compaction", CompactionParams(), 21))

@@ -10,18 +10,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_runner import Result
 from conftest import FIXTURES, fixture_root
-from diskdoctor.app.formatting import counted
+from diskdoctor.app.base.formatting import counted
+from diskdoctor.app.core.runs.compare import compare_runs
+from diskdoctor.app.core.runs.record import RunFormatError, SavedRun, run_from_json
+from diskdoctor.app.core.runs.store import default_runs_dir
 from diskdoctor.app.report.html_report import html_report
 from diskdoctor.app.report.json_report import report_document
 from diskdoctor.app.report.markdown_report import markdown_report
 from diskdoctor.app.report.model import build_report
-from diskdoctor.app.runs.compare import compare_runs
-from diskdoctor.app.runs.record import RunFormatError, SavedRun, run_from_json
-from diskdoctor.app.runs.runs_text import compare_lines, list_lines, show_lines
-from diskdoctor.app.runs.store import default_runs_dir
-from run_fuzz import KINDS, WRONG_VALUES, Mutation, field_name, mutate, mutations, real_run
+from diskdoctor.app.text.runs import compare_lines, list_lines, show_lines
+from support.cli_runner import Result
+from support.run_fuzz import KINDS, WRONG_VALUES, Mutation, field_name, mutate, mutations, real_run
 
 FIXTURE = "etcd-raid0-lvm-luks"
 SYSROOT = str(FIXTURES / FIXTURE)
@@ -179,7 +179,7 @@ def folder_bytes(directory: Path) -> dict[str, bytes]:
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> Result:
     """`diskdoctor ARGS` in this process (the same `main` the command runs), with its exit code and output."""
-    from diskdoctor.app.cli import main
+    from diskdoctor.app.cli.main import main
 
     handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGHUP)}
     try:
@@ -273,9 +273,9 @@ def test_cli_lists_shows_compares_reports_and_advises_around_damaged_files(
 
 async def test_runs_screen_and_report_key_carry_on_around_damaged_files(private_state_dir: Path,
                                                                         tmp_path: Path) -> None:
-    from diskdoctor.app.report.report_dialog import ReportDialog
-    from diskdoctor.app.runs.runs_screen import RunsScreen
-    from diskdoctor.app.tui import DiskDoctorApp
+    from diskdoctor.app.tui.app import DiskDoctorApp
+    from diskdoctor.app.tui.report_dialog import ReportDialog
+    from diskdoctor.app.tui.runs_screen import RunsScreen
     from textual.widgets import DataTable, Input, Static
 
     runs_dir = default_runs_dir()

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, fixture_root
-from diskdoctor.app.runs.record import SavedRun
-from diskdoctor.app.runs.store import RunStore
+from diskdoctor.app.core.runs.record import SavedRun
+from diskdoctor.app.core.runs.store import RunStore
 from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.latency_histogram import LatencyHistogram
-from runs_support import histogram, saved_run
+from support.runs_support import histogram, saved_run
 from test_runs_fuzz import cli
 
 SYSROOT = str(FIXTURES / "etcd-raid0-lvm-luks")
@@ -77,8 +77,8 @@ def test_cli_shows_the_broken_run_as_damaged_and_the_rest(two_runs: tuple[SavedR
 
 async def test_runs_screen_and_report_key_show_the_broken_run_as_damaged(
         two_runs: tuple[SavedRun, SavedRun], tmp_path: Path) -> None:
-    from diskdoctor.app.runs.runs_screen import RunsScreen
-    from diskdoctor.app.tui import DiskDoctorApp
+    from diskdoctor.app.tui.app import DiskDoctorApp
+    from diskdoctor.app.tui.runs_screen import RunsScreen
     from textual.widgets import DataTable, Input, Static
 
     good, broken = two_runs

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 from conftest import fixture_root
-from diskdoctor.app.report.report_dialog import ReportDialog
-from diskdoctor.app.runs.runs_screen import RunsScreen
-from diskdoctor.app.runs.store import RunStore
-from diskdoctor.app.tui import DiskDoctorApp
-from runs_support import saved_run
+from diskdoctor.app.core.runs.store import RunStore
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.report_dialog import ReportDialog
+from diskdoctor.app.tui.runs_screen import RunsScreen
+from support.runs_support import saved_run
 from textual.widgets import DataTable, Input, Static
 
 FIXTURE = "etcd-raid0-lvm-luks"

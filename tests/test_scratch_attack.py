@@ -19,9 +19,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from cli_runner import Result, assert_one_line_error, run_cli
-from hostile_roots import copy_fixture, tar_gz
-from wal_support import tmpfs_dir
+from support.cli_runner import Result, assert_one_line_error, run_cli
+from support.hostile_roots import copy_fixture, tar_gz
+from support.wal_support import tmpfs_dir
 
 __all__ = ["tmpfs_dir"]
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the attacker drops from root to nobody")

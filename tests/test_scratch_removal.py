@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from diskdoctor.probes.scratch import NotPrivate, owner_tag, private_temp_dir, remove_stale, remove_tree
-from wal_support import tmpfs_dir
+from support.wal_support import tmpfs_dir
 
 __all__ = ["tmpfs_dir"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from diskdoctor.app.host_snapshot import HostSnapshot, SnapshotScreen
+from diskdoctor.app.tui.host_snapshot import HostSnapshot, SnapshotScreen
 
 
 def test_a_snapshot_screen_without_show_snapshot_is_refused_when_defined() -> None:

@@ -5,10 +5,10 @@ Review changed SVGs by eye (render them to PNG) before accepting them with --sna
 from __future__ import annotations
 
 import pytest
-from bench_fixed_run import feed_fixed_run, long_name_mounts
 from conftest import fixture_root
-from diskdoctor.app.tui import DiskDoctorApp
+from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.probes.root import live_root
+from support.bench_fixed_run import feed_fixed_run, long_name_mounts
 
 __all__ = ["long_name_mounts"]
 SIZES = [(80, 24), (120, 40), (200, 60)]

@@ -8,13 +8,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-import trim_scenarios as scenarios
-from cli_runner import assert_one_line_error, run_cli
-from diskdoctor.app.peak_window import parse_peak_window
-from diskdoctor.app.trim_doctor import TrimVerdict, diagnose
+from diskdoctor.app.core.trim.doctor import TrimVerdict, diagnose
+from diskdoctor.app.core.trim.peak_window import parse_peak_window
 from diskdoctor.probes.host import read_host
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts, read_trim_facts
+from support import trim_scenarios as scenarios
+from support.cli_runner import assert_one_line_error, run_cli
 
 UTC = dt.timezone.utc
 

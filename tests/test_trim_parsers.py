@@ -6,8 +6,8 @@ import contextlib
 import datetime as dt
 
 import pytest
-from diskdoctor.app.errors import UsageError
-from diskdoctor.app.peak_window import parse_peak_window
+from diskdoctor.app.base.errors import UsageError
+from diskdoctor.app.core.trim.peak_window import parse_peak_window
 from diskdoctor.probes.calendar_spec import ScheduleError, parse_cron_schedule, parse_on_calendar
 from diskdoctor.probes.cron_trims import fstrim_commands
 from diskdoctor.probes.crypttab import parse_crypttab

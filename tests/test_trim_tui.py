@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 from conftest import fixture_root
-from diskdoctor.app.advisor.vocabulary import Severity
-from diskdoctor.app.trim_dialogs import ConfirmTrim, TrimProgress
+from diskdoctor.app.core.findings.vocabulary import Severity
+from diskdoctor.app.tui.trim_dialogs import ConfirmTrim, TrimProgress
 from diskdoctor.probes.root import live_root
 from diskdoctor.widgets import FindingCard
-from loop_stack import LoopStack
+from support.loop_stack import LoopStack
 from test_tui import running, settled, text_of
 from textual.widgets import DataTable
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import asynccontextmanager
 
 from conftest import fixture_root
-from diskdoctor.app.tui import DiskDoctorApp
+from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets import LayerTable, StackTree
 from textual.widgets import Static
@@ -85,7 +85,7 @@ async def test_sources_toggle_shows_where_values_come_from() -> None:
 
 async def test_children_load_only_when_expanded(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from diskdoctor.probes.root import Root
-    from sysfs_builder import SysrootBuilder
+    from support.sysfs_builder import SysrootBuilder
 
     builder = SysrootBuilder(tmp_path)
     for index in range(80):

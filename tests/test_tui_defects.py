@@ -5,14 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from bench_fixed_run import PARAMS, TARGET, feed_fixed_run, fixed_result, fixture_mounts
-from cli_runner import run_cli
 from conftest import fixture_host, fixture_root
-from diskdoctor.app.bench_view import comparison_text, fio_disagreement
-from diskdoctor.app.stack_screen import StackScreen
-from diskdoctor.app.trim_screen import host_summary
-from diskdoctor.app.tui import DiskDoctorApp
-from diskdoctor.app.wal_report import Verdict
+from diskdoctor.app.core.bench.wal import Verdict
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.bench.view import comparison_text, fio_disagreement
+from diskdoctor.app.tui.stack_screen import StackScreen
+from diskdoctor.app.tui.trim_screen import host_summary
 from diskdoctor.probes import host as host_module
 from diskdoctor.probes.exit_status import describe_exit
 from diskdoctor.probes.fio_json import FioSyncStats
@@ -21,6 +19,8 @@ from diskdoctor.probes.root import live_root
 from diskdoctor.probes.trim_facts import read_trim_facts
 from diskdoctor.widgets import LatencyBars, LayerTimeTable, PercentileChart, StackTree
 from diskdoctor.widgets.latency_bars import band_label
+from support.bench_fixed_run import PARAMS, TARGET, feed_fixed_run, fixed_result, fixture_mounts
+from support.cli_runner import run_cli
 from test_tui import settled, text_of, visible_names
 from textual.widgets import Input, Select
 
@@ -103,12 +103,12 @@ def test_version_and_devices_load_only_what_they_need() -> None:
             "'importlib.metadata')))), file=sys.stderr)\n")
     version = subprocess.run([sys.executable, "-c", code, "--version"], capture_output=True, text=True,
                              check=True)
-    assert "diskdoctor.app.cli" not in version.stderr.split()
+    assert "diskdoctor.app.cli.main" not in version.stderr.split()
     devices = subprocess.run([sys.executable, "-c", code, "devices", "--json", "--sysroot",
                               str(fixture_root("etcd-raid0-lvm-luks").path)], capture_output=True, text=True,
                              check=True)
     loaded = devices.stderr.split()
-    for heavy in ("diskdoctor.probes.wal_engine", "diskdoctor.probes.fio_run", "diskdoctor.app.bench_cli",
+    for heavy in ("diskdoctor.probes.wal_engine", "diskdoctor.probes.fio_run", "diskdoctor.app.cli.bench",
                   "importlib.metadata", "textual"):
         assert heavy not in loaded, heavy
 

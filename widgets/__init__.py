@@ -1,7 +1,7 @@
 """Textual widgets that draw the values they are given; they never import probes.
 
-Names are imported on first use, so `from diskdoctor.widgets.units import ...` (plain functions used
-by the CLI's text output) does not load Textual.
+Names are imported on first use, so importing one widget module does not load every other one; the only
+code of ours they use is app/base (units).
 """
 
 from __future__ import annotations

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from diskdoctor.app.base.units import range_label
 from rich.text import Text
 from textual.widgets import Static
-
-from .units import range_label
 
 BAR_CELLS = 30
 

@@ -10,6 +10,7 @@ import math
 from collections import deque
 from itertools import groupby
 
+from diskdoctor.app.base.units import format_latency_ms, format_threshold, tick_label
 from rich.segment import Segment
 from rich.style import Style
 from textual.geometry import Size
@@ -18,7 +19,6 @@ from textual.widget import Widget
 
 from .braille_canvas import BrailleCanvas
 from .chart_axes import LinearAxis, LogAxis, format_seconds, nice_ticks, time_step
-from .units import format_latency_ms, format_threshold, tick_label
 
 SERIES = ("p50", "p90", "p99", "p99.9", "p99 cumulative")
 HISTORY = 120

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
-from ..advisor.advise import grouped
-from ..advisor.finding import Finding
-from ..latency_charts import CHART_PERCENTILES, band_counts, percentile_points_ms
-from ..runs.record import SavedRun
-from ..runs.render_guard import RunRenderError, rendering
-from ..text_chart import Series
-from .model import Report
+from ..core.findings.finding import Finding
+from ..core.findings.order import grouped
+from ..core.runs.render_guard import RunRenderError, rendering
+from ..text.chart import Series
+from ..text.latency_charts import CHART_PERCENTILES, band_counts, percentile_points_ms
 from .sections import STACK_COLUMNS, fingerprint_rows, run_rows, run_title, severity_counts, stack_rows
 from .svg_charts import histogram_svg, percentile_svg
+
+if TYPE_CHECKING:
+    from ..core.runs.record import SavedRun
+    from .model import Report
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 """Nothing may be fetched and nothing may run, even if a host string were to slip through unescaped."""

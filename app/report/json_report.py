@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from ..devices_json import devices_document
-from ..runs.record import SavedRun
-from ..runs.render_guard import RunRenderError, rendering
-from ..trim_doctor import verdict_json
+from ..core.runs.record import SavedRun
+from ..core.runs.render_guard import RunRenderError, rendering
+from ..core.stack.devices_json import devices_document
+from ..core.trim.doctor import verdict_json
 from .model import Report
 
 FORMAT = "diskdoctor-report"

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from ..advisor.advise import grouped
-from ..advisor.finding import Finding
-from ..latency_charts import histogram_text_chart, percentile_text_chart
-from ..runs.record import SavedRun
-from ..runs.render_guard import RunRenderError, rendering
-from .model import Report
+from ..core.findings.finding import Finding
+from ..core.findings.order import grouped
+from ..core.runs.render_guard import RunRenderError, rendering
+from ..text.latency_charts import histogram_text_chart, percentile_text_chart
 from .sections import (
     STACK_COLUMNS,
     fingerprint_rows,
@@ -18,6 +17,10 @@ from .sections import (
     severity_counts,
     stack_rows,
 )
+
+if TYPE_CHECKING:
+    from ..core.runs.record import SavedRun
+    from .model import Report
 
 _INLINE_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 """Characters that start emphasis, code, links, tables or strikethrough anywhere in a line."""

@@ -6,18 +6,20 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from diskdoctor.probes.etcd_metrics import discover as discover_etcd_metrics
-from diskdoctor.probes.host import Host, read_host
+from diskdoctor.probes.host import Host
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 
-from ..advisor.advise import advise, in_display_order, load_advice_input
-from ..advisor.contexts import BenchContext
-from ..advisor.finding import Finding
-from ..host_fingerprint import HostFingerprint, host_fingerprint
-from ..runs.record import SavedRun
-from ..runs.render_guard import RunRenderError, rendering
-from ..runs.store import RunListing, RunStore, RunStoreError
-from ..trim_doctor import TrimVerdict
+from ..core.advice.advise import advise, load_advice_input
+from ..core.bench.context import BenchContext
+from ..core.findings.finding import Finding
+from ..core.findings.order import in_display_order
+from ..core.runs.host_fingerprint import HostFingerprint, host_fingerprint
+from ..core.runs.record import SavedRun
+from ..core.runs.render_guard import RunRenderError, rendering
+from ..core.runs.store import RunListing, RunStore, RunStoreError
+from ..core.snapshot import read_snapshot
+from ..core.trim.doctor import TrimVerdict
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,10 @@ def build_report(root: Root, runs: list[SavedRun] | None = None, *, store: RunSt
     """Read the host once (or reuse a loaded snapshot: its Host, TRIM facts and verdicts), pick the runs
     (given, or the newest per filesystem of this host from `listing` or a scan), and run the advisor over
     both. Skipped run files are named in the notes."""
-    host = host or read_host(root)
+    if host is None or trim is None or verdicts is None:
+        snapshot = read_snapshot(root, host=host, trim_facts=trim)
+        host, trim = snapshot.host, snapshot.trim_facts
+        verdicts = list(snapshot.verdicts) if verdicts is None else verdicts
     notes: list[str] = []
     if listing is None and runs is None:
         try:

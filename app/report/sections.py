@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from diskdoctor.probes.host import Host
 
-from ..advisor.finding import Finding
-from ..devices_table import tree_guides
-from ..formatting import human_bytes, yes_no
-from ..runs.param_text import param_rows
-from ..runs.record import SavedRun
-from ..runs.runs_text import value_text
-from ..stack_walk import walk_forest
-from ..wal_report import ram_note
-from .model import Report
+from ..base.formatting import human_bytes, yes_no
+from ..core.bench.run_metrics import param_rows
+from ..core.bench.wal import ram_note
+from ..core.findings.finding import Finding
+from ..core.stack.walk import walk_forest
+from ..text.devices_table import tree_guides
+from ..text.runs import value_text
+
+if TYPE_CHECKING:
+    from ..core.runs.record import SavedRun
+    from .model import Report
 
 STACK_COLUMNS = ("NAME", "TYPE", "SIZE", "ROTA", "SCHED", "DISC-MAX", "TRIM", "FSTYPE", "MOUNTPOINTS")
 

@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from html import escape
 
-from ..text_chart import Series
+from ..text.chart import Series
 
 WIDTH, HEIGHT = 640, 260
 LEFT, RIGHT, TOP, BOTTOM = 64, 16, 28, 36

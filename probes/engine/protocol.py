@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,7 +102,11 @@ def encode(event: Event) -> bytes:
     return (json.dumps(to_json(event), separators=(",", ":")) + "\n").encode()
 
 
-def from_json(data: dict[str, Any]) -> Event | None:
+ResultReader = Callable[[str, dict[str, Any]], Any]
+"""How a `result` event's document becomes the typed result: (workload name, its JSON) -> result."""
+
+
+def from_json(data: dict[str, Any], read_result: ResultReader) -> Event | None:
     """Rebuild a typed event from its JSON object; None for an unknown type."""
     kind, job = data.get("type"), str(data.get("job") or "")
     if kind == "start":
@@ -115,19 +120,17 @@ def from_json(data: dict[str, Any]) -> Event | None:
                         float(data.get("seconds") or 0.0),
                         [DiskDelta.from_json(d) for d in data.get("layers") or []], job)
     if kind == "result":
-        from .workloads import workload
-
-        return Finished(str(data["workload"]), workload(str(data["workload"])).result_type.from_json(
-            data["result"]), job)
+        name = str(data["workload"])
+        return Finished(name, read_result(name, data["result"]), job)
     if kind in ("error", "cancelled"):
         return Failed(str(data.get("message")), kind == "cancelled", job)
     return None
 
 
-def decode(line: str | bytes) -> Event | None:
+def decode(line: str | bytes, read_result: ResultReader) -> Event | None:
     """One JSON line as a typed event; None for junk (a stray print must not break a run)."""
     try:
         data = json.loads(line)
-        return from_json(data) if isinstance(data, dict) else None
+        return from_json(data, read_result) if isinstance(data, dict) else None
     except (ValueError, KeyError, TypeError, AttributeError):
         return None

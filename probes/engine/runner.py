@@ -17,6 +17,7 @@ from ..host_load import HostLoadSampler
 from ..wal_target import TargetError, describe_bench_error, remove_scratch
 from .protocol import Event, Failed, Finished, Started, decode
 from .runtime import EngineConfig
+from .workloads import read_result
 
 STOP_WAIT_S = 5.0
 
@@ -44,7 +45,7 @@ class EngineRun:
         ended = False
         try:
             for line in self.process.stdout:
-                event = decode(line)
+                event = decode(line, read_result)
                 if isinstance(event, Started) and event.scratch:
                     self.scratch.add(event.scratch)
                 if isinstance(event, (Finished, Failed)) and not event.job:

@@ -1,21 +1,14 @@
-"""The engine child's runtime: the `_engine KIND CONFIG` entry, scratch dir, signals, parent death, events.
-
-Every workload runs inside `run_engine`, which checks the target, makes a private scratch directory,
-hands the workload an `EngineContext` to stream through, and always removes the scratch directory: on
-success, error, SIGTERM/SIGHUP/SIGINT, and when the parent dies (PR_SET_PDEATHSIG or EOF on stdin).
-"""
+"""What a workload runs inside, in the engine child: its configuration, the context it streams through,
+signals and parent death (the entry that starts a workload is `engine/main.py`)."""
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import gc
 import json
 import os
 import select
 import signal
 import stat
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -23,16 +16,10 @@ from typing import IO, Any
 from ..diskstats import DiskSampler
 from ..latency_histogram import LatencyHistogram
 from ..root import live_root
-from ..scratch import empty_dir, open_owned_dir
-from ..wal_params import ParamError
-from ..wal_target import TargetError, check_directory, describe_bench_error, make_scratch, remove_scratch
-from .protocol import Event, Failed, Finished, Interval, PhaseChanged, Started, encode
+from .protocol import Event, Interval, PhaseChanged, encode
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
-PR_SET_PDEATHSIG = 1
 EXIT_ERROR = 2
-SIGNAL_EXIT_BASE = 128
-LOG_BUFFER = 1 << 20
 HERE = "."
 """The scratch directory as workloads name it: the working directory, held by descriptor."""
 
@@ -63,12 +50,10 @@ class EngineConfig:
                            "interval_s": self.interval_s, "latency_log": self.latency_log, "job": self.job})
 
     @classmethod
-    def from_json(cls, workload: str, text: str) -> EngineConfig:
-        """Parse the CONFIG argument for `workload` (ParamError for an unknown one)."""
-        from .workloads import workload as find
-
+    def from_json(cls, workload: str, text: str, params_type: Any) -> EngineConfig:
+        """Parse the CONFIG argument for `workload`, whose parameters are a `params_type`."""
         data = json.loads(text)
-        params = find(workload).params_type.from_json(data["params"])
+        params = params_type.from_json(data["params"])
         return cls(workload, str(data["dir"]), params, list(data.get("layers") or []),
                    float(data.get("interval_s") or 0.5), data.get("latency_log"), str(data.get("job") or ""))
 
@@ -80,17 +65,6 @@ def emit(event: Event) -> None:
         data = data[os.write(1, data):]
 
 
-def _emit_quietly(event: Event) -> None:
-    with contextlib.suppress(OSError):
-        emit(event)
-
-
-def _on_stop_signal(signum: int, _frame: object) -> None:
-    for other in STOP_SIGNALS:
-        signal.signal(other, signal.SIG_IGN)
-    raise Stopped(f"stopped by {signal.Signals(signum).name}", SIGNAL_EXIT_BASE + signum)
-
-
 @contextlib.contextmanager
 def signals_blocked() -> Iterator[None]:
     """Hold stop signals while a scratch dir is created or removed, so none is half done."""
@@ -99,13 +73,6 @@ def signals_blocked() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
-
-
-def _ask_for_parent_death_signal() -> None:
-    """prctl(PR_SET_PDEATHSIG, SIGTERM): the kernel signals us when the parent dies."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
 
 
 class ParentWatch:
@@ -147,96 +114,3 @@ class EngineContext:
         emit(Interval(self.phase_name, t, ops, progress, streams, bytes_read, bytes_written, seconds,
                       self.disks.interval(), self.config.job))
         self.watch.check()
-
-
-def _open_latency_log(path: str | None) -> IO[str] | None:
-    if not path:
-        return None
-    try:
-        return open(path, "x", buffering=LOG_BUFFER, encoding="ascii")
-    except FileExistsError as err:
-        raise TargetError(f"latency log {path} already exists (choose a new file name)") from err
-    except OSError as err:
-        raise TargetError(f"cannot create latency log {path}: {describe_bench_error(err)}") from err
-
-
-def _enter(scratch: str) -> int:
-    """Work inside the scratch directory, held by descriptor: the workload names its files relative to
-    it (HERE), so in a target other users can write, renaming the scratch and putting a link in its
-    place sends no write or unlink elsewhere. Returns the descriptor (kept to empty it at the end)."""
-    try:
-        fd = open_owned_dir(scratch)
-    except OSError as err:
-        raise TargetError(f"the scratch directory {scratch} was replaced before use, by another user of "
-                          f"its folder? ({describe_bench_error(err)})") from err
-    os.fchdir(fd)
-    return fd
-
-
-def run_engine(config: EngineConfig) -> Any:
-    """Check the target, run the workload inside a fresh scratch dir, always remove it; return its result."""
-    from .workloads import workload
-
-    kind = workload(config.workload)
-    watch = ParentWatch()
-    config.params.validate()
-    check_directory(config.directory, config.params.scratch_bytes)
-    log = _open_latency_log(config.latency_log)
-    scratch: str | None = None
-    here: int | None = None
-    try:
-        with signals_blocked():
-            scratch = make_scratch(config.directory)
-            here = _enter(scratch)
-        emit(Started(config.workload, os.getpid(), scratch, config.job))
-        return kind.run(config.params, EngineContext(config, HERE, watch, log))
-    finally:
-        with signals_blocked():
-            if here is not None:
-                empty_dir(here)  # wherever it is now: another user may have renamed it
-                os.close(here)
-            remove_scratch(scratch)
-            if log is not None:
-                with contextlib.suppress(OSError):
-                    log.close()
-
-
-def main(argv: list[str]) -> int:
-    """`_engine KIND CONFIG_JSON`: run, stream events on stdout, exit 0 (done), 2 (error) or 128+N.
-    (`_engine _guard ...` runs the guard of a host program instead: probes/child_guard.py.)"""
-    from ..child_guard import GUARD_COMMAND
-    from .workloads import WORKLOADS
-
-    if argv[:1] == [GUARD_COMMAND]:
-        from ..child_guard import main as guard_main
-
-        return guard_main(argv[1:])
-    for signum in STOP_SIGNALS:
-        signal.signal(signum, _on_stop_signal)
-    _ask_for_parent_death_signal()
-    gc.disable()  # a short-lived child that makes no reference cycles: no collector pauses in timed loops
-    job = ""
-    try:
-        if len(argv) != 2 or argv[0] not in WORKLOADS:
-            raise ParamError(f"usage: _engine {{{','.join(WORKLOADS)}}} CONFIG_JSON "
-                             "(internal: started by diskdoctor bench)")
-        try:
-            config = EngineConfig.from_json(argv[0], argv[1])
-        except (ValueError, KeyError, TypeError) as err:
-            raise ParamError(f"bad engine configuration: {err}") from err
-        job = config.job
-        emit(Finished(config.workload, run_engine(config), job))
-        return 0
-    except Stopped as stop:
-        _emit_quietly(Failed(stop.reason, True, job))
-        return stop.code
-    except (ParamError, TargetError) as err:
-        _emit_quietly(Failed(str(err), False, job))
-        return EXIT_ERROR
-    except OSError as err:
-        _emit_quietly(Failed(describe_bench_error(err), False, job))
-        return EXIT_ERROR
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -12,6 +12,7 @@ import os
 import select
 import signal
 import subprocess
+from typing import Any
 
 from ..engine_launch import engine_argv
 from ..wal_target import TargetError, describe_bench_error, remove_scratch
@@ -26,8 +27,9 @@ GO = b"go\n"
 class SubJob:
     """One sibling engine process and the events it streamed that were not yet handed out."""
 
-    def __init__(self, config: EngineConfig) -> None:
+    def __init__(self, config: EngineConfig, result_type: Any) -> None:
         self.config, self.buffer, self.scratch = config, b"", None
+        self.result_type = result_type
         self.final: Finished | Failed | None = None
         self.phase = "start"
         argv = engine_argv([config.workload, config.to_json()])
@@ -38,6 +40,9 @@ class SubJob:
             raise TargetError(f"cannot start a benchmark job: {describe_bench_error(err)}") from err
         assert self.process.stdout is not None
         os.set_blocking(self.process.stdout.fileno(), False)
+
+    def _read_result(self, _workload: str, data: dict[str, Any]) -> Any:
+        return self.result_type.from_json(data)
 
     @property
     def open(self) -> bool:
@@ -55,7 +60,7 @@ class SubJob:
                 self.process.stdout.close()
         *lines, self.buffer = (self.buffer + chunk).split(b"\n")
         for line in lines:
-            event = decode(line)
+            event = decode(line, self._read_result)
             if isinstance(event, Started):
                 self.scratch = event.scratch
                 emit(event)  # the runner learns every scratch dir, to remove it if all else fails
@@ -103,9 +108,9 @@ class SubJobs:
     def __init__(self) -> None:
         self.jobs: list[SubJob] = []
 
-    def start(self, config: EngineConfig) -> SubJob:
-        """Start one more job."""
-        job = SubJob(config)
+    def start(self, config: EngineConfig, result_type: Any) -> SubJob:
+        """Start one more job, whose final result is a `result_type`."""
+        job = SubJob(config, result_type)
         self.jobs.append(job)
         return job
 

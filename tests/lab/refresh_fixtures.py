@@ -15,9 +15,9 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(TESTS))
 
-from diskdoctor.app.sysroot import safe_extract  # noqa: E402
+from diskdoctor.app.core.capture.sysroot import safe_extract  # noqa: E402
 from lab.vm import GROUPS  # noqa: E402
-from lab_results import LabGroup  # noqa: E402
+from support.lab_results import LabGroup  # noqa: E402
 
 TRUTH = "lab-truth.json"
 

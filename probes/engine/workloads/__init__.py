@@ -8,6 +8,7 @@ from typing import Any
 
 from ...wal_params import ParamError
 from . import compaction, interference, randwrite, wal
+from .parallel import run_compaction
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,7 @@ class Workload:
 WORKLOADS = {
     "wal": Workload("wal", wal.WalParams, wal.WalResult, wal.run),
     "compaction": Workload("compaction", compaction.CompactionParams, compaction.CompactionResult,
-                           compaction.run),
+                           run_compaction),
     "randwrite": Workload("randwrite", randwrite.RandwriteParams, randwrite.RandwriteResult, randwrite.run),
     "interference": Workload("interference", interference.InterferenceParams,
                              interference.InterferenceResult, interference.run),
@@ -37,3 +38,8 @@ def workload(name: str) -> Workload:
         return WORKLOADS[name]
     except KeyError:
         raise ParamError(f"unknown workload {name!r} (choose from {', '.join(WORKLOADS)})") from None
+
+
+def read_result(name: str, data: dict[str, Any]) -> Any:
+    """The typed result of workload `name` from its JSON document (how a runner decodes `result` events)."""
+    return workload(name).result_type.from_json(data)

@@ -19,12 +19,15 @@ from ...host_load import HostLoad
 from ...latency_histogram import LatencyHistogram, summary_us
 from ...wal_params import ParamError
 from ..file_calls import evict, preallocate, resident_fraction, sync_file_range_write
+from ..runtime import EXIT_ERROR, Stopped
 from ..streams import LatencyStreams
 
 if TYPE_CHECKING:
     from ..runtime import EngineContext
 
 MIB = 1 << 20
+STREAM_LABELS = {"read": "read", "write": "write", "range_sync": "range sync", "file_sync": "file sync"}
+"""How each call's latency stream is named in a summary ("file sync p99 ...")."""
 STREAMS = ("read", "write", "range_sync", "file_sync")
 MAX_JOBS = 16
 RESIDENT_LIMIT = 0.05
@@ -199,19 +202,14 @@ def evict_files(paths: list[str], size: int) -> float:
 
 def _wait_for_go(ctx: EngineContext) -> None:
     """The "ready" barrier: block until the parent writes "go" (EOF means it died)."""
-    from ..runtime import EXIT_ERROR, Stopped
-
     ctx.phase("ready", "inputs laid out; waiting for the other jobs")
     if not os.read(0, 16):
         raise Stopped("the parent closed the pipe", EXIT_ERROR)
 
 
 def run(params: CompactionParams, ctx: EngineContext) -> CompactionResult:
-    """Prepare the inputs, then compact them (once, or pass after pass for `duration_s`)."""
-    if params.jobs > 1:
-        from .parallel import run_parallel
-
-        return run_parallel(params, ctx)
+    """One job: prepare the inputs, then compact them (once, or pass after pass for `duration_s`); several
+    jobs run through `parallel.run_compaction`."""
     ctx.phase("prepare", f"writing {params.inputs} × {params.file_size // MIB} MiB input files")
     inputs = prepare_inputs(params, ctx.scratch, 0)
     resident = evict_files(inputs, params.file_size)

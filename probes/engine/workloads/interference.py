@@ -123,7 +123,7 @@ class Relay:
         """Start the WAL job and relay until it finishes; a failed job (WAL or compaction) raises."""
         config = EngineConfig("wal", self.ctx.config.directory, params, self.ctx.config.layers,
                               self.ctx.config.interval_s, job="wal")
-        wal = self.group.start(config)
+        wal = self.group.start(config, WalResult)
         while True:
             for job, event in self.group.poll(1.0):
                 if isinstance(event, Failed):

@@ -12,6 +12,7 @@ from ..protocol import Failed, Finished, Interval
 from ..runtime import EngineConfig
 from ..subjobs import SubJob, SubJobs, wait_ready
 from .compaction import MIB, CompactionParams, CompactionResult, merge_results
+from .compaction import run as run_one_job
 
 if TYPE_CHECKING:
     from ..runtime import EngineContext
@@ -47,7 +48,8 @@ def start_compaction_jobs(group: SubJobs, params: CompactionParams, ctx: EngineC
     """Start `params.jobs` single-job compactions that wait at their "ready" barrier after preparing."""
     child = replace(params, jobs=1, ready_barrier=True)
     return [group.start(EngineConfig("compaction", ctx.config.directory, child, [], ctx.config.interval_s,
-                                     job=f"{prefix}.{number + 1}")) for number in range(params.jobs)]
+                                     job=f"{prefix}.{number + 1}"), CompactionResult)
+            for number in range(params.jobs)]
 
 
 def run_parallel(params: CompactionParams, ctx: EngineContext) -> CompactionResult:
@@ -79,3 +81,8 @@ def run_parallel(params: CompactionParams, ctx: EngineContext) -> CompactionResu
                              bytes_written=written, seconds=now - last)
                 last = now
     return merge_results(list(results.values()), ctx.disks.total())
+
+
+def run_compaction(params: CompactionParams, ctx: EngineContext) -> CompactionResult:
+    """`compaction`: one job in this process, or `params.jobs` single-job engines side by side."""
+    return run_parallel(params, ctx) if params.jobs > 1 else run_one_job(params, ctx)

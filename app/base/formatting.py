@@ -1,0 +1,46 @@
+"""Human-readable sizes and values, in lsblk's style (1024-based, one decimal)."""
+
+from __future__ import annotations
+
+from diskdoctor.app.base.units import significant
+
+UNITS = ("B", "K", "M", "G", "T", "P", "E")
+
+
+def human_bytes(count: int | None) -> str:
+    """1024-based size like lsblk: 0B, 512B, 4K, 1.5G, 256G; "?" when unknown."""
+    if count is None:
+        return "?"
+    value, unit = float(count), 0
+    while value >= 1024 and unit < len(UNITS) - 1:
+        value /= 1024
+        unit += 1
+    if unit == 0:
+        return f"{count}B"
+    text = f"{value:.1f}".rstrip("0").rstrip(".")
+    return f"{text}{UNITS[unit]}"
+
+
+def yes_no(value: bool | None) -> str:
+    """yes/no/? for a boolean fact."""
+    return "?" if value is None else ("yes" if value else "no")
+
+
+def binary_size(count: int) -> str:
+    """A byte count for people, 1024-based with three significant digits: "512 B", "4 KiB", "2.25 KiB"."""
+    for unit, scale in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if count >= scale:
+            if count % scale == 0:
+                return f"{count // scale:,} {unit}"
+            return f"{significant(count / scale)} {unit}"
+    return f"{count:,} B"
+
+
+def counted(count: int, word: str, plural: str | None = None) -> str:
+    """A count with its noun in the right number: "1 run", "2 runs", "1 TRIM verdict"."""
+    return f"{count:,} {word if count == 1 else (plural or word + 's')}"
+
+
+def with_article(word: str) -> str:
+    """"a wal", "an interference": the indefinite article a reader expects before `word`."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"

@@ -1,0 +1,1 @@
+"""The command line: the argument parser and one module per command; never imports textual."""

@@ -1,0 +1,33 @@
+"""The options every `bench KIND` shares; each kind's own options come from the kinds table."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..core.bench.kinds import KINDS, kind_of
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--dir", required=True, metavar="DIR", help="a directory on the filesystem to test")
+    parser.add_argument("--json", action="store_true", help="print the JSON result (schema: man diskdoctor)")
+    parser.add_argument("--fio", action="store_true", help="also run the equivalent fio job and compare")
+    parser.add_argument("--plot", action="store_true",
+                        help="also draw the run's intervals and percentiles as text charts (plotext)")
+    parser.add_argument("--no-save", action="store_true",
+                        help="do not save the run (runs are saved in $XDG_STATE_HOME/diskdoctor/runs)")
+
+
+def add_kinds(kinds: argparse._SubParsersAction) -> list[argparse.ArgumentParser]:
+    """One `bench` subcommand per workload of the kinds table."""
+    parsers = []
+    for kind in KINDS.values():
+        parser = kinds.add_parser(kind.name, help=kind.cli.help, description=kind.cli.description)
+        _common(parser)
+        kind.cli.add_options(parser)
+        parsers.append(parser)
+    return parsers
+
+
+def params_from_args(args: argparse.Namespace) -> object:
+    """The workload parameters the user asked for (ParamError for unusable values)."""
+    return kind_of(args.bench_kind).cli.params(args)

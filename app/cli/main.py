@@ -1,0 +1,331 @@
+"""The `diskdoctor` command: the TUI by default, plus devices, trim and capture subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import contextlib
+import json
+import os
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+from diskdoctor.probes.host_text import visible
+from diskdoctor.probes.root import describe_write_error
+
+from ..base.errors import EXIT_OK, EXIT_USAGE, UsageError
+from ..core.capture.sysroot import open_root
+from .completion import OPTION as COMPLETION_OPTION
+from .completion import add_completion_option
+from .manual import ManualAction
+
+SIGNAL_EXIT_BASE = 128
+BENCH_HELP = "run a database-style storage benchmark (writes scratch files)"
+ADVISE_HELP = "every configuration finding, with evidence, fix, risk and how to verify"
+RUNS_HELP = "saved benchmark runs: list, show, compare"
+REPORT_HELP = "write a report for a ticket (.md, .html or .json)"
+MONITOR_HELP = "the live per-layer I/O monitor (iostat -x for the stack)"
+HEAVY_SUBCOMMANDS = ("bench", "advise", "runs", "report", "monitor")
+"""Subcommands whose options need their own modules; other commands parse without importing them."""
+ALL_HEAVY = "*"
+"""`with_heavy` for a parser with every subcommand's options (the shell completion covers them all)."""
+PIPE_WIDTH = 240
+DEBUG_ENV = "DISKDOCTOR_DEBUG"
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+class VersionAction(argparse.Action):
+    """`--version`: reads the package metadata only when asked (it costs every other command ~20 ms)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from ..base.version import installed_version
+
+        parser.exit(0, f"diskdoctor {installed_version()}\n")
+
+
+def heavy_subcommand(argv: Sequence[str]) -> str | None:
+    """Which subcommand with heavy option imports (bench: the engine; advise: the rules; runs, report)
+    `argv` runs, so every other command parses without importing them (a stub lists them in --help)."""
+    if COMPLETION_OPTION in argv:
+        return ALL_HEAVY
+    words = [word for index, word in enumerate(argv)
+             if not word.startswith("-") and (index == 0 or argv[index - 1] != "--sysroot")]
+    return words[0] if words and words[0] in HEAVY_SUBCOMMANDS else None
+
+
+def _global_options(parser: argparse.ArgumentParser, *, in_subcommand: bool) -> None:
+    default = argparse.SUPPRESS if in_subcommand else None
+    parser.add_argument("--sysroot", metavar="DIR", default=default,
+                        help="read a capture (folder or .tar.gz) instead of this host, "
+                             "like lsblk --sysroot")
+
+
+def build_parser(with_heavy: str | None = None) -> OneLineParser:
+    """The argument parser; `bench` and `advise` get their full options only when `with_heavy` names them."""
+    parser = OneLineParser(
+        prog="diskdoctor",
+        description="Why is this node's storage slow? Explore the storage stack, where TRIM "
+                    "stops, and what each layer is set to. Read-only, except an explicitly "
+                    "confirmed `trim --run`.",
+        epilog="Run without a command to open the interactive TUI.")
+    parser.add_argument("--version", action=VersionAction, nargs=0, help="print the version and exit")
+    parser.add_argument("--man", action=ManualAction, nargs=0, help="show the manual page and exit")
+    add_completion_option(parser)
+    parser.add_argument("--smoke", action="store_true",
+                        help="start the TUI headless, check that its first screen shows the stack, "
+                             "print one line and exit (no terminal needed; checks a copied binary)")
+    _global_options(parser, in_subcommand=False)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
+
+    devices = commands.add_parser("devices", help="print the storage stack (disks up), lsblk style",
+                                  description="Print every block device and how they stack.")
+    devices.add_argument("--json", action="store_true", help="print JSON (schema: man diskdoctor)")
+    devices.add_argument("--all", action="store_true",
+                         help="also list unattached loop devices and RAM disks")
+    _global_options(devices, in_subcommand=True)
+
+    trim = commands.add_parser("trim", help="does TRIM reach the flash, and when is it trimmed?",
+                               description="One TRIM verdict per mounted filesystem: where discard "
+                                           "stops, the discard mount mode, the fstrim timer and cron "
+                                           "jobs, and fixes. Exit 1 when any verdict is not ok.")
+    trim.add_argument("--json", action="store_true", help="print JSON (schema: man diskdoctor)")
+    trim.add_argument("--peak", metavar="SPEC",
+                      help='busy hours, e.g. "Mon-Fri 08:00-20:00": flag trims scheduled inside them')
+    trim.add_argument("--run", metavar="MOUNTPOINT",
+                      help="trim this filesystem now with fstrim -v (asks first; changes the host)")
+    trim.add_argument("--yes", action="store_true", help="with --run: do not ask for confirmation")
+    _global_options(trim, in_subcommand=True)
+
+    capture = commands.add_parser("capture", help="write a capture bundle for a support ticket",
+                                  description="Copy the files the probes read, outputs of "
+                                              "read-only commands and a manifest to a .tar.gz.")
+    capture.add_argument("-o", "--output", required=True, metavar="FILE.tar.gz")
+    capture.add_argument("--redact", action="store_true",
+                         help="replace what identifies the host (hostname, addresses, user names, paths, "
+                              "labels, UUIDs, serials, kernel parameters) with stand-ins; the bundle's "
+                              "redactions.json says what each rule replaced")
+    capture.add_argument("--redact-rules", metavar="FILE",
+                         help="extra rules, one a line: 'literal NAME TEXT' or 'regex NAME PATTERN' "
+                              "(implies --redact)")
+    capture.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    _global_options(capture, in_subcommand=True)
+
+    if with_heavy not in ("advise", ALL_HEAVY):
+        commands.add_parser("advise", help=ADVISE_HELP)
+    else:
+        from .advise import add_advise_parser
+
+        _global_options(add_advise_parser(commands, OneLineParser), in_subcommand=True)
+    if with_heavy not in ("bench", ALL_HEAVY):
+        commands.add_parser("bench", help=BENCH_HELP)
+    else:
+        from .bench import add_bench_parser
+
+        for kind in add_bench_parser(commands, OneLineParser):
+            kind.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    if with_heavy not in ("runs", ALL_HEAVY):
+        commands.add_parser("runs", help=RUNS_HELP)
+    else:
+        from .runs import add_runs_parser
+
+        for action in add_runs_parser(commands, OneLineParser):
+            action.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    if with_heavy not in ("report", ALL_HEAVY):
+        commands.add_parser("report", help=REPORT_HELP)
+    else:
+        from .report import add_report_parser
+
+        _global_options(add_report_parser(commands), in_subcommand=True)
+    if with_heavy not in ("monitor", ALL_HEAVY):
+        commands.add_parser("monitor", help=MONITOR_HELP)
+    else:
+        from .monitor import add_monitor_parser
+
+        _global_options(add_monitor_parser(commands), in_subcommand=True)
+    return parser
+
+
+def run_devices(args: argparse.Namespace) -> int:
+    """`diskdoctor devices [--json]`."""
+    from diskdoctor.probes.host import read_host
+
+    from ..core.stack.devices_json import devices_document
+
+    with open_root(args.sysroot) as root:
+        host = read_host(root, include_empty=args.all)
+    if args.json:
+        sys.stdout.write(json.dumps(devices_document(host), indent=2) + "\n")
+        return EXIT_OK
+    from rich.console import Console
+
+    from ..text.devices_table import print_devices
+
+    for warning in host.warnings:
+        print(f"diskdoctor: warning: {warning}", file=sys.stderr)
+    width = None if sys.stdout.isatty() else PIPE_WIDTH
+    print_devices(host, Console(highlight=False, width=width))
+    return EXIT_OK
+
+
+def run_trim(args: argparse.Namespace) -> int:
+    """`diskdoctor trim [--json] [--peak SPEC] [--run MOUNTPOINT --yes]`."""
+    from .trim import run_trim as trim_command
+
+    return trim_command(args)
+
+
+def run_capture(args: argparse.Namespace) -> int:
+    """`diskdoctor capture -o FILE`."""
+    if args.sysroot is not None:
+        raise UsageError("capture reads this host; it cannot be combined with --sysroot")
+    from ..core.capture.bundle import write_capture
+
+    summary = write_capture(args.output, redact=args.redact, force=args.force, rules_path=args.redact_rules)
+    redacted = (f", redacted ({summary.replacements} replacements, listed by rule and file in "
+                "redactions.json)" if summary.redacted else "")
+    print(f"wrote {summary.output}: {summary.files} files, {summary.commands} command outputs"
+          f"{redacted}; replay with: diskdoctor --sysroot {summary.output}")
+    if summary.unreadable:
+        print(f"note: {summary.unreadable} files could not be read (listed in manifest.json)")
+    return EXIT_OK
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    """`diskdoctor bench KIND ...` (the engine runs in a child process)."""
+    from .bench import run_bench as run
+
+    return run(args)
+
+
+def run_advise(args: argparse.Namespace) -> int:
+    """`diskdoctor advise [--json] [--data DIR] [--bench FILE] [--peak SPEC]`."""
+    from .advise import run_advise as advise_command
+
+    return advise_command(args)
+
+
+def run_runs(args: argparse.Namespace) -> int:
+    """`diskdoctor runs list|show|compare`."""
+    from .runs import run_runs as runs_command
+
+    return runs_command(args)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """`diskdoctor report -o FILE`."""
+    from .report import run_report as report_command
+
+    return report_command(args)
+
+
+def run_monitor(args: argparse.Namespace) -> int:
+    """`diskdoctor monitor [--json-lines] [--interval S] [--count N]`."""
+    from .monitor import run_monitor as monitor_command
+
+    return monitor_command(args)
+
+
+def _raise_on_signal(signum: int, _frame: object) -> None:
+    from ..core.process.hangup import note_signal, start_watchdog
+
+    note_signal(signum)
+    if signum == signal.SIGHUP:  # the terminal is gone: unwinding must not wait on it for long
+        start_watchdog(SIGNAL_EXIT_BASE + signum)
+    raise SystemExit(SIGNAL_EXIT_BASE + signum)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _no_tui(_args: argparse.Namespace) -> int:
+    raise UsageError("no command given (see diskdoctor --help)")
+
+
+def _prepare_process() -> None:
+    """Signals end the process cleanly; the frozen binary also cleans up after its bootloader."""
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _raise_on_signal)
+    if getattr(sys, "frozen", False):
+        from ..core.process.hangup import remember_bootloader, remove_orphaned_bundle, sweep_stale_bundles
+
+        remember_bootloader()
+        atexit.register(remove_orphaned_bundle)
+        sweep_stale_bundles()
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    """The arguments; an unknown one is a usage error naming the (sub)command's help."""
+    parser = build_parser(with_heavy=heavy_subcommand(argv))
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        words = [parser.prog, args.command, getattr(args, "bench_kind", None),
+                 getattr(args, "runs_action", None)]
+        where = " ".join(word for word in words if word)
+        parser.exit(EXIT_USAGE, f"{parser.prog}: error: unrecognized arguments: "
+                                f"{' '.join(unknown)} (see {where} --help)\n")
+    return args
+
+
+def _run(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Run one command, turning every failure into one line and an exit code."""
+    try:
+        if args.smoke and args.command:
+            raise UsageError(f"--smoke starts the TUI; it cannot be combined with `{args.command}`")
+        return handler(args)
+    except UsageError as err:
+        print(f"diskdoctor: error: {visible(str(err))}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("diskdoctor: interrupted", file=sys.stderr)
+        return SIGNAL_EXIT_BASE + signal.SIGINT
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_OK
+    except OSError as err:
+        print(f"diskdoctor: error: cannot write output: {describe_write_error(err)}",
+              file=sys.stderr)
+        _silence_stdout()
+        return EXIT_USAGE
+    except SystemExit as stop:
+        if isinstance(stop.code, int) and stop.code > SIGNAL_EXIT_BASE:
+            print("diskdoctor: stopped by signal", file=sys.stderr)
+        raise
+    except Exception as err:
+        if os.environ.get(DEBUG_ENV):
+            raise
+        print(f"diskdoctor: internal error: {type(err).__name__}: {visible(str(err))} "
+              f"(set {DEBUG_ENV}=1 for the traceback, and please report it)", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def main(argv: Sequence[str] | None = None, *,
+         open_tui: Callable[[argparse.Namespace], int] | None = None) -> int:
+    """Entry point: parse, dispatch, and turn every failure into one line and an exit code; without a
+    command it runs `open_tui` (the launcher passes the TUI: this layer never imports it)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    _prepare_process()
+    if sys.stdout is None:
+        if sys.stderr is not None:
+            print("diskdoctor: error: standard output is closed", file=sys.stderr)
+        return EXIT_USAGE
+    args = _parse(argv)
+    handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, "bench": run_bench,
+                "advise": run_advise, "runs": run_runs, "report": run_report, "monitor": run_monitor,
+                None: open_tui or _no_tui}
+    return _run(handlers[args.command], args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""A WAL-under-compaction run as the `bench interference` document, verdict and plain-text summary."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from diskdoctor.app.base.formatting import counted
+from diskdoctor.probes.engine.workloads.interference import InterferenceResult
+from diskdoctor.probes.fio_jobs import interference_job_file
+from diskdoctor.probes.wal_params import SYNC_LABELS
+
+from .wal import format_ms, host_lines, job_text, layer_line, ram_note, result_document, threshold_source
+
+if TYPE_CHECKING:
+    from .finished import FinishedRun as BenchRecord
+
+
+@dataclass(frozen=True)
+class InterferenceVerdict:
+    """Pass/fail of the WAL's p99 under compaction, with the p99 alone beside it for the ratio."""
+
+    passed: bool
+    metric: str
+    alone_ms: float
+    under_ms: float
+    threshold_ms: float
+    source: str
+
+    @property
+    def ratio(self) -> float | None:
+        """How many times worse the p99 is under compaction."""
+        return self.under_ms / self.alone_ms if self.alone_ms else None
+
+    def line(self) -> str:
+        """e.g. "WAL p99 fdatasync 1.2 ms alone → 14.8 ms under compaction (12×): fails the 10 ms ..."."""
+        ratio = f" ({self.ratio:.1f}×)" if self.ratio else ""
+        verb = "passes" if self.passed else "fails"
+        return (f"WAL {self.metric} {format_ms(self.alone_ms)} alone → {format_ms(self.under_ms)} under "
+                f"compaction{ratio}: {verb} {self.threshold_ms:g} ms under compaction ({self.source})")
+
+    def to_json(self) -> dict[str, object]:
+        """The `verdict` object."""
+        return {"pass": self.passed, "metric": self.metric, "alone_ms": round(self.alone_ms, 3),
+                "value_ms": round(self.under_ms, 3), "threshold_ms": self.threshold_ms, "source": self.source}
+
+
+def verdict(record: BenchRecord) -> InterferenceVerdict:
+    """Judge the p99 of the WAL's durable call under compaction."""
+    result: InterferenceResult = record.result
+    threshold = record.threshold or 10.0
+    alone = (result.alone.sync.percentile(99.0) or 0.0) / 1e6
+    under = (result.under_compaction.sync.percentile(99.0) or 0.0) / 1e6
+    return InterferenceVerdict(under < threshold, f"p99 {SYNC_LABELS[record.params.wal.sync]}", alone, under,
+                               threshold, record.threshold_source or threshold_source(threshold))
+
+
+def document(record: BenchRecord) -> dict[str, object]:
+    """`alone` and `under_compaction` (each a full `bench wal` result), `p99_ratio`, the compaction."""
+    result: InterferenceResult = record.result
+    figures = result.to_json()
+    threshold = record.threshold or 10.0
+    fio_alone, fio_under = record.fio if isinstance(record.fio, tuple) else (None, None)
+    data: dict[str, object] = {
+        "workload": "interference", "params": record.params.to_json(), "target": record.target.to_json(),
+        "alone": result_document(record.params.wal, record.target, result.alone, threshold, fio_alone,
+                                 record.threshold_source),
+        "under_compaction": result_document(record.params.wal, record.target, result.under_compaction,
+                                            threshold, fio_under, record.threshold_source),
+        "p99_ratio": figures["p99_ratio"], "compaction": figures["compaction"],
+        "verdict": verdict(record).to_json(), "host": figures["host"], "notes": figures["notes"],
+        "fio_equivalent": interference_job_file(record.params.wal, record.params.compaction,
+                                                record.target.directory),
+    }
+    if fio_alone is not None and fio_under is not None:
+        data["fio"] = {"alone": fio_alone.to_json(), "under_compaction": fio_under.to_json()}
+    return data
+
+
+def summary_lines(record: BenchRecord) -> list[str]:
+    """The human summary: the PASS/FAIL verdict line, then the details (the TUI shows it)."""
+    found = verdict(record)
+    return [("PASS  " if found.passed else "FAIL  ") + found.line(), *detail_lines(record)]
+
+
+def detail_lines(record: BenchRecord) -> list[str]:
+    """Everything the summary says after its verdict: the tmpfs note, target, alone and under compaction,
+    the compaction beside it, host, fio, layers and the fio job."""
+    data, result, target = document(record), record.result, record.target
+    compaction = data["compaction"]
+    assert isinstance(compaction, dict)
+    lines = [f"note      {note}" for note in [ram_note(target.fstype)] if note]
+    lines.append(f"target    {target.directory} ({target.fstype} on {target.device or 'no block device'})")
+    for name, part in (("alone", result.alone), ("under", result.under_compaction)):
+        sync = part.sync
+        shown = [(label, sync.percentile(p)) for label, p in (("p50", 50), ("p99", 99), ("p99.9", 99.9))]
+        shown.append(("max", sync.maximum))
+        lines.append(f"{name:<9} {part.samples:,} writes, {part.ops_per_s or 0:,.0f} ops/s; " + "  ".join(
+            f"{label} {format_ms((value or 0) / 1e6)}" for label, value in shown))
+    lines.append(f"beside    {counted(int(compaction['jobs']), 'compaction job')} read "
+                 f"{compaction['read_mb_s']:,.1f} MB/s and "
+                 f"wrote {compaction['write_mb_s']:,.1f} MB/s while the WAL ran")
+    lines += host_lines(data.get("host"))
+    fio = data.get("fio")
+    if isinstance(fio, dict):
+        alone_p99, under_p99 = fio["alone"]["p99"], fio["under_compaction"]["p99"]
+        lines.append(f"fio       p99 {format_ms(alone_p99 / 1000)} alone → {format_ms(under_p99 / 1000)} "
+                     "beside "
+                     f"fio's compaction jobs")
+    under_doc = data["under_compaction"]
+    assert isinstance(under_doc, dict)
+    lines += [layer_line(layer) for layer in under_doc["layers"]]
+    lines.append("fio job   " + job_text(str(data["fio_equivalent"])))
+    return lines

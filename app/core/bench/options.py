@@ -1,0 +1,129 @@
+"""The options of each `bench KIND` beyond the common ones, and the workload parameters they make (the kinds
+table hands them to the CLI)."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+
+from diskdoctor.probes.engine.workloads.compaction import CompactionParams
+from diskdoctor.probes.engine.workloads.interference import DEFAULT_COMPACTION, PHASE_S, InterferenceParams
+from diskdoctor.probes.engine.workloads.randwrite import SYNC_CHOICES, RandwriteParams
+from diskdoctor.probes.wal_params import (
+    PROFILES,
+    SYNC_METHODS,
+    WalParams,
+    parse_duration,
+    parse_size,
+    profile_params,
+)
+
+from .wal import ETCD_THRESHOLD_MS
+
+
+def _wal_options(parser: argparse.ArgumentParser, *, log: bool) -> None:
+    parser.add_argument("--profile", choices=sorted(PROFILES), default="etcd",
+                        help="etcd: 2300-byte writes, 22m (default); postgres-wal: 8k writes, 16m")
+    parser.add_argument("--bs", metavar="N", help="bytes per write, e.g. 2300 or 8k")
+    amount = parser.add_mutually_exclusive_group()
+    amount.add_argument("--size", metavar="N", help="total bytes to write, e.g. 22m")
+    amount.add_argument("--duration", metavar="S",
+                        help="run this long instead (e.g. 30s, 2m; interference: 20s per phase by default)")
+    parser.add_argument("--sync", choices=SYNC_METHODS, help="the durable call (default fdatasync)")
+    parser.add_argument("--prealloc", action=argparse.BooleanOptionalAction, default=None,
+                        help="preallocate the file with fallocate first, as fio and etcd do (default on)")
+    if log:
+        parser.add_argument("--latency-log", metavar="FILE",
+                            help="also write every write/sync latency to FILE (CSV)")
+
+
+def _compaction_options(parser: argparse.ArgumentParser, defaults: CompactionParams, *,
+                        duration: bool) -> None:
+    parser.add_argument("--inputs", type=int, metavar="N", default=defaults.inputs,
+                        help=f"input files per job (default {defaults.inputs})")
+    parser.add_argument("--file-size", metavar="N", default=f"{defaults.file_size >> 20}m",
+                        help=f"size of each input and output file (default {defaults.file_size >> 20}m)")
+    parser.add_argument("--read-bs", metavar="N", default="2m", help="bytes per read (default 2m)")
+    parser.add_argument("--write-bs", metavar="N", default="1m", help="bytes per write (default 1m)")
+    parser.add_argument("--bytes-per-sync", metavar="N", default="1m",
+                        help="sync_file_range(WRITE) after this many bytes, as RocksDB's bytes_per_sync")
+    parser.add_argument("--jobs", type=int, metavar="N", default=defaults.jobs,
+                        help=f"parallel compaction processes (default {defaults.jobs})")
+    if duration:
+        parser.add_argument("--duration", metavar="S",
+                            help="keep compacting (the outputs become the next inputs) this long")
+
+
+def wal_options(wal: argparse.ArgumentParser) -> None:
+    """`bench wal`: the WAL's options, its latency log and its threshold."""
+    _wal_options(wal, log=True)
+    wal.add_argument("--threshold-ms", type=float, default=ETCD_THRESHOLD_MS, metavar="MS",
+                     help="fail when the p99 sync latency reaches this (10: etcd docs; 20: vendor variant)")
+
+
+def compaction_options(compaction: argparse.ArgumentParser) -> None:
+    """`bench compaction`: the compaction's options and its minimum write MB/s."""
+    _compaction_options(compaction, CompactionParams(), duration=True)
+    compaction.add_argument("--min-write-mb-s", type=float, metavar="MB/S",
+                            help="fail when the write throughput stays under this")
+
+
+def randwrite_options(randwrite: argparse.ArgumentParser) -> None:
+    """`bench randwrite`: block size, file size, how long, the sync call, O_DIRECT, the threshold."""
+    randwrite.add_argument("--bs", metavar="N", default="4k", help="bytes per write (default 4k)")
+    randwrite.add_argument("--size", metavar="N", default="256m", help="file size (default 256m)")
+    amount = randwrite.add_mutually_exclusive_group()
+    amount.add_argument("--duration", metavar="S", help="run this long (default 30s)")
+    amount.add_argument("--writes", type=int, metavar="N", help="make this many writes instead")
+    randwrite.add_argument("--sync", choices=SYNC_CHOICES, default="fdatasync",
+                           help="fdatasync after each write (default) or none")
+    randwrite.add_argument("--direct", action=argparse.BooleanOptionalAction, default=True,
+                           help="open with O_DIRECT where the filesystem allows it (default on)")
+    randwrite.add_argument("--threshold-ms", type=float, metavar="MS",
+                           help="fail when the p99 latency (of fdatasync, or of the write) reaches this")
+
+
+def interference_options(interference: argparse.ArgumentParser) -> None:
+    """`bench interference`: the WAL's options, the compaction's, and the threshold under compaction."""
+    _wal_options(interference, log=False)
+    _compaction_options(interference, DEFAULT_COMPACTION, duration=False)
+    interference.add_argument("--threshold-ms", type=float, default=ETCD_THRESHOLD_MS, metavar="MS",
+                              help="fail when the p99 sync latency under compaction reaches this (etcd: 10)")
+
+
+def wal_params(args: argparse.Namespace) -> WalParams:
+    """`bench wal`'s parameters: a profile and what the options change in it."""
+    return profile_params(args.profile, bs=parse_size(args.bs, "block size") if args.bs else None,
+                          size=parse_size(args.size) if args.size else None,
+                          duration_s=parse_duration(args.duration) if args.duration else None,
+                          sync=args.sync, prealloc=args.prealloc)
+
+
+def _compaction_params(args: argparse.Namespace, base: CompactionParams) -> CompactionParams:
+    duration = getattr(args, "duration", None)
+    return replace(base, inputs=args.inputs, file_size=parse_size(args.file_size, "file size"),
+                   read_bs=parse_size(args.read_bs, "read size"),
+                   write_bs=parse_size(args.write_bs, "write size"),
+                   bytes_per_sync=parse_size(args.bytes_per_sync, "bytes per sync"), jobs=args.jobs,
+                   duration_s=parse_duration(duration) if duration else None)
+
+
+def compaction_params(args: argparse.Namespace) -> CompactionParams:
+    """`bench compaction`'s parameters."""
+    return _compaction_params(args, CompactionParams())
+
+
+def randwrite_params(args: argparse.Namespace) -> RandwriteParams:
+    """`bench randwrite`'s parameters (30 s unless a duration or a number of writes is given)."""
+    return RandwriteParams(bs=parse_size(args.bs, "block size"), size=parse_size(args.size),
+                           duration_s=None if args.writes else
+                           (parse_duration(args.duration) if args.duration else 30.0),
+                           writes=args.writes, sync=args.sync, direct=args.direct)
+
+
+def interference_params(args: argparse.Namespace) -> InterferenceParams:
+    """`bench interference`'s parameters: each phase runs 20 s unless a size or a duration is given."""
+    wal = wal_params(args)
+    if not args.size and not args.duration:  # each phase runs 20 s, whatever the disk manages
+        wal = replace(wal, duration_s=PHASE_S)
+    return InterferenceParams(wal, _compaction_params(args, DEFAULT_COMPACTION))

@@ -1,0 +1,84 @@
+"""A 4 KiB random-write run as the `bench randwrite` document, verdict and plain-text summary."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from diskdoctor.app.base.units import format_latency
+from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams, RandwriteResult
+from diskdoctor.probes.fio_jobs import randwrite_argv, shell_text
+from diskdoctor.probes.fio_json import FioSyncStats
+
+from .wal import (
+    CALL_COLUMNS,
+    Verdict,
+    host_lines,
+    layer_line,
+    percentile_row,
+    ram_note,
+    threshold_source,
+)
+
+if TYPE_CHECKING:
+    from .finished import FinishedRun as BenchRecord
+
+
+def judged_metric(params: RandwriteParams) -> str:
+    """The call whose p99 is judged: fdatasync when each write is synced, else the write itself."""
+    return "fdatasync" if params.sync != "none" else "write"
+
+
+def verdict(record: BenchRecord) -> Verdict | None:
+    """Judge the p99 of the judged call when a threshold was given."""
+    if record.threshold is None:
+        return None
+    result: RandwriteResult = record.result
+    histogram = result.sync if record.params.sync != "none" else result.write
+    p99_ms = (histogram.percentile(99.0) or 0.0) / 1e6
+    return Verdict(p99_ms < record.threshold, f"p99 {judged_metric(record.params)}", p99_ms, record.threshold,
+                   record.threshold_source or threshold_source(record.threshold), histogram.count)
+
+
+def document(record: BenchRecord) -> dict[str, object]:
+    """The stable JSON result: workload, params, target, figures with stdev, verdict, fio."""
+    figures = record.result.to_json()
+    histograms = figures.pop("histograms")
+    found = verdict(record)
+    data: dict[str, object] = {"workload": "randwrite", "params": record.params.to_json(),
+                               "target": record.target.to_json(), **figures,
+                               "verdict": found.to_json() if found else None,
+                               "fio_equivalent": shell_text(randwrite_argv(record.params,
+                                                                           record.target.directory))}
+    if isinstance(record.fio, FioSyncStats):
+        data["fio"] = record.fio.to_json()
+    data["histograms"] = histograms
+    return data
+
+
+def summary_lines(record: BenchRecord) -> list[str]:
+    """The human summary printed on stdout."""
+    data, result, params, target = document(record), record.result, record.params, record.target
+    found = verdict(record)
+    lines = [("PASS  " if found.passed else "FAIL  ") + found.line()] if found else []
+    lines.append(f"randwrite {result.samples:,} writes of {params.bs:,} bytes "
+                 f"in {format_latency(result.duration_s * 1e9)}, "
+                 f"{result.ops_per_s or 0:,.0f} ops/s, queue depth 1, "
+                 f"{'O_DIRECT' if result.direct else 'buffered'}"
+                 f"{' + fdatasync' if params.sync != 'none' else ''}")
+    notes = [data.get("note"), ram_note(target.fstype)]
+    lines += [f"note      {note}" for note in notes if note]
+    lines.append(f"target    {target.directory} ({target.fstype} on {target.device or 'no block device'})")
+    if params.sync != "none":
+        lines.append(f"{'fdatasync':<9} {percentile_row(data['sync_latency_us'], CALL_COLUMNS)}")  # type: ignore[arg-type]
+    lines.append(f"{'write':<9} {percentile_row(data['write_latency_us'], CALL_COLUMNS)}")  # type: ignore[arg-type]
+    lines += host_lines(data.get("host"))
+    if isinstance(record.fio, FioSyncStats):
+        fio = record.fio.to_json()
+        ratio = (result.ops_per_s or 0) / record.fio.ops_per_s if record.fio.ops_per_s else 0
+        lines.append(f"{'fio':<9} {percentile_row(fio, CALL_COLUMNS)}; {fio['samples']:,} samples of "
+                     f"{fio['metric']}, "
+                     f"{record.fio.ops_per_s:,.0f} ops/s (ops/s ours/fio {ratio:.2f}: above 1 we did more; "
+                     f"{record.fio.version})")
+    lines += [layer_line(layer) for layer in data["layers"]]  # type: ignore[attr-defined]
+    lines.append(f"fio cmd   {data['fio_equivalent']}")
+    return lines

@@ -1,0 +1,66 @@
+"""One finished benchmark as shown, printed and saved: what ran where, its typed result, the threshold, fio's
+side; `to_json` is the `bench KIND --json` document and `from_json` rebuilds the same typed record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from diskdoctor.probes.wal_params import ParamError
+from diskdoctor.probes.wal_target import Target
+
+from .kinds import KINDS, kind_for, kind_of
+from .wal import threshold_source
+
+
+@dataclass
+class BenchRecord:
+    """A finished run of `workload` with `params` on `target`; `threshold` is in ms (MB/s for compaction),
+    None when the run is not judged."""
+
+    workload: str
+    params: Any
+    target: Target
+    result: Any
+    threshold: float | None = None
+    threshold_source: str | None = None
+    fio: Any = None
+    """FioSyncStats (wal, randwrite), FioThroughput (compaction), or a pair of FioSyncStats (interference)."""
+
+    def verdict(self) -> Any:
+        """The pass/fail judgement (None without a threshold); it has `passed`, `line()` and `to_json()`."""
+        return kind_of(self.workload).verdict(self)
+
+    def to_json(self) -> dict[str, object]:
+        """The documented JSON result (docs/schemas/bench-KIND.schema.json)."""
+        return kind_of(self.workload).document(self)
+
+    def summary_lines(self) -> list[str]:
+        """The human summary printed on stdout."""
+        return kind_of(self.workload).summary(self)
+
+    def detail_lines(self) -> list[str]:
+        """The summary without its PASS/FAIL line, where the CLI puts the run's findings (judged kinds);
+        the kinds no rule judges keep their whole summary."""
+        details = kind_of(self.workload).details
+        return details(self) if details is not None else self.summary_lines()
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BenchRecord:
+        """Rebuild a record from its `to_json` document (a saved run)."""
+        name = str(data.get("workload") or "wal")
+        kind = kind_for(name)
+        if kind is None:
+            raise ParamError(f"unknown workload {name!r} (choose from {', '.join(KINDS)})")
+        verdict = data.get("verdict") or {}
+        if not isinstance(verdict, dict):
+            verdict = {}
+        threshold = verdict.get("threshold_ms", verdict.get("threshold"))
+        source = verdict.get("source")
+        if threshold is not None and source == threshold_source(threshold):
+            source = None  # the default source for that threshold, as the CLI leaves it
+        fio = data.get("fio")
+        params = kind.engine.params_type.from_json(data["params"])
+        result = kind.engine.result_type.from_json(data)
+        return cls(kind.name, params, Target.from_json(data["target"]), result,
+                   threshold, source, kind.fio_from_json(fio) if isinstance(fio, dict) else None)

@@ -1,0 +1,71 @@
+"""The `diskdoctor bench` command that repeats a saved result like for like, for a finding's verify line:
+the same directory, sizes, duration, sync call and threshold (a re-run with defaults would not compare)."""
+
+from __future__ import annotations
+
+from diskdoctor.probes.engine.workloads.interference import DEFAULT_COMPACTION, PHASE_S
+from diskdoctor.probes.host_text import shell_join, shown
+from diskdoctor.probes.wal_params import PROFILES, _fio_size
+
+CUSTOM_THRESHOLD = "custom threshold"
+"""The source word of a verdict judged against --threshold-ms (core/bench/wal.py)."""
+
+
+def _dict(value: object) -> dict[str, object]:
+    return value if isinstance(value, dict) else {}
+
+
+def _threshold(result: dict[str, object]) -> list[str]:
+    verdict = _dict(result.get("verdict"))
+    limit = verdict.get("threshold_ms")
+    if verdict.get("source") == CUSTOM_THRESHOLD and isinstance(limit, (int, float)):
+        return ["--threshold-ms", f"{limit:g}"]
+    return []
+
+
+def _wal_options(params: dict[str, object], default_duration: float | None) -> list[str]:
+    """The options that turn `bench wal`'s defaults (etcd's profile) into these parameters."""
+    profile = params.get("profile")
+    options: list[str] = []
+    if isinstance(profile, str) and profile in PROFILES and profile != "etcd":
+        options += ["--profile", profile]
+    base = PROFILES.get(profile if isinstance(profile, str) else "", PROFILES["etcd"])
+    if isinstance(params.get("bs"), int) and params["bs"] != base.bs:
+        options += ["--bs", _fio_size(int(params["bs"]))]  # type: ignore[arg-type]
+    duration = params.get("duration_s")
+    if isinstance(duration, (int, float)) and duration != default_duration:
+        options += ["--duration", f"{duration:g}s"]
+    elif not duration and isinstance(params.get("size"), int) and params["size"] != base.size:
+        options += ["--size", _fio_size(int(params["size"]))]  # type: ignore[arg-type]
+    if params.get("sync") not in (None, "fdatasync"):
+        options += ["--sync", str(params["sync"])]
+    if params.get("prealloc") is False:
+        options.append("--no-prealloc")
+    return options
+
+
+def _directory(document: dict[str, object]) -> str:
+    directory = _dict(document.get("target")).get("dir")
+    return shown(directory) if isinstance(directory, str) else "DIR"
+
+
+def rerun_command(document: dict[str, object]) -> str:
+    """`diskdoctor bench wal|interference --dir D ...` with every option this result ran with."""
+    argv = ["diskdoctor", "bench"]
+    if "alone" in document and "under_compaction" in document:
+        params, alone = _dict(document.get("params")), _dict(document.get("alone"))
+        compaction = _dict(params.get("compaction"))
+        argv += ["interference", "--dir", _directory(document)]
+        argv += _wal_options(_dict(params.get("wal")), PHASE_S)
+        for option, key, default in (("--jobs", "jobs", DEFAULT_COMPACTION.jobs),
+                                     ("--inputs", "inputs", DEFAULT_COMPACTION.inputs)):
+            if isinstance(compaction.get(key), int) and compaction[key] != default:
+                argv += [option, str(compaction[key])]
+        size = compaction.get("file_size")
+        if isinstance(size, int) and size != DEFAULT_COMPACTION.file_size:
+            argv += ["--file-size", _fio_size(size)]
+        argv += _threshold(alone)
+    else:
+        argv += ["wal", "--dir", _directory(document)]
+        argv += _wal_options(_dict(document.get("params")), None) + _threshold(document)
+    return shell_join(argv)

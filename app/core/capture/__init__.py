@@ -1,0 +1,1 @@
+"""Captures: the bundle, redaction, the tree copy and --sysroot."""

@@ -1,0 +1,1 @@
+"""Saved benchmark runs: the record and its file format, the runs directory, comparisons, fingerprints."""

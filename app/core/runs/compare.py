@@ -1,0 +1,190 @@
+"""Two saved runs side by side: the change of every metric, changed parameters, and regression flags."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from diskdoctor.app.base.formatting import with_article
+
+from ..bench.kind import Metric
+from ..bench.run_metrics import param_changes
+
+if TYPE_CHECKING:
+    from .record import SavedRun
+
+REGRESSION_PERCENT = 20.0
+"""A judged metric this much worse is flagged (run-to-run noise of a shared VM stays under it at the p99)."""
+MIN_LATENCY_CHANGE_MS = 0.05
+"""Below this absolute change a latency is not flagged, however large the percentage (µs-scale tmpfs runs)."""
+
+
+@dataclass(frozen=True)
+class MetricDelta:
+    """One metric in both runs: the change, whether it got worse, and whether that is flagged."""
+
+    key: str
+    label: str
+    unit: str
+    before: float | None
+    after: float | None
+    lower_is_better: bool
+    judged: bool
+
+    @property
+    def change(self) -> float | None:
+        """after - before, in the metric's unit."""
+        return None if self.before is None or self.after is None else self.after - self.before
+
+    @property
+    def percent(self) -> float | None:
+        """The change relative to `before`, in percent (None when before is 0 or unknown)."""
+        change = self.change
+        return None if change is None or not self.before else change / self.before * 100.0
+
+    @property
+    def worse(self) -> bool:
+        """Whether the metric moved the bad way (latency up, throughput down)."""
+        change = self.change
+        return change is not None and (change > 0 if self.lower_is_better else change < 0)
+
+    @property
+    def significant(self) -> bool:
+        """Whether the change is big enough to talk about (REGRESSION_PERCENT and, for ms, a floor)."""
+        percent, change = self.percent, self.change
+        if percent is None or change is None or abs(percent) < REGRESSION_PERCENT:
+            return False
+        return self.unit != "ms" or abs(change) >= MIN_LATENCY_CHANGE_MS
+
+    @property
+    def regression(self) -> bool:
+        """A judged metric that got significantly worse."""
+        return self.judged and self.worse and self.significant
+
+    @property
+    def improvement(self) -> bool:
+        """A judged metric that got significantly better."""
+        return self.judged and not self.worse and self.significant
+
+    def percent_text(self) -> str:
+        """"+240%", "-12%"; "-19.5%" within a point of the 20% flag (never a seeming missed flag); "-"."""
+        percent = self.percent
+        if percent is None:
+            return "-"
+        near = abs(abs(percent) - REGRESSION_PERCENT) < 1.0
+        return f"{percent:+.1f}%" if near else f"{percent:+.0f}%"
+
+    def to_json(self) -> dict[str, object]:
+        """One entry of `metrics` in `runs compare --json`."""
+        percent = self.percent
+        return {"key": self.key, "label": self.label, "unit": self.unit, "before": _round(self.before),
+                "after": _round(self.after), "change": _round(self.change),
+                "percent": None if percent is None else round(percent, 1), "worse": self.worse,
+                "regression": self.regression}
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """`baseline` is the older run, `candidate` the newer one."""
+
+    baseline: SavedRun
+    candidate: SavedRun
+    deltas: list[MetricDelta]
+    param_changes: list[tuple[str, str, str]]
+    """(label, before, after) as a person reads them ("size", "2 MiB", "22 MiB")."""
+    unmatched: tuple[list[str], list[str]] = ([], [])
+    """Judged metrics only one run has (baseline's labels, candidate's): not comparable, never flagged."""
+
+    def not_comparable(self) -> str | None:
+        """"not comparable on p99 fdatasync: the candidate measured p99 write() instead", or None."""
+        only_base, only_cand = self.unmatched
+        if not only_base and not only_cand:
+            return None
+        what = ", ".join(only_base or only_cand)
+        other = ", ".join(only_cand or only_base)
+        side = "candidate" if only_base else "baseline"
+        instead = f" measured {other} instead" if only_base and only_cand else " lacks it"
+        return f"not comparable on {what}: the {side}{instead} (no flag; compare runs with the same settings)"
+
+    @property
+    def same_filesystem(self) -> bool:
+        """Both runs on the same host, mountpoint, filesystem type and device."""
+        return (self.baseline.host.hostname == self.candidate.host.hostname
+                and self.baseline.stack.same_filesystem(self.candidate.stack))
+
+    def where(self) -> str:
+        """"on the same filesystem", or what differs."""
+        if self.same_filesystem:
+            return "on the same filesystem"
+        if self.baseline.host.hostname != self.candidate.host.hostname:
+            return f"on another host ({self.baseline.host.hostname} → {self.candidate.host.hostname})"
+        return f"on another filesystem ({self.baseline.stack.describe()} → {self.candidate.stack.describe()})"
+
+    def flags(self) -> list[str]:
+        """e.g. "REGRESSION p99 fdatasync +240% since 2026-11-20 14:30 UTC on the same filesystem"."""
+        since = self.baseline.when()  # with the time: two runs of one day are told apart
+        lines = []
+        for delta in self.deltas:
+            if delta.regression or delta.improvement:
+                word = "REGRESSION" if delta.regression else "improved"
+                lines.append(f"{word} {delta.label} {delta.percent_text()} since {since} {self.where()}")
+        return lines
+
+    @property
+    def regressed(self) -> bool:
+        """Whether any judged metric regressed."""
+        return any(delta.regression for delta in self.deltas)
+
+    def to_json(self) -> dict[str, object]:
+        """The `runs compare --json` document."""
+        return {"baseline": self.baseline.id, "candidate": self.candidate.id,
+                "same_filesystem": self.same_filesystem,
+                "metrics": [delta.to_json() for delta in self.deltas],
+                "param_changes": _raw_param_changes(self.baseline, self.candidate),
+                "flags": self.flags(), "not_comparable": self.not_comparable(),
+                "regression": self.regressed}
+
+
+def _raw_param_changes(first: SavedRun, second: SavedRun) -> list[dict[str, object]]:
+    """The changed fields with their saved values, for JSON readers (nested parts compared whole)."""
+    before = first.params.to_json()  # type: ignore[attr-defined]
+    after = second.params.to_json()  # type: ignore[attr-defined]
+    return [{"name": name, "before": before.get(name), "after": after.get(name)}
+            for name in dict.fromkeys([*before, *after]) if before.get(name) != after.get(name)]
+
+
+def _param_changes(first: SavedRun, second: SavedRun) -> list[tuple[str, str, str]]:
+    if first.kind != second.kind:
+        return [("kind", first.kind, second.kind)]
+    return param_changes(first.params.to_json(), second.params.to_json())  # type: ignore[attr-defined]
+
+
+def _by_key(metrics: list[Metric]) -> dict[str, Metric]:
+    return {metric.key: metric for metric in metrics}
+
+
+def different_kinds(first: SavedRun, second: SavedRun) -> str:
+    """Why two runs cannot be compared, when they measured different things."""
+    return (f"run {first.id} is {with_article(first.kind)} run and {second.id} "
+            f"{with_article(second.kind)} run: only runs of the same kind can be compared")
+
+
+def compare_runs(first: SavedRun, second: SavedRun) -> Comparison:
+    """Compare two runs; the older one is the baseline whatever the argument order."""
+    baseline, candidate = sorted((first, second), key=lambda run: (run.saved_at, run.id))
+    before = _by_key(baseline.kind_info.metrics(baseline.record))
+    after = _by_key(candidate.kind_info.metrics(candidate.record))
+    deltas = []
+    for key, metric in before.items():
+        other = after.get(key)
+        if other is None:
+            continue
+        deltas.append(MetricDelta(key, metric.label, metric.unit, metric.value, other.value,
+                                  metric.lower_is_better, metric.judged))
+    unmatched = ([metric.label for key, metric in before.items() if metric.judged and key not in after],
+                 [metric.label for key, metric in after.items() if metric.judged and key not in before])
+    return Comparison(baseline, candidate, deltas, _param_changes(baseline, candidate), unmatched)

@@ -1,0 +1,1 @@
+"""The device forest as records: the lsblk-style walk and the `devices --json` document."""

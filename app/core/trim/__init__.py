@@ -1,0 +1,1 @@
+"""The TRIM verdict: its rules, the trim schedule, the discard mode, the peak window and trim now."""

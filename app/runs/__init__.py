@@ -1,1 +1,0 @@
-"""Saved benchmark runs: the record and its file format, the runs directory, comparisons, CLI and screen."""

@@ -1,0 +1,1 @@
+"""Plain and Rich text shared by the CLI, the TUI and the report."""

@@ -1,0 +1,126 @@
+"""How a monitor tick reads as text: the cells of a layer's row (shared by the CLI and the screen) and the
+plain-text block `diskdoctor monitor` prints each tick."""
+
+from __future__ import annotations
+
+from diskdoctor.probes.diskstats import DiskDelta
+from diskdoctor.probes.host_text import visible
+from diskdoctor.probes.io_monitor import CpuSample, LayerSample, MonitorSample, discard_await_ms
+from diskdoctor.probes.process_io import ProcessRates
+
+from ..base.formatting import human_bytes
+
+COLUMNS: tuple[tuple[str, str, int], ...] = (
+    ("util", "util", 5), ("r/s", "r_s", 7), ("w/s", "w_s", 7), ("rMB/s", "rmb_s", 7), ("wMB/s", "wmb_s", 7),
+    ("r_await", "r_await", 8), ("w_await", "w_await", 8), ("f/s", "f_s", 6), ("f_await", "f_await", 8),
+    ("d/s", "d_s", 6), ("dMB/s", "dmb_s", 7), ("d_await", "d_await", 8), ("inflight", "in_flight", 8))
+"""(heading, key, width) of every figure, most telling first: a narrow screen keeps the first ones."""
+COUNTER_COLUMNS: tuple[tuple[str, str, int], ...] = (
+    ("reads", "reads", 11), ("writes", "writes", 11), ("read", "sectors_read", 8),
+    ("written", "sectors_written", 8), ("discards", "discards", 9), ("flushes", "flushes", 9),
+    ("inflight", "in_flight", 8), ("busy s", "io_ticks_ms", 9))
+"""What a capture's single reading shows: cumulative counters since boot."""
+NAME_WIDTH = 22
+
+
+def _rate(delta: DiskDelta, value: int | None, scale: float = 1.0) -> str:
+    per_s = delta.rate(value)
+    if per_s is None:
+        return "-"
+    per_s /= scale
+    return f"{per_s:,.0f}" if per_s >= 100 else f"{per_s:,.1f}"
+
+
+def _ms(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:,.0f}" if value >= 100 else f"{value:.2f}"
+
+
+def rate_cells(delta: DiskDelta | None) -> dict[str, str]:
+    """Every figure of a layer's row as text ("-" when unknown or idle for that kind)."""
+    if delta is None:
+        return {key: "" for _, key, _ in COLUMNS}
+    util = delta.util
+    return {
+        "util": "-" if util is None else f"{util:.0%}", "r_s": _rate(delta, delta.reads),
+        "w_s": _rate(delta, delta.writes), "rmb_s": _rate(delta, delta.read_bytes, 1e6),
+        "wmb_s": _rate(delta, delta.write_bytes, 1e6), "r_await": _ms(delta.read_await_ms),
+        "w_await": _ms(delta.write_await_ms), "f_s": _rate(delta, delta.flushes),
+        "f_await": _ms(delta.flush_await_ms), "d_s": _rate(delta, delta.discards),
+        "dmb_s": _rate(delta, delta.discard_bytes, 1e6), "d_await": _ms(discard_await_ms(delta)),
+        "in_flight": str(delta.in_flight)}
+
+
+def counter_cells(layer: LayerSample) -> dict[str, str]:
+    """A capture's cumulative counters as text (sectors as bytes, busy time in seconds)."""
+    counters = layer.counters
+    if counters is None:
+        return {key: "?" for _, key, _ in COUNTER_COLUMNS}
+
+    def sectors(value: int | None) -> str:
+        return "-" if value is None else human_bytes(value * 512)
+
+    return {"reads": f"{counters.reads:,}", "writes": f"{counters.writes:,}",
+            "sectors_read": sectors(counters.sectors_read),
+            "sectors_written": sectors(counters.sectors_written),
+            "discards": "-" if counters.discards is None else f"{counters.discards:,}",
+            "flushes": "-" if counters.flushes is None else f"{counters.flushes:,}",
+            "in_flight": str(counters.in_flight), "io_ticks_ms": f"{counters.io_ticks_ms / 1000:,.0f}"}
+
+
+def layer_label(layer: LayerSample) -> str:
+    """The device's name indented by its depth under the group's top layer."""
+    return "  " * layer.row.depth + visible(layer.row.name)
+
+
+def cpu_line(cpu: CpuSample | None, live: bool) -> str:
+    """e.g. "CPU busy 12% · iowait 3% · steal 0%"."""
+    if cpu is None:
+        return "CPU: needs the live host" if not live else "CPU: next tick"
+    return f"CPU busy {cpu.busy:.0%} · iowait {cpu.iowait:.0%} · steal {cpu.steal:.0%}"
+
+
+def bytes_rate(value: float) -> str:
+    """Bytes per second in lsblk's units: "0B/s", "512K/s", "1.5M/s"."""
+    return human_bytes(int(value)) + "/s"
+
+
+def process_lines(processes: ProcessRates | None, live: bool, limit: int = 5) -> list[str]:
+    """Who did the I/O: "etcd[812] read 0B/s write 2.1M/s", and who could not be seen."""
+    if processes is None:
+        return ["per-process I/O needs the live host" if not live else "per-process I/O from the next tick"]
+    lines = [f"{visible(p.name)}[{p.pid}] read {bytes_rate(p.read_bytes_s)} "
+             f"write {bytes_rate(p.write_bytes_s)}" for p in processes.top[:limit]]
+    lines = lines or ["no process read or wrote storage bytes"]
+    if processes.denied_note:
+        lines.append(processes.denied_note)
+    return lines
+
+
+def sample_text(sample: MonitorSample) -> str:
+    """The block `diskdoctor monitor` prints for one tick."""
+    head = sample.taken_at.strftime("%H:%M:%S")
+    if sample.seconds:
+        head += f" · over {sample.seconds:.1f} s"
+    if sample.late_ticks:
+        head += f" · {sample.late_ticks} late ticks skipped"
+    lines = [head + " · " + cpu_line(sample.cpu, sample.live)]
+    if sample.note:
+        lines.append(f"note: {sample.note}")
+    if sample.appeared:
+        lines.append("appeared: " + ", ".join(visible(k) for k in sample.appeared))
+    if sample.vanished:
+        lines.append("vanished: " + ", ".join(visible(k) for k in sample.vanished))
+    columns = COLUMNS if sample.seconds else COUNTER_COLUMNS
+    header = f"{'DEVICE':<{NAME_WIDTH}}" + "".join(f"{name:>{width + 1}}" for name, _, width in columns)
+    lines.append(header)
+    for group in sample.groups:
+        lines.append(visible(group.group.title))
+        for layer in group.layers:
+            cells = rate_cells(layer.delta) if sample.seconds else counter_cells(layer)
+            row = f"{layer_label(layer)[:NAME_WIDTH - 1]:<{NAME_WIDTH}}" + "".join(
+                f"{cells[key]:>{width + 1}}" for _, key, width in columns)
+            lines.append(row + ("  <- saturated" if layer.saturated else ""))
+    lines.append("who: " + "; ".join(process_lines(sample.processes, sample.live)))
+    return "\n".join(lines)

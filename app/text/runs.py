@@ -1,0 +1,143 @@
+"""Saved runs as plain text lines: the list, one run, a comparison (shared by the CLI and the Runs screen)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..core.bench.kind import Metric
+from ..core.bench.wal import format_ms, ram_note
+from ..core.runs.compare import REGRESSION_PERCENT, Comparison, MetricDelta
+from ..core.runs.render_guard import RunRenderError, damaged_text, rendering
+
+if TYPE_CHECKING:
+    from ..core.runs.record import SavedRun
+
+
+def value_text(value: float | None, unit: str) -> str:
+    """A metric value in its unit: "0.956 ms", "2,286 ops/s", "-"."""
+    if value is None:
+        return "-"
+    return format_ms(value) if unit == "ms" else f"{value:,.0f} {unit}"
+
+
+def labelled_value(label: str, value: float | None, unit: str) -> str:
+    """"p99 fdatasync 956 µs", and "write 273 MB/s" for a label that already ends in its unit."""
+    name = label.removesuffix(f" {unit}") if label != unit else label
+    return f"{name} {value_text(value, unit)}"
+
+
+def headline(run: SavedRun) -> str:
+    """The verdict with its limit ("FAIL p99 fdatasync 1.22 ms >= 10 µs", so a custom threshold is not
+    read as etcd's), or the judged figure of an unjudged run; "(in RAM)" for a tmpfs target."""
+    verdict = run.verdict()
+    if verdict is not None:
+        text = f"{'PASS' if verdict.passed else 'FAIL'} {verdict.line.split(':', 1)[0]}"
+    else:
+        judged = next((m for m in run.kind_info.metrics(run.record) if m.judged), None)
+        text = labelled_value(judged.label, judged.value, judged.unit) if judged else ""
+    return f"{text} (in RAM)" if ram_note(run.stack.target.fstype) else text
+
+
+def target_text(run: SavedRun) -> str:
+    """"/var/lib/etcd (ext4 on dm-2) on etcd-2"."""
+    return f"{run.stack.describe()} on {run.host.hostname or '?'}"
+
+
+def list_row(run: SavedRun) -> tuple[str, str, str]:
+    """(saved, result, target) of one run; a run that cannot be shown says DAMAGED and why instead."""
+    try:
+        with rendering(f"run {run.id}"):
+            return run.when(), headline(run), target_text(run)
+    except RunRenderError as err:
+        return "?", damaged_text(err.reason), ""
+
+
+def list_lines(runs: list[SavedRun]) -> list[str]:
+    """One line per run, newest last, under a header."""
+    if not runs:
+        return []
+    shown = [list_row(run) for run in runs]
+    rows = [("ID", "KIND", "RESULT")] + [(run.id, run.kind, result) for run, (_, result, _) in
+                                         zip(runs, shown, strict=True)]
+    id_w, kind_w, result_w = (max(len(row[column]) for row in rows) for column in range(3))
+    lines = [f"{'ID':<{id_w}}  {'SAVED':<20}  {'KIND':<{kind_w}}  {'RESULT':<{result_w}}  TARGET"]
+    for run, (when, result, target) in zip(runs, shown, strict=True):
+        lines.append(f"{run.id:<{id_w}}  {when:<20}  {run.kind:<{kind_w}}  {result:<{result_w}}  "
+                     f"{target}".rstrip())
+    return lines
+
+
+def _layers_text(run: SavedRun) -> str:
+    parts = []
+    for layer in run.stack.layers:
+        detail = ", ".join(part for part in (layer.kind, layer.model, layer.scheduler and
+                                             f"scheduler {layer.scheduler}") if part)
+        name = layer.name if layer.name == layer.kname else f"{layer.name} ({layer.kname})"
+        parts.append(f"{name} [{detail}]")
+    return " → ".join(parts) or "no block device"
+
+
+def metric_lines(metrics: list[Metric]) -> list[str]:
+    """"p99 fdatasync      0.956 ms" per metric, the labels in one column."""
+    width = max((len(metric.label) for metric in metrics), default=0)
+    return [f"  {metric.label:<{width}}  {value_text(metric.value, metric.unit)}" for metric in metrics]
+
+
+def show_lines(run: SavedRun) -> list[str]:
+    """Everything saved about one run: where, on what, with which parameters, and its figures;
+    RunRenderError when the run cannot be shown."""
+    with rendering(f"run {run.id}"):
+        return _show_lines(run)
+
+
+def _show_lines(run: SavedRun) -> list[str]:
+    kind = run.kind_info
+    verdict = run.verdict()
+    lines = [f"run       {run.id} ({kind.title})",
+             f"saved     {run.when()}",
+             f"host      {run.host.line()}",
+             f"target    {run.stack.describe()}, mounted at {run.stack.target.mountpoint} "
+             f"({','.join(run.stack.mount_options) or 'options unknown'})",
+             f"layers    {_layers_text(run)}",
+             f"params    {kind.params_text(run.record)}"]
+    if verdict is not None:
+        lines.append(f"verdict   {'PASS' if verdict.passed else 'FAIL'} {verdict.line}")
+    if note := ram_note(run.stack.target.fstype):
+        lines.append(f"note      {note}")
+    lines.append("figures")
+    lines += metric_lines(kind.metrics(run.record))
+    return lines
+
+
+def delta_line(delta: MetricDelta, width: int = 18) -> str:
+    """One row of the comparison table (labels padded to `width`)."""
+    mark = "  REGRESSION" if delta.regression else ("  better" if delta.improvement else "")
+    return (f"  {delta.label:<{width}} {value_text(delta.before, delta.unit):>14} "
+            f"{value_text(delta.after, delta.unit):>14} {delta.percent_text():>8}{mark}")
+
+
+def compare_lines(comparison: Comparison) -> list[str]:
+    """The flags first (the answer), then every metric with its change, both runs and their parameters;
+    RunRenderError when the two runs cannot be shown side by side."""
+    with rendering(f"the comparison of runs {comparison.baseline.id} and {comparison.candidate.id}"):
+        return _compare_lines(comparison)
+
+
+def _compare_lines(comparison: Comparison) -> list[str]:
+    base, cand = comparison.baseline, comparison.candidate
+    lines = comparison.flags() or [f"no judged metric changed by {REGRESSION_PERCENT:.0f}% or more "
+                                   f"({comparison.where()})"]
+    if comparison.not_comparable():
+        lines.append(str(comparison.not_comparable()))
+    width = max([18, *(len(delta.label) for delta in comparison.deltas)])
+    lines.append(f"  {'metric':<{width}} {'baseline':>14} {'candidate':>14} {'change':>8}")
+    lines += [delta_line(delta, width) for delta in comparison.deltas]
+    lines += [f"baseline  {base.id}  {base.when()}  {base.stack.describe()} on {base.host.hostname or '?'}",
+              f"candidate {cand.id}  {cand.when()}  {cand.stack.describe()} on {cand.host.hostname or '?'}",
+              f"where     {comparison.where()}"]
+    if comparison.param_changes:
+        changes = "; ".join(f"{name} {before} → {after}" for name, before, after in comparison.param_changes)
+        lines.append(f"params    DIFFER: {changes} (the figures are not like for like)")
+    else:
+        lines.append(f"params    same: {base.kind_info.params_text(base.record)}")
+    return lines

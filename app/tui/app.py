@@ -1,0 +1,256 @@
+"""The Textual application: a shell of screens (modes) over one Root and one shared host snapshot."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import signal
+from typing import ClassVar
+
+from diskdoctor.probes.root import Root
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.screen import ModalScreen, Screen
+from textual.widgets import HelpPanel
+from textual.worker import get_current_worker
+
+from ..core.process.hangup import note_signal, start_watchdog
+from ..core.trim.peak_window import PeakWindow
+from .advice_screen import AdviceScreen
+from .bench.screen import BenchScreen
+from .commands import ScreenActionsProvider
+from .guides.quick_bench import QuickSizes
+from .help_screen import EXTRA_KEYS, HelpScreen, bindings_of, key_display
+from .host_snapshot import HostSnapshot, SnapshotFailed, SnapshotReady
+from .monitor_screen import MonitorScreen
+from .runs_screen import RunsScreen
+from .screen_help import ScreenHelp
+from .stack_screen import StackScreen
+from .trim_screen import TrimScreen
+
+EXIT_INTERRUPTED = 130
+NARROW_BELOW = 120
+STACK_MODE = "stack"
+BENCH_MODE = "bench"
+ADVICE_MODE = "advice"
+RUNS_MODE = "runs"
+MONITOR_MODE = "monitor"
+SCREENS = Binding.Group("screens", compact=True)
+
+
+class DiskDoctorApp(App[None]):
+    """diskdoctor's interactive UI."""
+
+    CSS_PATH = "../../assets/app.tcss"
+    TITLE = "diskdoctor"
+    COMMANDS = App.COMMANDS | {ScreenActionsProvider}
+    SCREENS_BY_MODE: ClassVar[dict[str, tuple[str, type[Screen[None]]]]] = {
+        STACK_MODE: ("Stack", StackScreen), "trim": ("TRIM", TrimScreen),
+        BENCH_MODE: ("Benchmark", BenchScreen), ADVICE_MODE: ("Advice", AdviceScreen),
+        RUNS_MODE: ("Runs", RunsScreen), MONITOR_MODE: ("Monitor", MonitorScreen)}
+    """Every top-level screen by mode name and title (each built on first visit, then kept)."""
+    BINDINGS = [
+        Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
+        Binding("f1,question_mark", "help", "Help", key_display="F1",
+                tooltip="What this screen shows, its keys and sources."),
+        Binding("1", "show('stack')", "Stack screen", tooltip="1: the storage stack explorer.",
+                group=SCREENS),
+        Binding("2", "show('trim')", "TRIM screen", group=SCREENS,
+                tooltip="2: does TRIM reach the flash, and when is it trimmed?"),
+        Binding("3", "show('bench')", "Benchmark screen", group=SCREENS,
+                tooltip="3: storage benchmarks (WAL, compaction, randwrite, interference)."),
+        Binding("4", "show('advice')", "Advice screen", group=SCREENS,
+                tooltip="4: every finding: evidence, why, fix, risk, verify."),
+        Binding("5", "show('runs')", "Runs screen", group=SCREENS,
+                tooltip="5: saved benchmark runs: pick two to compare."),
+        Binding("6", "show('monitor')", "Monitor screen", group=SCREENS,
+                tooltip="6: live I/O per layer, who does it, iowait and steal."),
+        Binding("w", "write_report", "Report", tooltip="Write a report for a ticket (.html, .md, .json)."),
+        Binding("g", "guides", "Guides",
+                tooltip="Guided walkthroughs: etcd speed, TRIM end to end, a slow node, Elasticsearch/Ceph."),
+        Binding("escape,question_mark", "close_keys", "Close keys", show=False, priority=True),
+    ]
+    DEFAULT_MODE = STACK_MODE
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
+    """Below NARROW_BELOW columns (an 80-column SSH session) the details go under the tree."""
+
+    def __init__(self, root: Root) -> None:
+        super().__init__()
+        self.root_to_read = root
+        self.snapshot: HostSnapshot | None = None
+        """The latest host snapshot every screen draws (see host_snapshot.py)."""
+        self.peak_window: PeakWindow | None = None
+        self._generations = itertools.count(1)
+        self._stopping = False
+        self._advice: AdviceScreen | None = None
+        self.guide_sizes = QuickSizes()
+        """How much the walkthroughs' benchmarks write (tests make them smaller)."""
+        self._before_guide = STACK_MODE
+        for mode, (_, screen_class) in self.SCREENS_BY_MODE.items():
+            if screen_class not in (AdviceScreen, RunsScreen):
+                self.add_mode(mode, lambda screen_class=screen_class: screen_class(root))  # type: ignore[misc]
+        self.add_mode(ADVICE_MODE, self._advice_screen)
+        self.add_mode(RUNS_MODE, RunsScreen)
+
+    def _advice_screen(self) -> AdviceScreen:
+        """The Advice screen, given the shared snapshot when it is already read (no second host read)."""
+        snapshot = self.snapshot if self.snapshot is not None and self.snapshot.trim_facts else None
+        self._advice = AdviceScreen(self.root_to_read, host=snapshot.host if snapshot else None,
+                                    trim=snapshot.trim_facts if snapshot else None)
+        return self._advice
+
+    async def action_show(self, mode: str) -> None:
+        """Switch to a top-level screen, keeping each screen's state for when the user comes back."""
+        if mode != self.current_mode:
+            await self.switch_mode(mode)
+
+    async def run_screen_action(self, mode: str, action: str) -> None:
+        """Run a screen's action from the command palette: switch to its screen first."""
+        if not mode:
+            await self.run_action(action)
+            return
+        await self.action_show(mode)
+        await self.screen.run_action(action)
+
+    async def benchmark_directory(self, directory: str) -> None:
+        """Open the benchmark screen with `directory` chosen (from a row of the stack or TRIM screen)."""
+        await self.action_show(BENCH_MODE)
+        screen = self.screen
+        if isinstance(screen, BenchScreen):
+            screen.choose_directory(directory)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Esc and ? close the Keys panel only while it is open; ? opens help only on a top-level screen."""
+        if action == "close_keys":
+            return bool(self.screen.query(HelpPanel))
+        if action == "help":
+            return not isinstance(self.screen, ModalScreen)
+        return True
+
+    def action_close_keys(self) -> None:
+        self.action_hide_help_panel()
+
+    def action_help(self) -> None:
+        """Open the current screen's help."""
+        screen = self.screen
+        help_data = getattr(screen, "SCREEN_HELP", None) or ScreenHelp(
+            title=type(screen).__name__.removesuffix("Screen"), shows=(type(screen).__doc__ or "").strip(),
+            words=(), sources=())
+        keys = [(key_display(b, self.get_key_display), b.tooltip or b.description)
+                for b in bindings_of(screen, self.BINDINGS) if b.action != "close_keys"]
+        self.push_screen(HelpScreen(help_data, keys + list(EXTRA_KEYS)))
+
+    def on_mount(self) -> None:
+        """Hang-up and SIGTERM end the app through the event loop; the first snapshot is read."""
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGHUP, signal.SIGTERM):
+            loop.add_signal_handler(signum, self._stop_on_signal, signum)
+        self.refresh_snapshot()
+
+    def refresh_snapshot(self) -> None:
+        """Read the host again off the UI thread; every screen gets the new snapshot."""
+        self.read_snapshot(self.peak_window)
+
+    @work(thread=True, exclusive=True, group="snapshot", exit_on_error=False)
+    def read_snapshot(self, peak: PeakWindow | None) -> None:
+        """Worker: the Host first (the stack draws it at once), then TRIM facts and verdicts."""
+        from diskdoctor.probes.host import read_host
+
+        from ..core.snapshot import read_snapshot
+
+        worker = get_current_worker()
+        try:
+            host = read_host(self.root_to_read)
+        except Exception as err:  # a probe bug must never kill the app
+            self.post_message(SnapshotFailed(f"could not read the host: {err}"))
+            return
+        if worker.is_cancelled:
+            return
+        self.post_message(SnapshotReady(HostSnapshot(next(self._generations), host, peak=peak)))
+        try:
+            read = read_snapshot(self.root_to_read, peak=peak, host=host)
+            snapshot = HostSnapshot(next(self._generations), host, read.trim_facts, read.verdicts, peak=peak)
+        except Exception as err:
+            snapshot = HostSnapshot(next(self._generations), host, None, (),
+                                    f"could not read the TRIM facts: {err}", peak)
+        if not worker.is_cancelled:
+            self.post_message(SnapshotReady(snapshot))
+
+    def on_snapshot_ready(self, message: SnapshotReady) -> None:
+        """Keep the newest snapshot and hand it to the screens being shown (others take it on resume)."""
+        if self.snapshot is not None and message.snapshot.generation <= self.snapshot.generation:
+            return
+        self.snapshot = message.snapshot
+        for screen in self.screen_stack:
+            screen.post_message(SnapshotReady(message.snapshot))
+        snapshot = message.snapshot
+        if self._advice is not None and snapshot.trim_facts is not None:
+            self._advice.show_snapshot(snapshot.host, snapshot.trim_facts)  # rules re-run off the UI thread
+
+    def on_snapshot_failed(self, message: SnapshotFailed) -> None:
+        for screen in self.screen_stack:
+            screen.post_message(SnapshotFailed(message.reason))
+
+    def _stop_on_signal(self, signum: int) -> None:
+        """The first signal starts a graceful exit and a watchdog; a repeat (the terminal and the
+        binary's bootloader both send SIGHUP) changes nothing."""
+        if self._stopping:
+            return
+        self._stopping = True
+        note_signal(signum)
+        start_watchdog(128 + signum)
+        self.exit(return_code=128 + signum)
+
+    def action_guides(self) -> None:
+        """The walkthrough menu."""
+        from .guides.catalog import guides
+        from .guides.guide_menu import GuideMenu
+
+        def chosen(key: str | None) -> None:
+            if key:
+                self.call_later(self.action_open_guide, key)
+
+        self.push_screen(GuideMenu(guides()), chosen)
+
+    async def action_open_guide(self, key: str) -> None:
+        """Open a walkthrough (the same one again keeps its answers; its screen is its own mode)."""
+        from .guides.catalog import guide_by_key
+        from .guides.guide_screen import GuideScreen
+
+        mode = f"guide-{key}"
+        if mode not in self._modes:
+            guide = guide_by_key(key)
+            self.add_mode(mode, lambda: GuideScreen(self.root_to_read, guide, self.guide_sizes))
+        if not self.current_mode.startswith("guide-"):
+            self._before_guide = self.current_mode
+        await self.switch_mode(mode)
+
+    async def leave_guide(self) -> None:
+        """Back to the screen the walkthrough was opened from."""
+        await self.switch_mode(self._before_guide)
+
+    async def show_findings(self, ctx: object) -> None:
+        """The Advice screen, judging a walkthrough's benchmark results too."""
+        from .guides.common_steps import bench_contexts
+
+        await self.action_show(ADVICE_MODE)
+        screen = self.screen
+        if isinstance(screen, AdviceScreen):
+            screen.bench = bench_contexts(ctx)  # type: ignore[arg-type]
+            screen.load()
+
+    def action_write_report(self) -> None:
+        """Open the report dialog; it builds the report from the snapshot the screens show, off the UI
+        thread (reading the host itself only when no snapshot is in yet)."""
+        if self.snapshot is not None:
+            hostname = self.snapshot.host.hostname
+        else:
+            hostname, _ = self.root_to_read.read_attr("proc/sys/kernel/hostname")  # one tiny file: fine
+        from .report_dialog import ReportDialog
+
+        self.push_screen(ReportDialog(self.root_to_read, hostname, self.snapshot))
+
+    def action_interrupt(self) -> None:
+        """Ctrl-C quits at once, with the shell's exit code for an interrupt."""
+        self.exit(return_code=EXIT_INTERRUPTED)

@@ -1,0 +1,1 @@
+"""The Benchmark screen: its form, the live run, the fio comparison and the verdict."""

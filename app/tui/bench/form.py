@@ -1,0 +1,248 @@
+"""The Benchmark screen's form: where to test, which workload and its settings, checked as they are typed."""
+
+from __future__ import annotations
+
+import os
+
+from diskdoctor.app.core.bench.kind import FormDefaults, FormValues
+from diskdoctor.app.core.bench.kinds import kind_of
+from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
+from diskdoctor.probes.host import Host
+from diskdoctor.probes.wal_params import (
+    PROFILES,
+    SYNC_METHODS,
+    ParamError,
+    WalParams,
+    parse_duration,
+    parse_size,
+    profile_params,
+)
+from diskdoctor.widgets import TextField
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.dom import DOMNode
+from textual.validation import Function
+from textual.widgets import Button, Checkbox, Input, Select, Static
+from textual.widgets._select import SelectCurrent
+
+from . import view, workloads
+
+FIELDS = ("bs", "size", "duration", "jobs")
+"""The form's text fields after the directory, in the order they are shown."""
+
+
+def one_leading_slash(path: str) -> str:
+    """A path with its leading slashes made one ("//mnt/x" is "/mnt/x", as the kernel reads it)."""
+    stripped = path.lstrip("/")
+    return "/" + stripped if stripped != path else path
+
+
+def _valid_size(text: str) -> bool:
+    """Empty (the profile's value) or a size such as 2300, 8k, 22m."""
+    try:
+        return not text.strip() or parse_size(text.strip()) > 0
+    except ParamError:
+        return False
+
+
+def _valid_duration(text: str) -> bool:
+    """Empty (run by size) or a duration such as 30, 500ms, 2m."""
+    try:
+        return not text.strip() or parse_duration(text.strip()) > 0
+    except ParamError:
+        return False
+
+
+def _valid_jobs(text: str) -> bool:
+    """A whole number of parallel processes, 1 or more."""
+    return text.strip().isdigit() and int(text) >= 1
+
+
+def label_fields(node: DOMNode) -> None:
+    """Put every form field's label in its border (placeholders vanish once something is typed)."""
+    for selector, label in view.FIELD_LABELS.items():
+        for field in node.query(selector):
+            (field.query_one(SelectCurrent) if isinstance(field, Select) else field).border_title = label
+
+
+class BenchForm(Vertical):
+    """The settings row(s) and the line under them naming every invalid field."""
+
+    DEFAULT_CSS = "BenchForm { height: auto; }"
+
+    def __init__(self) -> None:
+        super().__init__(id="bench-form-area")
+        self.kind = "wal"
+        """The workload the form is filled for (the one a Start would run)."""
+        self.host: Host | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="bench-form"):
+            yield Select([], prompt="pick one", id="bench-fs")
+            yield TextField(placeholder="/path/to/test", id="bench-dir", select_on_focus=False,
+                            validators=[Function(self._valid_directory, "directory: no such directory")])
+            yield Select([(value, value) for _, value in workloads.choices()], value="etcd",
+                         allow_blank=False, id="bench-profile",
+                         tooltip="a WAL profile, or another workload: compaction, 4k random writes, "
+                                 "the WAL under compaction")
+            yield TextField("2300", placeholder="2300", id="bench-bs",
+                            tooltip="bytes per write, e.g. 2300 or 8k",
+                            validators=[Function(_valid_size, "block size: bytes, e.g. 2300 or 8k")])
+            yield TextField("22m", placeholder="22m", id="bench-size", tooltip="total bytes, e.g. 22m",
+                            validators=[Function(_valid_size, "size: bytes, e.g. 22m or 1g")])
+            yield TextField(placeholder="-", id="bench-duration", tooltip="seconds; overrides size",
+                            validators=[Function(_valid_duration, "duration: seconds, e.g. 30 or 2m")])
+            yield Select([(m, m) for m in SYNC_METHODS], value="fdatasync", allow_blank=False,
+                         id="bench-sync")
+            yield Checkbox("prealloc", True, id="bench-prealloc")
+            yield TextField("1", placeholder="1", id="bench-jobs", tooltip="parallel compaction processes",
+                            validators=[Function(_valid_jobs, "jobs: a whole number, 1 or more")])
+            yield Checkbox("O_DIRECT", True, id="bench-direct")
+            yield Button("Start", id="bench-start", variant="primary")
+        yield Static("", id="bench-form-error")
+
+    def on_mount(self) -> None:
+        self.query_one("#bench-jobs").display = self.query_one("#bench-direct").display = False
+        label_fields(self)
+
+    @property
+    def directory(self) -> str:
+        """The directory typed (or filled in from the filesystem picked); "//mnt/x" is read as "/mnt/x"."""
+        return one_leading_slash(self.query_one("#bench-dir", Input).value.strip())
+
+    def values(self) -> tuple[object, ...]:
+        """What the form says now, field by field (the filesystem menu only follows the directory)."""
+        return (self.directory, *(self.query_one(f"#bench-{name}", Input).value for name in FIELDS),
+                *(self.query_one(f"#bench-{name}", Select).value for name in ("profile", "sync")),
+                *(self.query_one(f"#bench-{name}", Checkbox).value for name in ("prealloc", "direct")))
+
+    def set_filesystems(self, host: Host) -> None:
+        """Offer the host's mounted filesystems, keeping the one picked when it is still there."""
+        self.host = host
+        select = self.query_one("#bench-fs", Select)
+        chosen = select.value
+        select.set_options(view.filesystem_choices(host))
+        if isinstance(chosen, str) and any(value == chosen for _, value in select._options):
+            select.value = chosen
+        self._follow_directory()
+
+    def choose(self, directory: str) -> None:
+        """Fill in `directory` (and its filesystem when it is a mountpoint)."""
+        select = self.query_one("#bench-fs", Select)
+        if any(value == directory for _, value in select._options):
+            select.value = directory
+        self.query_one("#bench-dir", Input).value = directory
+
+    def focus_directory(self) -> None:
+        """Start typing a directory: the field only gets focus (nothing is typed into it, so "/mnt/x" typed
+        next reads "/mnt/x"); a path already typed is kept, the cursor at its end."""
+        field = self.query_one("#bench-dir", Input)
+        field.focus()
+        field.cursor_position = len(field.value)
+
+    def _valid_directory(self, text: str) -> bool:
+        """Empty (nothing chosen yet), an existing directory, or a mountpoint the filesystem menu offers."""
+        path = one_leading_slash(text.strip())
+        options = self.query_one("#bench-fs", Select)._options if self.is_mounted else []
+        return not path or os.path.isdir(path) or any(value == path for _, value in options)
+
+    def _holding_mount(self, directory: str) -> str | None:
+        """The mountpoint of the filesystem that holds `directory`, as the filesystem menu lists it."""
+        if self.host is None or not directory.startswith("/"):
+            return None
+        mounted = self.host.mount_for_path(os.path.realpath(directory))
+        return mounted.mount.mountpoint if mounted is not None else None
+
+    @on(Input.Changed, "#bench-dir")
+    def _follow_directory(self) -> None:
+        """The filesystem menu shows the filesystem holding the typed directory (blank when it lists none)."""
+        select = self.query_one("#bench-fs", Select)
+        mountpoint = self._holding_mount(self.directory)
+        if mountpoint is not None and any(value == mountpoint for _, value in select._options):
+            if select.value != mountpoint:
+                select.value = mountpoint
+        elif not select.is_blank():
+            select.clear()
+
+    @on(Input.Changed, "#bench-form Input")
+    def check_field(self, event: Input.Changed) -> None:
+        """Invalid input is shown at once, under the form, next to the red field."""
+        problems = [failure.description for field in self.query("#bench-form Input").results(Input)
+                    if field.display and field.validators
+                    and (result := field.validate(field.value)) is not None
+                    for failure in result.failures if failure.description]
+        error = self.query_one("#bench-form-error", Static)
+        error.update(Text("; ".join(problems), style="bold red"))
+        error.display = bool(problems)
+
+    @on(Select.Changed, "#bench-fs")
+    def fill_directory(self, event: Select.Changed) -> None:
+        """A filesystem picked fills in its mountpoint (unless the typed directory is already on it)."""
+        if isinstance(event.value, str) and self._holding_mount(self.directory) != event.value:
+            self.query_one("#bench-dir", Input).value = event.value
+
+    @on(Select.Changed, "#bench-profile")
+    def fill_profile(self, event: Select.Changed) -> None:
+        choice = str(event.value)
+        kind = workloads.workload_of(choice)
+        if choice == "custom" or (kind == self.kind and len(kind_of(kind).form.menu) == 1):
+            return
+        self._show_form(workloads.form_defaults(choice))
+        params = PROFILES.get(choice)
+        if params is not None:
+            self.query_one("#bench-prealloc", Checkbox).value = params.prealloc
+
+    def _show_form(self, defaults: FormDefaults) -> None:
+        """Fill the form for a workload: its values, its sync menu, and the one extra control it uses."""
+        self.kind = workloads.workload_of(str(self.query_one("#bench-profile", Select).value))
+        for name in ("bs", "size", "duration"):
+            field = self.query_one(f"#bench-{name}", Input)
+            field.value = getattr(defaults, name)
+            field.tooltip = defaults.tooltips.get(name, field.tooltip)
+        self.query_one("#bench-bs", Input).disabled = not defaults.bs_enabled
+        sync = self.query_one("#bench-sync", Select)
+        sync.set_options([(option, option) for option in defaults.sync_options])
+        sync.value = defaults.sync
+        sync.disabled = len(defaults.sync_options) == 1
+        self.query_one("#bench-jobs", Input).value = defaults.jobs
+        for extra in ("prealloc", "jobs", "direct"):
+            self.query_one(f"#bench-{extra}").display = extra == defaults.extra
+
+    def show_params(self, params: object) -> None:
+        """Make the form say what is running (run longer and run again change it behind the user's back)."""
+        if not isinstance(params, WalParams):
+            if isinstance(params, RandwriteParams):
+                self.query_one("#bench-duration", Input).value = f"{params.duration_s or 0:g}"
+            return
+        self.query_one("#bench-profile", Select).value = params.profile
+        self.query_one("#bench-bs", Input).value = str(params.bs)
+        mib, rest = divmod(params.size, 1 << 20)
+        # with a duration the size is the file's, still what ran (blank, the field would show its placeholder)
+        self.query_one("#bench-size", Input).value = f"{mib}m" if not rest else str(params.size)
+        self.query_one("#bench-duration", Input).value = f"{params.duration_s:g}" if params.duration_s else ""
+        self.query_one("#bench-sync", Select).value = params.sync
+        self.query_one("#bench-prealloc", Checkbox).value = params.prealloc
+
+    def params(self) -> object:
+        """The workload parameters the form describes; ParamError says which value is unusable."""
+        profile = str(self.query_one("#bench-profile", Select).value)
+        text = {name: self.query_one(f"#bench-{name}", Input).value.strip()
+                for name in ("bs", "size", "duration")}
+        values = FormValues(
+            profile, parse_size(text["bs"], "block size") if text["bs"] else None,
+            parse_size(text["size"]) if text["size"] else None,
+            parse_duration(text["duration"]) if text["duration"] else None,
+            str(self.query_one("#bench-sync", Select).value),
+            self.query_one("#bench-prealloc", Checkbox).value,
+            self.query_one("#bench-jobs", Input).value.strip(),
+            self.query_one("#bench-direct", Checkbox).value)
+        wal = None
+        if kind_of(workloads.workload_of(profile)).form.uses_wal_fields:
+            wal = profile_params("etcd" if profile in ("custom", "interference") else profile,
+                                 bs=values.bs, size=values.size, duration_s=values.duration_s,
+                                 sync=values.sync, prealloc=values.prealloc)
+        params = workloads.params_from_form(values, wal)
+        params.validate()  # type: ignore[attr-defined]
+        return params

@@ -1,0 +1,115 @@
+"""The live half of the Benchmark screen: each streamed interval drawn on the chart, histogram, progress,
+figures and layer table, and the counts a cancelled or failed run reports."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from diskdoctor.app.core.bench.kinds import kind_of
+from diskdoctor.probes.engine.protocol import Interval
+from diskdoctor.probes.engine.workloads.compaction import CompactionResult
+from diskdoctor.probes.engine.workloads.wal import WalResult
+from diskdoctor.probes.latency_histogram import LatencyHistogram
+from diskdoctor.probes.wal_params import PROFILES
+from diskdoctor.widgets import LatencyBars, LayerTimeTable, PercentileChart
+from textual.screen import Screen
+from textual.widgets import Static
+
+from . import view, workloads
+
+HISTOGRAM_TITLE = "latency histogram (whole run)"
+
+
+class LivePanel:
+    """What the running workload has done so far, drawn into `screen`'s chart and figure panes."""
+
+    def __init__(self, screen: Screen[Any]) -> None:
+        self.screen = screen
+        self.kind, self.params = "wal", PROFILES["etcd"]
+        self.figures = workloads.LiveFigures("wal", self.params)
+        self.total_sync = LatencyHistogram()
+        self.total_write = LatencyHistogram()
+        self.last_t = 0.0
+        self.last_ops = 0
+        self.last_progress = 0.0
+
+    def reset(self, kind: str, params: object) -> None:
+        """A new run: empty chart, histogram, layers and figures."""
+        self.kind, self.params = kind, params
+        self.figures = workloads.LiveFigures(kind, params)
+        self.total_sync, self.total_write = LatencyHistogram(), LatencyHistogram()
+        self.last_t, self.last_ops, self.last_progress = 0.0, 0, 0.0
+        query = self.screen.query_one
+        chart = query(PercentileChart)
+        series = kind_of(kind).form.series
+        chart.set_series(list(series) if series else None)
+        chart.clear_history(workloads.metric_label(kind, params))
+        query(LatencyBars).show_bands(HISTOGRAM_TITLE, [])
+        query("#bench-layers-title", Static).update(view.LAYERS_LIVE_TITLE)
+        query(LayerTimeTable).show_layers([])
+        query(LayerTimeTable).display = True
+        query("#bench-stats", Static).update("")
+        query("#bench-progress-text", Static).update(view.progress_text(
+            0.0, 0.0, 0, 0.0, mb_s=(0.0, 0.0) if kind_of(kind).form.throughput else None))
+
+    def started(self, params: object) -> None:
+        """The child started with `params` (they name the chart's metric)."""
+        self.params = params
+
+    def show(self, snapshot: Interval) -> None:
+        """Draw one interval (the compaction beside the WAL only feeds the figures' MB/s line)."""
+        point = self.figures.add(snapshot)
+        if point is None:
+            return
+        if snapshot.t < self.last_t:  # a new phase (interference) starts its own clock and histogram
+            self.last_t, self.last_ops = 0.0, 0
+            self.total_sync, self.total_write = LatencyHistogram(), LatencyHistogram()
+        self.total_sync.merge(snapshot.stream(self.figures.stream))
+        self.total_write.merge(snapshot.stream("write"))
+        seconds = max(snapshot.t - self.last_t, 1e-9)
+        ops_per_s = (snapshot.ops - self.last_ops) / seconds
+        self.last_t, self.last_ops, self.last_progress = snapshot.t, snapshot.ops, snapshot.progress
+        metric = workloads.metric_label(self.kind, self.params)
+        mb_s = None
+        form = kind_of(self.kind).form
+        if form.throughput:
+            stats = self.figures.throughput_text(snapshot)
+            mb_s = self.figures.mb_s()
+        else:
+            stats = view.stats_text(snapshot.stream(self.figures.stream), self.figures.total, metric,
+                                    self.total_write if form.shows_write else None)
+            stats.append(self.figures.beside_text())
+        query = self.screen.query_one
+        with self.screen.app.batch_update():
+            query(PercentileChart).push(*point)
+            query(LatencyBars).show_bands(HISTOGRAM_TITLE, view.log_bands(self.total_sync))
+            # Fixed-height panes: redraw them without a layout pass, so each interval costs the UI little.
+            query("#bench-progress-text", Static).update(
+                view.progress_text(snapshot.progress, snapshot.t, snapshot.ops, ops_per_s, mb_s=mb_s),
+                layout=False)
+            query("#bench-stats", Static).update(stats, layout=False)
+            query(LayerTimeTable).show_layers(view.layer_rows(snapshot.layers))
+
+    def show_whole_run(self, result: object) -> None:
+        """The end of a run: 100 %, its whole-run layer times, and for a WAL run its whole-run histogram."""
+        query = self.screen.query_one
+        layers = getattr(result, "layers", None)  # interference keeps them per phase: its last interval stays
+        if layers is not None:
+            rows = view.layer_rows(layers)
+            title = view.LAYERS_RUN_TITLE if rows else view.NO_LAYERS_TITLE
+            query("#bench-layers-title", Static).update(title)
+            query(LayerTimeTable).show_layers(rows)
+            query(LayerTimeTable).display = bool(rows)
+        if isinstance(result, CompactionResult):  # MB/s over the run's wall time, as its summary says
+            query("#bench-progress-text", Static).update(view.progress_text(
+                1.0, result.duration_s, self.last_ops, 0.0, finished=True,
+                mb_s=(result.read_mb_s, result.write_mb_s)))
+            return
+        if not isinstance(result, WalResult):
+            query("#bench-progress-text", Static).update(view.progress_text(
+                1.0, self.figures.last_t, self.last_ops, 0.0, finished=True))
+            return
+        self.total_sync = result.sync
+        query(LatencyBars).show_bands(HISTOGRAM_TITLE, view.log_bands(self.total_sync))
+        query("#bench-progress-text", Static).update(view.progress_text(
+            1.0, result.duration_s, result.samples, result.ops_per_s or 0.0, finished=True))

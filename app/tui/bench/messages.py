@@ -1,0 +1,46 @@
+"""What the Benchmark screen's background workers tell it: a run started, streamed, ended; fio ended."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from diskdoctor.app.core.bench.record import BenchRecord
+from diskdoctor.probes.engine.protocol import Interval
+from diskdoctor.probes.wal_target import Target
+from textual.message import Message
+
+
+@dataclass
+class RunStarted(Message):
+    """The target was checked and the engine child started."""
+
+    target: Target
+    params: object
+
+
+@dataclass
+class IntervalReady(Message):
+    """The engine streamed one interval."""
+
+    snapshot: Interval
+
+
+@dataclass
+class RunEnded(Message):
+    """The run finished (`result`), failed or was cancelled (`problem`)."""
+
+    result: object | None
+    problem: str | None = None
+    cancelled: bool = False
+    saved: str | None = None
+    """"saved as run ID" or why it could not be saved (None when saving was not attempted)."""
+    record: BenchRecord | None = None
+    """The finished run's record, as built once and saved (the screen re-judges it, never rebuilds it)."""
+
+
+@dataclass
+class FioEnded(Message):
+    """The fio side-by-side run finished (`stats`: the workload's fio figures) or failed (`problem`)."""
+
+    stats: object | None
+    problem: str | None = None

@@ -1,0 +1,86 @@
+"""One engine run at a time for the Benchmark screen: the child starts from a worker thread, what it streams
+comes back as messages, a finished run is saved, Esc stops it (the child removes its scratch directory)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from diskdoctor.app.core.bench.kinds import kind_of_params
+from diskdoctor.app.core.bench.record import BenchRecord
+from diskdoctor.app.core.runs.store import save_run
+from diskdoctor.probes.engine.protocol import Failed, Finished, Interval, PhaseChanged
+from diskdoctor.probes.engine.runner import EngineRun
+from diskdoctor.probes.engine.runtime import EngineConfig
+from diskdoctor.probes.wal_target import TargetError, describe_target
+from textual.screen import Screen
+
+from .messages import IntervalReady, RunEnded, RunStarted
+
+WORKER_GROUP = "bench"
+"""The workloads the screen judges against its threshold row; compaction and randwrite are shown unjudged."""
+
+
+def kind_of(params: object) -> str:
+    """The engine workload for a parameter object."""
+    return kind_of_params(params).name
+
+
+class RunController:
+    """Starts and cancels the engine child for `screen`; `on_phase` shows a phase's text ("preparing…")."""
+
+    def __init__(self, screen: Screen[Any], on_phase: Callable[[str], None]) -> None:
+        self.screen, self.on_phase = screen, on_phase
+        self.run: EngineRun | None = None
+        self.cancel_requested = False
+
+    def start(self, params: object, directory: str, settings: dict[str, Any]) -> None:
+        """Check `directory` and start the child in a worker thread; `settings` is the threshold to save (kept
+        only for a workload the screen judges)."""
+        self.cancel_requested = False
+        self.screen.run_worker(partial(self._work, params, directory, settings), thread=True,
+                               group=WORKER_GROUP, exit_on_error=False, name="engine run")
+
+    def cancel(self) -> None:
+        """Stop the child (before it started: as soon as it starts)."""
+        self.cancel_requested = True
+        if self.run is not None:
+            self.run.cancel()
+
+    def ended(self) -> None:
+        """The run's end was shown: forget its child."""
+        self.run = None
+
+    def _work(self, params: object, directory: str, settings: dict[str, Any]) -> None:
+        """Worker: start the child, forward what it streams; it lives as long as the child (PDEATHSIG)."""
+        post = self.screen.post_message
+        try:
+            target = describe_target(directory, params.scratch_bytes)  # type: ignore[attr-defined]
+            run = EngineRun(EngineConfig(kind_of(params), target.directory, params, list(target.layers)))
+        except TargetError as err:
+            post(RunEnded(None, str(err)))
+            return
+        self.run = run
+        post(RunStarted(target, params))
+        if self.cancel_requested:
+            run.cancel()
+
+        def forward(event: object) -> None:
+            if isinstance(event, Interval) and (not event.job or event.job == "compaction"):
+                post(IntervalReady(event))
+            elif isinstance(event, PhaseChanged) and not event.job and event.detail:
+                self.screen.app.call_from_thread(self.on_phase, f"{event.detail}… · Esc cancels")
+
+        final = run.wait(forward)
+        if isinstance(final, Finished):
+            # an unjudged run saved with 10 ms would read "PASS … 10 MB/s"
+            judged = kind_of_params(params).judged
+            record = BenchRecord(kind_of(params), params, target, final.result,
+                                 settings.get("threshold_ms") if judged else None,
+                                 settings.get("threshold_source") if judged else None)
+            saved, message = save_run(record)
+            post(RunEnded(final.result, saved=f"saved as run {saved.id}" if saved else message,
+                          record=record))
+        elif isinstance(final, Failed):
+            post(RunEnded(None, final.message, final.cancelled))

@@ -1,0 +1,448 @@
+"""The Benchmark screen: pick a filesystem and profile, watch the engine child's live figures, judge them.
+
+The pieces live beside it: the form (bench_form), the threshold row (bench_threshold), the engine run
+(bench_run), the live panes (bench_live) and fio side by side (bench_fio_run); this module wires them."""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import replace
+
+from diskdoctor.app.core.bench.kinds import kind_of
+from diskdoctor.app.core.bench.record import BenchRecord
+from diskdoctor.app.core.bench.verdict import run_findings
+from diskdoctor.app.text import bench_advice
+from diskdoctor.probes.engine.workloads.interference import InterferenceResult
+from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
+from diskdoctor.probes.engine.workloads.wal import WalResult
+from diskdoctor.probes.fio_json import FioSyncStats
+from diskdoctor.probes.fio_run import fio_available
+from diskdoctor.probes.root import Root
+from diskdoctor.probes.wal_params import ParamError, WalParams, profile_params
+from diskdoctor.widgets import LatencyBars, LayerTimeTable, PercentileChart, StatusLine
+from diskdoctor.widgets.fitted_footer import FittedFooter
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
+from textual.widgets import Button, Checkbox, Header, Input, Select, Static
+from textual.worker import Worker, WorkerState
+
+from ..host_snapshot import HostSnapshot, SnapshotScreen
+from ..screen_help import BENCH_HELP
+from . import fio_run as bench_fio_run
+from . import fio_view, view, workloads
+from . import run as bench_run
+from .form import BenchForm, label_fields
+from .live import HISTOGRAM_TITLE, LivePanel
+from .messages import FioEnded, IntervalReady, RunEnded, RunStarted
+from .run import RunController
+from .threshold import ThresholdRow
+
+__all__ = ["NO_LIVE_HOST", "BenchScreen"]
+LONGER_FACTOR = 4
+WIDE_FROM = 160
+RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory"})
+"""Actions that act on the form or start something: never on a capture (the form is disabled there)."""
+READY_HINT = "Pick a filesystem or type a directory, then press s (or Start)."
+NO_LIVE_HOST = ("Benchmarks write to this host's storage, so they need the live host; this session reads a "
+                "capture (--sysroot). Start diskdoctor without --sysroot to run one.")
+
+
+class BenchScreen(SnapshotScreen):
+    """The benchmarks (WAL, compaction, randwrite, WAL under compaction): the engine runs in a child
+    process; this screen only draws what it streams."""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_FROM, "-wide")]
+    """The form needs one 160-column row and the figures half of one; narrower, everything stacks."""
+
+    SCREEN_HELP = BENCH_HELP
+    BINDINGS = [
+        Binding("s", "start", "Start", tooltip="Start the benchmark with the settings above."),
+        Binding("escape", "cancel", "Cancel", tooltip="Stop the run; its scratch directory is removed."),
+        Binding("slash", "focus_directory", "Directory", key_display="/",
+                tooltip="Move to the directory field (nothing is typed; a path already there stays)."),
+        Binding("t", "threshold", "Threshold", tooltip="Switch: etcd docs 10 ms, vendor 20 ms, custom."),
+        Binding("f", "fio", "fio side by side", tooltip="Run the equivalent fio job on the same directory."),
+        Binding("a", "again", "Run again", tooltip="Run again with the same settings in the same directory."),
+        Binding("l", "longer", "Run longer", tooltip="Run again, four times as long."),
+        Binding("q", "app.quit", "Quit", show=False, tooltip="Quit diskdoctor."),
+    ]
+    RunStarted = RunStarted
+    IntervalReady = IntervalReady
+    RunEnded = RunEnded
+    FioEnded = FioEnded
+
+    def __init__(self, root: Root) -> None:
+        super().__init__()
+        self.root = root
+        self.previous: Text | None = None
+        """The last finished WAL run's verdict line, shown while the next one runs and after it."""
+        self.params: object | None = None
+        self.kind = "wal"
+        """The workload of the run shown (the form may already be set for another)."""
+        self.target = None
+        self.result: object | None = None
+        self.record: BenchRecord | None = None
+        self.fio: object | None = None
+        self.busy = False
+        self.saved_note: str | None = None
+        self._problem_form: tuple[object, ...] | None = None
+        """What the form said when the status line showed a problem with it (the problem goes once the form
+        says something else; a change message arriving late, for values set before, leaves it)."""
+        self.live = LivePanel(self)
+        self.engine = RunController(self, self._status)
+        self.fio_run = bench_fio_run.FioController(self, self._fio_tick)
+
+    @property
+    def _fio_process(self) -> subprocess.Popen[str] | None:
+        """The fio process running now (None when none is)."""
+        return self.fio_run.process
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        yield BenchForm()
+        with ScrollableContainer(id="bench-body"):  # side by side; one scrolling column when narrow
+            with Vertical(id="bench-left"):
+                yield PercentileChart(id="bench-chart")
+                yield LatencyBars(id="bench-histogram")
+            with VerticalScroll(id="bench-right"):
+                yield Static("", id="bench-progress-text")
+                yield Static("", id="bench-stats")
+                yield Static(view.LAYERS_LIVE_TITLE, id="bench-layers-title", classes="pane-title")
+                yield LayerTimeTable(id="bench-layers")
+                yield ThresholdRow()
+                yield Static("", id="bench-previous")
+                yield Static("", id="bench-verdict")
+                yield Static("", id="bench-advice")
+                yield Static("", id="bench-fio")
+                with Horizontal(id="bench-after"):  # shown once a run has finished
+                    yield Button("Run again", id="bench-again", tooltip="Same settings, same directory (a).")
+                    yield Button("Run longer ×4", id="bench-longer",
+                                 tooltip="Four times the size or duration (l).")
+                    yield Button("fio side by side", id="bench-run-fio",
+                                 tooltip="The equivalent fio job on the same directory (f).")
+        yield StatusLine(READY_HINT, id="bench-status")
+        yield FittedFooter()
+
+    def on_mount(self) -> None:
+        self.query_one("#bench-after").display = self.query_one("#bench-advice").display = False
+        self.query_one(LatencyBars).show_bands(HISTOGRAM_TITLE, [])
+        label_fields(self.query_one(ThresholdRow))
+        self.rejudge()
+        if not self.root.live:
+            self.query_one("#bench-form").disabled = True
+            self.query_one(ThresholdRow).disabled = True
+            self._status(NO_LIVE_HOST)
+            return
+        self.take_snapshot(getattr(self.app, "snapshot", None))
+
+    def on_screen_suspend(self) -> None:
+        """Help (F1) or another screen covers this one: when it comes back, focus stays where the user left
+        it. Textual would otherwise focus the first field when none had focus, and the next hotkey pressed
+        on the screen (/, s, t) would land in that field instead."""
+        self.AUTO_FOCUS = ""
+
+    def show_snapshot(self, snapshot: HostSnapshot) -> None:
+        """Offer the snapshot's mounted filesystems (the host is never read by this screen)."""
+        if self.root.live:
+            self.query_one(BenchForm).set_filesystems(snapshot.host)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hotkeys never act on a disabled form (a capture); Cancel only while something runs."""
+        if action in RUN_ACTIONS and not self.root.live:
+            return False
+        if action == "cancel":
+            return self.busy
+        if action == "threshold":
+            return self.query_one(ThresholdRow).display
+        if action == "longer" and not kind_of(self.kind).form.can_lengthen:
+            return False  # as its button: a compaction or interference run has no longer version
+        if action in ("again", "longer", "fio"):
+            return False if self.result is None else not self.busy or None
+        if action == "start":
+            return None if self.busy else True
+        return True
+
+    def choose_directory(self, directory: str) -> None:
+        """Pick `directory` (from the stack or TRIM screen's "bench this"); the user then presses s."""
+        self.query_one(BenchForm).choose(directory)
+        self.set_focus(None)
+        self._status(f"{directory} chosen: press s to start (or change the settings first).")
+
+    def action_focus_directory(self) -> None:
+        """Start typing a directory."""
+        self.query_one(BenchForm).focus_directory()
+
+    @on(Button.Pressed, "#bench-start")
+    @on(Input.Submitted, "#bench-form Input")
+    def action_start(self) -> None:
+        """Check the form and start a run with it."""
+        if not self.root.live:
+            return
+        form = self.query_one(BenchForm)
+        if not form.directory:
+            self._form_problem("Type a directory or pick a mounted filesystem first.")
+            return
+        try:
+            params = form.params()
+        except ParamError as err:
+            self._form_problem(str(err))
+            return
+        self.start_run(params, form.directory)
+
+    def start_run(self, params: object, directory: str) -> None:
+        """Start the engine child for `params` in `directory` (nothing happens while a run is going)."""
+        if self.busy or not self.root.live:
+            return
+        self.busy, self.saved_note = True, None
+        if isinstance(self.focused, (Input, Button)):
+            self.set_focus(None)  # so s, f, t, a, l and Esc reach the screen instead of the form
+        self.query_one("#bench-after").display = False
+        self.query_one(BenchForm).show_params(params)
+        if isinstance(self.result, WalResult) and isinstance(self.params, WalParams) and self.target:
+            self.previous = view.previous_line(self.params, self.target, self.result,
+                                               self.query_one(ThresholdRow).picked()[0])
+        self.query_one("#bench-previous", Static).update(self.previous or "")
+        self.result, self.record, self.fio, self.params = None, None, None, params
+        self.kind = bench_run.kind_of(params)
+        self.live.reset(self.kind, params)
+        self._show_judging()
+        for selector in ("#bench-verdict", "#bench-advice", "#bench-fio"):
+            self.query_one(selector, Static).update("")
+        self.refresh_bindings()
+        self._status(f"Checking {directory}…")
+        self.engine.start(params, directory, self.query_one(ThresholdRow).settings())
+
+    @on(RunStarted)
+    def show_started(self, message: RunStarted) -> None:
+        self.target, self.params = message.target, message.params
+        self.live.started(message.params)
+        layers = " → ".join(message.target.layers) or "no block device"
+        name = getattr(message.params, "profile", self.kind)
+        self.query_one(StatusLine).say((f"Running {name} on {message.target.directory}", 0),
+                                       ("Esc cancels", 1), (f"{message.target.fstype}; layers {layers}", 2))
+
+    @on(IntervalReady)
+    def show_interval(self, message: IntervalReady) -> None:
+        self.live.show(message.snapshot)
+
+    @on(RunEnded)
+    def show_end(self, message: RunEnded) -> None:
+        self.busy = False
+        self.engine.ended()
+        self.refresh_bindings()
+        if message.result is None:
+            self._show_stopped(message)
+            return
+        self.result, self.saved_note = message.result, message.saved
+        self.record = message.record or BenchRecord(self.kind, self.params, self.target, message.result)
+        self.query_one("#bench-after").display = True
+        self.query_one("#bench-longer").display = kind_of(self.kind).form.can_lengthen
+        self.live.show_whole_run(message.result)
+        self.query_one("#bench-run-fio").display = fio_available() is not None
+        self.rejudge()  # the verdict, also on the status line so it is visible at any size
+
+    def _show_stopped(self, message: RunEnded) -> None:
+        """A cancelled or failed run: what it did, and nothing judged."""
+        unit = kind_of(self.kind).form.progress_unit
+        progress = self.query_one("#bench-progress-text", Static)
+        if message.cancelled:
+            where = self.target.directory if self.target else "the target"
+            self._status(f"Cancelled after {self.live.last_ops:,} {unit}; nothing was left in {where}.")
+            done = f"{self.live.last_progress:.0%} · {self.live.last_ops:,} {unit}"
+            progress.update(Text(f"cancelled at {done}", style="yellow"))
+            return
+        self._form_problem(f"Error: {message.problem or ''}")
+        progress.update(Text(f"failed after {self.live.last_ops:,} operations: nothing of this run is judged",
+                             style="red"))
+        self.query_one("#bench-dir", Input).focus()  # the form is what needs changing
+
+    def _show_record(self, threshold: float | None, source: str | None) -> None:
+        """The end of a compaction, randwrite or interference run: its summary, as the CLI prints it."""
+        if self.target is None or self.result is None or self.record is None:
+            return
+        judged = threshold if kind_of(self.kind).judged else None
+        record = replace(self.record, threshold=judged,
+                         threshold_source=source if judged is not None else None)
+        lines = record.summary_lines()
+        self.query_one("#bench-verdict", Static).update(Text("\n".join(lines)))
+        self._show_advice(record)
+        comparison, warning = fio_view.comparison(self.params, self.result, self.fio, judged)
+        self.query_one("#bench-fio", Static).update(comparison)
+        self.query_one(StatusLine).say((lines[0], 0), (warning or "", 1),
+                                       (f"{self.saved_note} (key 5)" if self.saved_note else "", 1),
+                                       ("f fio side by side" if fio_available() and not self.fio else "", 3),
+                                       ("a again" + (" · l longer" if kind_of(self.kind).form.can_lengthen
+                                                     else ""), 2))
+
+    def _show_verdict(self, choice: str, threshold: float | None, problem: str | None) -> None:
+        if self.result is None or self.params is None or self.target is None:
+            return
+        source = view.threshold_source(choice, threshold) if threshold is not None else None
+        if not isinstance(self.result, WalResult):
+            self._show_record(threshold, source)
+            return
+        if threshold is None:
+            self._status(problem or "")
+            return
+        text, verdict = view.verdict_text(self.params, self.target, self.result, threshold,  # type: ignore[arg-type]
+                                          source)
+        self.query_one("#bench-verdict", Static).update(text)
+        if self.record is not None:
+            self._show_advice(replace(self.record, threshold=threshold, threshold_source=source))
+        fio = self.fio if isinstance(self.fio, FioSyncStats) else None
+        if fio is not None:
+            self.query_one("#bench-fio", Static).update(
+                view.comparison_text(self.params, self.result, fio, threshold))  # type: ignore[arg-type]
+        disagreement = view.fio_disagreement(self.result, fio, threshold) if fio else None
+        in_ram = "in RAM: this says nothing about a disk" if view.ram_note(self.target.fstype) else ""
+        judged, _, provenance = verdict.line().partition(": ")
+        self.query_one(StatusLine).say((f"{'PASS' if verdict.passed else 'FAIL'} {judged}", 0), (in_ram, 1),
+                                       (disagreement or "", 1), (provenance, 2), ("F1 help", 2),
+                                       (f"{self.saved_note} (key 5)" if self.saved_note else "", 1),
+                                       ("f fio side by side" if fio_available() and not self.fio else "", 3),
+                                       ("t threshold · a again · l longer", 4))
+
+    def _show_advice(self, record: BenchRecord) -> None:
+        """The advisor's finding for a WAL or interference run, in the Advice screen's words and colours."""
+        advice = self.query_one("#bench-advice", Static)
+        findings = run_findings(record)
+        advice.display = kind_of(record.workload).judged
+        advice.update(bench_advice.advice_text(findings) if advice.display else "")
+
+    @on(ThresholdRow.Changed)
+    def rejudge(self) -> None:
+        """Apply the picked threshold: the chart's limit line, and the verdict once a run has ended.
+
+        An unusable custom value is shown at the field at once, and nothing is judged against it."""
+        row = self.query_one(ThresholdRow)
+        row.show_problem()
+        threshold, problem = row.picked()
+        self._show_judging()
+        if threshold is None:
+            return
+        self._show_verdict(row.choice, threshold, problem)
+
+    def _show_judging(self) -> None:
+        """The threshold row and the chart's limit line only where something is judged against them.
+
+        The chart's limit follows the workload it draws (before any run: the form's); the row shows while the
+        run on screen or the next Start is a WAL or interference run, so compaction and randwrite, which
+        have no verdict, never look judged."""
+        form_kind = workloads.workload_of(str(self.query_one("#bench-profile", Select).value))
+        charted = self.kind if self.params is not None else form_kind
+        row = self.query_one(ThresholdRow)
+        row.display = kind_of(charted).judged or kind_of(form_kind).judged
+        threshold, _ = row.picked()
+        chart = self.query_one(PercentileChart)
+        if not kind_of(charted).judged:
+            chart.set_threshold(None)
+        elif threshold is not None:  # an unusable custom value leaves the last usable limit drawn
+            chart.set_threshold(threshold, view.LIMIT_LABELS.get(row.choice, ""))
+        self.refresh_bindings()
+
+    def action_threshold(self) -> None:
+        """Cycle the threshold profile: etcd docs, vendor, custom."""
+        self.query_one(ThresholdRow).cycle()
+
+    def action_cancel(self) -> None:
+        """Stop the engine (or fio); the child removes its scratch directory."""
+        self.engine.cancel()
+        self.fio_run.cancel()
+
+    @on(Button.Pressed, "#bench-again")
+    def action_again(self) -> None:
+        if self.params and self.target:
+            self.start_run(self.params, self.target.directory)
+
+    @on(Button.Pressed, "#bench-longer")
+    def action_longer(self) -> None:
+        if not (self.params and self.target) or not kind_of(self.kind).form.can_lengthen:
+            return
+        if isinstance(self.params, RandwriteParams):
+            self.start_run(replace(self.params, duration_s=(self.params.duration_s or 30) * LONGER_FACTOR),
+                           self.target.directory)
+            return
+        params = self.params
+        assert isinstance(params, WalParams)
+        if params.duration_s:
+            longer = profile_params("etcd", bs=params.bs, size=params.size, sync=params.sync,
+                                    prealloc=params.prealloc, duration_s=params.duration_s * LONGER_FACTOR)
+        else:
+            longer = profile_params("etcd", bs=params.bs, size=params.size * LONGER_FACTOR, sync=params.sync,
+                                    prealloc=params.prealloc)
+        self.start_run(longer, self.target.directory)
+
+    @on(Button.Pressed, "#bench-run-fio")
+    def action_fio(self) -> None:
+        """Run the equivalent fio job on the same directory and show it next to our figures."""
+        if self.busy or self.params is None or self.target is None or self.result is None:
+            self._status("Finish a run first; fio then runs the same job on the same directory.")
+            return
+        if fio_available() is None:
+            self._status("fio is not installed (apt-get install fio).")
+            return
+        self.busy = True
+        self.refresh_bindings()
+        self.fio_run.start(self.kind, self.params, self.target.directory)
+
+    def _fio_tick(self, elapsed_s: float) -> None:
+        """fio prints nothing until it ends: say how long it has run against how long our run took."""
+        if not self.busy or self.result is None or self.target is None:
+            return
+        if isinstance(self.result, InterferenceResult):
+            ours = self.result.alone.duration_s + self.result.under_compaction.duration_s
+        else:
+            ours = float(getattr(self.result, "duration_s", 0.0))
+        took = f"our run of the same job took {view.elapsed_text(ours)}"
+        self.query_one(StatusLine).say((f"Running fio on {self.target.directory}: {elapsed_s:.0f} s", 0),
+                                       ("Esc cancels", 1), (took, 2))
+
+    @on(FioEnded)
+    def show_fio(self, message: FioEnded) -> None:
+        self.busy = False
+        self.fio_run.ended()
+        self.refresh_bindings()
+        if self.fio_run.cancel_requested:
+            self._status("fio cancelled; its scratch directory was removed.")
+            return
+        if message.stats is None or self.result is None or self.params is None:
+            self._status(f"fio: {message.problem}")
+            return
+        self.fio = message.stats
+        self.rejudge()  # the comparison, and whether fio's p99 lands on the other side of the threshold
+
+    @on(Worker.StateChanged)
+    def worker_failed(self, event: Worker.StateChanged) -> None:
+        """A bug in a worker must not leave the screen stuck in "running"."""
+        if event.state == WorkerState.ERROR and event.worker.group in (bench_run.WORKER_GROUP,
+                                                                        bench_fio_run.WORKER_GROUP):
+            self.busy = False
+            self.engine.ended()
+            self.fio_run.ended()
+            self._status(f"internal error: {event.worker.error} (please report it)")
+
+    def on_unmount(self) -> None:
+        self.action_cancel()
+
+    def _status(self, text: str) -> None:
+        self.query_one(StatusLine).say(text)
+        self._problem_form = None
+
+    def _form_problem(self, text: str) -> None:
+        """A problem with what the form says: on the status line until the form says something else."""
+        self._status(text)
+        self._problem_form = self.query_one(BenchForm).values()
+
+    @on(Input.Changed, "#bench-form Input")
+    @on(Select.Changed, "#bench-form Select")
+    @on(Checkbox.Changed, "#bench-form Checkbox")
+    def _form_changed(self, event: Input.Changed | Select.Changed | Checkbox.Changed) -> None:
+        """Once the form is changed, the problem shown for its old values is gone from the status line."""
+        if event.control.id == "bench-profile":
+            self._show_judging()
+        if self._problem_form is not None and not self.busy \
+                and self.query_one(BenchForm).values() != self._problem_form:
+            self._status(READY_HINT)

@@ -1,0 +1,226 @@
+"""What the benchmark screen shows, as plain values and text: live stats, verdict block, fio comparison."""
+
+from __future__ import annotations
+
+import math
+
+from diskdoctor.app.base.units import format_latency, format_threshold
+from diskdoctor.app.core.bench import wal as wal_report
+from diskdoctor.app.core.bench.wal import (
+    ETCD_THRESHOLD_MS,
+    VENDOR_THRESHOLD_MS,
+    Verdict,
+    ram_note,
+    verdict_for,
+)
+from diskdoctor.probes.diskstats import DiskDelta
+from diskdoctor.probes.engine.workloads.wal import WalResult
+from diskdoctor.probes.fio_json import FioSyncStats
+from diskdoctor.probes.host import Host
+from diskdoctor.probes.latency_histogram import LatencyHistogram, rank_of
+from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams, fio_command
+from diskdoctor.probes.wal_target import PSEUDO_FILESYSTEMS, Target
+from diskdoctor.widgets.layer_time_table import LayerTimeRow
+from rich.text import Text
+
+SHOWN = (("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("p99.9", 99.9))
+FEW_SAMPLES = 10
+"""A percentile resting on fewer tail samples than this is flagged as shaky."""
+THRESHOLDS = (("etcd", "etcd docs 10 ms"), ("vendor", "vendor 20 ms"), ("custom", "custom"))
+PROGRESS_CELLS = 30
+LIMIT_LABELS = {"etcd": "etcd docs", "vendor": "vendor", "custom": "custom"}
+"""Short names for the chart's limit line; the verdict uses core/bench/wal.py's full source texts."""
+FIELD_LABELS = {"#bench-fs": "filesystem", "#bench-dir": "directory to test",
+                "#bench-profile": "profile",
+                "#bench-bs": "bs", "#bench-size": "size", "#bench-duration": "seconds",
+                "#bench-sync": "sync call", "#bench-threshold": "threshold", "#bench-threshold-custom": "ms",
+                "#bench-jobs": "jobs"}
+"""Every form field's label, shown in its border at every width (placeholders vanish once typed in)."""
+LAYERS_LIVE_TITLE = "Where the time goes (last interval, /proc/diskstats)"
+LAYERS_RUN_TITLE = "Where the time goes (whole run, /proc/diskstats)"
+NO_LAYERS_TITLE = "Where the time goes: no block device under this directory, so no per-layer times"
+
+
+def filesystem_choices(host: Host) -> list[tuple[Text, str]]:
+    """(label, mountpoint) for every mounted filesystem a benchmark could target, block devices first."""
+    choices: list[tuple[Text, str]] = []
+    seen: set[str] = set()
+    for mounted in sorted(host.mounts, key=lambda m: (m.kname is None, m.mount.mountpoint)):
+        mount = mounted.mount
+        if mount.fstype in PSEUDO_FILESYSTEMS or mount.mountpoint in seen:
+            continue
+        if mounted.kname is None and mount.fstype != "tmpfs":
+            continue
+        seen.add(mount.mountpoint)
+        where = f"on {mounted.kname}" if mounted.kname else "in RAM: not a disk"
+        read_only = ", read-only" if "ro" in mount.mount_options else ""
+        choices.append((Text(f"{mount.mountpoint}  ({mount.fstype} {where}{read_only})"), mount.mountpoint))
+    return choices
+
+
+def tail_samples(percent: float, count: int) -> int:
+    """How many samples sit at or above a percentile: the evidence behind it."""
+    return count - rank_of(percent, count) + 1 if count else 0
+
+
+def _ms(value_ns: float | None) -> str:
+    return format_latency(value_ns)
+
+
+def percentile_values(histogram: LatencyHistogram) -> dict[str, float | None]:
+    """p50/p90/p99/p99.9 in milliseconds, for the chart."""
+    values = {}
+    for name, percent in SHOWN:
+        value = histogram.percentile(percent)
+        values[name] = None if value is None else value / 1e6
+    return values
+
+
+def stats_text(interval: LatencyHistogram, total: LatencyHistogram, metric: str,
+               writes: LatencyHistogram | None = None) -> Text:
+    """Interval and cumulative percentiles, each with the number of samples behind it; then write()."""
+    text = Text(f"{metric:<9} {'last interval':>26}  {'whole run':>26}\n", style="bold")
+    for name, percent in SHOWN:
+        text.append(f"{name:<9} ")
+        for histogram in (interval, total):
+            behind = tail_samples(percent, histogram.count)
+            cell = f"{_ms(histogram.percentile(percent))} from {behind:,} sample{'' if behind == 1 else 's'}"
+            text.append(f"{cell:>26}  ", style="yellow" if 0 < behind < FEW_SAMPLES else "")
+        text.append("\n")
+    text.append(f"{'max':<9} {_ms(interval.maximum):>26}  {_ms(total.maximum):>26}")
+    if writes is not None and metric != "O_DSYNC write":
+        text.append(f"\nwrite() alone, whole run: p50 {_ms(writes.percentile(50))} · "
+                    f"p99 {_ms(writes.percentile(99))} · max {_ms(writes.maximum)}")
+    return text
+
+
+def progress_text(progress: float, elapsed_s: float, ops: int, ops_per_s: float, *,
+                  finished: bool = False, mb_s: tuple[float, float] | None = None) -> Text:
+    """A bar with the percentage, then e.g. "4,512 writes · 2,345 ops/s · 2.00 s · 3 s left"; with `mb_s`
+    (a compaction, whose calls are 2 MiB reads and 1 MiB writes) "read 380.2 MB/s · write 379.9 MB/s · …"."""
+    done = round(min(max(progress, 0.0), 1.0) * PROGRESS_CELLS)
+    text = Text("━" * done, style="green")
+    text.append("━" * (PROGRESS_CELLS - done), style="dim")
+    text.append(f" {progress:.0%}\n", style="bold")
+    eta = "done" if finished else time_left(progress, elapsed_s)
+    pace = f"{ops:,} writes · {ops_per_s:,.0f} ops/s" if mb_s is None else \
+        f"read {mb_s[0]:,.1f} MB/s · write {mb_s[1]:,.1f} MB/s"
+    text.append(f"{pace} · {elapsed_text(elapsed_s)} · {eta}")
+    return text
+
+
+def elapsed_text(seconds: float) -> str:
+    """A run's duration in the units of every latency on screen: "674 ms", "2.04 s", "126 s"."""
+    return format_latency(seconds * 1e9) if seconds > 0 else "0 s"
+
+
+def time_left(progress: float, elapsed_s: float) -> str:
+    """The time left at this pace, or "finishing" under a second (the last syncs and the cleanup after them
+    are not in the progress, so a smaller figure would be a guess)."""
+    if progress <= 0:
+        return "ETA -"
+    left = elapsed_s * (1 - progress) / progress
+    if left < 1:
+        return "finishing"
+    return f"{left:,.1f} s left" if left < 10 else f"{left:,.0f} s left"
+
+
+def layer_rows(layers: list[DiskDelta]) -> list[LayerTimeRow]:
+    """Per-layer deltas as table rows."""
+    return [LayerTimeRow(d.kname, d.writes, d.flushes, d.write_await_ms, d.flush_await_ms, d.util)
+            for d in layers]
+
+
+def log_bands(histogram: LatencyHistogram) -> list[tuple[float, float, int]]:
+    """(low ns, high ns, count) per half-decade, from the first to the last band with samples."""
+    bands = histogram.log_bands()
+    if not bands:
+        return []
+    return [(low, low * 10 ** 0.5, count) for low, count in bands]
+
+
+def threshold_ms(choice: str, custom_text: str) -> tuple[float | None, str | None]:
+    """The threshold picked on screen, or (None, why) for an unusable custom value."""
+    if choice == "etcd":
+        return ETCD_THRESHOLD_MS, None
+    if choice == "vendor":
+        return VENDOR_THRESHOLD_MS, None
+    try:
+        value = float(custom_text)
+    except ValueError:
+        return None, f"custom threshold {custom_text!r} is not a number of milliseconds"
+    return (value, None) if 0 < value < math.inf else (None, "custom threshold must be more than 0 ms")
+
+
+def threshold_source(choice: str, threshold: float) -> str:
+    """The verdict's provenance for the picked profile: a custom 10 ms is still a custom threshold."""
+    return "custom threshold" if choice == "custom" else wal_report.threshold_source(threshold)
+
+
+def verdict_text(params: WalParams, target: Target, result: WalResult, threshold: float,
+                 source: str | None = None) -> tuple[Text, Verdict]:
+    """The end-of-run block: verdict with provenance, the run in numbers, and the fio equivalent."""
+    verdict = verdict_for(params, result.sync, threshold, source)
+    text = Text("PASS " if verdict.passed else "FAIL ", style="bold green" if verdict.passed else "bold red")
+    text.append(verdict.line() + "\n", style="bold")
+    note = ram_note(target.fstype)
+    if note:
+        text.append(f"Note: {note}\n", style="bold yellow")
+    text.append(f"{result.samples:,} writes of {params.bs:,} bytes in {elapsed_text(result.duration_s)}, "
+                f"{result.ops_per_s or 0:,.0f} ops/s · {params.sync} · "
+                f"{'preallocated' if params.prealloc else 'appending'} · {target.directory} "
+                f"({target.fstype} on {target.device or 'no block device'})\n")
+    text.append("fio equivalent: ", style="bold")
+    text.append(fio_command(params, target.directory))
+    return text, verdict
+
+
+def previous_line(params: WalParams, target: Target, result: WalResult, threshold: float | None) -> Text:
+    """One line on the last finished run, kept on screen while the next one runs and after it."""
+    text = Text("previous run: ", style="dim bold")
+    if threshold is not None:
+        verdict = verdict_for(params, result.sync, threshold)
+        text.append("PASS " if verdict.passed else "FAIL ", style="green" if verdict.passed else "red")
+    text.append(f"p99 {_ms(result.sync.percentile(99.0))} · {result.ops_per_s or 0:,.0f} ops/s · "
+                f"{params.profile}, {result.samples:,} writes in {elapsed_text(result.duration_s)} · "
+                f"{target.directory}",
+                style="dim")
+    return text
+
+
+def comparison_text(params: WalParams, result: WalResult, fio: FioSyncStats,
+                    threshold: float | None = None) -> Text:
+    """Our figures next to fio's for the same job: p50 to p99.9 and max, with the ratio and its direction."""
+    label = SYNC_LABELS[params.sync]
+    text = Text(f"{label:<12} {'diskdoctor':>12} {fio.version:>12} {'ours/fio':>9}\n", style="bold")
+    rows = [(name, result.sync.percentile(p), fio.percentiles_ns.get(p)) for name, p in SHOWN]
+    rows.append(("max", result.sync.maximum, fio.max_ns))
+    for name, ours, theirs in rows:
+        text.append(f"{name:<12} {_ms(ours):>12} {_ms(theirs):>12} {_ratio(ours, theirs):>9}\n")
+    text.append(f"{'samples':<12} {result.samples:>12,} {fio.samples:>12,}\n")
+    text.append(f"{'ops/s':<12} {result.ops_per_s or 0:>12,.0f} {fio.ops_per_s:>12,.0f} "
+                f"{_ratio(result.ops_per_s, fio.ops_per_s):>9}\n")
+    text.append("ours/fio above 1.00: our latency is higher (slower); for ops/s, above 1.00 we did more.",
+                style="dim")
+    disagreement = fio_disagreement(result, fio, threshold) if threshold is not None else None
+    if disagreement:
+        text.append("\n" + disagreement, style="bold yellow")
+    return text
+
+
+def fio_disagreement(result: WalResult, fio: FioSyncStats, threshold: float | None) -> str | None:
+    """A warning when our p99 and fio's land on opposite sides of the threshold (the verdict is marginal)."""
+    ours_ns, theirs_ns = result.sync.percentile(99.0), fio.percentiles_ns.get(99.0)
+    if threshold is None or ours_ns is None or theirs_ns is None:
+        return None
+    ours_pass, fio_pass = ours_ns / 1e6 < threshold, theirs_ns / 1e6 < threshold
+    if ours_pass == fio_pass:
+        return None
+    limit = format_threshold(threshold)
+    return (f"fio's p99 {_ms(theirs_ns)} is {'under' if fio_pass else 'at or over'} the {limit} threshold "
+            f"while ours ({_ms(ours_ns)}) is {'under' if ours_pass else 'over'}: the verdict is marginal; "
+            "run longer (l)")
+
+
+def _ratio(ours: float | None, theirs: float | None) -> str:
+    return "-" if not ours or not theirs else f"{ours / theirs:.2f}"

@@ -1,0 +1,14 @@
+"""A finding as the values a FindingCard draws (the one TUI rendering of findings)."""
+
+from __future__ import annotations
+
+from diskdoctor.widgets import CardContent
+
+from ..core.findings.finding import Finding
+
+
+def card_content(finding: Finding) -> CardContent:
+    """Title, evidence with sources, why, fix, risk and verify of one finding."""
+    return CardContent(finding.id, finding.severity.value, finding.title, finding.fix, finding.risk,
+                       finding.verify, tuple((e.what, e.value, e.source) for e in finding.evidence),
+                       finding.why, finding.severity.badge_style)

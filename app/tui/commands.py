@@ -1,0 +1,73 @@
+"""Command palette entries: every action of every screen, with its key, runnable from anywhere."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.binding import Binding
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+if TYPE_CHECKING:
+    from .app import DiskDoctorApp
+
+
+@dataclass(frozen=True)
+class ScreenAction:
+    """One palette entry: which screen, which action, the key that does the same, and what it does."""
+
+    mode: str
+    screen_title: str
+    action: str
+    key: str
+    description: str
+    help: str
+
+    @property
+    def text(self) -> str:
+        """e.g. "Benchmark: Start (s)"."""
+        return f"{self.screen_title}: {self.description} ({self.key})"
+
+
+def screen_actions(app: DiskDoctorApp) -> list[ScreenAction]:
+    """Every described binding of every screen, then the app's own (switch screen, help)."""
+    actions = []
+    for mode, (title, screen_class) in app.SCREENS_BY_MODE.items():
+        for binding in screen_class.BINDINGS:
+            if isinstance(binding, Binding) and binding.description and not binding.action.startswith("app."):
+                actions.append(ScreenAction(mode, title, binding.action, app.get_key_display(binding),
+                                            binding.description, binding.tooltip))
+    for binding in app.BINDINGS:
+        if isinstance(binding, Binding) and binding.description:
+            actions.append(ScreenAction("", "diskdoctor", binding.action, app.get_key_display(binding),
+                                        binding.description, binding.tooltip))
+    from .guides.catalog import guides
+
+    for guide in guides():
+        actions.append(ScreenAction("", "Guide", f"open_guide({guide.key!r})", "g", guide.title, guide.about))
+    return actions
+
+
+class ScreenActionsProvider(Provider):
+    """Finds "bench", "trim", "sources"... in every screen's actions (the footer only shows one screen's)."""
+
+    def _app(self) -> DiskDoctorApp:
+        return self.app  # type: ignore[return-value]
+
+    def _hits(self) -> list[tuple[ScreenAction, object]]:
+        app = self._app()
+        return [(action, partial(app.run_screen_action, action.mode, action.action))
+                for action in screen_actions(app)]
+
+    async def discover(self) -> Hits:
+        for action, command in self._hits():
+            yield DiscoveryHit(action.text, command, help=action.help or None)  # type: ignore[arg-type]
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for action, command in self._hits():
+            score = max(matcher.match(action.text), matcher.match(action.help) * 0.8)
+            if score > 0:
+                yield Hit(score, matcher.highlight(action.text), command,  # type: ignore[arg-type]
+                          help=action.help or None)

@@ -1,0 +1,286 @@
+"""The walkthrough screen: one step at a time with a progress line, Back/Next (keys and buttons), a Start
+for steps that run something, and on the verdict page the findings and a report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from diskdoctor.app.base.errors import UsageError
+from diskdoctor.probes.root import Root
+from diskdoctor.widgets.fitted_footer import FittedFooter
+from diskdoctor.widgets.text_field import TextField
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.widgets import Button, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..host_snapshot import HostSnapshot, SnapshotScreen
+from ..screen_help import GUIDE_HELP
+from .guide import Guide
+from .quick_bench import QuickSizes
+from .steps import Action, DialogAction, GuideContext, Question, Step, StepKind, StepView
+
+
+@dataclass
+class StepViewReady(Message):
+    """A step's page was prepared in a worker."""
+
+    index: int
+    view: StepView
+
+
+@dataclass
+class StepProgress(Message):
+    """A running step reports progress (one line)."""
+
+    index: int
+    line: str
+
+
+@dataclass
+class StepRan(Message):
+    """A running step finished; `text` is its result."""
+
+    index: int
+    text: Text
+
+
+def progress_line(guide: Guide, index: int, total: int, title: str) -> Text:
+    """e.g. "etcd · step 3 of 8: TRIM  ●●●○○○○○"."""
+    text = Text.assemble((f"{guide.short} · step {index + 1} of {total}: ", "bold"))
+    text.append(title, style="bold cyan")
+    text.append("  " + "●" * (index + 1) + "○" * (total - index - 1), style="cyan")
+    return text
+
+
+class GuideScreen(SnapshotScreen):
+    """One walkthrough: a question or step per page, Back/Next, a verdict with findings and a report."""
+
+    SCREEN_HELP = GUIDE_HELP
+    BINDINGS = [
+        Binding("n", "next", "Next", tooltip="Answer and go to the next step (Enter in a list does too)."),
+        Binding("b", "back", "Back", tooltip="The previous step (answers and results are kept)."),
+        Binding("s", "start", "Start",
+                tooltip="Run this step (a short benchmark, trim now, a monitor reading)."),
+        Binding("f", "findings", "Findings", tooltip="Open the findings behind the verdict (Advice screen)."),
+        Binding("escape", "leave", "Leave",
+                tooltip="Leave the walkthrough (g or the palette brings it back)."),
+        Binding("q", "app.quit", "Quit", show=False),
+    ]
+
+    def __init__(self, root: Root, guide: Guide, sizes: QuickSizes | None = None) -> None:
+        super().__init__()
+        self.guide = guide
+        self.ctx = GuideContext(root, sizes or QuickSizes())
+        self.steps: list[Step] = guide.steps()
+        self.index = 0
+        self.view: StepView | None = None
+        self.busy = False
+        self.ran: dict[int, Text] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        yield Static("", id="guide-progress")
+        with VerticalScroll(id="guide-body"):
+            yield Static("", id="guide-text")
+            yield OptionList(id="guide-choices")
+            yield TextField(id="guide-typed")
+            yield Static("", id="guide-error")
+            yield Static("", id="guide-result")
+        with Horizontal(id="guide-buttons"):
+            yield Button("◀ Back", id="guide-back", compact=True)
+            yield Button("Start", id="guide-start", variant="warning", compact=True)
+            yield Button("Next ▶", id="guide-next", variant="primary", compact=True)
+            yield Button("Findings", id="guide-findings", compact=True)
+            yield Button("Save report", id="guide-report", compact=True)
+        yield FittedFooter()
+
+    def on_mount(self) -> None:
+        self.sub_title = self.guide.title
+        self.ctx.snapshot = getattr(self.app, "snapshot", None)
+        self.enter(0)
+
+    def show_snapshot(self, snapshot: HostSnapshot) -> None:
+        """Later steps use the newest shared snapshot (the page being shown stays as it was read)."""
+        self.ctx.snapshot = snapshot
+
+    @property
+    def step(self) -> Step:
+        return self.steps[self.index]
+
+    def enter(self, index: int) -> None:
+        """Show step `index`: its page is prepared off the UI thread (it may read the host)."""
+        self.index, self.view = index, None
+        step = self.step
+        self.query_one("#guide-progress", Static).update(
+            progress_line(self.guide, index, len(self.steps), step.title))
+        self.query_one("#guide-error", Static).update("")
+        self.query_one("#guide-result", Static).update(self.ran.get(index, Text("")))
+        self.query_one("#guide-choices", OptionList).display = False
+        typed = self.query_one("#guide-typed", TextField)
+        typed.display, typed.value = False, ""
+        skipped = step.skip_reason(self.ctx)
+        if skipped:
+            self.query_one("#guide-text", Static).update(Text(f"{step.title}: {skipped}.", style="yellow"))
+        else:
+            self.query_one("#guide-text", Static).update(Text("Reading…", style="dim"))
+            self.prepare(index)
+        self._refresh_buttons()
+
+    @work(thread=True, exclusive=True, group="guide-view", exit_on_error=False)
+    def prepare(self, index: int) -> None:
+        """Worker: the step's page (reading the host, processes or findings as the step needs)."""
+        try:
+            view = self.steps[index].view(self.ctx)
+        except UsageError as err:
+            view = StepView(Text(str(err), style="bold red"))
+        except Exception as err:  # a probe bug must never kill the walkthrough
+            view = StepView(Text(f"could not prepare this step: {type(err).__name__}: {err}",
+                                 style="bold red"))
+        self.post_message(StepViewReady(index, view))
+
+    def on_step_view_ready(self, message: StepViewReady) -> None:
+        if message.index != self.index:
+            return
+        self.view = view = message.view
+        self.query_one("#guide-text", Static).update(view.text)
+        choices = self.query_one("#guide-choices", OptionList)
+        choices.clear_options()
+        if view.choices:
+            choices.add_options([Option(Text(c.label + (f"\n  {c.note}" if c.note else "")), id=str(i))
+                                 for i, c in enumerate(view.choices)])
+            chosen = self.ctx.answers.get(self.step.title) or view.default
+            values = [c.value for c in view.choices]
+            choices.highlighted = values.index(chosen) if chosen in values else 0
+        choices.display = bool(view.choices)
+        typed = self.query_one("#guide-typed", TextField)
+        typed.display = view.typed is not None
+        if view.typed is not None:
+            typed.placeholder = view.typed
+            earlier = self.ctx.answers.get(self.step.title, "")
+            if earlier and earlier not in [c.value for c in view.choices]:
+                typed.value = earlier  # a typed answer is shown again when the user comes back
+        if view.choices:
+            choices.focus()
+        elif view.typed is not None:
+            typed.focus()
+        self._refresh_buttons()
+
+    def _refresh_buttons(self) -> None:
+        step, last = self.step, self.index == len(self.steps) - 1
+        runnable = step.kind is StepKind.RUN and step.skip_reason(self.ctx) is None
+        self.query_one("#guide-back", Button).disabled = self.index == 0 or self.busy
+        start = self.query_one("#guide-start", Button)
+        start.display = runnable
+        start.disabled = self.busy
+        start.label = "Run again" if self.index in self.ran else "Start"
+        nxt = self.query_one("#guide-next", Button)
+        nxt.display = not last
+        nxt.disabled = self.busy
+        nxt.label = "Skip ▶" if runnable and self.index not in self.ran else "Next ▶"
+        for name in ("findings", "report"):
+            self.query_one(f"#guide-{name}", Button).display = last
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys only where they make sense: Start on a runnable step, Findings on the verdict."""
+        step = self.step
+        if action == "start":
+            return step.kind is StepKind.RUN and step.skip_reason(self.ctx) is None and not self.busy
+        if action == "findings":
+            return step.kind is StepKind.VERDICT
+        if action == "back":
+            return self.index > 0 and not self.busy
+        if action == "next":
+            return self.index < len(self.steps) - 1 and not self.busy
+        return True
+
+    @on(Button.Pressed, "#guide-next")
+    @on(OptionList.OptionSelected, "#guide-choices")
+    @on(TextField.Submitted, "#guide-typed")
+    def action_next(self) -> None:
+        """Keep the answer (a question) and go on; a wrong answer is marked and the page stays."""
+        if self.busy or self.index >= len(self.steps) - 1:
+            return
+        step = self.step
+        if isinstance(step, Question) and step.skip_reason(self.ctx) is None:
+            if self.view is None:
+                return
+            value = self.query_one("#guide-typed", TextField).value.strip()
+            choices = self.query_one("#guide-choices", OptionList)
+            if not value and self.view.choices and choices.highlighted is not None:
+                value = self.view.choices[choices.highlighted].value
+            problem = step.answer(self.ctx, value)
+            if problem:
+                self.query_one("#guide-error", Static).update(Text(problem, style="bold red"))
+                return
+            self.ctx.answers[step.title] = value
+        self.enter(self.index + 1)
+
+    @on(Button.Pressed, "#guide-back")
+    def action_back(self) -> None:
+        if self.index > 0 and not self.busy:
+            self.enter(self.index - 1)
+
+    @on(Button.Pressed, "#guide-start")
+    def action_start(self) -> None:
+        """Run the step; a step that changes the host asks first (trim now)."""
+        step = self.step
+        if not isinstance(step, (Action, DialogAction)) or self.busy or step.skip_reason(self.ctx):
+            return
+        if isinstance(step, DialogAction):
+            step.start(self)
+            return
+        self.busy = True
+        self.query_one("#guide-result", Static).update(Text("starting…", style="dim"))
+        self._refresh_buttons()
+        self.run_step(self.index)
+
+    @work(thread=True, exclusive=True, group="guide-run", exit_on_error=False)
+    def run_step(self, index: int) -> None:
+        """Worker: run the step (benchmarks run in the engine child; this thread only waits)."""
+        step = self.steps[index]
+        assert isinstance(step, Action)
+        try:
+            text = step.run(self.ctx, lambda line: self.post_message(StepProgress(index, line)))
+        except Exception as err:  # TargetError, UsageError, a probe bug: one line on the page
+            text = Text.assemble((f"{type(err).__name__ if not str(err) else err}", "bold red"))
+        self.post_message(StepRan(index, text))
+
+    def on_step_progress(self, message: StepProgress) -> None:
+        if message.index == self.index and self.busy:
+            self.query_one("#guide-result", Static).update(Text(message.line, style="cyan"))
+
+    def on_step_ran(self, message: StepRan) -> None:
+        self.finish_step(message.index, message.text)
+
+    def finish_step(self, index: int, text: Text) -> None:
+        """Show a step's result and let the user go on (also used by interactive steps)."""
+        self.busy = False
+        self.ran[index] = text
+        if index == self.index:
+            self.query_one("#guide-result", Static).update(text)
+            self._refresh_buttons()
+            self.query_one("#guide-next", Button).focus()
+
+    @on(Button.Pressed, "#guide-findings")
+    def action_findings(self) -> None:
+        """The Advice screen with this walkthrough's benchmark results judged too."""
+        show = getattr(self.app, "show_findings", None)
+        if show is not None:
+            self.app.call_later(show, self.ctx)
+
+    @on(Button.Pressed, "#guide-report")
+    def save_report(self) -> None:
+        self.app.action_write_report()
+
+    def action_leave(self) -> None:
+        leave = getattr(self.app, "leave_guide", None)
+        if leave is not None and not self.busy:
+            self.app.call_later(leave)
+        elif self.busy:
+            self.notify("a step is still running; wait for it to finish", severity="warning")

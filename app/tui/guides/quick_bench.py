@@ -1,0 +1,96 @@
+"""Short benchmarks for a first verdict inside a walkthrough: the same engine, runner, record and saved
+runs as `diskdoctor bench`, with smaller sizes that say so."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from diskdoctor.app.core.bench.kinds import kind_of_params
+from diskdoctor.app.core.bench.record import BenchRecord
+from diskdoctor.app.core.runs.record import SavedRun
+from diskdoctor.app.core.runs.store import save_run
+from diskdoctor.probes.engine.protocol import Failed, Finished, Interval, PhaseChanged
+from diskdoctor.probes.engine.runner import EngineRun
+from diskdoctor.probes.engine.runtime import EngineConfig
+from diskdoctor.probes.engine.workloads.compaction import CompactionParams
+from diskdoctor.probes.engine.workloads.interference import DEFAULT_COMPACTION, InterferenceParams
+from diskdoctor.probes.wal_params import PROFILES, WalParams
+from diskdoctor.probes.wal_target import TargetError, describe_target
+
+MIB = 1 << 20
+
+
+@dataclass(frozen=True)
+class QuickSizes:
+    """How much the walkthroughs' benchmarks write: enough for a first verdict, not a final one."""
+
+    wal_bytes: int = 8 * MIB
+    """etcd's own check writes 22 MiB; 8 MiB is ~3,600 fdatasyncs, enough for a stable p99."""
+    phase_s: float = 8.0
+    """Each phase of the WAL-under-compaction run (the full benchmark runs 20 s each)."""
+    compaction_file: int = 16 * MIB
+    compaction_jobs: int = 2
+    monitor_ticks: int = 5
+    """One-second readings the slow-node walkthrough takes before it names the busiest device."""
+
+    def wal(self) -> WalParams:
+        """The etcd WAL profile, shortened."""
+        return replace(PROFILES["etcd"], size=self.wal_bytes)
+
+    def interference(self) -> InterferenceParams:
+        """The WAL alone then beside compaction, each phase `phase_s` seconds."""
+        return InterferenceParams(replace(PROFILES["etcd"], size=self.wal_bytes, duration_s=self.phase_s),
+                                  replace(DEFAULT_COMPACTION, file_size=self.compaction_file,
+                                          jobs=self.compaction_jobs))
+
+    def compaction(self) -> CompactionParams:
+        """One compaction pass over small inputs."""
+        return CompactionParams(file_size=self.compaction_file, jobs=1)
+
+    def wal_note(self) -> str:
+        """What the short WAL run is, in words."""
+        return (f"a short run: {size_text(self.wal_bytes)} of 2,300-byte writes each followed by fdatasync "
+                "(etcd's own check writes 22 MiB; run the full one from screen 3 for a final verdict)")
+
+    def interference_note(self) -> str:
+        """What the short interference run is, in words."""
+        return (f"a short run: {self.phase_s:g} s of WAL writes alone, then {self.phase_s:g} s beside "
+                f"{self.compaction_jobs} compaction jobs (the full benchmark runs 20 s each)")
+
+
+def size_text(count: int) -> str:
+    """e.g. "8 MiB", "256 KiB"."""
+    return f"{count / MIB:g} MiB" if count >= MIB else f"{count / 1024:g} KiB"
+
+
+@dataclass(frozen=True)
+class QuickResult:
+    """A finished short run: its record (verdict, JSON) and where it was saved."""
+
+    record: BenchRecord
+    saved: SavedRun | None
+    saved_note: str
+
+
+def run_quick(params: object, directory: str, say: Callable[[str], None],
+              threshold_ms: float | None = None) -> QuickResult:
+    """Run one benchmark in the engine child, reporting progress through `say`; TargetError when the
+    directory cannot be benchmarked or the run failed (the message is one line)."""
+    kind = kind_of_params(params).name
+    target = describe_target(directory, params.scratch_bytes)  # type: ignore[attr-defined]
+    run = EngineRun(EngineConfig(kind, target.directory, params, list(target.layers)))
+
+    def forward(event: object) -> None:
+        if isinstance(event, Interval) and not event.job:
+            phase = f"{event.phase.replace('_', ' ')} " if event.phase else ""
+            say(f"{kind}: {phase}{event.progress:.0%}")
+        elif isinstance(event, PhaseChanged) and not event.job and event.detail:
+            say(f"{kind}: {event.detail}…")
+
+    final = run.wait(forward)
+    if isinstance(final, Failed) or not isinstance(final, Finished):
+        raise TargetError(getattr(final, "message", "the benchmark ended without a result"))
+    record = BenchRecord(kind, params, target, final.result, threshold_ms)
+    saved, message = save_run(record)
+    return QuickResult(record, saved, message)

@@ -1,0 +1,145 @@
+""""Why is this node slow right now?": the live monitor first (which device is saturated, which process
+writes, iowait and steal), then the targeted checks and findings for that device's stack."""
+
+from __future__ import annotations
+
+import time
+
+from diskdoctor.app.text.monitor import bytes_rate, cpu_line, process_lines
+from diskdoctor.probes.host_text import visible
+from diskdoctor.probes.io_monitor import IoMonitor, MonitorSample
+from rich.text import Text
+
+from .common_steps import ChooseFilesystem, chosen_mount, findings_text, stack_findings, stack_text
+from .guide import Guide
+from .steps import Action, Choice, GuideContext, Say, Step, StepView, Verdict
+
+STEAL_NOTE = 0.05
+"""Steal above 5% of the CPU time: the hypervisor gives this VM's CPU to others (a noisy neighbour)."""
+IOWAIT_NOTE = 0.2
+
+
+class WatchIo(Action):
+    """A few seconds of the live monitor: the busiest device, the processes and the CPU's wait."""
+
+    needs_live = True
+
+    def view(self, ctx: GuideContext) -> StepView:
+        text = Text.assemble(("Watch the I/O for a few seconds\n", "bold"))
+        text.append(f"Start takes {ctx.sizes.monitor_ticks} one-second readings of every device and process "
+                    "(read-only), like the Monitor screen (6), which keeps watching.")
+        return StepView(text)
+
+    def run(self, ctx: GuideContext, say: Say) -> Text:
+        monitor = IoMonitor(ctx.root)
+        monitor.poll()
+        samples: list[MonitorSample] = []
+        for tick in range(ctx.sizes.monitor_ticks):
+            time.sleep(1.0)
+            samples.append(monitor.poll())
+            say(f"reading {tick + 1} of {ctx.sizes.monitor_ticks}…")
+        ctx.results["monitor"] = samples[-1]
+        ctx.results["monitor_busiest"] = max(
+            (s.busiest() for s in samples if s.busiest() is not None),
+            key=lambda layer: layer.delta.util or 0.0, default=None)  # type: ignore[union-attr]
+        return monitor_summary(ctx)
+
+
+def monitor_summary(ctx: GuideContext) -> Text:
+    """The busiest device, who did the I/O, and the CPU's iowait and steal."""
+    sample: MonitorSample | None = ctx.results.get("monitor")
+    busiest = ctx.results.get("monitor_busiest")
+    if sample is None:
+        return Text("The monitor did not run.", style="yellow")
+    text = Text()
+    if busiest is not None and busiest.delta is not None:
+        delta = busiest.delta
+        style = "bold red" if busiest.saturated else ("yellow" if (delta.util or 0) >= 0.6 else "green")
+        text.append(f"Busiest device: {visible(busiest.row.name)} ({busiest.row.kind}) "
+                    f"{(delta.util or 0):.0%} busy", style=style)
+        text.append(f"{' (saturated)' if busiest.saturated else ''}; writes "
+                    f"{bytes_rate(delta.rate(delta.write_bytes) or 0)}, reads "
+                    f"{bytes_rate(delta.rate(delta.read_bytes) or 0)}, write wait "
+                    f"{delta.write_await_ms or 0:.2f} ms\n")
+    text.append("Who: " + "; ".join(process_lines(sample.processes, True, limit=3)) + "\n")
+    text.append(cpu_line(sample.cpu, True) + "\n")
+    if sample.cpu is not None and sample.cpu.steal >= STEAL_NOTE:
+        text.append("Steal is high: the hypervisor runs others on this VM's CPUs (a noisy neighbour).\n",
+                    style="yellow")
+    return text
+
+
+class WhichStack(ChooseFilesystem):
+    """The filesystem to check: the ones on the busiest device first."""
+
+    def view(self, ctx: GuideContext) -> StepView:
+        base = super().view(ctx)
+        busiest = ctx.results.get("monitor_busiest")
+        sample: MonitorSample | None = ctx.results.get("monitor")
+        if busiest is None or sample is None:
+            why = "the monitor did not run" if ctx.live else "a capture has no live rates"
+            base.text = Text.assemble((f"Which filesystem feels slow? ({why}, so none is suggested)\n",
+                                       "bold"))
+            return base
+        on_busiest = [g.group.key for g in sample.groups
+                      if busiest.row.kname in {layer.row.kname for layer in g.layers} and g.group.key]
+        first = [c for c in base.choices if c.value in on_busiest]
+        rest = [c for c in base.choices if c.value not in on_busiest]
+        base.choices = [Choice(c.label, c.value, f"on {busiest.row.name}, the busiest device; {c.note}")
+                        for c in first] + rest
+        base.default = first[0].value if first else base.default
+        base.text = Text(f"Which filesystem to check? Those on {visible(busiest.row.name)} come first.\n",
+                         style="bold")
+        return base
+
+
+class StackFindings(Step):
+    """The stack under that filesystem and what the rules find there."""
+
+    def view(self, ctx: GuideContext) -> StepView:
+        mounted = chosen_mount(ctx)
+        text = stack_text(ctx, mounted)
+        text.append("\n\n")
+        text.append_text(findings_text(stack_findings(ctx, mounted)))
+        return StepView(text)
+
+
+class SlowAnswer(Verdict):
+    """Why the node is slow, as far as storage can tell."""
+
+    def view(self, ctx: GuideContext) -> StepView:
+        sample: MonitorSample | None = ctx.results.get("monitor")
+        busiest = ctx.results.get("monitor_busiest")
+        reasons = []
+        if busiest is not None and busiest.saturated:
+            reasons.append(f"{busiest.row.name} is saturated")
+        if sample is not None and sample.cpu is not None:
+            if sample.cpu.iowait >= IOWAIT_NOTE:
+                reasons.append(f"the CPUs wait for I/O {sample.cpu.iowait:.0%} of the time")
+            if sample.cpu.steal >= STEAL_NOTE:
+                reasons.append(f"the hypervisor steals {sample.cpu.steal:.0%} of the CPU time")
+        if sample is None:
+            text = Text.assemble(("No live reading: ", "bold yellow"))
+            text.append("the monitor needs the live host; the findings below are what the configuration "
+                        "says.\n")
+        elif reasons:
+            text = Text.assemble(("Storage is a likely cause: " + "; ".join(reasons) + ".\n", "bold red"))
+        else:
+            text = Text("Storage looks idle enough right now: no saturated device, little iowait or steal.\n",
+                        style="bold green")
+        if sample is not None:
+            text.append_text(monitor_summary(ctx))
+        text.append("\n")
+        text.append_text(findings_text(stack_findings(ctx, chosen_mount(ctx))))
+        return StepView(text)
+
+
+def steps() -> list[Step]:
+    """The slow-node walkthrough, in order."""
+    return [WatchIo("Watch the I/O"), WhichStack("Which stack"), StackFindings("Its checks"),
+            SlowAnswer("Verdict")]
+
+
+GUIDE = Guide("slow", "Why is this node slow right now?", "slow node",
+              "the live monitor first (saturated device, writing process, iowait/steal), then that stack's "
+              "findings", steps)

@@ -1,0 +1,309 @@
+"""The live I/O monitor screen: iostat -x for the stack, a row per layer grouped by filesystem with a
+sparkline of its utilisation, the saturated layer highlighted, and beside it who does the I/O and CPU
+iowait/steal. One poll in flight at a time; ticks that come while one runs are skipped and counted."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from diskdoctor.probes.hotplug import HotplugWatcher, watch_block_devices
+from diskdoctor.probes.io_monitor import IoMonitor, LayerSample, MonitorSample
+from diskdoctor.probes.root import Root
+from diskdoctor.widgets.fit_text import middle_ellipsis
+from diskdoctor.widgets.fitted_footer import FittedFooter
+from diskdoctor.widgets.sparkline_text import sparkline
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import DataTable, Header, Static
+
+from ..text.monitor import (
+    COLUMNS,
+    COUNTER_COLUMNS,
+    counter_cells,
+    cpu_line,
+    layer_label,
+    process_lines,
+    rate_cells,
+)
+from .screen_help import MONITOR_HELP
+
+SPARK_CELLS = 12
+INTERVAL_S = 1.0
+NAME_CELLS = 20
+BUSY_UTIL = 0.6
+
+
+@dataclass
+class MonitorTick(Message):
+    """One poll of the monitor finished (posted from the poll worker)."""
+
+    sample: MonitorSample
+
+
+@dataclass
+class MonitorFailed(Message):
+    """A poll failed; `reason` is one line."""
+
+    reason: str
+
+
+@dataclass
+class DevicesChanged(Message):
+    """A block device appeared, vanished or changed (a pyudev event, posted from its thread)."""
+
+    action: str
+    kname: str
+
+
+def util_style(util: float | None, saturated: bool) -> str:
+    """Red for the saturated layer, yellow for a busy one."""
+    if saturated:
+        return "bold white on red"
+    return "yellow" if util is not None and util >= BUSY_UTIL else ""
+
+
+class MonitorScreen(Screen[None]):
+    """Every device and layer's I/O each second, grouped by filesystem, with who does it."""
+
+    SCREEN_HELP = MONITOR_HELP
+    BINDINGS = [
+        Binding("p", "pause", "Pause", tooltip="Stop or restart the ticks (the table stays as it is)."),
+        Binding("r", "rescan", "Re-read stack", tooltip="Read the device stack again at the next tick."),
+        Binding("q", "app.quit", "Quit", show=False),
+    ]
+
+    def __init__(self, root: Root, interval: float = INTERVAL_S) -> None:
+        super().__init__()
+        self.root, self.interval = root, interval
+        self.monitor: IoMonitor | None = None
+        self.history: dict[str, deque[float | None]] = {}
+        self.sample: MonitorSample | None = None
+        self.in_flight = False
+        self.late_ticks = 0
+        self.paused = False
+        self.hotplug_note = ""
+        self._watcher: HotplugWatcher | None = None
+        self._timer: Timer | None = None
+        self._row_keys: list[str] = []
+        self._columns = COLUMNS
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        yield Static("Taking the first reading…", id="monitor-summary")
+        with Horizontal(id="monitor-body"):
+            yield DataTable(id="monitor-table", cursor_type="row", zebra_stripes=False)
+            with VerticalScroll(id="monitor-side"):
+                yield Static("", id="monitor-who")
+                yield Static("", id="monitor-selected")
+        yield Static("", id="monitor-status")
+        yield FittedFooter()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Live I/O per layer" if self.root.live else "I/O counters of the capture"
+        self._set_columns(COLUMNS if self.root.live else COUNTER_COLUMNS)
+        if self.root.live:
+            self._watcher, self.hotplug_note = watch_block_devices(self.root, self._on_hotplug)
+            self._timer = self.set_interval(self.interval, self.tick)
+        self.tick()
+
+    def on_unmount(self) -> None:
+        if self._watcher is not None:
+            self._watcher.stop()
+
+    def on_screen_suspend(self) -> None:
+        """Nobody sees the table: stop polling until the screen is shown again."""
+        if self._timer is not None:
+            self._timer.pause()
+
+    def on_screen_resume(self) -> None:
+        if self._timer is not None and not self.paused:
+            self._timer.resume()
+
+    def _on_hotplug(self, action: str, kname: str) -> None:
+        """pyudev's thread: re-read the stack at the next tick, and tell the UI thread."""
+        if self.monitor is not None:
+            self.monitor.request_rescan()
+        self.post_message(DevicesChanged(action, kname))
+
+    def on_devices_changed(self, message: DevicesChanged) -> None:
+        """A device came or went: every screen's stack is read again too (one shared snapshot)."""
+        refresh = getattr(self.app, "refresh_snapshot", None)
+        if refresh is not None and message.action in ("add", "remove"):
+            refresh()
+
+    def tick(self) -> None:
+        """Start a poll, unless one is still running: then this tick is skipped and counted."""
+        if self.in_flight:
+            self.late_ticks += 1
+            return
+        self.in_flight = True
+        self.poll(self.late_ticks)
+        self.late_ticks = 0
+
+    @work(thread=True, group="monitor-poll", exit_on_error=False)
+    def poll(self, late_ticks: int) -> None:
+        """Worker: one reading of every counter (the first also reads the stack and the processes)."""
+        try:
+            if self.monitor is None:
+                self.monitor = IoMonitor(self.root)
+            self.post_message(MonitorTick(self.monitor.poll(late_ticks)))
+        except Exception as err:  # a probe bug must never kill the app
+            self.post_message(MonitorFailed(f"could not read the I/O counters: {err}"))
+
+    def on_monitor_failed(self, message: MonitorFailed) -> None:
+        self.in_flight = False
+        self.query_one("#monitor-status", Static).update(Text(message.reason, style="bold red"))
+
+    def on_monitor_tick(self, message: MonitorTick) -> None:
+        """Draw the tick: keyed rows updated in place, the table rebuilt only when the layout changed."""
+        self.in_flight = False
+        sample = self.sample = message.sample
+        for layer in sample.layers():
+            values = self.history.setdefault(layer.row.kname, deque(maxlen=SPARK_CELLS))
+            values.append(layer.delta.util if layer.delta is not None else None)
+        for gone in sample.vanished:
+            self.history.pop(gone, None)
+        self._draw_table(sample)
+        self._draw_side(sample)
+        self._draw_summary(sample)
+
+    def _set_columns(self, columns: tuple[tuple[str, str, int], ...]) -> None:
+        table = self.query_one("#monitor-table", DataTable)
+        table.clear(columns=True)
+        self._columns, self._row_keys = columns, []
+        table.add_column("device", key="device", width=NAME_CELLS)
+        if columns is COLUMNS:
+            table.add_column(columns[0][0], key=columns[0][1], width=columns[0][2])
+            table.add_column("util trend", key="spark", width=SPARK_CELLS)
+            columns = columns[1:]
+        for label, key, width in columns:
+            table.add_column(Text(label, justify="right"), key=key, width=width)
+
+    def _row_cells(self, layer: LayerSample, live: bool) -> dict[str, Text]:
+        cells = rate_cells(layer.delta) if live else counter_cells(layer)
+        util = layer.delta.util if layer.delta is not None else None
+        style = util_style(util, layer.saturated)
+        label = layer_label(layer)[:NAME_CELLS - 1]
+        row = {"device": Text(label, style="bold white on red" if layer.saturated else "")}
+        row.update({key: Text(value, justify="right") for key, value in cells.items()})
+        if "util" in row:
+            row["util"].stylize(style)
+        if live:
+            row["spark"] = Text(sparkline(self.history.get(layer.row.kname, ()), SPARK_CELLS),
+                                style="red" if layer.saturated else "cyan")
+        return row
+
+    def _draw_table(self, sample: MonitorSample) -> None:
+        table = self.query_one("#monitor-table", DataTable)
+        live = sample.seconds is not None or self.root.live
+        keys: list[str] = []
+        rows: dict[str, dict[str, Text]] = {}
+        for group in sample.groups:
+            key = f"group|{group.group.key}"
+            keys.append(key)
+            rows[key] = {"device": Text(middle_ellipsis(group.group.title, NAME_CELLS), style="bold")}
+            for layer in group.layers:
+                key = f"{group.group.key}|{layer.row.kname}"
+                keys.append(key)
+                rows[key] = self._row_cells(layer, live)
+        column_keys = [str(column.key.value) for column in table.columns.values()]
+        if keys != self._row_keys:
+            selected = self._selected_key()
+            table.clear()
+            for key in keys:
+                table.add_row(*(rows[key].get(column, "") for column in column_keys), key=key)
+            self._row_keys = keys
+            if selected in keys:
+                table.move_cursor(row=keys.index(selected))
+            return
+        for key in keys:
+            for column in column_keys:
+                if column in rows[key]:
+                    table.update_cell(key, column, rows[key][column])
+
+    def _selected_key(self) -> str | None:
+        table = self.query_one("#monitor-table", DataTable)
+        if not self._row_keys or table.cursor_row >= len(self._row_keys):
+            return None
+        return self._row_keys[table.cursor_row]
+
+    def _selected_layer(self) -> LayerSample | None:
+        key, sample = self._selected_key(), self.sample
+        if key is None or sample is None or key.startswith("group|"):
+            return None
+        group_key, kname = key.split("|", 1)
+        for group in sample.groups:
+            if group.group.key == group_key:
+                return next((layer for layer in group.layers if layer.row.kname == kname), None)
+        return None
+
+    @on(DataTable.RowHighlighted, "#monitor-table")
+    def _highlighted(self) -> None:
+        if self.sample is not None:
+            self._draw_side(self.sample)
+
+    def _draw_side(self, sample: MonitorSample) -> None:
+        who = Text.assemble(("Who does the I/O\n", "bold"))
+        for line in process_lines(sample.processes, sample.live or self.root.live, limit=8):
+            who.append(line + "\n")
+        self.query_one("#monitor-who", Static).update(who)
+        layer = self._selected_layer()
+        detail = Text()
+        if layer is not None:
+            detail.append(f"\n{layer.row.name} ({layer.row.kind})\n", style="bold")
+            cells = rate_cells(layer.delta) if layer.delta is not None else counter_cells(layer)
+            columns = COLUMNS if layer.delta is not None else COUNTER_COLUMNS
+            for label, key, _ in columns:
+                detail.append(f"  {label:<9} {cells[key]}\n")
+        self.query_one("#monitor-selected", Static).update(detail)
+
+    def _draw_summary(self, sample: MonitorSample) -> None:
+        parts = [cpu_line(sample.cpu, self.root.live) if self.root.live else
+                 "capture: counters since boot; rates, CPU and processes need the live host"]
+        busiest = sample.busiest()
+        if busiest is not None and busiest.delta is not None and busiest.delta.util is not None:
+            parts.append(f"busiest: {busiest.row.name} {busiest.delta.util:.0%}"
+                         + (" SATURATED" if busiest.saturated else ""))
+        self.query_one("#monitor-summary", Static).update(Text(" · ".join(parts)))
+        status = [sample.note] if sample.note else []
+        if sample.appeared:
+            status.append("appeared: " + ", ".join(sample.appeared))
+        if sample.vanished:
+            status.append("vanished: " + ", ".join(sample.vanished))
+        if sample.late_ticks:
+            status.append(f"{sample.late_ticks} late ticks skipped")
+        if self.paused:
+            status.append("paused (p resumes)")
+        elif self.root.live:
+            status.append(f"every {self.interval:g} s · {self.hotplug_note}")
+        self.query_one("#monitor-status", Static).update(Text(" · ".join(status)))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Pause only where something ticks (the live host)."""
+        return self.root.live if action == "pause" else True
+
+    def action_pause(self) -> None:
+        """Stop or restart the ticks."""
+        if self._timer is None:
+            return
+        self.paused = not self.paused
+        if self.paused:
+            self._timer.pause()
+        else:
+            self._timer.resume()
+        if self.sample is not None:
+            self._draw_summary(self.sample)
+
+    def action_rescan(self) -> None:
+        """Read the device stack again at the next tick (and now, on a capture)."""
+        if self.monitor is not None:
+            self.monitor.request_rescan()
+        if not self.root.live:
+            self.tick()

@@ -1,0 +1,144 @@
+"""The TUI's "write a report" dialog: a file name (its suffix picks the format), written off the UI thread."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from typing import Any
+
+from diskdoctor.probes.root import Root
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+from ..report.model import build_report
+from ..report.render import render_report
+from ..report.writer import ReportWriteError, report_format, write_report_file
+from .host_snapshot import HostSnapshot
+
+
+def default_report_name(hostname: str | None, now: dt.datetime) -> str:
+    """diskdoctor-HOST-20261122-0930.html in the current folder (host name reduced to safe characters)."""
+    host = re.sub(r"[^A-Za-z0-9._-]+", "_", hostname or "host").strip("._") or "host"
+    return os.path.join(os.getcwd(), f"diskdoctor-{host}-{now:%Y%m%d-%H%M}.html")
+
+
+class ReportDialog(ModalScreen[str | None]):
+    """Asks where to write the report; returns the path written, or None when cancelled."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, root: Root, hostname: str | None, snapshot: HostSnapshot | None = None) -> None:
+        super().__init__()
+        self.root = root
+        self.hostname = hostname
+        self.snapshot = snapshot
+        """The host snapshot the screens show: the report is built from it, so it says what they say."""
+        self.written: str | None = None
+        self.replace_path: str | None = None
+        """A path the user was told exists: writing it again replaces it (the TUI's --force)."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Write a report for a ticket", classes="dialog-title")
+            yield Static("Host, storage stack, TRIM verdicts, findings and the newest saved run of each "
+                         "filesystem. The name picks the format: .html (one self-contained file), .md "
+                         "or .json.")
+            yield Input(default_report_name(self.hostname, dt.datetime.now()), id="report-path")
+            yield Static("", id="report-result")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Write", variant="primary", id="report-write")
+                yield Button("Close", id="report-close")
+
+    @on(Button.Pressed, "#report-write")
+    @on(Input.Submitted, "#report-path")
+    def write(self) -> None:
+        """Check the name, then build and write the report in a worker."""
+        path = self.query_one("#report-path", Input).value.strip()
+        try:
+            report_format(path)
+        except ReportWriteError as err:
+            self._said_error(str(err))
+            return
+        force = path == self.replace_path
+        if os.path.lexists(path) and not force:
+            self.replace_path = path
+            self.query_one("#report-write", Button).label = "Replace"
+            self._said_error(f"{path} already exists: Enter or Replace overwrites it, or change the name.")
+            return
+        self.query_one("#report-write", Button).disabled = True
+        doing = "Writing" if self.snapshot is not None else "Reading the host and writing"
+        self._say(f"{doing} {path}…")
+        self.write_report(path, force)
+
+    @on(Input.Changed, "#report-path")
+    def name_changed(self) -> None:
+        """A new name is a new question: the next write never replaces a file without asking again."""
+        if self.replace_path is not None and self.query_one("#report-path", Input).value.strip() != \
+                self.replace_path:
+            self.replace_path = None
+            self.query_one("#report-write", Button).label = "Write"
+
+    @work(thread=True, exclusive=True, group="report", exit_on_error=False)
+    def write_report(self, path: str, force: bool = False) -> None:
+        """Build the report from the screens' snapshot (reading the host only without one), render it and
+        write it atomically; the outcome goes back to the UI thread."""
+        try:
+            report = build_report(self.root, **snapshot_parts(self.snapshot))
+            write_report_file(path, render_report(report, report_format(path)), force=force)
+        except ReportWriteError as err:
+            self.app.call_from_thread(self._finished, None, str(err))
+            return
+        except Exception as err:  # a probe bug must not leave the dialog stuck
+            self.app.call_from_thread(self._finished, None, f"internal error: {err} (please report it)")
+            return
+        summary = (f"Wrote {path}: {_count(len(report.findings), 'finding')}, "
+                   f"{_count(len(report.verdicts), 'TRIM verdict')}, {_count(len(report.runs), 'run')}.")
+        if report.skipped_runs:
+            left = "it is" if report.skipped_runs == 1 else "they are"
+            summary += (f" Skipped {_count(report.skipped_runs, 'file')} of the runs folder (left as {left}; "
+                        "named in the report's notes).")
+        self.app.call_from_thread(self._finished, path, summary)
+
+    def _finished(self, path: str | None, message: str) -> None:
+        self.written = path or self.written
+        self.query_one("#report-write", Button).disabled = False
+        if path is None:
+            self._said_error(message)
+            return
+        self.replace_path = None
+        self.query_one("#report-write", Button).label = "Write"
+        self._say(message)
+        self.query_one("#report-close", Button).focus()
+
+    def _said_error(self, message: str) -> None:
+        """Show what is wrong and give the name field the focus back, since that is what must change."""
+        self._say(message, error=True)
+        self.query_one("#report-path", Input).focus()
+
+    def _say(self, message: str, *, error: bool = False) -> None:
+        self.query_one("#report-result", Static).update(Text(message, style="bold red" if error else "green"))
+
+    @on(Button.Pressed, "#report-close")
+    def action_cancel(self) -> None:
+        self.dismiss(self.written)
+
+
+def snapshot_parts(snapshot: HostSnapshot | None) -> dict[str, Any]:
+    """build_report's host, TRIM facts and verdicts from a snapshot (the facts and verdicts only once they
+    are in; until then the report reads them itself)."""
+    if snapshot is None:
+        return {}
+    if snapshot.trim_facts is None:
+        return {"host": snapshot.host}
+    return {"host": snapshot.host, "trim": snapshot.trim_facts, "verdicts": list(snapshot.trim_verdicts)}
+
+
+def _count(number: int, noun: str) -> str:
+    """'1 run', '2 runs'."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"

@@ -1,0 +1,203 @@
+"""The Runs screen: every saved run in a table; pick two to see them side by side with deltas and flags."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from diskdoctor.widgets.fit_text import middle_ellipsis
+from diskdoctor.widgets.fitted_footer import FittedFooter
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Header, Static
+
+from ..base.formatting import counted
+from ..core.runs.compare import compare_runs, different_kinds
+from ..core.runs.record import SavedRun
+from ..core.runs.render_guard import RunRenderError, rendering
+from ..core.runs.store import RunListing, RunStore, RunStoreError
+from ..text.runs import compare_lines, list_row, show_lines
+
+TARGET_MIN_CELLS = 16
+"""A target is never cut shorter than this (the table scrolls sideways instead)."""
+
+PICK_MARK = "●"
+MAX_PICKS = 2
+MAX_NOTICE_LINES = 3
+"""A notice names this many damaged run files; the status line names them all."""
+NOTICE_SECONDS = 12
+
+
+def styled(lines: list[str]) -> Text:
+    """Plain lines as Text (never parsed as markup), with REGRESSION lines red and improvements green."""
+    text = Text()
+    for line in lines:
+        style = "bold red" if line.startswith("REGRESSION") or line.endswith("REGRESSION") else (
+            "bold green" if line.startswith("improved") else "")
+        text.append(line + "\n", style=style)
+    return text
+
+
+class RunsScreen(Screen[None]):
+    """Saved benchmark runs: Space picks up to two, the pane shows one run or the comparison of two."""
+
+    BINDINGS = [
+        Binding("space", "pick", "Pick", tooltip="Pick this run; with two picked, they are compared."),
+        Binding("c", "clear", "Clear picks"),
+        Binding("r", "reload", "Reload", tooltip="Read the runs directory again."),
+        Binding("q", "app.quit", "Quit", show=False),
+    ]
+
+    @dataclass
+    class RunsLoaded(Message):
+        """The runs directory was read (or could not be: `problem`)."""
+
+        listing: RunListing
+        problem: str | None = None
+
+    def __init__(self, store: RunStore | None = None) -> None:
+        super().__init__()
+        self.store = store
+        self.runs: list[SavedRun] = []
+        self.picked: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with Horizontal(id="runs-body"):
+            yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
+            with VerticalScroll(id="runs-detail-pane"):
+                yield Static("", id="runs-detail")
+        yield Static("Reading saved runs…", id="runs-status")
+        yield FittedFooter()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        for label, key in (("", "pick"), ("saved (UTC)", "saved"), ("kind", "kind"), ("result", "result"),
+                           ("target", "target")):
+            table.add_column(label, key=key)
+        self.load_runs()
+
+    @work(thread=True, exclusive=True, group="runs", exit_on_error=False)
+    def load_runs(self) -> None:
+        """Read every run file off the UI thread (parsing histograms of many runs takes a moment)."""
+        try:
+            self.store = self.store or RunStore()
+            self.post_message(self.RunsLoaded(self.store.scan()))
+        except RunStoreError as err:
+            self.post_message(self.RunsLoaded(RunListing(), str(err)))
+
+    @on(RunsLoaded)
+    def show_runs(self, message: RunsLoaded) -> None:
+        self.runs = list(reversed(message.listing.runs))  # newest first
+        known = {run.id for run in self.runs}
+        self.picked = [run_id for run_id in self.picked if run_id in known]
+        table = self.query_one(DataTable)
+        table.clear()
+        rows = [list_row(run) for run in self.runs]  # a run that cannot be shown says DAMAGED, and why
+        # the target gets the room left, cut in the middle so both the directory and the host stay
+        used = 1 + 16 + max((len(run.kind) for run in self.runs), default=4) + \
+            max((len(head) for _, head, _ in rows), default=6)
+        room = max((table.size.width or self.app.size.width // 2) - used - 5 * 2 - 2, TARGET_MIN_CELLS)
+        for run, (when, head, target) in zip(self.runs, rows, strict=True):
+            table.add_row(self._mark(run.id), when.removesuffix(" UTC"), Text(run.kind),
+                          Text(head, style="bold red" if not target else ""),
+                          Text(middle_ellipsis(target, room)), key=run.id)
+        self.query_one("#runs-status", Static).update(Text(message.problem or self._status(message.listing)))
+        self._notify_damaged(message.listing)
+        self._show_detail()
+
+    def _status(self, listing: RunListing) -> str:
+        """The status line: how many runs, and every file skipped ("skipped 1 file that is not a run ...")."""
+        status = (f"{counted(len(self.runs), 'saved run')} · Space picks two to compare" if self.runs else
+                  f"No saved runs yet in {self.store.directory if self.store else '?'}: every benchmark run "
+                  "is saved there.")
+        skipped = listing.skipped
+        if not skipped:
+            return status
+        if listing.damaged:
+            files = counted(len(skipped), "file")
+        else:
+            files = f"{len(skipped)} file that is not a run" if len(skipped) == 1 else \
+                f"{len(skipped)} files that are not runs"
+        return status + f" · skipped {files} (left as is): " + ", ".join(name for name, _ in skipped)
+
+    def _notify_damaged(self, listing: RunListing) -> None:
+        """A notice naming each damaged run file and its field (a run the user expects to see is not)."""
+        lines = listing.damaged_warnings()
+        if lines:
+            more = len(lines) - MAX_NOTICE_LINES
+            shown = lines[:MAX_NOTICE_LINES] + ([f"and {counted(more, 'more damaged file')}"] if more > 0
+                                                else [])
+            self.notify("\n".join(shown), title="Saved runs", severity="warning", timeout=NOTICE_SECONDS,
+                        markup=False)
+
+    def _mark(self, run_id: str) -> Text:
+        return Text(PICK_MARK, style="bold cyan") if run_id in self.picked else Text(" ")
+
+    def _highlighted(self) -> SavedRun | None:
+        table = self.query_one(DataTable)
+        if not self.runs or table.cursor_row is None or table.cursor_row >= len(self.runs):
+            return None
+        return self.runs[table.cursor_row]
+
+    def action_pick(self) -> None:
+        """Pick or unpick the highlighted run; a third pick drops the oldest pick."""
+        run = self._highlighted()
+        if run is None:
+            return
+        if run.id in self.picked:
+            self.picked.remove(run.id)
+        else:
+            self.picked = [*self.picked, run.id][-MAX_PICKS:]
+        table = self.query_one(DataTable)
+        for row_run in self.runs:
+            table.update_cell(row_run.id, "pick", self._mark(row_run.id))
+        self._show_detail()
+
+    def action_clear(self) -> None:
+        self.picked = []
+        table = self.query_one(DataTable)
+        for run in self.runs:
+            table.update_cell(run.id, "pick", self._mark(run.id))
+        self._show_detail()
+
+    def action_reload(self) -> None:
+        self.load_runs()
+
+    @on(DataTable.RowHighlighted)
+    def _highlight_changed(self) -> None:
+        if len(self.picked) < MAX_PICKS:
+            self._show_detail()
+
+    def _show_detail(self) -> None:
+        detail = self.query_one("#runs-detail", Static)
+        by_id = {run.id: run for run in self.runs}
+        if len(self.picked) == MAX_PICKS:
+            first, second = by_id[self.picked[0]], by_id[self.picked[1]]
+            if first.kind != second.kind:
+                detail.update(Text(different_kinds(first, second), style="bold yellow"))
+                return
+            try:
+                with rendering(f"the comparison of runs {first.id} and {second.id}"):
+                    lines = compare_lines(compare_runs(first, second))
+            except RunRenderError as err:
+                detail.update(Text(str(err), style="bold red"))
+                return
+            title = "Comparison (the older run is the baseline)"
+            detail.update(styled([title, "", *lines]))
+            return
+        run = self._highlighted()
+        if run is None:
+            detail.update(Text("Run a benchmark (key 3, or `diskdoctor bench wal --dir DIR`): it is saved "
+                               "here, and two runs can be compared."))
+            return
+        hint = ("Space picks this run; pick a second one to compare." if not self.picked else
+                "Space on another run compares it with the picked one.")
+        try:
+            detail.update(styled([*show_lines(run), "", hint]))
+        except RunRenderError as err:
+            detail.update(Text(f"{err}\n\n{hint}", style="bold red"))

@@ -1,0 +1,153 @@
+"""Turn a Host into tree rows (disks up or mountpoints down) and detail groups for the widgets."""
+
+from __future__ import annotations
+
+from diskdoctor.probes.discard_path import discard_reach
+from diskdoctor.probes.facts import Fact
+from diskdoctor.probes.host import Host
+from diskdoctor.probes.layer_details import DetailSection
+from diskdoctor.widgets import DetailGroup, DetailRow, StackRow
+
+from ..base.formatting import human_bytes, yes_no
+from ..core.trim.summary import MountTrim, mount_trims
+
+DISKS_UP = "disks-up"
+MOUNTS_DOWN = "mounts-down"
+SEPARATOR = ">"
+MOUNT_PREFIX = "mount:"
+
+
+def verdict_text(verdict: str) -> str:
+    """TRIM column text for a mountpoint row (the blocking layer is named in the details)."""
+    if verdict == "reaches":
+        return "ok"
+    if verdict == "blocked":
+        return "BLOCKED"
+    return verdict if verdict != "unknown" else "?"
+
+
+class StackView:
+    """Rows for the tree in either direction; keys are paths so a shared device has unique rows."""
+
+    def __init__(self, host: Host, mode: str = DISKS_UP) -> None:
+        self.host = host
+        self.mode = mode
+
+    def device_row(self, key: str, kname: str, has_children: bool) -> StackRow:
+        """A row for one device."""
+        device = self.host.devices[kname]
+        return StackRow(key=key, name=device.name, kind=device.kind,
+                        size=human_bytes(device.size_bytes.value),
+                        trim=yes_no(device.accepts_discard), fstype=device.fstype.value or "",
+                        mounts=" ".join(self.host.mountpoints(kname)), has_children=has_children)
+
+    def mount_row(self, trim: MountTrim) -> StackRow:
+        """A row for a mountpoint at the top of the mounts-down view."""
+        device = self.host.devices[trim.kname]
+        return StackRow(key=MOUNT_PREFIX + trim.mountpoint, name=trim.mountpoint, kind=trim.fstype,
+                        size=human_bytes(device.size_bytes.value),
+                        trim=verdict_text(trim.reach.verdict), fstype=trim.fstype,
+                        mounts=f"on {device.name}", has_children=True, emphasis="bold cyan")
+
+    def children(self, key: str | None) -> list[StackRow]:
+        """Rows under `key` (None for the top level)."""
+        if self.mode == MOUNTS_DOWN:
+            return self._down_children(key)
+        if key is None:
+            return [self.device_row(k, k, bool(self.host.children(k))) for k in self.host.roots()]
+        kname = key.rsplit(SEPARATOR, 1)[-1]
+        return [self.device_row(f"{key}{SEPARATOR}{child}", child,
+                                bool(self.host.children(child)))
+                for child in self.host.children(kname)]
+
+    def _down_children(self, key: str | None) -> list[StackRow]:
+        if key is None:
+            return [self.mount_row(trim) for trim in mount_trims(self.host)]
+        if key.startswith(MOUNT_PREFIX) and SEPARATOR not in key:
+            mounted = self.host.mount_for_path(key[len(MOUNT_PREFIX):])
+            below = [mounted.kname] if mounted and mounted.kname else []
+        else:
+            below = self.host.parents(key.rsplit(SEPARATOR, 1)[-1])
+        return [self.device_row(f"{key}{SEPARATOR}{k}", k, bool(self.host.parents(k)))
+                for k in below]
+
+    @staticmethod
+    def ancestor_keys(key: str) -> list[str]:
+        """Keys of the rows from the top level down to `key` (keys are paths)."""
+        parts = key.split(SEPARATOR)
+        return [SEPARATOR.join(parts[: index + 1]) for index in range(len(parts))]
+
+    def key_for(self, kname: str) -> str | None:
+        """The key of a row showing `kname` in this view (the first path found), to keep a selection."""
+        if kname not in self.host.devices:
+            return None
+        if self.mode == DISKS_UP:
+            path = [kname]
+            while self.host.parents(path[-1]) and len(path) <= len(self.host.devices):
+                path.append(self.host.parents(path[-1])[0])
+            return SEPARATOR.join(reversed(path))
+        for trim in mount_trims(self.host):
+            found = self._path_down(trim.kname, kname, set())
+            if found is not None:
+                return SEPARATOR.join([MOUNT_PREFIX + trim.mountpoint, *found])
+        return None
+
+    def _path_down(self, start: str, wanted: str, seen: set[str]) -> list[str] | None:
+        if start == wanted:
+            return [start]
+        if start in seen:
+            return None
+        seen.add(start)
+        for below in self.host.parents(start):
+            found = self._path_down(below, wanted, seen)
+            if found is not None:
+                return [start, *found]
+        return None
+
+    def mountpoint_of(self, key: str) -> str | None:
+        """The mountpoint a row stands for or whose device is mounted, for "benchmark this filesystem"."""
+        if key.startswith(MOUNT_PREFIX) and SEPARATOR not in key:
+            return key[len(MOUNT_PREFIX):]
+        kname = key.rsplit(SEPARATOR, 1)[-1]
+        points = [point for point in self.host.mountpoints(kname) if point.startswith("/")]
+        return points[0] if points else None
+
+    def kname_of(self, key: str) -> str | None:
+        """The device a row stands for (a mountpoint row stands for the device it is on)."""
+        if key.startswith(MOUNT_PREFIX) and SEPARATOR not in key:
+            mounted = self.host.mount_for_path(key[len(MOUNT_PREFIX):])
+            return mounted.kname if mounted else None
+        return key.rsplit(SEPARATOR, 1)[-1]
+
+
+def format_fact(label: str, fact: Fact) -> str:
+    """A fact's value for display, or "unknown: <why>"."""
+    if fact.value is None:
+        return f"unknown: {fact.why_unknown}" if fact.why_unknown else "unknown"
+    value = fact.value
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int) and ("bytes" in label or label == "discard_granularity"):
+        return f"{value:,} ({human_bytes(value)})" if value >= 1024 else str(value)
+    return str(value)
+
+
+def detail_groups(sections: list[DetailSection]) -> list[DetailGroup]:
+    """Probe detail sections as widget groups."""
+    return [DetailGroup(section.title, tuple(
+        DetailRow(d.label, format_fact(d.label, d.fact), d.fact.source, d.note or "",
+                  d.fact.value is not None) for d in section.details))
+        for section in sections]
+
+
+def trim_group(host: Host, kname: str) -> DetailGroup:
+    """The discard walk under a device as a details group."""
+    reach = discard_reach(host, kname)
+    rows = [DetailRow("verdict", reach.summary, "queue/discard_max_bytes of every layer",
+                      known=reach.verdict != "unknown")]
+    for layer in reach.layers:
+        accepts = yes_no(layer.accepts)
+        value = f"{accepts} (discard_max_bytes {human_bytes(layer.discard_max_bytes)})"
+        note = "first layer that drops discard" if layer.kname == reach.blocked_at else ""
+        rows.append(DetailRow(f"{layer.name} ({layer.kind})", value, layer.source, note))
+    return DetailGroup("TRIM (discard) path", tuple(rows))

@@ -1,0 +1,285 @@
+"""The TRIM screen: a verdict per filesystem, the layers and schedule behind it, fixes, and trim now."""
+
+from __future__ import annotations
+
+from diskdoctor.probes.calendar_spec import describe_delta
+from diskdoctor.probes.fstrim_run import FstrimResult
+from diskdoctor.probes.host import Host
+from diskdoctor.probes.root import Root
+from diskdoctor.probes.trim_facts import TrimFacts
+from diskdoctor.widgets import FindingCard, StatusLine
+from diskdoctor.widgets.fit_text import middle_ellipsis
+from diskdoctor.widgets.fitted_footer import FittedFooter
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import DataTable, Header, Static
+
+from ..base.errors import UsageError
+from ..base.formatting import human_bytes
+from ..core.trim.doctor import TrimVerdict, layer_marker
+from ..core.trim.peak_window import PeakWindow
+from ..core.trim.trim_now import hold_confirmed_mount
+from .cards import card_content
+from .host_snapshot import HostSnapshot, SnapshotScreen
+from .screen_help import TRIM_HELP
+from .trim_dialogs import ConfirmTrim, PeakDialog, TrimProgress
+
+COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Warnings")
+MIN_MOUNTPOINT_CELLS = 16
+
+
+def _schedule_cell(verdict: TrimVerdict, facts: TrimFacts) -> str:
+    schedule = verdict.schedule
+    if schedule.kind == "none":
+        return "none"
+    when = f", next {describe_delta(schedule.next_run - facts.clock.now)}" if schedule.next_run else ""
+    return f"{schedule.kind}{when}"
+
+
+def host_summary(facts: TrimFacts, peak: PeakWindow | None) -> Text:
+    """Two lines on the host-wide trim machinery: timer state, cron jobs, peak window."""
+    timer = facts.timer
+    text = Text()
+    text.append("fstrim.timer ", "bold")
+    text.append(timer.state, "green" if timer.active and timer.systemd_running else "yellow")
+    if not timer.systemd_running:
+        text.append(" (systemd not running)", "yellow")
+    if timer.calendars:
+        text.append(f" · OnCalendar={', '.join(timer.calendars)}")
+    if timer.dropins:
+        text.append(f" · overridden in {', '.join(timer.dropins)}")
+    scope = {"fstab": "fstab mounts only", "all": "all mounts"}.get(timer.service_scope)
+    text.append(f" · fstrim.service trims {scope}" if scope else
+                " · fstrim.service scope unknown (its unit file was not found)")
+    crons = [f"{c.source}{'' if c.runs else ' (skipped)'}" for c in facts.crons]
+    text.append(f"\ncron: {', '.join(crons) if crons else 'no fstrim jobs'}")
+    text.append(f" · peak window: {peak.text if peak else 'not set (p)'}")
+    text.append(f" · times in {facts.clock.zone_name}, now = {facts.clock.source}", "dim")
+    return text
+
+
+def verdict_text(verdict: TrimVerdict, facts: TrimFacts) -> Text:
+    """The pieces behind one verdict: layers top-down, discard mode, schedule, each with its source."""
+    text = Text()
+    text.append(verdict.summary + "\n\n", verdict.verdict.style)
+    text.append("Layers, top to bottom (discard_max_bytes / granularity):\n", "bold")
+    for layer in verdict.reach.layers:
+        marker = layer_marker(verdict, layer.kname)
+        text.append(f"  {layer.name:<20} {layer.kind:<6} {human_bytes(layer.discard_max_bytes):>7} / "
+                    f"{human_bytes(layer.discard_granularity):<6}", "bold red" if marker else "")
+        text.append(f"  {layer.source}", "dim")
+        text.append(f"  ← {marker}\n" if marker else "\n", "bold red")
+    text.append("Discard mode: ", "bold")
+    text.append(f"{verdict.mode.text}  ")
+    text.append(f"{verdict.mode.source}\n", "dim")
+    schedule = verdict.schedule
+    text.append("Periodic trim: ", "bold")
+    if schedule.kind == "none":
+        text.append(f"none: {schedule.covers_reason}")
+        return text
+    text.append(f"{schedule.kind}, {schedule.calendar}  ")
+    text.append(f"{schedule.source}\n", "dim")
+    text.append(f"  covers it because {schedule.covers_reason}\n")
+    now = facts.clock.now
+    if schedule.next_run:
+        delay = schedule.random_delay.total_seconds()
+        extra = f" + up to {int(delay // 60)} min" if delay else ""
+        text.append(f"  next run {schedule.next_run:%a %Y-%m-%d %H:%M}{extra} "
+                    f"({describe_delta(schedule.next_run - now)})\n")
+    if schedule.last_run:
+        text.append(f"  last run {schedule.last_run:%a %Y-%m-%d %H:%M} "
+                    f"({describe_delta(schedule.last_run - now)})\n")
+    if schedule.last_run_note:
+        text.append(f"  note: {schedule.last_run_note}\n", "dim")
+    text.rstrip()
+    return text
+
+
+class TrimScreen(SnapshotScreen):
+    """Does TRIM reach the flash for each filesystem, and when is it trimmed?"""
+
+    SCREEN_HELP = TRIM_HELP
+    BINDINGS = [
+        Binding("t", "trim_now", "Trim now", tooltip="Run fstrim on the selected filesystem (asks first)."),
+        Binding("b", "bench_selected", "Bench this",
+                tooltip="Benchmark the selected filesystem (opens screen 3 with it chosen)."),
+        Binding("c", "copy_fixes", "Copy fixes", tooltip="Copy the fix commands to the clipboard (OSC 52)."),
+        Binding("p", "peak", "Peak window", tooltip="Declare busy hours; trims inside them are flagged."),
+        Binding("r", "refresh", "Refresh", tooltip="Read the host and the trim schedule again."),
+        Binding("q", "app.quit", "Quit", tooltip="Quit diskdoctor."),
+    ]
+
+    def __init__(self, root: Root) -> None:
+        super().__init__()
+        self.root = root
+        self.verdicts: dict[str, TrimVerdict] = {}
+        self.facts: TrimFacts | None = None
+        self.host: Host | None = None
+        self.selected: str | None = None
+
+    @property
+    def peak(self) -> PeakWindow | None:
+        """The busy hours declared in this session (kept by the App, applied on each refresh)."""
+        return getattr(self.app, "peak_window", None)
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        yield Static(id="trim-host")
+        yield DataTable(id="trim-table", cursor_type="row", zebra_stripes=True)
+        yield Static("Details", id="trim-details-title", classes="pane-title")
+        with VerticalScroll(id="trim-details"):
+            yield Static(id="trim-verdict")
+            yield Vertical(id="trim-findings")
+        yield StatusLine("Reading the host…", id="status")
+        yield FittedFooter()
+
+    def on_mount(self) -> None:
+        self.sub_title = "TRIM: does discard reach the flash, and when is it trimmed?"
+        self.query_one("#trim-table", DataTable).add_columns(*COLUMNS)
+        self.take_snapshot(getattr(self.app, "snapshot", None))
+
+    def show_snapshot_failure(self, reason: str) -> None:
+        self.query_one(StatusLine).say(reason)
+
+    def show_snapshot(self, snapshot: HostSnapshot) -> None:
+        """Draw the verdicts of a snapshot once its TRIM facts are in."""
+        if not snapshot.trim_ready:
+            self.query_one(StatusLine).say("Reading the TRIM facts…")
+            return
+        if snapshot.trim_facts is None:
+            self.query_one(StatusLine).say(snapshot.trim_problem or "could not read the TRIM facts")
+            return
+        facts = snapshot.trim_facts
+        verdicts = list(snapshot.trim_verdicts)
+        self.facts = facts
+        self.host = snapshot.host
+        self.verdicts = {v.mountpoint: v for v in verdicts}
+        self.query_one("#trim-host", Static).update(host_summary(facts, snapshot.peak))
+        self._fill_table()
+        table = self.query_one("#trim-table", DataTable)
+        if self.selected in self.verdicts:
+            table.move_cursor(row=table.get_row_index(self.selected))
+            self._show_details(self.selected)
+        elif verdicts:
+            self._show_details(verdicts[0].mountpoint)
+        bad = sum(1 for v in verdicts if v.verdict != "ok")
+        self.query_one(StatusLine).say((f"{len(verdicts) - bad} of {len(verdicts)} filesystems OK", 0),
+                                       ("t trim now", 2), ("b bench this", 3), ("F1 help", 1))
+        table.focus()
+
+    def _fill_table(self) -> None:
+        """One row per filesystem; long mountpoints are cut in the middle (no sideways scrolling)."""
+        if self.facts is None:
+            return
+        table = self.query_one("#trim-table", DataTable)
+        rows = []
+        for verdict in self.verdicts.values():
+            problems = [f for f in verdict.findings if f.severity != "info"]
+            rows.append((verdict.mountpoint, verdict.fstype, verdict.verdict, verdict.mode.mode,
+                         _schedule_cell(verdict, self.facts), str(len(problems)) if problems else "-"))
+        others = sum(max([len(COLUMNS[i]), *(len(row[i]) for row in rows)]) + 2
+                     for i in range(1, len(COLUMNS)))
+        room = max((table.size.width or self.app.size.width) - others - 3, MIN_MOUNTPOINT_CELLS)
+        cursor = table.cursor_row
+        table.clear()
+        for mountpoint, fstype, verdict, mode, schedule, problems in rows:
+            table.add_row(Text(middle_ellipsis(mountpoint, room)), Text(fstype),
+                          Text(verdict.upper(), verdict.style), mode, schedule, problems,
+                          key=mountpoint)
+        if rows:
+            table.move_cursor(row=min(cursor, len(rows) - 1))
+
+    def on_resize(self) -> None:
+        """Fit the mountpoints to the new width."""
+        self._fill_table()
+
+    @on(DataTable.RowHighlighted, "#trim-table")
+    def highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.row_key.value is not None:
+            self._show_details(str(event.row_key.value))
+
+    def _show_details(self, mountpoint: str) -> None:
+        verdict = self.verdicts.get(mountpoint)
+        if verdict is None or self.facts is None:
+            return
+        self.selected = mountpoint
+        title = self.query_one("#trim-details-title", Static)
+        room = max((title.size.width or self.app.size.width) - 2, 20)
+        heading = f"Details: {mountpoint} ({verdict.fstype} on {verdict.source})"
+        title.update(Text(middle_ellipsis(heading, room)))
+        self.query_one("#trim-verdict", Static).update(verdict_text(verdict, self.facts))
+        findings = self.query_one("#trim-findings", Vertical)
+        findings.remove_children()
+        findings.mount_all(FindingCard(card_content(finding)) for finding in verdict.findings)
+
+    def action_refresh(self) -> None:
+        self.query_one(StatusLine).say("Reading the host…")
+        self.request_refresh()
+
+    async def action_bench_selected(self) -> None:
+        """Open the benchmark with the selected filesystem chosen."""
+        if self.selected is None:
+            return
+        if not self.root.live:
+            self.notify("Benchmarks need the live host; this session reads a capture (--sysroot).",
+                        severity="warning")
+            return
+        await self.app.benchmark_directory(self.selected)  # type: ignore[attr-defined]
+
+    def action_copy_fixes(self) -> None:
+        verdict = self.verdicts.get(self.selected or "")
+        lines = [line for f in (verdict.findings if verdict else []) for line in f.fix]
+        if not lines:
+            self.notify("No fix commands for this filesystem")
+            return
+        self.app.copy_to_clipboard("\n".join(lines) + "\n")
+        self.notify(f"Copied {len(lines)} lines (your terminal must allow OSC 52 clipboard access)")
+
+    def action_peak(self) -> None:
+        def chosen(result: PeakWindow | None | bool) -> None:
+            if result is False:
+                return
+            self.app.peak_window = result if isinstance(result, PeakWindow) else None  # type: ignore[attr-defined]
+            self.action_refresh()
+
+        self.app.push_screen(PeakDialog(self.peak), chosen)
+
+    def action_trim_now(self) -> None:
+        if not self.root.live:
+            self.notify("Trim now works on the live host only, not on a --sysroot capture",
+                        severity="warning")
+            return
+        mountpoint = self.selected
+        if mountpoint is None:
+            return
+
+        def finished(result: FstrimResult | None) -> None:
+            if result is not None:
+                self.query_one(StatusLine).update(Text(
+                    f"{mountpoint}: " + (f"fstrim reported {human_bytes(result.reported_bytes)} in "
+                                         f"{result.elapsed_s:.1f} s" if result.ok else result.message)))
+
+        verdict = self.verdicts[mountpoint]
+        if verdict.verdict == "unsupported":
+            self.notify(f"{mountpoint}: the device does not accept discard, so fstrim would fail",
+                        severity="warning", markup=False)
+            return
+
+        try:  # the filesystem now at the path must be the one this screen shows (same mount ID)
+            held = hold_confirmed_mount(self.host, mountpoint) if self.host else None
+        except UsageError as err:
+            self.notify(f"{err}; press r to read the host again", severity="error", markup=False)
+            return
+        if held is None:
+            return
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.app.push_screen(TrimProgress(mountpoint, verdict.reach.leaves, held), finished)
+            else:
+                held.close()
+
+        self.app.push_screen(ConfirmTrim(mountpoint), confirmed)

@@ -1,0 +1,1 @@
+"""Helpers the tests share: fixture roots, loop stacks, CLI runners, fixed runs."""
