@@ -8,7 +8,16 @@ from dataclasses import replace
 from diskdoctor.probes.engine.workloads.compaction import CompactionParams
 from diskdoctor.probes.engine.workloads.interference import DEFAULT_COMPACTION, PHASE_S, InterferenceParams
 from diskdoctor.probes.engine.workloads.randwrite import SYNC_CHOICES, RandwriteParams
-from diskdoctor.probes.wal_params import PROFILES, SYNC_METHODS, parse_duration, parse_size, profile_params
+from diskdoctor.probes.wal_params import (
+    ARRIVALS,
+    LEVEL_S,
+    PROFILES,
+    SYNC_METHODS,
+    parse_duration,
+    parse_rates,
+    parse_size,
+    profile_params,
+)
 
 from .wal_report import ETCD_THRESHOLD_MS
 
@@ -63,6 +72,15 @@ def add_kinds(kinds: argparse._SubParsersAction) -> list[argparse.ArgumentParser
                                        "fio check), in a child process, and judge the p99 sync latency.")
     _common(wal)
     _wal_options(wal, log=True)
+    wal.add_argument("--rate", metavar="N[,N...]",
+                     help="open-loop writes/s, each load its own level (default 50,500: etcd's hardware "
+                          f"guide); every write is timed from when it was due; each level runs {LEVEL_S:g} s "
+                          "or --duration")
+    wal.add_argument("--arrival", choices=ARRIVALS, default=None,
+                     help="steady: evenly spaced (default); poisson: independent clients, same mean rate")
+    wal.add_argument("--capacity", action=argparse.BooleanOptionalAction, default=None,
+                     help="also run the closed loop (the next write the moment the last sync returns) "
+                          "as the disk's capacity figure, never the verdict (default on)")
     wal.add_argument("--threshold-ms", type=float, default=ETCD_THRESHOLD_MS, metavar="MS",
                      help="fail when the p99 sync latency reaches this (10: etcd docs; 20: vendor variant)")
 
@@ -106,10 +124,13 @@ def add_kinds(kinds: argparse._SubParsersAction) -> list[argparse.ArgumentParser
 
 
 def _wal_params(args: argparse.Namespace) -> object:
+    rate = getattr(args, "rate", None)
     return profile_params(args.profile, bs=parse_size(args.bs, "block size") if args.bs else None,
                           size=parse_size(args.size) if args.size else None,
                           duration_s=parse_duration(args.duration) if args.duration else None,
-                          sync=args.sync, prealloc=args.prealloc)
+                          sync=args.sync, prealloc=args.prealloc,
+                          rates=parse_rates(rate) if rate is not None else None,
+                          arrival=getattr(args, "arrival", None), capacity=getattr(args, "capacity", None))
 
 
 def _compaction_params(args: argparse.Namespace, base: CompactionParams) -> CompactionParams:

@@ -31,8 +31,8 @@ class BenchRecord:
     def verdict(self) -> Any:
         """The pass/fail judgement (None without a threshold); it has `passed`, `line()` and `to_json()`."""
         if self.workload == "wal":
-            return wal_report.verdict_for(self.params, self.result.sync, self.threshold or
-                                          wal_report.ETCD_THRESHOLD_MS, self.threshold_source)
+            return wal_report.result_verdict(self.params, self.result, self.threshold or
+                                             wal_report.ETCD_THRESHOLD_MS, self.threshold_source)
         return _module(self.workload).verdict(self)
 
     def to_json(self) -> dict[str, object]:

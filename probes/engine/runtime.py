@@ -139,10 +139,11 @@ class EngineContext:
         emit(PhaseChanged(name, detail, self.config.job))
 
     def interval(self, t: float, ops: int, progress: float, streams: dict[str, LatencyHistogram], *,
-                 bytes_read: int = 0, bytes_written: int = 0, seconds: float = 0.0) -> None:
+                 bytes_read: int = 0, bytes_written: int = 0, seconds: float = 0.0,
+                 load: dict[str, object] | None = None) -> None:
         """Stream one interval (with the layers' deltas since the last) and check the parent is alive."""
         emit(Interval(self.phase_name, t, ops, progress, streams, bytes_read, bytes_written, seconds,
-                      self.disks.interval(), self.config.job))
+                      self.disks.interval(), self.config.job, dict(load or {})))
         self.watch.check()
 
 
