@@ -38,7 +38,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
 
 from diskdoctor.probes.engine.protocol import Finished
@@ -86,6 +85,8 @@ class Round:
     index: int
     etcd: dict[str, Figures] = field(default_factory=dict)
     ours: dict[str, Figures] = field(default_factory=dict)
+    """Ours timed by the same tracer as etcd (what the ratios use), or by its own clock without perf."""
+    ours_own_clock: dict[str, Figures] = field(default_factory=dict)
     fio: Figures | None = None
 
 
@@ -234,36 +235,61 @@ class Etcd:
 VALUE = base64.b64encode(b"v" * VALUE_BYTES).decode()
 
 
-@contextlib.contextmanager
-def traced(tracer: str, etcd: Etcd, workdir: str) -> Iterator[dict[str, list[float]]]:
-    """Time etcd's fdatasync calls while the block runs; the dict fills with µs per file kind on exit."""
-    out = os.path.join(workdir, "trace.txt")
-    if tracer == "perf":
-        argv = ["perf", "trace", "-a", "-e", "fdatasync", "-o", out]
-    else:
-        argv = ["strace", "-f", "-T", "-tt", "-e", "trace=fdatasync", "-p", str(etcd.pid), "-o", out]
-    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    found: dict[str, list[float]] = {"wal": [], "db": []}
-    try:
+class Trace:
+    """fdatasync calls timed from outside while a block runs (perf trace -a, or strace -p PID); `parse`
+    then sorts them by file kind for the threads and fds the caller names."""
+
+    def __init__(self, tracer: str, workdir: str, strace_pid: int | None = None) -> None:
+        self.tracer, self.out = tracer, os.path.join(workdir, f"trace-{os.getpid()}.txt")
+        if tracer == "perf":
+            argv = ["perf", "trace", "-a", "-e", "fdatasync", "-o", self.out]
+        else:
+            argv = ["strace", "-f", "-T", "-tt", "-e", "trace=fdatasync", "-p", str(strace_pid), "-o",
+                    self.out]
+        self.process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1.0)  # perf needs a moment to attach its tracepoints
-        if process.poll() is not None:
-            raise CalibrationError(f"{tracer} stopped at once (status {process.returncode}): cannot trace")
-        yield found
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
+        if self.process.poll() is not None:
+            raise CalibrationError(f"{tracer} stopped at once (status {self.process.returncode}): "
+                                   "cannot trace")
+
+    def stop(self) -> None:
+        """SIGINT the tracer (it writes out what it has) and wait for it."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
             try:
-                process.wait(timeout=STOP_WAIT_S)
+                self.process.wait(timeout=STOP_WAIT_S)
             except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-    parse = parse_perf if tracer == "perf" else parse_strace
-    for kind, values in parse(out, etcd.threads(), etcd.files()).items():
-        found.setdefault(kind, []).extend(values)
-    os.unlink(out)
+                self.process.kill()
+                self.process.wait()
+
+    def parse(self, threads: set[str], kind_of: dict[str, str] | None,
+              kind_by_thread: dict[str, str] | None = None) -> dict[str, list[float]]:
+        """µs per file kind: by fd (`kind_of`: fd -> kind) or by thread (`kind_by_thread`)."""
+        parse = parse_perf if self.tracer == "perf" else parse_strace
+        found = parse(self.out, threads, kind_of, kind_by_thread)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.out)
+        return found
+
+    def __enter__(self) -> Trace:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
+        with contextlib.suppress(FileNotFoundError):
+            if _exc[0] is not None:
+                os.unlink(self.out)
 
 
-def parse_perf(path: str, threads: set[str], kinds: dict[str, str]) -> dict[str, list[float]]:
+def _kind(fd: str | None, tid: str, kinds: dict[str, str] | None,
+          by_thread: dict[str, str] | None) -> str | None:
+    if by_thread is not None:
+        return by_thread.get(tid)
+    return kinds.get(fd) if kinds is not None and fd is not None else None
+
+
+def parse_perf(path: str, threads: set[str], kinds: dict[str, str] | None,
+               by_thread: dict[str, str] | None = None) -> dict[str, list[float]]:
     """fdatasync durations (µs) of `threads` per file kind from `perf trace` output; a call interrupted
     by another event shows as an open line then a "[continued]" line with its duration."""
     found: dict[str, list[float]] = {}
@@ -278,12 +304,14 @@ def parse_perf(path: str, threads: set[str], kinds: dict[str, str]) -> dict[str,
                 open_calls[match[4]] = fd_match[1]
                 continue
             fd = fd_match[1] if fd_match else open_calls.pop(match[4], None)
-            if match[2] and fd is not None and fd in kinds:
-                found.setdefault(kinds[fd], []).append(float(match[2]) * 1000.0)
+            kind = _kind(fd, match[4], kinds, by_thread)
+            if match[2] and kind is not None:
+                found.setdefault(kind, []).append(float(match[2]) * 1000.0)
     return found
 
 
-def parse_strace(path: str, threads: set[str], kinds: dict[str, str]) -> dict[str, list[float]]:
+def parse_strace(path: str, threads: set[str], kinds: dict[str, str] | None,
+                 by_thread: dict[str, str] | None = None) -> dict[str, list[float]]:
     """The same from `strace -f -T` output (split calls are joined by thread)."""
     found: dict[str, list[float]] = {}
     open_calls: dict[str, str] = {}
@@ -297,8 +325,9 @@ def parse_strace(path: str, threads: set[str], kinds: dict[str, str]) -> dict[st
             if not match or match[1] not in threads:
                 continue
             fd = match[2] or open_calls.pop(match[1], None)
-            if fd is not None and fd in kinds:
-                found.setdefault(kinds[fd], []).append(float(match[3]) * 1e6)
+            kind = _kind(fd, match[1], kinds, by_thread)
+            if kind is not None:
+                found.setdefault(kind, []).append(float(match[3]) * 1e6)
     return found
 
 
@@ -309,29 +338,52 @@ def figures(values: list[float], count: int, rate: float, db: list[float] | None
 
 def measure_etcd(etcd: Etcd, tracer: str, load: str, seconds: float, workdir: str, first: int) -> Figures:
     """etcd's WAL fdatasync figures at `load`."""
-    with traced(tracer, etcd, workdir) as found:
+    with Trace(tracer, workdir, etcd.pid) as trace:
         count, rate = etcd.drive(load, seconds, first)
         time.sleep(0.2)
-    return figures(found["wal"], count, rate, found.get("db"))
+    found = trace.parse(etcd.threads(), etcd.files())
+    return figures(found.get("wal", []), count, rate, found.get("db"))
 
 
-def our_params(rate: float, seconds: float) -> WalParams:
-    """The etcd profile at one open-loop rate, for 2,000-byte puts."""
-    return replace(PROFILES["etcd"], bs=OUR_BS, rates=(rate,), capacity=False, level_s=seconds)
+def our_params(rate: float, seconds: float, commit_ms: float | None = None) -> WalParams:
+    """The etcd profile at one open-loop rate, for 2,000-byte puts (`commit_ms`: another backend commit
+    interval, to see what it does)."""
+    params = replace(PROFILES["etcd"], bs=OUR_BS, rates=(rate,), capacity=False, level_s=seconds)
+    return params if commit_ms is None else replace(params, commit_ms=commit_ms)
 
 
-def measure_ours(directory: str, rate: float, seconds: float) -> Figures:
-    """Our engine, exactly as `bench wal` runs it, at `rate` steady."""
-    params = our_params(rate, seconds)
+def measure_ours(directory: str, rate: float, seconds: float, tracer: str, workdir: str,
+                 commit_ms: float | None = None) -> tuple[Figures, Figures | None]:
+    """Our engine, exactly as `bench wal` runs it, at `rate` steady: its own figures, and its fdatasync
+    calls timed by the same tracer as etcd's (perf only: it sees threads that start after it)."""
+    params = our_params(rate, seconds, commit_ms)
     target = describe_target(directory, params.scratch_bytes)
-    final = EngineRun(EngineConfig("wal", target.directory, params, list(target.layers)),
-                      record_host=False).wait()
+    trace = Trace(tracer, workdir) if tracer == "perf" else None
+    roles: dict[str, str] = {}
+    try:
+        run = EngineRun(EngineConfig("wal", target.directory, params, list(target.layers)), record_host=False)
+        roles[str(run.process.pid)] = "wal"
+
+        def note_committer(_event: object) -> None:
+            with contextlib.suppress(OSError):
+                pid = str(run.process.pid)
+                with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as handle:
+                    roles.update({child: "db" for child in handle.read().split()})
+
+        final = run.wait(note_committer)
+    finally:
+        if trace is not None:
+            trace.stop()
     if not isinstance(final, Finished) or not isinstance(final.result, WalResult):
         raise CalibrationError(f"our benchmark failed: {getattr(final, 'message', final)}")
     level = final.result.levels[0]
     us = [(level.sync.percentile(p) or 0.0) / 1000.0 for p in (50.0, 99.0)]
-    return Figures(us[0], us[1], level.sync.count, level.achieved_per_s or 0.0,
-                   (level.commit.percentile(99.0) or 0.0) / 1000.0 if level.commit.count else None)
+    own = Figures(us[0], us[1], level.sync.count, level.achieved_per_s or 0.0,
+                  (level.commit.percentile(99.0) or 0.0) / 1000.0 if level.commit.count else None)
+    if trace is None:
+        return own, None
+    found = trace.parse(set(roles), None, roles)
+    return own, figures(found.get("wal", []), level.writes, own.rate, found.get("db"))
 
 
 def measure_fio(directory: str, small: bool) -> Figures | None:
@@ -368,8 +420,13 @@ def run_round(index: int, args: argparse.Namespace, tracer: str, b2b_rate: list[
                         b2b_rate.append(result.etcd[load].rate)
                 else:
                     rate = statistics.median(b2b_rate) if load == "b2b" else float(load)
-                    result.ours[load] = measure_ours(args.dir, rate, args.seconds)
+                    own, traced_ours = measure_ours(args.dir, rate, args.seconds, tracer, workdir,
+                                                    args.commit_ms)
+                    result.ours[load] = traced_ours or own
+                    result.ours_own_clock[load] = own
                 report(f"round {index + 1} {side:<4} {load:>4}", getattr(result, side)[load])
+                if side == "ours" and load in result.ours_own_clock:
+                    report(f"round {index + 1} ours {load:>4} (own clock)", result.ours_own_clock[load])
     if args.fio:
         result.fio = measure_fio(args.dir, args.small)
         if result.fio is not None:
@@ -462,6 +519,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--fio", action="store_true", help="also run fio's community etcd job each round")
     parser.add_argument("--json", metavar="FILE", help="also write every figure and the summary as JSON")
     parser.add_argument("--check", action="store_true", help="exit 1 when a median ratio is outside its band")
+    parser.add_argument("--commit-ms", type=float,
+                        help="run ours with this backend commit interval (0: none)")
     args = parser.parse_args(argv)
     if args.small:
         args.rounds = 1 if args.rounds == parser.get_default("rounds") else args.rounds

@@ -1,9 +1,12 @@
 """The open-loop writer: writes fall due on a schedule (steady or Poisson) whatever the disk does, and each
 write's latency runs from the moment it was due, so a stall counts against every write it delays.
 
-Writes that fell due while the writer was busy go out together as one batch (one write, one sync), as
-etcd's raft loop hands every pending entry to one WAL save; a rate the disk cannot keep up with shows as a
-growing backlog and an achieved rate under the asked one, never as a quietly slower schedule.
+Steady arrivals are one client writing sequentially (etcd's hardware guide: "sequential IOPS"): a write
+that fell due while the last was in flight goes out the moment it returns, one sync each. Poisson arrivals
+are many independent clients: writes that fell due meanwhile go out together as one batch (one write, one
+sync), as etcd's raft loop hands every pending entry to one WAL save. Either way a rate the disk cannot
+keep up with shows as a growing backlog and an achieved rate under the asked one, never as a quietly
+slower schedule.
 """
 
 from __future__ import annotations

@@ -273,8 +273,6 @@ def _open_files(params: WalParams, ctx: EngineContext,
     stack.callback(os.close, fd)
     blocks = max(1, min(params.size, 1 << 20) // params.bs)
     buffer = aligned_random(blocks * params.bs, direct)
-    if isinstance(buffer, mmap.mmap):
-        stack.callback(buffer.close)
     return RawFile(fd, params.bs, params.size, sync_call, buffer, add_sync=streams.adder("sync_call"),
                    add_write=streams.adder("write")), streams, None
 
@@ -289,6 +287,9 @@ def _level(params: WalParams, ctx: EngineContext, files: EtcdSegments | RawFile,
     load = {"rate": rate, "arrival": arrival}
     planned = None if rate is not None or params.duration_s else params.planned_writes
     seconds = params.duration_s or (params.level_s if rate is not None else 86400.0)
+    streams.flush()  # what came before this level (a segment's header sync) is not its figures
+    for name in STREAMS:
+        streams.totals[name] = LatencyHistogram()
     start = clock()
     ops = [0, 0, start]  # writes, writes at the last interval, time of the last interval
 
@@ -312,9 +313,9 @@ def _level(params: WalParams, ctx: EngineContext, files: EtcdSegments | RawFile,
         ops[1], ops[2] = ops[0], now
 
     if rate is not None:
+        batch = files.max_batch if arrival == "poisson" else 1  # many clients, or one sequential one
         tally = run_level(due_times(rate, arrival, params.seed), int(seconds * NS), clock, time.sleep, flush,
-                          record, max_batch=files.max_batch, on_tick=tick,
-                          tick_ns=int(ctx.config.interval_s * NS))
+                          record, max_batch=batch, on_tick=tick, tick_ns=int(ctx.config.interval_s * NS))
     else:
         tally = _closed_loop(planned, int(seconds * NS), clock, flush, record, tick,
                              int(ctx.config.interval_s * NS))
@@ -325,8 +326,8 @@ def _level(params: WalParams, ctx: EngineContext, files: EtcdSegments | RawFile,
         streams.totals[name] = LatencyHistogram()
     scheduled = seconds if rate is not None else None
     duration = max(tally.last_done_ns / NS, seconds) if rate is not None else tally.last_done_ns / NS
-    return WalLevel(rate, arrival, tally.writes, tally.batches, duration, totals["sync"], totals["issue"],
-                    totals["sync_call"], totals["write"], max_backlog=tally.max_backlog,
+    return WalLevel(rate, arrival, tally.writes, tally.batches, round(duration, 4), totals["sync"],
+                    totals["issue"], totals["sync_call"], totals["write"], max_backlog=tally.max_backlog,
                     end_backlog=tally.end_backlog, scheduled_s=scheduled, layers=ctx.disks.total())
 
 
@@ -387,7 +388,7 @@ def _measure(params: WalParams, ctx: EngineContext, files: RawFile, streams: Lat
     totals = {name: streams.totals[name] for name in STREAMS}
     for name in STREAMS:
         streams.totals[name] = LatencyHistogram()
-    return WalLevel(None, "closed", ops, ops, (t2 - start) / 1e9, totals["sync"], totals["issue"],
+    return WalLevel(None, "closed", ops, ops, round((t2 - start) / 1e9, 4), totals["sync"], totals["issue"],
                     totals["sync"], totals["write"], layers=ctx.disks.total())
 
 
