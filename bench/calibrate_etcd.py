@@ -69,7 +69,7 @@ class CalibrationError(Exception):
 
 @dataclass
 class Figures:
-    """One side's fdatasync figures at one load in one round (µs)."""
+    """One side's fdatasync figures at one load in one round (µs), from `count` calls, at `rate` puts/s."""
 
     p50: float | None
     p99: float | None
@@ -331,18 +331,19 @@ def parse_strace(path: str, threads: set[str], kinds: dict[str, str] | None,
     return found
 
 
-def figures(values: list[float], count: int, rate: float, db: list[float] | None = None) -> Figures:
-    return Figures(percentile(values, 50), percentile(values, 99), count, rate,
+def figures(values: list[float], rate: float, db: list[float] | None = None) -> Figures:
+    """Figures of traced fdatasync durations (µs); `count` is how many were traced."""
+    return Figures(percentile(values, 50), percentile(values, 99), len(values), rate,
                    percentile(db or [], 99))
 
 
 def measure_etcd(etcd: Etcd, tracer: str, load: str, seconds: float, workdir: str, first: int) -> Figures:
     """etcd's WAL fdatasync figures at `load`."""
     with Trace(tracer, workdir, etcd.pid) as trace:
-        count, rate = etcd.drive(load, seconds, first)
+        _count, rate = etcd.drive(load, seconds, first)
         time.sleep(0.2)
     found = trace.parse(etcd.threads(), etcd.files())
-    return figures(found.get("wal", []), count, rate, found.get("db"))
+    return figures(found.get("wal", []), rate, found.get("db"))
 
 
 def our_params(rate: float, seconds: float, commit_ms: float | None = None) -> WalParams:
@@ -383,7 +384,7 @@ def measure_ours(directory: str, rate: float, seconds: float, tracer: str, workd
     if trace is None:
         return own, None
     found = trace.parse(set(roles), None, roles)
-    return own, figures(found.get("wal", []), level.writes, own.rate, found.get("db"))
+    return own, figures(found.get("wal", []), own.rate, found.get("db"))
 
 
 def measure_fio(directory: str, small: bool) -> Figures | None:
@@ -415,7 +416,7 @@ def run_round(index: int, args: argparse.Namespace, tracer: str, b2b_rate: list[
             for side in sides:
                 if side == "etcd":
                     result.etcd[load] = measure_etcd(etcd, tracer, load, args.seconds, workdir, first)
-                    first += result.etcd[load].count + 1
+                    first += result.etcd[load].count + 10
                     if load == "b2b":
                         b2b_rate.append(result.etcd[load].rate)
                 else:

@@ -83,12 +83,14 @@ class WalParams:
 
     @property
     def scratch_bytes(self) -> int:
-        """The most the run writes into its scratch directory: etcd's current and next segment plus the
-        backend's db file, or the one plain file."""
+        """The space the run needs in its scratch directory: the plain file, or etcd's current and next
+        segment (at least `size`, what the closed loop writes, as etcd keeps segments until it purges
+        them) plus the backend's db file."""
         if self.format == "etcd":
             from .engine.backend_commit import DB_BYTES_MAX, DB_GROW_BYTES
 
-            return 2 * self.segment_bytes + (DB_BYTES_MAX + DB_GROW_BYTES if self.commit_ms else 0)
+            db = DB_BYTES_MAX + DB_GROW_BYTES if self.commit_ms else 0
+            return max(self.size, 2 * self.segment_bytes) + db
         return self.size
 
     @property

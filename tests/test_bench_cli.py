@@ -111,6 +111,33 @@ def test_json_schema(tmpfs_dir: str) -> None:
     assert BenchRecord.from_json(document).to_json() == document  # a saved run loads back as it was
 
 
+def test_every_figure_carries_its_rate_and_arrival_model(tmpfs_dir: str) -> None:
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--rate", "200,400", "--arrival", "poisson",
+                     "--duration", "0.2s", *LOOSE, "--json")
+    assert result.code == 0, result.err
+    document = json.loads(result.out)
+    assert document["params"]["rates"] == [200.0, 400.0] and document["params"]["arrival"] == "poisson"
+    assert document["model"] == "open loop" and document["latency_from"] == "due"
+    assert document["load"]["rate"] in (200.0, 400.0) and document["load"]["arrival"] == "poisson"
+    assert document["verdict"]["metric"].endswith(f"at {document['load']['text']} (from due time)")
+    rates = [(level["rate"], level["arrival"]) for level in document["levels"]]
+    assert rates == [(200.0, "poisson"), (400.0, "poisson"), (None, "closed")]
+    for level in document["levels"][:2]:
+        assert level["asked_per_s"] == level["rate"] and level["achieved_per_s"] > 0
+        assert level["verdict"]["pass"] is True and level["verdict"]["threshold_ms"] == 5000
+        assert set(level["latency_us"]) == LATENCY_KEYS == set(level["issue_latency_us"])
+        assert level["latency_us"]["samples"] == level["writes"] > 0
+    capacity = document["levels"][2]
+    assert capacity["verdict"] is None and capacity["text"] == "closed loop (capacity)"
+    assert document.pop("findings") == []
+    assert BenchRecord.from_json(document).to_json() == document  # a saved run loads back with its loads
+    text = run_cli("bench", "wal", "--dir", tmpfs_dir, "--rate", "300", "--duration", "0.1s", *LOOSE)
+    assert "load      300 writes/s, steady: from due p50 " in text.out
+    assert "capacity  closed loop (capacity): " in text.out and "(not the verdict)" in text.out
+    assert "run       30 writes in " in text.out and "open loop at 300 writes/s, steady" in text.out
+    assert os.listdir(tmpfs_dir) == []
+
+
 @pytest.mark.skipif(not os.path.exists("/usr/bin/fio"), reason="fio is not installed")
 def test_fio_side_by_side(tmpfs_dir: str) -> None:
     result = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, "--fio", "--json")
