@@ -408,10 +408,9 @@ def run_round(index: int, args: argparse.Namespace, tracer: str, b2b_rate: list[
         workdir = etcd.home
         for i in range(WARMUP_PUTS):
             etcd.put(i + 1)
-        if not b2b_rate:
-            b2b_rate.append(etcd.drive("b2b", min(args.seconds, 2.0), WARMUP_PUTS + 1)[1])
         first = 100_000
         for load in args.loads:
+            # back to back, ours runs at the rate etcd just reached, so etcd goes first
             sides = ("ours", "etcd") if ours_first and load != "b2b" else ("etcd", "ours")
             for side in sides:
                 if side == "etcd":
@@ -420,7 +419,7 @@ def run_round(index: int, args: argparse.Namespace, tracer: str, b2b_rate: list[
                     if load == "b2b":
                         b2b_rate.append(result.etcd[load].rate)
                 else:
-                    rate = statistics.median(b2b_rate) if load == "b2b" else float(load)
+                    rate = b2b_rate[-1] if load == "b2b" else float(load)  # etcd's rate this round
                     own, traced_ours = measure_ours(args.dir, rate, args.seconds, tracer, workdir,
                                                     args.commit_ms)
                     result.ours[load] = traced_ours or own
@@ -540,7 +539,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+def _interrupt(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str]) -> int:
+    # stop cleanly (etcd stopped, its data and our scratch removed) on Ctrl-C, SIGTERM and SIGHUP, even
+    # when started in the background, where SIGINT arrives ignored
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _interrupt)
     try:
         args = parse_args(argv)
         if not os.path.isdir(args.dir):
