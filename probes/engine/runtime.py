@@ -129,6 +129,8 @@ class EngineContext:
     def __init__(self, config: EngineConfig, scratch: str, watch: ParentWatch,
                  latency_log: IO[str] | None = None) -> None:
         self.config, self.scratch, self.watch, self.latency_log = config, scratch, watch, latency_log
+        self.last_calls = [0, 0]
+        """The last write() and sync call (ns), for a workload's latency log."""
         self.phase_name = "run"
         self.disks = DiskSampler(live_root(), config.layers)
 

@@ -35,6 +35,9 @@ loop, the sync call), `sync_call` each fdatasync, `issue` from when a write went
 REACHED = 0.95
 """A level reached its rate when it finished its writes within 1/0.95 of its scheduled time."""
 PR_SET_TIMERSLACK = 29
+LOG_HEADER = "load,time_ms,write_ns,sync_ns,latency_ns\n"
+"""--latency-log: one line per write: its load ("500/s" or "closed"), when it was due (ms from the level's
+start), the write() and sync call that made it durable, and its latency from due (the closed loop: issue)."""
 SYNC_CALLS = {"fdatasync": os.fdatasync, "direct-fdatasync": os.fdatasync, "fsync": os.fsync}
 
 
@@ -227,6 +230,8 @@ def run(params: WalParams, ctx: EngineContext) -> WalResult:
     """Each open-loop level, then the closed loop, in one set of files; return every level."""
     with contextlib.suppress(OSError, AttributeError):  # wake at the due time, not 50 µs after it
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0)
+    if ctx.latency_log is not None:
+        ctx.latency_log.write(LOG_HEADER)
     loads: list[tuple[float | None, str]] = [(rate, params.arrival) for rate in params.rates]
     if params.capacity:
         loads.append((None, "closed"))
@@ -256,11 +261,23 @@ def _open_files(params: WalParams, ctx: EngineContext,
     """The WAL's files and, for etcd, the backend committer beside them; all closed by `stack`."""
     streams = LatencyStreams(*STREAMS)
     sync_call = SYNC_CALLS.get(params.sync)
+    add_sync, add_write = streams.adder("sync_call"), streams.adder("write")
+    if ctx.latency_log is not None:  # keep each batch's write and sync for its log lines
+        last = ctx.last_calls = [0, 0]
+
+        def add_write(ns: int, raw: Callable[[int], None] = add_write) -> None:
+            raw(ns)
+            last[0] = ns
+
+        def add_sync(ns: int, raw: Callable[[int], None] = add_sync) -> None:
+            raw(ns)
+            last[1] = ns
+
     if params.format == "etcd":
         assert sync_call is not None
         files: EtcdSegments | RawFile = EtcdSegments(
             ctx.scratch, params.bs, params.segment_bytes, sync_call, prealloc=params.prealloc,
-            add_sync=streams.adder("sync_call"), add_write=streams.adder("write"))
+            add_sync=add_sync, add_write=add_write)
         stack.callback(files.close)
         committer = None
         if params.commit_ms:
@@ -273,8 +290,8 @@ def _open_files(params: WalParams, ctx: EngineContext,
     stack.callback(os.close, fd)
     blocks = max(1, min(params.size, 1 << 20) // params.bs)
     buffer = aligned_random(blocks * params.bs, direct)
-    return RawFile(fd, params.bs, params.size, sync_call, buffer, add_sync=streams.adder("sync_call"),
-                   add_write=streams.adder("write")), streams, None
+    return RawFile(fd, params.bs, params.size, sync_call, buffer, add_sync=add_sync,
+                   add_write=add_write), streams, None
 
 
 def _level(params: WalParams, ctx: EngineContext, files: EtcdSegments | RawFile, streams: LatencyStreams,
@@ -299,10 +316,16 @@ def _level(params: WalParams, ctx: EngineContext, files: EtcdSegments | RawFile,
             applied(count)
         return clock()
 
+    log = ctx.latency_log.write if ctx.latency_log is not None else None
+    last = ctx.last_calls
+    name = "closed" if rate is None else f"{rate:g}/s"
+
     def record(done: int, issue: int, batch: list[int]) -> None:
         add_issue(done - issue)
         for due in batch:
             add_latency(done - due)
+            if log is not None:
+                log(f"{name},{(due - start) / 1e6:.3f},{last[0]},{last[1]},{done - due}\n")
         ops[0] += len(batch)
 
     def tick(now: int) -> None:
@@ -406,8 +429,6 @@ def _chunk_writer(params: WalParams, ctx: EngineContext, fd: int, buffer: bytes 
     add_sync, add_write, add_issue = streams.adder("sync"), streams.adder("write"), streams.adder("issue")
     bs = params.bs
     log = ctx.latency_log.write if ctx.latency_log is not None else None
-    if log is not None:
-        log("time_ms,write_ns,sync_ns\n")
 
     def synced(count: int, until: int, _start: int) -> tuple[int, int]:
         clock, write, sync, t2 = time.perf_counter_ns, os.write, sync_call, 0
@@ -443,7 +464,7 @@ def _chunk_writer(params: WalParams, ctx: EngineContext, fd: int, buffer: bytes 
             add_write(t1 - t0)
             add_issue(t2 - t0)
             if log is not None:
-                log(f"{(t0 - start) / 1e6:.3f},{t1 - t0},{t2 - t1}\n")
+                log(f"closed,{(t0 - start) / 1e6:.3f},{t1 - t0},{t2 - t1},{t2 - t0}\n")
             if t2 >= until:
                 return index + 1, t2
         return count, t2
