@@ -7,12 +7,18 @@ WAL's, which is what raises the WAL's tail. What etcd 3.4.23 writes per commit (
 three 4 KiB pages scattered in the file (branches, the meta bucket, the freelist), one 8 KiB leaf write per
 two puts appended at the high-water mark, fdatasync, the 4 KiB meta page (page 0 or 1, alternately),
 fdatasync. The file grows as bbolt grows it: ftruncate 16 MiB further, then fsync.
+
+The commit holds etcd's batch-transaction lock throughout (backend.batchTxBuffered.Commit), and applying
+a put to the backend takes the same lock: a put is answered only once it is applied, so one client
+writing sequentially cannot send its next put while a commit runs, and its WAL writes wait instead of
+landing on the device beside the commit's syncs. An flock on the db file stands for that lock.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import json
 import mmap
 import os
@@ -64,7 +70,14 @@ class BboltFile:
         os.fsync(self.fd)
 
     def commit(self, puts: int, on_sync: Callable[[int], None]) -> None:
-        """One bbolt commit of `puts` applied puts."""
+        """One bbolt commit of `puts` applied puts, holding the batch-transaction lock."""
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        try:
+            self._commit(puts, on_sync)
+        finally:
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+
+    def _commit(self, puts: int, on_sync: Callable[[int], None]) -> None:
         leaves = leaf_bytes(puts, self.bs)
         if self.end + leaves > DB_BYTES_MAX:
             self.end = DB_START
@@ -103,6 +116,8 @@ class BackendCommitter:
         self.shared = mmap.mmap(-1, 24)
         self.cells = memoryview(self.shared).cast("q")  # applied puts, level index, stop flag
         self.db = BboltFile(path, bs, sync)
+        self.lock_fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        """The writer's own open of the db file, whose flock waits for a commit to end."""
         reader, writer = os.pipe()
         self.pid = os.fork()
         if self.pid == 0:  # the child never returns into the engine's stack
@@ -118,8 +133,12 @@ class BackendCommitter:
         self.reader = reader
         self.db.close()  # the child has its own copy of the descriptor
 
-    def applied(self, count: int) -> None:
-        """`count` more puts were applied (they go into the next commit)."""
+    def applied(self, count: int, *, wait: bool = False) -> None:
+        """`count` more puts were applied (they go into the next commit); with `wait`, first wait for a
+        commit in progress to end, as applying a put does in etcd."""
+        if wait:
+            fcntl.flock(self.lock_fd, fcntl.LOCK_SH)
+            fcntl.flock(self.lock_fd, fcntl.LOCK_UN)
         self.cells[0] += count
 
     def level(self, index: int) -> None:
@@ -175,10 +194,11 @@ class BackendCommitter:
                         break
                     time.sleep(0.01)
             self.pid = 0
-        if self.reader >= 0:
-            with contextlib.suppress(OSError):
-                os.close(self.reader)
-            self.reader = -1
+        for fd in (self.reader, self.lock_fd):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.reader = self.lock_fd = -1
 
     def __enter__(self) -> BackendCommitter:
         return self

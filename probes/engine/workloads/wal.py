@@ -310,11 +310,14 @@ def _level(params: WalParams, ctx: EngineContext, files: EtcdSegments | RawFile,
     start = clock()
     ops = [0, 0, start]  # writes, writes at the last interval, time of the last interval
 
+    sequential = arrival != "poisson"  # one client: its next put waits until this one is applied
+
     def flush(count: int, _issue: int) -> int:
         save(count)
+        done = clock()
         if applied is not None:
-            applied(count)
-        return clock()
+            applied(count, wait=sequential)
+        return done
 
     log = ctx.latency_log.write if ctx.latency_log is not None else None
     last = ctx.last_calls
