@@ -241,6 +241,11 @@ def summary_params_text(params: object) -> str:
     size = _binary_size(params["size"])
     amount = f"for {params['duration_s']:g} s over a {size} file" if params["duration_s"] else size
     layout = "preallocated file" if params["prealloc"] else "appending"
+    if params.get("format") == "etcd":
+        layout = (f"etcd's WAL segments of {int(params['segment_bytes']) / 1e6:g} MB"  # type: ignore[call-overload]
+                  f"{' (preallocated)' if params['prealloc'] else ''}")
+        if params.get("commit_ms"):
+            layout += f", backend commit every {params['commit_ms']:g} ms beside"
     return f"{params['bs']:,}-byte writes, {amount}, {params['sync']}, {layout}"
 
 
