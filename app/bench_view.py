@@ -16,7 +16,7 @@ from diskdoctor.widgets.units import format_latency, format_threshold
 from rich.text import Text
 
 from . import wal_report
-from .wal_report import ETCD_THRESHOLD_MS, VENDOR_THRESHOLD_MS, Verdict, ram_note, verdict_for
+from .wal_report import ETCD_THRESHOLD_MS, VENDOR_THRESHOLD_MS, Verdict, ram_note, result_verdict
 
 SHOWN = (("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("p99.9", 99.9))
 FEW_SAMPLES = 10
@@ -155,7 +155,7 @@ def threshold_source(choice: str, threshold: float) -> str:
 def verdict_text(params: WalParams, target: Target, result: WalResult, threshold: float,
                  source: str | None = None) -> tuple[Text, Verdict]:
     """The end-of-run block: verdict with provenance, the run in numbers, and the fio equivalent."""
-    verdict = verdict_for(params, result.sync, threshold, source)
+    verdict = result_verdict(params, result, threshold, source)
     text = Text("PASS " if verdict.passed else "FAIL ", style="bold green" if verdict.passed else "bold red")
     text.append(verdict.line() + "\n", style="bold")
     note = ram_note(target.fstype)
@@ -174,7 +174,7 @@ def previous_line(params: WalParams, target: Target, result: WalResult, threshol
     """One line on the last finished run, kept on screen while the next one runs and after it."""
     text = Text("previous run: ", style="dim bold")
     if threshold is not None:
-        verdict = verdict_for(params, result.sync, threshold)
+        verdict = result_verdict(params, result, threshold)
         text.append("PASS " if verdict.passed else "FAIL ", style="green" if verdict.passed else "red")
     text.append(f"p99 {_ms(result.sync.percentile(99.0))} · {result.ops_per_s or 0:,.0f} ops/s · "
                 f"{params.profile}, {result.samples:,} writes in {elapsed_text(result.duration_s)} · "

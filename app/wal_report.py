@@ -72,7 +72,7 @@ def verdict_for(params: WalParams, sync: LatencyHistogram, threshold_ms: float,
     p99_ms = (sync.percentile(99.0) or 0.0) / 1e6
     metric = f"p99 {SYNC_LABELS[params.sync]}"
     if load:
-        metric += f" at {load} (from due time)"
+        metric += f" from due at {load}"
     return Verdict(p99_ms < threshold_ms, metric, p99_ms, threshold_ms,
                    source or threshold_source(threshold_ms), sync.count)
 
@@ -82,8 +82,13 @@ def result_verdict(params: WalParams, result: WalResult, threshold_ms: float,
     """The run's verdict: its headline level (the open-loop load with the worst p99), never the closed
     loop's capacity figure unless the run had no rate (saved before the open loop existed)."""
     head = result.headline
-    load = str(head.load["text"]) if head is not None and head.rate is not None else None
+    load = short_load(head.rate, head.arrival) if head is not None and head.rate is not None else None
     return verdict_for(params, result.sync, threshold_ms, source, load)
+
+
+def short_load(rate: float, arrival: str) -> str:
+    """A load for a verdict line: "500/s steady", "50/s Poisson"."""
+    return f"{rate:,.4g}/s {'Poisson' if arrival == 'poisson' else arrival}"
 
 
 def level_lines(document: dict[str, object], threshold_ms: float) -> list[str]:

@@ -31,7 +31,7 @@ def test_pass_prints_verdict_with_provenance(tmpfs_dir: str) -> None:
     result = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, *LOOSE)
     assert result.code == 0, result.err
     first = result.out.splitlines()[0]
-    assert first.startswith("PASS  p99 fdatasync at 1,000 writes/s, steady (from due time) ")
+    assert first.startswith("PASS  p99 fdatasync from due at 1,000/s steady ")
     assert first.endswith(" < 5 s: custom threshold; 32 samples")
     assert result.out.splitlines()[1].startswith("note      tmpfs keeps files in memory")  # not a disk
     assert "fio --rw=write --ioengine=sync --fdatasync=1" in result.out
@@ -43,10 +43,9 @@ def test_fail_is_the_etcd_fsync_finding_and_exits_1(tmpfs_dir: str) -> None:
     failed = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, "--threshold-ms", "0.00001")
     lines = failed.out.splitlines()
     assert failed.code == 1 and "FAIL" not in failed.out
-    assert lines[0].startswith("CRIT  ETCD-FSYNC-P99  WAL p99 fdatasync at 1,000 writes/s, steady (from due "
-                               "time) is ")
+    assert lines[0].startswith("CRIT  ETCD-FSYNC-P99  WAL p99 fdatasync from due at 1,000/s steady is ")
     assert lines[0].endswith(", at or over the 10 ns threshold")
-    assert lines[1].startswith("evidence  p99 fdatasync at 1,000 writes/s, steady (from due time) ")
+    assert lines[1].startswith("evidence  p99 fdatasync from due at 1,000/s steady ")
     assert "threshold 10 ns (custom threshold)" in lines[1]
     assert lines[1].endswith("; samples 32")
     assert (f"verify    diskdoctor bench wal --dir {tmpfs_dir} --bs 4k --duration 0.032s --rate 1000 "
@@ -103,7 +102,7 @@ def test_json_schema(tmpfs_dir: str) -> None:
     assert set(document["sync_latency_us"]) == LATENCY_KEYS == set(document["write_latency_us"])
     assert list(document["sync_latency_us"]["percentiles"])[::8] == ["1", "70", "99.99"]
     assert set(document["verdict"]) == {"pass", "metric", "value_ms", "threshold_ms", "source"}
-    assert document["verdict"]["metric"] == "p99 fdatasync at 1,000 writes/s, steady (from due time)"
+    assert document["verdict"]["metric"] == "p99 fdatasync from due at 1,000/s steady"
     assert document["layers"] == []
     assert "--bs=8k" in document["fio_equivalent"]
     assert {"cpu_busy", "iowait", "steal", "other_read_bytes", "busy"} <= set(document["host"])
@@ -119,7 +118,8 @@ def test_every_figure_carries_its_rate_and_arrival_model(tmpfs_dir: str) -> None
     assert document["params"]["rates"] == [200.0, 400.0] and document["params"]["arrival"] == "poisson"
     assert document["model"] == "open loop" and document["latency_from"] == "due"
     assert document["load"]["rate"] in (200.0, 400.0) and document["load"]["arrival"] == "poisson"
-    assert document["verdict"]["metric"].endswith(f"at {document['load']['text']} (from due time)")
+    judged = document["load"]["rate"]
+    assert document["verdict"]["metric"] == f"p99 fdatasync from due at {judged:g}/s Poisson"
     rates = [(level["rate"], level["arrival"]) for level in document["levels"]]
     assert rates == [(200.0, "poisson"), (400.0, "poisson"), (None, "closed")]
     for level in document["levels"][:2]:
