@@ -87,11 +87,17 @@ class WalParams:
         segment (at least `size`, what the closed loop writes, as etcd keeps segments until it purges
         them) plus the backend's db file."""
         if self.format == "etcd":
-            from .engine.backend_commit import DB_BYTES_MAX, DB_GROW_BYTES
-
-            db = DB_BYTES_MAX + DB_GROW_BYTES if self.commit_ms else 0
+            db = self.db_bytes if self.commit_ms else 0  # written pages: bbolt's growth is sparse
             return max(self.size, 2 * self.segment_bytes) + db
         return self.size
+
+    @property
+    def db_bytes(self) -> int:
+        """The most the backend's db file holds before its pages are reused: 64 MiB, or the WAL's segment
+        size when that is smaller (at least 4 MiB), so a small run fits a small filesystem."""
+        from .engine.backend_commit import DB_BYTES_MAX, DB_MIN
+
+        return min(DB_BYTES_MAX, max(DB_MIN, self.segment_bytes))
 
     @property
     def planned_writes(self) -> int | None:

@@ -34,7 +34,8 @@ DB_GROW_BYTES = 16 << 20
 """bbolt's AllocSize: the file grows this much past what it needs (etcd's 10 GiB mmap is larger)."""
 DB_BYTES_MAX = 64 << 20
 """Past this the leaves reuse pages from the file's start (bbolt's freelist after etcd compacts), so the
-scratch space stays bounded."""
+scratch space stays bounded (a run with smaller WAL segments bounds it at their size, at least DB_MIN)."""
+DB_MIN = 4 << 20
 DB_START = 1 << 20
 KV_OVERHEAD = 64
 """A key's revision, the mvccpb.KeyValue fields and bbolt's element header around a put's value."""
@@ -53,9 +54,10 @@ def leaf_bytes(puts: int, bs: int) -> int:
 class BboltFile:
     """The db file and what one commit writes to it; `commit(puts)` calls `on_sync(ns)` per fdatasync."""
 
-    def __init__(self, path: str, bs: int, sync: Callable[[int], None], seed: int = 1) -> None:
+    def __init__(self, path: str, bs: int, sync: Callable[[int], None], seed: int = 1,
+                 max_bytes: int = DB_BYTES_MAX) -> None:
         self.fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-        self.bs, self.sync = bs, sync
+        self.bs, self.sync, self.max_bytes = bs, sync, max_bytes
         self.size = self.meta = 0
         self.end = DB_START
         self.pages = os.urandom(LEAF_WRITE)
@@ -79,7 +81,7 @@ class BboltFile:
 
     def _commit(self, puts: int, on_sync: Callable[[int], None]) -> None:
         leaves = leaf_bytes(puts, self.bs)
-        if self.end + leaves > DB_BYTES_MAX:
+        if self.end + leaves > self.max_bytes:
             self.end = DB_START
         self._grow(self.end + leaves)
         used = max(self.end, DB_START + PAGE) // PAGE
@@ -112,10 +114,11 @@ class BackendCommitter:
 
     Use as a context manager: the child is always stopped and reaped."""
 
-    def __init__(self, path: str, bs: int, interval_ms: float, sync: Callable[[int], None]) -> None:
+    def __init__(self, path: str, bs: int, interval_ms: float, sync: Callable[[int], None],
+                 max_bytes: int = DB_BYTES_MAX) -> None:
         self.shared = mmap.mmap(-1, 24)
         self.cells = memoryview(self.shared).cast("q")  # applied puts, level index, stop flag
-        self.db = BboltFile(path, bs, sync)
+        self.db = BboltFile(path, bs, sync, max_bytes=max_bytes)
         self.lock_fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
         """The writer's own open of the db file, whose flock waits for a commit to end."""
         reader, writer = os.pipe()

@@ -282,7 +282,7 @@ def _open_files(params: WalParams, ctx: EngineContext,
         committer = None
         if params.commit_ms:
             committer = stack.enter_context(BackendCommitter(os.path.join(ctx.scratch, "db"), params.bs,
-                                                             params.commit_ms, sync_call))
+                                                             params.commit_ms, sync_call, params.db_bytes))
         return files, streams, committer
     direct = params.sync == "direct-fdatasync"
     fd = open_scratch_file(os.path.join(ctx.scratch, "wal.0"), _open_flags(params.sync), params.size,
