@@ -1,7 +1,10 @@
-"""What a WAL benchmark run does: block size, amount, sync call, preallocation, and the fio equivalent."""
+"""What a WAL benchmark run does: the load (open-loop rates and arrivals, the closed-loop capacity), block
+size, amount, sync call, preallocation, the file model (etcd's segments or one plain file), and the fio
+equivalent."""
 
 from __future__ import annotations
 
+import math
 import re
 import shlex
 from dataclasses import asdict, dataclass, replace
@@ -12,6 +15,23 @@ SYNC_LABELS = {"fdatasync": "fdatasync", "fsync": "fsync", "dsync": "O_DSYNC wri
 """How the durable call is named in a verdict ("p99 fdatasync 3.1 ms")."""
 SIZE_UNITS = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 MAX_BS = 64 << 20
+ARRIVALS = ("steady", "poisson")
+"""How the open-loop writes arrive: evenly spaced, or independent clients (exponential gaps, same mean)."""
+FORMATS = ("etcd", "raw")
+"""etcd: its WAL's 64 MB preallocated segments, framed records and the backend's bbolt commits beside;
+raw: `bs`-byte writes into one preallocated file (fio's etcd job)."""
+ETCD_RATES = (50.0, 500.0)
+"""etcd's hardware guide: "50 sequential IOPS" is required, "500 sequential IOPS" for heavily loaded
+clusters (op-guide/hardware.md)."""
+MAX_RATE = 100_000.0
+"""The most writes/s an open-loop level may ask for: above it the schedule itself is the bottleneck."""
+LEVEL_S = 20.0
+"""How long each open-loop level runs by default: 1,000 writes at 50/s, enough for a p99 (and a p99.9 at
+500/s)."""
+ETCD_SEGMENT_BYTES = 64_000_000
+"""etcd's wal.SegmentSizeBytes (64 * 1000 * 1000): each segment file is preallocated to this."""
+COMMIT_MS = 100.0
+"""etcd's backend batch interval: pending writes are committed to bbolt every 100 ms."""
 
 
 class ParamError(ValueError):
@@ -28,21 +48,56 @@ class WalParams:
     duration_s: float | None = None
     sync: str = "fdatasync"
     prealloc: bool = True
+    rates: tuple[float, ...] = ()
+    """Open-loop levels in writes/s, each run `level_s` (or `duration_s`); none: the closed loop only (runs
+    saved before the open loop existed, and the WAL inside `bench interference`)."""
+    arrival: str = "steady"
+    capacity: bool = True
+    """Also run the closed loop (each write the moment the last sync returned): the disk's capacity."""
+    level_s: float = LEVEL_S
+    format: str = "raw"
+    commit_ms: float = 0.0
+    """The backend commit interval beside the WAL (etcd format only; 0: none)."""
+    seed: int = 1
+    """Seeds the Poisson arrivals, so a run can be repeated exactly."""
+    segment_bytes: int = ETCD_SEGMENT_BYTES
 
     def to_json(self) -> dict[str, object]:
         """The `params` object of the JSON result."""
-        return asdict(self)
+        data = asdict(self)
+        data["rates"] = list(self.rates)
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> WalParams:
-        """Inverse of `to_json` (unknown keys are ignored)."""
+        """Inverse of `to_json` (unknown keys are ignored; a run saved before the open loop has no rates)."""
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        if "rates" in known:
+            known["rates"] = tuple(float(r) for r in known["rates"] or ())  # type: ignore[union-attr]
         return cls(**known)  # type: ignore[arg-type]
 
     @property
+    def model(self) -> str:
+        """"open loop" when rates drive the writes (the verdict comes from them), else "closed loop"."""
+        return "open loop" if self.rates else "closed loop"
+
+    @property
     def scratch_bytes(self) -> int:
-        """The most the run writes into its scratch directory."""
+        """The space the run needs in its scratch directory: the plain file, or etcd's current and next
+        segment (at least `size`, what the closed loop writes, as etcd keeps segments until it purges
+        them) plus the backend's db file."""
+        if self.format == "etcd":
+            db = self.db_bytes if self.commit_ms else 0  # written pages: bbolt's growth is sparse
+            return max(self.size, 2 * self.segment_bytes) + db
         return self.size
+
+    @property
+    def db_bytes(self) -> int:
+        """The most the backend's db file holds before its pages are reused: 64 MiB, or the WAL's segment
+        size when that is smaller (at least 4 MiB), so a small run fits a small filesystem."""
+        from .engine.backend_commit import DB_BYTES_MAX, DB_MIN
+
+        return min(DB_BYTES_MAX, max(DB_MIN, self.segment_bytes))
 
     @property
     def planned_writes(self) -> int | None:
@@ -62,24 +117,77 @@ class WalParams:
         if self.sync == "direct-fdatasync" and self.bs % 512:
             raise ParamError(f"O_DIRECT needs a block size that is a multiple of 512 (got {self.bs}); "
                              "try --bs 4k")
+        for rate in self.rates:
+            check_rate(rate)
+        if not self.rates and not self.capacity:
+            raise ParamError("nothing to run: give a --rate, or keep the capacity run")
+        if self.arrival not in ARRIVALS:
+            raise ParamError(f"unknown arrival model {self.arrival!r} (choose from {', '.join(ARRIVALS)})")
+        if self.format not in FORMATS:
+            raise ParamError(f"unknown WAL format {self.format!r} (choose from {', '.join(FORMATS)})")
+        if self.format == "etcd" and self.sync not in ("fdatasync", "fsync"):
+            raise ParamError(f"etcd's WAL syncs with fdatasync; --sync {self.sync} needs the raw format "
+                             "(--profile postgres-wal)")
+        if not 0 < self.level_s <= 86400:
+            raise ParamError(f"level duration {self.level_s} s is out of range (0 to 86400)")
+        if not 0 <= self.commit_ms <= 60_000:
+            raise ParamError(f"commit interval {self.commit_ms} ms is out of range (0 to 60000)")
+        if self.format == "etcd" and self.segment_bytes < 1 << 20:
+            raise ParamError(f"segment size {self.segment_bytes} is under 1 MiB")
+
+
+def check_rate(rate: float) -> None:
+    """ParamError unless `rate` is a usable open-loop rate (more than 0, at most MAX_RATE writes/s)."""
+    if not isinstance(rate, (int, float)) or math.isnan(rate) or not 0 < rate <= MAX_RATE:
+        raise ParamError(f"rate {rate:g} writes/s is out of range (more than 0, at most {MAX_RATE:,.0f})")
+
+
+def parse_rates(text: str) -> tuple[float, ...]:
+    """Open-loop rates from "500", "50,500" or "1.5k" (writes/s); ParamError for anything else."""
+    rates = []
+    for part in text.split(","):
+        match = re.fullmatch(r"\s*(\d+(?:\.\d+)?(?:e\d+)?)\s*(k?)\s*(?:/s)?\s*", part.lower())
+        if not match:
+            raise ParamError(f"cannot read rate {part.strip()!r} (writes per second, e.g. 500 or 50,500)")
+        rate = float(match.group(1)) * (1000 if match.group(2) else 1)
+        check_rate(rate)
+        rates.append(rate)
+    return tuple(rates)
+
+
+def load_text(rate: float | None, arrival: str) -> str:
+    """A load in words: "500 writes/s, steady", "50 writes/s, Poisson", "closed loop (capacity)"."""
+    if rate is None:
+        return "closed loop (capacity)"
+    return f"{rate:,.4g} writes/s, {'Poisson' if arrival == 'poisson' else arrival}"
 
 
 PROFILES = {
-    "etcd": WalParams(),
-    "postgres-wal": WalParams(profile="postgres-wal", bs=8192, size=16 << 20),
+    "etcd": WalParams(rates=ETCD_RATES, format="etcd", commit_ms=COMMIT_MS),
+    "postgres-wal": WalParams(profile="postgres-wal", bs=8192, size=16 << 20, rates=ETCD_RATES),
 }
-"""etcd: the IBM/etcd fio check (22 MiB in 2,300-byte writes). postgres-wal: 8 KiB pages, a 16 MiB segment."""
+"""etcd: puts at 50 and 500 writes/s into etcd's WAL segments with the backend commit beside, then the
+closed loop over 22 MiB in 2,300-byte writes (the IBM/etcd fio check) as the capacity figure.
+postgres-wal: 8 KiB pages at the same rates into one 16 MiB file."""
+
+
+LOAD_FIELDS = frozenset({"rates", "arrival", "capacity", "level_s", "seed"})
+"""Overrides that change the load, not what is written: the profile keeps its name."""
 
 
 def profile_params(name: str, **overrides: object) -> WalParams:
-    """A profile with the user's overrides; any override makes it a "custom" run."""
+    """A profile with the user's overrides; an override of what is written makes it a "custom" run (the
+    load, rates and arrivals, does not). A sync call etcd's WAL never makes moves it to the raw format."""
     if name not in PROFILES:
         raise ParamError(f"unknown profile {name!r} (choose from {', '.join(PROFILES)})")
     given = {k: v for k, v in overrides.items() if v is not None}
     params = PROFILES[name]
+    if params.format == "etcd" and given.get("sync") in ("dsync", "direct-fdatasync"):
+        given.update(format="raw", commit_ms=0.0)
     changed = {k: v for k, v in given.items() if getattr(params, k) != v}
     if changed:
-        params = replace(params, profile="custom", **changed)
+        custom = {} if set(changed) <= LOAD_FIELDS else {"profile": "custom"}
+        params = replace(params, **custom, **changed)
     params.validate()
     return params
 

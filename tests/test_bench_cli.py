@@ -20,31 +20,36 @@ from support.cli_runner import assert_one_line_error, run_cli
 from support.wal_support import read_only_tmpfs, tmpfs_dir
 
 __all__ = ["tmpfs_dir"]
-SMALL = ("--size", "128k", "--bs", "4k")
+SMALL = ("--rate", "1000", "--duration", "32ms", "--bs", "4k")
+"""32 writes due at 1,000/s (and 32 ms of the closed loop as the capacity figure)."""
+LOOSE = ("--threshold-ms", "5000")
+"""A threshold no tmpfs run misses: due-time latencies include the writer's wake-up on a busy host."""
 LATENCY_KEYS = {"samples", "min", "p50", "p90", "p99", "p99_9", "max", "mean", "stdev", "percentiles"}
 
 
 def test_pass_prints_verdict_with_provenance(tmpfs_dir: str) -> None:
-    result = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL)
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, *LOOSE)
     assert result.code == 0, result.err
     first = result.out.splitlines()[0]
-    assert first.startswith("PASS  p99 fdatasync ") and first.endswith(": etcd docs threshold; 32 samples")
+    assert first.startswith("PASS  p99 fdatasync from due at 1,000/s steady ")
+    assert first.endswith(" < 5 s: custom threshold; 32 samples")
     assert result.out.splitlines()[1].startswith("note      tmpfs keeps files in memory")  # not a disk
     assert "fio --rw=write --ioengine=sync --fdatasync=1" in result.out
-    assert "bench wal: 100%" in result.err and os.listdir(tmpfs_dir) == []
+    assert "bench wal: 1,000 writes/s, steady…" in result.err  # each load says what it runs
+    assert "bench wal: closed loop (capacity)…" in result.err and os.listdir(tmpfs_dir) == []
 
 
 def test_fail_is_the_etcd_fsync_finding_and_exits_1(tmpfs_dir: str) -> None:
     failed = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, "--threshold-ms", "0.00001")
     lines = failed.out.splitlines()
     assert failed.code == 1 and "FAIL" not in failed.out
-    assert lines[0].startswith("CRIT  ETCD-FSYNC-P99  WAL p99 fdatasync is ")
+    assert lines[0].startswith("CRIT  ETCD-FSYNC-P99  WAL p99 fdatasync from due at 1,000/s steady is ")
     assert lines[0].endswith(", at or over the 10 ns threshold")
-    assert lines[1].startswith("evidence  p99 fdatasync ")
+    assert lines[1].startswith("evidence  p99 fdatasync from due at 1,000/s steady ")
     assert "threshold 10 ns (custom threshold)" in lines[1]
     assert lines[1].endswith("; samples 32")
-    assert (f"verify    diskdoctor bench wal --dir {tmpfs_dir} --bs 4k --size 128k --threshold-ms 1e-05   "
-            "# the same run again after the fix: compare") in lines  # like for like, not the defaults
+    assert (f"verify    diskdoctor bench wal --dir {tmpfs_dir} --bs 4k --duration 0.032s --rate 1000 "
+            "--threshold-ms 1e-05   # the same run again after the fix: compare") in lines  # like for like
     assert "fix       ionice -c2 -n0 -p \"$(pgrep -x etcd)\"   # etcd tuning guide: best-effort, highest " \
            "priority" in lines
     notes = [line for line in lines if line.startswith("note      tmpfs keeps files in memory")]
@@ -84,23 +89,53 @@ def test_vendor_threshold_is_named_and_json_carries_the_findings(tmpfs_dir: str)
 
 
 def test_json_schema(tmpfs_dir: str) -> None:
-    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--profile", "postgres-wal", "--size", "256k",
-                     "--json")
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--profile", "postgres-wal", "--rate", "1000",
+                     "--duration", "32ms", *LOOSE, "--json")
     assert result.code == 0, result.err
     document = json.loads(result.out)
-    assert list(document) == ["workload", "profile", "params", "target", "samples", "duration_s", "ops_per_s",
-                              "sync_latency_us", "write_latency_us", "verdict", "layers", "host",
-                              "fio_equivalent", "histograms", "findings"]
+    assert list(document) == ["workload", "profile", "params", "target", "model", "load", "latency_from",
+                              "samples", "duration_s", "ops_per_s", "sync_latency_us", "write_latency_us",
+                              "verdict", "levels", "layers", "host", "fio_equivalent", "histograms",
+                              "findings"]
     assert document["profile"] == "custom" and document["params"]["bs"] == 8192
     assert document["samples"] == 32 and document["target"]["fstype"] == "tmpfs"
     assert set(document["sync_latency_us"]) == LATENCY_KEYS == set(document["write_latency_us"])
     assert list(document["sync_latency_us"]["percentiles"])[::8] == ["1", "70", "99.99"]
     assert set(document["verdict"]) == {"pass", "metric", "value_ms", "threshold_ms", "source"}
-    assert document["verdict"]["metric"] == "p99 fdatasync" and document["layers"] == []
+    assert document["verdict"]["metric"] == "p99 fdatasync from due at 1,000/s steady"
+    assert document["layers"] == []
     assert "--bs=8k" in document["fio_equivalent"]
     assert {"cpu_busy", "iowait", "steal", "other_read_bytes", "busy"} <= set(document["host"])
     assert document.pop("findings") == []  # a pass with headroom: no finding
     assert BenchRecord.from_json(document).to_json() == document  # a saved run loads back as it was
+
+
+def test_every_figure_carries_its_rate_and_arrival_model(tmpfs_dir: str) -> None:
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--rate", "200,400", "--arrival", "poisson",
+                     "--duration", "0.2s", *LOOSE, "--json")
+    assert result.code == 0, result.err
+    document = json.loads(result.out)
+    assert document["params"]["rates"] == [200.0, 400.0] and document["params"]["arrival"] == "poisson"
+    assert document["model"] == "open loop" and document["latency_from"] == "due"
+    assert document["load"]["rate"] in (200.0, 400.0) and document["load"]["arrival"] == "poisson"
+    judged = document["load"]["rate"]
+    assert document["verdict"]["metric"] == f"p99 fdatasync from due at {judged:g}/s Poisson"
+    rates = [(level["rate"], level["arrival"]) for level in document["levels"]]
+    assert rates == [(200.0, "poisson"), (400.0, "poisson"), (None, "closed")]
+    for level in document["levels"][:2]:
+        assert level["asked_per_s"] == level["rate"] and level["achieved_per_s"] > 0
+        assert level["verdict"]["pass"] is True and level["verdict"]["threshold_ms"] == 5000
+        assert set(level["latency_us"]) == LATENCY_KEYS == set(level["issue_latency_us"])
+        assert level["latency_us"]["samples"] == level["writes"] > 0
+    capacity = document["levels"][2]
+    assert capacity["verdict"] is None and capacity["text"] == "closed loop (capacity)"
+    assert document.pop("findings") == []
+    assert BenchRecord.from_json(document).to_json() == document  # a saved run loads back with its loads
+    text = run_cli("bench", "wal", "--dir", tmpfs_dir, "--rate", "300", "--duration", "0.1s", *LOOSE)
+    assert "load      300 writes/s, steady: from due p50 " in text.out
+    assert "capacity  closed loop (capacity): " in text.out and "(not the verdict)" in text.out
+    assert "run       30 writes in " in text.out and "open loop at 300 writes/s, steady" in text.out
+    assert os.listdir(tmpfs_dir) == []
 
 
 @pytest.mark.skipif(not os.path.exists("/usr/bin/fio"), reason="fio is not installed")
@@ -108,7 +143,8 @@ def test_fio_side_by_side(tmpfs_dir: str) -> None:
     result = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, "--fio", "--json")
     assert result.code == 0, result.err
     fio = json.loads(result.out)["fio"]
-    assert fio["samples"] in (31, 32) and fio["version"].startswith("fio-") and fio["p99"] > 0
+    assert fio["samples"] > 0 and fio["version"].startswith("fio-") and fio["p99"] > 0
+    assert fio["label"].startswith("community check")
     assert os.listdir(tmpfs_dir) == []
 
 
@@ -131,6 +167,13 @@ def test_bad_inputs_are_one_line(tmp_path: Path) -> None:
         (("--dir", str(tmp_path), "--threshold-ms", "nan"), "must be a number of milliseconds more than 0"),
         (("--dir", str(tmp_path), "--threshold-ms", "inf"), "must be a number of milliseconds more than 0"),
         (("--dir", str(tmp_path), "--sysroot", str(tmp_path)), "cannot be combined with --sysroot"),
+        (("--dir", str(tmp_path), "--rate", "0"), "rate 0 writes/s is out of range"),
+        (("--dir", str(tmp_path), "--rate", "-5"), "cannot read rate '-5'"),
+        (("--dir", str(tmp_path), "--rate", "50,1e9"), "rate 1e+09 writes/s is out of range"),
+        (("--dir", str(tmp_path), "--rate", "fast"), "cannot read rate 'fast'"),
+        (("--dir", str(tmp_path), "--rate", "nan"), "cannot read rate 'nan'"),
+        (("--dir", str(tmp_path), "--rate", ""), "cannot read rate ''"),
+        (("--dir", str(tmp_path), "--arrival", "bursty"), "invalid choice"),
     ]
     for args, needle in cases:
         assert_one_line_error(run_cli("bench", "wal", *args), needle)

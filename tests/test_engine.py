@@ -72,7 +72,8 @@ def test_latency_log_has_one_line_per_write(tmpfs_dir: str, tmp_path: Path) -> N
     _, result = run_to_end(wal_config(tmpfs_dir, params(), latency_log=str(log)))
     assert isinstance(result, WalResult)
     lines = log.read_text().splitlines()
-    assert lines[0] == "time_ms,write_ns,sync_ns" and len(lines) == 65
+    assert lines[0] == "load,time_ms,write_ns,sync_ns,latency_ns" and len(lines) == 65
+    assert all(line.startswith("closed,") and len(line.split(",")) == 5 for line in lines[1:])
     _, again = run_to_end(wal_config(tmpfs_dir, params(), latency_log=str(log)))
     assert isinstance(again, Failed) and "already exists" in again.message
 
@@ -308,3 +309,26 @@ def test_results_round_trip_through_json(tmpfs_dir: str, kind: str) -> None:
     _, result = run_to_end(config)
     assert not isinstance(result, Failed), result
     assert type(result).from_json(json.loads(json.dumps(result.to_json()))) == result
+
+
+def test_etcd_wal_runs_open_loop_with_its_segments_and_commits(tmpfs_dir: str, tmp_path: Path) -> None:
+    log = tmp_path / "lat.csv"
+    etcd = WalParams(profile="etcd", bs=2000, size=1 * MIB, rates=(200.0,), level_s=0.4, format="etcd",
+                     commit_ms=20.0, segment_bytes=1 * MIB)
+    intervals, result = run_to_end(wal_config(tmpfs_dir, etcd, interval_s=0.1, latency_log=str(log)))
+    assert isinstance(result, WalResult), result
+    open_level, capacity = result.levels
+    assert open_level.rate == 200.0 and open_level.writes == 80 and open_level.batches == 80
+    assert open_level.commit.count >= 2 and open_level.commit.count % 2 == 0  # two fdatasyncs per commit
+    assert capacity.rate is None and capacity.writes == MIB // 2000  # the capacity run: size / bs writes
+    # 1 MiB segments hold ~500 framed puts: the capacity run cut segments, each cut syncing twice more
+    assert capacity.sync.count > capacity.writes
+    assert result.headline == open_level and result.sync == open_level.latency  # the open loop is judged
+    assert {tuple(sorted(i.load.items())) for i in intervals} == {
+        (("arrival", "steady"), ("rate", 200.0)), (("arrival", "closed"), ("rate", None))}
+    lines = log.read_text().splitlines()
+    assert lines[0] == "load,time_ms,write_ns,sync_ns,latency_ns"
+    assert sum(line.startswith("200/s,") for line in lines) == 80
+    assert sum(line.startswith("closed,") for line in lines) == capacity.writes
+    assert WalResult.from_json(result.to_json()) == result
+    assert os.listdir(tmpfs_dir) == []

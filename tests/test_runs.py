@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -210,18 +211,21 @@ def test_runs_cli_bad_references(store: RunStore) -> None:
 
 
 def test_bench_saves_every_run_and_plots(tmpfs_dir: str, store: RunStore) -> None:
-    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--size", "128k", "--bs", "4k", "--plot")
+    small = ("--rate", "1000", "--duration", "32ms", "--bs", "4k", "--threshold-ms", "5000")
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, *small, "--plot")
     assert result.code == 0, result.err
-    assert "fdatasync latency (whole run) in ms, log scale, limit 10 ms" in result.out
+    assert "fdatasync latency (whole run) in ms, log scale, limit 5000 ms" in result.out
     assert "wal: latency percentiles per interval (ms)" in result.out
     assert "fdatasync latency histogram (samples, log scale)" in result.out
     [run] = store.scan().runs
     assert f"bench wal: saved as run {run.id}" in result.err
-    assert run.params == WalParams(profile="custom", bs=4096, size=128 << 10)
+    assert run.params == replace(PROFILES["etcd"], profile="custom", bs=4096, duration_s=0.032,
+                                 rates=(1000.0,))
     assert run.result.samples == 32 and run.stack.target.fstype == "tmpfs"  # type: ignore[attr-defined]
+    assert [level.rate for level in run.result.levels] == [1000.0, None]  # type: ignore[attr-defined]
     assert run.host.source == "live" and run.host.kernel == os.uname().release
-    assert run.threshold == 10.0 and run.verdict().line.endswith("etcd docs threshold; 32 samples")  # type: ignore[union-attr]
-    unsaved = run_cli("bench", "wal", "--dir", tmpfs_dir, "--size", "128k", "--bs", "4k", "--no-save")
+    assert run.threshold == 5000.0 and run.verdict().line.endswith("custom threshold; 32 samples")  # type: ignore[union-attr]
+    unsaved = run_cli("bench", "wal", "--dir", tmpfs_dir, *small, "--no-save")
     assert unsaved.code == 0 and len(store.scan().runs) == 1
 
 
@@ -248,7 +252,8 @@ def full_state_dir(tmp_path: Path) -> Iterator[Path]:
 def test_full_disk_when_saving_still_prints_the_result(tmpfs_dir: str, full_state_dir: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(full_state_dir))
-    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--size", "128k", "--bs", "4k")
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--rate", "1000", "--duration", "32ms", "--bs", "4k",
+                     "--threshold-ms", "5000")
     assert result.code == 0 and result.out.startswith("PASS  p99 fdatasync")  # the result is all there
     assert "fio cmd   fio --rw=write" in result.out
     [line] = [line for line in result.err.splitlines() if not line.startswith("bench wal: ")]

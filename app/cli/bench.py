@@ -13,7 +13,7 @@ from diskdoctor.app.base.units import format_latency
 from diskdoctor.probes.engine.protocol import Event, Failed, Finished, Interval, PhaseChanged
 from diskdoctor.probes.engine.runner import EngineRun
 from diskdoctor.probes.engine.runtime import EngineConfig
-from diskdoctor.probes.wal_params import ParamError
+from diskdoctor.probes.wal_params import ParamError, load_text
 from diskdoctor.probes.wal_target import Target, TargetError, describe_target
 
 from ..base.errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
@@ -69,7 +69,8 @@ def interval_text(kind: str, event: Interval) -> str:
                 f"write {event.bytes_written / seconds / 1e6:,.0f} MB/s")
     name = "sync" if event.stream("sync").count else "write"
     p99 = event.stream(name).percentile(99.0)
-    return f"{head}  {event.ops:,} writes  interval p99 {format_latency(p99)}"
+    load = f"  at {load_text(event.load.get('rate'), str(event.load.get('arrival')))}" if event.load else ""
+    return f"{head}  {event.ops:,} writes  interval p99 {format_latency(p99)}{load}"
 
 
 def drive(config: EngineConfig, intervals: list[Interval]) -> object:

@@ -38,7 +38,9 @@ class PhaseChanged:
 class Interval:
     """One streaming period: named latency streams, bytes moved and per-layer deltas since the last one.
 
-    `t` is seconds since the phase began, `ops` the operations so far in the phase, `progress` 0-1 of it."""
+    `t` is seconds since the phase began, `ops` the operations so far in the phase, `progress` 0-1 of it;
+    `load` the load its figures were measured at ({"rate": writes/s or None, "arrival": "steady", "poisson"
+    or "closed"}), empty for workloads without one."""
 
     phase: str
     t: float
@@ -50,6 +52,7 @@ class Interval:
     seconds: float = 0.0
     layers: list[DiskDelta] = field(default_factory=list)
     job: str = ""
+    load: dict[str, object] = field(default_factory=dict)
 
     def stream(self, name: str) -> LatencyHistogram:
         """The named stream, or an empty histogram when this workload has none of that name."""
@@ -90,7 +93,7 @@ def to_json(event: Event) -> dict[str, object]:
                 "streams": {name: h.to_json() for name, h in event.streams.items()},
                 "bytes_read": event.bytes_read, "bytes_written": event.bytes_written,
                 "seconds": round(event.seconds, 4), "layers": [d.to_json() for d in event.layers],
-                "job": event.job}
+                "job": event.job, "load": event.load}
     if isinstance(event, Finished):
         return {"type": "result", "workload": event.workload, "result": event.result.to_json(),
                 "job": event.job}
@@ -118,7 +121,8 @@ def from_json(data: dict[str, Any], read_result: ResultReader) -> Event | None:
                         {name: LatencyHistogram.from_json(h) for name, h in data["streams"].items()},
                         int(data.get("bytes_read") or 0), int(data.get("bytes_written") or 0),
                         float(data.get("seconds") or 0.0),
-                        [DiskDelta.from_json(d) for d in data.get("layers") or []], job)
+                        [DiskDelta.from_json(d) for d in data.get("layers") or []], job,
+                        dict(data.get("load") or {}))
     if kind == "result":
         name = str(data["workload"])
         return Finished(name, read_result(name, data["result"]), job)

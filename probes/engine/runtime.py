@@ -99,6 +99,8 @@ class EngineContext:
     def __init__(self, config: EngineConfig, scratch: str, watch: ParentWatch,
                  latency_log: IO[str] | None = None) -> None:
         self.config, self.scratch, self.watch, self.latency_log = config, scratch, watch, latency_log
+        self.last_calls = [0, 0]
+        """The last write() and sync call (ns), for a workload's latency log."""
         self.phase_name = "run"
         self.disks = DiskSampler(live_root(), config.layers)
 
@@ -109,8 +111,9 @@ class EngineContext:
         emit(PhaseChanged(name, detail, self.config.job))
 
     def interval(self, t: float, ops: int, progress: float, streams: dict[str, LatencyHistogram], *,
-                 bytes_read: int = 0, bytes_written: int = 0, seconds: float = 0.0) -> None:
+                 bytes_read: int = 0, bytes_written: int = 0, seconds: float = 0.0,
+                 load: dict[str, object] | None = None) -> None:
         """Stream one interval (with the layers' deltas since the last) and check the parent is alive."""
         emit(Interval(self.phase_name, t, ops, progress, streams, bytes_read, bytes_written, seconds,
-                      self.disks.interval(), self.config.job))
+                      self.disks.interval(), self.config.job, dict(load or {})))
         self.watch.check()

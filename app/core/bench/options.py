@@ -10,10 +10,13 @@ from diskdoctor.probes.engine.workloads.compaction import CompactionParams
 from diskdoctor.probes.engine.workloads.interference import DEFAULT_COMPACTION, PHASE_S, InterferenceParams
 from diskdoctor.probes.engine.workloads.randwrite import SYNC_CHOICES, RandwriteParams
 from diskdoctor.probes.wal_params import (
+    ARRIVALS,
+    LEVEL_S,
     PROFILES,
     SYNC_METHODS,
     WalParams,
     parse_duration,
+    parse_rates,
     parse_size,
     profile_params,
 )
@@ -23,10 +26,12 @@ from .wal import ETCD_THRESHOLD_MS
 
 def _wal_options(parser: argparse.ArgumentParser, *, log: bool) -> None:
     parser.add_argument("--profile", choices=sorted(PROFILES), default="etcd",
-                        help="etcd: 2300-byte writes, 22m (default); postgres-wal: 8k writes, 16m")
+                        help="etcd: 2300-byte entries in etcd's WAL segments with its backend commit "
+                             "beside (default); postgres-wal: 8k writes into one 16m file")
     parser.add_argument("--bs", metavar="N", help="bytes per write, e.g. 2300 or 8k")
     amount = parser.add_mutually_exclusive_group()
-    amount.add_argument("--size", metavar="N", help="total bytes to write, e.g. 22m")
+    amount.add_argument("--size", metavar="N",
+                        help="total bytes to write, e.g. 22m (bench wal: in the capacity run)")
     amount.add_argument("--duration", metavar="S",
                         help="run this long instead (e.g. 30s, 2m; interference: 20s per phase by default)")
     parser.add_argument("--sync", choices=SYNC_METHODS, help="the durable call (default fdatasync)")
@@ -55,8 +60,17 @@ def _compaction_options(parser: argparse.ArgumentParser, defaults: CompactionPar
 
 
 def wal_options(wal: argparse.ArgumentParser) -> None:
-    """`bench wal`: the WAL's options, its latency log and its threshold."""
+    """`bench wal`: the WAL's options, its open-loop loads, its latency log and its threshold."""
     _wal_options(wal, log=True)
+    wal.add_argument("--rate", metavar="N[,N...]",
+                     help="open-loop writes/s, each load its own level (default 50,500: etcd's hardware "
+                          f"guide); every write is timed from when it was due; each level runs {LEVEL_S:g} s "
+                          "or --duration")
+    wal.add_argument("--arrival", choices=ARRIVALS, default=None,
+                     help="steady: evenly spaced (default); poisson: independent clients, same mean rate")
+    wal.add_argument("--capacity", action=argparse.BooleanOptionalAction, default=None,
+                     help="also run the closed loop (the next write the moment the last sync returns) "
+                          "as the disk's capacity figure, never the verdict (default on)")
     wal.add_argument("--threshold-ms", type=float, default=ETCD_THRESHOLD_MS, metavar="MS",
                      help="fail when the p99 sync latency reaches this (10: etcd docs; 20: vendor variant)")
 
@@ -92,11 +106,14 @@ def interference_options(interference: argparse.ArgumentParser) -> None:
 
 
 def wal_params(args: argparse.Namespace) -> WalParams:
-    """`bench wal`'s parameters: a profile and what the options change in it."""
+    """`bench wal`'s parameters: a profile and what the options change in it (rates, arrivals too)."""
+    rate = getattr(args, "rate", None)
     return profile_params(args.profile, bs=parse_size(args.bs, "block size") if args.bs else None,
                           size=parse_size(args.size) if args.size else None,
                           duration_s=parse_duration(args.duration) if args.duration else None,
-                          sync=args.sync, prealloc=args.prealloc)
+                          sync=args.sync, prealloc=args.prealloc,
+                          rates=parse_rates(rate) if rate is not None else None,
+                          arrival=getattr(args, "arrival", None), capacity=getattr(args, "capacity", None))
 
 
 def _compaction_params(args: argparse.Namespace, base: CompactionParams) -> CompactionParams:

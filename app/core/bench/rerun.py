@@ -23,6 +23,21 @@ def _threshold(result: dict[str, object]) -> list[str]:
     return []
 
 
+def _load_options(params: dict[str, object], base: object) -> list[str]:
+    """--rate, --arrival and --no-capacity where a `bench wal` run's load differs from its profile's."""
+    rates = params.get("rates")
+    if not isinstance(rates, list):  # saved before the open loop: the closed loop was all there was
+        return []
+    options: list[str] = []
+    if tuple(float(r) for r in rates) != getattr(base, "rates", ()) and rates:
+        options += ["--rate", ",".join(f"{float(r):g}" for r in rates)]
+    if params.get("arrival") not in (None, "steady"):
+        options += ["--arrival", str(params["arrival"])]
+    if params.get("capacity") is False:
+        options.append("--no-capacity")
+    return options
+
+
 def _wal_options(params: dict[str, object], default_duration: float | None) -> list[str]:
     """The options that turn `bench wal`'s defaults (etcd's profile) into these parameters."""
     profile = params.get("profile")
@@ -67,5 +82,8 @@ def rerun_command(document: dict[str, object]) -> str:
         argv += _threshold(alone)
     else:
         argv += ["wal", "--dir", _directory(document)]
-        argv += _wal_options(_dict(document.get("params")), None) + _threshold(document)
+        params = _dict(document.get("params"))
+        profile = params.get("profile")
+        base = PROFILES.get(profile if isinstance(profile, str) else "", PROFILES["etcd"])
+        argv += _wal_options(params, None) + _load_options(params, base) + _threshold(document)
     return shell_join(argv)

@@ -21,6 +21,7 @@ THRESHOLD_SOURCES = {
     ETCD_THRESHOLD_MS: "etcd docs threshold",
     VENDOR_THRESHOLD_MS: "vendor threshold (Red Hat OpenShift etcd guidance)",
 }
+FIO_LABEL = "community check: fio's etcd job, a closed loop (not the verdict)"
 SUMMARY_KEYS = (("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("p99_9", 99.9))
 RAM_FILESYSTEMS = frozenset({"tmpfs", "ramfs"})
 RAM_NOTE = ("{fstype} keeps files in memory: fdatasync returns at once, so this run says nothing about "
@@ -67,12 +68,76 @@ def format_ms(value_ms: float) -> str:
 
 
 def verdict_for(params: WalParams, sync: LatencyHistogram, threshold_ms: float,
-                source: str | None = None) -> Verdict:
+                source: str | None = None, load: str | None = None) -> Verdict:
     """Judge the p99 of the durable call (fdatasync, fsync or the O_DSYNC write); `source` names the
-    threshold's origin when the user picked it (a custom 10 ms is still custom)."""
+    threshold's origin when the user picked it (a custom 10 ms is still custom); `load` the open-loop
+    load the latencies were measured at (timed from when each write was due)."""
     p99_ms = (sync.percentile(99.0) or 0.0) / 1e6
-    return Verdict(p99_ms < threshold_ms, f"p99 {SYNC_LABELS[params.sync]}", p99_ms, threshold_ms,
+    metric = f"p99 {SYNC_LABELS[params.sync]}"
+    if load:
+        metric += f" from due at {load}"
+    return Verdict(p99_ms < threshold_ms, metric, p99_ms, threshold_ms,
                    source or threshold_source(threshold_ms), sync.count)
+
+
+def result_verdict(params: WalParams, result: WalResult, threshold_ms: float,
+                   source: str | None = None) -> Verdict:
+    """The run's verdict: its headline level (the open-loop load with the worst p99), never the closed
+    loop's capacity figure unless the run had no rate (saved before the open loop existed)."""
+    head = result.headline
+    load = short_load(head.rate, head.arrival) if head is not None and head.rate is not None else None
+    return verdict_for(params, result.sync, threshold_ms, source, load)
+
+
+def short_load(rate: float, arrival: str) -> str:
+    """A load for a verdict line: "500/s steady", "50/s Poisson"."""
+    return f"{rate:,.4g}/s {'Poisson' if arrival == 'poisson' else arrival}"
+
+
+def level_lines(document: dict[str, object], threshold_ms: float) -> list[str]:
+    """One line per load: its p50/p99/p99.9 from due time and of the sync call, the verdict against the
+    threshold (the closed loop: capacity, not judged), and what a rate the disk could not reach did."""
+    lines = []
+    for level in document.get("levels") or []:
+        assert isinstance(level, dict)
+        due, call = level["latency_us"], level["sync_latency_us"]
+        assert isinstance(due, dict) and isinstance(call, dict)
+        if level.get("rate") is None:
+            lines.append(f"{'capacity':<9} {level['text']}: {level['achieved_per_s'] or 0:,.0f} writes/s; "
+                         f"sync p50 {_us(call.get('p50'))}  p99 {_us(call.get('p99'))}  "
+                         f"p99.9 {_us(call.get('p99_9'))} (not the verdict)")
+            continue
+        p99 = due.get("p99")
+        under = isinstance(p99, (int, float)) and p99 / 1000.0 < threshold_ms
+        judged = "p99 under" if under else "p99 at or over"
+        lines.append(f"{'load':<9} {level['text']}: from due p50 {_us(due.get('p50'))}  p99 "
+                     f"{_us(p99)}  p99.9 {_us(due.get('p99_9'))}; sync call p50 {_us(call.get('p50'))}  "
+                     f"p99 {_us(call.get('p99'))}; {judged} {format_threshold(threshold_ms)}")
+        if level.get("reached") and int(level.get("max_backlog") or 1) > 1:  # type: ignore[call-overload]
+            lines.append(f"{'note':<9} at {level['text']} the writer fell behind: up to "
+                         f"{level['max_backlog']:,} writes waited at once (each timed from when it was due)")
+        if not level.get("reached"):
+            lines.append(f"{'note':<9} asked {level['asked_per_s']:,.4g} writes/s, achieved "
+                         f"{level['achieved_per_s'] or 0:,.4g}/s: the disk could not keep up (up to "
+                         f"{level['max_backlog']:,} writes waited at once; {level['end_backlog']:,} were "
+                         "still waiting when the schedule ended)")
+    return lines
+
+
+def _us(value: object) -> str:
+    return format_ms(value / 1000.0) if isinstance(value, (int, float)) else "-"
+
+
+def level_verdicts(document_levels: list[dict[str, object]], threshold_ms: float) -> None:
+    """Add each open-loop level's own verdict (pass and p99 against the threshold) to its JSON object."""
+    for level in document_levels:
+        due = level.get("latency_us")
+        p99 = due.get("p99") if isinstance(due, dict) else None
+        if level.get("rate") is None or not isinstance(p99, (int, float)):
+            level["verdict"] = None
+            continue
+        level["verdict"] = {"pass": p99 / 1000.0 < threshold_ms, "metric": "p99 from due time",
+                            "value_ms": round(p99 / 1000.0, 3), "threshold_ms": threshold_ms}
 
 
 latency_summary = summary_us
@@ -88,20 +153,27 @@ def result_document(params: WalParams, target: Target, result: WalResult, thresh
                     fio: FioSyncStats | None = None, source: str | None = None) -> dict[str, object]:
     """The stable JSON result (docs/schemas/bench-wal.schema.json)."""
     figures = result.to_json()
+    levels = figures.get("levels") or []
+    assert isinstance(levels, list)
+    level_verdicts(levels, threshold_ms)
     document: dict[str, object] = {
         "workload": "wal",
         "profile": params.profile,
         "params": params.to_json(),
         "target": target.to_json(),
+        "model": figures.get("model", "closed loop"),
+        "load": figures.get("load"),
+        "latency_from": figures.get("latency_from", "issue"),
         **{key: figures[key] for key in ("samples", "duration_s", "ops_per_s", "sync_latency_us",
                                          "write_latency_us")},
-        "verdict": verdict_for(params, result.sync, threshold_ms, source).to_json(),
+        "verdict": result_verdict(params, result, threshold_ms, source).to_json(),
+        "levels": levels,
         "layers": figures["layers"],
         "host": figures["host"],
         "fio_equivalent": fio_command(params, target.directory),
     }
     if fio is not None:
-        document["fio"] = fio_summary(fio)
+        document["fio"] = {**fio_summary(fio), "label": FIO_LABEL}
     document["histograms"] = figures["histograms"]
     return document
 
@@ -124,16 +196,19 @@ def detail_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
              f"profile   {document['profile']}: {summary_params_text(document['params'])}",
              f"run       {document['samples']:,} writes in "
              f"{format_latency(float(document['duration_s']) * 1e9)}, "
-             f"{document['ops_per_s'] or 0:,.0f} ops/s",
+             f"{document['ops_per_s'] or 0:,.0f} ops/s ({_model_text(document)})",
              f"{label:<9} {percentile_row(sync)}",
              f"{'write':<9} {percentile_row(write)}"]
+    lines += level_lines(document, verdict.threshold_ms)
     lines += host_lines(document.get("host"))
     fio = document.get("fio")
     if isinstance(fio, dict):
         lines.append(f"{'fio':<9} {percentile_row(fio)}; {fio['samples']:,} samples, "
-                     f"{fio['ops_per_s']:,.0f} ops/s ({fio['version']})")
+                     f"{fio['ops_per_s']:,.0f} ops/s ({fio['version']}; {FIO_LABEL})")
         fio_p99 = fio.get("p99")
-        if isinstance(fio_p99, (int, float)) and (fio_p99 / 1000.0 < verdict.threshold_ms) != verdict.passed:
+        closed = document.get("model") != "open loop"  # fio's closed loop compares with a closed-loop verdict
+        if closed and isinstance(fio_p99, (int, float)) and \
+                (fio_p99 / 1000.0 < verdict.threshold_ms) != verdict.passed:
             side = "under" if verdict.passed else "at or over"
             lines.append(f"note      fio's p99 {format_ms(fio_p99 / 1000.0)} is on the other side of the "
                          f"{format_threshold(verdict.threshold_ms)} threshold (ours is {side} it): the "
@@ -143,6 +218,13 @@ def detail_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
     lines += [layer_line(layer) for layer in layers]
     lines.append(f"fio cmd   {document['fio_equivalent']}")
     return lines
+
+
+def _model_text(document: dict[str, object]) -> str:
+    load = document.get("load")
+    if document.get("model") == "open loop" and isinstance(load, dict):
+        return f"open loop at {load.get('text')}, timed from when each write was due"
+    return "closed loop: each write the moment the last sync returned"
 
 
 def host_lines(host: object) -> list[str]:
@@ -177,6 +259,11 @@ def summary_params_text(params: object) -> str:
     size = _binary_size(params["size"])
     amount = f"for {params['duration_s']:g} s over a {size} file" if params["duration_s"] else size
     layout = "preallocated file" if params["prealloc"] else "appending"
+    if params.get("format") == "etcd":
+        layout = (f"etcd's WAL segments of {int(params['segment_bytes']) / 1e6:g} MB"  # type: ignore[call-overload]
+                  f"{' (preallocated)' if params['prealloc'] else ''}")
+        if params.get("commit_ms"):
+            layout += f", backend commit every {params['commit_ms']:g} ms beside"
     return f"{params['bs']:,}-byte writes, {amount}, {params['sync']}, {layout}"
 
 
@@ -212,8 +299,8 @@ def _count(value: object) -> str:
 
 def run_verdict(record: FinishedRun) -> Verdict:
     """A finished `bench wal` run judged against its threshold (etcd's 10 ms when none was given)."""
-    return verdict_for(record.params, record.result.sync, record.threshold or ETCD_THRESHOLD_MS,
-                       record.threshold_source)
+    return result_verdict(record.params, record.result, record.threshold or ETCD_THRESHOLD_MS,
+                          record.threshold_source)
 
 
 def run_document(record: FinishedRun) -> dict[str, object]:

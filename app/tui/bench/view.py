@@ -11,7 +11,7 @@ from diskdoctor.app.core.bench.wal import (
     VENDOR_THRESHOLD_MS,
     Verdict,
     ram_note,
-    verdict_for,
+    result_verdict,
 )
 from diskdoctor.probes.diskstats import DiskDelta
 from diskdoctor.probes.engine.workloads.wal import WalResult
@@ -160,7 +160,7 @@ def threshold_source(choice: str, threshold: float) -> str:
 def verdict_text(params: WalParams, target: Target, result: WalResult, threshold: float,
                  source: str | None = None) -> tuple[Text, Verdict]:
     """The end-of-run block: verdict with provenance, the run in numbers, and the fio equivalent."""
-    verdict = verdict_for(params, result.sync, threshold, source)
+    verdict = result_verdict(params, result, threshold, source)
     text = Text("PASS " if verdict.passed else "FAIL ", style="bold green" if verdict.passed else "bold red")
     text.append(verdict.line() + "\n", style="bold")
     note = ram_note(target.fstype)
@@ -179,7 +179,7 @@ def previous_line(params: WalParams, target: Target, result: WalResult, threshol
     """One line on the last finished run, kept on screen while the next one runs and after it."""
     text = Text("previous run: ", style="dim bold")
     if threshold is not None:
-        verdict = verdict_for(params, result.sync, threshold)
+        verdict = result_verdict(params, result, threshold)
         text.append("PASS " if verdict.passed else "FAIL ", style="green" if verdict.passed else "red")
     text.append(f"p99 {_ms(result.sync.percentile(99.0))} · {result.ops_per_s or 0:,.0f} ops/s · "
                 f"{params.profile}, {result.samples:,} writes in {elapsed_text(result.duration_s)} · "

@@ -41,6 +41,13 @@ class InterferenceParams:
     wal: WalParams = DEFAULT_WAL
     compaction: CompactionParams = DEFAULT_COMPACTION
 
+    def __post_init__(self) -> None:
+        """The WAL here stays the closed loop over one plain file (the figures this comparison was built
+        on) until it is calibrated against a real store under compaction; the engine can run it open."""
+        if self.wal.rates or self.wal.format != "raw" or self.wal.commit_ms:
+            object.__setattr__(self, "wal", replace(self.wal, rates=(), capacity=True, format="raw",
+                                                     commit_ms=0.0))
+
     def to_json(self) -> dict[str, object]:
         """The `params` object: both parts."""
         return {"wal": self.wal.to_json(), "compaction": self.compaction.to_json()}
