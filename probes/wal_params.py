@@ -148,6 +148,10 @@ def parse_rates(text: str) -> tuple[float, ...]:
     for part in text.split(","):
         match = re.fullmatch(r"\s*(\d+(?:\.\d+)?(?:e\d+)?)\s*(k?)\s*(?:/s)?\s*", part.lower())
         if not match:
+            if not part.strip():
+                raise ParamError(f"empty rate in {text.strip()!r} (writes per second, e.g. 500 or 50,500)")
+            if re.fullmatch(r"\s*-\s*\d[\d.]*\s*k?\s*(?:/s)?\s*", part.lower()):
+                raise ParamError(f"rate {part.strip()} is below zero: give writes per second above 0")
             raise ParamError(f"cannot read rate {part.strip()!r} (writes per second, e.g. 500 or 50,500)")
         rate = float(match.group(1)) * (1000 if match.group(2) else 1)
         check_rate(rate)

@@ -168,11 +168,12 @@ def test_bad_inputs_are_one_line(tmp_path: Path) -> None:
         (("--dir", str(tmp_path), "--threshold-ms", "inf"), "must be a number of milliseconds more than 0"),
         (("--dir", str(tmp_path), "--sysroot", str(tmp_path)), "cannot be combined with --sysroot"),
         (("--dir", str(tmp_path), "--rate", "0"), "rate 0 writes/s is out of range"),
-        (("--dir", str(tmp_path), "--rate", "-5"), "cannot read rate '-5'"),
+        (("--dir", str(tmp_path), "--rate", "-5"), "rate -5 is below zero"),
+        (("--dir", str(tmp_path), "--rate", "50,"), "empty rate in '50,'"),
         (("--dir", str(tmp_path), "--rate", "50,1e9"), "rate 1e+09 writes/s is out of range"),
         (("--dir", str(tmp_path), "--rate", "fast"), "cannot read rate 'fast'"),
         (("--dir", str(tmp_path), "--rate", "nan"), "cannot read rate 'nan'"),
-        (("--dir", str(tmp_path), "--rate", ""), "cannot read rate ''"),
+        (("--dir", str(tmp_path), "--rate", ""), "empty rate in ''"),
         (("--dir", str(tmp_path), "--arrival", "bursty"), "invalid choice"),
     ]
     for args, needle in cases:
