@@ -187,7 +187,7 @@ def test_every_benchmark_from_binary_cleans_up(chroot: EmptyChroot, kind: str) -
     """Every workload runs as the binary re-invoked (`_engine KIND`; compaction jobs and the WAL beside
     compaction re-invoke it again from the engine), and leaves its directory empty."""
     assert re.search(r"^\s+bench\s", chroot.run("--help").out, re.MULTILINE)
-    wal_dir = chroot.mount("wal", "tmpfs", "size=256m")
+    wal_dir = chroot.mount("wal", "tmpfs", "size=512m")  # two 64 MB WAL segments, the db, the capacity file
     try:
         result = chroot.run("bench", kind, "--dir", "/wal", *BENCH_RUNS[kind], "--json", timeout=120)
         assert result.code in (0, 1), result.err

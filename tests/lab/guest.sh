@@ -142,7 +142,7 @@ collect() {
     "$DD" capture --redact -o "$OUT/capture.tar.gz" 2> "$OUT/capture.err"
     if mountpoint -q /lab/slow; then
         step "diskdoctor bench wal on the dm-delay layer"
-        "$DD" bench wal --dir /lab/slow --size 96k --bs 4k --json > "$OUT/bench-slow.json" 2> "$OUT/bench-slow.err"
+        "$DD" bench wal --dir /lab/slow --profile postgres-wal --bs 4k --rate 50 --duration 2 --no-capacity --json > "$OUT/bench-slow.json" 2> "$OUT/bench-slow.err"
     fi
     step "fstrim -v on every lab mount, with discard counters before and after"
     for mountpoint in /lab/*; do
