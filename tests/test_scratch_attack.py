@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from support.cli_runner import Result, assert_one_line_error, run_cli
+from support.dead_owner import dead_tag
 from support.hostile_roots import copy_fixture, tar_gz
 from support.wal_support import tmpfs_dir
 
@@ -60,17 +61,6 @@ while True:
 """
 """Runs as root only to load the interpreter (it may live where nobody can read), then drops to nobody
 for good before it touches anything."""
-
-
-def dead_tag() -> str:
-    """An owner tag ("PID-START-") of a process that has exited."""
-    from diskdoctor.probes.scratch import owner_tag
-
-    dead = subprocess.Popen(["sleep", "30"])
-    tag = owner_tag(dead.pid)
-    dead.kill()
-    dead.wait()
-    return tag
 
 
 def victim_dir(parent: Path) -> Path:

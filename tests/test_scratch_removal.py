@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 import pwd
-import subprocess
 from pathlib import Path
 
 import pytest
 from diskdoctor.probes.scratch import NotPrivate, owner_tag, private_temp_dir, remove_stale, remove_tree
+from support.dead_owner import dead_tag
 from support.wal_support import tmpfs_dir
 
 __all__ = ["tmpfs_dir"]
@@ -30,14 +30,6 @@ def nested(top: Path, depth: int) -> None:
             fd = inner
     finally:
         os.close(fd)
-
-
-def dead_tag() -> str:
-    dead = subprocess.Popen(["sleep", "30"])
-    tag = owner_tag(dead.pid)
-    dead.kill()
-    dead.wait()
-    return tag
 
 
 def test_a_tree_deeper_than_any_path_is_removed(tmpfs_dir: str) -> None:
