@@ -152,7 +152,7 @@ class DiskDoctorApp(App[None]):
         """Read the host again off the UI thread; every screen gets the new snapshot."""
         self.read_snapshot(self.peak_window)
 
-    @work(thread=True, exclusive=True, group="snapshot", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="snapshot", exit_on_error=False, description="read the host")
     def read_snapshot(self, peak: PeakWindow | None) -> None:
         """Worker: the Host first (the stack draws it at once), then TRIM facts and verdicts."""
         from diskdoctor.probes.host import read_host

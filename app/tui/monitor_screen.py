@@ -147,7 +147,7 @@ class MonitorScreen(Screen[None]):
         self.poll(self.late_ticks)
         self.late_ticks = 0
 
-    @work(thread=True, group="monitor-poll", exit_on_error=False)
+    @work(thread=True, group="monitor-poll", exit_on_error=False, description="poll the monitor's counters")
     def poll(self, late_ticks: int) -> None:
         """Worker: one reading of every counter (the first also reads the stack and the processes)."""
         try:

@@ -81,7 +81,7 @@ class RunsScreen(Screen[None]):
             table.add_column(label, key=key)
         self.load_runs()
 
-    @work(thread=True, exclusive=True, group="runs", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="runs", exit_on_error=False, description="load saved runs")
     def load_runs(self) -> None:
         """Read every run file off the UI thread (parsing histograms of many runs takes a moment)."""
         try:

@@ -1,0 +1,33 @@
+"""What keeps the tool fast that a user can see: the modules a command loads, JSON into a pipe, workers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import fixture_root
+from diskdoctor.app.tui.app import DiskDoctorApp
+from textual.worker import Worker
+
+SIZE = (150, 40)
+
+
+async def test_workers_never_describe_themselves_with_the_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker named from repr() of its arguments repr()s the whole Host on every cursor move."""
+    seen: list[str] = []
+    original = Worker.__init__
+
+    def recording(self: Worker[Any], *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        seen.append(f"{self.name} {self.description}")
+
+    monkeypatch.setattr(Worker, "__init__", recording)
+    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        for _ in range(3):
+            await pilot.press("down")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    assert any("device's details" in text for text in seen), seen
+    assert all(len(text) < 200 and "Host(" not in text for text in seen), [text[:200] for text in seen]
