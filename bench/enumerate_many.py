@@ -19,7 +19,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
-from sysfs_builder import SysrootBuilder  # noqa: E402
+from support.sysfs_builder import SysrootBuilder  # noqa: E402
 
 GIB = 1 << 30
 

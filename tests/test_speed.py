@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -31,3 +34,18 @@ async def test_workers_never_describe_themselves_with_the_host(monkeypatch: pyte
         await pilot.pause()
     assert any("device's details" in text for text in seen), seen
     assert all(len(text) < 200 and "Host(" not in text for text in seen), [text[:200] for text in seen]
+
+
+def _cli(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "diskdoctor.app", *argv], capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+@pytest.mark.parametrize("command", ["devices", "trim"])
+def test_json_into_a_pipe_is_compact_and_pretty_on_request(command: str) -> None:
+    root = str(fixture_root("etcd-raid0-lvm-luks").path)
+    compact = _cli(command, "--json", "--sysroot", root)
+    pretty = _cli(command, "--json", "--pretty", "--sysroot", root)
+    assert compact.stdout.count("\n") == 1 and ": " not in compact.stdout.split('"')[0]
+    assert pretty.stdout.count("\n") > 20 and pretty.stdout.startswith("{\n  ")
+    assert json.loads(compact.stdout) == json.loads(pretty.stdout)

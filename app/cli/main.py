@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
-import json
 import os
 import signal
 import sys
@@ -19,6 +18,7 @@ from ..base.errors import EXIT_OK, EXIT_USAGE, UsageError
 from ..core.capture.sysroot import open_root
 from .completion import OPTION as COMPLETION_OPTION
 from .completion import add_completion_option
+from .json_output import add_json_options, json_text
 from .manual import ManualAction
 
 SIGNAL_EXIT_BASE = 128
@@ -88,7 +88,7 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
 
     devices = commands.add_parser("devices", help="print the storage stack (disks up), lsblk style",
                                   description="Print every block device and how they stack.")
-    devices.add_argument("--json", action="store_true", help="print JSON (schema: man diskdoctor)")
+    add_json_options(devices)
     devices.add_argument("--all", action="store_true",
                          help="also list unattached loop devices and RAM disks")
     _global_options(devices, in_subcommand=True)
@@ -97,7 +97,7 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
                                description="One TRIM verdict per mounted filesystem: where discard "
                                            "stops, the discard mount mode, the fstrim timer and cron "
                                            "jobs, and fixes. Exit 1 when any verdict is not ok.")
-    trim.add_argument("--json", action="store_true", help="print JSON (schema: man diskdoctor)")
+    add_json_options(trim)
     trim.add_argument("--peak", metavar="SPEC",
                       help='busy hours, e.g. "Mon-Fri 08:00-20:00": flag trims scheduled inside them')
     trim.add_argument("--run", metavar="MOUNTPOINT",
@@ -163,7 +163,7 @@ def run_devices(args: argparse.Namespace) -> int:
     with open_root(args.sysroot) as root:
         host = read_host(root, include_empty=args.all)
     if args.json:
-        sys.stdout.write(json.dumps(devices_document(host), indent=2) + "\n")
+        sys.stdout.write(json_text(devices_document(host), args) + "\n")
         return EXIT_OK
     from rich.console import Console
 

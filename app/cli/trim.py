@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from diskdoctor.probes.fstrim_run import run_fstrim
@@ -17,6 +16,7 @@ from ..core.trim.doctor import trim_document
 from ..core.trim.peak_window import parse_peak_window
 from ..core.trim.rules import TRIM_NOW_RISK
 from ..core.trim.trim_now import hold_confirmed_mount, result_text, trimmable_mount
+from .json_output import json_text
 
 PIPE_WIDTH = 160
 CONFIRM_WORD = "yes"
@@ -37,7 +37,7 @@ def run_trim(args: argparse.Namespace) -> int:
     if host.mounts_unknown:
         raise UsageError(f"cannot judge TRIM: {host.mounts_unknown}")
     if args.json:
-        sys.stdout.write(json.dumps(trim_document(verdicts, facts, peak), indent=2) + "\n")
+        sys.stdout.write(json_text(trim_document(verdicts, facts, peak), args) + "\n")
     else:
         from rich.console import Console
 
