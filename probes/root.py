@@ -6,9 +6,7 @@ import errno
 import itertools
 import os
 import re
-import shutil
 import stat
-import subprocess
 import sys
 from collections import deque
 from dataclasses import dataclass, field
@@ -327,6 +325,9 @@ class Root:
             if text is None:
                 return CommandOutput(None, source, "not recorded in this capture")
             return CommandOutput(text, source, None, 0)
+        import shutil  # with subprocess, only when a command runs (~6 ms of every start-up otherwise)
+        import subprocess
+
         if shutil.which(argv[0]) is None:
             return CommandOutput(None, source, f"{argv[0]} is not installed")
         try:

@@ -48,4 +48,52 @@ def test_json_into_a_pipe_is_compact_and_pretty_on_request(command: str) -> None
     pretty = _cli(command, "--json", "--pretty", "--sysroot", root)
     assert compact.stdout.count("\n") == 1 and ": " not in compact.stdout.split('"')[0]
     assert pretty.stdout.count("\n") > 20 and pretty.stdout.startswith("{\n  ")
-    assert json.loads(compact.stdout) == json.loads(pretty.stdout)
+    first, second = json.loads(compact.stdout), json.loads(pretty.stdout)
+    first.pop("now", None), second.pop("now", None)  # trim's clock reading
+    assert first == second
+
+
+LOADED = """
+import sys
+sys.argv = ["diskdoctor", *sys.argv[1:]]
+from diskdoctor.app.launcher import main
+try:
+    main()
+finally:
+    sys.stdout.flush()
+    sys.stderr.write("\\nMODULES " + " ".join(sys.modules) + "\\n")
+"""
+
+
+def loaded_modules(*argv: str) -> set[str]:
+    """The modules a command has imported by its end, in a fresh interpreter."""
+    done = subprocess.run([sys.executable, "-c", LOADED, *argv], capture_output=True, text=True, timeout=120,
+                          check=False)
+    line = done.stderr.rsplit("MODULES ", 1)[-1]
+    return set(line.split())
+
+
+def heavy(modules: set[str], *prefixes: str) -> list[str]:
+    return sorted(m for m in modules if m.split(".")[0] in prefixes or m.startswith(prefixes))
+
+
+@pytest.mark.parametrize("argv", [("trim", "--json"), ("trim",), ("devices", "--json")])
+def test_trim_and_devices_load_no_benchmark_psutil_or_http(argv: tuple[str, ...]) -> None:
+    modules = loaded_modules(*argv, "--sysroot", str(fixture_root("etcd-raid0-lvm-luks").path))
+    assert "diskdoctor.app.core.snapshot" in modules or argv[0] == "devices"
+    assert heavy(modules, "diskdoctor.probes.engine.", "diskdoctor.app.core.bench", "psutil", "pyudev",
+                 "http", "urllib.request", "textual", "email", "importlib.metadata", "tarfile",
+                 "diskdoctor.probes.scratch", "diskdoctor.probes.child_guard") == []
+    if argv == ("devices", "--json"):
+        assert heavy(modules, "rich", "subprocess", "shutil", "diskdoctor.app.core.trim") == []
+
+
+def test_version_loads_neither_the_cli_nor_package_metadata() -> None:
+    modules = loaded_modules("--version")
+    assert heavy(modules, "argparse", "typing", "importlib.metadata", "email", "diskdoctor.app.cli") == []
+
+
+def test_version_is_the_installed_distributions() -> None:
+    from importlib.metadata import version
+
+    assert _cli("--version").stdout == f"diskdoctor {version('diskdoctor')}\n"

@@ -35,8 +35,33 @@ PIPE_WIDTH = 240
 DEBUG_ENV = "DISKDOCTOR_DEBUG"
 
 
+def _terminal_columns() -> int:
+    """The terminal's width as shutil.get_terminal_size gives it (COLUMNS, the terminal, else 80)."""
+    with contextlib.suppress(ValueError):
+        if int(os.environ.get("COLUMNS", "0")) > 0:
+            return int(os.environ["COLUMNS"])
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+class QuickFormatter(argparse.HelpFormatter):
+    """argparse's formatter, given the width so that it does not import shutil (and bz2, lzma) on every
+    add_argument of every start-up."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         _terminal_columns() - 2 if width is None else width)
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse that reports a usage error as one line and exit code 2."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("formatter_class", QuickFormatter)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
@@ -84,7 +109,8 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
                         help="start the TUI headless, check that its first screen shows the stack, "
                              "print one line and exit (no terminal needed; checks a copied binary)")
     _global_options(parser, in_subcommand=False)
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser,
+                                     prog=parser.prog)  # a given prog spares argparse a formatter (shutil)
 
     devices = commands.add_parser("devices", help="print the storage stack (disks up), lsblk style",
                                   description="Print every block device and how they stack.")

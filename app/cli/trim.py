@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from diskdoctor.probes.fstrim_run import run_fstrim
 from diskdoctor.probes.host import read_host
 from diskdoctor.probes.host_text import CONTROL_NOTE, shell_quote, shown, spells_control_characters
 
@@ -15,7 +14,6 @@ from ..core.snapshot import read_snapshot
 from ..core.trim.doctor import trim_document
 from ..core.trim.peak_window import parse_peak_window
 from ..core.trim.rules import TRIM_NOW_RISK
-from ..core.trim.trim_now import hold_confirmed_mount, result_text, trimmable_mount
 from .json_output import json_text
 
 PIPE_WIDTH = 160
@@ -63,6 +61,10 @@ def _confirm(mountpoint: str) -> bool:
 
 
 def _trim_now(args: argparse.Namespace) -> int:
+    from diskdoctor.probes.fstrim_run import run_fstrim  # its child guard and scratch: only for --run
+
+    from ..core.trim.trim_now import hold_confirmed_mount, result_text, trimmable_mount
+
     if args.sysroot is not None:
         raise UsageError("trim --run changes this host; it cannot run on a --sysroot capture")
     if args.json:
