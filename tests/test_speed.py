@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import fixture_root
+from conftest import FIXTURES, fixture_root
 from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.probes.root import Root
 from textual.worker import Worker
 
 SIZE = (150, 40)
@@ -97,3 +100,90 @@ def test_version_is_the_installed_distributions() -> None:
     from importlib.metadata import version
 
     assert _cli("--version").stdout == f"diskdoctor {version('diskdoctor')}\n"
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_with_hotplug_events_the_monitor_rereads_the_stack_only_when_something_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from diskdoctor.probes import io_monitor
+
+    root = tmp_path / "lab-ssd"
+    shutil.copytree(FIXTURES / "lab-ssd", root, symlinks=True)
+    reads: list[int] = []
+    real_read_host = io_monitor.read_host
+    monkeypatch.setattr(io_monitor, "read_host", lambda r: reads.append(1) or real_read_host(r))
+    clock = FakeClock()
+    monitor = io_monitor.IoMonitor(Root(str(root), live=False), clock=clock, processes=False, rates=True,
+                                   rescan_every=None)
+    for _ in range(3):
+        monitor.poll()
+        clock.now += 60
+    assert len(reads) == 1
+    with (root / "proc/self/mountinfo").open("a") as mountinfo:
+        mountinfo.write("99 1 0:99 / /mnt/new rw - tmpfs tmpfs rw\n")
+    monitor.poll()
+    assert len(reads) == 2
+    first = (root / "proc/diskstats").read_text().splitlines()[0].split()
+    with (root / "proc/diskstats").open("a") as diskstats:  # a device appears
+        diskstats.write(" ".join(["259", "99", "nvme9n1", *first[3:]]) + "\n")
+    monitor.poll()
+    assert len(reads) == 3
+
+
+def test_processes_are_sampled_only_while_wanted(monkeypatch: pytest.MonkeyPatch) -> None:
+    from diskdoctor.probes import process_io
+    from diskdoctor.probes.io_monitor import IoMonitor
+    from diskdoctor.probes.root import live_root
+
+    walks: list[int] = []
+    real = process_io.read_process_io
+    monkeypatch.setattr(process_io, "read_process_io", lambda exclude: walks.append(1) or real(exclude))
+    clock = FakeClock()
+    monitor = IoMonitor(live_root(), clock=clock)
+    monitor.poll()
+    walks.clear()
+    monitor.sample_processes = False
+    for _ in range(3):
+        clock.now += 1
+        assert monitor.poll().processes is None
+    assert walks == []
+    monitor.sample_processes = True
+    clock.now += 1
+    assert monitor.poll().processes is None  # a fresh baseline after the gap, not a rate over it
+    clock.now += 1
+    assert monitor.poll().processes is not None
+    assert len(walks) == 2
+
+
+async def test_the_monitor_table_repaints_only_cells_that_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from diskdoctor.app.tui.monitor_screen import MonitorScreen
+    from textual.widgets import DataTable
+
+    updates: list[str] = []
+    real = DataTable.update_cell
+
+    def counting(self: DataTable[Any], row: Any, column: Any, value: Any, **kwargs: Any) -> None:
+        updates.append(f"{row}/{column}")
+        real(self, row, column, value, **kwargs)
+
+    monkeypatch.setattr(DataTable, "update_cell", counting)
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("6")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MonitorScreen) and screen.sample is not None
+        rows = screen.query_one("#monitor-table", DataTable).row_count
+        screen.tick()  # the same capture counters again
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    assert rows > 3 and updates == []
