@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import psutil
 
-from .diskstats import DiskCounters, DiskDelta, disk_delta, read_counters
+from .diskstats import DiskCounters, DiskDelta, DiskstatsParser, disk_delta, read_counters
 from .host import SWAP_MOUNTPOINT, Host, natural_key, read_host
 from .host_load import cpu_shares
 from .mountinfo import MOUNTINFO
@@ -243,6 +243,7 @@ class IoMonitor:
         is most of an idle tick); the next wanted poll starts a fresh baseline."""
         self._processes_stale = False
         self._mounts: bytes | None = None
+        self._parser = DiskstatsParser()
         self.rates = root.live if rates is None else rates
         """Whether successive polls give rates (the live host; a test's changing capture files too)."""
         self._scanned_at = -RESCAN_EVERY_S
@@ -259,7 +260,7 @@ class IoMonitor:
         self._rescan.set()
 
     def _read(self) -> dict[str, DiskCounters]:
-        counters = read_counters(self.root)
+        counters = read_counters(self.root, parser=self._parser)
         if self.host is not None:
             missing = [k for k in self.host.devices if k not in counters]
             if missing and not self.root.live:  # a capture without proc/diskstats: sys/block/X/stat

@@ -187,3 +187,17 @@ async def test_the_monitor_table_repaints_only_cells_that_changed(monkeypatch: p
         await app.workers.wait_for_complete()
         await pilot.pause()
     assert rows > 3 and updates == []
+
+
+@pytest.mark.parametrize("numbers", ["100 2 300 4 500 6 700 8 9 1000 11",
+                                     "100 2 300 4 500 6 700 8 9 1000 11 12 13 14 15",
+                                     "100 2 300 4 500 6 700 8 9 1000 11 12 13 14 15 16 17"])
+def test_an_unchanged_diskstats_line_is_parsed_once_and_its_delta_is_the_same(numbers: str) -> None:
+    from diskdoctor.probes.diskstats import DiskstatsParser, disk_delta, parse_diskstats
+
+    line = f"   8       0 sda {numbers}"
+    parser = DiskstatsParser()
+    first, again = parser.parse(line)["sda"], parser.parse(line)["sda"]
+    assert first is again
+    fresh = parse_diskstats(line)["sda"]
+    assert disk_delta(first, again, 1.0) == disk_delta(fresh, parse_diskstats(line)["sda"], 1.0)
