@@ -198,12 +198,17 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
+_IDLE_TAILS = {(no_discards, no_flushes): (None,) * 3 * no_discards + (0,) * 3 * (not no_discards)
+               + (None,) * 2 * no_flushes + (0,) * 2 * (not no_flushes)
+               for no_discards in (False, True) for no_flushes in (False, True)}
+"""An idle delta's discard and flush fields: zeros where the kernel counts them, None where it does not."""
+
+
 def disk_delta(before: DiskCounters, after: DiskCounters, seconds: float) -> DiskDelta:
     """The activity of one device between two readings."""
     if before is after:  # the same unchanged line (DiskstatsParser): an idle device, no field to compare
         return DiskDelta(after.kname, round(seconds, 4), 0, 0, 0, 0, 0, 0, 0, after.in_flight,
-                         *(None if after.discards is None else 0 for _ in range(3)),
-                         *(None if after.flushes is None else 0 for _ in range(2)))
+                         *_IDLE_TAILS[after.discards is None, after.flushes is None])
 
     def d(name: str) -> int | None:
         return _delta(getattr(before, name), getattr(after, name))
