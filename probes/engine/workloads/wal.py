@@ -339,9 +339,9 @@ def _level(params: WalParams, ctx: EngineContext, files: EtcdSegments | RawFile,
         ops[1], ops[2] = ops[0], now
 
     if rate is not None:
-        batch = files.max_batch if arrival == "poisson" else 1  # many clients, or one sequential one
         tally = run_level(due_times(rate, arrival, params.seed), int(seconds * NS), clock, time.sleep, flush,
-                          record, max_batch=batch, on_tick=tick, tick_ns=int(ctx.config.interval_s * NS))
+                          record, max_batch=files.max_batch, on_tick=tick,
+                          tick_ns=int(ctx.config.interval_s * NS))
     else:
         tally = _closed_loop(planned, int(seconds * NS), clock, flush, record, tick,
                              int(ctx.config.interval_s * NS))
