@@ -85,9 +85,11 @@ class WalParams:
     def scratch_bytes(self) -> int:
         """The space the run needs in its scratch directory: the plain file, or etcd's current and next
         segment (at least `size`, what the closed loop writes, as etcd keeps segments until it purges
-        them) plus the backend's db file."""
+        them) plus the backend's db file with the growth bbolt allocates past it."""
         if self.format == "etcd":
-            db = self.db_bytes if self.commit_ms else 0  # written pages: bbolt's growth is sparse
+            from .engine.backend_commit import DB_GROW_BYTES
+
+            db = self.db_bytes + DB_GROW_BYTES if self.commit_ms else 0  # its pages and bbolt's growth
             return max(self.size, 2 * self.segment_bytes) + db
         return self.size
 
