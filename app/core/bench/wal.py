@@ -124,6 +124,16 @@ def level_lines(document: dict[str, object], threshold_ms: float) -> list[str]:
     return lines
 
 
+def record_level_lines(workload: str, record: object) -> list[str]:
+    """A saved WAL run's `level_lines` (each load, then the capacity); none for other kinds, or for runs
+    saved before the open loop (they have no levels)."""
+    threshold = getattr(record, "threshold", None)
+    if workload != "wal" or threshold is None:
+        return []
+    document = record.to_json()  # type: ignore[attr-defined]
+    return level_lines(document, threshold) if document.get("levels") else []
+
+
 def _us(value: object) -> str:
     return format_ms(value / 1000.0) if isinstance(value, (int, float)) else "-"
 
