@@ -161,11 +161,16 @@ def parse_rates(text: str) -> tuple[float, ...]:
     return tuple(rates)
 
 
+def rate_text(rate: float) -> str:
+    """A rate as a person writes it: "100,000", "1,234", "50", "2.5" (never "1e+05")."""
+    return f"{rate:,.0f}" if rate >= 100 else f"{rate:,.4g}"
+
+
 def load_text(rate: float | None, arrival: str) -> str:
     """A load in words: "500 writes/s, steady", "50 writes/s, Poisson", "closed loop (capacity)"."""
     if rate is None:
         return "closed loop (capacity)"
-    return f"{rate:,.4g} writes/s, {'Poisson' if arrival == 'poisson' else arrival}"
+    return f"{rate_text(rate)} writes/s, {'Poisson' if arrival == 'poisson' else arrival}"
 
 
 PROFILES = {

@@ -305,7 +305,7 @@ def test_error_messages_name_the_cause() -> None:
 
 
 def test_duration_in_milliseconds_is_understood(tmpfs_dir: str) -> None:
-    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--duration", "300ms", "--json")
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--duration", "300ms", *LOOSE, "--json")
     assert result.code == 0, result.err
     assert json.loads(result.out)["params"]["duration_s"] == 0.3
 

@@ -19,7 +19,8 @@ from support.wal_support import tmpfs_dir
 
 __all__ = ["tmpfs_dir"]
 
-PYTHON_LEAKS = re.compile(r"None|True|False|\{|\[|'(?!s\b)|_s\b|ready_barrier|bytes_per_sync|file_size|\b\d{5,}\b")
+PYTHON_LEAKS = re.compile(r"None|True|False|\{|\[|'(?!s\b)|_s\b|ready_barrier|bytes_per_sync|file_size|"
+                          r"\b\d{5,}\b")
 
 
 def _no_leaks(lines: list[str]) -> None:
