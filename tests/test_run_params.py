@@ -114,7 +114,7 @@ def test_a_saved_wal_run_shows_every_load_and_reads_its_params_in_words(tmpfs_di
     """`runs show` and the report give each open-loop load and the capacity, as `bench wal` printed them,
     and the parameters as a person says them (loads, layout, segment size; no seed)."""
     ran = run_cli("bench", "wal", "--dir", tmpfs_dir, "--rate", "200,400", "--duration", "0.2s",
-                  "--threshold", "5000")
+                  "--threshold-ms", "5000")
     assert ran.code == 0, ran.err
     shown = run_cli("runs", "show", "latest").out.splitlines()
     loads = [line for line in shown if line.startswith(("load ", "capacity "))]
