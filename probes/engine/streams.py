@@ -7,6 +7,10 @@ from collections.abc import Callable
 from ..latency_histogram import LatencyHistogram
 
 
+SECTIONS = 10
+"""Consecutive parts a run is cut into to see its drift (sectioning: 10 is the textbook choice)."""
+
+
 class LatencyStreams:
     """Raw samples per stream name for the current interval, and the whole run's histograms.
 
@@ -16,6 +20,8 @@ class LatencyStreams:
     def __init__(self, *names: str) -> None:
         self._raw: dict[str, list[int]] = {name: [] for name in names}
         self.totals: dict[str, LatencyHistogram] = {name: LatencyHistogram() for name in names}
+        self.intervals: dict[str, list[LatencyHistogram]] = {name: [] for name in names}
+        """Every interval's histogram in order, so a result can judge how its parts differ (sections)."""
 
     def adder(self, name: str) -> Callable[[int], None]:
         """The bound append of stream `name`, for the timed loop."""
@@ -29,5 +35,29 @@ class LatencyStreams:
             histogram.record_many(raw)
             del raw[:]
             self.totals[name].merge(histogram)
+            if histogram.count:
+                self.intervals[name].append(histogram)
             interval[name] = histogram
         return interval
+
+    def sections(self, name: str, count: int = SECTIONS) -> list[LatencyHistogram]:
+        """The run of stream `name` cut into up to `count` consecutive parts of about equal samples."""
+        return split_sections(self.intervals.get(name, []), count)
+
+
+def split_sections(intervals: list[LatencyHistogram], count: int = SECTIONS) -> list[LatencyHistogram]:
+    """Merge consecutive interval histograms into up to `count` parts holding about equal sample counts."""
+    total = sum(histogram.count for histogram in intervals)
+    if not total:
+        return []
+    if len(intervals) <= count:
+        return list(intervals)
+    parts: list[LatencyHistogram] = []
+    current, share, done = LatencyHistogram(), total / min(count, len(intervals)), 0
+    for position, histogram in enumerate(intervals):
+        current.merge(histogram)
+        if done + current.count >= share * (len(parts) + 1) - 1e-9 or position == len(intervals) - 1:
+            done += current.count
+            parts.append(current)
+            current = LatencyHistogram()
+    return parts
