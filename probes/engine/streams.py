@@ -6,7 +6,6 @@ from collections.abc import Callable
 
 from ..latency_histogram import LatencyHistogram
 
-
 SECTIONS = 10
 """Consecutive parts a run is cut into to see its drift (sectioning: 10 is the textbook choice)."""
 
@@ -20,8 +19,6 @@ class LatencyStreams:
     def __init__(self, *names: str) -> None:
         self._raw: dict[str, list[int]] = {name: [] for name in names}
         self.totals: dict[str, LatencyHistogram] = {name: LatencyHistogram() for name in names}
-        self.intervals: dict[str, list[LatencyHistogram]] = {name: [] for name in names}
-        """Every interval's histogram in order, so a result can judge how its parts differ (sections)."""
 
     def adder(self, name: str) -> Callable[[int], None]:
         """The bound append of stream `name`, for the timed loop."""
@@ -35,14 +32,8 @@ class LatencyStreams:
             histogram.record_many(raw)
             del raw[:]
             self.totals[name].merge(histogram)
-            if histogram.count:
-                self.intervals[name].append(histogram)
             interval[name] = histogram
         return interval
-
-    def sections(self, name: str, count: int = SECTIONS) -> list[LatencyHistogram]:
-        """The run of stream `name` cut into up to `count` consecutive parts of about equal samples."""
-        return split_sections(self.intervals.get(name, []), count)
 
 
 def split_sections(intervals: list[LatencyHistogram], count: int = SECTIONS) -> list[LatencyHistogram]:

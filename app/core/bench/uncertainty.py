@@ -8,6 +8,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist, fmean, stdev
 
+from diskdoctor.probes.latency_histogram import LatencyHistogram
+
 CONFIDENCE = 0.95
 """The confidence level of every interval the tool states."""
 EXACT_BINOMIAL_BELOW = 20_000
@@ -30,7 +32,8 @@ class Interval:
     low: float
     high: float | None
     method: str
-    """"order statistics" (sampling noise) or "sections" (also the drift between parts of the run)."""
+    """"order statistics" (sampling noise), "sections" (also the drift between parts of the run) or
+    "between runs" (the spread of repeated runs)."""
 
     def side_of(self, threshold: float) -> str:
         """"below", "above" or "straddles": where the whole interval lies against `threshold`."""
@@ -39,6 +42,11 @@ class Interval:
         if self.low >= threshold:
             return "above"
         return "straddles"
+
+    def scaled(self, factor: float) -> Interval:
+        """The same interval in another unit (ns * 1e-6: ms)."""
+        return Interval(self.estimate * factor, self.low * factor,
+                        None if self.high is None else self.high * factor, self.method)
 
     def to_json(self) -> dict[str, object]:
         """The interval as results and saved runs carry it (same unit as the estimate)."""
@@ -150,7 +158,7 @@ def rank_shift(baseline: Sequence[float], candidate: Sequence[float]) -> ShiftTe
         size = end - start + 1
         ties += size ** 3 - size
         start = end + 1
-    rank_sum = sum(rank for rank, (_, group) in zip(ranks, ranked) if group == 1)
+    rank_sum = sum(rank for rank, (_, group) in zip(ranks, ranked, strict=False) if group == 1)
     u_value = rank_sum - n2 * (n2 + 1) / 2.0
     mean = n1 * n2 / 2.0
     total = n1 + n2
@@ -166,3 +174,111 @@ def mean_of(values: Sequence[float]) -> float | None:
     """The mean of the finite values, or None."""
     finite = [value for value in values if math.isfinite(value)]
     return fmean(finite) if finite else None
+
+
+PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
+"""A verdict's outcome: the whole interval under the threshold, at or over it, or across it."""
+TAIL_SAMPLES = 2
+"""A section must hold this many samples above the percentile (200 for a p99) to have a p99 of its own."""
+SETTLE_MARGIN = 1.2
+"""A longer run is suggested with this margin over the length the interval's width says (an estimate)."""
+MAX_SETTLE_FACTOR = 20.0
+"""Beyond this many times the run's length a longer run is no answer: the percentile sits on the threshold."""
+
+
+def outcome_of(value: float, threshold: float, interval: Interval | None) -> str:
+    """PASS, FAIL or INCONCLUSIVE of a latency against a threshold; without an interval (a run saved before
+    intervals existed) the figure alone decides, as it did then."""
+    if interval is None:
+        return PASS if value < threshold else FAIL
+    return {"below": PASS, "above": FAIL}.get(interval.side_of(threshold), INCONCLUSIVE)
+
+
+def tail_sections(sections: Sequence[LatencyHistogram], percentile: float) -> list[LatencyHistogram]:
+    """Consecutive sections merged until each holds enough samples to have its own `percentile`."""
+    need = math.ceil(TAIL_SAMPLES / (1.0 - percentile / 100.0))
+    parts: list[LatencyHistogram] = []
+    current = LatencyHistogram()
+    for section in sections:
+        current.merge(section)
+        if current.count >= need:
+            parts.append(current)
+            current = LatencyHistogram()
+    if current.count and parts:
+        parts[-1].merge(current)
+    elif current.count:
+        parts.append(current)
+    return parts
+
+
+def histogram_interval(total: LatencyHistogram, runs: Sequence[Sequence[LatencyHistogram]] | None,
+                       percentile: float = 99.0) -> Interval | None:
+    """The interval of `total`'s percentile: the order-statistic one from its samples, and (when the run's
+    sections are known) the sectioning one over every run's sections and, from 3 repeats on, the one over
+    the repeats' own figures; the widest of them, named after the one that set it. None without samples."""
+    estimate = total.percentile(percentile)
+    if estimate is None:
+        return None
+    found = [order_statistic_interval(total.count, percentile, estimate, total.bounds_at_rank)]
+    if runs:
+        pooled = [part for run in runs for part in tail_sections(run, percentile)]
+        found.append(section_interval(estimate, [part.percentile(percentile) or 0.0 for part in pooled]))
+        if len(runs) >= 3:
+            totals = [_merged(run) for run in runs]
+            between = section_interval(estimate, [t.percentile(percentile) or 0.0 for t in totals if t.count])
+            found.append(None if between is None else Interval(between.estimate, between.low, between.high,
+                                                               "between runs"))
+    return widest(*found)
+
+
+def _merged(sections: Sequence[LatencyHistogram]) -> LatencyHistogram:
+    merged = LatencyHistogram()
+    for section in sections:
+        merged.merge(section)
+    return merged
+
+
+def samples_to_bound(percentile: float, confidence: float = CONFIDENCE) -> int:
+    """The fewest independent samples whose order statistics bound `percentile` from above."""
+    count = 16
+    while _binomial_ranks(count, percentile / 100.0, confidence)[1] is None:
+        count = math.ceil(count * 1.25)
+    return count
+
+
+def settle_factor(interval: Interval, threshold: float, samples: int,
+                  percentile: float = 99.0) -> float | None:
+    """How many times longer the run must be for its interval to clear the threshold (the width shrinks as
+    one over the square root of the samples), None when no reasonable length would (the figure is on the
+    threshold); only for an interval that straddles it."""
+    estimate = interval.estimate
+    gap = abs(threshold - estimate)
+    if interval.high is None and estimate < threshold:
+        factor = samples_to_bound(percentile) / max(samples, 1)
+        reach = None
+    else:
+        reach = (interval.high - estimate) if estimate < threshold else (estimate - interval.low)  # type: ignore[operator]
+        factor = (reach / gap) ** 2 if gap > 0 else math.inf
+    factor *= SETTLE_MARGIN
+    if reach is not None and reach <= 0:
+        return None
+    return factor if factor <= MAX_SETTLE_FACTOR else None
+
+
+def settle_text(interval: Interval | None, threshold: float, samples: int, duration_s: float | None,
+                busy: str | None, percentile: float = 99.0) -> str | None:
+    """What would settle an INCONCLUSIVE verdict: a run N s longer (from the interval's width), a quieter
+    moment when other processes kept the host busy; None when the verdict is settled."""
+    if interval is None or interval.side_of(threshold) != "straddles":
+        return None
+    factor = settle_factor(interval, threshold, samples, percentile)
+    if factor is None:
+        longer = "the p99 sits on the threshold: no longer run settles it, only a change of disk or load"
+    elif duration_s:
+        longer = (f"a run about {math.ceil(duration_s * (factor - 1) + 0.5):,} s longer "
+                  f"(about {math.ceil(duration_s * factor):,} s per load) would settle it")
+    else:
+        longer = f"a run about {factor:.1f} times as long would settle it"
+    if busy:
+        longer += f"; or run it at a quieter moment (during this one {busy})"
+    return longer
