@@ -12,14 +12,12 @@ KEPT_STREAMS = ("sync", "write")
 """The streams a verdict can judge: the durable call (or latency from due) and the write itself."""
 
 
-def section_key(phase: str, stream: str, load: dict[str, object]) -> str | None:
-    """"run/sync@50/s steady", "under_compaction/sync@500/s steady", "run/write" (no load); None for the
-    closed loop, which is a capacity figure and never judged."""
-    if not load:
-        return f"{phase}/{stream}"
-    rate = load.get("rate")
+def section_key(phase: str, stream: str, load: dict[str, object]) -> str:
+    """"run/sync@50/s steady", "under_compaction/sync@500/s steady"; "run/write" without a load or in the
+    closed loop (judged only where a run has no rate: bench interference --size, runs from before)."""
+    rate = load.get("rate") if load else None
     if not isinstance(rate, (int, float)) or isinstance(rate, bool):
-        return None
+        return f"{phase}/{stream}"
     return f"{phase}/{stream}@{rate:g}/s {load.get('arrival') or 'steady'}"
 
 
@@ -36,7 +34,7 @@ class SectionLog:
         for stream in KEPT_STREAMS:
             histogram = event.streams.get(stream)
             key = section_key(event.phase, stream, event.load)
-            if key is not None and histogram is not None and histogram.count:
+            if histogram is not None and histogram.count:
                 self.intervals.setdefault(key, []).append(histogram)
 
     def sections(self, count: int = SECTIONS) -> dict[str, list[LatencyHistogram]]:

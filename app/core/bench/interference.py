@@ -24,6 +24,7 @@ from .wal import (
     result_verdict,
     threshold_source,
     uncertainty_json,
+    uncertainty_lines,
     verdict_head,
 )
 
@@ -135,7 +136,8 @@ def detail_lines(record: BenchRecord) -> list[str]:
     data, result, target = document(record), record.result, record.target
     compaction = data["compaction"]
     assert isinstance(compaction, dict)
-    lines = [f"note      {note}" for note in [ram_note(target.fstype)] if note]
+    lines = uncertainty_lines(verdict(record))
+    lines += [f"note      {note}" for note in [ram_note(target.fstype)] if note]
     lines.append(f"target    {target.directory} ({target.fstype} on {target.device or 'no block device'})")
     for name, part in (("alone", result.alone), ("under", result.under_compaction)):
         sync = part.sync

@@ -21,6 +21,7 @@ from .wal import (
     percentile_row,
     ram_note,
     threshold_source,
+    uncertainty_lines,
     verdict_head,
 )
 
@@ -73,7 +74,7 @@ def summary_lines(record: BenchRecord) -> list[str]:
     """The human summary printed on stdout."""
     data, result, params, target = document(record), record.result, record.params, record.target
     found = verdict(record)
-    lines = verdict_head(found) if found else []
+    lines = [*verdict_head(found), *uncertainty_lines(found)] if found else []
     lines.append(f"randwrite {result.samples:,} writes of {params.bs:,} bytes "
                  f"in {format_latency(result.duration_s * 1e9)}, "
                  f"{result.ops_per_s or 0:,.0f} ops/s, queue depth 1, "

@@ -60,15 +60,14 @@ def _target_dir(document: dict[str, object]) -> str:
     return shell_quote(shown(directory)) if isinstance(directory, str) else "DIR"
 
 
-def outcome_in(result: object) -> tuple[str | None, str, str | None]:
-    """The verdict's outcome ("pass", "fail", "inconclusive"; None: saved before intervals), its interval
-    in words and what would settle it, from a WAL result's `verdict`."""
+def outcome_in(result: object) -> tuple[str | None, str | None, str | None]:
+    """The verdict's outcome ("pass", "fail", "inconclusive"; None: a document from before outcomes), its
+    interval in words (None: it has none) and what would settle it, from a WAL result's `verdict`."""
     verdict = result.get("verdict") if isinstance(result, dict) else None
     if not isinstance(verdict, dict) or verdict.get("outcome") not in (PASS, FAIL, INCONCLUSIVE):
-        return None, "no confidence interval (saved before intervals)", None
+        return None, None, None
     interval = verdict.get("interval")
-    shown = interval_phrase(interval_from_json(interval, None)) if isinstance(interval, dict) else \
-        str(verdict.get("interval_note") or "no confidence interval")
+    shown = interval_phrase(interval_from_json(interval, None)) if isinstance(interval, dict) else None
     settle = verdict.get("settle")
     return str(verdict["outcome"]), shown, settle if isinstance(settle, str) else None
 
@@ -109,7 +108,7 @@ def wal_p99(bench: BenchContext) -> Iterator[Finding]:
                 Evidence("threshold", format_threshold(threshold), source),
                 Evidence("samples", f"{samples:,}" if isinstance(samples, int) else "?",
                          f"{bench.origin}: samples"),
-                Evidence("confidence", interval, f"{bench.origin}: {path}.interval"))
+                *([Evidence("confidence", interval, f"{bench.origin}: {path}.interval")] if interval else []))
     verify = (f"{rerun_command(document)}   # the same run again after the fix: compare",)
     subject = subject_of(document)
     if outcome == INCONCLUSIVE:
@@ -159,7 +158,8 @@ def wal_under_compaction(bench: BenchContext) -> Iterator[Finding]:
                              f"{bench.origin}: under_compaction.verdict.value_ms"),
                     Evidence("p99 alone", format_ms(alone_ms), f"{bench.origin}: alone.sync_latency_us.p99"),
                     Evidence("threshold", format_threshold(threshold), source),
-                    Evidence("confidence", interval, f"{bench.origin}: under_compaction.verdict.interval"))
+                    Evidence("confidence", interval or "none",
+                             f"{bench.origin}: under_compaction.verdict.interval"))
         yield inconclusive_finding("WAL-COMPACTION-P99", subject_of(document),
                                    f"WAL p99 under compaction is {format_ms(under_ms)}", threshold, evidence,
                                    settle, document)

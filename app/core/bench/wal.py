@@ -242,10 +242,9 @@ def _level_judged(verdict: object, p99: object, threshold_ms: float) -> str:
     if outcome not in (PASS, FAIL, INCONCLUSIVE):
         under = isinstance(p99, (int, float)) and p99 / 1000.0 < threshold_ms
         return f"{'p99 under' if under else 'p99 at or over'} {format_threshold(threshold_ms)}"
-    where = {PASS: "under", FAIL: "at or over", INCONCLUSIVE: "across"}[str(outcome)]
-    shown = interval_phrase(interval_from_json(interval, p99)) if isinstance(interval, dict) else \
-        "no interval"
-    return f"{str(outcome).upper()} {where} {format_threshold(threshold_ms)} ({shown})"
+    where = {PASS: "p99 under", FAIL: "p99 at or over", INCONCLUSIVE: "inconclusive across"}[str(outcome)]
+    shown = f" ({interval_phrase(interval_from_json(interval, p99))})" if isinstance(interval, dict) else ""
+    return f"{where} {format_threshold(threshold_ms)}{shown}"
 
 
 def interval_from_json(data: dict[str, object], estimate_us: object = None) -> Interval:
@@ -318,14 +317,16 @@ def summary_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
 
 
 def verdict_head(verdict: Verdict) -> list[str]:
-    """The verdict's lines: PASS, FAIL or INCONCLUSIVE with the figure and its interval, then what would
-    settle it, or why it has no interval."""
-    lines = [f"{verdict_word(verdict):<5} {verdict.line()}"]
-    if verdict.settle:
-        lines.append(f"{'settle':<9} {verdict.settle}")
-    if verdict.interval_note:
-        lines.append(f"{'note':<9} {verdict.interval_note}")
-    return lines
+    """The verdict's line: PASS, FAIL or INCONCLUSIVE with the figure and its interval."""
+    return [f"{verdict_word(verdict):<5} {verdict.line()}"]
+
+
+def uncertainty_lines(verdict: Verdict | None) -> list[str]:
+    """What would settle an INCONCLUSIVE verdict, or why a verdict has no interval: the first details."""
+    if verdict is None:
+        return []
+    shown = (("settle", verdict.settle), ("note", verdict.interval_note))
+    return [f"{label:<9} {text}" for label, text in shown if text]
 
 
 def detail_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
@@ -336,7 +337,8 @@ def detail_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
     target = document["target"]
     assert isinstance(target, dict)
     label = verdict.metric.removeprefix("p99 ")
-    lines = [*[f"note      {note}" for note in [ram_note(str(target["fstype"]))] if note],
+    lines = [*uncertainty_lines(verdict),
+             *[f"note      {note}" for note in [ram_note(str(target["fstype"]))] if note],
              f"target    {target['dir']} ({target['fstype']} on {target['device'] or 'no block device'})",
              f"profile   {document['profile']}: {summary_params_text(document['params'])}",
              f"run       {document['samples']:,} writes in "

@@ -13,6 +13,7 @@ from diskdoctor.app.core.bench.wal import (
     Verdict,
     ram_note,
     result_verdict,
+    uncertainty_lines,
     verdict_head,
 )
 from diskdoctor.probes.diskstats import DiskDelta
@@ -164,7 +165,7 @@ def verdict_text(params: WalParams, target: Target, result: WalResult, threshold
     """The end-of-run block: verdict with provenance and its interval (what would settle it), the run in
     numbers, and the fio equivalent."""
     verdict = result_verdict(params, result, threshold, source, sections)
-    head, *rest = verdict_head(verdict)
+    head, rest = verdict_head(verdict)[0], uncertainty_lines(verdict)
     word, _, line = head.partition(" ")
     text = Text(word + " ", style="bold " + verdict_style(verdict))
     text.append(line.strip() + "\n", style="bold")
