@@ -133,6 +133,7 @@ def _compare_lines(comparison: Comparison) -> list[str]:
                                    f"({comparison.where()})"]
     if comparison.not_comparable():
         lines.append(str(comparison.not_comparable()))
+    lines += comparison.noise_lines()
     width = max([18, *(len(delta.label) for delta in comparison.deltas)])
     lines.append(f"  {'metric':<{width}} {'baseline':>14} {'candidate':>14} {'change':>8}")
     lines += [delta_line(delta, width) for delta in comparison.deltas]

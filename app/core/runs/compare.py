@@ -143,15 +143,18 @@ class Comparison:
         since = self.baseline.when()  # with the time: two runs of one day are told apart
         lines = []
         for delta in self.deltas:
-            noise = f" ({delta.noise.text()})" if delta.noise is not None else ""
             if delta.regression or delta.improvement:
                 word = "REGRESSION" if delta.regression else "improved"
-                lines.append(f"{word} {delta.label} {delta.percent_text()} since {since} "
-                             f"{self.where()}{noise}")
+                lines.append(f"{word} {delta.label} {delta.percent_text()} since {since} {self.where()}")
             elif delta.within_noise:
-                lines.append(f"no significant change in {delta.label} ({delta.percent_text()}, "
-                             f"{change_text(delta.before, delta.after)}, within run-to-run noise){noise}")
+                lines.append(f"no significant change in {delta.label}: {delta.percent_text()} "
+                             f"({change_text(delta.before, delta.after)}) is within run-to-run noise")
         return lines
+
+    def noise_lines(self) -> list[str]:
+        """How each judged percentile was tested: both intervals and the rank test, or why not."""
+        return [f"noise     {delta.label}: {delta.noise.text()}" for delta in self.deltas
+                if delta.judged and delta.noise is not None]
 
     @property
     def regressed(self) -> bool:
