@@ -31,7 +31,8 @@ def histogram(fast_ns: int, slow_ns: int, samples: int = 1000, slow_every: int =
 
 def sectioned(whole: LatencyHistogram, parts: int = 10) -> list[list[LatencyHistogram]]:
     """One run's sections: `whole` cut into `parts` equal parts (every part holds the same values)."""
-    section = LatencyHistogram({index: count // parts for index, count in whole.counts.items() if count >= parts},
+    counts = {index: count // parts for index, count in whole.counts.items() if count >= parts}
+    section = LatencyHistogram(counts,
                                whole.count // parts, whole.minimum, whole.maximum, whole.total / parts,
                                whole.total_squares / parts)
     return [[section for _ in range(parts)]]

@@ -109,7 +109,9 @@ def section_interval(estimate: float, section_values: Sequence[float],
         return None
     t_value = _T95[min(len(values) - 1, len(_T95)) - 1] if len(values) - 1 <= len(_T95) else 1.96
     half = t_value * stdev(values) / math.sqrt(len(values))
-    return Interval(estimate, max(estimate - half, 0.0), estimate + half, "sections")
+    # a whole run's percentile is never under the lowest of its sections' (a mixture's quantile lies
+    # between its parts'): the symmetric interval of a skewed spread stops there, not at zero
+    return Interval(estimate, max(estimate - half, min(values), 0.0), estimate + half, "sections")
 
 
 def widest(*intervals: Interval | None) -> Interval | None:

@@ -1,0 +1,93 @@
+"""The issue's four-run case end to end: four identical WAL runs on a busy host (p99 5.23, 1.39, 7.42 and
+11.4 ms) are neither a REGRESSION nor a CRIT, because each verdict and each comparison knows the noise of
+its own samples; a steady slowdown well beyond that noise is still a REGRESSION, and runs saved before
+intervals still open and say they have none."""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+from diskdoctor.app.core.bench.verdict import run_findings, verdict_findings
+from diskdoctor.app.core.findings.vocabulary import Severity
+from diskdoctor.app.core.runs.compare import compare_runs
+from diskdoctor.app.core.runs.store import RunStore, default_runs_dir
+from support.cli_runner import run_cli
+from support.doc_schemas import validate
+from support.noisy_runs import busy_sections, issue_runs, run_of_sections
+from support.runs_support import saved_run
+
+
+@pytest.fixture
+def store(private_state_dir: Path) -> RunStore:
+    """The store the CLI uses in this test."""
+    return RunStore(default_runs_dir())
+
+
+def test_the_four_busy_runs_have_the_issues_p99s_and_no_crit() -> None:
+    runs = issue_runs()
+    p99s = [run.record.verdict().value_ms for run in runs]
+    assert p99s == pytest.approx([5.23, 1.40, 7.42, 11.24], abs=0.05)
+    outcomes = [run.record.verdict().result for run in runs]
+    assert outcomes == ["inconclusive", "pass", "inconclusive", "inconclusive"]
+    for run in runs:
+        findings = run_findings(run.record)  # what the TUI's Benchmark and Runs screens show
+        assert all(finding.severity is not Severity.CRIT for finding in findings)
+        assert not any("dedicated SSD" in line for finding in findings for line in finding.fix)
+    worst = runs[3].record
+    [finding] = verdict_findings("wal", worst.to_json())  # what `bench wal` and `advise --bench` print
+    assert finding.severity is Severity.WARN and "INCONCLUSIVE against the 10 ms threshold" in finding.title
+    verdict = worst.verdict()
+    assert verdict.interval.low < 10.0 < verdict.interval.high and verdict.interval.method == "sections"
+    assert "s longer" in verdict.settle or "sits on the threshold" in verdict.settle
+
+
+def test_no_two_of_the_four_runs_are_a_regression() -> None:
+    for first, second in combinations(issue_runs(), 2):
+        comparison = compare_runs(first, second)
+        assert not comparison.regressed
+        p99 = next(delta for delta in comparison.deltas if delta.key == "sync_p99")
+        assert p99.noise is not None and p99.noise.untested is None and not p99.noise.beyond_noise
+        if p99.significant:  # +435% between two of them: said to be within noise, not flagged
+            flags = comparison.flags()
+            assert any(line.startswith("no significant change in p99 fdatasync") for line in flags)
+
+
+def test_runs_compare_cli_on_the_issue_runs_and_on_a_real_slowdown(store: RunStore) -> None:
+    busy = issue_runs()
+    for run in busy:
+        store.save(run)
+    result = run_cli("runs", "compare", busy[1].id, busy[2].id)  # 1.40 ms → 7.42 ms: the "+435%"
+    assert result.code == 0, result.err
+    assert result.out.startswith("no significant change in p99 fdatasync: +428% (1.40 ms → 7.42 ms)")
+    assert "within run-to-run noise" in result.out and "REGRESSION" not in result.out
+    assert "noise     p99 fdatasync: 95% interval " in result.out
+    assert "rank test on 10+10 sections" in result.out
+    document = json.loads(run_cli("runs", "compare", busy[1].id, busy[2].id, "--json").out)  # schema-checked
+    assert not document["regression"]
+    quiet = run_of_sections(busy_sections(1, stall_ms=1.0, steady=True), day=21)
+    slow = run_of_sections(busy_sections(2, stall_ms=5.0, steady=True), day=22)
+    store.save(quiet)
+    store.save(slow)
+    regressed = run_cli("runs", "compare", quiet.id, slow.id)
+    assert regressed.code == 1, regressed.err
+    assert regressed.out.startswith("REGRESSION p99 fdatasync +")
+    document = json.loads(run_cli("runs", "compare", quiet.id, slow.id, "--json").out)
+    p99 = next(metric for metric in document["metrics"] if metric["key"] == "sync_p99")
+    assert p99["regression"] and p99["noise"]["intervals_apart"] and p99["noise"]["rank_p_value"] < 0.01
+
+
+def test_a_run_saved_before_intervals_opens_and_says_it_has_none(store: RunStore) -> None:
+    old, new = saved_run(20, slow_ms=2.0, old=True), saved_run(21, slow_ms=6.8)
+    store.save(old)
+    store.save(new)
+    shown = run_cli("runs", "show", old.id)
+    assert shown.code == 0, shown.err
+    assert "note      no confidence interval: this run was saved before" in shown.out
+    assert "verdict   PASS p99 fdatasync 2.00 ms < 10 ms" in shown.out  # judged by its figure, as then
+    validate("run", json.loads(run_cli("runs", "show", old.id, "--json").out))
+    compared = run_cli("runs", "compare", old.id, new.id)
+    assert compared.code == 0 and "REGRESSION" not in compared.out  # +240%, but its samples were never kept
+    assert "not tested against noise: the baseline was saved before runs kept their sections" in compared.out
