@@ -8,9 +8,11 @@ import random
 
 from diskdoctor.app.core.bench.uncertainty import (
     Interval,
+    histogram_interval,
     order_statistic_interval,
     rank_shift,
     section_interval,
+    settle_text,
     widest,
 )
 from diskdoctor.probes.latency_histogram import LatencyHistogram, rank_of
@@ -52,7 +54,8 @@ def test_a_histogram_gives_the_bucket_range_at_a_rank() -> None:
 def test_sections_widen_the_interval_when_the_run_drifts() -> None:
     steady = section_interval(5.0, [5.0, 5.1, 4.9, 5.0, 5.05, 4.95, 5.0, 5.1, 4.9, 5.0])
     drifting = section_interval(5.0, [1.0, 1.5, 2.0, 6.0, 9.0, 12.0, 3.0, 1.0, 8.0, 7.0])
-    assert steady is not None and drifting is not None and steady.high is not None and drifting.high is not None
+    assert steady is not None and drifting is not None
+    assert steady.high is not None and drifting.high is not None
     assert drifting.high - drifting.low > 10 * (steady.high - steady.low)
     assert section_interval(5.0, [1.0, 2.0]) is None  # two parts say nothing about scatter
 
@@ -73,13 +76,64 @@ def test_where_an_interval_lies_against_a_threshold() -> None:
     assert Interval(9.0, 7.0, 11.0, "sections").side_of(10.0) == "straddles"
 
 
-def test_the_four_noisy_runs_of_the_issue_are_not_a_significant_shift() -> None:
-    """Per-section p99s of two runs on a busy host that overlap: no regression; a clear shift: one."""
+def test_the_rank_test_sees_a_shift_and_not_scatter() -> None:
+    """Two sets of section p99s drawn from one spread: no shift; a set moved well beyond it: a shift."""
     generator = random.Random(7)
-    noisy_a = [generator.uniform(1.0, 8.0) for _ in range(10)]
-    noisy_b = [generator.uniform(1.5, 11.0) for _ in range(10)]
-    test = rank_shift(noisy_a, noisy_b)
+    same_a = [generator.uniform(1.0, 11.0) for _ in range(10)]
+    same_b = [generator.uniform(1.0, 11.0) for _ in range(10)]
+    test = rank_shift(same_a, same_b)
     assert test is not None and not test.significant
     shifted = rank_shift([1.0 + 0.1 * i for i in range(10)], [3.0 + 0.1 * i for i in range(10)])
     assert shifted is not None and shifted.significant and shifted.higher
     assert rank_shift([1.0, 2.0], [3.0, 4.0, 5.0]) is None
+
+
+def _histogram(values: list[int]) -> LatencyHistogram:
+    histogram = LatencyHistogram()
+    histogram.record_many(values)
+    return histogram
+
+
+def test_a_drifting_run_gets_the_wider_sections_interval_and_a_steady_one_the_order_statistics() -> None:
+    generator = random.Random(3)
+    steady = [_histogram([int(generator.expovariate(1 / 1e6)) for _ in range(1000)]) for _ in range(10)]
+    drifting = [_histogram([int(generator.expovariate(1 / (1e6 * (1 + part)))) for _ in range(1000)])
+                for part in range(10)]
+    whole_steady, whole_drifting = LatencyHistogram(), LatencyHistogram()
+    for part in steady:
+        whole_steady.merge(part)
+    for part in drifting:
+        whole_drifting.merge(part)
+    quiet = histogram_interval(whole_steady, [steady])
+    moving = histogram_interval(whole_drifting, [drifting])
+    assert quiet is not None and moving is not None and moving.method == "sections"
+    assert quiet.high is not None and quiet.low <= quiet.estimate <= quiet.high
+    assert moving.high is not None and moving.high - moving.low > 2 * (quiet.high - quiet.low)
+
+
+def test_repeats_widen_the_interval_by_their_spread() -> None:
+    generator = random.Random(5)
+    runs = [[_histogram([int(generator.expovariate(1 / (scale * 1e6))) for _ in range(1000)])
+             for _ in range(5)] for scale in (1.0, 3.0, 1.5)]  # the host changed between the runs
+    whole = LatencyHistogram()
+    for run in runs:
+        for part in run:
+            whole.merge(part)
+    together = histogram_interval(whole, runs)
+    alone = histogram_interval(whole, None)
+    assert together is not None and alone is not None and together.high is not None and alone.high is not None
+    assert together.high - together.low > alone.high - alone.low
+
+
+def test_what_would_settle_an_inconclusive_verdict() -> None:
+    near = Interval(8.0, 6.0, 12.0, "sections")  # 4 ms of reach toward a threshold 2 ms away: 4x the samples
+    text = settle_text(near, 10.0, 1000, 20.0, None)
+    assert text is not None and text.startswith("a run about 77 s longer (about 96 s per load)")
+    busy = settle_text(near, 10.0, 1000, 20.0, "other processes used 85% of the CPUs")
+    assert busy is not None
+    assert busy.endswith("or run it at a quieter moment (during this one other processes used 85% of the CPUs)")
+    on_it = settle_text(Interval(9.95, 6.0, 14.0, "sections"), 10.0, 1000, 20.0, None)
+    assert on_it is not None and "sits on the threshold" in on_it
+    few = settle_text(Interval(1.0, 0.5, None, "order statistics"), 10.0, 100, 2.0, None)
+    assert few is not None and "(about 10 s per load)" in few  # 380 samples bound a p99: 3.8x, +20%
+    assert settle_text(Interval(5.0, 4.0, 6.0, "sections"), 10.0, 1000, 20.0, None) is None  # settled
