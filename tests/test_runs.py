@@ -255,7 +255,8 @@ def full_state_dir(tmp_path: Path) -> Iterator[Path]:
 def test_full_disk_when_saving_still_prints_the_result(tmpfs_dir: str, full_state_dir: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(full_state_dir))
-    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--rate", "1000", "--duration", "400ms", "--bs", "4k",
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--rate", "1000", "--duration", "400ms", "--bs",
+                     "4k",
                      "--threshold-ms", "5000")
     assert result.code == 0 and result.out.startswith("PASS  p99 fdatasync")  # the result is all there
     assert "fio cmd   fio --rw=write" in result.out

@@ -131,7 +131,8 @@ def test_what_would_settle_an_inconclusive_verdict() -> None:
     assert text is not None and text.startswith("a run about 77 s longer (about 96 s per load)")
     busy = settle_text(near, 10.0, 1000, 20.0, "other processes used 85% of the CPUs")
     assert busy is not None
-    assert busy.endswith("or run it at a quieter moment (during this one other processes used 85% of the CPUs)")
+    assert busy.endswith("or run it at a quieter moment (during this one other processes used 85% of the "
+                         "CPUs)")
     on_it = settle_text(Interval(9.95, 6.0, 14.0, "sections"), 10.0, 1000, 20.0, None)
     assert on_it is not None and "sits on the threshold" in on_it
     few = settle_text(Interval(1.0, 0.5, None, "order statistics"), 10.0, 100, 2.0, None)

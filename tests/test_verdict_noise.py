@@ -6,6 +6,7 @@ intervals still open and say they have none."""
 from __future__ import annotations
 
 import json
+import os
 from itertools import combinations
 from pathlib import Path
 
@@ -14,10 +15,13 @@ from diskdoctor.app.core.bench.verdict import run_findings, verdict_findings
 from diskdoctor.app.core.findings.vocabulary import Severity
 from diskdoctor.app.core.runs.compare import compare_runs
 from diskdoctor.app.core.runs.store import RunStore, default_runs_dir
-from support.cli_runner import run_cli
+from support.cli_runner import assert_one_line_error, run_cli
 from support.doc_schemas import validate
 from support.noisy_runs import busy_sections, issue_runs, run_of_sections
 from support.runs_support import saved_run
+from support.wal_support import tmpfs_dir
+
+__all__ = ["tmpfs_dir"]
 
 
 @pytest.fixture
@@ -91,3 +95,27 @@ def test_a_run_saved_before_intervals_opens_and_says_it_has_none(store: RunStore
     compared = run_cli("runs", "compare", old.id, new.id)
     assert compared.code == 0 and "REGRESSION" not in compared.out  # +240%, but its samples were never kept
     assert "not tested against noise: the baseline was saved before runs kept their sections" in compared.out
+
+
+def test_repeat_merges_the_runs_into_one_saved_run(tmpfs_dir: str, store: RunStore) -> None:
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--rate", "1000", "--duration", "150ms", "--bs", "4k",
+                     "--threshold-ms", "5000", "--repeat", "3", "--json")  # schema-checked, whatever the exit
+    assert result.code in (0, 3), result.err
+    assert [line for line in result.err.splitlines() if " of 3" in line] == \
+        [f"bench wal: run {number} of 3" for number in (1, 2, 3)]
+    document = json.loads(result.out)
+    assert document["repeats"] == 3 and document["samples"] == 450  # 3 x 150 writes due, merged
+    assert len(document["sections"]["run/sync@1000/s steady"]) == 3  # each run's sections kept apart
+    assert document["verdict"]["interval"] is not None
+    [run] = store.scan().runs
+    assert run.record.repeats == 3 and run.result.samples == 450  # type: ignore[attr-defined]
+    assert os.listdir(tmpfs_dir) == []
+
+
+def test_repeat_rejects_what_it_cannot_do(tmp_path: Path) -> None:
+    assert_one_line_error(run_cli("bench", "wal", "--dir", str(tmp_path), "--repeat", "0"),
+                          "--repeat must be a whole number from 1 to 20")
+    assert_one_line_error(run_cli("bench", "compaction", "--dir", str(tmp_path), "--repeat", "2"),
+                          "bench compaction has no --repeat")
+    assert_one_line_error(run_cli("bench", "wal", "--dir", str(tmp_path), "--repeat", "x"), "invalid int value")
+    assert os.listdir(tmp_path) == []
