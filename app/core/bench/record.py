@@ -15,6 +15,16 @@ from .outcome import Sections, repeats_of, sections_from_json
 from .wal import threshold_source
 
 
+def judged_only(sections: dict[str, list[LatencyHistogram]]) -> dict[str, list[LatencyHistogram]]:
+    """The sections a verdict or a comparison can use, so a run file stays small: the durable call's
+    (write()'s only where there is no sync: randwrite without one), and the closed loop's only in a phase
+    that ran no rate (its capacity figure is never judged)."""
+    kept = {key: parts for key, parts in sections.items()
+            if "/sync" in key or key.replace("/write", "/sync") not in sections}
+    rated = {key.split("/", 1)[0] for key in kept if "@" in key}
+    return {key: parts for key, parts in kept.items() if "@" in key or key.split("/", 1)[0] not in rated}
+
+
 @dataclass
 class BenchRecord:
     """A finished run of `workload` with `params` on `target`; `threshold` is in ms (MB/s for compaction),
@@ -78,5 +88,5 @@ class BenchRecord:
                source: str | None = None, fio: Any = None,
                sections: dict[str, list[LatencyHistogram]] | None = None) -> BenchRecord:
         """The record of one run just finished, with the sections the engine streamed."""
-        return cls(workload, params, target, result, threshold, source, fio,
-                   None if sections is None else {key: [parts] for key, parts in sections.items()})
+        kept = None if sections is None else {key: [parts] for key, parts in judged_only(sections).items()}
+        return cls(workload, params, target, result, threshold, source, fio, kept)
