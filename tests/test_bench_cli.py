@@ -181,7 +181,7 @@ def test_the_space_check_covers_what_the_run_really_uses(tmp_path: Path) -> None
         watcher.join()
         listing = os.listdir(where)
         subprocess.run(["umount", str(where)], check=False)
-    assert result.code == 0, result.err
+    assert result.code in (0, 3), result.err  # 3 s per load on a busy host: INCONCLUSIVE is a finished run
     needed = WalParams.from_json(json.loads(result.out)["params"]).scratch_bytes
     assert 0 < peak[0] <= needed, (peak[0] >> 20, needed >> 20)
     assert listing == []
@@ -189,7 +189,7 @@ def test_the_space_check_covers_what_the_run_really_uses(tmp_path: Path) -> None
 
 @pytest.mark.skipif(not os.path.exists("/usr/bin/fio"), reason="fio is not installed")
 def test_fio_side_by_side(tmpfs_dir: str) -> None:
-    result = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, "--fio", "--json")
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, *LOOSE, "--fio", "--json")
     assert result.code == 0, result.err
     fio = json.loads(result.out)["fio"]
     assert fio["samples"] > 0 and fio["version"].startswith("fio-") and fio["p99"] > 0
