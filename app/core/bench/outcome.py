@@ -14,6 +14,7 @@ STYLES = {PASS: "green", FAIL: "red", INCONCLUSIVE: "yellow"}
 """The colour of each outcome (Rich style names; the TUI and the HTML report use the same three)."""
 
 Sections = dict[str, list[list[LatencyHistogram]]]
+"""A run's sections per figure key (probes.engine.sections.section_key): one list per repeat."""
 
 
 def outcome_of_verdict(verdict: Any) -> str:

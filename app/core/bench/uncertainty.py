@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from statistics import NormalDist, fmean, stdev
+from statistics import NormalDist, stdev
 
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 
@@ -170,12 +170,6 @@ def rank_shift(baseline: Sequence[float], candidate: Sequence[float]) -> ShiftTe
     z_value = (u_value - mean) / math.sqrt(variance)
     p_value = 2.0 * (1.0 - NormalDist().cdf(abs(z_value)))
     return ShiftTest(min(p_value, 1.0), u_value > mean)
-
-
-def mean_of(values: Sequence[float]) -> float | None:
-    """The mean of the finite values, or None."""
-    finite = [value for value in values if math.isfinite(value)]
-    return fmean(finite) if finite else None
 
 
 PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"

@@ -15,7 +15,7 @@ from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams, fio_command, ra
 from diskdoctor.probes.wal_target import Target
 
 from .finished import FinishedRun
-from .outcome import verdict_word, with_sections
+from .outcome import Sections, verdict_word, with_sections
 from .uncertainty import (
     CONFIDENCE,
     FAIL,
@@ -77,12 +77,12 @@ class Verdict:
 
     def line(self) -> str:
         """e.g. "p99 fdatasync 3.1 ms < 10 ms: etcd docs threshold; 10,029 samples; 95% interval 2.9 ms to
-        3.4 ms (order statistics)"; INCONCLUSIVE: "p99 fdatasync 9.1 ms, 95% interval 6.0 ms to 13.2 ms
-        (sections) across 10 ms: ..."."""
+        3.4 ms (order statistics)"; INCONCLUSIVE: "p99 fdatasync 9.1 ms, not clearly under or over 10 ms:
+        etcd docs threshold; 1,000 samples; 95% interval 6.0 ms to 13.2 ms (sections)"."""
         ci = f"; {interval_phrase(self.interval)}" if self.interval is not None else ""
         if self.result == INCONCLUSIVE:
-            return (f"{self.metric} {format_ms(self.value_ms)}, {interval_phrase(self.interval)} across "
-                    f"{format_threshold(self.threshold_ms)}: {self.source}; {self.samples:,} samples")
+            return (f"{self.metric} {format_ms(self.value_ms)}, not clearly under or over "
+                    f"{format_threshold(self.threshold_ms)}: {self.source}; {self.samples:,} samples{ci}")
         sign = "<" if self.passed else ">="
         value = compared(self.value_ms, self.threshold_ms, below=self.passed)  # never "10 ms >= 10 ms"
         return (f"{self.metric} {value} {sign} {format_threshold(self.threshold_ms)}: {self.source}; "
@@ -107,27 +107,27 @@ def format_ms(value_ms: float) -> str:
 
 
 def interval_phrase(interval: Interval | None) -> str:
-    """"95% interval 2.9 ms to 3.4 ms (order statistics)"; an open end: "... to unbounded (too few samples
-    above the p99)"."""
+    """"95% interval 2.9 ms to 3.4 ms (order statistics)"; an open end: "95% interval from 7.1 ms, unbounded
+    above (too few samples; order statistics)"."""
     if interval is None:
         return "no confidence interval"
-    high = "unbounded (too few samples above it)" if interval.high is None else format_ms(interval.high)
-    return f"{CONFIDENCE:.0%} interval {format_ms(interval.low)} to {high} ({interval.method})"
+    if interval.high is None:
+        return (f"{CONFIDENCE:.0%} interval from {format_ms(interval.low)}, unbounded above (too few "
+                f"samples; {interval.method})")
+    bounds = f"{format_ms(interval.low)} to {format_ms(interval.high)}"
+    return f"{CONFIDENCE:.0%} interval {bounds} ({interval.method})"
 
 
 NO_INTERVAL_OLD = "no confidence interval: this run was saved before diskdoctor kept the sections it needs"
 NO_INTERVAL_FEW = "no confidence interval: too few samples"
 
-Sections = dict[str, list[list[LatencyHistogram]]]
-"""A run's sections per figure key (probes.engine.sections.section_key): one list per repeat."""
 
 
 def level_interval(level: WalLevel, sections: Sections | None, phase: str = "run") -> Interval | None:
     """The 95% interval (ms) of a level's p99 from due time: order statistics, and sections when known."""
     if sections is None or level.rate is None:
         return None
-    key = section_key(phase, "sync", level.load)
-    found = histogram_interval(level.latency, sections.get(key or "") or None)
+    found = histogram_interval(level.latency, sections.get(section_key(phase, "sync", level.load)) or None)
     return None if found is None else found.scaled(1e-6)
 
 
