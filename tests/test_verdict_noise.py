@@ -45,7 +45,7 @@ def test_the_four_busy_runs_have_the_issues_p99s_and_no_crit() -> None:
     assert finding.severity is Severity.WARN and "INCONCLUSIVE against the 10 ms threshold" in finding.title
     verdict = worst.verdict()
     assert verdict.interval.low < 10.0 < verdict.interval.high and verdict.interval.method == "sections"
-    assert "s longer" in verdict.settle or "sits on the threshold" in verdict.settle
+    assert "s longer" in verdict.settle or "too close to the threshold" in verdict.settle
 
 
 def test_no_two_of_the_four_runs_are_a_regression() -> None:
@@ -121,3 +121,18 @@ def test_repeat_rejects_what_it_cannot_do(tmp_path: Path) -> None:
     assert_one_line_error(run_cli("bench", "wal", "--dir", str(tmp_path), "--repeat", "x"),
                           "invalid int value")
     assert os.listdir(tmp_path) == []
+
+
+def test_the_benchmark_screen_shows_inconclusive_in_yellow_with_what_settles_it() -> None:
+    from diskdoctor.app.tui.bench import view
+
+    record = issue_runs()[3].record  # the 11.4 ms run
+    text, verdict = view.verdict_text(record.params, record.target, record.result, 10.0, None,
+                                      record.sections)
+    assert verdict.result == "inconclusive"
+    assert text.plain.startswith("INCONCLUSIVE p99 fdatasync from due at 500/s steady 11.2 ms, not clearly "
+                                 "under or over 10 ms")
+    assert "\nsettle    the p99 is too close to the threshold for a longer run to settle it" in text.plain
+    assert text.style == "bold yellow"
+    line = view.previous_line(record.params, record.target, record.result, 10.0, record.sections)
+    assert line.plain.startswith("previous run: INCONCLUSIVE ")

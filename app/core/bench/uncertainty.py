@@ -269,7 +269,8 @@ def settle_text(interval: Interval | None, threshold: float, samples: int, durat
         return None
     factor = settle_factor(interval, threshold, samples, percentile)
     if factor is None:
-        longer = "the p99 sits on the threshold: no longer run settles it, only a change of disk or load"
+        longer = ("the p99 is too close to the threshold for a longer run to settle it (it would take more "
+                  f"than {MAX_SETTLE_FACTOR:g} times this run's length)")
     elif duration_s:
         longer = (f"a run about {math.ceil(duration_s * (factor - 1) + 0.5):,} s longer "
                   f"(about {math.ceil(duration_s * factor):,} s per load) would settle it")
