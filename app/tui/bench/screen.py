@@ -301,6 +301,7 @@ class BenchScreen(SnapshotScreen):
         disagreement = view.fio_disagreement(self.result, fio, threshold) if fio else None
         in_ram = "in RAM: this says nothing about a disk" if view.ram_note(self.target.fstype) else ""
         judged, _, provenance = verdict.line().partition(": ")
+        judged = judged.replace(", not clearly under or over ", " vs ")  # INCONCLUSIVE, short for the status
         self.query_one(StatusLine).say((f"{verdict_word(verdict)} {judged}", 0), (in_ram, 1),
                                        (disagreement or "", 1), (provenance, 2), ("F1 help", 2),
                                        (f"{self.saved_note} (key 5)" if self.saved_note else "", 1),
