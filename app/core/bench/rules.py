@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from diskdoctor.app.base.units import format_threshold
-from diskdoctor.probes.host_text import shell_quote, shown
+from diskdoctor.probes.host_text import shell_quote, shown, visible
 
 from ..findings.finding import Evidence, Finding
 from ..findings.registry import Scope, rule
@@ -69,7 +69,7 @@ def outcome_in(result: object) -> tuple[str | None, str | None, str | None]:
     interval = verdict.get("interval")
     shown = interval_phrase(interval_from_json(interval, None)) if isinstance(interval, dict) else None
     settle = verdict.get("settle")
-    return str(verdict["outcome"]), shown, settle if isinstance(settle, str) else None
+    return str(verdict["outcome"]), shown, visible(settle) if isinstance(settle, str) else None
 
 
 def judged_ms(result: object) -> float | None:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist, stdev
 
+from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 
 CONFIDENCE = 0.95
@@ -276,6 +277,6 @@ def settle_text(interval: Interval | None, threshold: float, samples: int, durat
                   f"(about {math.ceil(duration_s * factor):,} s per load) would settle it")
     else:
         longer = f"a run about {factor:.1f} times as long would settle it"
-    if busy:
-        longer += f"; or run it at a quieter moment (during this one {busy})"
+    if busy:  # it names other processes: host strings, shown only made visible
+        longer += f"; or run it at a quieter moment (during this one {visible(busy)})"
     return longer
