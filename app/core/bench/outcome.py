@@ -7,8 +7,8 @@ from typing import Any
 
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 
-from .uncertainty import FAIL, INCONCLUSIVE, PASS
-
+PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
+"""The outcomes (as uncertainty.py names them; kept here too so every display imports one small module)."""
 WORDS = {PASS: "PASS", FAIL: "FAIL", INCONCLUSIVE: "INCONCLUSIVE"}
 STYLES = {PASS: "green", FAIL: "red", INCONCLUSIVE: "yellow"}
 """The colour of each outcome (Rich style names; the TUI and the HTML report use the same three)."""
