@@ -57,8 +57,9 @@ async def test_one_second_run_on_tmpfs(tmpfs_dir: str) -> None:
         await pilot.click("#bench-start")
         await until(pilot, lambda: screen.result is not None or "Error" in text_of(app, "#bench-status"))
         await pilot.pause()
-        # judged at etcd's loads from when each write was due: on a busy host even tmpfs can miss 10 ms
-        assert re.match(r"(PASS|FAIL) p99 fdatasync from due at (50|500)/s steady ",
+        # judged at etcd's loads from when each write was due: on a busy host even tmpfs can miss 10 ms;
+        # a 1 s load (50 writes at 50/s) cannot bound a p99 from above, so a PASS is impossible
+        assert re.match(r"(INCONCLUSIVE|FAIL) p99 fdatasync from due at (50|500)/s steady ",
                         text_of(app, "#bench-verdict"))
         assert "etcd docs threshold" in text_of(app, "#bench-verdict")
         [saved] = RunStore().scan().runs  # every finished run is saved, with the threshold in effect

@@ -106,7 +106,7 @@ def test_interference_progress_names_its_compaction_jobs(tmp_path) -> None:  # t
 
     result = run_cli("bench", "interference", "--dir", str(tmp_path), "--duration", "0.3", "--jobs", "1",
                      "--no-save")
-    assert result.code in (0, 1), result.err
+    assert result.code in (0, 1, 3), result.err  # 3: INCONCLUSIVE, a 0.3 s phase cannot bound its p99
     assert "the WAL beside 1 compaction job" in result.err and "Job object" not in result.err
 
 
@@ -115,7 +115,7 @@ def test_a_saved_wal_run_shows_every_load_and_reads_its_params_in_words(tmpfs_di
     and the parameters as a person says them (loads, layout, segment size; no seed)."""
     ran = run_cli("bench", "wal", "--dir", tmpfs_dir, "--rate", "200,400", "--duration", "0.2s",
                   "--threshold-ms", "5000")
-    assert ran.code == 0, ran.err
+    assert ran.code in (0, 3), ran.err  # 40 and 80 writes: INCONCLUSIVE (exit 3), saved all the same
     shown = run_cli("runs", "show", "latest").out.splitlines()
     loads = [line for line in shown if line.startswith(("load ", "capacity "))]
     assert [line.split(":")[0] for line in loads] == ["load      200 writes/s, steady",

@@ -50,7 +50,8 @@ def _summary_json(run: SavedRun) -> dict[str, object]:
     return {"id": run.id, "kind": run.kind, "saved_at": run.saved_at.isoformat(),
             "hostname": run.host.hostname, "target": run.stack.target.to_json(),
             "params": run.params.to_json(),  # type: ignore[attr-defined]
-            "pass": None if verdict is None else verdict.passed, "headline": headline(run)}
+            "pass": None if verdict is None else verdict.passed,
+            "outcome": None if verdict is None else verdict.result, "headline": headline(run)}
 
 
 def _plot_run(run: SavedRun) -> list[str]:

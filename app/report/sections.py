@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from diskdoctor.probes.host import Host
 
 from ..base.formatting import human_bytes, yes_no
+from ..core.bench.outcome import verdict_word
 from ..core.bench.run_metrics import param_rows
 from ..core.bench.wal import ram_note, record_level_lines
 from ..core.findings.finding import Finding
@@ -72,7 +73,9 @@ def run_rows(run: SavedRun) -> list[tuple[str, str]]:
     verdict = run.verdict()
     rows = []
     if verdict is not None:
-        rows.append(("verdict", f"{'PASS' if verdict.passed else 'FAIL'} {verdict.line}"))
+        rows.append(("verdict", f"{verdict_word(verdict)} {verdict.line}"))
+        rows += [(label, text) for label, text in (("settle", verdict.settle),
+                                                   ("interval", verdict.interval_note)) if text]
     if note := ram_note(run.stack.target.fstype):
         rows.append(("note", note))
     rows += [("target", run.stack.describe()),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..core.bench.kind import Metric
+from ..core.bench.outcome import verdict_word
 from ..core.bench.wal import format_ms, ram_note, record_level_lines
 from ..core.runs.compare import REGRESSION_PERCENT, Comparison, MetricDelta
 from ..core.runs.render_guard import RunRenderError, damaged_text, rendering
@@ -31,7 +32,7 @@ def headline(run: SavedRun) -> str:
     read as etcd's), or the judged figure of an unjudged run; "(in RAM)" for a tmpfs target."""
     verdict = run.verdict()
     if verdict is not None:
-        text = f"{'PASS' if verdict.passed else 'FAIL'} {verdict.line.split(':', 1)[0]}"
+        text = f"{verdict_word(verdict)} {verdict.line.split(':', 1)[0]}"
     else:
         judged = next((m for m in run.kind_info.metrics(run.record) if m.judged), None)
         text = labelled_value(judged.label, judged.value, judged.unit) if judged else ""
@@ -101,7 +102,9 @@ def _show_lines(run: SavedRun) -> list[str]:
              f"layers    {_layers_text(run)}",
              f"params    {kind.params_text(run.record)}"]
     if verdict is not None:
-        lines.append(f"verdict   {'PASS' if verdict.passed else 'FAIL'} {verdict.line}")
+        lines.append(f"verdict   {verdict_word(verdict)} {verdict.line}")
+        lines += [f"{label:<9} {text}" for label, text in (("settle", verdict.settle),
+                                                             ("note", verdict.interval_note)) if text]
     if note := ram_note(run.stack.target.fstype):
         lines.append(f"note      {note}")
     lines.append("figures")
@@ -111,7 +114,8 @@ def _show_lines(run: SavedRun) -> list[str]:
 
 def delta_line(delta: MetricDelta, width: int = 18) -> str:
     """One row of the comparison table (labels padded to `width`)."""
-    mark = "  REGRESSION" if delta.regression else ("  better" if delta.improvement else "")
+    mark = "  REGRESSION" if delta.regression else ("  better" if delta.improvement else
+                                                    "  within noise" if delta.within_noise else "")
     return (f"  {delta.label:<{width}} {value_text(delta.before, delta.unit):>14} "
             f"{value_text(delta.after, delta.unit):>14} {delta.percent_text():>8}{mark}")
 
@@ -129,6 +133,7 @@ def _compare_lines(comparison: Comparison) -> list[str]:
                                    f"({comparison.where()})"]
     if comparison.not_comparable():
         lines.append(str(comparison.not_comparable()))
+    lines += comparison.noise_lines()
     width = max([18, *(len(delta.label) for delta in comparison.deltas)])
     lines.append(f"  {'metric':<{width}} {'baseline':>14} {'candidate':>14} {'change':>8}")
     lines += [delta_line(delta, width) for delta in comparison.deltas]

@@ -76,9 +76,10 @@ class RunController:
         if isinstance(final, Finished):
             # an unjudged run saved with 10 ms would read "PASS … 10 MB/s"
             judged = kind_of_params(params).judged
-            record = BenchRecord(kind_of(params), params, target, final.result,
-                                 settings.get("threshold_ms") if judged else None,
-                                 settings.get("threshold_source") if judged else None)
+            record = BenchRecord.of_run(kind_of(params), params, target, final.result,
+                                        settings.get("threshold_ms") if judged else None,
+                                        settings.get("threshold_source") if judged else None,
+                                        sections=final.sections)
             saved, message = save_run(record)
             post(RunEnded(final.result, saved=f"saved as run {saved.id}" if saved else message,
                           record=record))

@@ -9,6 +9,7 @@ import subprocess
 from dataclasses import replace
 
 from diskdoctor.app.core.bench.kinds import kind_of
+from diskdoctor.app.core.bench.outcome import verdict_word
 from diskdoctor.app.core.bench.record import BenchRecord
 from diskdoctor.app.core.bench.verdict import run_findings
 from diskdoctor.app.text import bench_advice
@@ -203,7 +204,8 @@ class BenchScreen(SnapshotScreen):
         self.query_one(BenchForm).show_params(params)
         if isinstance(self.result, WalResult) and isinstance(self.params, WalParams) and self.target:
             self.previous = view.previous_line(self.params, self.target, self.result,
-                                               self.query_one(ThresholdRow).picked()[0])
+                                               self.query_one(ThresholdRow).picked()[0],
+                                               self.record.sections if self.record else None)
         self.query_one("#bench-previous", Static).update(self.previous or "")
         self.result, self.record, self.fio, self.params = None, None, None, params
         self.kind = bench_run.kind_of(params)
@@ -288,7 +290,7 @@ class BenchScreen(SnapshotScreen):
             self._status(problem or "")
             return
         text, verdict = view.verdict_text(self.params, self.target, self.result, threshold,  # type: ignore[arg-type]
-                                          source)
+                                          source, self.record.sections if self.record else None)
         self.query_one("#bench-verdict", Static).update(text)
         if self.record is not None:
             self._show_advice(replace(self.record, threshold=threshold, threshold_source=source))
@@ -299,7 +301,8 @@ class BenchScreen(SnapshotScreen):
         disagreement = view.fio_disagreement(self.result, fio, threshold) if fio else None
         in_ram = "in RAM: this says nothing about a disk" if view.ram_note(self.target.fstype) else ""
         judged, _, provenance = verdict.line().partition(": ")
-        self.query_one(StatusLine).say((f"{'PASS' if verdict.passed else 'FAIL'} {judged}", 0), (in_ram, 1),
+        judged = judged.replace(", not clearly under or over ", " vs ")  # INCONCLUSIVE, short for the status
+        self.query_one(StatusLine).say((f"{verdict_word(verdict)} {judged}", 0), (in_ram, 1),
                                        (disagreement or "", 1), (provenance, 2), ("F1 help", 2),
                                        (f"{self.saved_note} (key 5)" if self.saved_note else "", 1),
                                        ("f fio side by side" if fio_available() and not self.fio else "", 3),

@@ -6,12 +6,15 @@ import math
 
 from diskdoctor.app.base.units import format_latency, format_threshold
 from diskdoctor.app.core.bench import wal as wal_report
+from diskdoctor.app.core.bench.outcome import Sections, verdict_style, verdict_word
 from diskdoctor.app.core.bench.wal import (
     ETCD_THRESHOLD_MS,
     VENDOR_THRESHOLD_MS,
     Verdict,
     ram_note,
     result_verdict,
+    uncertainty_lines,
+    verdict_head,
 )
 from diskdoctor.probes.diskstats import DiskDelta
 from diskdoctor.probes.engine.workloads.wal import WalResult
@@ -163,11 +166,16 @@ def threshold_source(choice: str, threshold: float) -> str:
 
 
 def verdict_text(params: WalParams, target: Target, result: WalResult, threshold: float,
-                 source: str | None = None) -> tuple[Text, Verdict]:
-    """The end-of-run block: verdict with provenance, the run in numbers, and the fio equivalent."""
-    verdict = result_verdict(params, result, threshold, source)
-    text = Text("PASS " if verdict.passed else "FAIL ", style="bold green" if verdict.passed else "bold red")
-    text.append(verdict.line() + "\n", style="bold")
+                 source: str | None = None, sections: Sections | None = None) -> tuple[Text, Verdict]:
+    """The end-of-run block: verdict with provenance and its interval (what would settle it), the run in
+    numbers, and the fio equivalent."""
+    verdict = result_verdict(params, result, threshold, source, sections)
+    head, rest = verdict_head(verdict)[0], uncertainty_lines(verdict)
+    word, _, line = head.partition(" ")
+    text = Text(word + " ", style="bold " + verdict_style(verdict))
+    text.append(line.strip() + "\n", style="bold")
+    for extra in rest:
+        text.append(extra + "\n", style="yellow")
     note = ram_note(target.fstype)
     if note:
         text.append(f"Note: {note}\n", style="bold yellow")
@@ -207,12 +215,13 @@ def levels_table(result: WalResult, threshold: float) -> Text:
     return text
 
 
-def previous_line(params: WalParams, target: Target, result: WalResult, threshold: float | None) -> Text:
+def previous_line(params: WalParams, target: Target, result: WalResult, threshold: float | None,
+                  sections: Sections | None = None) -> Text:
     """One line on the last finished run, kept on screen while the next one runs and after it."""
     text = Text("previous run: ", style="dim bold")
     if threshold is not None:
-        verdict = result_verdict(params, result, threshold)
-        text.append("PASS " if verdict.passed else "FAIL ", style="green" if verdict.passed else "red")
+        verdict = result_verdict(params, result, threshold, sections=sections)
+        text.append(verdict_word(verdict) + " ", style=verdict_style(verdict))
     text.append(f"p99 {_ms(result.sync.percentile(99.0))} · {result.ops_per_s or 0:,.0f} ops/s · "
                 f"{params.profile}, {result.samples:,} writes in {elapsed_text(result.duration_s)} · "
                 f"{target.directory}",
