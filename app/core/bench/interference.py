@@ -10,7 +10,7 @@ from diskdoctor.probes.engine.workloads.interference import InterferenceResult
 from diskdoctor.probes.fio_jobs import interference_job_file
 from diskdoctor.probes.wal_params import SYNC_LABELS
 
-from .wal import format_ms, host_lines, job_text, layer_line, ram_note, result_document, threshold_source
+from .wal import format_ms, host_lines, job_text, layer_line, result_document, threshold_source
 
 if TYPE_CHECKING:
     from .finished import FinishedRun as BenchRecord
@@ -84,13 +84,12 @@ def summary_lines(record: BenchRecord) -> list[str]:
 
 
 def detail_lines(record: BenchRecord) -> list[str]:
-    """Everything the summary says after its verdict: the tmpfs note, target, alone and under compaction,
-    the compaction beside it, host, fio, layers and the fio job."""
+    """Everything the summary says after its verdict (caveats.py adds its caveats): target, alone and under
+    compaction, the compaction beside it, host, fio, layers and the fio job."""
     data, result, target = document(record), record.result, record.target
     compaction = data["compaction"]
     assert isinstance(compaction, dict)
-    lines = [f"note      {note}" for note in [ram_note(target.fstype)] if note]
-    lines.append(f"target    {target.directory} ({target.fstype} on {target.device or 'no block device'})")
+    lines = [f"target    {target.directory} ({target.fstype} on {target.device or 'no block device'})"]
     for name, part in (("alone", result.alone), ("under", result.under_compaction)):
         sync = part.sync
         shown = [(label, sync.percentile(p)) for label, p in (("p50", 50), ("p99", 99), ("p99.9", 99.9))]

@@ -63,7 +63,7 @@ def verdict_lines(record: BenchRecord, findings: list[Finding]) -> list[str]:
     verdict = record.verdict()
     headline = kind_of(record.workload).headline
     lines = [] if any(f.id == headline for f in findings) else \
-        [("PASS  " if verdict.passed else "FAIL  ") + verdict.line()]
+        [("PASS  " if verdict.passed else "FAIL  ") + verdict.line() + record.caveats().suffix()]
     for finding in findings:
         lines += finding_lines(finding)
     return lines
