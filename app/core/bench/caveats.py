@@ -26,6 +26,9 @@ class Caveats:
     host: HostLoad | None
     not_durable: tuple[str, ...]
     model: str | None
+    superseded: bool = False
+    """A `bench wal` result of the closed-loop model: saved before the open-loop test replaced it (the
+    interference benchmark's WAL is still a closed loop by design, and says so in its own summary)."""
 
     @property
     def busy(self) -> bool | None:
@@ -39,8 +42,8 @@ class Caveats:
 
     @property
     def closed_loop(self) -> bool:
-        """A WAL figure of the closed-loop model (a run saved before the open-loop test)."""
-        return self.model == CLOSED_LOOP
+        """A `bench wal` figure of the closed-loop model (a run saved before the open-loop test)."""
+        return self.superseded
 
     def contention_text(self) -> str:
         """"BUSY during the run: other processes used 85% of the CPUs: the figures include their
@@ -142,7 +145,9 @@ def host_of(document: dict[str, object]) -> HostLoad | None:
 
 def caveats_of(document: dict[str, object]) -> Caveats:
     """The caveats of one `bench KIND --json` document (a saved run's record is one)."""
-    return Caveats(host_of(document), not_durable_of(_dict(document.get("target"))), model_of(document))
+    model = model_of(document)
+    return Caveats(host_of(document), not_durable_of(_dict(document.get("target"))), model,
+                   model == CLOSED_LOOP and document.get("workload") in (None, "wal"))
 
 
 def with_caveats(document: dict[str, object]) -> dict[str, object]:
