@@ -23,6 +23,7 @@ def run_json(run: SavedRun) -> dict[str, object]:
             "params": run.params.to_json(),  # type: ignore[attr-defined]
             "params_text": kind.params_text(run.record), "threshold": run.threshold,
             "verdict": None if verdict is None else {"pass": verdict.passed, "line": verdict.line},
+            "caveats": run.record.caveats().to_json(),
             "metrics": [{"key": m.key, "label": m.label, "unit": m.unit,
                          "value": None if m.value is None else round(m.value, 4)}
                         for m in kind.metrics(run.record)],

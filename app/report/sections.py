@@ -8,7 +8,7 @@ from diskdoctor.probes.host import Host
 
 from ..base.formatting import human_bytes, yes_no
 from ..core.bench.run_metrics import param_rows
-from ..core.bench.wal import ram_note, record_level_lines
+from ..core.bench.wal import record_level_lines
 from ..core.findings.finding import Finding
 from ..core.stack.walk import walk_forest
 from ..text.devices_table import tree_guides
@@ -73,8 +73,7 @@ def run_rows(run: SavedRun) -> list[tuple[str, str]]:
     rows = []
     if verdict is not None:
         rows.append(("verdict", f"{'PASS' if verdict.passed else 'FAIL'} {verdict.line}"))
-    if note := ram_note(run.stack.target.fstype):
-        rows.append(("note", note))
+    rows += run.record.caveats().rows()  # durability, model and the host's contention, beside the verdict
     rows += [("target", run.stack.describe()),
              ("mount options", ",".join(run.stack.mount_options) or "unknown"),
              ("layers", " → ".join(layer.kname for layer in run.stack.layers) or "no block device"),

@@ -46,14 +46,24 @@ def wal_answer(ctx: GuideContext) -> tuple[Text, bool | None]:
         verdict = result.record.verdict()
         passed = verdict.passed if passed is None else passed and verdict.passed
         text.append(f"  {name}: ", style="bold")
-        text.append(("PASS " if verdict.passed else "FAIL ") + visible(verdict.line()) + "\n",
+        caveats = result.record.caveats()
+        word = "PASS " if verdict.passed else "FAIL "
+        text.append(f"{word}{visible(verdict.line())}{caveats.suffix()}\n",
                     style="green" if verdict.passed else "bold red")
+        for line in caveats.lines():  # durability and the host's contention, beside each verdict
+            text.append(f"    {visible(line)}\n", style="yellow" if caveats.tags() else "dim")
     if under is not None:
         ratio = under.record.to_json().get("p99_ratio")
         if isinstance(ratio, (int, float)) and ratio >= P99_GROWTH_WARN:
             text.append(f"  the p99 grew {ratio:.1f}x beside compaction: etcd shares this disk badly\n",
                         style="yellow")
     return text, passed
+
+
+def not_durable(ctx: GuideContext) -> bool:
+    """Whether any WAL run of the walkthrough wrote where fdatasync was not durable (tmpfs, nobarrier...)."""
+    return any(not result.record.caveats().durable for name in ("wal", "interference")
+               if (result := ctx.results.get(name)) is not None)
 
 
 class EtcdVerdict(Verdict):
@@ -67,6 +77,10 @@ class EtcdVerdict(Verdict):
             head = Text.assemble(("No verdict on speed: no benchmark ran", "bold yellow"))
             head.append(" (a capture cannot be benchmarked; on the live host run the benchmark steps, or "
                         f"`diskdoctor bench wal --dir {shell_quote(ctx.answers.get('dir') or 'DIR')}`).\n")
+        elif passed and not_durable(ctx):
+            head = Text.assemble((f"Not known: the p99 is under {threshold:g} ms, but fdatasync was not "
+                                  "durable here, so the figures are not what etcd's durable writes cost.\n",
+                                  "bold yellow"))
         elif passed:
             head = Text.assemble((f"Yes: fast enough for etcd (p99 under {threshold:g} ms).\n", "bold green"))
         else:
