@@ -31,10 +31,10 @@ def not_durable(bench: BenchContext) -> Iterator[Finding]:
         f"the benchmark's fdatasync was not durable here: {NOT_DURABLE_CONSEQUENCE}", evidence,
         "A PASS here says nothing about the disk: without a cache flush the write returns before the data is "
         "safe, so a database on this filesystem gets this speed only by risking what it was told is on disk, "
-        "and on a durable filesystem the same disk is slower.",
-        ("# benchmark the directory the database will really use, mounted with barriers "
-         "(no nobarrier / barrier=0) and its queue's write_cache as the drive reports it",),
-        None, ("diskdoctor advise   # NOBARRIER / WCACHE-SYSFS-TOGGLED name the setting to change",))
+        "and on a durable filesystem the same disk is slower. Benchmark the directory the database will "
+        "really use, mounted with barriers (no nobarrier / barrier=0) and its queue's write_cache as the "
+        "drive reports it.",
+        (), None, ("diskdoctor advise   # NOBARRIER / WCACHE-SYSFS-TOGGLED name the setting to change",))
 
 
 @rule("BENCH-HOST-BUSY", scope=Scope.BENCH, severity=Severity.INFO,

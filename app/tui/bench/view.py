@@ -6,6 +6,7 @@ import math
 
 from diskdoctor.app.base.units import format_latency, format_threshold
 from diskdoctor.app.core.bench import wal as wal_report
+from diskdoctor.app.core.bench.caveats import Caveats, not_durable_of
 from diskdoctor.app.core.bench.wal import (
     ETCD_THRESHOLD_MS,
     VENDOR_THRESHOLD_MS,
@@ -162,15 +163,23 @@ def threshold_source(choice: str, threshold: float) -> str:
     return "custom threshold" if choice == "custom" else wal_report.threshold_source(threshold)
 
 
+def not_durable(target: Target) -> tuple[str, ...]:
+    """Why fdatasync is not durable on a target (tmpfs, nobarrier...), in caveats.py's words."""
+    return not_durable_of(target.to_json())
+
+
 def verdict_text(params: WalParams, target: Target, result: WalResult, threshold: float,
-                 source: str | None = None) -> tuple[Text, Verdict]:
-    """The end-of-run block: verdict with provenance, the run in numbers, and the fio equivalent."""
+                 source: str | None = None, caveats: Caveats | None = None) -> tuple[Text, Verdict]:
+    """The end-of-run block: verdict with provenance and its caveats (durability, the model, the host's
+    contention), the run in numbers, and the fio equivalent."""
     verdict = result_verdict(params, result, threshold, source)
     text = Text("PASS " if verdict.passed else "FAIL ", style="bold green" if verdict.passed else "bold red")
-    text.append(verdict.line() + "\n", style="bold")
-    note = ram_note(target.fstype)
+    text.append(verdict.line() + (caveats.suffix() if caveats else "") + "\n", style="bold")
+    note = ram_note(target.fstype) if caveats is None else None  # the caveats say it otherwise
     if note:
         text.append(f"Note: {note}\n", style="bold yellow")
+    for line in caveats.lines() if caveats is not None else ():
+        text.append(line + "\n", style="bold yellow" if caveats and caveats.tags() else "")
     text.append_text(levels_table(result, threshold))
     text.append(f"{result.samples:,} writes of {params.bs:,} bytes in {elapsed_text(result.duration_s)}, "
                 f"{result.ops_per_s or 0:,.0f} ops/s · {params.sync} · "
