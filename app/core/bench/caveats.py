@@ -97,7 +97,8 @@ class Caveats:
 
     def rows(self) -> list[tuple[str, str]]:
         """(label, text) rows for a report's table."""
-        return [(line[:9].strip(), line[10:]) for line in self.lines()]
+        return [("contention" if line[:9].strip() == "host" else line[:9].strip(), line[10:])
+                for line in self.lines()]
 
     def to_json(self) -> dict[str, object]:
         """The `caveats` object of a result document (docs/schemas/bench-common.schema.json)."""
