@@ -40,12 +40,13 @@ def test_pass_prints_verdict_with_provenance(tmpfs_dir: str) -> None:
     first = result.out.splitlines()[0]
     assert first.startswith("PASS  p99 fdatasync from due at 1,000/s steady ")
     assert " < 5 s: custom threshold; 32 samples [not durable]" in first  # a PASS in RAM never stands alone
-    assert result.out.splitlines()[1].startswith("WARN  BENCH-NOT-DURABLE  the benchmark's fdatasync was not "
-                                                 "durable here: this figure is not what a durable write costs")
-    durable = [line for line in result.out.splitlines() if line.startswith("durable   NOT DURABLE: tmpfs keeps")]
+    lines = result.out.splitlines()
+    assert lines[1].startswith("WARN  BENCH-NOT-DURABLE  the benchmark's fdatasync was not durable here: "
+                               "this figure is not what a durable write costs")
+    durable = [line for line in lines if line.startswith("durable   NOT DURABLE: tmpfs keeps")]
     assert len(durable) == 1 and durable[0].endswith(": this figure is not what a durable write costs")
-    assert [line for line in result.out.splitlines() if line.startswith("host      ")][0].split()[1] in (
-        "BUSY", "quiet")  # the host's contention beside the verdict, busy or not
+    host = next(line for line in lines if line.startswith("host      "))
+    assert host.split()[1] in ("BUSY", "quiet")  # the host's contention beside the verdict, busy or not
     assert "fio --rw=write --ioengine=sync --fdatasync=1" in result.out
     assert "bench wal: 1,000 writes/s, steady…" in result.err  # each load says what it runs
     assert "bench wal: closed loop (capacity)…" in result.err and os.listdir(tmpfs_dir) == []
