@@ -170,7 +170,7 @@ def not_durable(target: Target) -> tuple[str, ...]:
 
 def verdict_text(params: WalParams, target: Target, result: WalResult, threshold: float,
                  source: str | None = None, caveats: Caveats | None = None) -> tuple[Text, Verdict]:
-    """The end-of-run block: verdict with provenance and its caveats (durability, the model, the host's
+    """The end-of-run block: verdict with provenance and its caveats (their tags, the model, the host's
     contention), the run in numbers, and the fio equivalent."""
     verdict = result_verdict(params, result, threshold, source)
     text = Text("PASS " if verdict.passed else "FAIL ", style="bold green" if verdict.passed else "bold red")
@@ -179,7 +179,8 @@ def verdict_text(params: WalParams, target: Target, result: WalResult, threshold
     if note:
         text.append(f"Note: {note}\n", style="bold yellow")
     for line in caveats.lines() if caveats is not None else ():
-        text.append(line + "\n", style="bold yellow" if caveats and caveats.tags() else "")
+        if not line.startswith("durable"):  # [not durable] above and BENCH-NOT-DURABLE below say it
+            text.append(line + "\n", style="bold yellow" if caveats and caveats.tags() else "")
     text.append_text(levels_table(result, threshold))
     text.append(f"{result.samples:,} writes of {params.bs:,} bytes in {elapsed_text(result.duration_s)}, "
                 f"{result.ops_per_s or 0:,.0f} ops/s · {params.sync} · "
