@@ -74,7 +74,3 @@ def closed_loop(bench: BenchContext) -> Iterator[Finding]:
         "times each write from when it was due, at etcd's own loads.",
         (), None, ("diskdoctor bench wal --dir DIR   # the same directory with the open-loop test",))
 
-
-CAVEAT_RULES = ("BENCH-NOT-DURABLE", "BENCH-HOST-BUSY")
-"""The ids the judged kinds list after their own verdict rules (core/bench/kinds.py): a run just made is
-never of the closed-loop model, so BENCH-CLOSED-LOOP judges saved runs only (advise --bench, reports)."""

@@ -26,6 +26,8 @@ class Caveats:
     host: HostLoad | None
     not_durable: tuple[str, ...]
     model: str | None
+    records_host: bool = True
+    """Whether the workload records the host's load at all (a plug-in kind may not): else no host line."""
     superseded: bool = False
     """A `bench wal` result of the closed-loop model: saved before the open-loop test replaced it (the
     interference benchmark's WAL is still a closed loop by design, and says so in its own summary)."""
@@ -92,7 +94,8 @@ class Caveats:
             lines.append(LABEL.format("durable") + text)
         if text := self.model_text():
             lines.append(LABEL.format("model") + text)
-        lines.append(LABEL.format("host") + self.contention_text())
+        if self.records_host:
+            lines.append(LABEL.format("host") + self.contention_text())
         return lines
 
     def rows(self) -> list[tuple[str, str]]:
@@ -148,7 +151,7 @@ def caveats_of(document: dict[str, object]) -> Caveats:
     """The caveats of one `bench KIND --json` document (a saved run's record is one)."""
     model = model_of(document)
     return Caveats(host_of(document), not_durable_of(_dict(document.get("target"))), model,
-                   model == CLOSED_LOOP and document.get("workload") in (None, "wal"))
+                   "host" in document, model == CLOSED_LOOP and document.get("workload") in (None, "wal"))
 
 
 def with_caveats(document: dict[str, object]) -> dict[str, object]:

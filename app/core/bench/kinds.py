@@ -12,8 +12,13 @@ from diskdoctor.probes.engine.workloads import WORKLOADS
 from diskdoctor.probes.fio_jobs import FioThroughput
 from diskdoctor.probes.fio_json import FioSyncStats
 
-from . import caveat_rules, compaction, form, interference, options, randwrite, run_metrics, wal
+from . import compaction, form, interference, options, randwrite, run_metrics, wal
 from .kind import CliOptions, Form, WorkloadKind
+
+CAVEAT_RULES = ("BENCH-NOT-DURABLE", "BENCH-HOST-BUSY")
+"""The caveat findings (core/bench/caveat_rules.py) the judged kinds list after their own verdict rules: a
+run just made is never of the closed-loop model, so BENCH-CLOSED-LOOP judges saved runs only (advise
+--bench, reports)."""
 
 
 def _fio_pair(data: dict[str, Any]) -> tuple[FioSyncStats, FioSyncStats]:
@@ -33,7 +38,7 @@ KINDS: dict[str, WorkloadKind] = {kind.name: kind for kind in (
         Form((("etcd WAL", "etcd"), ("postgres WAL", "postgres-wal"), ("custom WAL", "custom")),
              form.wal_defaults, form.wal_params, form.sync_stream, form.wal_label, can_lengthen=True,
              uses_wal_fields=True),
-        details=wal.run_details, rules=("ETCD-FSYNC-P99", *caveat_rules.CAVEAT_RULES),
+        details=wal.run_details, rules=("ETCD-FSYNC-P99", *CAVEAT_RULES),
         headline="ETCD-FSYNC-P99", fio=fio_run.run_fio),
     WorkloadKind(
         WORKLOADS["compaction"], "compaction throughput", compaction.document, compaction.verdict,
@@ -70,7 +75,7 @@ KINDS: dict[str, WorkloadKind] = {kind.name: kind for kind in (
              form.interference_params, form.sync_stream, form.wal_label, uses_wal_fields=True,
              series=form.INTERFERENCE_SERIES, phased=True),
         details=interference.detail_lines,
-        rules=("ETCD-FSYNC-P99", "WAL-COMPACTION-P99", *caveat_rules.CAVEAT_RULES),
+        rules=("ETCD-FSYNC-P99", "WAL-COMPACTION-P99", *CAVEAT_RULES),
         headline="WAL-COMPACTION-P99", fio=fio_jobs.run_interference_fio),
 )}
 """Every workload, in the order the CLI, the form and the docs list them."""

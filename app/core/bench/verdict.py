@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ..findings.finding import Finding
 from ..findings.order import in_display_order
 from ..findings.registry import rule_for_id
-from . import rules  # noqa: F401  (registers the bench rules the kinds name)
+from . import caveat_rules, rules  # noqa: F401  (registers the bench rules the kinds name)
 from .context import BenchContext
 from .kinds import kind_for, kind_of
 
