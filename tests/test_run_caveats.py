@@ -52,7 +52,7 @@ def test_old_runs_open_everywhere_and_name_their_model(private_state_dir: Path) 
     assert "| model | closed-loop model (saved before" in text
     assert "| contention | BUSY during the run" in text
     advised = json.loads(run_cli("advise", "--bench", OLD_WAL, "--json").out)["findings"]
-    assert {"ETCD-FSYNC-P99", "BENCH-CLOSED-LOOP", "BENCH-HOST-BUSY"} <= {f["id"] for f in advised}
+    assert {"ETCD-FSYNC-P99", "BENCH-HOST-BUSY"} <= {f["id"] for f in advised}
 
 
 def test_compare_refuses_a_closed_loop_run_beside_an_open_loop_one(private_state_dir: Path,

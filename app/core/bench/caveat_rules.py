@@ -1,6 +1,6 @@
 """The caveats of a benchmark result as findings, so that `advise --bench`, reports and the Benchmark screen
-say them beside the verdict: a target where fdatasync is not durable, a run taken on a busy host, and a WAL
-run of the closed-loop model."""
+say them beside the verdict: a target where fdatasync is not durable, and a run taken on a busy host (the
+WAL model of a saved run is said by its own rows: runs show, reports, the Runs screen)."""
 
 from __future__ import annotations
 
@@ -54,23 +54,3 @@ def host_busy(bench: BenchContext) -> Iterator[Finding]:
         "a verdict from such a run describes this host at this moment, not the disk alone.",
         (), None, ("# run the benchmark again at a quieter moment, then compare: "
                    "diskdoctor runs compare latest previous",))
-
-
-@rule("BENCH-CLOSED-LOOP", scope=Scope.BENCH, severity=Severity.INFO,
-      checks="a WAL result made by the closed-loop model (saved before the open-loop WAL test)",
-      sources=("etcd hardware guide (50 and 500 sequential writes/s)", "docs/figures.md (calibration)"))
-def closed_loop(bench: BenchContext) -> Iterator[Finding]:
-    """BENCH-CLOSED-LOOP: an old run's figures are milder than what etcd waits and not comparable."""
-    caveats = caveats_of(bench.document)
-    text = caveats.model_text()
-    if text is None:
-        return
-    yield Finding(
-        "BENCH-CLOSED-LOOP", Severity.INFO, subject_of(bench.document),
-        f"this WAL result was made by the {text}",
-        (Evidence("model", "closed loop", f"{bench.origin}: model"),),
-        "The closed loop issued each write the moment the last fdatasync returned, which keeps the device "
-        "hot and hides stalls; real etcd waited 2-4x longer on the same directory. The open-loop test "
-        "times each write from when it was due, at etcd's own loads.",
-        (), None, ("diskdoctor bench wal --dir DIR   # the same directory with the open-loop test",))
-

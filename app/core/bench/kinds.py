@@ -16,9 +16,7 @@ from . import compaction, form, interference, options, randwrite, run_metrics, w
 from .kind import CliOptions, Form, WorkloadKind
 
 CAVEAT_RULES = ("BENCH-NOT-DURABLE", "BENCH-HOST-BUSY")
-"""The caveat findings (core/bench/caveat_rules.py) the judged kinds list after their own verdict rules: a
-run just made is never of the closed-loop model, so BENCH-CLOSED-LOOP judges saved runs only (advise
---bench, reports)."""
+"""The caveat findings (core/bench/caveat_rules.py) the judged kinds list after their own verdict rules."""
 
 
 def _fio_pair(data: dict[str, Any]) -> tuple[FioSyncStats, FioSyncStats]:
