@@ -41,9 +41,12 @@ class BenchRecord:
         return caveats_of(kind_of(self.workload).document(self))
 
     def summary_lines(self) -> list[str]:
-        """The human summary printed on stdout, its caveats right under its first (verdict) line."""
+        """The human summary printed on stdout: its first (verdict) line with the caveats' tags, their lines
+        right under it."""
         lines = kind_of(self.workload).summary(self)
-        return lines[:1] + self.caveats().lines() + lines[1:]
+        caveats = self.caveats()
+        head = [line + caveats.suffix() if line.startswith(("PASS", "FAIL")) else line for line in lines[:1]]
+        return head + caveats.lines() + lines[1:]
 
     def detail_lines(self) -> list[str]:
         """The summary without its PASS/FAIL line, where the CLI puts the run's findings (judged kinds),

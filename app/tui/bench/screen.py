@@ -283,7 +283,7 @@ class BenchScreen(SnapshotScreen):
         self._show_advice(record)
         comparison, warning = fio_view.comparison(self.params, self.result, self.fio, judged)
         self.query_one("#bench-fio", Static).update(comparison)
-        self.query_one(StatusLine).say((lines[0] + record.caveats().suffix(), 0), (warning or "", 1),
+        self.query_one(StatusLine).say((lines[0], 0), (warning or "", 1),
                                        (f"{self.saved_note} (key 5)" if self.saved_note else "", 1),
                                        ("f fio side by side" if fio_available() and not self.fio else "", 3),
                                        ("a again" + (" · l longer" if kind_of(self.kind).form.can_lengthen
