@@ -232,16 +232,22 @@ def previous_line(params: WalParams, target: Target, result: WalResult, threshol
 
 def comparison_text(params: WalParams, result: WalResult, fio: FioSyncStats,
                     threshold: float | None = None) -> Text:
-    """Our figures next to fio's for the same job: p50 to p99.9 and max, with the ratio and its direction."""
+    """Our figures next to fio's for the same job: p50 to p99.9 and max, with the ratio and its direction;
+    fio's closed loop beside our closed loop (the capacity level) when the run had one, like for like."""
     label = SYNC_LABELS[params.sync]
-    text = Text(f"{label:<12} {'diskdoctor':>12} {fio.version:>12} {'ours/fio':>9}\n", style="bold")
-    rows = [(name, result.sync.percentile(p), fio.percentiles_ns.get(p)) for name, p in SHOWN]
-    rows.append(("max", result.sync.maximum, fio.max_ns))
+    capacity = result.capacity if result.model == "open loop" else None
+    sync = capacity.sync if capacity is not None else result.sync
+    samples = capacity.writes if capacity is not None else result.samples
+    ops = capacity.achieved_per_s if capacity is not None else result.ops_per_s
+    ours_name = "ours closed" if capacity is not None else "diskdoctor"
+    text = Text(f"{label:<12} {ours_name:>12} {fio.version:>12} {'ours/fio':>9}\n", style="bold")
+    rows = [(name, sync.percentile(p), fio.percentiles_ns.get(p)) for name, p in SHOWN]
+    rows.append(("max", sync.maximum, fio.max_ns))
     for name, ours, theirs in rows:
         text.append(f"{name:<12} {_ms(ours):>12} {_ms(theirs):>12} {_ratio(ours, theirs):>9}\n")
-    text.append(f"{'samples':<12} {result.samples:>12,} {fio.samples:>12,}\n")
-    text.append(f"{'ops/s':<12} {result.ops_per_s or 0:>12,.0f} {fio.ops_per_s:>12,.0f} "
-                f"{_ratio(result.ops_per_s, fio.ops_per_s):>9}\n")
+    text.append(f"{'samples':<12} {samples:>12,} {fio.samples:>12,}\n")
+    text.append(f"{'ops/s':<12} {ops or 0:>12,.0f} {fio.ops_per_s:>12,.0f} "
+                f"{_ratio(ops, fio.ops_per_s):>9}\n")
     text.append("ours/fio above 1.00: our latency is higher (slower); for ops/s, above 1.00 we did more.",
                 style="dim")
     disagreement = fio_disagreement(result, fio, threshold) if threshold is not None else None
@@ -251,9 +257,10 @@ def comparison_text(params: WalParams, result: WalResult, fio: FioSyncStats,
 
 
 def fio_disagreement(result: WalResult, fio: FioSyncStats, threshold: float | None) -> str | None:
-    """A warning when our p99 and fio's land on opposite sides of the threshold (the verdict is marginal)."""
+    """A warning when our p99 and fio's land on opposite sides of the threshold (the verdict is marginal);
+    never for an open-loop verdict, which fio's closed loop does not measure (as `bench wal` prints it)."""
     ours_ns, theirs_ns = result.sync.percentile(99.0), fio.percentiles_ns.get(99.0)
-    if threshold is None or ours_ns is None or theirs_ns is None:
+    if threshold is None or ours_ns is None or theirs_ns is None or result.model == "open loop":
         return None
     ours_pass, fio_pass = ours_ns / 1e6 < threshold, theirs_ns / 1e6 < threshold
     if ours_pass == fio_pass:
