@@ -137,14 +137,17 @@ def model_of(document: dict[str, object]) -> str | None:
 
 
 def host_of(document: dict[str, object]) -> HostLoad | None:
-    """The host's load recorded with a result (None when not recorded or unreadable)."""
+    """The host's load recorded with a result (None when not recorded or unreadable: a `--bench` file is
+    untrusted, so its figures must also add up before anything is said of them)."""
     host = document.get("host")
     if not isinstance(host, dict):
         return None
     try:
-        return HostLoad.from_json(host)
-    except (TypeError, ValueError, KeyError):
+        load = HostLoad.from_json(host)
+        load.busy_reason, load.line()  # raises on a field of the wrong type
+    except (TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError):
         return None
+    return load
 
 
 def caveats_of(document: dict[str, object]) -> Caveats:
