@@ -6,6 +6,7 @@ records this so the report can say so. Live host only: psutil cannot be re-roote
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import time
@@ -124,8 +125,22 @@ class HostLoadSampler:
         self.own_cpu = _own_cpu_s()
         self.io = _process_io({os.getpid()})
 
-    def finish(self) -> HostLoad:
-        """The host's load since construction; the engine processes (waited children) are set apart.
+    def peek(self) -> HostLoad:
+        """The host's load so far, while the engine still runs (the Benchmark screen shows it during the
+        run): the running engine's processes, our children and theirs, are set apart by pid, their CPU
+        time (all of it: they started with the run) with them."""
+        mine, running_s = {os.getpid()}, 0.0
+        with contextlib.suppress(psutil.Error):
+            for child in psutil.Process().children(recursive=True):
+                with contextlib.suppress(psutil.Error):
+                    times = child.cpu_times()
+                    running_s += times.user + times.system + times.children_user + times.children_system
+                    mine.add(child.pid)
+        return self.finish(exclude=mine, running_engine_s=running_s)
+
+    def finish(self, *, exclude: set[int] | None = None, running_engine_s: float = 0.0) -> HostLoad:
+        """The host's load since construction; the engine processes (waited children, or `exclude` with
+        their `running_engine_s` while they still run) are set apart.
 
         Others' CPU is all the processes' CPU time (user, nice, system) less the engine's, this process's
         and the kernel threads' (writeback and the loop driver work for the run), so processes that came
@@ -135,12 +150,12 @@ class HostLoadSampler:
         after = psutil.cpu_times()
         shares = cpu_shares(self.cpu, after)
         cpus = psutil.cpu_count() or 1
-        engine = max(_children_cpu_s() - self.children_cpu, 0.0)
+        engine = max(_children_cpu_s() - self.children_cpu, 0.0) + running_engine_s
         own = max(_own_cpu_s() - self.own_cpu, 0.0)
         spent = sum(max(getattr(after, n) - getattr(self.cpu, n), 0.0) for n in ("user", "nice", "system")
                     if hasattr(after, n))
         others, kernel_s = [], 0.0
-        for key, (name, read, written, cpu_s, kernel) in _process_io({os.getpid()}).items():
+        for key, (name, read, written, cpu_s, kernel) in _process_io(exclude or {os.getpid()}).items():
             if key in self.io:
                 read0, written0, cpu0 = self.io[key][1:4]
             elif key[1] >= self.wall_started - 1.0:

@@ -30,13 +30,25 @@ LOOSE = ("--threshold-ms", "5000")
 LATENCY_KEYS = {"samples", "min", "p50", "p90", "p99", "p99_9", "max", "mean", "stdev", "percentiles"}
 
 
+def _ids(document: dict[str, object]) -> set[str]:
+    """The finding ids of a --json document, without the busy-host caveat (it depends on this host now)."""
+    return {f["id"] for f in document["findings"]} - {"BENCH-HOST-BUSY"}  # type: ignore[index,union-attr]
+
+
 def test_pass_prints_verdict_with_provenance(tmpfs_dir: str) -> None:
     result = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, *LOOSE)
     assert result.code == 0, result.err
     first = result.out.splitlines()[0]
     assert first.startswith("PASS  p99 fdatasync from due at 1,000/s steady ")
     assert " < 5 s: custom threshold; 400 samples; 95% interval " in first  # its noise beside it
-    assert result.out.splitlines()[1].startswith("note      tmpfs keeps files in memory")  # not a disk
+    assert first.endswith("[not durable]")  # a PASS in RAM never stands alone
+    lines = result.out.splitlines()
+    assert lines[1].startswith("WARN  BENCH-NOT-DURABLE  the benchmark's fdatasync was not durable here: "
+                               "this figure is not what a durable write costs")
+    durable = [line for line in lines if line.startswith("durable   NOT DURABLE: tmpfs keeps")]
+    assert len(durable) == 1 and durable[0].endswith(": this figure is not what a durable write costs")
+    host = next(line for line in lines if line.startswith("host      "))
+    assert host.split()[1] in ("BUSY", "quiet")  # the host's contention beside the verdict, busy or not
     assert "fio --rw=write --ioengine=sync --fdatasync=1" in result.out
     assert "bench wal: 1,000 writes/s, steady…" in result.err  # each load says what it runs
     assert "bench wal: closed loop (capacity)…" in result.err and os.listdir(tmpfs_dir) == []
@@ -55,17 +67,17 @@ def test_fail_is_the_etcd_fsync_finding_and_exits_1(tmpfs_dir: str) -> None:
             "--threshold-ms 1e-05   # the same run again after the fix: compare") in lines  # like for like
     assert "fix       ionice -c2 -n0 -p \"$(pgrep -x etcd)\"   # etcd tuning guide: best-effort, highest " \
            "priority" in lines
-    notes = [line for line in lines if line.startswith("note      tmpfs keeps files in memory")]
+    notes = [line for line in lines if line.startswith("durable   NOT DURABLE: tmpfs keeps files in memory")]
     assert len(notes) == 1  # the "not a disk" note stays under the finding
 
 
 @pytest.mark.parametrize("threshold,first", [
-    (10.0, "PASS  p99 fdatasync 899 µs < 10 ms: etcd docs threshold; 10,029 samples"),
+    (10.0, "PASS  p99 fdatasync 899 µs < 10 ms: etcd docs threshold; 10,029 samples [closed-loop model]"),
     (2.5, "INFO  ETCD-FSYNC-P99  WAL p99 fdatasync is 899 µs: passes the 2.5 ms threshold with little "
           "headroom"),
     (0.5, "CRIT  ETCD-FSYNC-P99  WAL p99 fdatasync is 899 µs, at or over the 500 µs threshold")])
 def test_the_verdict_is_the_finding_advise_would_print(threshold: float, first: str) -> None:
-    record = BenchRecord("wal", PARAMS, TARGET, fixed_result(), threshold)
+    record = BenchRecord("wal", PARAMS, TARGET, fixed_result(), threshold)  # no open-loop levels: an old run
     findings = verdict_findings("wal", record.to_json())
     lines = verdict_lines(record, findings)
     assert lines[0] == first
@@ -81,11 +93,15 @@ def test_the_verdict_is_the_finding_advise_would_print(threshold: float, first: 
 def test_vendor_threshold_is_named_and_json_carries_the_findings(tmpfs_dir: str) -> None:
     vendor = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, "--threshold-ms", "20", "--json")
     document = json.loads(vendor.out)
-    assert document["verdict"]["source"].startswith("vendor threshold") and document["findings"] == []
+    assert document["verdict"]["source"].startswith("vendor threshold")
+    assert _ids(document) == {"BENCH-NOT-DURABLE"}  # tmpfs: the pass is said not to be a durable write's
+    assert document["caveats"]["durable"] is False and document["caveats"]["not_durable"] == [
+        "tmpfs keeps files in memory, so fdatasync returns at once"]
     failed = json.loads(run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, "--threshold-ms", "0.00001",
                                 "--json").out)
-    [finding] = failed["findings"]
+    finding = failed["findings"][0]  # the verdict first, then its caveats
     assert finding["id"] == "ETCD-FSYNC-P99" and finding["severity"] == "crit"
+    assert _ids(failed) == {"ETCD-FSYNC-P99", "BENCH-NOT-DURABLE"}
     assert finding["subject"] == failed["target"]["mountpoint"] and finding["evidence"][1] == {
         "what": "threshold", "value": "10 ns", "source": "custom threshold"}
     assert failed["verdict"]["pass"] is False
@@ -99,7 +115,7 @@ def test_json_schema(tmpfs_dir: str) -> None:
     assert list(document) == ["workload", "profile", "params", "target", "model", "load", "latency_from",
                               "samples", "duration_s", "ops_per_s", "sync_latency_us", "write_latency_us",
                               "verdict", "levels", "layers", "host", "fio_equivalent", "histograms",
-                              "repeats", "sections", "findings"]
+                              "repeats", "sections", "caveats", "findings"]
     assert document["profile"] == "custom" and document["params"]["bs"] == 8192
     assert document["samples"] == 400 and document["target"]["fstype"] == "tmpfs"
     assert set(document["sync_latency_us"]) == LATENCY_KEYS == set(document["write_latency_us"])
@@ -112,7 +128,8 @@ def test_json_schema(tmpfs_dir: str) -> None:
     assert document["layers"] == []
     assert "--bs=8k" in document["fio_equivalent"]
     assert {"cpu_busy", "iowait", "steal", "other_read_bytes", "busy"} <= set(document["host"])
-    assert document.pop("findings") == []  # a pass with headroom: no finding
+    assert _ids(document) == {"BENCH-NOT-DURABLE"}  # a pass with headroom: only the tmpfs caveat
+    document.pop("findings")
     assert BenchRecord.from_json(document).to_json() == document  # a saved run loads back as it was
 
 
@@ -135,7 +152,8 @@ def test_every_figure_carries_its_rate_and_arrival_model(tmpfs_dir: str) -> None
         assert level["latency_us"]["samples"] == level["writes"] > 0
     capacity = document["levels"][2]
     assert capacity["verdict"] is None and capacity["text"] == "closed loop (capacity)"
-    assert document.pop("findings") == []
+    assert _ids(document) == {"BENCH-NOT-DURABLE"}
+    document.pop("findings")
     assert BenchRecord.from_json(document).to_json() == document  # a saved run loads back with its loads
     text = run_cli("bench", "wal", "--dir", tmpfs_dir, "--rate", "300", "--duration", "0.1s", *LOOSE)
     assert "load      300 writes/s, steady: from due p50 " in text.out
@@ -393,6 +411,7 @@ def test_interference_pass_says_so_with_its_figures(tmpfs_dir: str) -> None:
     else:
         assert first.startswith("PASS  WAL p99 fdatasync ")
         assert "passes 10 ms under compaction (etcd docs threshold); 95% interval " in first
+        assert first.endswith("[not durable]")  # tmpfs
     document = json.loads(run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "1m",
                                   *SMALL_COMPACTION, "--json").out)
     assert "findings" in document and all(f["severity"] != "crit" for f in document["findings"])

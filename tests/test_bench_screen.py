@@ -214,7 +214,9 @@ async def test_custom_threshold_is_named_custom_even_at_10_ms_and_bad_values_rec
         screen = await open_bench(app, pilot)
         feed_fixed_run(screen)
         await pilot.pause()
-        assert text_of(app, "#bench-status").startswith("PASS p99 fdatasync 899 µs < 10 ms · etcd docs")
+        # the fixed run has no open-loop levels: it reads as a run of the old model, and says so
+        assert text_of(app, "#bench-status").startswith(
+            "PASS p99 fdatasync 899 µs < 10 ms [closed-loop model] · etcd docs")
         screen.query_one("#bench-threshold", Select).value = "custom"
         await pilot.pause()
         assert "< 10 ms: custom threshold" in text_of(app, "#bench-verdict")
@@ -226,7 +228,8 @@ async def test_custom_threshold_is_named_custom_even_at_10_ms_and_bad_values_rec
         custom.value = "2.5"
         await pilot.pause()
         assert not screen.query_one("#bench-threshold-error").display
-        assert text_of(app, "#bench-status").startswith("PASS p99 fdatasync 899 µs < 2.5 ms · custom")
+        assert text_of(app, "#bench-status").startswith(
+            "PASS p99 fdatasync 899 µs < 2.5 ms [closed-loop model] · custom")
         assert "limit 2.5 ms (custom)" in screen.query_one(PercentileChart).render_line(0).text
 
 

@@ -25,6 +25,7 @@ def run_json(run: SavedRun) -> dict[str, object]:
             "verdict": None if verdict is None else {"pass": verdict.passed, "outcome": verdict.result,
                                                      "line": verdict.line, "settle": verdict.settle,
                                                      "interval_note": verdict.interval_note},
+            "caveats": run.record.caveats().to_json(),
             "metrics": [{"key": m.key, "label": m.label, "unit": m.unit,
                          "value": None if m.value is None else round(m.value, 4)}
                         for m in kind.metrics(run.record)],

@@ -9,7 +9,7 @@ from diskdoctor.probes.host import Host
 from ..base.formatting import human_bytes, yes_no
 from ..core.bench.outcome import verdict_word
 from ..core.bench.run_metrics import param_rows
-from ..core.bench.wal import ram_note, record_level_lines
+from ..core.bench.wal import record_level_lines
 from ..core.findings.finding import Finding
 from ..core.stack.walk import walk_forest
 from ..text.devices_table import tree_guides
@@ -76,8 +76,7 @@ def run_rows(run: SavedRun) -> list[tuple[str, str]]:
         rows.append(("verdict", f"{verdict_word(verdict)} {verdict.line}"))
         rows += [(label, text) for label, text in (("settle", verdict.settle),
                                                    ("interval", verdict.interval_note)) if text]
-    if note := ram_note(run.stack.target.fstype):
-        rows.append(("note", note))
+    rows += run.record.caveats().rows()  # durability, model and the host's contention, beside the verdict
     rows += [("target", run.stack.describe()),
              ("mount options", ",".join(run.stack.mount_options) or "unknown"),
              ("layers", " → ".join(layer.kname for layer in run.stack.layers) or "no block device"),

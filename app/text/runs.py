@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..core.bench.caveats import contention_change, durability_change, model_change
 from ..core.bench.kind import Metric
 from ..core.bench.outcome import verdict_word
-from ..core.bench.wal import format_ms, ram_note, record_level_lines
+from ..core.bench.wal import format_ms, record_level_lines
 from ..core.runs.compare import REGRESSION_PERCENT, Comparison, MetricDelta
 from ..core.runs.render_guard import RunRenderError, damaged_text, rendering
 
@@ -29,14 +30,16 @@ def labelled_value(label: str, value: float | None, unit: str) -> str:
 
 def headline(run: SavedRun) -> str:
     """The verdict with its limit ("FAIL p99 fdatasync 1.22 ms >= 10 µs", so a custom threshold is not
-    read as etcd's), or the judged figure of an unjudged run; "(in RAM)" for a tmpfs target."""
+    read as etcd's), or the judged figure of an unjudged run; then its caveats in short ("[not durable]
+    [host busy] [closed-loop model]")."""
     verdict = run.verdict()
     if verdict is not None:
         text = f"{verdict_word(verdict)} {verdict.line.split(':', 1)[0]}"
     else:
         judged = next((m for m in run.kind_info.metrics(run.record) if m.judged), None)
         text = labelled_value(judged.label, judged.value, judged.unit) if judged else ""
-    return f"{text} (in RAM)" if ram_note(run.stack.target.fstype) else text
+    tags = run.record.caveats().tags()
+    return f"{text} {tags}" if tags else text
 
 
 def target_text(run: SavedRun) -> str:
@@ -105,8 +108,7 @@ def _show_lines(run: SavedRun) -> list[str]:
         lines.append(f"verdict   {verdict_word(verdict)} {verdict.line}")
         lines += [f"{label:<9} {text}" for label, text in (("settle", verdict.settle),
                                                              ("note", verdict.interval_note)) if text]
-    if note := ram_note(run.stack.target.fstype):
-        lines.append(f"note      {note}")
+    lines += run.record.caveats().lines()
     lines.append("figures")
     lines += metric_lines(kind.metrics(run.record))
     return lines + record_level_lines(run.kind, run.record)
@@ -134,6 +136,7 @@ def _compare_lines(comparison: Comparison) -> list[str]:
     if comparison.not_comparable():
         lines.append(str(comparison.not_comparable()))
     lines += comparison.noise_lines()
+    lines += caveat_changes(comparison)
     width = max([18, *(len(delta.label) for delta in comparison.deltas)])
     lines.append(f"  {'metric':<{width}} {'baseline':>14} {'candidate':>14} {'change':>8}")
     lines += [delta_line(delta, width) for delta in comparison.deltas]
@@ -146,3 +149,10 @@ def _compare_lines(comparison: Comparison) -> list[str]:
     else:
         lines.append(f"params    same: {base.kind_info.params_text(base.record)}")
     return lines
+
+
+def caveat_changes(comparison: Comparison) -> list[str]:
+    """What differed between the two runs beyond the disk: the host's contention, durability, the model."""
+    base, cand = comparison.baseline.record.caveats(), comparison.candidate.record.caveats()
+    return [text for text in (model_change(base, cand), durability_change(base, cand),
+                              contention_change(base, cand)) if text]

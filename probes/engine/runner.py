@@ -13,7 +13,7 @@ from dataclasses import replace
 from diskdoctor.probes.exit_status import describe_exit
 
 from ..engine_launch import engine_argv
-from ..host_load import HostLoadSampler
+from ..host_load import HostLoad, HostLoadSampler
 from ..wal_target import TargetError, describe_bench_error, remove_scratch
 from .protocol import Event, Failed, Finished, Interval, Started, decode
 from .runtime import EngineConfig
@@ -73,6 +73,16 @@ class EngineRun:
         if isinstance(final, Finished):
             final = replace(final, sections=self.sections.sections())
         return final
+
+    def host_so_far(self) -> HostLoad | None:
+        """The host's load since the run started, its own processes set apart (None when not recorded or
+        psutil could not tell): for a live view of the contention during the run."""
+        if self.host is None:
+            return None
+        try:
+            return self.host.peek()
+        except Exception:  # a psutil hiccup must not stop a run
+            return None
 
     def wait(self, on_event: Callable[[Event], object] | None = None) -> Finished | Failed:
         """Run to the end, handing every streamed event to `on_event`; return the final one."""

@@ -19,7 +19,6 @@ from .wal import (
     interval_phrase,
     job_text,
     layer_line,
-    ram_note,
     result_document,
     result_verdict,
     threshold_source,
@@ -131,13 +130,12 @@ def summary_lines(record: BenchRecord) -> list[str]:
 
 
 def detail_lines(record: BenchRecord) -> list[str]:
-    """Everything the summary says after its verdict: the tmpfs note, target, alone and under compaction,
-    the compaction beside it, host, fio, layers and the fio job."""
+    """Everything the summary says after its verdict (caveats.py adds its caveats): target, alone and under
+    compaction, the compaction beside it, host, fio, layers and the fio job."""
     data, result, target = document(record), record.result, record.target
     compaction = data["compaction"]
     assert isinstance(compaction, dict)
     lines = uncertainty_lines(verdict(record))
-    lines += [f"note      {note}" for note in [ram_note(target.fstype)] if note]
     lines.append(f"target    {target.directory} ({target.fstype} on {target.device or 'no block device'})")
     for name, part in (("alone", result.alone), ("under", result.under_compaction)):
         sync = part.sync

@@ -19,7 +19,6 @@ from .wal import (
     host_lines,
     layer_line,
     percentile_row,
-    ram_note,
     threshold_source,
     uncertainty_lines,
     verdict_head,
@@ -80,7 +79,7 @@ def summary_lines(record: BenchRecord) -> list[str]:
                  f"{result.ops_per_s or 0:,.0f} ops/s, queue depth 1, "
                  f"{'O_DIRECT' if result.direct else 'buffered'}"
                  f"{' + fdatasync' if params.sync != 'none' else ''}")
-    notes = [data.get("note"), ram_note(target.fstype)]
+    notes = [data.get("note")]
     lines += [f"note      {note}" for note in notes if note]
     lines.append(f"target    {target.directory} ({target.fstype} on {target.device or 'no block device'})")
     if params.sync != "none":

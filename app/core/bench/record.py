@@ -10,6 +10,7 @@ from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.wal_params import ParamError
 from diskdoctor.probes.wal_target import Target
 
+from .caveats import Caveats, caveats_of, with_caveats
 from .kinds import KINDS, kind_for, kind_of
 from .outcome import Sections, repeats_of, sections_from_json
 from .wal import threshold_source
@@ -49,18 +50,27 @@ class BenchRecord:
         return kind_of(self.workload).verdict(self)
 
     def to_json(self) -> dict[str, object]:
-        """The documented JSON result (docs/schemas/bench-KIND.schema.json)."""
-        return kind_of(self.workload).document(self)
+        """The documented JSON result (docs/schemas/bench-KIND.schema.json), with its `caveats`."""
+        return with_caveats(kind_of(self.workload).document(self))
+
+    def caveats(self) -> Caveats:
+        """What the verdict cannot see in its figures: contention, durability, the WAL model."""
+        return caveats_of(kind_of(self.workload).document(self))
 
     def summary_lines(self) -> list[str]:
-        """The human summary printed on stdout."""
-        return kind_of(self.workload).summary(self)
+        """The human summary printed on stdout: its first (verdict) line with the caveats' tags, their lines
+        right under it."""
+        lines = kind_of(self.workload).summary(self)
+        caveats = self.caveats()
+        judged = ("PASS", "FAIL", "INCONCLUSIVE")
+        head = [line + caveats.suffix() if line.startswith(judged) else line for line in lines[:1]]
+        return head + caveats.lines() + lines[1:]
 
     def detail_lines(self) -> list[str]:
-        """The summary without its PASS/FAIL line, where the CLI puts the run's findings (judged kinds);
-        the kinds no rule judges keep their whole summary."""
+        """The summary without its PASS/FAIL line, where the CLI puts the run's findings (judged kinds),
+        starting with the caveats; the kinds no rule judges keep their whole summary."""
         details = kind_of(self.workload).details
-        return details(self) if details is not None else self.summary_lines()
+        return self.caveats().lines() + details(self) if details is not None else self.summary_lines()
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BenchRecord:

@@ -330,15 +330,15 @@ def uncertainty_lines(verdict: Verdict | None) -> list[str]:
 
 
 def detail_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
-    """Everything the summary says after its verdict: the tmpfs note, target, profile, percentiles, host,
-    fio beside ours (and a note when fio lands on the other side of the threshold), layers, fio command."""
+    """Everything the summary says after its verdict (its caveats come first, from caveats.py): target,
+    profile, percentiles, host load, fio beside ours (and a note when fio lands on the other side of the
+    threshold), layers, fio command."""
     sync, write = document["sync_latency_us"], document["write_latency_us"]
     assert isinstance(sync, dict) and isinstance(write, dict)
     target = document["target"]
     assert isinstance(target, dict)
     label = verdict.metric.removeprefix("p99 ")
     lines = [*uncertainty_lines(verdict),
-             *[f"note      {note}" for note in [ram_note(str(target["fstype"]))] if note],
              f"target    {target['dir']} ({target['fstype']} on {target['device'] or 'no block device'})",
              f"profile   {document['profile']}: {summary_params_text(document['params'])}",
              f"run       {document['samples']:,} writes in "
@@ -375,15 +375,10 @@ def _model_text(document: dict[str, object]) -> str:
 
 
 def host_lines(host: object) -> list[str]:
-    """The host's state during the run, and a warning when other processes kept it busy."""
+    """The host's load during the run in figures (whether that made it busy is said by the verdict)."""
     if not isinstance(host, dict):
         return []
-    load = HostLoad.from_json(host)
-    lines = [f"{'host':<9} {load.line()}"]
-    if load.busy_reason:
-        lines.append(f"{'note':<9} the host was busy during the run ({load.busy_reason}): "
-                     "the figures include its interference")
-    return lines
+    return [f"{'load':<9} {HostLoad.from_json(host).line()}"]  # busy or quiet: caveats.py, by the verdict
 
 
 def layer_line(layer: dict[str, object]) -> str:

@@ -6,6 +6,7 @@ import math
 
 from diskdoctor.app.base.units import format_latency, format_threshold
 from diskdoctor.app.core.bench import wal as wal_report
+from diskdoctor.app.core.bench.caveats import Caveats, not_durable_of
 from diskdoctor.app.core.bench.outcome import Sections, verdict_style, verdict_word
 from diskdoctor.app.core.bench.wal import (
     ETCD_THRESHOLD_MS,
@@ -165,20 +166,29 @@ def threshold_source(choice: str, threshold: float) -> str:
     return "custom threshold" if choice == "custom" else wal_report.threshold_source(threshold)
 
 
+def not_durable(target: Target) -> tuple[str, ...]:
+    """Why fdatasync is not durable on a target (tmpfs, nobarrier...), in caveats.py's words."""
+    return not_durable_of(target.to_json())
+
+
 def verdict_text(params: WalParams, target: Target, result: WalResult, threshold: float,
-                 source: str | None = None, sections: Sections | None = None) -> tuple[Text, Verdict]:
-    """The end-of-run block: verdict with provenance and its interval (what would settle it), the run in
-    numbers, and the fio equivalent."""
+                 source: str | None = None, sections: Sections | None = None,
+                 caveats: Caveats | None = None) -> tuple[Text, Verdict]:
+    """The end-of-run block: verdict with provenance, its interval (what would settle it) and its caveats
+    (their tags, the model, the host's contention), the run in numbers, and the fio equivalent."""
     verdict = result_verdict(params, result, threshold, source, sections)
     head, rest = verdict_head(verdict)[0], uncertainty_lines(verdict)
     word, _, line = head.partition(" ")
     text = Text(word + " ", style="bold " + verdict_style(verdict))
-    text.append(line.strip() + "\n", style="bold")
+    text.append(line.strip() + (caveats.suffix() if caveats else "") + "\n", style="bold")
     for extra in rest:
         text.append(extra + "\n", style="yellow")
-    note = ram_note(target.fstype)
+    note = ram_note(target.fstype) if caveats is None else None  # the caveats say it otherwise
     if note:
         text.append(f"Note: {note}\n", style="bold yellow")
+    for line in caveats.lines() if caveats is not None else ():
+        if not line.startswith("durable"):  # [not durable] above and BENCH-NOT-DURABLE below say it
+            text.append(line + "\n", style="bold yellow" if caveats and caveats.tags() else "")
     text.append_text(levels_table(result, threshold))
     text.append(f"{result.samples:,} writes of {params.bs:,} bytes in {elapsed_text(result.duration_s)}, "
                 f"{result.ops_per_s or 0:,.0f} ops/s · {params.sync} · "
@@ -231,16 +241,22 @@ def previous_line(params: WalParams, target: Target, result: WalResult, threshol
 
 def comparison_text(params: WalParams, result: WalResult, fio: FioSyncStats,
                     threshold: float | None = None) -> Text:
-    """Our figures next to fio's for the same job: p50 to p99.9 and max, with the ratio and its direction."""
+    """Our figures next to fio's for the same job: p50 to p99.9 and max, with the ratio and its direction;
+    fio's closed loop beside our closed loop (the capacity level) when the run had one, like for like."""
     label = SYNC_LABELS[params.sync]
-    text = Text(f"{label:<12} {'diskdoctor':>12} {fio.version:>12} {'ours/fio':>9}\n", style="bold")
-    rows = [(name, result.sync.percentile(p), fio.percentiles_ns.get(p)) for name, p in SHOWN]
-    rows.append(("max", result.sync.maximum, fio.max_ns))
+    capacity = result.capacity if result.model == "open loop" else None
+    sync = capacity.sync if capacity is not None else result.sync
+    samples = capacity.writes if capacity is not None else result.samples
+    ops = capacity.achieved_per_s if capacity is not None else result.ops_per_s
+    ours_name = "ours closed" if capacity is not None else "diskdoctor"
+    text = Text(f"{label:<12} {ours_name:>12} {fio.version:>12} {'ours/fio':>9}\n", style="bold")
+    rows = [(name, sync.percentile(p), fio.percentiles_ns.get(p)) for name, p in SHOWN]
+    rows.append(("max", sync.maximum, fio.max_ns))
     for name, ours, theirs in rows:
         text.append(f"{name:<12} {_ms(ours):>12} {_ms(theirs):>12} {_ratio(ours, theirs):>9}\n")
-    text.append(f"{'samples':<12} {result.samples:>12,} {fio.samples:>12,}\n")
-    text.append(f"{'ops/s':<12} {result.ops_per_s or 0:>12,.0f} {fio.ops_per_s:>12,.0f} "
-                f"{_ratio(result.ops_per_s, fio.ops_per_s):>9}\n")
+    text.append(f"{'samples':<12} {samples:>12,} {fio.samples:>12,}\n")
+    text.append(f"{'ops/s':<12} {ops or 0:>12,.0f} {fio.ops_per_s:>12,.0f} "
+                f"{_ratio(ops, fio.ops_per_s):>9}\n")
     text.append("ours/fio above 1.00: our latency is higher (slower); for ops/s, above 1.00 we did more.",
                 style="dim")
     disagreement = fio_disagreement(result, fio, threshold) if threshold is not None else None
@@ -250,9 +266,10 @@ def comparison_text(params: WalParams, result: WalResult, fio: FioSyncStats,
 
 
 def fio_disagreement(result: WalResult, fio: FioSyncStats, threshold: float | None) -> str | None:
-    """A warning when our p99 and fio's land on opposite sides of the threshold (the verdict is marginal)."""
+    """A warning when our p99 and fio's land on opposite sides of the threshold (the verdict is marginal);
+    never for an open-loop verdict, which fio's closed loop does not measure (as `bench wal` prints it)."""
     ours_ns, theirs_ns = result.sync.percentile(99.0), fio.percentiles_ns.get(99.0)
-    if threshold is None or ours_ns is None or theirs_ns is None:
+    if threshold is None or ours_ns is None or theirs_ns is None or result.model == "open loop":
         return None
     ours_pass, fio_pass = ours_ns / 1e6 < threshold, theirs_ns / 1e6 < threshold
     if ours_pass == fio_pass:

@@ -49,14 +49,23 @@ def wal_answer(ctx: GuideContext) -> tuple[Text, str | None]:
         verdict = result.record.verdict()
         outcomes.append(outcome_of_verdict(verdict))
         text.append(f"  {name}: ", style="bold")
-        text.append(f"{verdict_word(verdict)} " + visible(verdict.line()) + "\n",
+        caveats = result.record.caveats()
+        text.append(f"{verdict_word(verdict)} {visible(verdict.line())}{caveats.suffix()}\n",
                     style=verdict_style(verdict))
+        for line in caveats.lines():  # durability and the host's contention, beside each verdict
+            text.append(f"    {visible(line)}\n", style="yellow" if caveats.tags() else "dim")
     if under is not None:
         ratio = under.record.to_json().get("p99_ratio")
         if isinstance(ratio, (int, float)) and ratio >= P99_GROWTH_WARN:
             text.append(f"  the p99 grew {ratio:.1f}x beside compaction: etcd shares this disk badly\n",
                         style="yellow")
     return text, next((word for word in (FAIL, INCONCLUSIVE, PASS) if word in outcomes), None)
+
+
+def not_durable(ctx: GuideContext) -> bool:
+    """Whether any WAL run of the walkthrough wrote where fdatasync was not durable (tmpfs, nobarrier...)."""
+    return any(not result.record.caveats().durable for name in ("wal", "interference")
+               if (result := ctx.results.get(name)) is not None)
 
 
 class EtcdVerdict(Verdict):
@@ -73,6 +82,10 @@ class EtcdVerdict(Verdict):
         elif passed == INCONCLUSIVE:
             head = Text.assemble((f"Not settled: the p99's confidence interval reaches both sides of "
                                   f"{threshold:g} ms (run longer, or at a quieter moment).\n", "bold yellow"))
+        elif passed == PASS and not_durable(ctx):
+            head = Text.assemble((f"Not known: the p99 is under {threshold:g} ms, but fdatasync was not "
+                                  "durable here, so the figures are not what etcd's durable writes cost.\n",
+                                  "bold yellow"))
         elif passed == PASS:
             head = Text.assemble((f"Yes: fast enough for etcd (p99 under {threshold:g} ms).\n", "bold green"))
         else:
