@@ -116,6 +116,25 @@ class LatencyHistogram:
                 return float(min(max(middle, self.minimum or 0), self.maximum or middle))
         return float(self.maximum or 0)
 
+    def bounds_at_rank(self, rank: int) -> tuple[float, float]:
+        """The lowest and highest value the sample of 1-based `rank` can have (its bucket, kept within the
+        exact min/max): what an order-statistic confidence interval needs from a histogram."""
+        if not self.count:
+            raise ValueError("an empty histogram has no ranks")
+        rank = min(max(rank, 1), self.count)
+        low_end, high_end = float(self.minimum or 0), float(self.maximum or 0)
+        if rank == 1:
+            return low_end, low_end
+        if rank == self.count:
+            return high_end, high_end
+        seen = 0
+        for index in sorted(self.counts):
+            seen += self.counts[index]
+            if seen >= rank:
+                low, high = bucket_bounds(index)
+                return max(float(low), low_end), min(float(high), high_end)
+        return high_end, high_end
+
     def mean(self) -> float | None:
         """The exact arithmetic mean."""
         return self.total / self.count if self.count else None

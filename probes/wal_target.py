@@ -32,11 +32,15 @@ class Target:
     fstype: str
     device: str | None
     layers: tuple[str, ...]
+    not_durable: tuple[str, ...] = ()
+    """Why an fdatasync here may not reach stable storage (nobarrier, a drive cache the kernel never
+    flushes): probes/flush_durability.py; empty when it does as far as the host can tell."""
 
     def to_json(self) -> dict[str, object]:
         """The `target` object of the JSON result."""
         return {"dir": self.directory, "fstype": self.fstype, "device": self.device,
-                "mountpoint": self.mountpoint, "layers": list(self.layers)}
+                "mountpoint": self.mountpoint, "layers": list(self.layers),
+                "not_durable": list(self.not_durable)}
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Target:
@@ -44,7 +48,8 @@ class Target:
         device = data.get("device")
         return cls(str(data["dir"]), str(data["mountpoint"]), str(data["fstype"]),
                    None if device is None else str(device),
-                   tuple(str(layer) for layer in data.get("layers") or ()))  # type: ignore[union-attr]
+                   tuple(str(layer) for layer in data.get("layers") or ()),  # type: ignore[union-attr]
+                   tuple(str(reason) for reason in data.get("not_durable") or ()))  # type: ignore[union-attr]
 
 
 def describe_bench_error(err: OSError) -> str:
@@ -141,13 +146,16 @@ def leftover_scratch(directory: str) -> list[str]:
 def describe_target(directory: str, needed_bytes: int) -> Target:
     """Check `directory` and find its filesystem type, device and the layers below (live host only)."""
     from .discard_path import layers_below
+    from .flush_durability import not_durable_reasons
     from .host import read_host
     from .root import live_root
 
     real, mount = check_directory(directory, needed_bytes)
-    host = read_host(live_root())
+    root = live_root()
+    host = read_host(root)
     mounted = host.mount_for_path(real)
     device = mounted.kname if mounted else None
     layers = tuple(layers_below(host, device)) if device else ()
+    reasons = not_durable_reasons(root, host, mount.options if mount else (), layers)
     return Target(real, mount.mountpoint if mount else "/", mount.fstype if mount else "unknown",
-                  device, layers)
+                  device, layers, reasons)

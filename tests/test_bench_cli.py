@@ -8,23 +8,31 @@ import signal
 import stat
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 from diskdoctor.app.core.bench.record import BenchRecord
 from diskdoctor.app.core.bench.verdict import verdict_findings, verdict_lines
-from diskdoctor.probes.wal_target import leftover_scratch
+from diskdoctor.probes.wal_params import WalParams
+from diskdoctor.probes.wal_target import SPACE_MARGIN, leftover_scratch
 from support.bench_fixed_run import PARAMS, TARGET, fixed_result
 from support.cli_runner import assert_one_line_error, run_cli
 from support.wal_support import read_only_tmpfs, tmpfs_dir
 
 __all__ = ["tmpfs_dir"]
-SMALL = ("--rate", "1000", "--duration", "32ms", "--bs", "4k")
-"""32 writes due at 1,000/s (and 32 ms of the closed loop as the capacity figure)."""
+SMALL = ("--rate", "1000", "--duration", "400ms", "--bs", "4k")
+"""400 writes due at 1,000/s (and 400 ms of the closed loop as the capacity figure): enough samples (380 or
+more) for the p99's confidence interval to have an upper end, so a verdict can PASS."""
 LOOSE = ("--threshold-ms", "5000")
 """A threshold no tmpfs run misses: due-time latencies include the writer's wake-up on a busy host."""
 LATENCY_KEYS = {"samples", "min", "p50", "p90", "p99", "p99_9", "max", "mean", "stdev", "percentiles"}
+
+
+def _ids(document: dict[str, object]) -> set[str]:
+    """The finding ids of a --json document, without the busy-host caveat (it depends on this host now)."""
+    return {f["id"] for f in document["findings"]} - {"BENCH-HOST-BUSY"}  # type: ignore[index,union-attr]
 
 
 def test_pass_prints_verdict_with_provenance(tmpfs_dir: str) -> None:
@@ -32,8 +40,15 @@ def test_pass_prints_verdict_with_provenance(tmpfs_dir: str) -> None:
     assert result.code == 0, result.err
     first = result.out.splitlines()[0]
     assert first.startswith("PASS  p99 fdatasync from due at 1,000/s steady ")
-    assert first.endswith(" < 5 s: custom threshold; 32 samples")
-    assert result.out.splitlines()[1].startswith("note      tmpfs keeps files in memory")  # not a disk
+    assert " < 5 s: custom threshold; 400 samples; 95% interval " in first  # its noise beside it
+    assert "[not durable]" in first  # a PASS in RAM never stands alone
+    lines = result.out.splitlines()
+    assert lines[1].startswith("WARN  BENCH-NOT-DURABLE  the benchmark's fdatasync was not durable here: "
+                               "this figure is not what a durable write costs")
+    durable = [line for line in lines if line.startswith("durable   NOT DURABLE: tmpfs keeps")]
+    assert len(durable) == 1 and durable[0].endswith(": this figure is not what a durable write costs")
+    host = next(line for line in lines if line.startswith("host      "))
+    assert host.split()[1] in ("BUSY", "quiet")  # the host's contention beside the verdict, busy or not
     assert "fio --rw=write --ioengine=sync --fdatasync=1" in result.out
     assert "bench wal: 1,000 writes/s, steady…" in result.err  # each load says what it runs
     assert "bench wal: closed loop (capacity)…" in result.err and os.listdir(tmpfs_dir) == []
@@ -47,22 +62,22 @@ def test_fail_is_the_etcd_fsync_finding_and_exits_1(tmpfs_dir: str) -> None:
     assert lines[0].endswith(", at or over the 10 ns threshold")
     assert lines[1].startswith("evidence  p99 fdatasync from due at 1,000/s steady ")
     assert "threshold 10 ns (custom threshold)" in lines[1]
-    assert lines[1].endswith("; samples 32")
-    assert (f"verify    diskdoctor bench wal --dir {tmpfs_dir} --bs 4k --duration 0.032s --rate 1000 "
+    assert "; samples 400; confidence 95% interval " in lines[1]  # the interval lies over the threshold
+    assert (f"verify    diskdoctor bench wal --dir {tmpfs_dir} --bs 4k --duration 0.4s --rate 1000 "
             "--threshold-ms 1e-05   # the same run again after the fix: compare") in lines  # like for like
     assert "fix       ionice -c2 -n0 -p \"$(pgrep -x etcd)\"   # etcd tuning guide: best-effort, highest " \
            "priority" in lines
-    notes = [line for line in lines if line.startswith("note      tmpfs keeps files in memory")]
+    notes = [line for line in lines if line.startswith("durable   NOT DURABLE: tmpfs keeps files in memory")]
     assert len(notes) == 1  # the "not a disk" note stays under the finding
 
 
 @pytest.mark.parametrize("threshold,first", [
-    (10.0, "PASS  p99 fdatasync 899 µs < 10 ms: etcd docs threshold; 10,029 samples"),
+    (10.0, "PASS  p99 fdatasync 899 µs < 10 ms: etcd docs threshold; 10,029 samples [closed-loop model]"),
     (2.5, "INFO  ETCD-FSYNC-P99  WAL p99 fdatasync is 899 µs: passes the 2.5 ms threshold with little "
           "headroom"),
     (0.5, "CRIT  ETCD-FSYNC-P99  WAL p99 fdatasync is 899 µs, at or over the 500 µs threshold")])
 def test_the_verdict_is_the_finding_advise_would_print(threshold: float, first: str) -> None:
-    record = BenchRecord("wal", PARAMS, TARGET, fixed_result(), threshold)
+    record = BenchRecord("wal", PARAMS, TARGET, fixed_result(), threshold)  # no open-loop levels: an old run
     findings = verdict_findings("wal", record.to_json())
     lines = verdict_lines(record, findings)
     assert lines[0] == first
@@ -78,50 +93,58 @@ def test_the_verdict_is_the_finding_advise_would_print(threshold: float, first: 
 def test_vendor_threshold_is_named_and_json_carries_the_findings(tmpfs_dir: str) -> None:
     vendor = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, "--threshold-ms", "20", "--json")
     document = json.loads(vendor.out)
-    assert document["verdict"]["source"].startswith("vendor threshold") and document["findings"] == []
+    assert document["verdict"]["source"].startswith("vendor threshold")
+    assert _ids(document) == {"BENCH-NOT-DURABLE"}  # tmpfs: the pass is said not to be a durable write's
+    assert document["caveats"]["durable"] is False and document["caveats"]["not_durable"] == [
+        "tmpfs keeps files in memory, so fdatasync returns at once"]
     failed = json.loads(run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, "--threshold-ms", "0.00001",
                                 "--json").out)
-    [finding] = failed["findings"]
+    finding = failed["findings"][0]  # the verdict first, then its caveats
     assert finding["id"] == "ETCD-FSYNC-P99" and finding["severity"] == "crit"
+    assert _ids(failed) == {"ETCD-FSYNC-P99", "BENCH-NOT-DURABLE"}
     assert finding["subject"] == failed["target"]["mountpoint"] and finding["evidence"][1] == {
         "what": "threshold", "value": "10 ns", "source": "custom threshold"}
     assert failed["verdict"]["pass"] is False
 
 
 def test_json_schema(tmpfs_dir: str) -> None:
-    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--profile", "postgres-wal", "--rate", "1000",
-                     "--duration", "32ms", *LOOSE, "--json")
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--profile", "postgres-wal", "--rate", "2000",
+                     "--duration", "200ms", *LOOSE, "--json")
     assert result.code == 0, result.err
     document = json.loads(result.out)
     assert list(document) == ["workload", "profile", "params", "target", "model", "load", "latency_from",
                               "samples", "duration_s", "ops_per_s", "sync_latency_us", "write_latency_us",
                               "verdict", "levels", "layers", "host", "fio_equivalent", "histograms",
-                              "findings"]
+                              "repeats", "sections", "caveats", "findings"]
     assert document["profile"] == "custom" and document["params"]["bs"] == 8192
-    assert document["samples"] == 32 and document["target"]["fstype"] == "tmpfs"
+    assert document["samples"] == 400 and document["target"]["fstype"] == "tmpfs"
     assert set(document["sync_latency_us"]) == LATENCY_KEYS == set(document["write_latency_us"])
     assert list(document["sync_latency_us"]["percentiles"])[::8] == ["1", "70", "99.99"]
-    assert set(document["verdict"]) == {"pass", "metric", "value_ms", "threshold_ms", "source"}
-    assert document["verdict"]["metric"] == "p99 fdatasync from due at 1,000/s steady"
+    assert set(document["verdict"]) == {"pass", "metric", "value_ms", "threshold_ms", "source", "outcome",
+                                        "interval", "interval_note", "settle"}
+    assert document["verdict"]["outcome"] == "pass" and document["verdict"]["interval"]["high"] < 5000
+    assert document["repeats"] == 1 and len(document["sections"]["run/sync@2000/s steady"]) == 1
+    assert document["verdict"]["metric"] == "p99 fdatasync from due at 2,000/s steady"
     assert document["layers"] == []
     assert "--bs=8k" in document["fio_equivalent"]
     assert {"cpu_busy", "iowait", "steal", "other_read_bytes", "busy"} <= set(document["host"])
-    assert document.pop("findings") == []  # a pass with headroom: no finding
+    assert _ids(document) == {"BENCH-NOT-DURABLE"}  # a pass with headroom: only the tmpfs caveat
+    document.pop("findings")
     assert BenchRecord.from_json(document).to_json() == document  # a saved run loads back as it was
 
 
 def test_every_figure_carries_its_rate_and_arrival_model(tmpfs_dir: str) -> None:
-    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--rate", "200,400", "--arrival", "poisson",
-                     "--duration", "0.2s", *LOOSE, "--json")
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--rate", "800,1600", "--arrival", "poisson",
+                     "--duration", "0.5s", *LOOSE, "--json")
     assert result.code == 0, result.err
     document = json.loads(result.out)
-    assert document["params"]["rates"] == [200.0, 400.0] and document["params"]["arrival"] == "poisson"
+    assert document["params"]["rates"] == [800.0, 1600.0] and document["params"]["arrival"] == "poisson"
     assert document["model"] == "open loop" and document["latency_from"] == "due"
-    assert document["load"]["rate"] in (200.0, 400.0) and document["load"]["arrival"] == "poisson"
+    assert document["load"]["rate"] in (800.0, 1600.0) and document["load"]["arrival"] == "poisson"
     judged = document["load"]["rate"]
-    assert document["verdict"]["metric"] == f"p99 fdatasync from due at {judged:g}/s Poisson"
+    assert document["verdict"]["metric"] == f"p99 fdatasync from due at {judged:,.4g}/s Poisson"
     rates = [(level["rate"], level["arrival"]) for level in document["levels"]]
-    assert rates == [(200.0, "poisson"), (400.0, "poisson"), (None, "closed")]
+    assert rates == [(800.0, "poisson"), (1600.0, "poisson"), (None, "closed")]
     for level in document["levels"][:2]:
         assert level["asked_per_s"] == level["rate"] and level["achieved_per_s"] > 0
         assert level["verdict"]["pass"] is True and level["verdict"]["threshold_ms"] == 5000
@@ -129,7 +152,8 @@ def test_every_figure_carries_its_rate_and_arrival_model(tmpfs_dir: str) -> None
         assert level["latency_us"]["samples"] == level["writes"] > 0
     capacity = document["levels"][2]
     assert capacity["verdict"] is None and capacity["text"] == "closed loop (capacity)"
-    assert document.pop("findings") == []
+    assert _ids(document) == {"BENCH-NOT-DURABLE"}
+    document.pop("findings")
     assert BenchRecord.from_json(document).to_json() == document  # a saved run loads back with its loads
     text = run_cli("bench", "wal", "--dir", tmpfs_dir, "--rate", "300", "--duration", "0.1s", *LOOSE)
     assert "load      300 writes/s, steady: from due p50 " in text.out
@@ -138,9 +162,53 @@ def test_every_figure_carries_its_rate_and_arrival_model(tmpfs_dir: str) -> None
     assert os.listdir(tmpfs_dir) == []
 
 
+def test_steady_writes_that_fell_due_during_a_sync_share_the_next_one(tmpfs_dir: str) -> None:
+    """etcd's raft loop saves every pending entry with one sync: a writer behind its steady schedule batches
+    instead of paying one sync per late write (a backlog that would otherwise grow without bound)."""
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--rate", "100k", "--duration", "0.2s",
+                     "--no-capacity", *LOOSE, "--json")
+    assert result.code == 0, result.err
+    level = json.loads(result.out)["levels"][0]
+    assert level["arrival"] == "steady" and level["writes"] > 0
+    assert level["batches"] < level["writes"]  # more writes than syncs: late writes went out together
+    assert os.listdir(tmpfs_dir) == []
+
+
+def test_the_space_check_covers_what_the_run_really_uses(tmp_path: Path) -> None:
+    """The free-space check's figure is an upper bound of the scratch space in use at any moment: a cut WAL
+    segment is freed at once (the backend committer does not keep it open), and bbolt's growth counts."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    where = tmp_path / "fs"
+    where.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512m", "tmpfs", str(where)], check=True)
+    peak, done = [0], threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            fs = os.statvfs(where)
+            peak[0] = max(peak[0], (fs.f_blocks - fs.f_bfree) * fs.f_frsize)
+            time.sleep(0.02)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        result = run_cli("bench", "wal", "--dir", str(where), "--duration", "3s", "--json")
+    finally:
+        done.set()
+        watcher.join()
+        listing = os.listdir(where)
+        subprocess.run(["umount", str(where)], check=False)
+    assert result.code in (0, 3), result.err  # 3 s per load on a busy host: INCONCLUSIVE is a finished run
+    files = WalParams.from_json(json.loads(result.out)["params"]).scratch_bytes
+    needed = files + SPACE_MARGIN + files // 10  # the check: "the run needs N (files plus margin)"
+    assert 0 < peak[0] <= needed, (peak[0] >> 20, needed >> 20)
+    assert listing == []
+
+
 @pytest.mark.skipif(not os.path.exists("/usr/bin/fio"), reason="fio is not installed")
 def test_fio_side_by_side(tmpfs_dir: str) -> None:
-    result = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, "--fio", "--json")
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, *SMALL, *LOOSE, "--fio", "--json")
     assert result.code == 0, result.err
     fio = json.loads(result.out)["fio"]
     assert fio["samples"] > 0 and fio["version"].startswith("fio-") and fio["p99"] > 0
@@ -260,8 +328,9 @@ def test_error_messages_name_the_cause() -> None:
 
 
 def test_duration_in_milliseconds_is_understood(tmpfs_dir: str) -> None:
-    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--duration", "300ms", "--json")
-    assert result.code == 0, result.err
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--duration", "300ms", *LOOSE, "--json")
+    assert result.code == 3, result.err  # 15 and 150 writes cannot bound a p99: INCONCLUSIVE, exit 3
+    assert json.loads(result.out)["verdict"]["outcome"] == "inconclusive"
     assert json.loads(result.out)["params"]["duration_s"] == 0.3
 
 
@@ -307,12 +376,12 @@ def test_randwrite_reports_stdev_and_judges_only_with_a_threshold(tmpfs_dir: str
 
 
 def test_interference_json_has_both_wal_results_and_the_ratio(tmpfs_dir: str) -> None:
-    result = run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "256k", *SMALL_COMPACTION,
+    result = run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "1m", *SMALL_COMPACTION,
                      "--json")
     assert result.code == 0, result.err
     document = json.loads(result.out)
     for part in ("alone", "under_compaction"):
-        assert document[part]["workload"] == "wal" and document[part]["samples"] == (256 << 10) // 2300
+        assert document[part]["workload"] == "wal" and document[part]["samples"] == (1 << 20) // 2300
         assert set(document[part]["sync_latency_us"]) == LATENCY_KEYS
     assert document["p99_ratio"] > 0 and document["compaction"]["jobs"] == 2
     assert document["verdict"]["threshold_ms"] == 10 and "alone_ms" in document["verdict"]
@@ -333,7 +402,7 @@ def test_interference_fails_with_exit_1_above_the_threshold(tmpfs_dir: str) -> N
 
 
 def test_interference_pass_says_so_with_its_figures(tmpfs_dir: str) -> None:
-    result = run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "64k", *SMALL_COMPACTION)
+    result = run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "1m", *SMALL_COMPACTION)
     first = result.out.splitlines()[0]
     assert result.code == 0
     if first.startswith("WARN  "):  # a busy machine can triple even a tmpfs p99: a collapse, still a pass
@@ -341,8 +410,9 @@ def test_interference_pass_says_so_with_its_figures(tmpfs_dir: str) -> None:
         assert first.endswith("while a compaction writes; still under the 10 ms threshold")
     else:
         assert first.startswith("PASS  WAL p99 fdatasync ")
-        assert first.endswith("passes 10 ms under compaction (etcd docs threshold)")
-    document = json.loads(run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "64k",
+        assert "passes 10 ms under compaction (etcd docs threshold); 95% interval " in first
+        assert "[not durable]" in first  # tmpfs
+    document = json.loads(run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "1m",
                                   *SMALL_COMPACTION, "--json").out)
     assert "findings" in document and all(f["severity"] != "crit" for f in document["findings"])
 

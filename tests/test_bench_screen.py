@@ -57,8 +57,9 @@ async def test_one_second_run_on_tmpfs(tmpfs_dir: str) -> None:
         await pilot.click("#bench-start")
         await until(pilot, lambda: screen.result is not None or "Error" in text_of(app, "#bench-status"))
         await pilot.pause()
-        # judged at etcd's loads from when each write was due: on a busy host even tmpfs can miss 10 ms
-        assert re.match(r"(PASS|FAIL) p99 fdatasync from due at (50|500)/s steady ",
+        # judged at etcd's loads from when each write was due: on a busy host even tmpfs can miss 10 ms;
+        # a 1 s load (50 writes at 50/s) cannot bound a p99 from above, so a PASS is impossible
+        assert re.match(r"(INCONCLUSIVE|FAIL) p99 fdatasync from due at (50|500)/s steady ",
                         text_of(app, "#bench-verdict"))
         assert "etcd docs threshold" in text_of(app, "#bench-verdict")
         [saved] = RunStore().scan().runs  # every finished run is saved, with the threshold in effect
@@ -147,6 +148,8 @@ async def test_enter_in_the_form_starts_then_run_again_and_l_runs_longer(tmpfs_d
         first = screen.result
         assert "no block device" in text_of(app, "#bench-layers-title")  # tmpfs: no empty layer table
         assert screen.query_one("#bench-after").display  # Run again / Run longer / fio buttons
+        screen.query_one("#bench-again").scroll_visible(animate=False)  # under the figures, as a user scrolls
+        await pilot.pause()
         await pilot.click("#bench-again")
         assert not screen.query_one("#bench-after").display  # hidden while running
         await until(pilot, lambda: screen.result is not None and screen.result is not first)
@@ -211,7 +214,9 @@ async def test_custom_threshold_is_named_custom_even_at_10_ms_and_bad_values_rec
         screen = await open_bench(app, pilot)
         feed_fixed_run(screen)
         await pilot.pause()
-        assert text_of(app, "#bench-status").startswith("PASS p99 fdatasync 899 µs < 10 ms · etcd docs")
+        # the fixed run has no open-loop levels: it reads as a run of the old model, and says so
+        assert text_of(app, "#bench-status").startswith(
+            "PASS p99 fdatasync 899 µs < 10 ms [closed-loop model] · etcd docs")
         screen.query_one("#bench-threshold", Select).value = "custom"
         await pilot.pause()
         assert "< 10 ms: custom threshold" in text_of(app, "#bench-verdict")
@@ -223,7 +228,8 @@ async def test_custom_threshold_is_named_custom_even_at_10_ms_and_bad_values_rec
         custom.value = "2.5"
         await pilot.pause()
         assert not screen.query_one("#bench-threshold-error").display
-        assert text_of(app, "#bench-status").startswith("PASS p99 fdatasync 899 µs < 2.5 ms · custom")
+        assert text_of(app, "#bench-status").startswith(
+            "PASS p99 fdatasync 899 µs < 2.5 ms [closed-loop model] · custom")
         assert "limit 2.5 ms (custom)" in screen.query_one(PercentileChart).render_line(0).text
 
 
@@ -235,3 +241,41 @@ async def test_filesystem_list_marks_ram_and_read_only_mounts(tmp_path: Path) ->
             screen = await open_bench(app, pilot)
             labels = [str(label) for label, _ in screen.query_one("#bench-fs", Select)._options]
             assert f"{ro}  (tmpfs in RAM: not a disk, read-only)" in labels
+
+
+async def test_the_wal_load_is_a_choice_and_every_figure_names_its_load(tmpfs_dir: str) -> None:
+    """The form takes the rates, arrivals and capacity run; while it runs the progress line and the chart
+    name the load running, and the verdict block gives each load and the capacity as the CLI does."""
+    from diskdoctor.widgets import PercentileChart as Chart
+    from textual.widgets import Checkbox
+
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bench(app, pilot)
+        fill_form(screen, tmpfs_dir, "1")
+        screen.query_one("#bench-rates", Input).value = "200,400"
+        screen.query_one("#bench-arrival", Select).value = "poisson"
+        seen: set[str] = set()
+        await pilot.click("#bench-start")
+        for _ in range(400):
+            if screen.result is not None or "Error" in text_of(app, "#bench-status"):
+                break
+            progress = text_of(app, "#bench-progress-text")
+            seen |= {load for load in ("200 writes/s, Poisson", "400 writes/s, Poisson") if load in progress}
+            seen |= {screen.query_one(Chart).metric}
+            await pilot.pause(0.05)
+        assert screen.result is not None, text_of(app, "#bench-status")
+        assert {"200 writes/s, Poisson", "400 writes/s, Poisson"} <= seen
+        assert "fdatasync at 400/s Poisson" in seen and "fdatasync in the closed loop (capacity)" in seen
+        verdict = text_of(app, "#bench-verdict")
+        assert re.search(r"200/s Poisson +\S+ .s +\S+ .s +\S+ .s  (under|over)", verdict), verdict
+        assert re.search(r"400/s Poisson +\S+ .s +\S+ .s +\S+ .s  (under|over)", verdict), verdict
+        assert re.search(r"capacity [\d,]+/s .* sync call, not judged", verdict), verdict
+        assert screen.params.rates == (200.0, 400.0) and screen.params.arrival == "poisson"  # type: ignore[union-attr]
+        screen.query_one("#bench-rates", Input).value = ""
+        screen.query_one("#bench-capacity", Checkbox).value = False
+        await pilot.pause()
+        await pilot.click("#bench-start")
+        await pilot.pause()
+        assert "the run needs a load" in text_of(app, "#bench-status") + text_of(app, "#bench-form-error")
+        assert os.listdir(tmpfs_dir) == []

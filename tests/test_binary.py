@@ -190,7 +190,7 @@ def test_every_benchmark_from_binary_cleans_up(chroot: EmptyChroot, kind: str) -
     wal_dir = chroot.mount("wal", "tmpfs", "size=512m")  # two 64 MB WAL segments, the db, the capacity file
     try:
         result = chroot.run("bench", kind, "--dir", "/wal", *BENCH_RUNS[kind], "--json", timeout=120)
-        assert result.code in (0, 1), result.err
+        assert result.code in (0, 1, 3), result.err  # 3: a short run's p99 interval straddles 10 ms
         assert json.loads(result.out)["workload"] == kind
         assert not any(wal_dir.iterdir()), sorted(p.name for p in wal_dir.iterdir())
     finally:

@@ -163,5 +163,5 @@ def test_children_never_import_code_from_the_working_directory(tmp_path: Path, t
     done = subprocess.run([str(script), "bench", "wal", "--dir", tmpfs_dir, "--size", "128k", "--bs", "4k",
                            "--fio", "--no-save"], cwd=tmp_path, capture_output=True, text=True, check=False,
                           timeout=120, stdin=subprocess.DEVNULL)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode in (0, 3), done.stderr  # 32 writes cannot bound a p99: exit 3, INCONCLUSIVE
     assert not marker.exists()

@@ -82,14 +82,15 @@ async def test_etcd_walkthrough_on_a_loop_filesystem_runs_short_benchmarks(loop_
         await settle(pilot)
         assert "a short run" in page(screen) and "22 MiB" in page(screen)
         await start_step(pilot)
-        assert "PASS" in page(screen) or "FAIL" in page(screen), page(screen)
+        assert any(word in page(screen) for word in ("PASS", "FAIL", "INCONCLUSIVE")), page(screen)
         assert "saved as run" in page(screen)
         await next_step(pilot)
         await start_step(pilot)
         assert "alone" in page(screen) and "under" in page(screen), page(screen)
         await next_step(pilot)
         text = page(screen)
-        assert ("Yes: fast enough" in text or "No: too slow" in text) and "short runs" in text
+        # 50 writes at 50/s cannot bound a p99 from above: a short run is at best "Not settled", never Yes
+        assert ("Not settled" in text or "No: too slow" in text) and "short runs" in text
         assert len(screen.ctx.runs) == 2 and all(run.saved for run in screen.ctx.runs)
     assert not list(Path(directory).glob(".diskdoctor*")), "scratch left behind"
 

@@ -197,7 +197,9 @@ def test_runs_cli_show_compare_json_and_plot(store: RunStore) -> None:
     p99 = next(m for m in document["metrics"] if m["key"] == "sync_p99")
     assert p99 == {"key": "sync_p99", "label": "p99 fdatasync", "unit": "ms", "before": 2.0,
                    "after": pytest.approx(6.8, rel=0.01), "change": pytest.approx(4.8, rel=0.01),
-                   "percent": pytest.approx(240, abs=1), "worse": True, "regression": True}
+                   "percent": pytest.approx(240, abs=1), "worse": True, "regression": True,
+                   "beyond_noise": True, "noise": p99["noise"]}
+    assert p99["noise"]["tested"] and p99["noise"]["intervals_apart"] and p99["noise"]["rank_p_value"] < 0.05
     assert run_cli("runs", "compare", old.id, old.id[:20]).code == 2
 
 
@@ -212,7 +214,7 @@ def test_runs_cli_bad_references(store: RunStore) -> None:
 
 
 def test_bench_saves_every_run_and_plots(tmpfs_dir: str, store: RunStore) -> None:
-    small = ("--rate", "1000", "--duration", "32ms", "--bs", "4k", "--threshold-ms", "5000")
+    small = ("--rate", "1000", "--duration", "400ms", "--bs", "4k", "--threshold-ms", "5000")
     result = run_cli("bench", "wal", "--dir", tmpfs_dir, *small, "--plot")
     assert result.code == 0, result.err
     assert "fdatasync latency (whole run) in ms, log scale, limit 5000 ms" in result.out
@@ -220,12 +222,12 @@ def test_bench_saves_every_run_and_plots(tmpfs_dir: str, store: RunStore) -> Non
     assert "fdatasync latency histogram (samples, log scale)" in result.out
     [run] = store.scan().runs
     assert f"bench wal: saved as run {run.id}" in result.err
-    assert run.params == replace(PROFILES["etcd"], profile="custom", bs=4096, duration_s=0.032,
+    assert run.params == replace(PROFILES["etcd"], profile="custom", bs=4096, duration_s=0.4,
                                  rates=(1000.0,))
-    assert run.result.samples == 32 and run.stack.target.fstype == "tmpfs"  # type: ignore[attr-defined]
+    assert run.result.samples == 400 and run.stack.target.fstype == "tmpfs"  # type: ignore[attr-defined]
     assert [level.rate for level in run.result.levels] == [1000.0, None]  # type: ignore[attr-defined]
     assert run.host.source == "live" and run.host.kernel == os.uname().release
-    assert run.threshold == 5000.0 and run.verdict().line.endswith("custom threshold; 32 samples")  # type: ignore[union-attr]
+    assert run.threshold == 5000.0 and "custom threshold; 400 samples; 95% interval" in run.verdict().line  # type: ignore[union-attr]
     unsaved = run_cli("bench", "wal", "--dir", tmpfs_dir, *small, "--no-save")
     assert unsaved.code == 0 and len(store.scan().runs) == 1
 
@@ -253,7 +255,8 @@ def full_state_dir(tmp_path: Path) -> Iterator[Path]:
 def test_full_disk_when_saving_still_prints_the_result(tmpfs_dir: str, full_state_dir: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(full_state_dir))
-    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--rate", "1000", "--duration", "32ms", "--bs", "4k",
+    result = run_cli("bench", "wal", "--dir", tmpfs_dir, "--rate", "1000", "--duration", "400ms", "--bs",
+                     "4k",
                      "--threshold-ms", "5000")
     assert result.code == 0 and result.out.startswith("PASS  p99 fdatasync")  # the result is all there
     assert "fio cmd   fio --rw=write" in result.out

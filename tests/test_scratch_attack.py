@@ -138,7 +138,7 @@ def test_bench_sweep_in_a_shared_target_deletes_nothing_outside(tmp_path: Path, 
     target = world_writable(tmpfs_dir, sticky)
     with attacker(target, victim, BENCH_PREFIX) as (plain, stale):
         result = run_cli("bench", "wal", "--dir", str(target), "--size", "128k", "--bs", "4k", "--no-save")
-    assert result.code == 0, result.err
+    assert result.code in (0, 3), result.err  # 32 writes: INCONCLUSIVE (exit 3) is a finished run too
     assert victim_files(victim) == 2 * FILES, "root deleted files outside its scratch"
     assert_attackers_dirs_intact(target, plain, stale)
     assert all(os.lstat(target / n).st_uid == NOBODY for n in os.listdir(target))  # its own scratch is gone

@@ -5,6 +5,8 @@ from __future__ import annotations
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1
 EXIT_USAGE = 2
+EXIT_INCONCLUSIVE = 3
+"""A benchmark verdict neither passed nor failed: its confidence interval straddles the threshold."""
 
 
 class UsageError(Exception):

@@ -1,5 +1,6 @@
 """`diskdoctor bench wal|compaction|randwrite|interference`: run the engine child, show progress on stderr,
-print the verdict or JSON; exit 0 (pass or no threshold), 1 (threshold failed), 2 (usage or environment)."""
+print the verdict or JSON; exit 0 (pass or no threshold), 1 (threshold failed), 2 (usage or environment),
+3 (inconclusive: the p99's confidence interval straddles the threshold)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,12 @@ from diskdoctor.probes.engine.runtime import EngineConfig
 from diskdoctor.probes.wal_params import ParamError, load_text
 from diskdoctor.probes.wal_target import Target, TargetError, describe_target
 
-from ..base.errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
+from ..base.errors import EXIT_CHECK_FAILED, EXIT_INCONCLUSIVE, EXIT_OK, UsageError
 from ..core.bench.kinds import kind_of
+from ..core.bench.outcome import outcome_of_verdict
 from ..core.bench.record import BenchRecord
+from ..core.bench.repeat import MAX_REPEATS, REPEATABLE, merge_records
+from ..core.bench.uncertainty import FAIL, INCONCLUSIVE
 from ..core.bench.verdict import verdict_findings, verdict_lines
 from . import bench_args
 from .json_output import json_text
@@ -73,7 +77,7 @@ def interval_text(kind: str, event: Interval) -> str:
     return f"{head}  {event.ops:,} writes  interval p99 {format_latency(p99)}{load}"
 
 
-def drive(config: EngineConfig, intervals: list[Interval]) -> object:
+def drive(config: EngineConfig, intervals: list[Interval]) -> Finished:
     """Run the engine child to the end, printing progress; Ctrl-C stops it and removes its scratch dirs."""
     try:
         run = EngineRun(config)
@@ -98,7 +102,7 @@ def drive(config: EngineConfig, intervals: list[Interval]) -> object:
     if isinstance(final, Failed):
         raise UsageError(final.message)
     assert isinstance(final, Finished)
-    return final.result
+    return final
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -120,12 +124,25 @@ def run_bench(args: argparse.Namespace) -> int:
         target = describe_target(args.dir, params.scratch_bytes)
     except TargetError as err:
         raise UsageError(str(err)) from err
+    repeat = getattr(args, "repeat", 1)
+    if not 1 <= repeat <= MAX_REPEATS:
+        raise UsageError(f"--repeat must be a whole number from 1 to {MAX_REPEATS}")
+    if repeat > 1 and args.bench_kind not in REPEATABLE:
+        raise UsageError(f"bench {args.bench_kind} has no --repeat: its verdict is a throughput, not a "
+                         "percentile (repeat it yourself and compare with `runs compare`)")
     intervals: list[Interval] = []
-    config = EngineConfig(args.bench_kind, target.directory, params, list(target.layers),
-                          latency_log=getattr(args, "latency_log", None))
-    result = drive(config, intervals)
-    record = BenchRecord(args.bench_kind, params, target, result, threshold, None,
-                         _fio(args, params, target) if args.fio else None)
+    records = []
+    for number in range(repeat):
+        if repeat > 1:
+            print(f"bench {args.bench_kind}: run {number + 1} of {repeat}", file=sys.stderr)
+        config = EngineConfig(args.bench_kind, target.directory, params, list(target.layers),
+                              latency_log=getattr(args, "latency_log", None) if number == 0 else None)
+        final = drive(config, intervals)
+        records.append(BenchRecord.of_run(args.bench_kind, params, target, final.result, threshold,
+                                          sections=final.sections))
+    record = merge_records(records)
+    if args.fio:
+        record.fio = _fio(args, params, target)
     verdict = record.verdict()
     sys.stdout.write("\n".join(_output(args, record)) + "\n")
     if args.plot:
@@ -139,7 +156,15 @@ def run_bench(args: argparse.Namespace) -> int:
         saved, message = save_run(record)
         prefix = f"bench {args.bench_kind}: " if saved else "diskdoctor: warning: "
         print(prefix + message, file=sys.stderr)
-    return EXIT_CHECK_FAILED if verdict is not None and not verdict.passed else EXIT_OK
+    return exit_code(verdict)
+
+
+def exit_code(verdict: object) -> int:
+    """0 pass (or no threshold), 1 fail, 3 inconclusive."""
+    if verdict is None:
+        return EXIT_OK
+    codes = {FAIL: EXIT_CHECK_FAILED, INCONCLUSIVE: EXIT_INCONCLUSIVE}
+    return codes.get(outcome_of_verdict(verdict), EXIT_OK)
 
 
 def _output(args: argparse.Namespace, record: BenchRecord) -> list[str]:

@@ -14,6 +14,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fio", action="store_true", help="also run the equivalent fio job and compare")
     parser.add_argument("--plot", action="store_true",
                         help="also draw the run's intervals and percentiles as text charts (plotext)")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="run N times and judge the merged samples (the interval also covers how "
+                             "much the runs differed); saved as one run")
     parser.add_argument("--no-save", action="store_true",
                         help="do not save the run (runs are saved in $XDG_STATE_HOME/diskdoctor/runs)")
 

@@ -6,12 +6,13 @@ import argparse
 import sys
 
 from ..base.errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
+from ..core.bench.caveats import different_models
 from ..core.runs.compare import Comparison, compare_runs, different_kinds
 from ..core.runs.record import SavedRun
 from ..core.runs.render_guard import RunRenderError, rendering
 from ..core.runs.store import PREVIOUS, RunListing, RunStore, RunStoreError
 from ..text.latency_charts import histogram_text_chart, percentile_text_chart
-from ..text.runs import compare_lines, headline, list_lines, show_lines
+from ..text.runs import caveat_changes, compare_lines, headline, list_lines, show_lines
 from .json_output import add_json_options, json_text
 
 
@@ -50,7 +51,9 @@ def _summary_json(run: SavedRun) -> dict[str, object]:
     return {"id": run.id, "kind": run.kind, "saved_at": run.saved_at.isoformat(),
             "hostname": run.host.hostname, "target": run.stack.target.to_json(),
             "params": run.params.to_json(),  # type: ignore[attr-defined]
-            "pass": None if verdict is None else verdict.passed, "headline": headline(run)}
+            "pass": None if verdict is None else verdict.passed,
+            "outcome": None if verdict is None else verdict.result, "headline": headline(run),
+            "caveats": run.record.caveats().to_json()}
 
 
 def _plot_run(run: SavedRun) -> list[str]:
@@ -96,13 +99,24 @@ def run_runs(args: argparse.Namespace) -> int:
         if first.kind != second.kind:
             raise UsageError(different_kinds(first, second))
         with rendering(f"the comparison of runs {first.id} and {second.id}"):
+            models = different_models(first.id, first.record.caveats(), second.id, second.record.caveats())
+        if models:
+            raise UsageError(models)
+        with rendering(f"the comparison of runs {first.id} and {second.id}"):
             comparison = compare_runs(first, second)
-            lines = ([json_text(comparison.to_json(), args)] if args.json else
+            lines = ([json_text(_compare_json(comparison), args)] if args.json else
                      compare_lines(comparison) + (_plot_compare(comparison) if args.plot else []))
     except (RunStoreError, RunRenderError) as err:
         raise UsageError(str(err)) from err
     _print(lines)
     return EXIT_CHECK_FAILED if comparison.regressed else EXIT_OK
+
+
+def _compare_json(comparison: Comparison) -> dict[str, object]:
+    """The `runs compare --json` document, with what differed between the runs beyond the disk."""
+    return {**comparison.to_json(), "caveats": caveat_changes(comparison),
+            "contention": {"baseline": comparison.baseline.record.caveats().contention_text(),
+                           "candidate": comparison.candidate.record.caveats().contention_text()}}
 
 
 def _list_json(store: RunStore, listing: RunListing) -> dict[str, object]:

@@ -22,7 +22,10 @@ def run_json(run: SavedRun) -> dict[str, object]:
             "host": run.host.to_json(), "stack": run.stack.to_json(),
             "params": run.params.to_json(),  # type: ignore[attr-defined]
             "params_text": kind.params_text(run.record), "threshold": run.threshold,
-            "verdict": None if verdict is None else {"pass": verdict.passed, "line": verdict.line},
+            "verdict": None if verdict is None else {"pass": verdict.passed, "outcome": verdict.result,
+                                                     "line": verdict.line, "settle": verdict.settle,
+                                                     "interval_note": verdict.interval_note},
+            "caveats": run.record.caveats().to_json(),
             "metrics": [{"key": m.key, "label": m.label, "unit": m.unit,
                          "value": None if m.value is None else round(m.value, 4)}
                         for m in kind.metrics(run.record)],

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 from diskdoctor.probes.host import Host
 
 from ..base.formatting import human_bytes, yes_no
+from ..core.bench.outcome import verdict_word
 from ..core.bench.run_metrics import param_rows
-from ..core.bench.wal import ram_note
+from ..core.bench.wal import record_level_lines
 from ..core.findings.finding import Finding
 from ..core.stack.walk import walk_forest
 from ..text.devices_table import tree_guides
@@ -72,13 +73,21 @@ def run_rows(run: SavedRun) -> list[tuple[str, str]]:
     verdict = run.verdict()
     rows = []
     if verdict is not None:
-        rows.append(("verdict", f"{'PASS' if verdict.passed else 'FAIL'} {verdict.line}"))
-    if note := ram_note(run.stack.target.fstype):
-        rows.append(("note", note))
+        rows.append(("verdict", f"{verdict_word(verdict)} {verdict.line}"))
+        rows += [(label, text) for label, text in (("settle", verdict.settle),
+                                                   ("interval", verdict.interval_note)) if text]
+    rows += run.record.caveats().rows()  # durability, model and the host's contention, beside the verdict
     rows += [("target", run.stack.describe()),
              ("mount options", ",".join(run.stack.mount_options) or "unknown"),
              ("layers", " → ".join(layer.kname for layer in run.stack.layers) or "no block device"),
              ("host", run.host.line()), ("parameters", kind.params_text(run.record))]
     rows += param_rows(run.params.to_json())  # type: ignore[attr-defined]
     rows += [(metric.label, value_text(metric.value, metric.unit)) for metric in kind.metrics(run.record)]
-    return rows
+    return rows + load_rows(run)
+
+
+def load_rows(run: SavedRun) -> list[tuple[str, str]]:
+    """A WAL run's figures per load (each open-loop rate, then the closed-loop capacity), as the CLI prints
+    them: the verdict judges the worst load, the others still matter to a reader."""
+    return [(label.strip(), text.strip()) for label, _, text in
+            (line.partition(" ") for line in record_level_lines(run.kind, run.record))]

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..core.bench.caveats import contention_change, durability_change, model_change
 from ..core.bench.kind import Metric
-from ..core.bench.wal import format_ms, ram_note
+from ..core.bench.outcome import verdict_word
+from ..core.bench.wal import format_ms, record_level_lines
 from ..core.runs.compare import REGRESSION_PERCENT, Comparison, MetricDelta
 from ..core.runs.render_guard import RunRenderError, damaged_text, rendering
 
@@ -28,14 +30,16 @@ def labelled_value(label: str, value: float | None, unit: str) -> str:
 
 def headline(run: SavedRun) -> str:
     """The verdict with its limit ("FAIL p99 fdatasync 1.22 ms >= 10 µs", so a custom threshold is not
-    read as etcd's), or the judged figure of an unjudged run; "(in RAM)" for a tmpfs target."""
+    read as etcd's), or the judged figure of an unjudged run; then its caveats in short ("[not durable]
+    [host busy] [closed-loop model]")."""
     verdict = run.verdict()
     if verdict is not None:
-        text = f"{'PASS' if verdict.passed else 'FAIL'} {verdict.line.split(':', 1)[0]}"
+        text = f"{verdict_word(verdict)} {verdict.line.split(':', 1)[0]}"
     else:
         judged = next((m for m in run.kind_info.metrics(run.record) if m.judged), None)
         text = labelled_value(judged.label, judged.value, judged.unit) if judged else ""
-    return f"{text} (in RAM)" if ram_note(run.stack.target.fstype) else text
+    tags = run.record.caveats().tags()
+    return f"{text} {tags}" if tags else text
 
 
 def target_text(run: SavedRun) -> str:
@@ -101,17 +105,19 @@ def _show_lines(run: SavedRun) -> list[str]:
              f"layers    {_layers_text(run)}",
              f"params    {kind.params_text(run.record)}"]
     if verdict is not None:
-        lines.append(f"verdict   {'PASS' if verdict.passed else 'FAIL'} {verdict.line}")
-    if note := ram_note(run.stack.target.fstype):
-        lines.append(f"note      {note}")
+        lines.append(f"verdict   {verdict_word(verdict)} {verdict.line}")
+        lines += [f"{label:<9} {text}" for label, text in (("settle", verdict.settle),
+                                                             ("note", verdict.interval_note)) if text]
+    lines += run.record.caveats().lines()
     lines.append("figures")
     lines += metric_lines(kind.metrics(run.record))
-    return lines
+    return lines + record_level_lines(run.kind, run.record)
 
 
 def delta_line(delta: MetricDelta, width: int = 18) -> str:
     """One row of the comparison table (labels padded to `width`)."""
-    mark = "  REGRESSION" if delta.regression else ("  better" if delta.improvement else "")
+    mark = "  REGRESSION" if delta.regression else ("  better" if delta.improvement else
+                                                    "  within noise" if delta.within_noise else "")
     return (f"  {delta.label:<{width}} {value_text(delta.before, delta.unit):>14} "
             f"{value_text(delta.after, delta.unit):>14} {delta.percent_text():>8}{mark}")
 
@@ -129,6 +135,8 @@ def _compare_lines(comparison: Comparison) -> list[str]:
                                    f"({comparison.where()})"]
     if comparison.not_comparable():
         lines.append(str(comparison.not_comparable()))
+    lines += comparison.noise_lines()
+    lines += caveat_changes(comparison)
     width = max([18, *(len(delta.label) for delta in comparison.deltas)])
     lines.append(f"  {'metric':<{width}} {'baseline':>14} {'candidate':>14} {'change':>8}")
     lines += [delta_line(delta, width) for delta in comparison.deltas]
@@ -141,3 +149,10 @@ def _compare_lines(comparison: Comparison) -> list[str]:
     else:
         lines.append(f"params    same: {base.kind_info.params_text(base.record)}")
     return lines
+
+
+def caveat_changes(comparison: Comparison) -> list[str]:
+    """What differed between the two runs beyond the disk: the host's contention, durability, the model."""
+    base, cand = comparison.baseline.record.caveats(), comparison.candidate.record.caveats()
+    return [text for text in (model_change(base, cand), durability_change(base, cand),
+                              contention_change(base, cand)) if text]

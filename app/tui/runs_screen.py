@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from ..base.formatting import counted
+from ..core.bench.caveats import different_models
 from ..core.runs.compare import compare_runs, different_kinds
 from ..core.runs.record import SavedRun
 from ..core.runs.render_guard import RunRenderError, rendering
@@ -183,9 +184,14 @@ class RunsScreen(Screen[None]):
                 return
             try:
                 with rendering(f"the comparison of runs {first.id} and {second.id}"):
-                    lines = compare_lines(compare_runs(first, second))
+                    models = different_models(first.id, first.record.caveats(), second.id,
+                                              second.record.caveats())
+                    lines = [] if models else compare_lines(compare_runs(first, second))
             except RunRenderError as err:
                 detail.update(Text(str(err), style="bold red"))
+                return
+            if models:
+                detail.update(Text(models, style="bold yellow"))
                 return
             title = "Comparison (the older run is the baseline)"
             detail.update(styled([title, "", *lines]))

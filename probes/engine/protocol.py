@@ -66,6 +66,8 @@ class Finished:
     workload: str
     result: Any
     job: str = ""
+    sections: dict[str, list[LatencyHistogram]] | None = None
+    """The run cut into consecutive parts per judged figure (the parent adds them from the intervals)."""
 
 
 @dataclass

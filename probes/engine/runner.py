@@ -13,10 +13,11 @@ from dataclasses import replace
 from diskdoctor.probes.exit_status import describe_exit
 
 from ..engine_launch import engine_argv
-from ..host_load import HostLoadSampler
+from ..host_load import HostLoad, HostLoadSampler
 from ..wal_target import TargetError, describe_bench_error, remove_scratch
-from .protocol import Event, Failed, Finished, Started, decode
+from .protocol import Event, Failed, Finished, Interval, Started, decode
 from .runtime import EngineConfig
+from .sections import SectionLog
 from .workloads import read_result
 
 STOP_WAIT_S = 5.0
@@ -30,6 +31,7 @@ class EngineRun:
         self.scratch: set[str] = set()
         self.cancelled = False
         self.host = HostLoadSampler() if record_host else None
+        self.sections = SectionLog()
         argv = engine_argv([config.workload, config.to_json()])
         try:
             self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -48,6 +50,8 @@ class EngineRun:
                 event = decode(line, read_result)
                 if isinstance(event, Started) and event.scratch:
                     self.scratch.add(event.scratch)
+                elif isinstance(event, Interval):
+                    self.sections.add(event)
                 if isinstance(event, (Finished, Failed)) and not event.job:
                     final = event
                 elif event is not None:
@@ -66,7 +70,19 @@ class EngineRun:
         if isinstance(final, Finished) and self.host is not None and hasattr(final.result, "host"):
             with contextlib.suppress(Exception):  # a psutil hiccup must not lose a finished run
                 final = replace(final, result=replace(final.result, host=self.host.finish()))
+        if isinstance(final, Finished):
+            final = replace(final, sections=self.sections.sections())
         return final
+
+    def host_so_far(self) -> HostLoad | None:
+        """The host's load since the run started, its own processes set apart (None when not recorded or
+        psutil could not tell): for a live view of the contention during the run."""
+        if self.host is None:
+            return None
+        try:
+            return self.host.peek()
+        except Exception:  # a psutil hiccup must not stop a run
+            return None
 
     def wait(self, on_event: Callable[[Event], object] | None = None) -> Finished | Failed:
         """Run to the end, handing every streamed event to `on_event`; return the final one."""

@@ -6,6 +6,9 @@ from collections.abc import Callable
 
 from ..latency_histogram import LatencyHistogram
 
+SECTIONS = 10
+"""Consecutive parts a run is cut into to see its drift (sectioning: 10 is the textbook choice)."""
+
 
 class LatencyStreams:
     """Raw samples per stream name for the current interval, and the whole run's histograms.
@@ -31,3 +34,21 @@ class LatencyStreams:
             self.totals[name].merge(histogram)
             interval[name] = histogram
         return interval
+
+
+def split_sections(intervals: list[LatencyHistogram], count: int = SECTIONS) -> list[LatencyHistogram]:
+    """Merge consecutive interval histograms into up to `count` parts holding about equal sample counts."""
+    total = sum(histogram.count for histogram in intervals)
+    if not total:
+        return []
+    if len(intervals) <= count:
+        return list(intervals)
+    parts: list[LatencyHistogram] = []
+    current, share, done = LatencyHistogram(), total / min(count, len(intervals)), 0
+    for position, histogram in enumerate(intervals):
+        current.merge(histogram)
+        if done + current.count >= share * (len(parts) + 1) - 1e-9 or position == len(intervals) - 1:
+            done += current.count
+            parts.append(current)
+            current = LatencyHistogram()
+    return parts

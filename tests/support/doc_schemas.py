@@ -65,7 +65,7 @@ def schema_for(argv: tuple[str, ...]) -> str | None:
 
 
 def validate_cli_output(argv: tuple[str, ...], stdout: str) -> None:
-    """Validate what a successful (exit 0 or 1) JSON command printed; each line for monitor --json-lines."""
+    """Validate the JSON a command printed with exit 0, 1 or 3; each line for monitor --json-lines."""
     name = schema_for(argv)
     if name is None or not stdout.strip():
         return

@@ -29,6 +29,15 @@ def histogram(fast_ns: int, slow_ns: int, samples: int = 1000, slow_every: int =
     return result
 
 
+def sectioned(whole: LatencyHistogram, parts: int = 10) -> list[list[LatencyHistogram]]:
+    """One run's sections: `whole` cut into `parts` equal parts (every part holds the same values)."""
+    counts = {index: count // parts for index, count in whole.counts.items() if count >= parts}
+    section = LatencyHistogram(counts,
+                               whole.count // parts, whole.minimum, whole.maximum, whole.total / parts,
+                               whole.total_squares / parts)
+    return [[section for _ in range(parts)]]
+
+
 def wal_result(fast_ms: float = 0.4, slow_ms: float = 2.0, ops_per_s: float = 2000.0) -> WalResult:
     """A run whose p50 is `fast_ms` and whose p99 is `slow_ms` (the slowest 2%)."""
     sync = histogram(int(fast_ms * 1e6), int(slow_ms * 1e6))
@@ -38,10 +47,13 @@ def wal_result(fast_ms: float = 0.4, slow_ms: float = 2.0, ops_per_s: float = 20
 
 def saved_run(day: int = 20, *, fast_ms: float = 0.4, slow_ms: float = 2.0, ops_per_s: float = 2000.0,
               params: WalParams = PROFILES["etcd"], stack: StackFingerprint = STACK,
-              host: HostFingerprint = HOST, result: WalResult | None = None) -> SavedRun:
-    """A WAL run saved on 2026-11-`day` at 14:30 UTC, judged against etcd's 10 ms."""
+              host: HostFingerprint = HOST, result: WalResult | None = None, old: bool = False) -> SavedRun:
+    """A WAL run saved on 2026-11-`day` at 14:30 UTC, judged against etcd's 10 ms; with its sections (each
+    the same as the whole run), or, `old`, as saved before runs kept sections."""
     saved_at = dt.datetime(2026, 11, day, 14, 30, tzinfo=dt.timezone.utc)
-    record = BenchRecord("wal", params, stack.target, result or wal_result(fast_ms, slow_ms, ops_per_s), 10.0)
+    result = result or wal_result(fast_ms, slow_ms, ops_per_s)
+    sections = None if old or result.levels else {"run/sync": sectioned(result.sync)}
+    record = BenchRecord("wal", params, stack.target, result, 10.0, sections=sections)
     return SavedRun(new_run_id("wal", saved_at), "wal", saved_at, host, stack, record)
 
 
@@ -62,5 +74,7 @@ def kind_run(kind: str, params: object, day: int = 20, *, slow_ms: float = 2.0,
     else:
         result = InterferenceResult(wal_result(0.4, 1.0), wal_result(0.4, slow_ms), 1, 1 << 20, 1 << 20, 1.0)
     saved_at = dt.datetime(2026, 11, day, 14, 30, tzinfo=dt.timezone.utc)
-    record = BenchRecord(kind, params, STACK.target, result, threshold)
+    key = {"randwrite": "run/sync", "interference": "under_compaction/sync"}.get(kind)
+    record = BenchRecord(kind, params, STACK.target, result, threshold,
+                         sections={key: sectioned(sync)} if key else None)
     return SavedRun(new_run_id(kind, saved_at), kind, saved_at, HOST, STACK, record)

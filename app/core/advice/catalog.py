@@ -6,6 +6,7 @@ as when the registry imported them itself."""
 
 from __future__ import annotations
 
+from ..bench import caveat_rules as bench_caveats
 from ..bench import rules as bench
 from ..trim import rules as trim
 
@@ -14,5 +15,6 @@ from .rules import etcd_metrics, mounts  # mounts before geometry, as the rules 
 from .rules import geometry, hardware, queues, software, trim_long
 # isort: on
 
-RULE_MODULES = (bench, etcd_metrics, geometry, hardware, mounts, queues, software, trim, trim_long)
+RULE_MODULES = (bench, bench_caveats, etcd_metrics, geometry, hardware, mounts, queues, software, trim,
+                trim_long)
 """Every module that registers rules (static imports: the frozen binary holds them all)."""

@@ -18,3 +18,6 @@ class FinishedRun(Protocol):
     threshold: float | None
     threshold_source: str | None
     fio: Any
+    sections: Any
+    """The run's sections per figure key, one list per repeat (None: saved before they were kept)."""
+    repeats: int

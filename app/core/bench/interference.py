@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from diskdoctor.app.base.formatting import counted
@@ -10,7 +10,22 @@ from diskdoctor.probes.engine.workloads.interference import InterferenceResult
 from diskdoctor.probes.fio_jobs import interference_job_file
 from diskdoctor.probes.wal_params import SYNC_LABELS
 
-from .wal import format_ms, host_lines, job_text, layer_line, ram_note, result_document, threshold_source
+from .outcome import with_sections
+from .uncertainty import FAIL, INCONCLUSIVE, PASS, Interval
+from .wal import (
+    Verdict,
+    format_ms,
+    host_lines,
+    interval_phrase,
+    job_text,
+    layer_line,
+    result_document,
+    result_verdict,
+    threshold_source,
+    uncertainty_json,
+    uncertainty_lines,
+    verdict_head,
+)
 
 if TYPE_CHECKING:
     from .finished import FinishedRun as BenchRecord
@@ -26,6 +41,28 @@ class InterferenceVerdict:
     under_ms: float
     threshold_ms: float
     source: str
+    wal: Verdict | None = None
+    """The WAL's verdict under compaction: its outcome, interval and what would settle it."""
+
+    @property
+    def result(self) -> str:
+        """"pass", "fail" or "inconclusive" (the WAL's under compaction)."""
+        return self.wal.result if self.wal is not None else (PASS if self.passed else FAIL)
+
+    @property
+    def interval(self) -> Interval | None:
+        """The 95% interval of the p99 under compaction (ms)."""
+        return self.wal.interval if self.wal is not None else None
+
+    @property
+    def settle(self) -> str | None:
+        """What would settle an INCONCLUSIVE verdict."""
+        return self.wal.settle if self.wal is not None else None
+
+    @property
+    def interval_note(self) -> str | None:
+        """Why there is no interval."""
+        return self.wal.interval_note if self.wal is not None else None
 
     @property
     def ratio(self) -> float | None:
@@ -35,14 +72,19 @@ class InterferenceVerdict:
     def line(self) -> str:
         """e.g. "WAL p99 fdatasync 1.2 ms alone → 14.8 ms under compaction (12×): fails the 10 ms ..."."""
         ratio = f" ({self.ratio:.1f}×)" if self.ratio else ""
-        verb = "passes" if self.passed else "fails"
+        verb = {PASS: "passes", FAIL: "fails", INCONCLUSIVE: "neither passes nor fails"}[self.result]
+        ci = f"; {interval_phrase(self.interval)}" if self.interval is not None else ""
         return (f"WAL {self.metric} {format_ms(self.alone_ms)} alone → {format_ms(self.under_ms)} under "
-                f"compaction{ratio}: {verb} {self.threshold_ms:g} ms under compaction ({self.source})")
+                f"compaction{ratio}: {verb} {self.threshold_ms:g} ms under compaction ({self.source}){ci}")
 
     def to_json(self) -> dict[str, object]:
         """The `verdict` object."""
-        return {"pass": self.passed, "metric": self.metric, "alone_ms": round(self.alone_ms, 3),
-                "value_ms": round(self.under_ms, 3), "threshold_ms": self.threshold_ms, "source": self.source}
+        data: dict[str, object] = {"pass": self.passed, "metric": self.metric,
+                                   "alone_ms": round(self.alone_ms, 3), "value_ms": round(self.under_ms, 3),
+                                   "threshold_ms": self.threshold_ms, "source": self.source}
+        if self.wal is not None:
+            data.update(uncertainty_json(self.wal))
+        return data
 
 
 def verdict(record: BenchRecord) -> InterferenceVerdict:
@@ -50,9 +92,13 @@ def verdict(record: BenchRecord) -> InterferenceVerdict:
     result: InterferenceResult = record.result
     threshold = record.threshold or 10.0
     alone = (result.alone.sync.percentile(99.0) or 0.0) / 1e6
-    under = (result.under_compaction.sync.percentile(99.0) or 0.0) / 1e6
-    return InterferenceVerdict(under < threshold, f"p99 {SYNC_LABELS[record.params.wal.sync]}", alone, under,
-                               threshold, record.threshold_source or threshold_source(threshold))
+    under_result = replace(result.under_compaction, host=result.under_compaction.host or result.host)
+    wal = result_verdict(record.params.wal, under_result, threshold, record.threshold_source, record.sections,
+                         "under_compaction")
+    headline_ms = (result.under_compaction.sync.percentile(99.0) or 0.0) / 1e6
+    under = wal.value_ms if under_result.levels else headline_ms
+    return InterferenceVerdict(wal.passed, f"p99 {SYNC_LABELS[record.params.wal.sync]}", alone, under,
+                               threshold, record.threshold_source or threshold_source(threshold), wal)
 
 
 def document(record: BenchRecord) -> dict[str, object]:
@@ -64,9 +110,10 @@ def document(record: BenchRecord) -> dict[str, object]:
     data: dict[str, object] = {
         "workload": "interference", "params": record.params.to_json(), "target": record.target.to_json(),
         "alone": result_document(record.params.wal, record.target, result.alone, threshold, fio_alone,
-                                 record.threshold_source),
+                                 record.threshold_source, record.sections, "alone"),
         "under_compaction": result_document(record.params.wal, record.target, result.under_compaction,
-                                            threshold, fio_under, record.threshold_source),
+                                            threshold, fio_under, record.threshold_source, record.sections,
+                                            "under_compaction"),
         "p99_ratio": figures["p99_ratio"], "compaction": figures["compaction"],
         "verdict": verdict(record).to_json(), "host": figures["host"], "notes": figures["notes"],
         "fio_equivalent": interference_job_file(record.params.wal, record.params.compaction,
@@ -74,22 +121,21 @@ def document(record: BenchRecord) -> dict[str, object]:
     }
     if fio_alone is not None and fio_under is not None:
         data["fio"] = {"alone": fio_alone.to_json(), "under_compaction": fio_under.to_json()}
-    return data
+    return with_sections(data, record.sections, record.repeats)
 
 
 def summary_lines(record: BenchRecord) -> list[str]:
     """The human summary: the PASS/FAIL verdict line, then the details (the TUI shows it)."""
-    found = verdict(record)
-    return [("PASS  " if found.passed else "FAIL  ") + found.line(), *detail_lines(record)]
+    return [*verdict_head(verdict(record)), *detail_lines(record)]
 
 
 def detail_lines(record: BenchRecord) -> list[str]:
-    """Everything the summary says after its verdict: the tmpfs note, target, alone and under compaction,
-    the compaction beside it, host, fio, layers and the fio job."""
+    """Everything the summary says after its verdict (caveats.py adds its caveats): target, alone and under
+    compaction, the compaction beside it, host, fio, layers and the fio job."""
     data, result, target = document(record), record.result, record.target
     compaction = data["compaction"]
     assert isinstance(compaction, dict)
-    lines = [f"note      {note}" for note in [ram_note(target.fstype)] if note]
+    lines = uncertainty_lines(verdict(record))
     lines.append(f"target    {target.directory} ({target.fstype} on {target.device or 'no block device'})")
     for name, part in (("alone", result.alone), ("under", result.under_compaction)):
         sync = part.sync

@@ -15,6 +15,17 @@ from .finished import FinishedRun
 
 
 @dataclass(frozen=True)
+class Samples:
+    """The samples behind a percentile metric, so `runs compare` can test two runs' samples, not two numbers:
+    the whole histogram (ns), its percentile, and the run's sections (one list per repeat; None: a run saved
+    before sections were kept)."""
+
+    histogram: LatencyHistogram
+    percentile: float
+    sections: list[list[LatencyHistogram]] | None
+
+
+@dataclass(frozen=True)
 class Metric:
     """One figure of a run that can be compared with another run's; `judged` ones raise regression flags."""
 
@@ -24,6 +35,8 @@ class Metric:
     value: float | None
     lower_is_better: bool = True
     judged: bool = False
+    samples: Samples | None = None
+    """For a judged latency percentile: its samples (a change is a regression only beyond their noise)."""
 
 
 @dataclass(frozen=True)

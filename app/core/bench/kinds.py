@@ -15,6 +15,9 @@ from diskdoctor.probes.fio_json import FioSyncStats
 from . import compaction, form, interference, options, randwrite, run_metrics, wal
 from .kind import CliOptions, Form, WorkloadKind
 
+CAVEAT_RULES = ("BENCH-NOT-DURABLE", "BENCH-HOST-BUSY")
+"""The caveat findings (core/bench/caveat_rules.py) the judged kinds list after their own verdict rules."""
+
 
 def _fio_pair(data: dict[str, Any]) -> tuple[FioSyncStats, FioSyncStats]:
     return FioSyncStats.from_json(data["alone"]), FioSyncStats.from_json(data["under_compaction"])
@@ -33,7 +36,8 @@ KINDS: dict[str, WorkloadKind] = {kind.name: kind for kind in (
         Form((("etcd WAL", "etcd"), ("postgres WAL", "postgres-wal"), ("custom WAL", "custom")),
              form.wal_defaults, form.wal_params, form.sync_stream, form.wal_label, can_lengthen=True,
              uses_wal_fields=True),
-        details=wal.run_details, rules=("ETCD-FSYNC-P99",), headline="ETCD-FSYNC-P99", fio=fio_run.run_fio),
+        details=wal.run_details, rules=("ETCD-FSYNC-P99", *CAVEAT_RULES),
+        headline="ETCD-FSYNC-P99", fio=fio_run.run_fio),
     WorkloadKind(
         WORKLOADS["compaction"], "compaction throughput", compaction.document, compaction.verdict,
         compaction.summary_lines, run_metrics.compaction_metrics, run_metrics.compaction_curves,
@@ -68,7 +72,8 @@ KINDS: dict[str, WorkloadKind] = {kind.name: kind for kind in (
         Form((("WAL under compaction", "interference"),), form.interference_defaults,
              form.interference_params, form.sync_stream, form.wal_label, uses_wal_fields=True,
              series=form.INTERFERENCE_SERIES, phased=True),
-        details=interference.detail_lines, rules=("ETCD-FSYNC-P99", "WAL-COMPACTION-P99"),
+        details=interference.detail_lines,
+        rules=("ETCD-FSYNC-P99", "WAL-COMPACTION-P99", *CAVEAT_RULES),
         headline="WAL-COMPACTION-P99", fio=fio_jobs.run_interference_fio),
 )}
 """Every workload, in the order the CLI, the form and the docs list them."""

@@ -9,14 +9,19 @@ from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams, Randwr
 from diskdoctor.probes.fio_jobs import randwrite_argv, shell_text
 from diskdoctor.probes.fio_json import FioSyncStats
 
+from .outcome import with_sections
+from .uncertainty import PASS, histogram_interval, outcome_of, settle_text
 from .wal import (
     CALL_COLUMNS,
+    NO_INTERVAL_FEW,
+    NO_INTERVAL_OLD,
     Verdict,
     host_lines,
     layer_line,
     percentile_row,
-    ram_note,
     threshold_source,
+    uncertainty_lines,
+    verdict_head,
 )
 
 if TYPE_CHECKING:
@@ -33,10 +38,19 @@ def verdict(record: BenchRecord) -> Verdict | None:
     if record.threshold is None:
         return None
     result: RandwriteResult = record.result
-    histogram = result.sync if record.params.sync != "none" else result.write
+    stream = "sync" if record.params.sync != "none" else "write"
+    histogram = result.sync if stream == "sync" else result.write
     p99_ms = (histogram.percentile(99.0) or 0.0) / 1e6
-    return Verdict(p99_ms < record.threshold, f"p99 {judged_metric(record.params)}", p99_ms, record.threshold,
-                   record.threshold_source or threshold_source(record.threshold), histogram.count)
+    sections = record.sections
+    found = None if sections is None else histogram_interval(histogram, sections.get(f"run/{stream}") or None)
+    interval = None if found is None else found.scaled(1e-6)
+    outcome = outcome_of(p99_ms, record.threshold, interval)
+    busy = result.host.busy_reason if result.host is not None else None
+    note = None if interval is not None else (NO_INTERVAL_FEW if sections is not None else NO_INTERVAL_OLD)
+    return Verdict(outcome == PASS, f"p99 {judged_metric(record.params)}", p99_ms, record.threshold,
+                   record.threshold_source or threshold_source(record.threshold), histogram.count,
+                   outcome if sections is not None else "", interval,
+                   settle_text(interval, record.threshold, histogram.count, result.duration_s, busy), note)
 
 
 def document(record: BenchRecord) -> dict[str, object]:
@@ -52,20 +66,20 @@ def document(record: BenchRecord) -> dict[str, object]:
     if isinstance(record.fio, FioSyncStats):
         data["fio"] = record.fio.to_json()
     data["histograms"] = histograms
-    return data
+    return with_sections(data, record.sections, record.repeats)
 
 
 def summary_lines(record: BenchRecord) -> list[str]:
     """The human summary printed on stdout."""
     data, result, params, target = document(record), record.result, record.params, record.target
     found = verdict(record)
-    lines = [("PASS  " if found.passed else "FAIL  ") + found.line()] if found else []
+    lines = [*verdict_head(found), *uncertainty_lines(found)] if found else []
     lines.append(f"randwrite {result.samples:,} writes of {params.bs:,} bytes "
                  f"in {format_latency(result.duration_s * 1e9)}, "
                  f"{result.ops_per_s or 0:,.0f} ops/s, queue depth 1, "
                  f"{'O_DIRECT' if result.direct else 'buffered'}"
                  f"{' + fdatasync' if params.sync != 'none' else ''}")
-    notes = [data.get("note"), ram_note(target.fstype)]
+    notes = [data.get("note")]
     lines += [f"note      {note}" for note in notes if note]
     lines.append(f"target    {target.directory} ({target.fstype} on {target.device or 'no block device'})")
     if params.sync != "none":

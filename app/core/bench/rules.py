@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from diskdoctor.app.base.units import format_threshold
-from diskdoctor.probes.host_text import shell_quote, shown
+from diskdoctor.probes.host_text import shell_quote, shown, visible
 
 from ..findings.finding import Evidence, Finding
 from ..findings.registry import Scope, rule
 from ..findings.vocabulary import Severity
 from .context import BenchContext
 from .rerun import rerun_command
-from .wal import ETCD_THRESHOLD_MS, format_ms
+from .uncertainty import FAIL, INCONCLUSIVE, PASS
+from .wal import ETCD_THRESHOLD_MS, format_ms, interval_from_json, interval_phrase
 
 HEADROOM_SHARE = 0.2
 """A p99 above this share of the threshold passes with little headroom (2 ms of etcd's 10 ms: info)."""
@@ -59,6 +60,25 @@ def _target_dir(document: dict[str, object]) -> str:
     return shell_quote(shown(directory)) if isinstance(directory, str) else "DIR"
 
 
+def outcome_in(result: object) -> tuple[str | None, str | None, str | None]:
+    """The verdict's outcome ("pass", "fail", "inconclusive"; None: a document from before outcomes), its
+    interval in words (None: it has none) and what would settle it, from a WAL result's `verdict`."""
+    verdict = result.get("verdict") if isinstance(result, dict) else None
+    if not isinstance(verdict, dict) or verdict.get("outcome") not in (PASS, FAIL, INCONCLUSIVE):
+        return None, None, None
+    interval = verdict.get("interval")
+    shown = interval_phrase(interval_from_json(interval, None)) if isinstance(interval, dict) else None
+    settle = verdict.get("settle")
+    return str(verdict["outcome"]), shown, visible(settle) if isinstance(settle, str) else None
+
+
+def judged_ms(result: object) -> float | None:
+    """The judged p99 (ms): the verdict's own figure (the deciding load), else the headline p99."""
+    verdict = result.get("verdict") if isinstance(result, dict) else None
+    value = verdict.get("value_ms") if isinstance(verdict, dict) and "outcome" in verdict else None
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else p99_ms(result)
+
+
 def _metric(result: dict[str, object]) -> str:
     verdict = result.get("verdict")
     if isinstance(verdict, dict) and verdict.get("metric"):
@@ -75,19 +95,26 @@ def wal_p99(bench: BenchContext) -> Iterator[Finding]:
     """ETCD-FSYNC-P99: the WAL benchmark verdict (alone, for an interference result) as a finding."""
     document = bench.document
     result = document.get("alone", document)
-    p99 = p99_ms(result)
+    p99 = judged_ms(result)
     if not isinstance(result, dict) or p99 is None:
         return
     threshold, source = threshold_of(result)
-    path = "alone.sync_latency_us.p99" if "alone" in document else "sync_latency_us.p99"
+    outcome, interval, settle = outcome_in(result)
+    path = "alone.verdict" if "alone" in document else "verdict"
+    figure = f"{path}.value_ms" if outcome else \
+        ("alone.sync_latency_us.p99" if "alone" in document else "sync_latency_us.p99")
     samples = result.get("samples")
-    evidence = (Evidence(_metric(result), format_ms(p99), f"{bench.origin}: {path}"),
+    evidence = (Evidence(_metric(result), format_ms(p99), f"{bench.origin}: {figure}"),
                 Evidence("threshold", format_threshold(threshold), source),
                 Evidence("samples", f"{samples:,}" if isinstance(samples, int) else "?",
-                         f"{bench.origin}: samples"))
+                         f"{bench.origin}: samples"),
+                *([Evidence("confidence", interval, f"{bench.origin}: {path}.interval")] if interval else []))
     verify = (f"{rerun_command(document)}   # the same run again after the fix: compare",)
     subject = subject_of(document)
-    if p99 >= threshold:
+    if outcome == INCONCLUSIVE:
+        yield inconclusive_finding("ETCD-FSYNC-P99", subject, f"WAL {_metric(result)} is {format_ms(p99)}",
+                                   threshold, evidence, settle, document)
+    elif outcome == FAIL or (outcome is None and p99 >= threshold):
         yield Finding(
             "ETCD-FSYNC-P99", Severity.CRIT, subject,
             f"WAL {_metric(result)} is {format_ms(p99)}, at or over the {format_threshold(threshold)} "
@@ -123,7 +150,20 @@ def wal_under_compaction(bench: BenchContext) -> Iterator[Finding]:
     ratio = document.get("p99_ratio")
     ratio = float(ratio) if isinstance(ratio, (int, float)) else (under_ms / alone_ms if alone_ms else None)
     threshold, source = threshold_of(under if isinstance(under, dict) and "verdict" in under else alone)
-    over = under_ms >= threshold
+    outcome, interval, settle = outcome_in(under)
+    under_ms = judged_ms(under) or under_ms
+    over = outcome == FAIL or (outcome is None and under_ms >= threshold)
+    if outcome == INCONCLUSIVE:
+        evidence = (Evidence("p99 under compaction", format_ms(under_ms),
+                             f"{bench.origin}: under_compaction.verdict.value_ms"),
+                    Evidence("p99 alone", format_ms(alone_ms), f"{bench.origin}: alone.sync_latency_us.p99"),
+                    Evidence("threshold", format_threshold(threshold), source),
+                    Evidence("confidence", interval or "none",
+                             f"{bench.origin}: under_compaction.verdict.interval"))
+        yield inconclusive_finding("WAL-COMPACTION-P99", subject_of(document),
+                                   f"WAL p99 under compaction is {format_ms(under_ms)}", threshold, evidence,
+                                   settle, document)
+        return
     if not over and (ratio is None or ratio < COLLAPSE_RATIO):
         return
     times = f"{ratio:.1f}x" if ratio is not None else "?"
@@ -145,3 +185,18 @@ def wal_under_compaction(bench: BenchContext) -> Iterator[Finding]:
          "# on a shared HDD use mq-deadline or bfq so the WAL's small writes do not wait behind large ones"),
         "Throttling compaction lets it fall behind under sustained writes (write stalls later).",
         (f"{rerun_command(document)}   # the same run again: compare the ratio",))
+
+
+def inconclusive_finding(rule_id: str, subject: str, what: str, threshold: float,
+                         evidence: tuple[Evidence, ...], settle: str | None,
+                         document: dict[str, object]) -> Finding:
+    """A verdict whose interval straddles the threshold: a warning to measure again, never the CRIT that
+    sends the user to move the WAL (the run cannot tell whether the disk is too slow)."""
+    return Finding(
+        rule_id, Severity.WARN, subject,
+        f"{what}: INCONCLUSIVE against the {format_threshold(threshold)} threshold (its confidence interval "
+        "lies on both sides)", evidence,
+        "The samples this run took cannot tell whether the p99 is under or over the threshold: its 95% "
+        "interval reaches both sides. Changing hardware on this evidence could be a mistake either way.",
+        (f"# {settle}" if settle else "# run it longer, or at a quieter moment",),
+        None, (f"{rerun_command(document)}   # longer (--duration) or at a quieter moment",))

@@ -5,35 +5,50 @@ the Runs screen and the reports)."""
 from __future__ import annotations
 
 from diskdoctor.app.base.formatting import binary_size
+from diskdoctor.probes.engine.sections import section_key
 from diskdoctor.probes.engine.workloads.compaction import STREAM_LABELS
+from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.wal_params import SYNC_LABELS
 
 from .finished import FinishedRun as BenchRecord
-from .kind import LatencyCurve, Metric
+from .kind import LatencyCurve, Metric, Samples
 from .wal import summary_params_text
 
 LABELS = {"bs": "bs", "size": "size", "duration_s": "duration", "sync": "sync", "prealloc": "preallocated",
           "inputs": "inputs", "file_size": "file size", "read_bs": "read bs", "write_bs": "write bs",
           "bytes_per_sync": "bytes per sync", "jobs": "jobs", "writes": "writes", "direct": "O_DIRECT",
-          "profile": "profile"}
+          "profile": "profile", "rates": "loads", "arrival": "arrivals", "capacity": "capacity run",
+          "level_s": "time per load", "format": "file layout", "commit_ms": "backend commit every",
+          "segment_bytes": "WAL segment size"}
 """Field name → label; a field not listed shows with its underscores as spaces."""
 SIZE_FIELDS = frozenset({"bs", "size", "file_size", "read_bs", "write_bs", "bytes_per_sync"})
-HIDDEN_FIELDS = frozenset({"ready_barrier"})
-"""Engine plumbing saved with the parameters but meaningless to a person."""
+SECONDS_FIELDS = frozenset({"duration_s", "level_s"})
+HIDDEN_FIELDS = frozenset({"ready_barrier", "seed"})
+"""Engine plumbing saved with the parameters but meaningless to a person (the seed only repeats Poisson
+arrivals exactly)."""
+LAYOUTS = {"etcd": "etcd's WAL segments", "raw": "one plain file"}
 MISSING = "—"
 
 
 def param_value(name: str, value: object) -> str:
-    """One field's value: "2.25 KiB", "30 s", "yes", "4", "fdatasync", "—" when unset."""
+    """One field's value: "2.25 KiB", "30 s", "yes", "4", "fdatasync", "50 and 500 writes/s", "—" unset."""
     if value is None:
         return MISSING
     if isinstance(value, bool):
         return "yes" if value else "no"
     if name in SIZE_FIELDS and isinstance(value, int):
         return binary_size(value)
-    if name == "duration_s" and isinstance(value, (int, float)):
+    if name in SECONDS_FIELDS and isinstance(value, (int, float)):
         return f"{value:g} s"
+    if name == "rates" and isinstance(value, (list, tuple)):
+        return " and ".join(f"{rate:,g}" for rate in value) + " writes/s" if value else "none (closed loop)"
+    if name == "commit_ms" and isinstance(value, (int, float)):
+        return f"{value:g} ms" if value else "none"
+    if name == "segment_bytes" and isinstance(value, int):
+        return f"{value / 1e6:,g} MB" if value % 1_000_000 == 0 else binary_size(value)  # etcd's 64 MB
+    if name == "format" and isinstance(value, str):
+        return LAYOUTS.get(value, value)
     if isinstance(value, int):
         return f"{value:,}"
     return str(value)
@@ -46,6 +61,8 @@ def param_rows(params: dict[str, object], *, keep_unset: bool = False,
     for name, value in params.items():
         if name in HIDDEN_FIELDS or (value is None and not keep_unset):
             continue
+        if name == "level_s" and params.get("duration_s"):
+            continue  # --duration sets every load's time: the duration row says it
         label = prefix + LABELS.get(name, name.replace("_", " "))
         if isinstance(value, dict):
             rows += param_rows(value, keep_unset=keep_unset, prefix=f"{label} ")
@@ -74,10 +91,13 @@ def _ms(value: float | None) -> float | None:
 
 
 def latency_metrics(prefix: str, label: str, histogram: LatencyHistogram, *,
-                    judged: bool = True) -> list[Metric]:
-    """p50/p90/p99/p99.9/max of one call's latency in ms; the p99 is judged."""
+                    judged: bool = True, sections: SectionsOf = None) -> list[Metric]:
+    """p50/p90/p99/p99.9/max of one call's latency in ms; the p99 is judged, with its samples (and the
+    run's `sections`: None for a run saved before they were kept)."""
     metrics = [Metric(f"{prefix}_{name}", f"{name} {label}", "ms", _ms(histogram.percentile(percent)),
-                      judged=judged and is_judged) for name, percent, is_judged in PERCENTILES]
+                      judged=judged and is_judged,
+                      samples=Samples(histogram, percent, sections) if judged and is_judged else None)
+               for name, percent, is_judged in PERCENTILES]
     metrics.append(Metric(f"{prefix}_max", f"max {label}", "ms", _ms(histogram.maximum)))
     return metrics
 
@@ -85,9 +105,25 @@ def latency_metrics(prefix: str, label: str, histogram: LatencyHistogram, *,
 def wal_metrics(record: BenchRecord) -> list[Metric]:
     """`bench wal`: the durable call's percentiles, ops/s and the write p99."""
     result, label = record.result, SYNC_LABELS[record.params.sync]
-    return [*latency_metrics("sync", label, result.sync),
+    if result.model == "open loop":  # the judged load's figures, timed from when each write was due
+        label = f"{label} from due at {result.load['text']}"
+    return [*latency_metrics("sync", label, result.sync, sections=_wal_sections(record, result)),
             Metric("ops_per_s", "ops/s", "ops/s", result.ops_per_s, lower_is_better=False, judged=True),
             Metric("write_p99", "p99 write()", "ms", _ms(result.write.percentile(99.0)))]
+
+
+SectionsOf = list[list[LatencyHistogram]] | None
+
+
+def _wal_sections(record: BenchRecord, result: WalResult, phase: str = "run") -> SectionsOf:
+    """The sections of a WAL result's headline figure (its judged level), [] when the run kept sections
+    but none for it, None for a run saved before sections were kept."""
+    sections = record.sections
+    head = result.headline
+    if sections is None:
+        return None
+    key = section_key(phase, "sync", head.load) if head is not None and head.rate is not None else None
+    return sections.get(key or f"{phase}/sync", [])
 
 
 def wal_curves(record: BenchRecord) -> list[LatencyCurve]:
@@ -111,7 +147,8 @@ def randwrite_metrics(record: BenchRecord) -> list[Metric]:
     """`bench randwrite`: the judged call's latency and ops/s."""
     label, histogram = _randwrite_judged(record)
     stream = "write" if histogram is record.result.write else "sync"  # runs compare matches by key
-    return [*latency_metrics(stream, label, histogram),
+    sections = None if record.sections is None else record.sections.get(f"run/{stream}", [])
+    return [*latency_metrics(stream, label, histogram, sections=sections),
             Metric("ops_per_s", "ops/s", "ops/s", record.result.ops_per_s, lower_is_better=False,
                    judged=True)]
 
@@ -158,7 +195,8 @@ def compaction_curves(record: BenchRecord) -> list[LatencyCurve]:
 def interference_metrics(record: BenchRecord) -> list[Metric]:
     """`bench interference`: the WAL's durable call under compaction (judged), then alone."""
     result, label = record.result, SYNC_LABELS[record.params.wal.sync]
-    return [*latency_metrics("under", f"{label} under compaction", result.under_compaction.sync),
+    return [*latency_metrics("under", f"{label} under compaction", result.under_compaction.sync,
+                             sections=_wal_sections(record, result.under_compaction, "under_compaction")),
             *latency_metrics("alone", f"{label} alone", result.alone.sync, judged=False)]
 
 

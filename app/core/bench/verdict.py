@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 from ..findings.finding import Finding
 from ..findings.order import in_display_order
 from ..findings.registry import rule_for_id
-from . import rules  # noqa: F401  (registers the bench rules the kinds name)
+from . import caveat_rules, rules  # noqa: F401  (registers the bench rules the kinds name)
 from .context import BenchContext
 from .kinds import kind_for, kind_of
+from .wal import verdict_head
 
 if TYPE_CHECKING:
     from .record import BenchRecord
@@ -62,8 +63,9 @@ def verdict_lines(record: BenchRecord, findings: list[Finding]) -> list[str]:
     always does), else a PASS line with the figure and threshold; other findings follow in short."""
     verdict = record.verdict()
     headline = kind_of(record.workload).headline
+    head = verdict_head(verdict)
     lines = [] if any(f.id == headline for f in findings) else \
-        [("PASS  " if verdict.passed else "FAIL  ") + verdict.line()]
+        [head[0] + record.caveats().suffix(), *head[1:]]
     for finding in findings:
         lines += finding_lines(finding)
     return lines

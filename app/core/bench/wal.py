@@ -6,14 +6,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from diskdoctor.app.base.units import compared, format_latency, format_latency_ms, format_threshold
-from diskdoctor.probes.engine.workloads.wal import WalResult
+from diskdoctor.probes.engine.sections import section_key
+from diskdoctor.probes.engine.workloads.wal import WalLevel, WalResult
 from diskdoctor.probes.fio_json import FioSyncStats
 from diskdoctor.probes.host_load import HostLoad
 from diskdoctor.probes.latency_histogram import LatencyHistogram, summary_us
-from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams, fio_command
+from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams, fio_command, rate_text
 from diskdoctor.probes.wal_target import Target
 
 from .finished import FinishedRun
+from .outcome import Sections, verdict_word, with_sections
+from .uncertainty import (
+    CONFIDENCE,
+    FAIL,
+    INCONCLUSIVE,
+    PASS,
+    Interval,
+    histogram_interval,
+    outcome_of,
+    settle_text,
+)
 
 ETCD_THRESHOLD_MS = 10.0
 VENDOR_THRESHOLD_MS = 20.0
@@ -40,7 +52,8 @@ def threshold_source(threshold_ms: float) -> str:
 
 @dataclass(frozen=True)
 class Verdict:
-    """Pass/fail of the p99 durable-call latency against a threshold, and where the threshold comes from."""
+    """PASS, FAIL or INCONCLUSIVE of the p99 durable-call latency against a threshold: PASS or FAIL only when
+    the p99's whole confidence interval lies on one side of it; where the threshold comes from."""
 
     passed: bool
     metric: str
@@ -48,18 +61,44 @@ class Verdict:
     threshold_ms: float
     source: str
     samples: int
+    outcome: str = ""
+    """"pass", "fail" or "inconclusive" ("" : from `passed`, a verdict without an interval)."""
+    interval: Interval | None = None
+    """The p99's 95% confidence interval in ms (None: a run saved before intervals, or too few samples)."""
+    settle: str | None = None
+    """What would settle an INCONCLUSIVE verdict."""
+    interval_note: str | None = None
+    """Why there is no interval."""
+
+    @property
+    def result(self) -> str:
+        """"pass", "fail" or "inconclusive"."""
+        return self.outcome or (PASS if self.passed else FAIL)
 
     def line(self) -> str:
-        """e.g. "p99 fdatasync 3.1 ms < 10 ms: etcd docs threshold; 10,029 samples"."""
+        """e.g. "p99 fdatasync 3.1 ms < 10 ms: etcd docs threshold; 10,029 samples; 95% interval 2.9 ms to
+        3.4 ms (order statistics)"; INCONCLUSIVE: "p99 fdatasync 9.1 ms, not clearly under or over 10 ms:
+        etcd docs threshold; 1,000 samples; 95% interval 6.0 ms to 13.2 ms (sections)"."""
+        ci = f"; {interval_phrase(self.interval)}" if self.interval is not None else ""
+        if self.result == INCONCLUSIVE:
+            return (f"{self.metric} {format_ms(self.value_ms)}, not clearly under or over "
+                    f"{format_threshold(self.threshold_ms)}: {self.source}; {self.samples:,} samples{ci}")
         sign = "<" if self.passed else ">="
         value = compared(self.value_ms, self.threshold_ms, below=self.passed)  # never "10 ms >= 10 ms"
         return (f"{self.metric} {value} {sign} {format_threshold(self.threshold_ms)}: {self.source}; "
-                f"{self.samples:,} samples")
+                f"{self.samples:,} samples{ci}")
 
     def to_json(self) -> dict[str, object]:
         """The `verdict` object of the JSON result."""
         return {"pass": self.passed, "metric": self.metric, "value_ms": round(self.value_ms, 3),
-                "threshold_ms": self.threshold_ms, "source": self.source}
+                "threshold_ms": self.threshold_ms, "source": self.source, **uncertainty_json(self)}
+
+
+def uncertainty_json(verdict: Verdict) -> dict[str, object]:
+    """outcome, interval (null with its reason), settle: what every verdict object adds for its noise."""
+    return {"outcome": verdict.result,
+            "interval": None if verdict.interval is None else verdict.interval.to_json(),
+            "interval_note": verdict.interval_note, "settle": verdict.settle}
 
 
 def format_ms(value_ms: float) -> str:
@@ -67,31 +106,89 @@ def format_ms(value_ms: float) -> str:
     return format_latency_ms(value_ms)
 
 
+def interval_phrase(interval: Interval | None) -> str:
+    """"95% interval 2.9 ms to 3.4 ms (order statistics)"; an open end: "95% interval from 7.1 ms, unbounded
+    above (too few samples; order statistics)"."""
+    if interval is None:
+        return "no confidence interval"
+    if interval.high is None:
+        return (f"{CONFIDENCE:.0%} interval from {format_ms(interval.low)}, unbounded above (too few "
+                f"samples; {interval.method})")
+    bounds = f"{format_ms(interval.low)} to {format_ms(interval.high)}"
+    return f"{CONFIDENCE:.0%} interval {bounds} ({interval.method})"
+
+
+NO_INTERVAL_OLD = "no confidence interval: this run was saved before diskdoctor kept the sections it needs"
+NO_INTERVAL_FEW = "no confidence interval: too few samples"
+
+
+
+def level_interval(level: WalLevel, sections: Sections | None, phase: str = "run") -> Interval | None:
+    """The 95% interval (ms) of a level's p99 from due time: order statistics, and sections when known."""
+    if sections is None or level.rate is None:
+        return None
+    found = histogram_interval(level.latency, sections.get(section_key(phase, "sync", level.load)) or None)
+    return None if found is None else found.scaled(1e-6)
+
+
 def verdict_for(params: WalParams, sync: LatencyHistogram, threshold_ms: float,
-                source: str | None = None, load: str | None = None) -> Verdict:
+                source: str | None = None, load: str | None = None, interval: Interval | None = None,
+                uncertain: bool = False, duration_s: float | None = None, busy: str | None = None) -> Verdict:
     """Judge the p99 of the durable call (fdatasync, fsync or the O_DSYNC write); `source` names the
     threshold's origin when the user picked it (a custom 10 ms is still custom); `load` the open-loop
-    load the latencies were measured at (timed from when each write was due)."""
+    load the latencies were measured at (timed from when each write was due); `interval` its confidence
+    interval, `uncertain` whether the run kept what intervals need (False: saved before them)."""
     p99_ms = (sync.percentile(99.0) or 0.0) / 1e6
     metric = f"p99 {SYNC_LABELS[params.sync]}"
     if load:
         metric += f" from due at {load}"
-    return Verdict(p99_ms < threshold_ms, metric, p99_ms, threshold_ms,
-                   source or threshold_source(threshold_ms), sync.count)
+    outcome = outcome_of(p99_ms, threshold_ms, interval)
+    note = None if interval is not None else (NO_INTERVAL_FEW if uncertain else NO_INTERVAL_OLD)
+    return Verdict(outcome == PASS, metric, p99_ms, threshold_ms, source or threshold_source(threshold_ms),
+                   sync.count, outcome if uncertain else "", interval,
+                   settle_text(interval, threshold_ms, sync.count, duration_s, busy), note)
 
 
 def result_verdict(params: WalParams, result: WalResult, threshold_ms: float,
-                   source: str | None = None) -> Verdict:
-    """The run's verdict: its headline level (the open-loop load with the worst p99), never the closed
-    loop's capacity figure unless the run had no rate (saved before the open loop existed)."""
-    head = result.headline
-    load = short_load(head.rate, head.arrival) if head is not None and head.rate is not None else None
-    return verdict_for(params, result.sync, threshold_ms, source, load)
+                   source: str | None = None, sections: Sections | None = None,
+                   phase: str = "run") -> Verdict:
+    """The run's verdict over its open-loop levels (never the closed loop's capacity figure unless the run
+    had no rate, saved before the open loop existed): FAIL when a level's whole interval is over the
+    threshold, INCONCLUSIVE when one straddles it, else PASS; it cites the deciding level (the worst p99)."""
+    listed = level_verdict_list(params, result, threshold_ms, source, sections, phase)
+    verdicts = [verdict for verdict in listed if verdict is not None]
+    if not verdicts:  # no open-loop level: a closed-loop run, its sections keyed by the phase alone
+        busy = result.host.busy_reason if result.host is not None else None
+        runs = sections.get(f"{phase}/sync") if sections is not None else None
+        found = histogram_interval(result.sync, runs) if sections is not None else None
+        return verdict_for(params, result.sync, threshold_ms, source, interval=found and found.scaled(1e-6),
+                           uncertain=sections is not None, duration_s=result.duration_s, busy=busy)
+    for wanted in (FAIL, INCONCLUSIVE):
+        deciding = [verdict for verdict in verdicts if verdict.result == wanted]
+        if deciding:
+            return max(deciding, key=lambda verdict: verdict.value_ms)
+    return max(verdicts, key=lambda verdict: verdict.value_ms)
+
+
+def level_verdict_list(params: WalParams, result: WalResult, threshold_ms: float, source: str | None,
+                       sections: Sections | None, phase: str = "run") -> list[Verdict | None]:
+    """Each level's own verdict with its interval, in the order of `result.levels` (None: the closed loop)."""
+    busy = result.host.busy_reason if result.host is not None else None
+    verdicts: list[Verdict | None] = []
+    for level in result.levels:
+        if level.rate is None:
+            verdicts.append(None)
+            continue
+        verdicts.append(verdict_for(params, level.latency, threshold_ms, source,
+                                    short_load(level.rate, level.arrival),
+                                    level_interval(level, sections, phase),
+                                    sections is not None, level.scheduled_s or level.duration_s, busy))
+    return verdicts
 
 
 def short_load(rate: float, arrival: str) -> str:
     """A load for a verdict line: "500/s steady", "50/s Poisson"."""
-    return f"{rate:,.4g}/s {'Poisson' if arrival == 'poisson' else arrival}"
+    return f"{rate_text(rate)}/s {'Poisson' if arrival == 'poisson' else arrival}"
 
 
 def level_lines(document: dict[str, object], threshold_ms: float) -> list[str]:
@@ -108,36 +205,70 @@ def level_lines(document: dict[str, object], threshold_ms: float) -> list[str]:
                          f"p99.9 {_us(call.get('p99_9'))} (not the verdict)")
             continue
         p99 = due.get("p99")
-        under = isinstance(p99, (int, float)) and p99 / 1000.0 < threshold_ms
-        judged = "p99 under" if under else "p99 at or over"
         lines.append(f"{'load':<9} {level['text']}: from due p50 {_us(due.get('p50'))}  p99 "
                      f"{_us(p99)}  p99.9 {_us(due.get('p99_9'))}; sync call p50 {_us(call.get('p50'))}  "
-                     f"p99 {_us(call.get('p99'))}; {judged} {format_threshold(threshold_ms)}")
+                     f"p99 {_us(call.get('p99'))}; {_level_judged(level.get('verdict'), p99, threshold_ms)}")
         if level.get("reached") and int(level.get("max_backlog") or 1) > 1:  # type: ignore[call-overload]
             lines.append(f"{'note':<9} at {level['text']} the writer fell behind: up to "
                          f"{level['max_backlog']:,} writes waited at once (each timed from when it was due)")
-        if not level.get("reached"):
-            lines.append(f"{'note':<9} asked {level['asked_per_s']:,.4g} writes/s, achieved "
-                         f"{level['achieved_per_s'] or 0:,.4g}/s: the disk could not keep up (up to "
+        if level.get("cpu_bound"):
+            lines.append(f"{'note':<9} asked {rate_text(level['asked_per_s'])} writes/s, achieved "
+                         f"{rate_text(level['achieved_per_s'] or 0)}/s: the writer itself used a whole "
+                         "CPU, so this load measured this host's CPU, not the disk (judge the disk at "
+                         "a lower rate)")
+        elif not level.get("reached"):
+            lines.append(f"{'note':<9} asked {rate_text(level['asked_per_s'])} writes/s, achieved "
+                         f"{rate_text(level['achieved_per_s'] or 0)}/s: the disk could not keep up (up to "
                          f"{level['max_backlog']:,} writes waited at once; {level['end_backlog']:,} were "
                          "still waiting when the schedule ended)")
     return lines
+
+
+def record_level_lines(workload: str, record: object) -> list[str]:
+    """A saved WAL run's `level_lines` (each load, then the capacity); none for other kinds, or for runs
+    saved before the open loop (they have no levels)."""
+    threshold = getattr(record, "threshold", None)
+    if workload != "wal" or threshold is None:
+        return []
+    document = record.to_json()  # type: ignore[attr-defined]
+    return level_lines(document, threshold) if document.get("levels") else []
+
+
+def _level_judged(verdict: object, p99: object, threshold_ms: float) -> str:
+    """"PASS under 10 ms (95% interval ...)", "INCONCLUSIVE across 10 ms (...)" or, saved before intervals,
+    "p99 under 10 ms"."""
+    outcome = verdict.get("outcome") if isinstance(verdict, dict) else None
+    interval = verdict.get("interval") if isinstance(verdict, dict) else None
+    if outcome not in (PASS, FAIL, INCONCLUSIVE):
+        under = isinstance(p99, (int, float)) and p99 / 1000.0 < threshold_ms
+        return f"{'p99 under' if under else 'p99 at or over'} {format_threshold(threshold_ms)}"
+    where = {PASS: "p99 under", FAIL: "p99 at or over", INCONCLUSIVE: "inconclusive across"}[str(outcome)]
+    shown = f" ({interval_phrase(interval_from_json(interval, p99))})" if isinstance(interval, dict) else ""
+    return f"{where} {format_threshold(threshold_ms)}{shown}"
+
+
+def interval_from_json(data: dict[str, object], estimate_us: object = None) -> Interval:
+    """An interval (ms) as a result document carries it."""
+    low, high = data.get("low"), data.get("high")
+    estimate = estimate_us / 1000.0 if isinstance(estimate_us, (int, float)) else float(low or 0.0)  # type: ignore[arg-type]
+    return Interval(estimate, float(low or 0.0), None if high is None else float(high),  # type: ignore[arg-type]
+                    str(data.get("method") or "order statistics"))
 
 
 def _us(value: object) -> str:
     return format_ms(value / 1000.0) if isinstance(value, (int, float)) else "-"
 
 
-def level_verdicts(document_levels: list[dict[str, object]], threshold_ms: float) -> None:
-    """Add each open-loop level's own verdict (pass and p99 against the threshold) to its JSON object."""
-    for level in document_levels:
-        due = level.get("latency_us")
-        p99 = due.get("p99") if isinstance(due, dict) else None
-        if level.get("rate") is None or not isinstance(p99, (int, float)):
+def level_verdicts(document_levels: list[dict[str, object]], verdicts: list[Verdict | None]) -> None:
+    """Add each open-loop level's own verdict (outcome, p99 and interval against the threshold) to its JSON
+    object."""
+    for level, verdict in zip(document_levels, verdicts, strict=False):
+        if verdict is None:
             level["verdict"] = None
             continue
-        level["verdict"] = {"pass": p99 / 1000.0 < threshold_ms, "metric": "p99 from due time",
-                            "value_ms": round(p99 / 1000.0, 3), "threshold_ms": threshold_ms}
+        level["verdict"] = {"pass": verdict.passed, "metric": "p99 from due time",
+                            "value_ms": round(verdict.value_ms, 3), "threshold_ms": verdict.threshold_ms,
+                            **uncertainty_json(verdict)}
 
 
 latency_summary = summary_us
@@ -150,12 +281,14 @@ def fio_summary(stats: FioSyncStats) -> dict[str, object]:
 
 
 def result_document(params: WalParams, target: Target, result: WalResult, threshold_ms: float,
-                    fio: FioSyncStats | None = None, source: str | None = None) -> dict[str, object]:
-    """The stable JSON result (docs/schemas/bench-wal.schema.json)."""
+                    fio: FioSyncStats | None = None, source: str | None = None,
+                    sections: Sections | None = None, phase: str = "run") -> dict[str, object]:
+    """The stable JSON result (docs/schemas/bench-wal.schema.json); `sections` the run's sections (None: a
+    run saved before them), `phase` the part of the run they are keyed by ("alone", "under_compaction")."""
     figures = result.to_json()
     levels = figures.get("levels") or []
     assert isinstance(levels, list)
-    level_verdicts(levels, threshold_ms)
+    level_verdicts(levels, level_verdict_list(params, result, threshold_ms, source, sections, phase))
     document: dict[str, object] = {
         "workload": "wal",
         "profile": params.profile,
@@ -166,7 +299,7 @@ def result_document(params: WalParams, target: Target, result: WalResult, thresh
         "latency_from": figures.get("latency_from", "issue"),
         **{key: figures[key] for key in ("samples", "duration_s", "ops_per_s", "sync_latency_us",
                                          "write_latency_us")},
-        "verdict": result_verdict(params, result, threshold_ms, source).to_json(),
+        "verdict": result_verdict(params, result, threshold_ms, source, sections, phase).to_json(),
         "levels": levels,
         "layers": figures["layers"],
         "host": figures["host"],
@@ -179,19 +312,33 @@ def result_document(params: WalParams, target: Target, result: WalResult, thresh
 
 
 def summary_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
-    """The human summary: the PASS/FAIL verdict line, then the details (the TUI and walkthroughs show it)."""
-    return [("PASS  " if verdict.passed else "FAIL  ") + verdict.line(), *detail_lines(document, verdict)]
+    """The human summary: the verdict and its noise, then the details (the TUI and walkthroughs show it)."""
+    return [*verdict_head(verdict), *detail_lines(document, verdict)]
+
+
+def verdict_head(verdict: Verdict) -> list[str]:
+    """The verdict's line: PASS, FAIL or INCONCLUSIVE with the figure and its interval."""
+    return [f"{verdict_word(verdict):<5} {verdict.line()}"]
+
+
+def uncertainty_lines(verdict: Verdict | None) -> list[str]:
+    """What would settle an INCONCLUSIVE verdict, or why a verdict has no interval: the first details."""
+    if verdict is None:
+        return []
+    shown = (("settle", verdict.settle), ("note", verdict.interval_note))
+    return [f"{label:<9} {text}" for label, text in shown if text]
 
 
 def detail_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
-    """Everything the summary says after its verdict: the tmpfs note, target, profile, percentiles, host,
-    fio beside ours (and a note when fio lands on the other side of the threshold), layers, fio command."""
+    """Everything the summary says after its verdict (its caveats come first, from caveats.py): target,
+    profile, percentiles, host load, fio beside ours (and a note when fio lands on the other side of the
+    threshold), layers, fio command."""
     sync, write = document["sync_latency_us"], document["write_latency_us"]
     assert isinstance(sync, dict) and isinstance(write, dict)
     target = document["target"]
     assert isinstance(target, dict)
     label = verdict.metric.removeprefix("p99 ")
-    lines = [*[f"note      {note}" for note in [ram_note(str(target["fstype"]))] if note],
+    lines = [*uncertainty_lines(verdict),
              f"target    {target['dir']} ({target['fstype']} on {target['device'] or 'no block device'})",
              f"profile   {document['profile']}: {summary_params_text(document['params'])}",
              f"run       {document['samples']:,} writes in "
@@ -228,15 +375,10 @@ def _model_text(document: dict[str, object]) -> str:
 
 
 def host_lines(host: object) -> list[str]:
-    """The host's state during the run, and a warning when other processes kept it busy."""
+    """The host's load during the run in figures (whether that made it busy is said by the verdict)."""
     if not isinstance(host, dict):
         return []
-    load = HostLoad.from_json(host)
-    lines = [f"{'host':<9} {load.line()}"]
-    if load.busy_reason:
-        lines.append(f"{'note':<9} the host was busy during the run ({load.busy_reason}): "
-                     "the figures include its interference")
-    return lines
+    return [f"{'load':<9} {HostLoad.from_json(host).line()}"]  # busy or quiet: caveats.py, by the verdict
 
 
 def layer_line(layer: dict[str, object]) -> str:
@@ -300,13 +442,15 @@ def _count(value: object) -> str:
 def run_verdict(record: FinishedRun) -> Verdict:
     """A finished `bench wal` run judged against its threshold (etcd's 10 ms when none was given)."""
     return result_verdict(record.params, record.result, record.threshold or ETCD_THRESHOLD_MS,
-                          record.threshold_source)
+                          record.threshold_source, record.sections)
 
 
 def run_document(record: FinishedRun) -> dict[str, object]:
-    """A finished run's `bench wal --json` document."""
-    return result_document(record.params, record.target, record.result,
-                           record.threshold or ETCD_THRESHOLD_MS, record.fio, record.threshold_source)
+    """A finished run's `bench wal --json` document, with its sections (the samples `runs compare` tests)."""
+    document = result_document(record.params, record.target, record.result,
+                               record.threshold or ETCD_THRESHOLD_MS, record.fio, record.threshold_source,
+                               record.sections)
+    return with_sections(document, record.sections, record.repeats)
 
 
 def run_summary(record: FinishedRun) -> list[str]:

@@ -9,6 +9,7 @@ from diskdoctor.app.base.formatting import with_article
 
 from ..bench.kind import Metric
 from ..bench.run_metrics import param_changes
+from .noise import NoiseTest, change_text, noise_test
 
 if TYPE_CHECKING:
     from .record import SavedRun
@@ -30,6 +31,8 @@ class MetricDelta:
     after: float | None
     lower_is_better: bool
     judged: bool
+    noise: NoiseTest | None = None
+    """The test of the two runs' samples (judged percentiles); None for a figure without samples (ops/s)."""
 
     @property
     def change(self) -> float | None:
@@ -57,14 +60,24 @@ class MetricDelta:
         return self.unit != "ms" or abs(change) >= MIN_LATENCY_CHANGE_MS
 
     @property
+    def beyond_noise(self) -> bool:
+        """The change is more than the runs' own noise (always, for a figure without samples)."""
+        return self.noise is None or self.noise.beyond_noise
+
+    @property
+    def within_noise(self) -> bool:
+        """A judged change big enough to talk about that the samples do not bear out."""
+        return self.judged and self.significant and not self.beyond_noise
+
+    @property
     def regression(self) -> bool:
-        """A judged metric that got significantly worse."""
-        return self.judged and self.worse and self.significant
+        """A judged metric that got significantly worse, beyond the two runs' noise."""
+        return self.judged and self.worse and self.significant and self.beyond_noise
 
     @property
     def improvement(self) -> bool:
-        """A judged metric that got significantly better."""
-        return self.judged and not self.worse and self.significant
+        """A judged metric that got significantly better, beyond the two runs' noise."""
+        return self.judged and not self.worse and self.significant and self.beyond_noise
 
     def percent_text(self) -> str:
         """"+240%", "-12%"; "-19.5%" within a point of the 20% flag (never a seeming missed flag); "-"."""
@@ -80,7 +93,8 @@ class MetricDelta:
         return {"key": self.key, "label": self.label, "unit": self.unit, "before": _round(self.before),
                 "after": _round(self.after), "change": _round(self.change),
                 "percent": None if percent is None else round(percent, 1), "worse": self.worse,
-                "regression": self.regression}
+                "regression": self.regression, "beyond_noise": self.beyond_noise,
+                "noise": None if self.noise is None else self.noise.to_json()}
 
 
 def _round(value: float | None) -> float | None:
@@ -132,7 +146,15 @@ class Comparison:
             if delta.regression or delta.improvement:
                 word = "REGRESSION" if delta.regression else "improved"
                 lines.append(f"{word} {delta.label} {delta.percent_text()} since {since} {self.where()}")
+            elif delta.within_noise:
+                lines.append(f"no significant change in {delta.label}: {delta.percent_text()} "
+                             f"({change_text(delta.before, delta.after)}) is within run-to-run noise")
         return lines
+
+    def noise_lines(self) -> list[str]:
+        """How each judged percentile was tested: both intervals and the rank test, or why not."""
+        return [f"noise     {delta.label}: {delta.noise.text()}" for delta in self.deltas
+                if delta.judged and delta.noise is not None]
 
     @property
     def regressed(self) -> bool:
@@ -183,8 +205,10 @@ def compare_runs(first: SavedRun, second: SavedRun) -> Comparison:
         other = after.get(key)
         if other is None:
             continue
+        noise = noise_test(metric.samples, other.samples) \
+            if metric.samples is not None and other.samples is not None else None
         deltas.append(MetricDelta(key, metric.label, metric.unit, metric.value, other.value,
-                                  metric.lower_is_better, metric.judged))
+                                  metric.lower_is_better, metric.judged, noise))
     unmatched = ([metric.label for key, metric in before.items() if metric.judged and key not in after],
                  [metric.label for key, metric in after.items() if metric.judged and key not in before])
     return Comparison(baseline, candidate, deltas, _param_changes(baseline, candidate), unmatched)

@@ -10,6 +10,7 @@ from diskdoctor.probes.host_text import visible
 
 from ..bench.kind import WorkloadKind
 from ..bench.kinds import kind_for
+from ..bench.outcome import outcome_of_verdict
 from ..bench.record import BenchRecord
 from .host_fingerprint import HostFingerprint
 from .json_fields import as_dict
@@ -26,6 +27,17 @@ class RunVerdict:
 
     passed: bool
     line: str
+    outcome: str = ""
+    """"pass", "fail" or "inconclusive"."""
+    settle: str | None = None
+    """What would settle an INCONCLUSIVE verdict."""
+    interval_note: str | None = None
+    """Why the verdict has no confidence interval (a run saved before intervals)."""
+
+    @property
+    def result(self) -> str:
+        """"pass", "fail" or "inconclusive"."""
+        return self.outcome or ("pass" if self.passed else "fail")
 
 
 class RunFormatError(ValueError):
@@ -78,7 +90,11 @@ class SavedRun:
     def verdict(self) -> RunVerdict | None:
         """Pass or fail against the threshold it was saved with (None when the run was not judged)."""
         verdict = self.record.verdict()
-        return None if verdict is None else RunVerdict(bool(verdict.passed), visible(verdict.line()))
+        if verdict is None:
+            return None
+        settle, note = getattr(verdict, "settle", None), getattr(verdict, "interval_note", None)
+        return RunVerdict(bool(verdict.passed), visible(verdict.line()), outcome_of_verdict(verdict),
+                          visible(settle) if settle else None, note)
 
     def when(self) -> str:
         """The save time in UTC, minutes precision: "2026-11-20 14:30 UTC"."""

@@ -71,7 +71,8 @@ class StackFingerprint:
         """Inverse of `to_json`; strings made visible (a run file is untrusted)."""
         target = Target.from_json(as_dict(data["target"], "stack.target"))
         target = Target(visible(target.directory), visible(target.mountpoint), visible(target.fstype),
-                        _text(target.device), tuple(visible(layer) for layer in target.layers))
+                        _text(target.device), tuple(visible(layer) for layer in target.layers),
+                        tuple(visible(reason) for reason in target.not_durable))
         options = as_list(data.get("mount_options"), "stack.mount_options")
         layers = as_list(data.get("layers"), "stack.layers")
         return cls(target, tuple(visible(str(option)) for option in options),

@@ -44,3 +44,11 @@ class FioEnded(Message):
 
     stats: object | None
     problem: str | None = None
+
+
+@dataclass
+class ContentionReady(Message):
+    """The host's contention so far in the running benchmark (caveats.py's words), every few seconds."""
+
+    text: str
+    busy: bool

@@ -3,10 +3,12 @@ comes back as messages, a finished run is saved, Esc stops it (the child removes
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from diskdoctor.app.core.bench.caveats import Caveats
 from diskdoctor.app.core.bench.kinds import kind_of_params
 from diskdoctor.app.core.bench.record import BenchRecord
 from diskdoctor.app.core.runs.store import save_run
@@ -16,8 +18,10 @@ from diskdoctor.probes.engine.runtime import EngineConfig
 from diskdoctor.probes.wal_target import TargetError, describe_target
 from textual.screen import Screen
 
-from .messages import IntervalReady, RunEnded, RunStarted
+from .messages import ContentionReady, IntervalReady, RunEnded, RunStarted
 
+CONTENTION_EVERY_S = 2.0
+"""How often the screen is told the host's contention so far during a run."""
 WORKER_GROUP = "bench"
 """The workloads the screen judges against its threshold row; compaction and randwrite are shown unjudged."""
 
@@ -66,9 +70,17 @@ class RunController:
         if self.cancel_requested:
             run.cancel()
 
+        last_contention = time.monotonic()
+
         def forward(event: object) -> None:
+            nonlocal last_contention
             if isinstance(event, Interval) and (not event.job or event.job == "compaction"):
                 post(IntervalReady(event))
+                if time.monotonic() - last_contention >= CONTENTION_EVERY_S:
+                    last_contention = time.monotonic()
+                    load = run.host_so_far()
+                    caveats = Caveats(load, target.not_durable, None)
+                    post(ContentionReady(caveats.contention_phrase(), bool(caveats.busy)))
             elif isinstance(event, PhaseChanged) and not event.job and event.detail:
                 self.screen.app.call_from_thread(self.on_phase, f"{event.detail}… · Esc cancels")
 
@@ -76,9 +88,10 @@ class RunController:
         if isinstance(final, Finished):
             # an unjudged run saved with 10 ms would read "PASS … 10 MB/s"
             judged = kind_of_params(params).judged
-            record = BenchRecord(kind_of(params), params, target, final.result,
-                                 settings.get("threshold_ms") if judged else None,
-                                 settings.get("threshold_source") if judged else None)
+            record = BenchRecord.of_run(kind_of(params), params, target, final.result,
+                                        settings.get("threshold_ms") if judged else None,
+                                        settings.get("threshold_source") if judged else None,
+                                        sections=final.sections)
             saved, message = save_run(record)
             post(RunEnded(final.result, saved=f"saved as run {saved.id}" if saved else message,
                           record=record))

@@ -8,7 +8,9 @@ from __future__ import annotations
 import subprocess
 from dataclasses import replace
 
+from diskdoctor.app.core.bench.caveats import Caveats
 from diskdoctor.app.core.bench.kinds import kind_of
+from diskdoctor.app.core.bench.outcome import verdict_word
 from diskdoctor.app.core.bench.record import BenchRecord
 from diskdoctor.app.core.bench.verdict import run_findings
 from diskdoctor.app.text import bench_advice
@@ -36,7 +38,7 @@ from . import fio_view, view, workloads
 from . import run as bench_run
 from .form import BenchForm, label_fields
 from .live import HISTOGRAM_TITLE, LivePanel
-from .messages import FioEnded, IntervalReady, RunEnded, RunStarted
+from .messages import ContentionReady, FioEnded, IntervalReady, RunEnded, RunStarted
 from .run import RunController
 from .threshold import ThresholdRow
 
@@ -73,6 +75,7 @@ class BenchScreen(SnapshotScreen):
     IntervalReady = IntervalReady
     RunEnded = RunEnded
     FioEnded = FioEnded
+    ContentionReady = ContentionReady
 
     def __init__(self, root: Root) -> None:
         super().__init__()
@@ -91,6 +94,8 @@ class BenchScreen(SnapshotScreen):
         self._problem_form: tuple[object, ...] | None = None
         """What the form said when the status line showed a problem with it (the problem goes once the form
         says something else; a change message arriving late, for values set before, leaves it)."""
+        self.running_parts: tuple[tuple[str, int], ...] = ()
+        """What the status line says while a run goes (the host's contention is added as it comes)."""
         self.live = LivePanel(self)
         self.engine = RunController(self, self._status)
         self.fio_run = bench_fio_run.FioController(self, self._fio_tick)
@@ -203,7 +208,8 @@ class BenchScreen(SnapshotScreen):
         self.query_one(BenchForm).show_params(params)
         if isinstance(self.result, WalResult) and isinstance(self.params, WalParams) and self.target:
             self.previous = view.previous_line(self.params, self.target, self.result,
-                                               self.query_one(ThresholdRow).picked()[0])
+                                               self.query_one(ThresholdRow).picked()[0],
+                                               self.record.sections if self.record else None)
         self.query_one("#bench-previous", Static).update(self.previous or "")
         self.result, self.record, self.fio, self.params = None, None, None, params
         self.kind = bench_run.kind_of(params)
@@ -221,8 +227,16 @@ class BenchScreen(SnapshotScreen):
         self.live.started(message.params)
         layers = " → ".join(message.target.layers) or "no block device"
         name = getattr(message.params, "profile", self.kind)
-        self.query_one(StatusLine).say((f"Running {name} on {message.target.directory}", 0),
-                                       ("Esc cancels", 1), (f"{message.target.fstype}; layers {layers}", 2))
+        durable = Caveats(None, view.not_durable(message.target), None).durability_text()
+        self.running_parts = ((f"Running {name} on {message.target.directory}", 0), ("Esc cancels", 1),
+                              (durable or "", 1), (f"{message.target.fstype}; layers {layers}", 2))
+        self.query_one(StatusLine).say(*self.running_parts)
+
+    @on(ContentionReady)
+    def show_contention(self, message: ContentionReady) -> None:
+        """The host's contention so far, beside what the run says, while it goes."""
+        if self.busy and self.running_parts:
+            self.query_one(StatusLine).say(*self.running_parts, (message.text, 1 if message.busy else 3))
 
     @on(IntervalReady)
     def show_interval(self, message: IntervalReady) -> None:
@@ -287,8 +301,9 @@ class BenchScreen(SnapshotScreen):
         if threshold is None:
             self._status(problem or "")
             return
+        caveats = self.record.caveats() if self.record is not None else None
         text, verdict = view.verdict_text(self.params, self.target, self.result, threshold,  # type: ignore[arg-type]
-                                          source)
+                                          source, self.record.sections if self.record else None, caveats)
         self.query_one("#bench-verdict", Static).update(text)
         if self.record is not None:
             self._show_advice(replace(self.record, threshold=threshold, threshold_source=source))
@@ -297,9 +312,12 @@ class BenchScreen(SnapshotScreen):
             self.query_one("#bench-fio", Static).update(
                 view.comparison_text(self.params, self.result, fio, threshold))  # type: ignore[arg-type]
         disagreement = view.fio_disagreement(self.result, fio, threshold) if fio else None
-        in_ram = "in RAM: this says nothing about a disk" if view.ram_note(self.target.fstype) else ""
+        in_ram = "in RAM: this says nothing about a disk" if view.ram_note(self.target.fstype) and \
+            caveats is None else ""  # the caveats' [not durable] says it otherwise
+        tags = f" {caveats.tags()}".rstrip() if caveats is not None else ""
         judged, _, provenance = verdict.line().partition(": ")
-        self.query_one(StatusLine).say((f"{'PASS' if verdict.passed else 'FAIL'} {judged}", 0), (in_ram, 1),
+        judged = judged.replace(", not clearly under or over ", " vs ")  # INCONCLUSIVE, short for the status
+        self.query_one(StatusLine).say((f"{verdict_word(verdict)} {judged}{tags}", 0), (in_ram, 1),
                                        (disagreement or "", 1), (provenance, 2), ("F1 help", 2),
                                        (f"{self.saved_note} (key 5)" if self.saved_note else "", 1),
                                        ("f fio side by side" if fio_available() and not self.fio else "", 3),

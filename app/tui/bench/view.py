@@ -6,12 +6,16 @@ import math
 
 from diskdoctor.app.base.units import format_latency, format_threshold
 from diskdoctor.app.core.bench import wal as wal_report
+from diskdoctor.app.core.bench.caveats import Caveats, not_durable_of
+from diskdoctor.app.core.bench.outcome import Sections, verdict_style, verdict_word
 from diskdoctor.app.core.bench.wal import (
     ETCD_THRESHOLD_MS,
     VENDOR_THRESHOLD_MS,
     Verdict,
     ram_note,
     result_verdict,
+    uncertainty_lines,
+    verdict_head,
 )
 from diskdoctor.probes.diskstats import DiskDelta
 from diskdoctor.probes.engine.workloads.wal import WalResult
@@ -34,7 +38,7 @@ FIELD_LABELS = {"#bench-fs": "filesystem", "#bench-dir": "directory to test",
                 "#bench-profile": "profile",
                 "#bench-bs": "bs", "#bench-size": "size", "#bench-duration": "seconds",
                 "#bench-sync": "sync call", "#bench-threshold": "threshold", "#bench-threshold-custom": "ms",
-                "#bench-jobs": "jobs"}
+                "#bench-jobs": "jobs", "#bench-rates": "writes/s", "#bench-arrival": "arrivals"}
 """Every form field's label, shown in its border at every width (placeholders vanish once typed in)."""
 LAYERS_LIVE_TITLE = "Where the time goes (last interval, /proc/diskstats)"
 LAYERS_RUN_TITLE = "Where the time goes (whole run, /proc/diskstats)"
@@ -95,13 +99,18 @@ def stats_text(interval: LatencyHistogram, total: LatencyHistogram, metric: str,
 
 
 def progress_text(progress: float, elapsed_s: float, ops: int, ops_per_s: float, *,
-                  finished: bool = False, mb_s: tuple[float, float] | None = None) -> Text:
-    """A bar with the percentage, then e.g. "4,512 writes · 2,345 ops/s · 2.00 s · 3 s left"; with `mb_s`
-    (a compaction, whose calls are 2 MiB reads and 1 MiB writes) "read 380.2 MB/s · write 379.9 MB/s · …"."""
+                  finished: bool = False, mb_s: tuple[float, float] | None = None,
+                  load: str | None = None) -> Text:
+    """A bar with the percentage (and the load running, for a WAL run: "500 writes/s, steady"), then e.g.
+    "4,512 writes · 2,345 ops/s · 2.00 s · 3 s left"; with `mb_s` (a compaction, whose calls are 2 MiB
+    reads and 1 MiB writes) "read 380.2 MB/s · write 379.9 MB/s · …"."""
     done = round(min(max(progress, 0.0), 1.0) * PROGRESS_CELLS)
     text = Text("━" * done, style="green")
     text.append("━" * (PROGRESS_CELLS - done), style="dim")
-    text.append(f" {progress:.0%}\n", style="bold")
+    text.append(f" {progress:.0%}", style="bold")
+    if load and not finished:
+        text.append(f" · at {load}", style="bold")
+    text.append("\n")
     eta = "done" if finished else time_left(progress, elapsed_s)
     pace = f"{ops:,} writes · {ops_per_s:,.0f} ops/s" if mb_s is None else \
         f"read {mb_s[0]:,.1f} MB/s · write {mb_s[1]:,.1f} MB/s"
@@ -157,15 +166,30 @@ def threshold_source(choice: str, threshold: float) -> str:
     return "custom threshold" if choice == "custom" else wal_report.threshold_source(threshold)
 
 
+def not_durable(target: Target) -> tuple[str, ...]:
+    """Why fdatasync is not durable on a target (tmpfs, nobarrier...), in caveats.py's words."""
+    return not_durable_of(target.to_json())
+
+
 def verdict_text(params: WalParams, target: Target, result: WalResult, threshold: float,
-                 source: str | None = None) -> tuple[Text, Verdict]:
-    """The end-of-run block: verdict with provenance, the run in numbers, and the fio equivalent."""
-    verdict = result_verdict(params, result, threshold, source)
-    text = Text("PASS " if verdict.passed else "FAIL ", style="bold green" if verdict.passed else "bold red")
-    text.append(verdict.line() + "\n", style="bold")
-    note = ram_note(target.fstype)
+                 source: str | None = None, sections: Sections | None = None,
+                 caveats: Caveats | None = None) -> tuple[Text, Verdict]:
+    """The end-of-run block: verdict with provenance, its interval (what would settle it) and its caveats
+    (their tags, the model, the host's contention), the run in numbers, and the fio equivalent."""
+    verdict = result_verdict(params, result, threshold, source, sections)
+    head, rest = verdict_head(verdict)[0], uncertainty_lines(verdict)
+    word, _, line = head.partition(" ")
+    text = Text(word + " ", style="bold " + verdict_style(verdict))
+    text.append(line.strip() + (caveats.suffix() if caveats else "") + "\n", style="bold")
+    for extra in rest:
+        text.append(extra + "\n", style="yellow")
+    note = ram_note(target.fstype) if caveats is None else None  # the caveats say it otherwise
     if note:
         text.append(f"Note: {note}\n", style="bold yellow")
+    for line in caveats.lines() if caveats is not None else ():
+        if not line.startswith("durable"):  # [not durable] above and BENCH-NOT-DURABLE below say it
+            text.append(line + "\n", style="bold yellow" if caveats and caveats.tags() else "")
+    text.append_text(levels_table(result, threshold))
     text.append(f"{result.samples:,} writes of {params.bs:,} bytes in {elapsed_text(result.duration_s)}, "
                 f"{result.ops_per_s or 0:,.0f} ops/s · {params.sync} · "
                 f"{'preallocated' if params.prealloc else 'appending'} · {target.directory} "
@@ -175,12 +199,39 @@ def verdict_text(params: WalParams, target: Target, result: WalResult, threshold
     return text, verdict
 
 
-def previous_line(params: WalParams, target: Target, result: WalResult, threshold: float | None) -> Text:
+def levels_table(result: WalResult, threshold: float) -> Text:
+    """Each load of a WAL run in one row (from due time; the capacity: its sync calls), then what a load
+    the writer could not keep up with did: the CLI's `load` lines, short enough for the figures pane."""
+    if not result.levels:
+        return Text("")
+    text = Text(f"{'load':<16}{'p50':>10}{'p99':>10}{'p99.9':>10}  \n", style="bold")
+    for level in result.levels:
+        closed = level.rate is None
+        figures = level.sync if closed else level.latency
+        name = f"capacity {level.achieved_per_s or 0:,.0f}/s" if closed else \
+            wal_report.short_load(level.rate, level.arrival)  # type: ignore[arg-type]
+        text.append(f"{name:<16}" + "".join(f"{_ms(figures.percentile(p)):>10}" for p in (50.0, 99.0, 99.9)))
+        p99 = figures.percentile(99.0)
+        if closed:
+            text.append("  sync call, not judged\n", style="dim")
+        elif p99 is not None and p99 / 1e6 < threshold:
+            text.append("  under\n", style="green")
+        else:
+            text.append("  over\n", style="red")
+    document = {"levels": [level.to_json() for level in result.levels]}
+    for line in wal_report.level_lines(document, threshold):
+        if line.startswith("note"):
+            text.append(line.partition(" ")[2].strip() + "\n", style="yellow")
+    return text
+
+
+def previous_line(params: WalParams, target: Target, result: WalResult, threshold: float | None,
+                  sections: Sections | None = None) -> Text:
     """One line on the last finished run, kept on screen while the next one runs and after it."""
     text = Text("previous run: ", style="dim bold")
     if threshold is not None:
-        verdict = result_verdict(params, result, threshold)
-        text.append("PASS " if verdict.passed else "FAIL ", style="green" if verdict.passed else "red")
+        verdict = result_verdict(params, result, threshold, sections=sections)
+        text.append(verdict_word(verdict) + " ", style=verdict_style(verdict))
     text.append(f"p99 {_ms(result.sync.percentile(99.0))} · {result.ops_per_s or 0:,.0f} ops/s · "
                 f"{params.profile}, {result.samples:,} writes in {elapsed_text(result.duration_s)} · "
                 f"{target.directory}",
@@ -190,16 +241,22 @@ def previous_line(params: WalParams, target: Target, result: WalResult, threshol
 
 def comparison_text(params: WalParams, result: WalResult, fio: FioSyncStats,
                     threshold: float | None = None) -> Text:
-    """Our figures next to fio's for the same job: p50 to p99.9 and max, with the ratio and its direction."""
+    """Our figures next to fio's for the same job: p50 to p99.9 and max, with the ratio and its direction;
+    fio's closed loop beside our closed loop (the capacity level) when the run had one, like for like."""
     label = SYNC_LABELS[params.sync]
-    text = Text(f"{label:<12} {'diskdoctor':>12} {fio.version:>12} {'ours/fio':>9}\n", style="bold")
-    rows = [(name, result.sync.percentile(p), fio.percentiles_ns.get(p)) for name, p in SHOWN]
-    rows.append(("max", result.sync.maximum, fio.max_ns))
+    capacity = result.capacity if result.model == "open loop" else None
+    sync = capacity.sync if capacity is not None else result.sync
+    samples = capacity.writes if capacity is not None else result.samples
+    ops = capacity.achieved_per_s if capacity is not None else result.ops_per_s
+    ours_name = "ours closed" if capacity is not None else "diskdoctor"
+    text = Text(f"{label:<12} {ours_name:>12} {fio.version:>12} {'ours/fio':>9}\n", style="bold")
+    rows = [(name, sync.percentile(p), fio.percentiles_ns.get(p)) for name, p in SHOWN]
+    rows.append(("max", sync.maximum, fio.max_ns))
     for name, ours, theirs in rows:
         text.append(f"{name:<12} {_ms(ours):>12} {_ms(theirs):>12} {_ratio(ours, theirs):>9}\n")
-    text.append(f"{'samples':<12} {result.samples:>12,} {fio.samples:>12,}\n")
-    text.append(f"{'ops/s':<12} {result.ops_per_s or 0:>12,.0f} {fio.ops_per_s:>12,.0f} "
-                f"{_ratio(result.ops_per_s, fio.ops_per_s):>9}\n")
+    text.append(f"{'samples':<12} {samples:>12,} {fio.samples:>12,}\n")
+    text.append(f"{'ops/s':<12} {ops or 0:>12,.0f} {fio.ops_per_s:>12,.0f} "
+                f"{_ratio(ops, fio.ops_per_s):>9}\n")
     text.append("ours/fio above 1.00: our latency is higher (slower); for ops/s, above 1.00 we did more.",
                 style="dim")
     disagreement = fio_disagreement(result, fio, threshold) if threshold is not None else None
@@ -209,9 +266,10 @@ def comparison_text(params: WalParams, result: WalResult, fio: FioSyncStats,
 
 
 def fio_disagreement(result: WalResult, fio: FioSyncStats, threshold: float | None) -> str | None:
-    """A warning when our p99 and fio's land on opposite sides of the threshold (the verdict is marginal)."""
+    """A warning when our p99 and fio's land on opposite sides of the threshold (the verdict is marginal);
+    never for an open-loop verdict, which fio's closed loop does not measure (as `bench wal` prints it)."""
     ours_ns, theirs_ns = result.sync.percentile(99.0), fio.percentiles_ns.get(99.0)
-    if threshold is None or ours_ns is None or theirs_ns is None:
+    if threshold is None or ours_ns is None or theirs_ns is None or result.model == "open loop":
         return None
     ours_pass, fio_pass = ours_ns / 1e6 < threshold, theirs_ns / 1e6 < threshold
     if ours_pass == fio_pass:

@@ -74,7 +74,10 @@ class ServiceAnswer(Verdict):
                         style="bold green")
         result = ctx.results.get("compaction")
         if result is not None:
-            text.append("Compaction (short run): " + visible(result.record.summary_lines()[0]) + "\n")
+            caveats = result.record.caveats()
+            first = visible(result.record.summary_lines()[0])  # a verdict line carries the caveats' tags
+            text.append(f"Compaction (short run): {first}\n")
+            text.append("\n".join(f"  {visible(line)}" for line in caveats.lines()) + "\n", style="dim")
         elif not ctx.live:
             text.append("Compaction was not measured: a capture cannot be benchmarked.\n", style="dim")
         text.append("\n")

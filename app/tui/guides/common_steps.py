@@ -9,6 +9,7 @@ from diskdoctor.app.base.formatting import human_bytes, yes_no
 from diskdoctor.app.core.advice.advise import advise, load_advice_input
 from diskdoctor.app.core.bench.context import BenchContext
 from diskdoctor.app.core.bench.kinds import kind_of
+from diskdoctor.app.core.bench.outcome import verdict_style
 from diskdoctor.app.core.bench.wal import ETCD_THRESHOLD_MS
 from diskdoctor.app.core.findings.finding import Finding
 from diskdoctor.app.core.findings.order import in_display_order
@@ -230,7 +231,7 @@ class Benchmark(Action):
         ctx.runs = [r for r in ctx.runs if r is not ctx.results.get(self.key)] + [result]
         lines = result.record.summary_lines()
         verdict = result.record.verdict()
-        style = "" if verdict is None else ("bold green" if verdict.passed else "bold red")
+        style = "" if verdict is None else "bold " + verdict_style(verdict)
         text = Text.assemble((lines[0] + "\n", style))
         text.append("\n".join(visible(line) for line in lines[1:6]) + "\n")
         text.append(visible(result.saved_note), style="dim")

@@ -3,6 +3,8 @@ same under compaction, the verdict against the chosen threshold, and the fixes."
 
 from __future__ import annotations
 
+from diskdoctor.app.core.bench.outcome import outcome_of_verdict, verdict_style, verdict_word
+from diskdoctor.app.core.bench.uncertainty import FAIL, INCONCLUSIVE, PASS
 from diskdoctor.probes.host_text import shell_quote, visible
 from rich.text import Text
 
@@ -35,25 +37,35 @@ class EtcdTrim(Step):
         return StepView(text)
 
 
-def wal_answer(ctx: GuideContext) -> tuple[Text, bool | None]:
-    """The verdict line from the WAL runs so far (None: nothing measured)."""
+def wal_answer(ctx: GuideContext) -> tuple[Text, str | None]:
+    """The verdict lines from the WAL runs so far, and the answer: "fail" when any run failed, else
+    "inconclusive" when any straddled the threshold, else "pass" (None: nothing measured)."""
     alone, under = ctx.results.get("wal"), ctx.results.get("interference")
-    text, passed = Text(), None
+    text, outcomes = Text(), []
     for name, result in (("alone", alone), ("under compaction", under)):
         if result is None:
             text.append(f"  {name}: not measured\n", style="dim")
             continue
         verdict = result.record.verdict()
-        passed = verdict.passed if passed is None else passed and verdict.passed
+        outcomes.append(outcome_of_verdict(verdict))
         text.append(f"  {name}: ", style="bold")
-        text.append(("PASS " if verdict.passed else "FAIL ") + visible(verdict.line()) + "\n",
-                    style="green" if verdict.passed else "bold red")
+        caveats = result.record.caveats()
+        text.append(f"{verdict_word(verdict)} {visible(verdict.line())}{caveats.suffix()}\n",
+                    style=verdict_style(verdict))
+        for line in caveats.lines():  # durability and the host's contention, beside each verdict
+            text.append(f"    {visible(line)}\n", style="yellow" if caveats.tags() else "dim")
     if under is not None:
         ratio = under.record.to_json().get("p99_ratio")
         if isinstance(ratio, (int, float)) and ratio >= P99_GROWTH_WARN:
             text.append(f"  the p99 grew {ratio:.1f}x beside compaction: etcd shares this disk badly\n",
                         style="yellow")
-    return text, passed
+    return text, next((word for word in (FAIL, INCONCLUSIVE, PASS) if word in outcomes), None)
+
+
+def not_durable(ctx: GuideContext) -> bool:
+    """Whether any WAL run of the walkthrough wrote where fdatasync was not durable (tmpfs, nobarrier...)."""
+    return any(not result.record.caveats().durable for name in ("wal", "interference")
+               if (result := ctx.results.get(name)) is not None)
 
 
 class EtcdVerdict(Verdict):
@@ -67,7 +79,14 @@ class EtcdVerdict(Verdict):
             head = Text.assemble(("No verdict on speed: no benchmark ran", "bold yellow"))
             head.append(" (a capture cannot be benchmarked; on the live host run the benchmark steps, or "
                         f"`diskdoctor bench wal --dir {shell_quote(ctx.answers.get('dir') or 'DIR')}`).\n")
-        elif passed:
+        elif passed == INCONCLUSIVE:
+            head = Text.assemble((f"Not settled: the p99's confidence interval reaches both sides of "
+                                  f"{threshold:g} ms (run longer, or at a quieter moment).\n", "bold yellow"))
+        elif passed == PASS and not_durable(ctx):
+            head = Text.assemble((f"Not known: the p99 is under {threshold:g} ms, but fdatasync was not "
+                                  "durable here, so the figures are not what etcd's durable writes cost.\n",
+                                  "bold yellow"))
+        elif passed == PASS:
             head = Text.assemble((f"Yes: fast enough for etcd (p99 under {threshold:g} ms).\n", "bold green"))
         else:
             head = Text.assemble((f"No: too slow for etcd (p99 at or over {threshold:g} ms).\n", "bold red"))

@@ -94,6 +94,6 @@ def run_quick(params: object, directory: str, say: Callable[[str], None],
     final = run.wait(forward)
     if isinstance(final, Failed) or not isinstance(final, Finished):
         raise TargetError(getattr(final, "message", "the benchmark ended without a result"))
-    record = BenchRecord(kind, params, target, final.result, threshold_ms)
+    record = BenchRecord.of_run(kind, params, target, final.result, threshold_ms, sections=final.sections)
     saved, message = save_run(record)
     return QuickResult(record, saved, message)

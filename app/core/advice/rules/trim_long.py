@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from diskdoctor.app.core.bench.caveats import model_of
 from diskdoctor.app.core.bench.context import BenchContext
 from diskdoctor.app.core.bench.rules import p99_ms, subject_of
 from diskdoctor.app.core.bench.wal import format_ms
@@ -52,7 +53,8 @@ def _pairs(bench: list[BenchContext]) -> Iterator[tuple[BenchContext, BenchConte
         subject = subject_of(during.document)
         quiet = [b for b in bench if b is not during and "sync_latency_us" in b.document
                  and _quiet(b.document) and subject_of(b.document) == subject
-                 and p99_ms(b.document) is not None]
+                 and p99_ms(b.document) is not None
+                 and model_of(b.document) == model_of(during.document)]  # open and closed loop never compare
         if quiet:
             yield during, min(quiet, key=lambda b: p99_ms(b.document) or 0.0)
 
