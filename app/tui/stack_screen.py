@@ -32,8 +32,6 @@ class StackScreen(SnapshotScreen):
 
     SCREEN_HELP = STACK_HELP
     BINDINGS = [
-        Binding("g", "app.guides", "Guides",
-                tooltip="Guided walkthroughs: etcd speed, TRIM end to end, a slow node, Elasticsearch/Ceph."),
         Binding("v", "toggle_view", "Direction",
                 tooltip="Switch the tree: from the disks up / from the mounts down."),
         Binding("s", "toggle_sources", "Sources",
