@@ -20,8 +20,8 @@ PALETTE_CELLS = 13
 class FittedFooter(Footer):
     """Compact footer; keys that do not fit are left out (they stay in F1 help and the palette).
 
-    Order of importance: the help key, the guides key, then the focused widget's keys, then the screen's in the order
-    they are declared, then the screen switcher (1 2 3). The least important go first when narrow.
+    Order of importance: the help key, the guides key, then the focused widget's keys, then the screen's
+    in the order they are declared, then the screen switcher (1 2 3). The least important go first.
     """
 
     def __init__(self) -> None:

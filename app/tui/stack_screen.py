@@ -6,7 +6,6 @@ from diskdoctor.probes.host import Host
 from diskdoctor.probes.layer_details import DetailSection, read_layer_details
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets import LayerTable, StackTree, StatusLine
-from diskdoctor.widgets.fit_text import middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.stack_tree import header_text
 from rich.text import Text
@@ -24,7 +23,10 @@ from .stack_view import DISKS_UP, MOUNTS_DOWN, StackView, detail_groups, trim_gr
 VIEW_TITLES = {DISKS_UP: "from the disks up", MOUNTS_DOWN: "from the mountpoints down"}
 EXPAND_LEVELS = 16
 MAX_AUTO_EXPAND_ROOTS = 64
-TITLE_MARGIN = 3
+DETAILS_MIN_CELLS = 56
+"""The details pane keeps this much (a value and its caveat on one or two lines) unless the tree's six
+columns need it; the tree takes what its columns hold, no more."""
+BORDER_CELLS = 1
 
 
 class StackScreen(SnapshotScreen):
@@ -90,6 +92,23 @@ class StackScreen(SnapshotScreen):
     @on(StackTree.ColumnsChanged)
     def show_columns(self, message: StackTree.ColumnsChanged) -> None:
         self.query_one("#stack-columns", Static).update(message.header)
+        self._size_panes()
+
+    def on_resize(self) -> None:
+        self._size_panes()
+
+    def _size_panes(self) -> None:
+        """Side by side, the tree pane is as wide as its columns (with the extra ones when the details
+        keep DETAILS_MIN_CELLS), the details take the rest; stacked (narrow), both are full width."""
+        pane = self.query_one("#stack-pane")
+        width = self.size.width
+        if self.has_class("-narrow") or width <= 0:
+            pane.styles.width = None
+            return
+        tree = self.query_one(StackTree)
+        wanted = min(tree.natural_width(), width - DETAILS_MIN_CELLS)
+        wanted = max(wanted, min(tree.base_width(), width * 3 // 5))
+        pane.styles.width = wanted + BORDER_CELLS
 
     def _show_tree(self, keep_cursor: bool = False, keep_expansion: bool = False) -> None:
         if self.host is None:
@@ -150,9 +169,7 @@ class StackScreen(SnapshotScreen):
             return
         groups = detail_groups(message.sections)
         groups.insert(1, trim_group(self.host, message.kname))
-        title_widget = self.query_one("#details-title", Static)
-        room = max(title_widget.size.width - TITLE_MARGIN, 20)
-        title_widget.update(Text(f"Details: {middle_ellipsis(message.title, room - len('Details: '))}"))
+        self.query_one("#details-title", Static).update(Text(f"Details: {message.title}"))
         self.query_one(LayerTable).show_groups(groups)
 
     def action_toggle_view(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from diskdoctor.probes.blockdev import BlockDevice
 from diskdoctor.probes.discard_path import discard_reach
 from diskdoctor.probes.facts import Fact
 from diskdoctor.probes.host import Host
@@ -26,6 +27,18 @@ def verdict_text(verdict: str) -> str:
     return verdict if verdict != "unknown" else "?"
 
 
+def device_extra(device: BlockDevice) -> tuple[str, str, str, str]:
+    """ROTA, SCHED, DISC-MAX and DISC-GRAN as lsblk prints them ("" when unknown)."""
+    rota = device.rotational.value
+    return ("" if rota is None else "1" if rota else "0", device.scheduler.value or "",
+            _lsblk_bytes(device.discard_max_bytes.value), _lsblk_bytes(device.discard_granularity.value))
+
+
+def _lsblk_bytes(value: int | None) -> str:
+    """0B, 512B, 4K, 4G: lsblk's short sizes."""
+    return "" if value is None else "0B" if value == 0 else human_bytes(value)
+
+
 class StackView:
     """Rows for the tree in either direction; keys are paths so a shared device has unique rows."""
 
@@ -39,7 +52,8 @@ class StackView:
         return StackRow(key=key, name=device.name, kind=device.kind,
                         size=human_bytes(device.size_bytes.value),
                         trim=yes_no(device.accepts_discard), fstype=device.fstype.value or "",
-                        mounts=" ".join(self.host.mountpoints(kname)), has_children=has_children)
+                        mounts=" ".join(self.host.mountpoints(kname)), has_children=has_children,
+                        extra=device_extra(device))
 
     def mount_row(self, trim: MountTrim) -> StackRow:
         """A row for a mountpoint at the top of the mounts-down view."""
