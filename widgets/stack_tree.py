@@ -26,7 +26,7 @@ MIN_MOUNTS = 12
 MIN_NAME_CELLS = 9
 """Cells every name keeps after the deepest indentation ("vg_…rd_01" still tells rows apart)."""
 TRIM_STYLES = {"yes": "green", "no": "red", "BLOCKED": "bold red", "ok": "green",
-               "unsupported": "yellow", "?": "dim"}
+               "unsupported": "yellow", "unscheduled": "yellow", "unknown": "dim", "?": "dim"}
 HEADINGS = ("NAME", "TYPE", "SIZE", "TRIM", "FSTYPE", "MOUNTPOINTS")
 EXTRA_HEADINGS = ("ROTA", "SCHED", "DISC-MAX", "DISC-GRAN")
 """Shown after MOUNTPOINTS, in this order of importance, only when every column before them is whole."""

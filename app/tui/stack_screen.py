@@ -59,6 +59,7 @@ class StackScreen(SnapshotScreen):
         self.host: Host | None = None
         self.view: StackView | None = None
         self.mode = DISKS_UP
+        self.trim_verdicts: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -78,8 +79,14 @@ class StackScreen(SnapshotScreen):
 
     def show_snapshot(self, snapshot: HostSnapshot) -> None:
         """Draw the tree of a new Host (the TRIM-only update of the same Host changes nothing here)."""
+        verdicts = {v.mountpoint: str(v.verdict) for v in snapshot.trim_verdicts}
         if snapshot.host is self.host:
+            if verdicts != self.trim_verdicts:
+                self.trim_verdicts = verdicts
+                if self.mode == MOUNTS_DOWN:
+                    self._show_tree(keep_cursor=True, keep_expansion=True)
             return
+        self.trim_verdicts = verdicts
         refreshing = self.host is not None
         self.host = snapshot.host
         host = snapshot.host
@@ -117,7 +124,7 @@ class StackScreen(SnapshotScreen):
         previous = tree.cursor_key() if keep_cursor else None
         previous_kname = self.view.kname_of(previous) if previous and self.view else None
         expanded, collapsed = tree.expansion() if keep_expansion else (set(), set())
-        self.view = StackView(self.host, self.mode)
+        self.view = StackView(self.host, self.mode, self.trim_verdicts)
         few = len(self.host.roots()) <= MAX_AUTO_EXPAND_ROOTS
         tree.show_rows(self.view.children, expand_depth=EXPAND_LEVELS if few else 0)
         if keep_expansion:

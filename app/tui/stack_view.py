@@ -18,8 +18,11 @@ SEPARATOR = ">"
 MOUNT_PREFIX = "mount:"
 
 
-def verdict_text(verdict: str) -> str:
-    """TRIM column text for a mountpoint row (the blocking layer is named in the details)."""
+def verdict_text(verdict: str, trim_verdict: str | None = None) -> str:
+    """TRIM column text for a mountpoint row: the TRIM screen's verdict once it is read (so a path that
+    reaches the disk but is never trimmed says unscheduled, as there), else whether discard reaches."""
+    if trim_verdict is not None:
+        return "BLOCKED" if trim_verdict == "blocked" else trim_verdict
     if verdict == "reaches":
         return "ok"
     if verdict == "blocked":
@@ -42,9 +45,11 @@ def _lsblk_bytes(value: int | None) -> str:
 class StackView:
     """Rows for the tree in either direction; keys are paths so a shared device has unique rows."""
 
-    def __init__(self, host: Host, mode: str = DISKS_UP) -> None:
+    def __init__(self, host: Host, mode: str = DISKS_UP, trim_verdicts: dict[str, str] | None = None) -> None:
         self.host = host
         self.mode = mode
+        self.trim_verdicts = trim_verdicts or {}
+        """The TRIM screen's verdict word by mountpoint (empty until the TRIM facts are read)."""
 
     def device_row(self, key: str, kname: str, has_children: bool) -> StackRow:
         """A row for one device."""
@@ -60,7 +65,8 @@ class StackView:
         device = self.host.devices[trim.kname]
         return StackRow(key=MOUNT_PREFIX + trim.mountpoint, name=trim.mountpoint, kind=trim.fstype,
                         size=human_bytes(device.size_bytes.value),
-                        trim=verdict_text(trim.reach.verdict), fstype=trim.fstype,
+                        trim=verdict_text(trim.reach.verdict, self.trim_verdicts.get(trim.mountpoint)),
+                        fstype=trim.fstype,
                         mounts=f"on {device.name}", has_children=True, emphasis="bold cyan")
 
     def children(self, key: str | None) -> list[StackRow]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from diskdoctor.probes.calendar_spec import describe_delta
 from diskdoctor.probes.fstrim_run import FstrimResult
-from diskdoctor.probes.host import Host
+from diskdoctor.probes.host import Host, natural_key
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard, StatusLine
@@ -29,6 +29,17 @@ from .trim_dialogs import ConfirmTrim, PeakDialog, TrimProgress
 
 COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Warnings")
 MIN_MOUNTPOINT_CELLS = 16
+WORST_FIRST = {"blocked": 0, "unscheduled": 1, "unsupported": 2, "unknown": 3, "ok": 4}
+"""Rows by consequence: discard stopped at a layer, never trimmed, cannot be, unknown, then fine."""
+
+
+def worst_first(verdicts: list[TrimVerdict]) -> list[TrimVerdict]:
+    """Verdicts by consequence, more warnings first within one, then by mountpoint."""
+    def key(verdict: TrimVerdict) -> tuple[int, int, list[object]]:
+        warnings = sum(1 for f in verdict.findings if f.severity != "info")
+        rank = WORST_FIRST.get(str(verdict.verdict), len(WORST_FIRST))
+        return rank, -warnings, natural_key(verdict.mountpoint)
+    return sorted(verdicts, key=key)
 
 
 def _schedule_cell(verdict: TrimVerdict, facts: TrimFacts) -> str:
@@ -153,7 +164,7 @@ class TrimScreen(SnapshotScreen):
             self.query_one(StatusLine).say(snapshot.trim_problem or "could not read the TRIM facts")
             return
         facts = snapshot.trim_facts
-        verdicts = list(snapshot.trim_verdicts)
+        verdicts = worst_first(list(snapshot.trim_verdicts))
         self.facts = facts
         self.host = snapshot.host
         self.verdicts = {v.mountpoint: v for v in verdicts}
