@@ -10,6 +10,7 @@ from diskdoctor.probes.host import Host
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard
+from diskdoctor.widgets.filter_bar import FilterBar, matches
 from diskdoctor.widgets.fit_text import fit_end, middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
@@ -54,6 +55,10 @@ class AdviceScreen(Screen[None]):
     SCREEN_HELP = ADVICE_HELP
     BINDINGS = [
         Binding("c", "copy_fixes", "Copy", tooltip="Copy the selected finding's fix commands."),
+        Binding("slash", "filter", "Filter",
+                tooltip="Keep the findings whose title, id or subject has the text (Esc clears)."),
+        Binding("a", "all_subjects", "All",
+                tooltip="Every finding again (after arriving filtered to one filesystem or device)."),
         Binding("r", "refresh", "Refresh", tooltip="Read the host again and re-run every rule."),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -68,6 +73,11 @@ class AdviceScreen(Screen[None]):
         self.rows: list[MergedFinding] = []
         """The rows shown: one per finding, the same finding on several subjects merged."""
         self._widths: tuple[int, ...] = ()
+        self.all_rows: list[MergedFinding] = []
+        """Every row before the filter and the subject are applied."""
+        self.filter_text = ""
+        self.subject: str | None = None
+        """Only the findings about this filesystem or device (the selection of another screen)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -77,6 +87,7 @@ class AdviceScreen(Screen[None]):
             with VerticalScroll(id="advice-details"):
                 yield Static("Details", classes="pane-title", id="advice-details-title")
                 yield FindingCard(card_content(_placeholder()), id="advice-card")
+        yield FilterBar(id="advice-filter")
         yield Static("Reading the host…", id="status")
         yield FittedFooter()
 
@@ -106,8 +117,9 @@ class AdviceScreen(Screen[None]):
 
     @on(AdviceReady)
     def ready(self, message: AdviceReady) -> None:
-        self.rows = worst_first(message.findings)
-        self.findings = [finding for row in self.rows for finding in _expanded(row, message.findings)]
+        self.all_rows = worst_first(message.findings)
+        self.findings = [finding for row in self.all_rows for finding in _expanded(row, message.findings)]
+        self.rows = self._filtered()
         summary = Text(summary_line(message.findings), "bold")
         if len(self.rows) < len(message.findings):
             summary.append(f" in {len(self.rows)} rows, worst first")
@@ -116,13 +128,58 @@ class AdviceScreen(Screen[None]):
         self.query_one("#advice-card", FindingCard).display = False
         self._widths = ()
         self._fill_table()
-        self.query_one("#status", Static).update(
-            "↑↓ choose · c copy the fix commands · r read the host again")
+        self._say_status()
         if self.rows:
             self._show(0)
             self.query_one("#advice-table", DataTable).focus()
         else:
             self.query_one("#advice-details-title", Static).update("No findings")
+
+    def _filtered(self) -> list[MergedFinding]:
+        """The rows about the chosen subject that match the filter text."""
+        return [row for row in self.all_rows
+                if (self.subject is None or self.subject in row.subjects)
+                and matches(self.filter_text, row.finding.title, row.finding.id, *row.subjects)]
+
+    def _say_status(self) -> None:
+        parts = ["↑↓ choose · c copy the fix commands · / filter · r read the host again"]
+        if self.subject is not None:
+            parts.insert(0, f"only {self.subject} (a: all)")
+        if self.filter_text:
+            parts.insert(0, f"filter '{self.filter_text}': {len(self.rows)} of {len(self.all_rows)}")
+        self.query_one("#status", Static).update(Text(" · ".join(parts)))
+
+    def _refilter(self) -> None:
+        self.rows = self._filtered()
+        self._widths = ()
+        self._fill_table()
+        self._say_status()
+        if self.rows:
+            self._show(self.query_one("#advice-table", DataTable).cursor_row)
+
+    def action_filter(self) -> None:
+        self.query_one(FilterBar).open()
+
+    @on(FilterBar.Filter)
+    def _filter_changed(self, message: FilterBar.Filter) -> None:
+        self.filter_text = message.text
+        self._refilter()
+
+    def show_subject(self, subject: str | None) -> None:
+        """Only the findings about `subject` (None: every finding); `a` goes back to all."""
+        if subject == self.subject:
+            return
+        self.subject = subject
+        self.refresh_bindings()
+        if self.all_rows:
+            self._refilter()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`a` only while the findings are narrowed to one subject."""
+        return self.subject is not None if action == "all_subjects" else True
+
+    def action_all_subjects(self) -> None:
+        self.show_subject(None)
 
     @on(FittedTable.Resized, "#advice-table")
     def _resized(self) -> None:
