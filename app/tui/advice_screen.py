@@ -32,6 +32,7 @@ from ..text.advice import summary_line
 from .cards import card_content
 from .messages import HostLoadFailed
 from .screen_help import ADVICE_HELP
+from .selection import Selection, chosen
 
 SEV_CELLS = 4
 TITLE_MIN_CELLS = 24
@@ -77,6 +78,9 @@ class AdviceScreen(Screen[None]):
         """Every row before the filter and the subject are applied."""
         self.filter_text = ""
         self.subject: str | None = None
+        self._applied: Selection | None = None
+        self._wanted: Selection | None = None
+        """The selection the user arrived with (applied once the findings are in)."""
         """Only the findings about this filesystem or device (the selection of another screen)."""
 
     def compose(self) -> ComposeResult:
@@ -118,6 +122,11 @@ class AdviceScreen(Screen[None]):
     @on(AdviceReady)
     def ready(self, message: AdviceReady) -> None:
         self.all_rows = worst_first(message.findings)
+        if self._wanted is not None and self.subject is None:
+            subjects = {subject for row in self.all_rows for subject in row.subjects}
+            self.subject = next((s for s in (self._wanted.mountpoint, self._wanted.kname)
+                                 if s and s in subjects), None)
+            self.refresh_bindings()
         self.findings = [finding for row in self.all_rows for finding in _expanded(row, message.findings)]
         self.rows = self._filtered()
         summary = Text(summary_line(message.findings), "bold")
@@ -178,7 +187,25 @@ class AdviceScreen(Screen[None]):
         """`a` only while the findings are narrowed to one subject."""
         return self.subject is not None if action == "all_subjects" else True
 
+    def on_screen_resume(self) -> None:
+        """Arriving from another screen: only the findings about what was chosen there, if it has any."""
+        selection = chosen(self.app)
+        if selection is None or selection.by == "advice" or selection == self._applied:
+            return
+        self._applied = selection
+        self._wanted = selection
+        self._apply_selection()
+
+    def _apply_selection(self) -> None:
+        selection = self._wanted
+        if selection is None or not self.all_rows:
+            return
+        subjects = {subject for row in self.all_rows for subject in row.subjects}
+        found = next((s for s in (selection.mountpoint, selection.kname) if s and s in subjects), None)
+        self.show_subject(found)
+
     def action_all_subjects(self) -> None:
+        self._wanted = None
         self.show_subject(None)
 
     @on(FittedTable.Resized, "#advice-table")

@@ -34,6 +34,7 @@ from ..text.monitor import (
     rate_cells,
 )
 from .screen_help import MONITOR_HELP
+from .selection import Selection, choose, chosen
 
 SPARK_CELLS = 12
 INTERVAL_S = 1.0
@@ -109,6 +110,8 @@ class MonitorScreen(Screen[None]):
         """Headings of the columns left out for want of width (said on the status line)."""
         self._fitted_width = 0
         self._name_cells = NAME_CELLS
+        self._placed_for: Selection | None = None
+        self._placed_key: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -136,12 +139,37 @@ class MonitorScreen(Screen[None]):
 
     def on_screen_suspend(self) -> None:
         """Nobody sees the table: stop polling until the screen is shown again."""
+        self._leave_selection()
         if self._timer is not None:
             self._timer.pause()
 
     def on_screen_resume(self) -> None:
         if self._timer is not None and not self.paused:
             self._timer.resume()
+        self._show_selection()
+
+    def _show_selection(self) -> None:
+        """Put the cursor on the filesystem or device chosen on another screen."""
+        selection = chosen(self.app)
+        if selection is None or selection.by == "monitor" or selection == self._placed_for:
+            return
+        wanted = [f"group|{selection.mountpoint}"] if selection.mountpoint else []
+        wanted += [key for key in self._row_keys if selection.kname and key.endswith(f"|{selection.kname}")]
+        row = next((self._row_keys.index(key) for key in wanted if key in self._row_keys), None)
+        if row is not None:
+            self.query_one("#monitor-table", DataTable).move_cursor(row=row)
+            self._placed_for, self._placed_key = selection, self._row_keys[row]
+
+    def _leave_selection(self) -> None:
+        """Leaving: the row the user moved to here becomes the selection of every screen."""
+        key = self._selected_key()
+        if key is None or key == self._placed_key:
+            return
+        if key.startswith("group|"):
+            choose(self.app, None, key.removeprefix("group|") or None, "monitor")
+        else:
+            group, kname = key.split("|", 1)
+            choose(self.app, kname, group or None, "monitor")
 
     def _on_hotplug(self, action: str, kname: str) -> None:
         """pyudev's thread: re-read the stack at the next tick, and tell the UI thread."""
@@ -293,6 +321,8 @@ class MonitorScreen(Screen[None]):
             self._row_keys = keys
             if selected in keys:
                 table.move_cursor(row=keys.index(selected))
+            elif self.app.screen is self:
+                self._show_selection()
             return
         for key in keys:
             for column in column_keys:

@@ -18,6 +18,7 @@ from textual.widgets import Header, Static
 
 from .host_snapshot import HostSnapshot, SnapshotScreen
 from .screen_help import STACK_HELP
+from .selection import choose, chosen
 from .stack_view import DISKS_UP, MOUNTS_DOWN, StackView, detail_groups, trim_group
 
 VIEW_TITLES = {DISKS_UP: "from the disks up", MOUNTS_DOWN: "from the mountpoints down"}
@@ -60,6 +61,8 @@ class StackScreen(SnapshotScreen):
         self.view: StackView | None = None
         self.mode = DISKS_UP
         self.trim_verdicts: dict[str, str] = {}
+        self._placed: str | None = None
+        """The row this screen put the cursor on itself (not the user's choice)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -76,6 +79,34 @@ class StackScreen(SnapshotScreen):
 
     def on_mount(self) -> None:
         self.take_snapshot(getattr(self.app, "snapshot", None))
+
+    def on_screen_resume(self) -> None:
+        """Show what was chosen on another screen (its device, or the device under its filesystem)."""
+        super().on_screen_resume()
+        selection = chosen(self.app)
+        if selection is None or selection.by == "stack" or self.view is None or self.host is None:
+            self._placed = self.query_one(StackTree).cursor_key()
+            return
+        kname = selection.kname
+        if kname is None and selection.mountpoint:
+            mounted = self.host.mount_for_path(selection.mountpoint)
+            kname = mounted.kname if mounted else None
+        key = self.view.key_for(kname) if kname else None
+        tree = self.query_one(StackTree)
+        if key and (tree.cursor_node is None or tree.cursor_key() != key):
+            tree.reveal(StackView.ancestor_keys(key))
+            self._placed = key
+
+    def _note_placed(self) -> None:
+        self._placed = self.query_one(StackTree).cursor_key()
+
+    def on_screen_suspend(self) -> None:
+        """Leaving: the row the user moved to here becomes the selection of every screen."""
+        key = self.query_one(StackTree).cursor_key()
+        if key is None or self.view is None or key == self._placed:
+            return
+        choose(self.app, self.view.kname_of(key), self.view.mountpoint_of(key), "stack")
+        self._placed = key
 
     def show_snapshot(self, snapshot: HostSnapshot) -> None:
         """Draw the tree of a new Host (the TRIM-only update of the same Host changes nothing here)."""
@@ -127,6 +158,8 @@ class StackScreen(SnapshotScreen):
         self.view = StackView(self.host, self.mode, self.trim_verdicts)
         few = len(self.host.roots()) <= MAX_AUTO_EXPAND_ROOTS
         tree.show_rows(self.view.children, expand_depth=EXPAND_LEVELS if few else 0)
+        if previous is None:
+            self.call_after_refresh(self._note_placed)
         if keep_expansion:
             tree.restore_expansion(expanded, collapsed)
         if previous and not tree.reveal(StackView.ancestor_keys(previous)) and previous_kname:

@@ -30,6 +30,7 @@ from ..core.trim.trim_now import hold_confirmed_mount
 from .cards import card_content
 from .host_snapshot import HostSnapshot, SnapshotScreen
 from .screen_help import TRIM_HELP
+from .selection import choose, chosen
 from .trim_dialogs import ConfirmTrim, PeakDialog, TrimProgress
 
 COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Warnings")
@@ -138,6 +139,8 @@ class TrimScreen(SnapshotScreen):
         self.host: Host | None = None
         self.selected: str | None = None
         self.filter_text = ""
+        self._placed: str | None = None
+        """The row this screen put the cursor on itself (not the user's choice)."""
 
     @property
     def peak(self) -> PeakWindow | None:
@@ -180,10 +183,13 @@ class TrimScreen(SnapshotScreen):
         self.query_one("#trim-host", Static).update(host_summary(facts, snapshot.peak))
         self._fill_table()
         table = self.query_one("#trim-table", DataTable)
-        if self.selected in self.verdicts:
-            self.select(self.selected)
+        selection = chosen(self.app)
+        wanted = selection.mountpoint if selection is not None and self._placed == self.selected else None
+        if wanted in self.verdicts or self.selected in self.verdicts:
+            self.select(wanted if wanted in self.verdicts else self.selected)  # type: ignore[arg-type]
         elif verdicts:
             self._show_details(verdicts[0].mountpoint)
+        self._placed = self.selected
         bad = sum(1 for v in verdicts if v.verdict != "ok")
         self.query_one(StatusLine).say((f"{len(verdicts) - bad} of {len(verdicts)} filesystems OK", 0),
                                        ("t trim now", 2), ("b bench this", 3), ("F1 help", 1))
@@ -246,6 +252,20 @@ class TrimScreen(SnapshotScreen):
     def highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.row_key.value is not None:
             self._show_details(str(event.row_key.value))
+
+    def on_screen_resume(self) -> None:
+        """Show the filesystem chosen on another screen."""
+        super().on_screen_resume()
+        selection = chosen(self.app)
+        if selection is not None and selection.by != "trim" and selection.mountpoint:
+            self.select(selection.mountpoint)
+        self._placed = self.selected
+
+    def on_screen_suspend(self) -> None:
+        """Leaving: a filesystem the user moved to here becomes the selection of every screen."""
+        verdict = self.verdicts.get(self.selected or "")
+        if verdict is not None and self.selected != self._placed:
+            choose(self.app, verdict.kname, verdict.mountpoint, "trim")
 
     def _show_details(self, mountpoint: str) -> None:
         verdict = self.verdicts.get(mountpoint)
