@@ -30,7 +30,7 @@ class FilterBar(Input):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(placeholder="filter: type to keep matching rows · Enter keeps it · Esc clears",
-                         id=id)
+                         id=id, select_on_focus=False)
         self._return_to = None
 
     def open(self) -> None:

@@ -154,6 +154,9 @@ class StackTree(Tree[StackRow]):
     BINDINGS = [
         Binding("right", "expand_cursor", "Expand", show=False),
         Binding("left", "collapse_cursor", "Collapse / parent", show=False),
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+        Binding("G", "scroll_end", "Last row", show=False),
     ]
 
     class LayerSelected(Message):

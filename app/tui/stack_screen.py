@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from diskdoctor.probes.host import Host
+from diskdoctor.probes.hotplug import HotplugWatcher, watch_block_devices
 from diskdoctor.probes.layer_details import DetailSection, read_layer_details
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets import LayerTable, StackTree, StatusLine
+from diskdoctor.widgets.filter_bar import FilterBar
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.stack_tree import header_text
 from rich.text import Text
@@ -14,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import Header, Static
 
 from .host_snapshot import HostSnapshot, SnapshotScreen
@@ -21,6 +24,8 @@ from .screen_help import STACK_HELP
 from .selection import choose, chosen
 from .stack_view import DISKS_UP, MOUNTS_DOWN, StackView, detail_groups, trim_group
 
+HOTPLUG_SETTLE_S = 0.3
+"""Events closer together than this are one change (one read of the host)."""
 VIEW_TITLES = {DISKS_UP: "from the disks up", MOUNTS_DOWN: "from the mountpoints down"}
 EXPAND_LEVELS = 16
 MAX_AUTO_EXPAND_ROOTS = 64
@@ -42,6 +47,8 @@ class StackScreen(SnapshotScreen):
         Binding("b", "bench_selected", "Bench this",
                 tooltip="Benchmark the selected filesystem (opens screen 3 with it chosen)."),
         Binding("e", "expand_all", "Expand all", tooltip="Expand everything under the cursor."),
+        Binding("slash", "filter", "Filter",
+                tooltip="Keep the stacks with a device, type, filesystem or mountpoint that has the text."),
         Binding("r", "refresh", "Refresh",
                 tooltip="Read the host again (selection and collapsed rows stay)."),
         Binding("q", "app.quit", "Quit", tooltip="Quit diskdoctor."),
@@ -63,6 +70,11 @@ class StackScreen(SnapshotScreen):
         self.trim_verdicts: dict[str, str] = {}
         self._placed: str | None = None
         """The row this screen put the cursor on itself (not the user's choice)."""
+        self._watcher: HotplugWatcher | None = None
+        self.hotplug_note = ""
+        self._hotplug_timer: Timer | None = None
+        self._changes: list[str] = []
+        self.filter_text = ""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -74,11 +86,44 @@ class StackScreen(SnapshotScreen):
             with Vertical(id="details-pane"):
                 yield Static("Details", id="details-title", classes="pane-title")
                 yield LayerTable(id="details")
+        yield FilterBar(id="stack-filter")
         yield StatusLine("Reading the host…", id="status")
         yield FittedFooter()
 
+    class DeviceEvent(Message):
+        """A block device appeared or vanished (a pyudev event, posted from its thread)."""
+
+        def __init__(self, action: str, kname: str) -> None:
+            super().__init__()
+            self.action, self.kname = action, kname
+
     def on_mount(self) -> None:
         self.take_snapshot(getattr(self.app, "snapshot", None))
+        if self.root.live:
+            self._watcher, self.hotplug_note = watch_block_devices(
+                self.root, lambda action, kname: self.post_message(self.DeviceEvent(action, kname)))
+
+    def on_unmount(self) -> None:
+        if self._watcher is not None:
+            self._watcher.stop()
+
+    @on(DeviceEvent)
+    def _device_event(self, message: DeviceEvent) -> None:
+        """A device came, went or changed (a loop device attached, a partition table re-read): read the
+        host again once the burst of events is over (an LVM activation sends several)."""
+        said = {"add": "appeared", "remove": "vanished", "change": "changed"}.get(message.action)
+        if said is None:
+            return
+        self._changes.append(f"{message.kname} {said}")  # a loop device attached is a "change"
+        if self._hotplug_timer is not None:
+            self._hotplug_timer.stop()
+        self._hotplug_timer = self.set_timer(HOTPLUG_SETTLE_S, self._hotplug_refresh)
+
+    def _hotplug_refresh(self) -> None:
+        self._hotplug_timer = None
+        changes, self._changes = self._changes, []
+        self.query_one(StatusLine).say(", ".join(changes[-3:]) + ": reading the host again…")
+        self.request_refresh()
 
     def on_screen_resume(self) -> None:
         """Show what was chosen on another screen (its device, or the device under its filesystem)."""
@@ -156,6 +201,7 @@ class StackScreen(SnapshotScreen):
         previous_kname = self.view.kname_of(previous) if previous and self.view else None
         expanded, collapsed = tree.expansion() if keep_expansion else (set(), set())
         self.view = StackView(self.host, self.mode, self.trim_verdicts)
+        self.view.filter_text = self.filter_text
         few = len(self.host.roots()) <= MAX_AUTO_EXPAND_ROOTS
         tree.show_rows(self.view.children, expand_depth=EXPAND_LEVELS if few else 0)
         if previous is None:
@@ -171,7 +217,8 @@ class StackScreen(SnapshotScreen):
             f"Storage stack {VIEW_TITLES[self.mode]} · {count} devices")
         if tree.cursor_node is None or tree.cursor_node.data is None:
             self.query_one(StatusLine).say(*self._status_parts())
-        tree.focus()
+        if not isinstance(self.focused, FilterBar):  # typing a filter goes on in the filter line
+            tree.focus()
 
     def _status_parts(self) -> list[tuple[str, int]]:
         assert self.host is not None
@@ -211,6 +258,17 @@ class StackScreen(SnapshotScreen):
         groups.insert(1, trim_group(self.host, message.kname))
         self.query_one("#details-title", Static).update(Text(f"Details: {message.title}"))
         self.query_one(LayerTable).show_groups(groups)
+
+    def action_filter(self) -> None:
+        self.query_one(FilterBar).open()
+
+    @on(FilterBar.Filter)
+    def _filter_changed(self, message: FilterBar.Filter) -> None:
+        self.filter_text = message.text
+        self._show_tree(keep_cursor=True)
+        if message.text:
+            shown = len(self.query_one(StackTree).root.children)
+            self.query_one(StatusLine).say(f"filter '{message.text}': {shown} stacks · Esc clears")
 
     def action_toggle_view(self) -> None:
         self.mode = MOUNTS_DOWN if self.mode == DISKS_UP else DISKS_UP

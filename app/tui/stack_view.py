@@ -8,6 +8,7 @@ from diskdoctor.probes.facts import Fact
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.layer_details import DetailSection
 from diskdoctor.widgets import DetailGroup, DetailRow, StackRow
+from diskdoctor.widgets.filter_bar import matches
 
 from ..base.formatting import human_bytes, yes_no
 from ..core.trim.summary import MountTrim, mount_trims
@@ -50,6 +51,35 @@ class StackView:
         self.mode = mode
         self.trim_verdicts = trim_verdicts or {}
         """The TRIM screen's verdict word by mountpoint (empty until the TRIM facts are read)."""
+        self.filter_text = ""
+        """Only the top-level rows with a match anywhere below them (`/` on the Stack screen)."""
+
+    def _device_matches(self, kname: str, seen: set[str], down: bool) -> bool:
+        """Whether `kname` or any device above it (below it when `down`) matches the filter."""
+        if kname in seen or kname not in self.host.devices:
+            return False
+        seen.add(kname)
+        device = self.host.devices[kname]
+        if matches(self.filter_text, device.name, kname, device.kind, device.fstype.value or "",
+                   " ".join(self.host.mountpoints(kname))):
+            return True
+        nexts = self.host.parents(kname) if down else self.host.children(kname)
+        return any(self._device_matches(k, seen, down) for k in nexts)
+
+    def _kept(self, rows: list[StackRow]) -> list[StackRow]:
+        if not self.filter_text:
+            return rows
+        kept = []
+        for row in rows:
+            if row.key.startswith(MOUNT_PREFIX):
+                mounted = self.host.mount_for_path(row.key[len(MOUNT_PREFIX):])
+                found = matches(self.filter_text, row.name, row.fstype, row.trim) or bool(
+                    mounted and mounted.kname and self._device_matches(mounted.kname, set(), True))
+            else:
+                found = self._device_matches(row.key, set(), False)
+            if found:
+                kept.append(row)
+        return kept
 
     def device_row(self, key: str, kname: str, has_children: bool) -> StackRow:
         """A row for one device."""
@@ -72,9 +102,10 @@ class StackView:
     def children(self, key: str | None) -> list[StackRow]:
         """Rows under `key` (None for the top level)."""
         if self.mode == MOUNTS_DOWN:
-            return self._down_children(key)
+            rows = self._down_children(key)
+            return self._kept(rows) if key is None else rows
         if key is None:
-            return [self.device_row(k, k, bool(self.host.children(k))) for k in self.host.roots()]
+            return self._kept([self.device_row(k, k, bool(self.host.children(k))) for k in self.host.roots()])
         kname = key.rsplit(SEPARATOR, 1)[-1]
         return [self.device_row(f"{key}{SEPARATOR}{child}", child,
                                 bool(self.host.children(child)))
