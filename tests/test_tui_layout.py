@@ -336,3 +336,27 @@ async def test_slash_filters_the_stack_tree_to_the_stacks_that_match() -> None:
         await pilot.press("slash", "escape")
         await pilot.pause()
         assert len(tree.root.children) == every
+
+
+async def test_monitor_sorts_by_a_column_largest_first_and_back_to_grouped() -> None:
+    from diskdoctor.app.tui.monitor_screen import sort_value
+
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(200, 60)) as pilot:
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        screen = app.screen
+        table = screen.query_one("#monitor-table", DataTable)
+        figures = [str(c.key.value) for c in table.columns.values() if c.key.value != "device"]
+        await pilot.press(*["o"] * (figures.index("sectors_written") + 1))
+        await pilot.pause()
+        assert screen.sort_key == "sectors_written"
+        column = list(table.columns).index("sectors_written")  # type: ignore[arg-type]
+        written = [sort_value(plain_cells(table, row)[column]) for row in range(table.row_count)]
+        assert written == sorted(written, reverse=True) and table.row_count > 5
+        assert not any(key.startswith("group|") for key in screen._row_keys)  # every device once
+        assert "written▼" in str(table.columns["sectors_written"].label)  # type: ignore[index]
+        await pilot.press(*["o"] * (len(figures) - figures.index("sectors_written")))
+        await pilot.pause()
+        assert screen.sort_key is None and screen._row_keys[0].startswith("group|")

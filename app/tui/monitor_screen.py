@@ -75,6 +75,16 @@ class DevicesChanged(Message):
     kname: str
 
 
+def sort_value(text: str) -> float:
+    """A cell's number for sorting: "1,234", "87%", "50.4M" and "12K" compare as numbers; "-" lowest."""
+    text = text.strip().replace(",", "").rstrip("%")
+    scale = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}.get(text[-1:], 1.0)
+    try:
+        return float(text.rstrip("KMGT")) * scale
+    except ValueError:
+        return float("-inf")
+
+
 def util_style(util: float | None, saturated: bool) -> str:
     """Red for the saturated layer, yellow for a busy one."""
     if saturated:
@@ -89,6 +99,8 @@ class MonitorScreen(Screen[None]):
     BINDINGS = [
         Binding("p", "pause", "Pause", tooltip="Stop or restart the ticks (the table stays as it is)."),
         Binding("r", "rescan", "Re-read stack", tooltip="Read the device stack again at the next tick."),
+        Binding("o", "sort", "Sort", tooltip="Sort by the next column, largest first; after the last, "
+                "grouped by filesystem again."),
         Binding("q", "app.quit", "Quit", show=False),
     ]
 
@@ -111,6 +123,8 @@ class MonitorScreen(Screen[None]):
         self._fitted_width = 0
         self._name_cells = NAME_CELLS
         self._placed_for: Selection | None = None
+        self.sort_key: str | None = None
+        """The figure column the rows are sorted by (largest first), or None: grouped by filesystem."""
         self._placed_key: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -265,6 +279,11 @@ class MonitorScreen(Screen[None]):
                 needed -= found[2] + CELL_PADDING
         self._set_columns(columns, hidden)
 
+    def _heading(self, label: str, key: str) -> Text:
+        """A column heading; the sorted column is marked ▼ (largest first)."""
+        marked = f"{label}▼" if key == self.sort_key else label
+        return Text(marked) if key in ("device", "spark") else Text(marked, justify="right")
+
     def _device_cells(self) -> int:
         """The device column's fitted width."""
         table = self.query_one("#monitor-table", DataTable)
@@ -278,8 +297,7 @@ class MonitorScreen(Screen[None]):
         table.clear(columns=True)
         self._row_keys, self.hidden_columns = [], hidden
         for label, key, width in columns:
-            heading = Text(label) if key in ("device", "spark") else Text(label, justify="right")
-            table.add_column(heading, key=key, width=width)
+            table.add_column(self._heading(label, key), key=key, width=width)
         if self.sample is not None:
             self._draw_table(self.sample)
             self._draw_summary(self.sample)
@@ -303,7 +321,9 @@ class MonitorScreen(Screen[None]):
         live = sample.seconds is not None or self.root.live
         keys: list[str] = []
         rows: dict[str, dict[str, Text]] = {}
-        for group in sample.groups:
+        if self.sort_key is not None:
+            keys, rows = self._sorted_rows(sample, live)
+        for group in sample.groups if self.sort_key is None else ():
             key = f"group|{group.group.key}"
             keys.append(key)
             title = middle_ellipsis(group.group.title, self._device_cells())
@@ -328,6 +348,36 @@ class MonitorScreen(Screen[None]):
             for column in column_keys:
                 if column in rows[key]:
                     table.update_cell(key, column, rows[key][column])
+
+    def _sorted_rows(self, sample: MonitorSample, live: bool) -> tuple[list[str], dict[str, dict[str, Text]]]:
+        """Every device once, the largest value of the sort column first (as htop's sorted view)."""
+        layers: dict[str, tuple[str, LayerSample]] = {}
+        for group in sample.groups:
+            for layer in group.layers:
+                layers.setdefault(layer.row.kname, (group.group.key, layer))
+        rows = {f"{group}|{kname}": self._row_cells(layer, live) for kname, (group, layer) in layers.items()}
+        column = self.sort_key or ""
+        keys = sorted(rows, key=lambda key: -sort_value(rows[key].get(column, Text("")).plain))
+        for key in keys:
+            rows[key]["device"] = Text(rows[key]["device"].plain.strip(), style=rows[key]["device"].style)
+        return keys, rows
+
+    def action_sort(self) -> None:
+        """Sort by the next figure column (htop's F6); after the last, back to grouped by filesystem."""
+        table = self.query_one("#monitor-table", DataTable)
+        figures = [str(c.key.value) for c in table.columns.values() if str(c.key.value) not in
+                   ("device", "spark")]
+        order = [None, *figures]
+        self.sort_key = order[(order.index(self.sort_key) + 1) % len(order)
+                              if self.sort_key in order else 0]
+        for column in table.columns.values():
+            label = next((heading for heading, key, _ in self._all_columns() if key == column.key.value), "")
+            column.label = self._heading(label, str(column.key.value))
+        self._row_keys = []
+        if self.sample is not None:
+            self._draw_table(self.sample)
+            self._draw_summary(self.sample)
+        table.refresh()
 
     def _selected_key(self) -> str | None:
         table = self.query_one("#monitor-table", DataTable)
@@ -375,6 +425,8 @@ class MonitorScreen(Screen[None]):
         self.query_one("#monitor-summary", Static).update(Text(" · ".join(parts)))
         status = ["hidden for width: " + ", ".join(self.hidden_columns)] if self.hidden_columns else []
         status += [sample.note] if sample.note else []
+        if self.sort_key is not None:
+            status.append(f"sorted by {self.sort_key}, largest first (o: next column)")
         if sample.appeared:
             status.append("appeared: " + ", ".join(sample.appeared))
         if sample.vanished:
