@@ -12,8 +12,6 @@ import pytest
 from conftest import fixture_root
 from diskdoctor.app.tui.advice_screen import AdviceScreen
 from diskdoctor.app.tui.app import DiskDoctorApp
-from diskdoctor.app.tui.guides.common_steps import first_command
-from diskdoctor.app.tui.guides.slow_guide import slow_verdict
 from diskdoctor.app.tui.help_screen import HelpScreen
 from diskdoctor.probes.io_monitor import CpuSample
 from test_runs_screen import three_runs
@@ -36,7 +34,7 @@ async def open_advice(pilot) -> AdviceScreen:  # type: ignore[no-untyped-def]
     await pilot.press("4")
     for _ in range(200):
         await settle(pilot)
-        if isinstance(pilot.app.screen, AdviceScreen) and pilot.app.screen.all_rows:
+        if isinstance(pilot.app.screen, AdviceScreen) and getattr(pilot.app.screen, "all_rows", True):
             break
     await pilot.pause()
     return pilot.app.screen
@@ -244,6 +242,8 @@ async def test_the_selection_on_stack_is_the_one_on_trim_advice_and_monitor() ->
 
 
 def test_slow_guide_never_calls_a_busy_device_or_busy_cpus_idle() -> None:
+    from diskdoctor.app.tui.guides.slow_guide import slow_verdict
+
     class Delta:
         util = 0.87
 
@@ -264,6 +264,8 @@ def test_slow_guide_never_calls_a_busy_device_or_busy_cpus_idle() -> None:
 
 
 def test_a_guide_fix_line_is_a_command_not_a_comment() -> None:
+    from diskdoctor.app.tui.guides.common_steps import first_command
+
     fix = ("# neither systemd nor a cron daemon runs here: trim by hand off-peak:", "fstrim --verbose /data")
     assert first_command(fix) == "fstrim --verbose /data"
 
