@@ -362,3 +362,25 @@ async def test_monitor_sorts_by_a_column_largest_first_and_back_to_grouped() -> 
         await pilot.press(*["o"] * (len(figures) - figures.index("sectors_written")))
         await pilot.pause()
         assert screen.sort_key is None and screen._row_keys[0].startswith("group|")
+
+
+async def test_each_workload_is_a_tab_of_the_benchmark_screen() -> None:
+    from diskdoctor.app.tui.bench.form import BenchForm
+    from diskdoctor.probes.root import live_root
+    from textual.widgets import Select, Tabs
+
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        tabs = app.screen.query_one("#bench-workloads", Tabs)
+        assert [str(tab.label) for tab in tabs.query("Tab")] == ["wal", "compaction", "randwrite",
+                                                                  "interference"]
+        await pilot.click("#workload-compaction")
+        await pilot.pause()
+        form = app.screen.query_one(BenchForm)
+        assert form.kind == "compaction" and app.screen.query_one("#bench-jobs").display
+        app.screen.query_one("#bench-profile", Select).value = "randwrite"
+        await pilot.pause()
+        assert tabs.active == "workload-randwrite" and form.kind == "randwrite"

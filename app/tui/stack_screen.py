@@ -142,9 +142,6 @@ class StackScreen(SnapshotScreen):
             tree.reveal(StackView.ancestor_keys(key))
             self._placed = key
 
-    def _note_placed(self) -> None:
-        self._placed = self.query_one(StackTree).cursor_key()
-
     def on_screen_suspend(self) -> None:
         """Leaving: the row the user moved to here becomes the selection of every screen."""
         key = self.query_one(StackTree).cursor_key()
@@ -204,8 +201,9 @@ class StackScreen(SnapshotScreen):
         self.view.filter_text = self.filter_text
         few = len(self.host.roots()) <= MAX_AUTO_EXPAND_ROOTS
         tree.show_rows(self.view.children, expand_depth=EXPAND_LEVELS if few else 0)
-        if previous is None:
-            self.call_after_refresh(self._note_placed)
+        if previous is None:  # the cursor is on the first row: placed by the screen, not chosen
+            first = tree.root.children[0] if tree.root.children else None
+            self._placed = first.data.key if first is not None and first.data is not None else None
         if keep_expansion:
             tree.restore_expansion(expanded, collapsed)
         if previous and not tree.reveal(StackView.ancestor_keys(previous)) and previous_kname:
