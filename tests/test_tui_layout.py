@@ -384,3 +384,12 @@ async def test_each_workload_is_a_tab_of_the_benchmark_screen() -> None:
         app.screen.query_one("#bench-profile", Select).value = "randwrite"
         await pilot.pause()
         assert tabs.active == "workload-randwrite" and form.kind == "randwrite"
+
+
+def test_a_run_that_does_not_fit_says_what_to_lower_and_what_it_costs() -> None:
+    from diskdoctor.app.tui.bench.run import space_hint
+
+    said = space_hint("not enough free space in /mnt/x: the run needs 600.0 MiB (files plus 60.0 MiB "
+                      "margin), 250.0 MiB free")
+    assert "lower the size field" in said and "flatter the device" in said
+    assert space_hint("/mnt/x does not exist") == "/mnt/x does not exist"

@@ -225,7 +225,11 @@ class Benchmark(Action):
         try:
             result = run_quick(params, self._directory(ctx), say, threshold)
         except TargetError as err:
-            return Text(str(err), style="bold red")
+            reason = str(err)
+            if reason.startswith("not enough free space"):
+                reason += (": the Benchmark screen (3) runs the same workload smaller (its size field), at "
+                           "the cost of figures that flatter the device (more of the data stays cached)")
+            return Text(reason, style="bold red")
         ctx.results[self.key] = result
         ctx.runs = [r for r in ctx.runs if r is not ctx.results.get(self.key)] + [result]
         lines = result.record.summary_lines()
