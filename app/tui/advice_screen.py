@@ -78,10 +78,10 @@ class AdviceScreen(Screen[None]):
         """Every row before the filter and the subject are applied."""
         self.filter_text = ""
         self.subject: str | None = None
+        """Only the findings about this filesystem or device (the selection of another screen)."""
         self._applied: Selection | None = None
         self._wanted: Selection | None = None
         """The selection the user arrived with (applied once the findings are in)."""
-        """Only the findings about this filesystem or device (the selection of another screen)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -130,8 +130,8 @@ class AdviceScreen(Screen[None]):
         self.findings = [finding for row in self.all_rows for finding in _expanded(row, message.findings)]
         self.rows = self._filtered()
         summary = Text(summary_line(message.findings), "bold")
-        if len(self.rows) < len(message.findings):
-            summary.append(f" in {len(self.rows)} rows, worst first")
+        if len(self.all_rows) < len(message.findings):
+            summary.append(f" in {len(self.all_rows)} rows, worst first")
         summary.append(f" · {message.label}", "dim")
         self.query_one("#advice-summary", Static).update(summary)
         self.query_one("#advice-card", FindingCard).display = False
@@ -221,12 +221,11 @@ class AdviceScreen(Screen[None]):
         subjects = max((cell_len(row.subjects_text) for row in self.rows), default=SUBJECTS_MIN_CELLS)
         ids = max((cell_len(row.finding.id) for row in self.rows), default=0)
         room = width - SCROLLBAR_CELLS - SEV_CELLS - 3 * CELL_PADDING
+        if title + subjects + CELL_PADDING + ids <= room:  # everything whole: the rest to the subjects
+            return SEV_CELLS, title, room - CELL_PADDING - ids - title, ids
         subjects = min(subjects, max(SUBJECTS_MIN_CELLS, room // 4))
         title = min(title, room - subjects)
-        subjects = room - title
-        if room - CELL_PADDING - ids >= title + subjects:
-            return SEV_CELLS, title, subjects, ids
-        return SEV_CELLS, title, subjects, 0
+        return SEV_CELLS, title, room - title, 0
 
     def _fill_table(self) -> None:
         """(Re)build the table when the rows or the column widths change; the cursor stays."""

@@ -91,7 +91,7 @@ class StackScreen(SnapshotScreen):
         yield FittedFooter()
 
     class DeviceEvent(Message):
-        """A block device appeared or vanished (a pyudev event, posted from its thread)."""
+        """A block device appeared, vanished or changed (a pyudev event, posted from its thread)."""
 
         def __init__(self, action: str, kname: str) -> None:
             super().__init__()
