@@ -26,6 +26,7 @@ from .host_snapshot import HostSnapshot, SnapshotFailed, SnapshotReady
 from .monitor_screen import MonitorScreen
 from .runs_screen import RunsScreen
 from .screen_help import ScreenHelp
+from .selection import Selection
 from .stack_screen import StackScreen
 from .trim_screen import TrimScreen
 
@@ -87,6 +88,8 @@ class DiskDoctorApp(App[None]):
         self.guide_sizes = QuickSizes()
         """How much the walkthroughs' benchmarks write (tests make them smaller)."""
         self._before_guide = STACK_MODE
+        self.selection: Selection | None = None
+        """The device or filesystem chosen last on any screen; the others show it (selection.py)."""
         for mode, (_, screen_class) in self.SCREENS_BY_MODE.items():
             if screen_class not in (AdviceScreen, RunsScreen):
                 self.add_mode(mode, lambda screen_class=screen_class: screen_class(root))  # type: ignore[misc]
