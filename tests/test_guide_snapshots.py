@@ -79,7 +79,7 @@ def test_verdict_step(snap_compare) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(_app(), terminal_size=SIZE, run_before=verdict)
 
 
-@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)], ids=lambda size: f"{size[0]}x{size[1]}")
 def test_monitor_screen_on_a_capture(snap_compare, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     async def monitor(pilot) -> None:  # type: ignore[no-untyped-def]
         await settle(pilot)

@@ -54,7 +54,7 @@ async def test_bench_fields_take_every_bound_key_and_no_action_runs(fixture_moun
         before = screen_state(app)
         fields = list(screen.query(Input).results(Input))
         assert {f.id for f in fields} == {"bench-dir", "bench-bs", "bench-size", "bench-duration",
-                                          "bench-threshold-custom", "bench-jobs"}
+                                          "bench-threshold-custom", "bench-jobs", "bench-rates"}
         for field in [f for f in fields if f.display]:
             await type_into(app, pilot, field, EVERY_BOUND_KEY)
             assert field.value == EVERY_BOUND_KEY, field.id

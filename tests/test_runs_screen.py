@@ -125,7 +125,7 @@ async def test_report_is_built_from_the_snapshot_the_screens_show(three_runs: li
     assert [verdict["mountpoint"] for verdict in report["trim"]] == [shown.trim_verdicts[1].mountpoint]
 
 
-@pytest.mark.parametrize("size", [(80, 24), (200, 60)])
+@pytest.mark.parametrize("size", [(80, 24), (200, 60), (120, 40)])
 def test_runs_screen_comparison_snapshot(snap_compare, three_runs: list[str],  # type: ignore[no-untyped-def]
                                          size: tuple[int, int]) -> None:
     async def compare_two(pilot) -> None:  # type: ignore[no-untyped-def]

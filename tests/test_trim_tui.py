@@ -31,8 +31,7 @@ async def test_verdicts_details_and_fix_cards() -> None:
         rows = {str(table.get_row_at(i)[0]): str(table.get_row_at(i)[2]) for i in range(table.row_count)}
         assert rows == {"/": "OK", "/var/lib/etcd": "BLOCKED"}
         assert "fstrim.timer enabled" in text_of(app, "#trim-host")
-        await pilot.press("down")
-        await pilot.pause()
+        assert str(table.get_row_at(0)[0]) == "/var/lib/etcd"  # worst first: the BLOCKED one on top
         assert "Details: /var/lib/etcd" in text_of(app, "#trim-details-title")
         details = text_of(app, "#trim-verdict")
         assert "BLOCKED at luks-etcd" in details and "← blocks discard" in details
@@ -71,6 +70,8 @@ async def test_trim_now_is_refused_on_a_capture() -> None:
 async def test_peak_window_setting_flags_the_monday_trim() -> None:
     async with running(fixture_root("etcd-trim-blocked"), SIZE) as (app, pilot):
         await open_trim(app, pilot)
+        await pilot.press("down")  # "/", under the BLOCKED /var/lib/etcd (worst first)
+        await pilot.pause()
         assert "TRIM-PEAK" not in cards(app)
         await pilot.press("p")
         await pilot.pause()

@@ -47,3 +47,15 @@ def fit_parts(parts: Sequence[tuple[str, int]], width: int, separator: str = SEP
     if cell_len(line) > width:
         line = line[: max(width - 1, 0)] + ELLIPSIS
     return line
+
+
+def fit_end(text: str, width: int) -> str:
+    """`text` cut at its end to `width` cells, with an ellipsis saying it was cut."""
+    if width <= 0:
+        return ""
+    if cell_len(text) <= width:
+        return text
+    cut = text
+    while cut and cell_len(cut) > width - 1:
+        cut = cut[:-1]
+    return cut.rstrip() + ELLIPSIS

@@ -11,6 +11,8 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup
 
 HELP_ACTION = "help"
+GUIDES_ACTION = "guides"
+"""The walkthroughs key comes right after help: a new user's way in on every screen."""
 PALETTE_CELLS = 13
 """The docked "^p palette" key and its separator."""
 
@@ -18,8 +20,8 @@ PALETTE_CELLS = 13
 class FittedFooter(Footer):
     """Compact footer; keys that do not fit are left out (they stay in F1 help and the palette).
 
-    Order of importance: the help key, then the focused widget's keys, then the screen's in the order
-    they are declared, then the screen switcher (1 2 3). The least important go first when narrow.
+    Order of importance: the help key, the guides key, then the focused widget's keys, then the screen's
+    in the order they are declared, then the screen switcher (1 2 3). The least important go first.
     """
 
     def __init__(self) -> None:
@@ -32,7 +34,8 @@ class FittedFooter(Footer):
         for _, binding, enabled, tooltip in self.screen.active_bindings.values():
             if binding.show and binding.action not in by_action:
                 by_action[binding.action] = (binding, enabled, tooltip)
-        ordered = sorted(by_action.values(), key=lambda item: item[0].action != HELP_ACTION)
+        ordered = sorted(by_action.values(), key=lambda item: (item[0].action != HELP_ACTION,
+                                                               item[0].action != GUIDES_ACTION))
         return ordered
 
     def _cells(self, binding: Binding) -> int:

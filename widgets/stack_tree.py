@@ -1,9 +1,10 @@
-"""A lazily expanded storage-stack tree with aligned TYPE / SIZE / TRIM / FSTYPE / MOUNT columns."""
+"""A lazily expanded storage-stack tree with aligned TYPE / SIZE / TRIM / FSTYPE / MOUNT columns, and
+ROTA / SCHED / DISC-MAX / DISC-GRAN (lsblk's names) after them when the pane has room."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -25,8 +26,11 @@ MIN_MOUNTS = 12
 MIN_NAME_CELLS = 9
 """Cells every name keeps after the deepest indentation ("vg_…rd_01" still tells rows apart)."""
 TRIM_STYLES = {"yes": "green", "no": "red", "BLOCKED": "bold red", "ok": "green",
-               "unsupported": "yellow", "?": "dim"}
+               "unsupported": "yellow", "unscheduled": "yellow", "unknown": "dim", "?": "dim"}
 HEADINGS = ("NAME", "TYPE", "SIZE", "TRIM", "FSTYPE", "MOUNTPOINTS")
+EXTRA_HEADINGS = ("ROTA", "SCHED", "DISC-MAX", "DISC-GRAN")
+"""Shown after MOUNTPOINTS, in this order of importance, only when every column before them is whole."""
+SCROLLBAR = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +46,8 @@ class StackRow:
     mounts: str
     has_children: bool
     emphasis: str = ""
+    extra: tuple[str, ...] = ()
+    """ROTA, SCHED, DISC-MAX and DISC-GRAN values (empty on a mountpoint row)."""
 
 
 @dataclass
@@ -56,6 +62,10 @@ class ColumnWidths:
     mounts: int = len(HEADINGS[5])
     indent: int = 0
     """The deepest indentation seen (guides and expand icon), so every name keeps some room."""
+    extra: list[int] = field(default_factory=lambda: [len(h) for h in EXTRA_HEADINGS])
+    """Widths of the extra columns seen; `fitted` keeps only those that fit (see `shown_extra`)."""
+    shown_extra: int = 0
+    """How many extra columns a fitted line shows."""
 
     def see(self, row: StackRow, depth: int) -> None:
         """Widen the columns for one more row at `depth`."""
@@ -67,25 +77,44 @@ class ColumnWidths:
         self.trim = max(self.trim, cell_len(row.trim))
         self.fstype = max(self.fstype, cell_len(row.fstype))
         self.mounts = max(self.mounts, cell_len(row.mounts))
+        for index, value in enumerate(row.extra[:len(self.extra)]):
+            self.extra[index] = max(self.extra[index], cell_len(value))
+
+    def natural(self, extra: int = len(EXTRA_HEADINGS)) -> int:
+        """Cells a line needs with every column whole and the first `extra` extra columns."""
+        return (self.name + self.kind + self.size + self.trim + self.fstype + self.mounts + GAP * 5
+                + sum(width + GAP for width in self.extra[:extra]))
 
     def fitted(self, width: int) -> ColumnWidths:
         """Widths for a `width`-cell line: the short columns whole, MOUNTPOINTS given the room it needs
         before NAME, both cut (in the middle) only when the line is too narrow for them."""
+        shown = len(self.extra)
+        while shown and self.natural(shown) > width:
+            shown -= 1
+        if shown:
+            return replace(self, extra=list(self.extra), shown_extra=shown)
         fixed = self.kind + self.size + self.trim + self.fstype + GAP * 5
         room = max(width - fixed, MIN_NAME + MIN_MOUNTS)
         name_floor = min(self.name, max(MIN_NAME, room * 2 // 5, self.indent + MIN_NAME_CELLS))
         mounts = min(self.mounts, room - name_floor)
         name = min(self.name, room - mounts)
         mounts = max(room - name, MIN_MOUNTS)
-        return ColumnWidths(name, self.kind, self.size, self.trim, self.fstype, mounts, self.indent)
+        return ColumnWidths(name, self.kind, self.size, self.trim, self.fstype, mounts, self.indent,
+                            list(self.extra), 0)
 
 
 def header_text(widths: ColumnWidths | None = None) -> Text:
     """The column header shown above the tree, aligned with the rows drawn at these widths."""
     w = widths or ColumnWidths()
     gap = " " * GAP
-    return Text(f"{HEADINGS[0]:<{w.name}}{gap}{HEADINGS[1]:<{w.kind}}{gap}{HEADINGS[2]:>{w.size}}{gap}"
-                f"{HEADINGS[3]:<{w.trim}}{gap}{HEADINGS[4]:<{w.fstype}}{gap}{HEADINGS[5]}", style="bold")
+    text = (f"{HEADINGS[0]:<{w.name}}{gap}{HEADINGS[1]:<{w.kind}}{gap}{HEADINGS[2]:>{w.size}}{gap}"
+            f"{HEADINGS[3]:<{w.trim}}{gap}{HEADINGS[4]:<{w.fstype}}{gap}")
+    if w.shown_extra:
+        shown = zip(EXTRA_HEADINGS, w.extra[:w.shown_extra], strict=False)
+        text += f"{HEADINGS[5]:<{w.mounts}}" + "".join(f"{gap}{heading:<{width}}" for heading, width in shown)
+    else:
+        text += HEADINGS[5]
+    return Text(text, style="bold")
 
 
 def row_label(row: StackRow, depth: int, widths: ColumnWidths | None = None) -> Text:
@@ -99,6 +128,10 @@ def row_label(row: StackRow, depth: int, widths: ColumnWidths | None = None) -> 
     label.append(f"{row.kind:<{w.kind}}{gap}{row.size:>{w.size}}{gap}")
     label.append(f"{row.trim:<{w.trim}}", style=TRIM_STYLES.get(row.trim, ""))
     label.append(f"{gap}{row.fstype:<{w.fstype}}{gap}{middle_ellipsis(row.mounts, w.mounts)}")
+    if w.shown_extra:
+        label.append(" " * (w.mounts - cell_len(middle_ellipsis(row.mounts, w.mounts))))
+        for value, width in zip(row.extra, w.extra[:w.shown_extra], strict=False):
+            label.append(f"{gap}{value:<{width}}", style="dim")
     return label
 
 
@@ -121,6 +154,9 @@ class StackTree(Tree[StackRow]):
     BINDINGS = [
         Binding("right", "expand_cursor", "Expand", show=False),
         Binding("left", "collapse_cursor", "Collapse / parent", show=False),
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+        Binding("G", "scroll_end", "Last row", show=False),
     ]
 
     class LayerSelected(Message):
@@ -167,6 +203,14 @@ class StackTree(Tree[StackRow]):
             node.add(Text(row.name), data=row, allow_expand=row.has_children)
         if self._fitted is not None:
             self.call_after_refresh(self._refit)
+
+    def natural_width(self) -> int:
+        """Cells the tree needs with every column whole and every extra column (scrollbar included)."""
+        return self.widths.natural() + SCROLLBAR
+
+    def base_width(self) -> int:
+        """Cells the tree needs with its six columns whole (scrollbar included)."""
+        return self.widths.natural(0) + SCROLLBAR
 
     def _refit(self) -> None:
         """Fit the columns to the width; when they change, redraw and give the screen the new header."""

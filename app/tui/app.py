@@ -22,6 +22,7 @@ from .commands import ScreenActionsProvider
 from .help_screen import EXTRA_KEYS, HelpScreen, bindings_of, key_display
 from .host_snapshot import HostSnapshot, SnapshotFailed, SnapshotReady
 from .screen_help import ScreenHelp
+from .selection import Selection
 
 if TYPE_CHECKING:
     from .advice_screen import AdviceScreen
@@ -87,6 +88,8 @@ class DiskDoctorApp(App[None]):
         self._advice: AdviceScreen | None = None
         self._guide_sizes: QuickSizes | None = None
         self._before_guide = STACK_MODE
+        self.selection: Selection | None = None
+        """The device or filesystem chosen last on any screen; the others show it (selection.py)."""
         for mode in self.SCREENS_BY_MODE:
             if mode not in (ADVICE_MODE, RUNS_MODE):
                 self.add_mode(mode, lambda mode=mode: self.screen_class(mode)(root))  # type: ignore[misc]

@@ -13,6 +13,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.widgets.fit_text import middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.sparkline_text import sparkline
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -33,11 +34,23 @@ from ..text.monitor import (
     rate_cells,
 )
 from .screen_help import MONITOR_HELP
+from .selection import Selection, choose, chosen
 
 SPARK_CELLS = 12
 INTERVAL_S = 1.0
 NAME_CELLS = 20
+MAX_NAME_CELLS = 36
+"""The device column is as wide as its longest name, up to this (longer ones are cut in the middle)."""
 BUSY_UTIL = 0.6
+CELL_PADDING = 2
+"""A DataTable cell's padding (one cell each side)."""
+SCROLLBAR_CELLS = 2
+SIDE_CELLS = 72
+SIDE_MIN_CELLS = 36
+"""Narrower than this, "who does the I/O" goes under the table instead of taking figures' room."""
+DROP_FIRST = ("in_flight", "d_await", "dmb_s", "d_s", "f_await", "spark", "f_s", "w_await", "r_await",
+              "rmb_s", "r_s", "io_ticks_ms", "flushes", "discards", "sectors_read", "reads")
+"""Columns left out when the table is too narrow for all, least telling first (the rest stay whole)."""
 
 
 @dataclass
@@ -62,6 +75,16 @@ class DevicesChanged(Message):
     kname: str
 
 
+def sort_value(text: str) -> float:
+    """A cell's number for sorting: "1,234", "87%", "50.4M" and "12K" compare as numbers; "-" lowest."""
+    text = text.strip().replace(",", "").rstrip("%")
+    scale = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}.get(text[-1:], 1.0)
+    try:
+        return float(text.rstrip("KMGT")) * scale
+    except ValueError:
+        return float("-inf")
+
+
 def util_style(util: float | None, saturated: bool) -> str:
     """Red for the saturated layer, yellow for a busy one."""
     if saturated:
@@ -81,6 +104,8 @@ class MonitorScreen(Screen[None]):
     BINDINGS = [
         Binding("p", "pause", "Pause", tooltip="Stop or restart the ticks (the table stays as it is)."),
         Binding("r", "rescan", "Re-read stack", tooltip="Read the device stack again at the next tick."),
+        Binding("o", "sort", "Sort", tooltip="Sort by the next column, largest first; after the last, "
+                "grouped by filesystem again."),
         Binding("q", "app.quit", "Quit", show=False),
     ]
 
@@ -99,6 +124,14 @@ class MonitorScreen(Screen[None]):
         self._row_keys: list[str] = []
         self._columns = COLUMNS
         self._shown_cells: dict[tuple[str, str], tuple[object, ...]] = {}
+        self.hidden_columns: list[str] = []
+        """Headings of the columns left out for want of width (said on the status line)."""
+        self._fitted_width = 0
+        self._name_cells = NAME_CELLS
+        self._placed_for: Selection | None = None
+        self.sort_key: str | None = None
+        """The figure column the rows are sorted by (largest first), or None: grouped by filesystem."""
+        self._placed_key: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -113,7 +146,8 @@ class MonitorScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.sub_title = "Live I/O per layer" if self.root.live else "I/O counters of the capture"
-        self._set_columns(COLUMNS if self.root.live else COUNTER_COLUMNS)
+        self._columns = COLUMNS if self.root.live else COUNTER_COLUMNS
+        self._fit_columns(self.size.width or self.app.size.width)
         if self.root.live:
             self._watcher, self.hotplug_note = watch_block_devices(self.root, self._on_hotplug)
             self._timer = self.set_interval(self.interval, self.tick)
@@ -125,12 +159,37 @@ class MonitorScreen(Screen[None]):
 
     def on_screen_suspend(self) -> None:
         """Nobody sees the table: stop polling until the screen is shown again."""
+        self._leave_selection()
         if self._timer is not None:
             self._timer.pause()
 
     def on_screen_resume(self) -> None:
         if self._timer is not None and not self.paused:
             self._timer.resume()
+        self._show_selection()
+
+    def _show_selection(self) -> None:
+        """Put the cursor on the filesystem or device chosen on another screen."""
+        selection = chosen(self.app)
+        if selection is None or selection.by == "monitor" or selection == self._placed_for:
+            return
+        wanted = [f"group|{selection.mountpoint}"] if selection.mountpoint else []
+        wanted += [key for key in self._row_keys if selection.kname and key.endswith(f"|{selection.kname}")]
+        row = next((self._row_keys.index(key) for key in wanted if key in self._row_keys), None)
+        if row is not None:
+            self.query_one("#monitor-table", DataTable).move_cursor(row=row)
+            self._placed_for, self._placed_key = selection, self._row_keys[row]
+
+    def _leave_selection(self) -> None:
+        """Leaving: the row the user moved to here becomes the selection of every screen."""
+        key = self._selected_key()
+        if key is None or key == self._placed_key:
+            return
+        if key.startswith("group|"):
+            choose(self.app, None, key.removeprefix("group|") or None, "monitor")
+        else:
+            group, kname = key.split("|", 1)
+            choose(self.app, kname, group or None, "monitor")
 
     def _on_hotplug(self, action: str, kname: str) -> None:
         """pyudev's thread: re-read the stack at the next tick, and tell the UI thread."""
@@ -185,27 +244,84 @@ class MonitorScreen(Screen[None]):
             values.append(layer.delta.util if layer.delta is not None else None)
         for gone in sample.vanished:
             self.history.pop(gone, None)
+        names = [cell_len(layer_label(layer)) for layer in sample.layers()]
+        names += [cell_len(group.group.title) for group in sample.groups]
+        wanted = min(max([NAME_CELLS, *names]), MAX_NAME_CELLS)
+        if wanted != self._name_cells:
+            self._name_cells, self._fitted_width = wanted, 0
+            self._fit_columns(self.size.width)
         self._draw_table(sample)
         self._draw_side(sample)
         self._draw_summary(sample)
 
-    def _set_columns(self, columns: tuple[tuple[str, str, int], ...]) -> None:
+    def _all_columns(self) -> list[tuple[str, str, int]]:
+        """(heading, key, width) of every column this root can show, in display order."""
+        columns = [("device", "device", self._name_cells)]
+        for label, key, width in self._columns:
+            columns.append((label, key, width))
+            if key == "util":
+                columns.append(("util trend", "spark", SPARK_CELLS))
+        return columns
+
+    def on_resize(self) -> None:
+        self._fit_columns(self.size.width)
+
+    def _fit_columns(self, width: int) -> None:
+        """Put "who does the I/O" beside the table only when every column still fits; otherwise under
+        it, and leave out the least telling columns (named on the status line), never clip a figure."""
+        if width <= 0 or width == self._fitted_width:
+            return
+        self._fitted_width = width
+        columns = self._all_columns()
+        needed = sum(w + CELL_PADDING for _, _, w in columns) + SCROLLBAR_CELLS
+        beside = width - needed >= SIDE_MIN_CELLS
+        self.set_class(not beside, "-side-below")
+        side = self.query_one("#monitor-side")
+        side.styles.width = min(SIDE_CELLS, width - needed) if beside else None
+        room = width - (min(SIDE_CELLS, width - needed) + 1 if beside else 0)
+        hidden: list[str] = []
+        shrink = min(needed - room, self._name_cells - NAME_CELLS) if needed > room else 0
+        if shrink > 0:  # a long name is cut in the middle before any figure is left out
+            columns[0] = ("device", "device", self._name_cells - shrink)
+            needed -= shrink
+        for key in DROP_FIRST:
+            if needed <= room:
+                break
+            found = next((c for c in columns if c[1] == key), None)
+            if found is not None:
+                columns.remove(found)
+                hidden.append(found[0])
+                needed -= found[2] + CELL_PADDING
+        self._set_columns(columns, hidden)
+
+    def _heading(self, label: str, key: str) -> Text:
+        """A column heading; the sorted column is marked ▼ (largest first)."""
+        marked = f"{label}▼" if key == self.sort_key else label
+        return Text(marked) if key in ("device", "spark") else Text(marked, justify="right")
+
+    def _device_cells(self) -> int:
+        """The device column's fitted width."""
         table = self.query_one("#monitor-table", DataTable)
+        column = table.columns.get("device")  # type: ignore[call-overload]
+        return column.width if column is not None else self._name_cells
+
+    def _set_columns(self, columns: list[tuple[str, str, int]], hidden: list[str]) -> None:
+        table = self.query_one("#monitor-table", DataTable)
+        if [(str(c.key.value), c.width) for c in table.columns.values()] == [(k, w) for _, k, w in columns]:
+            return
         table.clear(columns=True)
-        self._columns, self._row_keys = columns, []
-        table.add_column("device", key="device", width=NAME_CELLS)
-        if columns is COLUMNS:
-            table.add_column(columns[0][0], key=columns[0][1], width=columns[0][2])
-            table.add_column("util trend", key="spark", width=SPARK_CELLS)
-            columns = columns[1:]
+        self._row_keys, self.hidden_columns = [], hidden
         for label, key, width in columns:
-            table.add_column(Text(label, justify="right"), key=key, width=width)
+            table.add_column(self._heading(label, key), key=key, width=width)
+        if self.sample is not None:
+            self._draw_table(self.sample)
+            self._draw_summary(self.sample)
 
     def _row_cells(self, layer: LayerSample, live: bool) -> dict[str, Text]:
         cells = rate_cells(layer.delta) if live else counter_cells(layer)
         util = layer.delta.util if layer.delta is not None else None
         style = util_style(util, layer.saturated)
-        label = layer_label(layer)[:NAME_CELLS - 1]
+        label = middle_ellipsis(layer_label(layer), self._device_cells())
         row = {"device": Text(label, style="bold white on red" if layer.saturated else "")}
         row.update({key: Text(value, justify="right") for key, value in cells.items()})
         if "util" in row:
@@ -220,10 +336,13 @@ class MonitorScreen(Screen[None]):
         live = sample.seconds is not None or self.root.live
         keys: list[str] = []
         rows: dict[str, dict[str, Text]] = {}
-        for group in sample.groups:
+        if self.sort_key is not None:
+            keys, rows = self._sorted_rows(sample, live)
+        for group in sample.groups if self.sort_key is None else ():
             key = f"group|{group.group.key}"
             keys.append(key)
-            rows[key] = {"device": Text(middle_ellipsis(group.group.title, NAME_CELLS), style="bold")}
+            title = middle_ellipsis(group.group.title, self._device_cells())
+            rows[key] = {"device": Text(title, style="bold")}
             for layer in group.layers:
                 key = f"{group.group.key}|{layer.row.kname}"
                 keys.append(key)
@@ -239,6 +358,8 @@ class MonitorScreen(Screen[None]):
                                  for column, cell in row.items()}
             if selected in keys:
                 table.move_cursor(row=keys.index(selected))
+            elif self.app.screen is self:
+                self._show_selection()
             return
         for key in keys:
             for column in column_keys:
@@ -246,6 +367,36 @@ class MonitorScreen(Screen[None]):
                 if cell is not None and self._shown_cells.get((key, column)) != _look(cell):
                     table.update_cell(key, column, cell)  # only what changed: each update repaints
                     self._shown_cells[(key, column)] = _look(cell)
+
+    def _sorted_rows(self, sample: MonitorSample, live: bool) -> tuple[list[str], dict[str, dict[str, Text]]]:
+        """Every device once, the largest value of the sort column first (as htop's sorted view)."""
+        layers: dict[str, tuple[str, LayerSample]] = {}
+        for group in sample.groups:
+            for layer in group.layers:
+                layers.setdefault(layer.row.kname, (group.group.key, layer))
+        rows = {f"{group}|{kname}": self._row_cells(layer, live) for kname, (group, layer) in layers.items()}
+        column = self.sort_key or ""
+        keys = sorted(rows, key=lambda key: -sort_value(rows[key].get(column, Text("")).plain))
+        for key in keys:
+            rows[key]["device"] = Text(rows[key]["device"].plain.strip(), style=rows[key]["device"].style)
+        return keys, rows
+
+    def action_sort(self) -> None:
+        """Sort by the next figure column (htop's F6); after the last, back to grouped by filesystem."""
+        table = self.query_one("#monitor-table", DataTable)
+        figures = [str(c.key.value) for c in table.columns.values() if str(c.key.value) not in
+                   ("device", "spark")]
+        order = [None, *figures]
+        self.sort_key = order[(order.index(self.sort_key) + 1) % len(order)
+                              if self.sort_key in order else 0]
+        for column in table.columns.values():
+            label = next((heading for heading, key, _ in self._all_columns() if key == column.key.value), "")
+            column.label = self._heading(label, str(column.key.value))
+        self._row_keys = []
+        if self.sample is not None:
+            self._draw_table(self.sample)
+            self._draw_summary(self.sample)
+        table.refresh()
 
     def _selected_key(self) -> str | None:
         table = self.query_one("#monitor-table", DataTable)
@@ -291,7 +442,10 @@ class MonitorScreen(Screen[None]):
             parts.append(f"busiest: {busiest.row.name} {busiest.delta.util:.0%}"
                          + (" SATURATED" if busiest.saturated else ""))
         self.query_one("#monitor-summary", Static).update(Text(" · ".join(parts)))
-        status = [sample.note] if sample.note else []
+        status = ["hidden for width: " + ", ".join(self.hidden_columns)] if self.hidden_columns else []
+        status += [sample.note] if sample.note else []
+        if self.sort_key is not None:
+            status.append(f"sorted by {self.sort_key}, largest first (o: next column)")
         if sample.appeared:
             status.append("appeared: " + ", ".join(sample.appeared))
         if sample.vanished:

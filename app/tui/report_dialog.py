@@ -28,6 +28,10 @@ def default_report_name(hostname: str | None, now: dt.datetime) -> str:
     return os.path.join(os.getcwd(), f"diskdoctor-{host}-{now:%Y%m%d-%H%M}.html")
 
 
+NOTIFY_SECONDS = 15
+"""The notice naming the report's full path stays long enough to copy it."""
+
+
 class ReportDialog(ModalScreen[str | None]):
     """Asks where to write the report; returns the path written, or None when cancelled."""
 
@@ -97,7 +101,7 @@ class ReportDialog(ModalScreen[str | None]):
         except Exception as err:  # a probe bug must not leave the dialog stuck
             self.app.call_from_thread(self._finished, None, f"internal error: {err} (please report it)")
             return
-        summary = (f"Wrote {path}: {_count(len(report.findings), 'finding')}, "
+        summary = (f"Wrote {os.path.abspath(path)}: {_count(len(report.findings), 'finding')}, "
                    f"{_count(len(report.verdicts), 'TRIM verdict')}, {_count(len(report.runs), 'run')}.")
         if report.skipped_runs:
             left = "it is" if report.skipped_runs == 1 else "they are"
@@ -114,6 +118,7 @@ class ReportDialog(ModalScreen[str | None]):
         self.replace_path = None
         self.query_one("#report-write", Button).label = "Write"
         self._say(message)
+        self.app.notify(os.path.abspath(path), title="Report written", timeout=NOTIFY_SECONDS, markup=False)
         self.query_one("#report-close", Button).focus()
 
     def _said_error(self, message: str) -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from diskdoctor.widgets.fit_text import middle_ellipsis
+from diskdoctor.widgets.fit_text import fit_end, middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
+from diskdoctor.widgets.fitted_table import FittedTable
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -25,6 +26,10 @@ from ..text.runs import compare_lines, list_row, show_lines
 
 TARGET_MIN_CELLS = 16
 """A target is never cut shorter than this (the table scrolls sideways instead)."""
+RESULT_MIN_CELLS = 12
+SAVED_CELLS = 16
+CELL_PADDING = 2
+SCROLLBAR_CELLS = 2
 
 PICK_MARK = "●"
 MAX_PICKS = 2
@@ -65,21 +70,19 @@ class RunsScreen(Screen[None]):
         self.store = store
         self.runs: list[SavedRun] = []
         self.picked: list[str] = []
+        self._rows: list[tuple[str, str, str]] = []
+        self._widths: tuple[int, ...] = ()
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         with Horizontal(id="runs-body"):
-            yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
+            yield FittedTable(id="runs-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="runs-detail-pane"):
                 yield Static("", id="runs-detail")
         yield Static("Reading saved runs…", id="runs-status")
         yield FittedFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        for label, key in (("", "pick"), ("saved (UTC)", "saved"), ("kind", "kind"), ("result", "result"),
-                           ("target", "target")):
-            table.add_column(label, key=key)
         self.load_runs()
 
     @work(thread=True, exclusive=True, group="runs", exit_on_error=False, description="load saved runs")
@@ -96,20 +99,50 @@ class RunsScreen(Screen[None]):
         self.runs = list(reversed(message.listing.runs))  # newest first
         known = {run.id for run in self.runs}
         self.picked = [run_id for run_id in self.picked if run_id in known]
-        table = self.query_one(DataTable)
-        table.clear()
-        rows = [list_row(run) for run in self.runs]  # a run that cannot be shown says DAMAGED, and why
-        # the target gets the room left, cut in the middle so both the directory and the host stay
-        used = 1 + 16 + max((len(run.kind) for run in self.runs), default=4) + \
-            max((len(head) for _, head, _ in rows), default=6)
-        room = max((table.size.width or self.app.size.width // 2) - used - 5 * 2 - 2, TARGET_MIN_CELLS)
-        for run, (when, head, target) in zip(self.runs, rows, strict=True):
-            table.add_row(self._mark(run.id), when.removesuffix(" UTC"), Text(run.kind),
-                          Text(head, style="bold red" if not target else ""),
-                          Text(middle_ellipsis(target, room)), key=run.id)
+        self._rows = [list_row(run) for run in self.runs]  # a damaged run says DAMAGED, and why
+        self._widths = ()
+        self._fill_table()
         self.query_one("#runs-status", Static).update(Text(message.problem or self._status(message.listing)))
         self._notify_damaged(message.listing)
         self._show_detail()
+
+    @on(FittedTable.Resized, "#runs-table")
+    def _resized(self) -> None:
+        self._fill_table()
+
+    def _column_widths(self) -> tuple[int, int, int, int]:
+        """Saved, kind, target and result widths: the target (what tells runs apart) whole first, then
+        the result; each cut (the target in the middle) only when the table is too narrow for both."""
+        table = self.query_one(DataTable)
+        width = table.size.width or self.app.size.width
+        kind = max((len(run.kind) for run in self.runs), default=0)
+        kind = max(kind, len("kind"))
+        target = max((len(target) for _, _, target in self._rows), default=TARGET_MIN_CELLS)
+        result = max((len(head) for _, head, _ in self._rows), default=RESULT_MIN_CELLS)
+        room = width - SCROLLBAR_CELLS - 5 * CELL_PADDING - 1 - SAVED_CELLS - kind
+        target = max(min(target, room - min(result, RESULT_MIN_CELLS)), TARGET_MIN_CELLS)
+        return SAVED_CELLS, kind, target, max(room - target, RESULT_MIN_CELLS)
+
+    def _fill_table(self) -> None:
+        """(Re)build the table when its runs or its width change; the cursor stays on its row."""
+        widths = self._column_widths()
+        if widths == self._widths:
+            return
+        self._widths = widths
+        saved, kind, target_cells, result_cells = widths
+        table = self.query_one(DataTable)
+        cursor = table.cursor_row
+        table.clear(columns=True)
+        for label, key, width in (("", "pick", 1), ("saved (UTC)", "saved", saved), ("kind", "kind", kind),
+                                  ("target", "target", target_cells), ("result", "result", result_cells)):
+            table.add_column(label, key=key, width=width)
+        for run, (when, head, target) in zip(self.runs, self._rows, strict=True):
+            table.add_row(self._mark(run.id), when.removesuffix(" UTC"), Text(run.kind),
+                          Text(middle_ellipsis(target, target_cells)),
+                          Text(fit_end(head, result_cells), style="bold red" if not target else ""),
+                          key=run.id)
+        if self.runs:
+            table.move_cursor(row=min(max(cursor, 0), len(self.runs) - 1))
 
     def _status(self, listing: RunListing) -> str:
         """The status line: how many runs, and every file skipped ("skipped 1 file that is not a run ...")."""

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from diskdoctor.probes.host import Host
+from diskdoctor.probes.hotplug import HotplugWatcher, watch_block_devices
 from diskdoctor.probes.layer_details import DetailSection, read_layer_details
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets import LayerTable, StackTree, StatusLine
-from diskdoctor.widgets.fit_text import middle_ellipsis
+from diskdoctor.widgets.filter_bar import FilterBar
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.stack_tree import header_text
 from rich.text import Text
@@ -15,16 +16,23 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import Header, Static
 
 from .host_snapshot import HostSnapshot, SnapshotScreen
 from .screen_help import STACK_HELP
+from .selection import choose, chosen
 from .stack_view import DISKS_UP, MOUNTS_DOWN, StackView, detail_groups, trim_group
 
+HOTPLUG_SETTLE_S = 0.3
+"""Events closer together than this are one change (one read of the host)."""
 VIEW_TITLES = {DISKS_UP: "from the disks up", MOUNTS_DOWN: "from the mountpoints down"}
 EXPAND_LEVELS = 16
 MAX_AUTO_EXPAND_ROOTS = 64
-TITLE_MARGIN = 3
+DETAILS_MIN_CELLS = 56
+"""The details pane keeps this much (a value and its caveat on one or two lines) unless the tree's six
+columns need it; the tree takes what its columns hold, no more."""
+BORDER_CELLS = 1
 
 
 class StackScreen(SnapshotScreen):
@@ -32,8 +40,6 @@ class StackScreen(SnapshotScreen):
 
     SCREEN_HELP = STACK_HELP
     BINDINGS = [
-        Binding("g", "app.guides", "Guides",
-                tooltip="Guided walkthroughs: etcd speed, TRIM end to end, a slow node, Elasticsearch/Ceph."),
         Binding("v", "toggle_view", "Direction",
                 tooltip="Switch the tree: from the disks up / from the mounts down."),
         Binding("s", "toggle_sources", "Sources",
@@ -41,6 +47,8 @@ class StackScreen(SnapshotScreen):
         Binding("b", "bench_selected", "Bench this",
                 tooltip="Benchmark the selected filesystem (opens screen 3 with it chosen)."),
         Binding("e", "expand_all", "Expand all", tooltip="Expand everything under the cursor."),
+        Binding("slash", "filter", "Filter",
+                tooltip="Keep the stacks with a device, type, filesystem or mountpoint that has the text."),
         Binding("r", "refresh", "Refresh",
                 tooltip="Read the host again (selection and collapsed rows stay)."),
         Binding("q", "app.quit", "Quit", tooltip="Quit diskdoctor."),
@@ -59,6 +67,14 @@ class StackScreen(SnapshotScreen):
         self.host: Host | None = None
         self.view: StackView | None = None
         self.mode = DISKS_UP
+        self.trim_verdicts: dict[str, str] = {}
+        self._placed: str | None = None
+        """The row this screen put the cursor on itself (not the user's choice)."""
+        self._watcher: HotplugWatcher | None = None
+        self.hotplug_note = ""
+        self._hotplug_timer: Timer | None = None
+        self._changes: list[str] = []
+        self.filter_text = ""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -70,16 +86,80 @@ class StackScreen(SnapshotScreen):
             with Vertical(id="details-pane"):
                 yield Static("Details", id="details-title", classes="pane-title")
                 yield LayerTable(id="details")
+        yield FilterBar(id="stack-filter")
         yield StatusLine("Reading the host…", id="status")
         yield FittedFooter()
 
+    class DeviceEvent(Message):
+        """A block device appeared, vanished or changed (a pyudev event, posted from its thread)."""
+
+        def __init__(self, action: str, kname: str) -> None:
+            super().__init__()
+            self.action, self.kname = action, kname
+
     def on_mount(self) -> None:
         self.take_snapshot(getattr(self.app, "snapshot", None))
+        if self.root.live:
+            self._watcher, self.hotplug_note = watch_block_devices(
+                self.root, lambda action, kname: self.post_message(self.DeviceEvent(action, kname)))
+
+    def on_unmount(self) -> None:
+        if self._watcher is not None:
+            self._watcher.stop()
+
+    @on(DeviceEvent)
+    def _device_event(self, message: DeviceEvent) -> None:
+        """A device came, went or changed (a loop device attached, a partition table re-read): read the
+        host again once the burst of events is over (an LVM activation sends several)."""
+        said = {"add": "appeared", "remove": "vanished", "change": "changed"}.get(message.action)
+        if said is None:
+            return
+        self._changes.append(f"{message.kname} {said}")  # a loop device attached is a "change"
+        if self._hotplug_timer is not None:
+            self._hotplug_timer.stop()
+        self._hotplug_timer = self.set_timer(HOTPLUG_SETTLE_S, self._hotplug_refresh)
+
+    def _hotplug_refresh(self) -> None:
+        self._hotplug_timer = None
+        changes, self._changes = self._changes, []
+        self.query_one(StatusLine).say(", ".join(changes[-3:]) + ": reading the host again…")
+        self.request_refresh()
+
+    def on_screen_resume(self) -> None:
+        """Show what was chosen on another screen (its device, or the device under its filesystem)."""
+        super().on_screen_resume()
+        selection = chosen(self.app)
+        if selection is None or selection.by == "stack" or self.view is None or self.host is None:
+            self._placed = self.query_one(StackTree).cursor_key()
+            return
+        kname = selection.kname
+        if kname is None and selection.mountpoint:
+            mounted = self.host.mount_for_path(selection.mountpoint)
+            kname = mounted.kname if mounted else None
+        key = self.view.key_for(kname) if kname else None
+        tree = self.query_one(StackTree)
+        if key and (tree.cursor_node is None or tree.cursor_key() != key):
+            tree.reveal(StackView.ancestor_keys(key))
+            self._placed = key
+
+    def on_screen_suspend(self) -> None:
+        """Leaving: the row the user moved to here becomes the selection of every screen."""
+        key = self.query_one(StackTree).cursor_key()
+        if key is None or self.view is None or key == self._placed:
+            return
+        choose(self.app, self.view.kname_of(key), self.view.mountpoint_of(key), "stack")
+        self._placed = key
 
     def show_snapshot(self, snapshot: HostSnapshot) -> None:
         """Draw the tree of a new Host (the TRIM-only update of the same Host changes nothing here)."""
+        verdicts = {v.mountpoint: str(v.verdict) for v in snapshot.trim_verdicts}
         if snapshot.host is self.host:
+            if verdicts != self.trim_verdicts:
+                self.trim_verdicts = verdicts
+                if self.mode == MOUNTS_DOWN:
+                    self._show_tree(keep_cursor=True, keep_expansion=True)
             return
+        self.trim_verdicts = verdicts
         refreshing = self.host is not None
         self.host = snapshot.host
         host = snapshot.host
@@ -92,6 +172,23 @@ class StackScreen(SnapshotScreen):
     @on(StackTree.ColumnsChanged)
     def show_columns(self, message: StackTree.ColumnsChanged) -> None:
         self.query_one("#stack-columns", Static).update(message.header)
+        self._size_panes()
+
+    def on_resize(self) -> None:
+        self._size_panes()
+
+    def _size_panes(self) -> None:
+        """Side by side, the tree pane is as wide as its columns (with the extra ones when the details
+        keep DETAILS_MIN_CELLS), the details take the rest; stacked (narrow), both are full width."""
+        pane = self.query_one("#stack-pane")
+        width = self.size.width
+        if self.has_class("-narrow") or width <= 0:
+            pane.styles.width = None
+            return
+        tree = self.query_one(StackTree)
+        wanted = min(tree.natural_width(), width - DETAILS_MIN_CELLS)
+        wanted = max(wanted, min(tree.base_width(), width * 3 // 5))
+        pane.styles.width = wanted + BORDER_CELLS
 
     def _show_tree(self, keep_cursor: bool = False, keep_expansion: bool = False) -> None:
         if self.host is None:
@@ -100,9 +197,13 @@ class StackScreen(SnapshotScreen):
         previous = tree.cursor_key() if keep_cursor else None
         previous_kname = self.view.kname_of(previous) if previous and self.view else None
         expanded, collapsed = tree.expansion() if keep_expansion else (set(), set())
-        self.view = StackView(self.host, self.mode)
+        self.view = StackView(self.host, self.mode, self.trim_verdicts)
+        self.view.filter_text = self.filter_text
         few = len(self.host.roots()) <= MAX_AUTO_EXPAND_ROOTS
         tree.show_rows(self.view.children, expand_depth=EXPAND_LEVELS if few else 0)
+        if previous is None:  # the cursor is on the first row: placed by the screen, not chosen
+            first = tree.root.children[0] if tree.root.children else None
+            self._placed = first.data.key if first is not None and first.data is not None else None
         if keep_expansion:
             tree.restore_expansion(expanded, collapsed)
         if previous and not tree.reveal(StackView.ancestor_keys(previous)) and previous_kname:
@@ -114,7 +215,8 @@ class StackScreen(SnapshotScreen):
             f"Storage stack {VIEW_TITLES[self.mode]} · {count} devices")
         if tree.cursor_node is None or tree.cursor_node.data is None:
             self.query_one(StatusLine).say(*self._status_parts())
-        tree.focus()
+        if not isinstance(self.focused, FilterBar):  # typing a filter goes on in the filter line
+            tree.focus()
 
     def _status_parts(self) -> list[tuple[str, int]]:
         assert self.host is not None
@@ -153,10 +255,19 @@ class StackScreen(SnapshotScreen):
             return
         groups = detail_groups(message.sections)
         groups.insert(1, trim_group(self.host, message.kname))
-        title_widget = self.query_one("#details-title", Static)
-        room = max(title_widget.size.width - TITLE_MARGIN, 20)
-        title_widget.update(Text(f"Details: {middle_ellipsis(message.title, room - len('Details: '))}"))
+        self.query_one("#details-title", Static).update(Text(f"Details: {message.title}"))
         self.query_one(LayerTable).show_groups(groups)
+
+    def action_filter(self) -> None:
+        self.query_one(FilterBar).open()
+
+    @on(FilterBar.Filter)
+    def _filter_changed(self, message: FilterBar.Filter) -> None:
+        self.filter_text = message.text
+        self._show_tree(keep_cursor=True)
+        if message.text:
+            shown = len(self.query_one(StackTree).root.children)
+            self.query_one(StatusLine).say(f"filter '{message.text}': {shown} stacks · Esc clears")
 
     def action_toggle_view(self) -> None:
         self.mode = MOUNTS_DOWN if self.mode == DISKS_UP else DISKS_UP

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from diskdoctor.probes.blockdev import BlockDevice
 from diskdoctor.probes.discard_path import discard_reach
 from diskdoctor.probes.facts import Fact
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.layer_details import DetailSection
 from diskdoctor.widgets import DetailGroup, DetailRow, StackRow
+from diskdoctor.widgets.filter_bar import matches
 
 from ..base.formatting import human_bytes, yes_no
 from ..core.trim.summary import MountTrim, mount_trims
@@ -17,8 +19,11 @@ SEPARATOR = ">"
 MOUNT_PREFIX = "mount:"
 
 
-def verdict_text(verdict: str) -> str:
-    """TRIM column text for a mountpoint row (the blocking layer is named in the details)."""
+def verdict_text(verdict: str, trim_verdict: str | None = None) -> str:
+    """TRIM column text for a mountpoint row: the TRIM screen's verdict once it is read (so a path that
+    reaches the disk but is never trimmed says unscheduled, as there), else whether discard reaches."""
+    if trim_verdict is not None:
+        return "BLOCKED" if trim_verdict == "blocked" else trim_verdict
     if verdict == "reaches":
         return "ok"
     if verdict == "blocked":
@@ -26,12 +31,55 @@ def verdict_text(verdict: str) -> str:
     return verdict if verdict != "unknown" else "?"
 
 
+def device_extra(device: BlockDevice) -> tuple[str, str, str, str]:
+    """ROTA, SCHED, DISC-MAX and DISC-GRAN as lsblk prints them ("" when unknown)."""
+    rota = device.rotational.value
+    return ("" if rota is None else "1" if rota else "0", device.scheduler.value or "",
+            _lsblk_bytes(device.discard_max_bytes.value), _lsblk_bytes(device.discard_granularity.value))
+
+
+def _lsblk_bytes(value: int | None) -> str:
+    """0B, 512B, 4K, 4G: lsblk's short sizes."""
+    return "" if value is None else "0B" if value == 0 else human_bytes(value)
+
+
 class StackView:
     """Rows for the tree in either direction; keys are paths so a shared device has unique rows."""
 
-    def __init__(self, host: Host, mode: str = DISKS_UP) -> None:
+    def __init__(self, host: Host, mode: str = DISKS_UP, trim_verdicts: dict[str, str] | None = None) -> None:
         self.host = host
         self.mode = mode
+        self.trim_verdicts = trim_verdicts or {}
+        """The TRIM screen's verdict word by mountpoint (empty until the TRIM facts are read)."""
+        self.filter_text = ""
+        """Only the top-level rows with a match anywhere below them (`/` on the Stack screen)."""
+
+    def _device_matches(self, kname: str, seen: set[str], down: bool) -> bool:
+        """Whether `kname` or any device above it (below it when `down`) matches the filter."""
+        if kname in seen or kname not in self.host.devices:
+            return False
+        seen.add(kname)
+        device = self.host.devices[kname]
+        if matches(self.filter_text, device.name, kname, device.kind, device.fstype.value or "",
+                   " ".join(self.host.mountpoints(kname))):
+            return True
+        nexts = self.host.parents(kname) if down else self.host.children(kname)
+        return any(self._device_matches(k, seen, down) for k in nexts)
+
+    def _kept(self, rows: list[StackRow]) -> list[StackRow]:
+        if not self.filter_text:
+            return rows
+        kept = []
+        for row in rows:
+            if row.key.startswith(MOUNT_PREFIX):
+                mounted = self.host.mount_for_path(row.key[len(MOUNT_PREFIX):])
+                found = matches(self.filter_text, row.name, row.fstype, row.trim) or bool(
+                    mounted and mounted.kname and self._device_matches(mounted.kname, set(), True))
+            else:
+                found = self._device_matches(row.key, set(), False)
+            if found:
+                kept.append(row)
+        return kept
 
     def device_row(self, key: str, kname: str, has_children: bool) -> StackRow:
         """A row for one device."""
@@ -39,22 +87,25 @@ class StackView:
         return StackRow(key=key, name=device.name, kind=device.kind,
                         size=human_bytes(device.size_bytes.value),
                         trim=yes_no(device.accepts_discard), fstype=device.fstype.value or "",
-                        mounts=" ".join(self.host.mountpoints(kname)), has_children=has_children)
+                        mounts=" ".join(self.host.mountpoints(kname)), has_children=has_children,
+                        extra=device_extra(device))
 
     def mount_row(self, trim: MountTrim) -> StackRow:
         """A row for a mountpoint at the top of the mounts-down view."""
         device = self.host.devices[trim.kname]
         return StackRow(key=MOUNT_PREFIX + trim.mountpoint, name=trim.mountpoint, kind=trim.fstype,
                         size=human_bytes(device.size_bytes.value),
-                        trim=verdict_text(trim.reach.verdict), fstype=trim.fstype,
+                        trim=verdict_text(trim.reach.verdict, self.trim_verdicts.get(trim.mountpoint)),
+                        fstype=trim.fstype,
                         mounts=f"on {device.name}", has_children=True, emphasis="bold cyan")
 
     def children(self, key: str | None) -> list[StackRow]:
         """Rows under `key` (None for the top level)."""
         if self.mode == MOUNTS_DOWN:
-            return self._down_children(key)
+            rows = self._down_children(key)
+            return self._kept(rows) if key is None else rows
         if key is None:
-            return [self.device_row(k, k, bool(self.host.children(k))) for k in self.host.roots()]
+            return self._kept([self.device_row(k, k, bool(self.host.children(k))) for k in self.host.roots()])
         kname = key.rsplit(SEPARATOR, 1)[-1]
         return [self.device_row(f"{key}{SEPARATOR}{child}", child,
                                 bool(self.host.children(child)))

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from diskdoctor.probes.calendar_spec import describe_delta
 from diskdoctor.probes.fstrim_run import FstrimResult
-from diskdoctor.probes.host import Host
+from diskdoctor.probes.host import Host, natural_key
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard, StatusLine
+from diskdoctor.widgets.filter_bar import FilterBar, matches
 from diskdoctor.widgets.fit_text import middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
+from diskdoctor.widgets.fitted_table import FittedTable
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Header, Static
+from textual.widgets.data_table import RowDoesNotExist
 
 from ..base.errors import UsageError
 from ..base.formatting import human_bytes
@@ -25,10 +30,22 @@ from ..core.trim.trim_now import hold_confirmed_mount
 from .cards import card_content
 from .host_snapshot import HostSnapshot, SnapshotScreen
 from .screen_help import TRIM_HELP
+from .selection import choose, chosen
 from .trim_dialogs import ConfirmTrim, PeakDialog, TrimProgress
 
 COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Warnings")
 MIN_MOUNTPOINT_CELLS = 16
+WORST_FIRST = {"blocked": 0, "unscheduled": 1, "unsupported": 2, "unknown": 3, "ok": 4}
+"""Rows by consequence: discard stopped at a layer, never trimmed, cannot be, unknown, then fine."""
+
+
+def worst_first(verdicts: list[TrimVerdict]) -> list[TrimVerdict]:
+    """Verdicts by consequence, more warnings first within one, then by mountpoint."""
+    def key(verdict: TrimVerdict) -> tuple[int, int, list[object]]:
+        warnings = sum(1 for f in verdict.findings if f.severity != "info")
+        rank = WORST_FIRST.get(str(verdict.verdict), len(WORST_FIRST))
+        return rank, -warnings, natural_key(verdict.mountpoint)
+    return sorted(verdicts, key=key)
 
 
 def _schedule_cell(verdict: TrimVerdict, facts: TrimFacts) -> str:
@@ -104,6 +121,8 @@ class TrimScreen(SnapshotScreen):
     SCREEN_HELP = TRIM_HELP
     BINDINGS = [
         Binding("t", "trim_now", "Trim now", tooltip="Run fstrim on the selected filesystem (asks first)."),
+        Binding("slash", "filter", "Filter",
+                tooltip="Keep the filesystems whose mountpoint, type, verdict or schedule has the text."),
         Binding("b", "bench_selected", "Bench this",
                 tooltip="Benchmark the selected filesystem (opens screen 3 with it chosen)."),
         Binding("c", "copy_fixes", "Copy fixes", tooltip="Copy the fix commands to the clipboard (OSC 52)."),
@@ -119,6 +138,9 @@ class TrimScreen(SnapshotScreen):
         self.facts: TrimFacts | None = None
         self.host: Host | None = None
         self.selected: str | None = None
+        self.filter_text = ""
+        self._placed: str | None = None
+        """The row this screen put the cursor on itself (not the user's choice)."""
 
     @property
     def peak(self) -> PeakWindow | None:
@@ -128,11 +150,12 @@ class TrimScreen(SnapshotScreen):
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         yield Static(id="trim-host")
-        yield DataTable(id="trim-table", cursor_type="row", zebra_stripes=True)
+        yield FittedTable(id="trim-table", cursor_type="row", zebra_stripes=True)
         yield Static("Details", id="trim-details-title", classes="pane-title")
         with VerticalScroll(id="trim-details"):
             yield Static(id="trim-verdict")
             yield Vertical(id="trim-findings")
+        yield FilterBar(id="trim-filter")
         yield StatusLine("Reading the host…", id="status")
         yield FittedFooter()
 
@@ -153,18 +176,20 @@ class TrimScreen(SnapshotScreen):
             self.query_one(StatusLine).say(snapshot.trim_problem or "could not read the TRIM facts")
             return
         facts = snapshot.trim_facts
-        verdicts = list(snapshot.trim_verdicts)
+        verdicts = worst_first(list(snapshot.trim_verdicts))
         self.facts = facts
         self.host = snapshot.host
         self.verdicts = {v.mountpoint: v for v in verdicts}
         self.query_one("#trim-host", Static).update(host_summary(facts, snapshot.peak))
         self._fill_table()
         table = self.query_one("#trim-table", DataTable)
-        if self.selected in self.verdicts:
-            table.move_cursor(row=table.get_row_index(self.selected))
-            self._show_details(self.selected)
+        selection = chosen(self.app)
+        wanted = selection.mountpoint if selection is not None and self._placed == self.selected else None
+        if wanted in self.verdicts or self.selected in self.verdicts:
+            self.select(wanted if wanted in self.verdicts else self.selected)  # type: ignore[arg-type]
         elif verdicts:
             self._show_details(verdicts[0].mountpoint)
+        self._placed = self.selected
         bad = sum(1 for v in verdicts if v.verdict != "ok")
         self.query_one(StatusLine).say((f"{len(verdicts) - bad} of {len(verdicts)} filesystems OK", 0),
                                        ("t trim now", 2), ("b bench this", 3), ("F1 help", 1))
@@ -178,8 +203,12 @@ class TrimScreen(SnapshotScreen):
         rows = []
         for verdict in self.verdicts.values():
             problems = [f for f in verdict.findings if f.severity != "info"]
+            schedule = _schedule_cell(verdict, self.facts)
+            if not matches(self.filter_text, verdict.mountpoint, verdict.fstype, str(verdict.verdict),
+                           verdict.mode.mode, schedule):
+                continue
             rows.append((verdict.mountpoint, verdict.fstype, verdict.verdict, verdict.mode.mode,
-                         _schedule_cell(verdict, self.facts), str(len(problems)) if problems else "-"))
+                         schedule, str(len(problems)) if problems else "-"))
         others = sum(max([len(COLUMNS[i]), *(len(row[i]) for row in rows)]) + 2
                      for i in range(1, len(COLUMNS)))
         room = max((table.size.width or self.app.size.width) - others - 3, MIN_MOUNTPOINT_CELLS)
@@ -192,14 +221,51 @@ class TrimScreen(SnapshotScreen):
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1))
 
-    def on_resize(self) -> None:
+    def select(self, mountpoint: str) -> bool:
+        """Highlight `mountpoint`'s row (the selection made on another screen); False when it has none."""
+        if mountpoint not in self.verdicts:
+            return False
+        table = self.query_one("#trim-table", DataTable)
+        with suppress(RowDoesNotExist):  # filtered out: the details still show it
+            table.move_cursor(row=table.get_row_index(mountpoint))
+        self._show_details(mountpoint)
+        return True
+
+    @on(FittedTable.Resized, "#trim-table")
+    def _resized(self) -> None:
         """Fit the mountpoints to the new width."""
         self._fill_table()
+
+    def action_filter(self) -> None:
+        self.query_one(FilterBar).open()
+
+    @on(FilterBar.Filter)
+    def _filter_changed(self, message: FilterBar.Filter) -> None:
+        self.filter_text = message.text
+        self._fill_table()
+        shown = self.query_one("#trim-table", DataTable).row_count
+        if message.text:
+            self.query_one(StatusLine).say(f"filter '{message.text}': {shown} of {len(self.verdicts)} "
+                                           "filesystems · Esc clears")
 
     @on(DataTable.RowHighlighted, "#trim-table")
     def highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.row_key.value is not None:
             self._show_details(str(event.row_key.value))
+
+    def on_screen_resume(self) -> None:
+        """Show the filesystem chosen on another screen."""
+        super().on_screen_resume()
+        selection = chosen(self.app)
+        if selection is not None and selection.by != "trim" and selection.mountpoint:
+            self.select(selection.mountpoint)
+        self._placed = self.selected
+
+    def on_screen_suspend(self) -> None:
+        """Leaving: a filesystem the user moved to here becomes the selection of every screen."""
+        verdict = self.verdicts.get(self.selected or "")
+        if verdict is not None and self.selected != self._placed:
+            choose(self.app, verdict.kname, verdict.mountpoint, "trim")
 
     def _show_details(self, mountpoint: str) -> None:
         verdict = self.verdicts.get(mountpoint)

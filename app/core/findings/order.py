@@ -29,3 +29,46 @@ def grouped(findings: list[Finding]) -> list[FindingGroup]:
 def in_display_order(findings: list[Finding]) -> list[Finding]:
     """The findings as every renderer lists them (grouped by subject, most severe first)."""
     return [finding for group in grouped(findings) for finding in group.findings]
+
+
+BLOCKS_OR_FAILS = ("TRIM-CRYPT-OFF", "TRIM-LAYER-BLOCKED", "TRIM-THIN-IGNORE", "TRIM-THIN-NOPASSDOWN",
+                   "TRIM-NOTRIM", "TRIM-MD-RAID456", "TRIM-UNSUPPORTED", "ETCD-", "WAL-")
+"""Findings whose consequence is that something does not happen at all (discard stops at a layer, a
+benchmark misses its threshold): first within their severity."""
+UNSCHEDULED = ("TRIM-NO-SCHEDULE", "TRIM-TIMER-STALE", "TRIM-FSTAB-ONLY")
+"""Findings whose consequence is that a working path is never used (nothing trims it): next."""
+
+
+def consequence_rank(finding_id: str) -> int:
+    """0 blocked or failed, 1 unscheduled, 2 anything else: the order within one severity."""
+    if finding_id.startswith(BLOCKS_OR_FAILS):
+        return 0
+    return 1 if finding_id.startswith(UNSCHEDULED) else 2
+
+
+@dataclass(frozen=True)
+class MergedFinding:
+    """One finding as the first of its kind says it, and every subject it was found on."""
+
+    finding: Finding
+    subjects: tuple[str, ...]
+
+    @property
+    def subjects_text(self) -> str:
+        """The subject, or "N: first, second, …" when the same finding holds for several."""
+        if len(self.subjects) == 1:
+            return self.subjects[0]
+        return f"{len(self.subjects)}: " + ", ".join(self.subjects)
+
+
+def worst_first(findings: list[Finding]) -> list[MergedFinding]:
+    """Findings by severity, then consequence (blocked before unscheduled before the rest), the same
+    finding on several subjects merged into one row that lists them (its card is the first's)."""
+    merged: dict[tuple[str, str], list[Finding]] = {}
+    for finding in findings:
+        key = (finding.id, finding.title.replace(finding.subject, "\0"))
+        merged.setdefault(key, []).append(finding)
+    rows = [MergedFinding(items[0], tuple(sorted({f.subject for f in items}, key=natural_key)))
+            for items in merged.values()]
+    return sorted(rows, key=lambda row: (row.finding.severity.rank, consequence_rank(row.finding.id),
+                                         natural_key(row.finding.id), natural_key(row.subjects[0])))

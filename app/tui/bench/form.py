@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from diskdoctor.app.core.bench.kind import FormDefaults, FormValues
-from diskdoctor.app.core.bench.kinds import kind_of
+from diskdoctor.app.core.bench.kinds import KINDS, kind_of
 from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.wal_params import (
@@ -26,7 +26,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.dom import DOMNode
 from textual.validation import Function
-from textual.widgets import Button, Checkbox, Input, Select, Static
+from textual.widgets import Button, Checkbox, Input, Select, Static, Tab, Tabs
 from textual.widgets._select import SelectCurrent
 
 from . import view, workloads
@@ -92,6 +92,7 @@ class BenchForm(Vertical):
         self.host: Host | None = None
 
     def compose(self) -> ComposeResult:
+        yield Tabs(*(Tab(name, id=f"workload-{name}") for name in KINDS), id="bench-workloads")
         with Horizontal(id="bench-form"):
             yield Select([], prompt="pick one", id="bench-fs")
             yield TextField(placeholder="/path/to/test", id="bench-dir", select_on_focus=False,
@@ -206,10 +207,21 @@ class BenchForm(Vertical):
         if isinstance(event.value, str) and self._holding_mount(self.directory) != event.value:
             self.query_one("#bench-dir", Input).value = event.value
 
+    @on(Tabs.TabActivated, "#bench-workloads")
+    def pick_workload(self, event: Tabs.TabActivated) -> None:
+        """A workload tab: the form for that workload (its first entry: etcd's WAL for wal)."""
+        kind = str(event.tab.id).removeprefix("workload-")
+        profile = self.query_one("#bench-profile", Select)
+        if workloads.workload_of(str(profile.value)) != kind:
+            profile.value = kind_of(kind).form.menu[0][1]
+
     @on(Select.Changed, "#bench-profile")
     def fill_profile(self, event: Select.Changed) -> None:
         choice = str(event.value)
         kind = workloads.workload_of(choice)
+        tabs = self.query_one("#bench-workloads", Tabs)
+        if tabs.active != f"workload-{kind}":
+            tabs.active = f"workload-{kind}"
         if choice == "custom" or (kind == self.kind and len(kind_of(kind).form.menu) == 1):
             return
         self._show_form(workloads.form_defaults(choice))

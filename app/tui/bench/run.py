@@ -63,7 +63,7 @@ class RunController:
             target = describe_target(directory, params.scratch_bytes)  # type: ignore[attr-defined]
             run = EngineRun(EngineConfig(kind_of(params), target.directory, params, list(target.layers)))
         except TargetError as err:
-            post(RunEnded(None, str(err)))
+            post(RunEnded(None, space_hint(str(err))))
             return
         self.run = run
         post(RunStarted(target, params))
@@ -97,3 +97,13 @@ class RunController:
                           record=record))
         elif isinstance(final, Failed):
             post(RunEnded(None, final.message, final.cancelled))
+
+
+SPACE_TRADE_OFF = ("lower the size field until it fits: a smaller data set runs, but more of it stays "
+                   "in the page cache and the drive's own cache, so the figures flatter the device; or "
+                   "pick a filesystem with more room")
+
+
+def space_hint(reason: str) -> str:
+    """A target error, with what to change and what it costs when the run does not fit the free space."""
+    return f"{reason}: {SPACE_TRADE_OFF}" if reason.startswith("not enough free space") else reason

@@ -33,6 +33,7 @@ from textual.worker import Worker, WorkerState
 
 from ..host_snapshot import HostSnapshot, SnapshotScreen
 from ..screen_help import BENCH_HELP
+from ..selection import Selection, chosen
 from . import fio_run as bench_fio_run
 from . import fio_view, view, workloads
 from . import run as bench_run
@@ -91,6 +92,8 @@ class BenchScreen(SnapshotScreen):
         self.fio: object | None = None
         self.busy = False
         self.saved_note: str | None = None
+        self._offered: Selection | None = None
+        """The selection last offered as the target (offered once; the user may change it)."""
         self._problem_form: tuple[object, ...] | None = None
         """What the form said when the status line showed a problem with it (the problem goes once the form
         says something else; a change message arriving late, for values set before, leaves it)."""
@@ -142,6 +145,16 @@ class BenchScreen(SnapshotScreen):
             self._status(NO_LIVE_HOST)
             return
         self.take_snapshot(getattr(self.app, "snapshot", None))
+
+    def on_screen_resume(self) -> None:
+        """The filesystem chosen on another screen is the target offered (never while a run goes)."""
+        selection = chosen(self.app)
+        if (selection is None or selection.by == "bench" or not selection.mountpoint or self.busy
+                or not self.root.live or selection == self._offered):
+            return
+        self._offered = selection
+        if self.query_one(BenchForm).directory != selection.mountpoint:
+            self.choose_directory(selection.mountpoint)
 
     def on_screen_suspend(self) -> None:
         """Help (F1) or another screen covers this one: when it comes back, focus stays where the user left

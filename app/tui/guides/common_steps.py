@@ -226,7 +226,11 @@ class Benchmark(Action):
         try:
             result = run_quick(params, self._directory(ctx), say, threshold)
         except TargetError as err:
-            return Text(str(err), style="bold red")
+            reason = str(err)
+            if reason.startswith("not enough free space"):
+                reason += (": the Benchmark screen (3) runs the same workload smaller (its size field), at "
+                           "the cost of figures that flatter the device (more of the data stays cached)")
+            return Text(reason, style="bold red")
         ctx.results[self.key] = result
         ctx.runs = [r for r in ctx.runs if r is not ctx.results.get(self.key)] + [result]
         lines = result.record.summary_lines()
@@ -264,6 +268,12 @@ def stack_findings(ctx: GuideContext, mounted: MountedFs | None, data_dirs: tupl
     return ctx.findings
 
 
+def first_command(fix: tuple[str, ...]) -> str | None:
+    """The first fix line that is a command (a '# ...' line explains; it is not something to run)."""
+    return next((line for line in fix if line.strip() and not line.lstrip().startswith("#")),
+                fix[0] if fix else None)
+
+
 def findings_text(findings: list[Finding], limit: int = 8) -> Text:
     """The findings as lines: severity, id and title; the rest counted."""
     if not findings:
@@ -276,8 +286,9 @@ def findings_text(findings: list[Finding], limit: int = 8) -> Text:
     for finding in findings[:limit]:
         text.append(f"  {str(finding.severity).upper()} ", style=finding.severity.style)
         text.append(f"{finding.id} · {visible(finding.subject)}: {visible(finding.title)}\n")
-        if finding.severity.fails_check and finding.fix:
-            text.append(f"      fix: {visible(finding.fix[0])}\n", style="cyan")
+        command = first_command(finding.fix)
+        if finding.severity.fails_check and command:
+            text.append(f"      fix: {visible(command)}\n", style="cyan")
     if len(findings) > limit:
         text.append(f"  … and {len(findings) - limit} more\n", style="dim")
     text.append("Findings (f) opens them with evidence, fix commands, risk and how to verify; "

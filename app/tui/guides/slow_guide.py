@@ -17,6 +17,39 @@ from .steps import Action, Choice, GuideContext, Say, Step, StepView, Verdict
 STEAL_NOTE = 0.05
 """Steal above 5% of the CPU time: the hypervisor gives this VM's CPU to others (a noisy neighbour)."""
 IOWAIT_NOTE = 0.2
+BUSY_DEVICE = 0.6
+"""A device busy this share of the interval or more is named in the verdict (the Monitor's yellow)."""
+BUSY_CPU = 0.9
+"""CPUs busy this share of the time: the node is CPU-bound, whatever the storage does."""
+
+
+def slow_verdict(sample: MonitorSample | None, busiest: object) -> tuple[str, str]:
+    """(headline, style) of the slow-node verdict, agreeing with the figures printed under it: a busy
+    device or busy CPUs are never called idle."""
+    if sample is None:
+        return ("No live reading: the monitor needs the live host; the findings below are what the "
+                "configuration says.", "bold yellow")
+    delta = getattr(busiest, "delta", None)
+    util = (delta.util or 0.0) if delta is not None else 0.0
+    name = visible(busiest.row.name) if busiest is not None else ""  # type: ignore[attr-defined]
+    storage = []
+    if busiest is not None and busiest.saturated:  # type: ignore[attr-defined]
+        storage.append(f"{name} is saturated ({util:.0%} busy)")
+    elif util >= BUSY_DEVICE:
+        storage.append(f"{name} is {util:.0%} busy")
+    cpu = sample.cpu
+    if cpu is not None and cpu.iowait >= IOWAIT_NOTE:
+        storage.append(f"the CPUs wait for I/O {cpu.iowait:.0%} of the time")
+    if cpu is not None and cpu.steal >= STEAL_NOTE:
+        storage.append(f"the hypervisor steals {cpu.steal:.0%} of the CPU time")
+    cpu_bound = cpu is not None and cpu.busy >= BUSY_CPU
+    if storage:
+        also = f"; the CPUs are also {cpu.busy:.0%} busy" if cpu_bound and cpu is not None else ""
+        return "Storage is a likely cause: " + "; ".join(storage) + also + ".", "bold red"
+    if cpu_bound and cpu is not None:
+        return (f"The CPUs are {cpu.busy:.0%} busy while no device is: the node is CPU-bound, not "
+                "storage-bound.", "bold yellow")
+    return "Storage looks idle enough right now: no busy device, little iowait or steal.", "bold green"
 
 
 class WatchIo(Action):
@@ -109,24 +142,8 @@ class SlowAnswer(Verdict):
 
     def view(self, ctx: GuideContext) -> StepView:
         sample: MonitorSample | None = ctx.results.get("monitor")
-        busiest = ctx.results.get("monitor_busiest")
-        reasons = []
-        if busiest is not None and busiest.saturated:
-            reasons.append(f"{busiest.row.name} is saturated")
-        if sample is not None and sample.cpu is not None:
-            if sample.cpu.iowait >= IOWAIT_NOTE:
-                reasons.append(f"the CPUs wait for I/O {sample.cpu.iowait:.0%} of the time")
-            if sample.cpu.steal >= STEAL_NOTE:
-                reasons.append(f"the hypervisor steals {sample.cpu.steal:.0%} of the CPU time")
-        if sample is None:
-            text = Text.assemble(("No live reading: ", "bold yellow"))
-            text.append("the monitor needs the live host; the findings below are what the configuration "
-                        "says.\n")
-        elif reasons:
-            text = Text.assemble(("Storage is a likely cause: " + "; ".join(reasons) + ".\n", "bold red"))
-        else:
-            text = Text("Storage looks idle enough right now: no saturated device, little iowait or steal.\n",
-                        style="bold green")
+        headline, style = slow_verdict(sample, ctx.results.get("monitor_busiest"))
+        text = Text(headline + "\n", style=style)
         if sample is not None:
             text.append_text(monitor_summary(ctx))
         text.append("\n")

@@ -1,0 +1,33 @@
+"""The one selection every screen shares: the device or filesystem the user chose last, on any screen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.app import App
+
+
+@dataclass(frozen=True)
+class Selection:
+    """A device (kernel name) and/or a filesystem (mountpoint) chosen on one screen; `by` names it."""
+
+    kname: str | None
+    mountpoint: str | None
+    by: str
+    """The screen that made it (a screen does not re-apply its own selection)."""
+
+    @property
+    def subject(self) -> str | None:
+        """What findings call it: the mountpoint, else the device."""
+        return self.mountpoint or self.kname
+
+
+def chosen(app: App[object]) -> Selection | None:
+    """The selection, if any screen made one."""
+    return getattr(app, "selection", None)
+
+
+def choose(app: App[object], kname: str | None, mountpoint: str | None, by: str) -> None:
+    """Remember the device/filesystem just chosen on screen `by` for the other screens."""
+    if kname or mountpoint:
+        app.selection = Selection(kname, mountpoint, by)  # type: ignore[attr-defined]

@@ -1,0 +1,67 @@
+"""The `/` filter line of a list or tree: hidden until asked for, it narrows the rows as the user types."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import Input
+
+
+class FilterBar(Input):
+    """Type to keep the rows that contain the text; Enter keeps the filter and returns to the list,
+    Esc clears it. The screen does the filtering (it knows what a row says)."""
+
+    DEFAULT_CSS = """
+    FilterBar { display: none; height: 1; border: none; padding: 0 1; background: $boost; }
+    FilterBar.-open { display: block; }
+    """
+    BINDINGS = [Binding("escape", "clear_filter", "Clear filter", show=False)]
+
+    class Filter(Message):
+        """The filter text changed ("" shows every row)."""
+
+        def __init__(self, bar: FilterBar, text: str) -> None:
+            super().__init__()
+            self.bar, self.text = bar, text
+
+        @property
+        def control(self) -> FilterBar:
+            return self.bar
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(placeholder="filter: type to keep matching rows · Enter keeps it · Esc clears",
+                         id=id, select_on_focus=False)
+        self._return_to = None
+
+    def open(self) -> None:
+        """Show the line and type into it (the focused list gets the focus back on Enter or Esc)."""
+        self._return_to = self.screen.focused
+        self.add_class("-open")
+        self.focus()
+
+    def _on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.post_message(self.Filter(self, event.value.strip()))
+
+    def _on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if not self.value.strip():
+            self.remove_class("-open")
+        self._back()
+
+    def action_clear_filter(self) -> None:
+        """Esc: every row again, and back to the list."""
+        self.value = ""
+        self.remove_class("-open")
+        self.post_message(self.Filter(self, ""))
+        self._back()
+
+    def _back(self) -> None:
+        if self._return_to is not None and self._return_to.is_mounted:
+            self._return_to.focus()
+
+
+def matches(text: str, *fields: str) -> bool:
+    """Whether every word of the filter appears in one of the fields (case-insensitive)."""
+    haystack = " ".join(fields).casefold()
+    return all(word in haystack for word in text.casefold().split())
