@@ -139,7 +139,8 @@ class SyncTracer:
                 self.unpaired += 1
                 continue
             call, fd, began = started
-            self._add(tid, call, fd, when - began, int(done.group("ret"), 0) < 0)
+            ret = int(done.group("ret"), 0)
+            self._add(tid, call, fd, when - began, ret < 0 or ret >= 1 << 63)  # -errno, printed as 0x%lx
 
     def _add(self, tid: int, call: str, fd: int, elapsed: int, failed: bool) -> None:
         path = self.paths.path(tid, fd)

@@ -9,6 +9,8 @@ import os
 import select
 from collections.abc import Iterable
 
+from .scratch import owner_alive, owner_tag
+
 TRACEFS_MOUNTS = ("/sys/kernel/tracing", "/sys/kernel/debug/tracing")
 """Where the kernel's tracing directory is mounted (tracefs, or its old place under debugfs)."""
 INSTANCE_PREFIX = "diskdoctor-"
@@ -22,9 +24,9 @@ class TraceUnavailable(Exception):
     """Tracing cannot run here; the message is one line naming what is missing and what else to use."""
 
 
-def tracing_dir(mounts: Iterable[str] = TRACEFS_MOUNTS) -> str:
+def tracing_dir(mounts: Iterable[str] | None = None) -> str:
     """The mounted tracefs directory that can hold instances, or TraceUnavailable naming the mount to make."""
-    for path in mounts:
+    for path in TRACEFS_MOUNTS if mounts is None else mounts:
         if os.path.isdir(os.path.join(path, "instances")):
             return path
     raise TraceUnavailable("tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing), so kernel "
@@ -42,33 +44,6 @@ def require_events(tracing: str, events: Iterable[str]) -> None:
                                f"{NO_TRACE_HINT}")
 
 
-def process_start(pid: int) -> int | None:
-    """The start time (clock ticks since boot) of process `pid`, None when it is gone: with the pid it names
-    one process even after the pid is reused."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            stat = handle.read()
-    except OSError:
-        return None
-    fields = stat[stat.rfind(b")") + 2:].split()
-    return int(fields[19]) if len(fields) > 19 else None
-
-
-def owner_tag(pid: int | None = None) -> str:
-    """PID-START of this process (or `pid`): the part of an instance name that says who owns it."""
-    pid = os.getpid() if pid is None else pid
-    return f"{pid}-{process_start(pid) or 0}"
-
-
-def owner_alive(name: str) -> bool:
-    """Whether the process named in instance `name` (diskdoctor-PID-START-ROLE) still runs; a name of
-    another shape is not ours and counts as alive (never touched)."""
-    parts = name[len(INSTANCE_PREFIX):].split("-")
-    if not name.startswith(INSTANCE_PREFIX) or len(parts) < 2 or not (parts[0] + parts[1]).isdigit():
-        return True
-    return process_start(int(parts[0])) == int(parts[1])
-
-
 def sweep_stale(tracing: str) -> list[str]:
     """Remove every instance of ours whose owner is dead (a watch killed by SIGKILL); returns their names."""
     removed = []
@@ -77,7 +52,7 @@ def sweep_stale(tracing: str) -> list[str]:
     except OSError:
         return removed
     for name in names:
-        if name.startswith(INSTANCE_PREFIX) and not owner_alive(name):
+        if name.startswith(INSTANCE_PREFIX) and not owner_alive(name, INSTANCE_PREFIX):
             with contextlib.suppress(OSError):
                 remove_instance(tracing, name)
                 removed.append(name)
@@ -110,7 +85,7 @@ class Instance:
 
     def __init__(self, tracing: str, role: str) -> None:
         self.tracing = tracing
-        self.name = f"{INSTANCE_PREFIX}{owner_tag()}-{role}"
+        self.name = f"{INSTANCE_PREFIX}{owner_tag()}{role}"
         self.path = os.path.join(tracing, "instances", self.name)
         self.made = False
         self.pipe: int | None = None

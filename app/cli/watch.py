@@ -28,8 +28,9 @@ from ..base.errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
 from ..core.bench import watch as watch_kind
 from ..core.bench.record import BenchRecord
 from ..core.bench.wal import threshold_source
-from .main import WATCH_HELP
 
+WATCH_HELP = "per-call sync latency of a running database, from kernel tracepoints (root)"
+"""Also in main.py's stub (the command's help without importing this module)."""
 MIN_INTERVAL_S = 0.2
 POLL_S = 0.2
 

@@ -12,13 +12,13 @@ from diskdoctor.probes.wal_params import ParamError
 from diskdoctor.probes.watch_session import WatchParams, WatchResult
 
 from .kind import LatencyCurve, Metric
-from .run_metrics import latency_metrics
 from .wal import CALL_COLUMNS, ETCD_THRESHOLD_MS, Verdict, format_ms, percentile_row, threshold_source
 
 if TYPE_CHECKING:
     from .finished import FinishedRun
 
 JUDGED_CLASS = "wal"
+METRIC_PERCENTILES = (("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("p99.9", 99.9))
 JUDGED_DEFAULT = {"etcd": ETCD_THRESHOLD_MS}
 """The processes judged without --threshold-ms, and against what (etcd's docs: WAL fdatasync p99 < 10 ms)."""
 
@@ -144,7 +144,10 @@ def metrics(record: FinishedRun) -> list[Metric]:
         return []
     call, histogram = found
     seconds = record.result.seconds or 1e-9
-    return [*latency_metrics("wal_sync", f"{call} (WAL)", histogram),
+    figures = [(name, histogram.percentile(percent)) for name, percent in METRIC_PERCENTILES]
+    figures.append(("max", histogram.maximum))
+    return [*(Metric(f"wal_sync_{name}", f"{name} {call} (WAL)", "ms", None if value is None else value / 1e6,
+                     judged=name == "p99") for name, value in figures),
             Metric("wal_syncs_per_s", f"{call}/s (WAL)", "ops/s", histogram.count / seconds,
                    lower_is_better=False)]
 

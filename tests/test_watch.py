@@ -1,0 +1,281 @@
+"""`diskdoctor watch`: a real writer on a real loop-device filesystem is traced call for call through a
+private tracefs instance, which is gone after every way the watch can end (and swept after a SIGKILL)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import live_prerequisites
+from diskdoctor.app.cli.main import main
+from diskdoctor.probes import tracefs
+from diskdoctor.probes.db_files import FdPaths, classify_path
+from diskdoctor.probes.sync_trace import SyncTracer
+from support import sync_writer
+from support.cli_runner import assert_one_line_error, run_cli
+from support.doc_schemas import validate
+from support.loop_stack import build_one_loop
+
+WRITER = Path(sync_writer.__file__)
+INSTANCES = Path("/sys/kernel/tracing/instances")
+COUNT = 400
+"""The writer's WAL fdatasync calls (and COUNT / 10 fsync calls on its db)."""
+NOBODY = 65534
+
+
+def _ours(pid: int) -> list[str]:
+    """Instances a watch process `pid` made (diskdoctor-PID-START-ROLE)."""
+    return sorted(name for name in os.listdir(INSTANCES) if name.startswith(f"diskdoctor-{pid}-"))
+
+
+@pytest.fixture(scope="module")
+def disk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
+    """An ext4 filesystem on its own loop device: (mountpoint, loop kernel name)."""
+    why = live_prerequisites()
+    if why:
+        pytest.skip(why)
+    if not (INSTANCES.is_dir() and (INSTANCES.parent / "events/syscalls/sys_enter_fdatasync").is_dir()):
+        pytest.skip("this kernel has no tracefs syscall tracepoints")
+    stack = build_one_loop(tmp_path_factory.mktemp("watch-loop"))
+    try:
+        yield stack.mountpoints["data"], stack.kname("data")
+    finally:
+        stack.teardown()
+
+
+class Writer:
+    """The traced stand-in database: started, waiting for `go`, in the filesystem under test (its cwd)."""
+
+    def __init__(self, directory: Path, count: int = COUNT) -> None:
+        self.process = subprocess.Popen([sys.executable, str(WRITER), str(directory), str(count)],
+                                        cwd=directory, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.process.stdout is not None and self.process.stdout.readline() == "ready\n"
+
+    def run(self) -> None:
+        """Do every write and sync, and return when they are done."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write("go\n")
+        self.process.stdin.flush()
+        assert self.process.stdout.readline() == "done\n"
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+def _watch(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], dict[str, object]]:
+    """A `watch --json-lines` process, once it has printed its start line (tracing is on)."""
+    process = subprocess.Popen([sys.executable, "-m", "diskdoctor.app", "watch", "--json-lines", *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    assert line, process.stderr.read() if process.stderr else ""
+    start = json.loads(line)
+    validate("watch", start)
+    return process, start
+
+
+@pytest.mark.live
+def test_every_sync_of_a_writer_is_counted_per_file_class_and_device(disk: tuple[Path, str],
+                                                                     tmp_path: Path) -> None:
+    mountpoint, loop = disk
+    writer = Writer(mountpoint)
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path)}
+    try:
+        watch, start = _watch("--pid", str(writer.process.pid), env=env)
+        assert start["pids"] == [writer.process.pid]
+        assert _ours(watch.pid) == sorted(start["instances"])  # type: ignore[arg-type]
+        writer.run()
+        time.sleep(0.3)
+        watch.send_signal(signal.SIGINT)  # Ctrl-C: the normal end of an open-ended watch
+        out, err = watch.communicate(timeout=60)
+    finally:
+        writer.stop()
+    assert watch.returncode == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    for line in lines:
+        validate("watch", line)
+    summary = lines[-1]
+    assert summary["type"] == "summary" and summary["lost_events"] == 0
+    rows = {(row["call"], row["label"]): row for row in summary["by_class"]}
+    wal = rows[("fdatasync", "etcd WAL")]
+    assert wal["latency_us"]["samples"] == COUNT  # every call, none twice
+    assert wal["files"] == [str(mountpoint / sync_writer.WAL)]
+    assert rows[("fsync", "etcd backend (bbolt db)")]["latency_us"]["samples"] == COUNT // 10
+    assert 0 < wal["latency_us"]["p50"] <= wal["latency_us"]["p99"]
+    devices = {device["name"]: device for device in summary["devices"]}
+    assert devices[loop]["histogram"]["count"] >= COUNT  # each fdatasync wrote to the loop at least once
+    assert summary["target"]["device"] == loop
+    assert _ours(watch.pid) == []
+    assert "stopped (Ctrl-C)" in err
+    saved = subprocess.run([sys.executable, "-m", "diskdoctor.app", "runs", "list"], capture_output=True,
+                           text=True, env=env, check=False)
+    assert saved.returncode == 0 and "watch" in saved.stdout, saved.stderr
+
+
+@pytest.mark.live
+def test_the_text_summary_names_the_wal_and_judges_it(disk: tuple[Path, str]) -> None:
+    mountpoint, _loop = disk
+    writer = Writer(mountpoint, 50)
+    try:
+        watch = subprocess.Popen([sys.executable, "-m", "diskdoctor.app", "watch", "--pid",
+                                  str(writer.process.pid), "--seconds", "3", "--threshold-ms", "10000", "--no-save"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert watch.stderr is not None and "tracing python" in watch.stderr.readline()
+        writer.run()
+        out, _err = watch.communicate(timeout=60)
+    finally:
+        writer.stop()
+    assert watch.returncode == 0
+    assert f"etcd WAL files: {mountpoint / sync_writer.WAL}" in out
+    assert any(line.startswith("fdatasync") and "etcd WAL" in line and " 50 calls" in line
+               for line in out.splitlines()), out
+    assert "PASS p99 fdatasync of the etcd WAL" in out and "custom threshold; 50 samples" in out
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_and_sighup_remove_the_instance(disk: tuple[Path, str], signum: int) -> None:
+    sleeper = subprocess.Popen(["sleep", "60"])
+    try:
+        watch, start = _watch("--pid", str(sleeper.pid), "--no-save")
+        assert _ours(watch.pid) == sorted(start["instances"])  # type: ignore[arg-type]
+        watch.send_signal(signum)
+        watch.communicate(timeout=30)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    assert watch.returncode == 128 + signum
+    assert _ours(watch.pid) == []
+
+
+@pytest.mark.live
+def test_a_sigkilled_watch_leaves_an_instance_the_next_start_removes(disk: tuple[Path, str]) -> None:
+    sleeper = subprocess.Popen(["sleep", "60"])
+    try:
+        killed, start = _watch("--pid", str(sleeper.pid), "--no-save")
+        killed.kill()
+        killed.wait()
+        left = _ours(killed.pid)
+        assert left == sorted(start["instances"]) and len(left) == 2  # type: ignore[arg-type]
+        result = run_cli("watch", "--pid", str(sleeper.pid), "--seconds", "0.5", "--no-save")
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    assert result.code == 0, result.err
+    assert _ours(killed.pid) == []
+    for name in left:
+        assert f"removed a stale tracing instance of a watch that was killed: {name}" in result.err
+
+
+def test_without_root_it_says_what_is_missing_and_what_else_to_use() -> None:
+    if os.geteuid() != 0:
+        pytest.skip("needs root to drop to another user")
+    result = run_cli("watch", "--process", "etcd", user=NOBODY)
+    assert_one_line_error(result, "watch needs root to read kernel tracepoints")
+    assert "diskdoctor advise --etcd-metrics" in result.err
+
+
+def test_a_kernel_without_the_events_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("the root check comes first")
+    (tmp_path / "instances").mkdir()
+    monkeypatch.setattr(tracefs, "TRACEFS_MOUNTS", (str(tmp_path),))
+    assert main(["watch", "--pid", str(os.getpid()), "--no-save"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no syscalls/sys_enter_fdatasync" in err[0]
+    assert "CONFIG_FTRACE_SYSCALLS" in err[0]
+    assert "advise --etcd-metrics" in err[0]
+    monkeypatch.setattr(tracefs, "TRACEFS_MOUNTS", (str(tmp_path / "none"),))
+    assert main(["watch", "--pid", str(os.getpid()), "--no-save"]) == 2
+    assert "tracefs is not mounted" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (["--process", "no-such-program-xyz"], "no running process called 'no-such-program-xyz'"),
+    (["--pid", "999999999"], "no running process has pid 999999999"),
+    (["--pid", "1", "--seconds", "0"], "--seconds must be a positive number"),
+    (["--pid", "1", "--interval", "0.01"], "--interval must be a number of seconds"),
+    (["--pid", "1", "--threshold-ms", "-3"], "--threshold-ms must be a positive number"),
+    (["--pid", "1", "--sysroot", "/tmp"], "cannot be combined with --sysroot"),
+])
+def test_bad_watch_input_is_one_line(args: list[str], needle: str) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("the root check comes first")
+    assert_one_line_error(run_cli("watch", *args), needle)
+
+
+class FakePaths(FdPaths):
+    """fd N of any thread is /data/member/wal/N.wal (3), /data/member/snap/db (4) or a socket."""
+
+    def path(self, tid: int, fd: int) -> str:
+        return {3: "/data/member/wal/0.wal", 4: "/data/member/snap/db"}.get(fd, "socket:[77]")
+
+
+TRACE = """\
+            etcd-101     [000] ..... 100.000100: sys_fdatasync(fd: 3)
+            etcd-102     [001] ..... 100.000150: sys_fsync(fd: 0x00000004)
+            etcd-101     [001] ..... 100.001100: sys_fdatasync -> 0x0
+          <idle>-0       [001] ..s1. 100.001200: block_rq_complete: 7,3 WS () 100 + 8 be,0,4 [0]
+            etcd-102     [001] ..... 100.002150: sys_fsync -> 0xfffffffffffffffb
+CPU:1 [LOST 12 EVENTS]
+            etcd-103     [000] ..... 100.003000: sys_fdatasync -> 0x0
+ etcd raft loop-104     [000] d..1. 100.000900: block_rq_issue: 7,3 WS 4096 () 200 + 8 be,0,4 [etcd]
+    kworker/1:1H-58      [001] ..... 100.001000: block_rq_issue: 7,3 FF 0 () 0 + 0 none,0,0 [kworker/1:1H]
+          <idle>-0       [001] ..s1. 100.001500: block_rq_complete: 7,3 WS () 200 + 8 be,0,4 [0]
+          <idle>-0       [001] ..s1. 100.001600: block_rq_complete: 7,3 FF () 18446744073709551615 + 0 none [0]
+"""
+
+
+def test_trace_lines_pair_per_thread_and_per_request() -> None:
+    tracer = SyncTracer(FakePaths())
+    tracer.feed(TRACE.splitlines())
+    tally = tracer.take()
+    wal = tally.files[("fdatasync", "/data/member/wal/0.wal")]
+    assert (wal.file_class, wal.label, wal.histogram.count) == ("wal", "etcd WAL", 1)
+    assert wal.histogram.minimum == 1_000_000
+    db = tally.files[("fsync", "/data/member/snap/db")]
+    assert db.histogram.count == 1 and db.errors == 1 and db.histogram.minimum == 2_000_000
+    assert tracer.lost_lines == 12 and tracer.unpaired == 1  # thread 103's exit had no enter
+    device = tally.devices["7:3"]
+    assert device.histogram.count == 2 and device.flushes == 1  # the request at 100 was issued before
+    assert sorted(device.histogram.counts) and device.histogram.maximum == 600_000
+    assert tracer.take().files == {}
+
+
+@pytest.mark.parametrize(("path", "label"), [
+    ("/var/lib/etcd/member/wal/0000000000000001-0000000000000abc.wal", "etcd WAL"),
+    ("/var/lib/etcd/member/snap/db", "etcd backend (bbolt db)"),
+    ("/var/lib/postgresql/16/main/pg_wal/000000010000000000000001", "PostgreSQL WAL"),
+    ("/var/lib/postgresql/16/main/base/5/16384", "PostgreSQL data"),
+    ("/data/rocksdb/000123.log", "RocksDB WAL"),
+    ("/data/rocksdb/000124.sst", "RocksDB SST"),
+    ("/data/rocksdb/MANIFEST-000005", "RocksDB MANIFEST"),
+    ("/var/lib/mysql/#innodb_redo/#ib_redo6", "InnoDB redo log"),
+    ("/var/lib/mysql/binlog.000002", "MySQL binary log"),
+    ("socket:[12345]", "not a file"),
+    ("/home/user/notes.txt", "other file"),
+])
+def test_files_are_told_apart_by_their_role(path: str, label: str) -> None:
+    assert classify_path(path)[1] == label
+
+
+def test_stale_instances_are_only_ours_with_a_dead_owner(tmp_path: Path) -> None:
+    from support.dead_owner import dead_tag
+
+    instances = tmp_path / "instances"
+    instances.mkdir()
+    dead, alive = f"diskdoctor-{dead_tag()}sys", f"diskdoctor-{tracefs.owner_tag()}sys"
+    for name in (dead, alive, "diskdoctor-other", "perf-123", "diskdoctorx-1-2-sys"):
+        (instances / name).mkdir()
+    assert tracefs.sweep_stale(str(tmp_path)) == [dead]
+    kept = [alive, "diskdoctor-other", "perf-123", "diskdoctorx-1-2-sys"]
+    assert sorted(os.listdir(instances)) == sorted(kept)
