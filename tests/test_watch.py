@@ -55,7 +55,8 @@ class Writer:
 
     def __init__(self, directory: Path, count: int = COUNT) -> None:
         self.process = subprocess.Popen([sys.executable, str(WRITER), str(directory), str(count)],
-                                        cwd=directory, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                                        cwd=directory, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True)
         assert self.process.stdout is not None and self.process.stdout.readline() == "ready\n"
 
     def run(self) -> None:
@@ -126,7 +127,8 @@ def test_the_text_summary_names_the_wal_and_judges_it(disk: tuple[Path, str]) ->
     writer = Writer(mountpoint, 50)
     try:
         watch = subprocess.Popen([sys.executable, "-m", "diskdoctor.app", "watch", "--pid",
-                                  str(writer.process.pid), "--seconds", "3", "--threshold-ms", "10000", "--no-save"],
+                                  str(writer.process.pid), "--seconds", "3", "--threshold-ms", "10000",
+                                  "--no-save"],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert watch.stderr is not None and "tracing python" in watch.stderr.readline()
         writer.run()
@@ -231,7 +233,7 @@ CPU:1 [LOST 12 EVENTS]
  etcd raft loop-104     [000] d..1. 100.000900: block_rq_issue: 7,3 WS 4096 () 200 + 8 be,0,4 [etcd]
     kworker/1:1H-58      [001] ..... 100.001000: block_rq_issue: 7,3 FF 0 () 0 + 0 none,0,0 [kworker/1:1H]
           <idle>-0       [001] ..s1. 100.001500: block_rq_complete: 7,3 WS () 200 + 8 be,0,4 [0]
-          <idle>-0       [001] ..s1. 100.001600: block_rq_complete: 7,3 FF () 18446744073709551615 + 0 none [0]
+          <idle>-0       [001] ..s1. 100.001600: block_rq_complete: 7,3 FF () 18446744073709551615 + 0 [0]
 """
 
 
