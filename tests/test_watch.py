@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from conftest import live_prerequisites
 from diskdoctor.app.cli.main import main
 from diskdoctor.probes import tracefs
 from diskdoctor.probes.db_files import FdPaths, classify_path
+from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.sync_trace import SyncTracer
 from support import sync_writer
 from support.cli_runner import assert_one_line_error, run_cli
@@ -28,6 +30,11 @@ INSTANCES = Path("/sys/kernel/tracing/instances")
 COUNT = 400
 """The writer's WAL fdatasync calls (and COUNT / 10 fsync calls on its db)."""
 NOBODY = 65534
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+ETCD_DISK_MIB = 512
+"""Room for etcd's preallocated 64 MB WAL segments and its db (a sparse image: little real space)."""
+ETCD_SECONDS = 4.0
+"""Puts at 500/s for this long: ~2,000 WAL fdatasync calls to count."""
 
 
 def _ours(pid: int) -> list[str]:
@@ -43,7 +50,7 @@ def disk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]
         pytest.skip(why)
     if not (INSTANCES.is_dir() and (INSTANCES.parent / "events/syscalls/sys_enter_fdatasync").is_dir()):
         pytest.skip("this kernel has no tracefs syscall tracepoints")
-    stack = build_one_loop(tmp_path_factory.mktemp("watch-loop"))
+    stack = build_one_loop(tmp_path_factory.mktemp("watch-loop"), size_mib=ETCD_DISK_MIB)
     try:
         yield stack.mountpoints["data"], stack.kname("data")
     finally:
@@ -281,3 +288,46 @@ def test_stale_instances_are_only_ours_with_a_dead_owner(tmp_path: Path) -> None
     assert tracefs.sweep_stale(str(tmp_path)) == [dead]
     kept = [alive, "diskdoctor-other", "perf-123", "diskdoctorx-1-2-sys"]
     assert sorted(os.listdir(instances)) == sorted(kept)
+
+
+@pytest.mark.live
+def test_watch_counts_a_real_etcds_wal_syncs_as_perf_trace_does(disk: tuple[Path, str],
+                                                                tmp_path: Path) -> None:
+    missing = [tool for tool in ("etcd", "etcdctl", "perf") if shutil.which(tool) is None]
+    if missing:
+        pytest.skip(f"needs {', '.join(missing)} (apt-get install etcd-server etcd-client linux-perf)")
+    sys.path.insert(0, str(BENCH))
+    from calibrate_etcd import Etcd, Trace, percentile
+
+    mountpoint, _loop = disk
+    with Etcd(str(mountpoint)) as etcd:
+        etcd.wait_ready()
+        wal_dir = os.path.join(etcd.home, "data", "member", "wal")
+        watch, start = _watch("--process", "etcd", "--no-save")  # other etcds may run: ours is told by path
+        assert etcd.pid in start["pids"]  # type: ignore[operator]
+        try:
+            with Trace("perf", str(tmp_path)) as trace:
+                puts, _rate = etcd.drive("500", ETCD_SECONDS, 1)
+                time.sleep(0.5)
+            traced = trace.parse(etcd.threads(), etcd.files())
+        finally:
+            watch.send_signal(signal.SIGINT)
+            out, err = watch.communicate(timeout=60)
+    assert watch.returncode == 0, err
+    summary = json.loads(out.splitlines()[-1])
+    ours = [calls for calls in summary["files"]
+            if calls["call"] == "fdatasync" and calls["path"].startswith(wal_dir + "/")]
+    assert ours and all(calls["label"] == "etcd WAL" and calls["path"].endswith(".wal") for calls in ours)
+    histogram = LatencyHistogram()
+    for calls in ours:
+        histogram.merge(LatencyHistogram.from_json(calls["histogram"]))
+    perf_wal = traced["wal"]
+    assert len(perf_wal) >= 0.99 * puts  # about one WAL fdatasync per put
+    assert abs(histogram.count - len(perf_wal)) <= 0.01 * len(perf_wal), (histogram.count, len(perf_wal))
+    for pct in (50.0, 99.0):
+        theirs = percentile(perf_wal, pct)
+        mine = (histogram.percentile(pct) or 0) / 1000.0
+        print(f"p{pct:g}: watch {mine:.1f} µs, perf trace {theirs:.1f} µs; "
+              f"calls {histogram.count} / {len(perf_wal)}")
+        assert theirs and abs(mine - theirs) <= 0.10 * theirs, (pct, mine, theirs)
+    assert summary["lost_events"] == 0
