@@ -313,8 +313,10 @@ def test_watch_counts_a_real_etcds_wal_syncs_as_perf_trace_does(disk: tuple[Path
         finally:
             watch.send_signal(signal.SIGINT)
             out, err = watch.communicate(timeout=60)
-    assert watch.returncode == 0, err
     summary = json.loads(out.splitlines()[-1])
+    verdict = summary["verdict"]  # etcd is judged as bench wal judges: the WAL's p99 against 10 ms
+    assert verdict["threshold_ms"] == 10 and verdict["source"] == "etcd docs threshold"
+    assert watch.returncode == (0 if verdict["pass"] else 1), err
     ours = [calls for calls in summary["files"]
             if calls["call"] == "fdatasync" and calls["path"].startswith(wal_dir + "/")]
     assert ours and all(calls["label"] == "etcd WAL" and calls["path"].endswith(".wal") for calls in ours)
