@@ -115,6 +115,22 @@ def find_processes(name: str) -> tuple[list[int], str | None]:
     return sorted(pids), data_dir
 
 
+def candidates() -> list[tuple[str, list[int], str | None]]:
+    """Every running database of the known kinds (etcd, postgres, mysqld, ceph-osd, elasticsearch): (name,
+    its pids, the data directory of the first), for a user to pick one to watch."""
+    found: dict[str, tuple[list[int], str | None]] = {}
+    for process in psutil.process_iter(["pid", "name", "cmdline"]):
+        kind, argv = _kind_of(process)
+        name = kind if kind in KNOWN_PROCESSES else process.info["name"]
+        if name not in KNOWN_PROCESSES:
+            continue
+        pids, data_dir = found.setdefault(name, ([], None))
+        pids.append(process.info["pid"])
+        if data_dir is None:
+            found[name] = (pids, _data_dir(process, name, argv))
+    return [(name, sorted(pids), data_dir) for name, (pids, data_dir) in sorted(found.items())]
+
+
 def describe_pid(pid: int) -> tuple[str, str | None]:
     """(program name, data directory) of `pid`; ParamError when no such process runs."""
     try:

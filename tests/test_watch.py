@@ -333,3 +333,54 @@ def test_watch_counts_a_real_etcds_wal_syncs_as_perf_trace_does(disk: tuple[Path
               f"calls {histogram.count} / {len(perf_wal)}")
         assert theirs and abs(mine - theirs) <= 0.10 * theirs, (pct, mine, theirs)
     assert summary["lost_events"] == 0
+
+
+@pytest.mark.live
+async def test_the_watch_screen_from_monitor_shows_the_wal_live_and_saves_on_stop(
+        disk: tuple[Path, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from diskdoctor.app.tui.app import DiskDoctorApp
+    from diskdoctor.app.tui.watch_screen import WatchScreen
+    from diskdoctor.probes.root import live_root
+    from textual.widgets import Input, Static
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))  # the child saves its run here
+    mountpoint, _loop = disk
+    writer = Writer(mountpoint, 200)
+    app = DiskDoctorApp(live_root())
+    try:
+        async with app.run_test(size=(160, 48)) as pilot:
+            await pilot.press("6")
+            await pilot.pause()
+            await pilot.press("w")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, WatchScreen)
+            screen.query_one("#watch-target", Input).value = str(writer.process.pid)
+            screen.query_one("#watch-target", Input).focus()
+            await pilot.press("enter")
+            status = screen.query_one("#watch-status", Static)
+            for _ in range(300):
+                await pilot.pause(0.1)
+                if f"(pids {writer.process.pid})" in str(status.render()):
+                    break
+            assert f"(pids {writer.process.pid}) through diskdoctor-" in str(status.render())
+            writer.run()
+            live = screen.query_one("#watch-live", Static)
+            for _ in range(100):
+                await pilot.pause(0.1)
+                if " 200 " in str(live.render()):
+                    break
+            rows = str(live.render()).splitlines()
+            assert any(row.startswith("fdatasync") and "etcd WAL" in row and " 200 " in row for row in rows)
+            assert any(row.startswith("fsync") and "etcd backend" in row and " 20 " in row for row in rows)
+            assert "fdatasync on the etcd WAL, whole watch" in str(screen.query_one("#watch-bars").render())
+            child = screen.child
+            await pilot.press("s")
+            for _ in range(100):
+                await pilot.pause(0.1)
+                if "saved as run" in str(status.render()):
+                    break
+            assert "saved as run" in str(status.render())
+            assert child is not None and child.returncode == 0 and _ours(child.pid) == []
+    finally:
+        writer.stop()

@@ -106,7 +106,7 @@ def _emit_json(document: dict[str, object]) -> None:
 def _interval(args: argparse.Namespace, t: float, seconds: float, tally: Tally, lost: int) -> None:
     if args.json_lines:
         _emit_json({"type": "interval", "t": round(t, 3), "seconds": round(seconds, 3),
-                    "by_class": watch_kind.class_rows(tally), "lost_events": lost,
+                    "by_class": watch_kind.class_rows(tally, histograms=True), "lost_events": lost,
                     "devices": [{"dev": d.dev, "requests": d.histogram.count, "flushes": d.flushes}
                                 for d in tally.devices.values()]})
         return

@@ -69,8 +69,9 @@ def verdict(record: FinishedRun) -> Verdict | None:
     return tally_verdict(record.result.tally, record.threshold, record.threshold_source)
 
 
-def class_rows(tally: Tally) -> list[dict[str, Any]]:
-    """Per call and file class (WAL first), the call count and its p50/p99/p99.9 in µs."""
+def class_rows(tally: Tally, histograms: bool = False) -> list[dict[str, Any]]:
+    """Per call and file class (WAL first), the call count and its p50/p99/p99.9 in µs (and the histogram,
+    in ns, for a reader that adds intervals up: the TUI, a script)."""
     merged: dict[tuple[str, str, str], LatencyHistogram] = {}
     paths: dict[tuple[str, str, str], set[str]] = {}
     for calls in tally.files.values():
@@ -81,7 +82,8 @@ def class_rows(tally: Tally) -> list[dict[str, Any]]:
                                             -merged[key].count))
     return [{"call": call, "class": file_class, "label": label,
              "files": sorted(paths[(call, file_class, label)]),
-             "latency_us": summary_us(merged[(call, file_class, label)])}
+             "latency_us": summary_us(merged[(call, file_class, label)]),
+             **({"histogram": merged[(call, file_class, label)].to_json()} if histograms else {})}
             for call, file_class, label in order]
 
 
