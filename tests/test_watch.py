@@ -384,3 +384,48 @@ async def test_the_watch_screen_from_monitor_shows_the_wal_live_and_saves_on_sto
             assert child is not None and child.returncode == 0 and _ours(child.pid) == []
     finally:
         writer.stop()
+
+
+def _watch_record(slow_us: int) -> object:
+    from diskdoctor.app.core.bench.record import BenchRecord
+    from diskdoctor.probes.watch_session import WatchParams, WatchResult
+    from support.runs_support import STACK
+
+    tracer = SyncTracer(FakePaths())
+    lines = []
+    for index in range(200):
+        took = slow_us if index % 50 == 0 else 400
+        lines += [f" etcd-101 [000] ..... {100 + index}.000000: sys_fdatasync(fd: 3)",
+                  f" etcd-101 [000] ..... {100 + index}.{took:06d}: sys_fdatasync -> 0x0"]
+    tracer.feed(lines)
+    params = WatchParams("etcd", (101,), "/var/lib/etcd", 200.0)
+    return BenchRecord("watch", params, STACK.target, WatchResult(200.0, tracer.take()), 10.0, None)
+
+
+def test_a_saved_watch_is_listed_shown_compared_and_reported(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import datetime as dt
+
+    from diskdoctor.app.core.runs.record import SavedRun, new_run_id
+    from diskdoctor.app.core.runs.store import RunStore, default_runs_dir
+    from support.runs_support import HOST, STACK
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    store = RunStore(default_runs_dir())
+    ids = []
+    for day, slow_us in ((20, 3000), (21, 30000)):
+        saved_at = dt.datetime(2026, 11, day, 14, 30, tzinfo=dt.timezone.utc)
+        run = store.save(SavedRun(new_run_id("watch", saved_at), "watch", saved_at, HOST, STACK,
+                                  _watch_record(slow_us)))  # type: ignore[arg-type]
+        ids.append(run.id)
+    listed = run_cli("runs", "list")
+    assert listed.code == 0 and "FAIL p99 fdatasync of the etcd WAL 29.9 ms >= 10 ms" in listed.out
+    shown = run_cli("runs", "show", ids[0])
+    assert "PASS p99 fdatasync of the etcd WAL 3.00 ms < 10 ms: etcd docs threshold; 200 samples" in shown.out
+    assert "p99 fdatasync (WAL)" in shown.out and "process etcd, 1 pid(s), data /var/lib/etcd" in shown.out
+    assert run_cli("runs", "show", ids[0], "--json").code == 0  # fits run.schema.json's watch_record
+    compared = run_cli("runs", "compare", *ids)
+    assert compared.code == 1 and "p99 fdatasync (WAL)" in compared.out and "params    same" in compared.out
+    report = tmp_path / "report.md"
+    assert run_cli("report", "-o", str(report), "--run", ids[1]).code in (0, 1)
+    assert f"### Run {ids[1]}: sync latency of a running database" in report.read_text()

@@ -19,8 +19,9 @@ LABELS = {"bs": "bs", "size": "size", "duration_s": "duration", "sync": "sync", 
           "profile": "profile"}
 """Field name → label; a field not listed shows with its underscores as spaces."""
 SIZE_FIELDS = frozenset({"bs", "size", "file_size", "read_bs", "write_bs", "bytes_per_sync"})
-HIDDEN_FIELDS = frozenset({"ready_barrier"})
-"""Engine plumbing saved with the parameters but meaningless to a person."""
+HIDDEN_FIELDS = frozenset({"ready_barrier", "pids"})
+"""Engine plumbing saved with the parameters but meaningless to a person, or different every time (the pids
+of a watched database: two watches of one etcd are like for like)."""
 MISSING = "—"
 
 
