@@ -7,6 +7,7 @@ import contextlib
 import errno
 import os
 import select
+import time
 from collections.abc import Iterable
 
 from .scratch import owner_alive, owner_tag
@@ -17,6 +18,8 @@ INSTANCE_PREFIX = "diskdoctor-"
 DEFAULT_BUFFER_KB = 1024
 """Per-CPU ring buffer of our instance: ~20,000 syscall events per CPU before an unread one is lost."""
 READ_CHUNK = 1 << 16
+MAX_READ = 16 << 20
+"""At most this much per read_lines, so a flood of events never keeps the caller from its other work."""
 NO_TRACE_HINT = "read etcd's own fdatasync histogram instead: diskdoctor advise --etcd-metrics"
 
 
@@ -128,14 +131,18 @@ class Instance:
         self.pipe = os.open(os.path.join(self.path, "trace_pipe"), os.O_RDONLY | os.O_NONBLOCK)
         self.write("tracing_on", "1")
 
-    def read_lines(self, timeout_s: float) -> list[str]:
-        """The complete lines trace_pipe has now, waiting up to `timeout_s` for the first."""
+    def read_lines(self, wait_s: float) -> list[str]:
+        """The complete lines trace_pipe has after `wait_s` seconds.
+
+        It sleeps instead of polling the pipe: a poller is woken by the traced process's own events (an
+        irq_work on its CPU, then a switch to us), which cost the writer ~10 µs per sync call; a sleeping
+        reader costs it nothing, and the per-CPU buffer holds seconds of events in the meantime."""
         if self.pipe is None:
             return []
-        if timeout_s > 0:  # trace_pipe wakes a poller late (buffer_percent): the read below never waits on it
-            select.select([self.pipe], [], [], timeout_s)
-        chunks = [self._rest]
-        while True:
+        if wait_s > 0:
+            time.sleep(wait_s)
+        chunks, size = [self._rest], 0
+        while size < MAX_READ:  # a read returns at most a page or so: read until the pipe is empty
             try:
                 chunk = os.read(self.pipe, READ_CHUNK)
             except BlockingIOError:
@@ -147,8 +154,7 @@ class Instance:
             if not chunk:
                 break
             chunks.append(chunk)
-            if len(chunk) < READ_CHUNK:
-                break
+            size += len(chunk)
         data = b"".join(chunks)
         end = data.rfind(b"\n") + 1
         self._rest = data[end:]
