@@ -351,7 +351,7 @@ async def test_the_watch_screen_from_monitor_shows_the_wal_live_and_saves_on_sto
         async with app.run_test(size=(160, 48)) as pilot:
             await pilot.press("6")
             await pilot.pause()
-            await pilot.press("w")
+            await pilot.press("d")
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, WatchScreen)

@@ -76,7 +76,7 @@ class MonitorScreen(Screen[None]):
     BINDINGS = [
         Binding("p", "pause", "Pause", tooltip="Stop or restart the ticks (the table stays as it is)."),
         Binding("r", "rescan", "Re-read stack", tooltip="Read the device stack again at the next tick."),
-        Binding("w", "watch", "Watch a database", tooltip="Per-call sync latency of a running database."),
+        Binding("d", "watch", "Watch a database", tooltip="Per-call sync latency of a running database."),
         Binding("q", "app.quit", "Quit", show=False),
     ]
 

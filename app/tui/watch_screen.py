@@ -1,4 +1,4 @@
-"""The Watch screen (from Monitor, key w): pick a running database, then its per-call sync latency per file
+"""The Watch screen (from Monitor, key d): pick a running database, then its per-call sync latency per file
 class live, the WAL's histogram and its verdict; the tracing runs in a `diskdoctor watch --json-lines`
 child, so the UI never reads the kernel's trace and a UI that dies still leaves the instance removed."""
 
