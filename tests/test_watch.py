@@ -429,3 +429,33 @@ def test_a_saved_watch_is_listed_shown_compared_and_reported(tmp_path: Path,
     report = tmp_path / "report.md"
     assert run_cli("report", "-o", str(report), "--run", ids[1]).code in (0, 1)
     assert f"### Run {ids[1]}: sync latency of a running database" in report.read_text()
+
+
+async def test_the_runs_screen_shows_and_compares_saved_watches(private_state_dir: Path) -> None:
+    import datetime as dt
+
+    from conftest import fixture_root
+    from diskdoctor.app.core.runs.record import SavedRun
+    from diskdoctor.app.core.runs.store import RunStore
+    from diskdoctor.app.tui.app import DiskDoctorApp
+    from support.runs_support import HOST, STACK
+    from textual.widgets import Static
+
+    store = RunStore()
+    for day, slow_us in ((20, 3000), (21, 30000)):
+        saved_at = dt.datetime(2026, 11, day, 14, 30, tzinfo=dt.timezone.utc)
+        store.save(SavedRun(f"202611{day}-143000-watch-000{day % 2}", "watch", saved_at, HOST, STACK,
+                            _watch_record(slow_us)))  # type: ignore[arg-type]
+    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.app.workers.wait_for_complete()
+        await pilot.press("5")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        detail = str(app.screen.query_one("#runs-detail", Static).render())
+        assert detail.startswith("run       20261121-143000-watch-0001 (sync latency of a running database)")
+        assert "FAIL p99 fdatasync of the etcd WAL" in detail
+        await pilot.press("space", "down", "space")
+        await pilot.pause()
+        detail = str(app.screen.query_one("#runs-detail", Static).render())
+        assert "REGRESSION p99 fdatasync (WAL)" in detail
