@@ -157,6 +157,8 @@ def _data_dir(process: psutil.Process, kind: str, argv: list[str]) -> str | None
         return option_value(argv, "-D") or cwd
     if kind == "mysqld":
         return option_value(argv, "--datadir") or "/var/lib/mysql"
+    if kind == "db_bench":  # RocksDB's benchmark tool: a real RocksDB in a directory of its own
+        return option_value(argv, "--db") or cwd
     return cwd
 
 
@@ -195,6 +197,16 @@ def threads_of(pids: tuple[int, ...]) -> list[int]:
         except OSError:
             threads.append(pid)
     return threads
+
+
+def _running(pid: int) -> bool:
+    """Whether `pid` still runs (a zombie waiting for its parent to reap it does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return False
+    return stat[stat.rfind(b")") + 2:][:1] not in (b"Z", b"X")
 
 
 def check_can_trace() -> str:
@@ -265,6 +277,10 @@ class WatchSession:
     def lost_events(self) -> int:
         """Events lost so far: the kernel's overrun counts and trace_pipe's own reports."""
         return sum(instance.lost_events() for instance in self.instances) + self.tracer.lost_lines
+
+    def processes_gone(self) -> bool:
+        """Whether every watched process has exited (nothing more to see)."""
+        return not any(_running(pid) for pid in self.params.pids)
 
     def close(self) -> None:
         """Remove every instance we made (idempotent)."""

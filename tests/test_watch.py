@@ -459,3 +459,28 @@ async def test_the_runs_screen_shows_and_compares_saved_watches(private_state_di
         await pilot.pause()
         detail = str(app.screen.query_one("#runs-detail", Static).render())
         assert "REGRESSION p99 fdatasync (WAL)" in detail
+
+
+@pytest.mark.live
+def test_a_real_rocksdb_wal_is_named_and_the_watch_ends_with_the_process(disk: tuple[Path, str]) -> None:
+    if shutil.which("db_bench") is None:
+        pytest.skip("needs db_bench (apt-get install rocksdb-tools)")
+    mountpoint, loop = disk
+    db = mountpoint / "rocksdb"
+    bench = subprocess.Popen(["db_bench", "--benchmarks=fillrandom", "--sync=1", "--duration=4",
+                              "--num=1000000", "--value_size=200", f"--db={db}"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        result = run_cli("watch", "--pid", str(bench.pid), "--json-lines", "--no-save", timeout=60)
+    finally:
+        bench.kill()
+        bench.wait()
+        shutil.rmtree(db, ignore_errors=True)
+    assert result.code == 0, result.err
+    assert "the watched processes have exited" in result.err
+    summary = json.loads(result.out.splitlines()[-1])
+    assert summary["params"]["process"] == "db_bench" and summary["params"]["data_dir"] == str(db)
+    wal = next(row for row in summary["by_class"] if row["label"] == "RocksDB WAL")
+    assert wal["call"] == "fdatasync" and wal["latency_us"]["samples"] > 100
+    assert all(path.startswith(f"{db}/") and path.endswith(".log") for path in wal["files"])
+    assert summary["target"]["device"] == loop

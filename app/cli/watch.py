@@ -139,6 +139,10 @@ def _watch(args: argparse.Namespace, params: WatchParams) -> tuple[WatchResult, 
                 session.poll(max(0.0, min(POLL_S, next_tick - now, end - now)))
                 now = time.monotonic()
                 if now >= next_tick:
+                    if session.processes_gone():
+                        print("diskdoctor watch: the watched processes have exited; summary follows",
+                              file=sys.stderr)
+                        break
                     tally = session.take()
                     total.merge(tally)
                     _interval(args, now - start, now - last, tally, session.lost_events())
