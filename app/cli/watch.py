@@ -115,7 +115,7 @@ def _interval(args: argparse.Namespace, t: float, seconds: float, tally: Tally, 
     sys.stdout.flush()
 
 
-def _watch(args: argparse.Namespace, params: WatchParams) -> tuple[WatchResult, dict[str, str]]:
+def _watch(args: argparse.Namespace, params: WatchParams) -> WatchResult:
     total = Tally()
     with WatchSession(params) as session:
         for name in session.swept:
@@ -153,8 +153,7 @@ def _watch(args: argparse.Namespace, params: WatchParams) -> tuple[WatchResult, 
         session.poll(0.0)
         total.merge(session.take())
         seconds = time.monotonic() - start
-        result = WatchResult(seconds, total, session.lost_events(), session.tracer.unpaired, session.devices)
-    return result, session.devices
+        return WatchResult(seconds, total, session.lost_events(), session.tracer.unpaired, session.devices)
 
 
 def run_watch(args: argparse.Namespace) -> int:
@@ -171,9 +170,11 @@ def run_watch(args: argparse.Namespace) -> int:
         threshold = watch_kind.default_threshold(params.process)
     source = threshold_source(threshold) if threshold is not None else None
     try:
-        result, _devices = _watch(args, params)
+        result = _watch(args, params)
     except TraceUnavailable as err:
         raise UsageError(str(err)) from None
+    except BrokenPipeError:
+        raise  # the reader went away (`watch | head`, a TUI that died): not an error
     except OSError as err:
         raise UsageError(f"tracing failed: {err.strerror or err}") from None
     target = _target(params.data_dir)
