@@ -83,12 +83,17 @@ class HostLoad:
         return cls(**known)  # type: ignore[arg-type]
 
 
-def _process_io(exclude: set[int]) -> dict[tuple[int, float], tuple[str, int, int, float]]:
-    """(pid, create time) -> (name, read bytes, write bytes, CPU seconds) of every user-space process
+def _process_io(exclude: set[int]) -> dict[tuple[int, float], tuple[str, int, int, float, bool]]:
+    """(pid, create time) -> (name, read bytes, write bytes, CPU seconds, kernel thread) of every process
     (kernel threads do the writeback, journaling and loop I/O the run itself causes)."""
     reading = read_process_io(exclude)
-    return {key: (p.name, p.read_bytes, p.write_bytes, p.cpu_s)
-            for key, p in reading.processes.items() if not p.kernel_thread}
+    return {key: (p.name, p.read_bytes, p.write_bytes, p.cpu_s, p.kernel_thread)
+            for key, p in reading.processes.items()}
+
+
+def _own_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def cpu_shares(before: object, after: object) -> dict[str, float]:
@@ -113,26 +118,43 @@ class HostLoadSampler:
 
     def __init__(self) -> None:
         self.started = time.monotonic()
+        self.wall_started = time.time()
         self.cpu = psutil.cpu_times()
         self.children_cpu = _children_cpu_s()
+        self.own_cpu = _own_cpu_s()
         self.io = _process_io({os.getpid()})
 
     def finish(self) -> HostLoad:
-        """The host's load since construction; the engine processes (waited children) are set apart."""
+        """The host's load since construction; the engine processes (waited children) are set apart.
+
+        Others' CPU is all the processes' CPU time (user, nice, system) less the engine's, this process's
+        and the kernel threads' (writeback and the loop driver work for the run), so processes that came
+        and went during the run count too; others' I/O is read per process, a process born during the
+        run counting from zero."""
         seconds = max(time.monotonic() - self.started, 1e-9)
-        shares = cpu_shares(self.cpu, psutil.cpu_times())
+        after = psutil.cpu_times()
+        shares = cpu_shares(self.cpu, after)
         cpus = psutil.cpu_count() or 1
         engine = max(_children_cpu_s() - self.children_cpu, 0.0)
-        others, other_cpu_s = [], 0.0
-        for key, (name, read, written, cpu_s) in _process_io({os.getpid()}).items():
+        own = max(_own_cpu_s() - self.own_cpu, 0.0)
+        spent = sum(max(getattr(after, n) - getattr(self.cpu, n), 0.0) for n in ("user", "nice", "system")
+                    if hasattr(after, n))
+        others, kernel_s = [], 0.0
+        for key, (name, read, written, cpu_s, kernel) in _process_io({os.getpid()}).items():
             if key in self.io:
-                _, read0, written0, cpu0 = self.io[key]
-                other_cpu_s += max(cpu_s - cpu0, 0.0)
-                if read - read0 > 0 or written - written0 > 0:
-                    others.append(ProcessIO(key[0], name, max(read - read0, 0), max(written - written0, 0)))
+                read0, written0, cpu0 = self.io[key][1:4]
+            elif key[1] >= self.wall_started - 1.0:
+                read0, written0, cpu0 = 0, 0, 0.0
+            else:
+                continue
+            if kernel:
+                kernel_s += max(cpu_s - cpu0, 0.0)
+            elif read - read0 > 0 or written - written0 > 0:
+                others.append(ProcessIO(key[0], name, max(read - read0, 0), max(written - written0, 0)))
+        other_cpu_s = max(spent - engine - own - kernel_s, 0.0)
         others.sort(key=lambda p: p.read_bytes + p.write_bytes, reverse=True)
         return HostLoad(round(seconds, 4), cpus, round(shares["busy"], 4),
                         round(shares.get("iowait", 0.0), 4), round(shares.get("steal", 0.0), 4),
                         round(engine, 4),
-                        round(other_cpu_s / (seconds * cpus), 4), sum(p.read_bytes for p in others),
+                        round(min(other_cpu_s / (seconds * cpus), 1.0), 4), sum(p.read_bytes for p in others),
                         sum(p.write_bytes for p in others), others[:TOP_PROCESSES])

@@ -85,9 +85,11 @@ class WalParams:
     def scratch_bytes(self) -> int:
         """The space the run needs in its scratch directory: the plain file, or etcd's current and next
         segment (at least `size`, what the closed loop writes, as etcd keeps segments until it purges
-        them) plus the backend's db file."""
+        them) plus the backend's db file with the growth bbolt allocates past it."""
         if self.format == "etcd":
-            db = self.db_bytes if self.commit_ms else 0  # written pages: bbolt's growth is sparse
+            from .engine.backend_commit import DB_GROW_BYTES
+
+            db = self.db_bytes + DB_GROW_BYTES if self.commit_ms else 0  # its pages and bbolt's growth
             return max(self.size, 2 * self.segment_bytes) + db
         return self.size
 
@@ -159,11 +161,16 @@ def parse_rates(text: str) -> tuple[float, ...]:
     return tuple(rates)
 
 
+def rate_text(rate: float) -> str:
+    """A rate as a person writes it: "100,000", "1,234", "50", "2.5" (never "1e+05")."""
+    return f"{rate:,.0f}" if rate >= 100 else f"{rate:,.4g}"
+
+
 def load_text(rate: float | None, arrival: str) -> str:
     """A load in words: "500 writes/s, steady", "50 writes/s, Poisson", "closed loop (capacity)"."""
     if rate is None:
         return "closed loop (capacity)"
-    return f"{rate:,.4g} writes/s, {'Poisson' if arrival == 'poisson' else arrival}"
+    return f"{rate_text(rate)} writes/s, {'Poisson' if arrival == 'poisson' else arrival}"
 
 
 PROFILES = {

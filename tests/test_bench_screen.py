@@ -147,6 +147,8 @@ async def test_enter_in_the_form_starts_then_run_again_and_l_runs_longer(tmpfs_d
         first = screen.result
         assert "no block device" in text_of(app, "#bench-layers-title")  # tmpfs: no empty layer table
         assert screen.query_one("#bench-after").display  # Run again / Run longer / fio buttons
+        screen.query_one("#bench-again").scroll_visible(animate=False)  # under the figures, as a user scrolls
+        await pilot.pause()
         await pilot.click("#bench-again")
         assert not screen.query_one("#bench-after").display  # hidden while running
         await until(pilot, lambda: screen.result is not None and screen.result is not first)
@@ -235,3 +237,41 @@ async def test_filesystem_list_marks_ram_and_read_only_mounts(tmp_path: Path) ->
             screen = await open_bench(app, pilot)
             labels = [str(label) for label, _ in screen.query_one("#bench-fs", Select)._options]
             assert f"{ro}  (tmpfs in RAM: not a disk, read-only)" in labels
+
+
+async def test_the_wal_load_is_a_choice_and_every_figure_names_its_load(tmpfs_dir: str) -> None:
+    """The form takes the rates, arrivals and capacity run; while it runs the progress line and the chart
+    name the load running, and the verdict block gives each load and the capacity as the CLI does."""
+    from diskdoctor.widgets import PercentileChart as Chart
+    from textual.widgets import Checkbox
+
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_bench(app, pilot)
+        fill_form(screen, tmpfs_dir, "1")
+        screen.query_one("#bench-rates", Input).value = "200,400"
+        screen.query_one("#bench-arrival", Select).value = "poisson"
+        seen: set[str] = set()
+        await pilot.click("#bench-start")
+        for _ in range(400):
+            if screen.result is not None or "Error" in text_of(app, "#bench-status"):
+                break
+            progress = text_of(app, "#bench-progress-text")
+            seen |= {load for load in ("200 writes/s, Poisson", "400 writes/s, Poisson") if load in progress}
+            seen |= {screen.query_one(Chart).metric}
+            await pilot.pause(0.05)
+        assert screen.result is not None, text_of(app, "#bench-status")
+        assert {"200 writes/s, Poisson", "400 writes/s, Poisson"} <= seen
+        assert "fdatasync at 400/s Poisson" in seen and "fdatasync in the closed loop (capacity)" in seen
+        verdict = text_of(app, "#bench-verdict")
+        assert re.search(r"200/s Poisson +\S+ .s +\S+ .s +\S+ .s  (under|over)", verdict), verdict
+        assert re.search(r"400/s Poisson +\S+ .s +\S+ .s +\S+ .s  (under|over)", verdict), verdict
+        assert re.search(r"capacity [\d,]+/s .* sync call, not judged", verdict), verdict
+        assert screen.params.rates == (200.0, 400.0) and screen.params.arrival == "poisson"  # type: ignore[union-attr]
+        screen.query_one("#bench-rates", Input).value = ""
+        screen.query_one("#bench-capacity", Checkbox).value = False
+        await pilot.pause()
+        await pilot.click("#bench-start")
+        await pilot.pause()
+        assert "the run needs a load" in text_of(app, "#bench-status") + text_of(app, "#bench-form-error")
+        assert os.listdir(tmpfs_dir) == []

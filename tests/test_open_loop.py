@@ -94,3 +94,21 @@ def test_poisson_arrivals_keep_the_mean_rate_and_are_repeatable() -> None:
     assert statistics.stdev(gaps) > statistics.mean(gaps) * 0.8  # exponential, not evenly spaced
     assert first == list(islice(due_times(500, "poisson", seed=7), 5000))
     assert list(islice(due_times(500, "steady"), 3)) == [0, 2 * MS, 4 * MS]
+
+
+def test_a_level_the_writer_fell_behind_in_on_a_whole_cpu_blames_the_cpu_not_the_disk() -> None:
+    """A rate past what the engine can issue on this host is said to measure the CPU, not the disk."""
+    from diskdoctor.app.core.bench.wal import level_lines
+    from diskdoctor.probes.engine.workloads.wal import WalLevel
+    from diskdoctor.probes.latency_histogram import LatencyHistogram
+
+    def level(cpu_s: float | None) -> WalLevel:
+        return WalLevel(50_000.0, "steady", 60_000, 60_000, 2.0, LatencyHistogram(), LatencyHistogram(),
+                        LatencyHistogram(), LatencyHistogram(), scheduled_s=1.0, cpu_s=cpu_s)
+
+    busy, idle, old = level(1.9), level(0.3), level(None)
+    assert busy.cpu_bound and not idle.cpu_bound and not old.cpu_bound
+    for one, expected in ((busy, "this host's CPU, not the disk"), (idle, "the disk could not keep up")):
+        document = {"levels": [{**one.to_json(), "verdict": None}]}
+        notes = [line for line in level_lines(document, 10.0) if line.startswith("note")]
+        assert len(notes) == 1 and expected in notes[0] and "50,000 writes/s" in notes[0]

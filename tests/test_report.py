@@ -256,3 +256,19 @@ def test_report_on_full_or_read_only_filesystem(tiny_mount: Path) -> None:
     subprocess.run(["mount", "-o", "remount,ro", str(tiny_mount)], check=True)
     read_only = run_cli("report", "-o", str(tiny_mount / "r.md"), "--sysroot", fixture)
     assert_one_line_error(read_only, f"cannot write report {tiny_mount / 'r.md'}: read-only filesystem")
+
+
+def test_html_chart_reads_seconds_and_keeps_its_legend_off_the_lines() -> None:
+    """A run with stalls past a second reads "1 s" on the axis (not "1000 ms" or "1e+03 ms"), and the
+    legend sits above the plot, where it covers no line."""
+    import re
+
+    from diskdoctor.app.report.svg_charts import TOP, percentile_svg
+    from diskdoctor.app.text.chart import Series
+
+    svg = percentile_svg(["p50", "p99", "max"], [Series("fdatasync", [0.4, 80.0, 3100.0])],
+                         title="latency percentiles", threshold_ms=10)
+    ticks = re.findall(r'class="tick">([^<]+)<', svg)
+    assert "1 s" in ticks and "10 ms" in ticks and not any("e+" in t or "000 ms" in t for t in ticks)
+    legend = re.search(r'<text x="[\d.]+" y="([\d.]+)" class="legend">fdatasync<', svg)
+    assert legend is not None and float(legend.group(1)) < TOP

@@ -6,15 +6,21 @@ import re
 
 from diskdoctor.app.core.bench.interference import summary_lines as interference_summary
 from diskdoctor.app.core.runs.compare import compare_runs, different_kinds
+from diskdoctor.app.core.runs.store import RunStore, default_runs_dir
 from diskdoctor.app.report.sections import run_rows
 from diskdoctor.app.text.runs import compare_lines, headline, show_lines
 from diskdoctor.probes.engine.workloads.compaction import CompactionParams
 from diskdoctor.probes.engine.workloads.interference import InterferenceParams
 from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
 from diskdoctor.probes.wal_params import WalParams
+from support.cli_runner import run_cli
 from support.runs_support import kind_run
+from support.wal_support import tmpfs_dir
 
-PYTHON_LEAKS = re.compile(r"None|True|False|\{|'|_s\b|ready_barrier|bytes_per_sync|file_size|\b\d{5,}\b")
+__all__ = ["tmpfs_dir"]
+
+PYTHON_LEAKS = re.compile(r"None|True|False|\{|\[|'(?!s\b)|_s\b|ready_barrier|bytes_per_sync|file_size|"
+                          r"\b\d{5,}\b")
 
 
 def _no_leaks(lines: list[str]) -> None:
@@ -102,3 +108,25 @@ def test_interference_progress_names_its_compaction_jobs(tmp_path) -> None:  # t
                      "--no-save")
     assert result.code in (0, 1), result.err
     assert "the WAL beside 1 compaction job" in result.err and "Job object" not in result.err
+
+
+def test_a_saved_wal_run_shows_every_load_and_reads_its_params_in_words(tmpfs_dir: str) -> None:
+    """`runs show` and the report give each open-loop load and the capacity, as `bench wal` printed them,
+    and the parameters as a person says them (loads, layout, segment size; no seed)."""
+    ran = run_cli("bench", "wal", "--dir", tmpfs_dir, "--rate", "200,400", "--duration", "0.2s",
+                  "--threshold-ms", "5000")
+    assert ran.code == 0, ran.err
+    shown = run_cli("runs", "show", "latest").out.splitlines()
+    loads = [line for line in shown if line.startswith(("load ", "capacity "))]
+    assert [line.split(":")[0] for line in loads] == ["load      200 writes/s, steady",
+                                                      "load      400 writes/s, steady",
+                                                      "capacity  closed loop (capacity)"]
+    assert any(line.startswith("  p99 fdatasync from due at 400 writes/s, steady") or
+               line.startswith("  p99 fdatasync from due at 200 writes/s, steady") for line in shown)
+    run = RunStore(default_runs_dir()).find("latest")
+    rows = dict(run_rows(run))
+    assert rows["loads"] == "200 and 400 writes/s" and rows["file layout"] == "etcd's WAL segments"
+    assert rows["WAL segment size"] == "64 MB" and rows["backend commit every"] == "100 ms"
+    assert "seed" not in rows and "time per load" not in rows  # --duration set every load's time
+    assert rows["capacity"].startswith("closed loop (capacity): ")
+    _no_leaks(shown)

@@ -109,7 +109,9 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
     capture = commands.add_parser("capture", help="write a capture bundle for a support ticket",
                                   description="Copy the files the probes read, outputs of "
                                               "read-only commands and a manifest to a .tar.gz.")
-    capture.add_argument("-o", "--output", required=True, metavar="FILE.tar.gz")
+    capture.add_argument("-o", "--output", required=True, metavar="FILE.tar.gz",
+                         help="the bundle to write (a .tar.gz a support engineer can attach to a ticket; "
+                              "refused if it exists, unless --force)")
     capture.add_argument("--redact", action="store_true",
                          help="replace what identifies the host (hostname, addresses, user names, paths, "
                               "labels, UUIDs, serials, kernel parameters) with stand-ins; the bundle's "

@@ -8,7 +8,7 @@ from diskdoctor.probes.host import Host
 
 from ..base.formatting import human_bytes, yes_no
 from ..core.bench.run_metrics import param_rows
-from ..core.bench.wal import ram_note
+from ..core.bench.wal import ram_note, record_level_lines
 from ..core.findings.finding import Finding
 from ..core.stack.walk import walk_forest
 from ..text.devices_table import tree_guides
@@ -81,4 +81,11 @@ def run_rows(run: SavedRun) -> list[tuple[str, str]]:
              ("host", run.host.line()), ("parameters", kind.params_text(run.record))]
     rows += param_rows(run.params.to_json())  # type: ignore[attr-defined]
     rows += [(metric.label, value_text(metric.value, metric.unit)) for metric in kind.metrics(run.record)]
-    return rows
+    return rows + load_rows(run)
+
+
+def load_rows(run: SavedRun) -> list[tuple[str, str]]:
+    """A WAL run's figures per load (each open-loop rate, then the closed-loop capacity), as the CLI prints
+    them: the verdict judges the worst load, the others still matter to a reader."""
+    return [(label.strip(), text.strip()) for label, _, text in
+            (line.partition(" ") for line in record_level_lines(run.kind, run.record))]

@@ -9,18 +9,27 @@ from html import escape
 from ..text.chart import Series
 
 WIDTH, HEIGHT = 640, 260
-LEFT, RIGHT, TOP, BOTTOM = 64, 16, 28, 36
+LEFT, RIGHT, TOP, BOTTOM = 64, 16, 44, 36
+LEGEND_Y = 34
+"""The legend sits in a row between the title and the plot, where it never covers a line."""
 COLOURS = ("#1f6feb", "#d97706", "#16a34a", "#9333ea")
 
 
 def _ticks(low: float, high: float) -> list[float]:
-    """1-2-5 ticks spanning [low, high]."""
+    """1-2-5 ticks spanning [low, high]; powers of ten only over more than three decades (labels that
+    would touch)."""
     ticks, exponent = [], math.floor(math.log10(low))
+    steps = (1,) if math.log10(high / low) > 3 else (1, 2, 5)
     while 10.0 ** exponent <= high * 10:
-        ticks += [step * 10.0 ** exponent for step in (1, 2, 5)
+        ticks += [step * 10.0 ** exponent for step in steps
                   if low / 1.0001 <= step * 10.0 ** exponent <= high * 1.0001]
         exponent += 1
     return ticks or [low, high]
+
+
+def tick_text(ms: float) -> str:
+    """An axis tick in the unit a person reads: "0.5 ms", "20 ms", "2 s" (never "2000 ms" or "1e+03")."""
+    return f"{ms / 1000:g} s" if ms >= 1000 else f"{ms:g} ms"
 
 
 def _frame(title: str, label: str) -> list[str]:
@@ -55,7 +64,7 @@ def percentile_svg(labels: Sequence[str], series: Sequence[Series], *, title: st
         y = y_at(tick)
         parts.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>')
         parts.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" class="tick">'
-                     f'{tick:g} ms</text>')
+                     f'{tick_text(tick)}</text>')
     for index, label in enumerate(labels):
         parts.append(f'<text x="{x_at(index):.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle" '
                      f'class="tick">{escape(label)}</text>')
@@ -72,9 +81,9 @@ def percentile_svg(labels: Sequence[str], series: Sequence[Series], *, title: st
         for (x, y), value in zip(points, [v for v in one.values_ms if v is not None and v > 0], strict=True):
             parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}">'
                          f'<title>{escape(one.label)}: {value:.4g} ms</title></circle>')
-        legend_y = TOP + 14 + 14 * number
-        parts.append(f'<rect x="{LEFT + 8}" y="{legend_y - 9}" width="10" height="10" fill="{colour}"/>')
-        parts.append(f'<text x="{LEFT + 22}" y="{legend_y}" class="legend">{escape(one.label)}</text>')
+        legend_x = LEFT + sum(28 + 7 * len(earlier.label) for earlier in series[:number])
+        parts.append(f'<rect x="{legend_x}" y="{LEGEND_Y - 9}" width="10" height="10" fill="{colour}"/>')
+        parts.append(f'<text x="{legend_x + 14}" y="{LEGEND_Y}" class="legend">{escape(one.label)}</text>')
     parts.append("</svg>")
     return "\n".join(parts)
 

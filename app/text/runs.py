@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..core.bench.kind import Metric
-from ..core.bench.wal import format_ms, ram_note
+from ..core.bench.wal import format_ms, ram_note, record_level_lines
 from ..core.runs.compare import REGRESSION_PERCENT, Comparison, MetricDelta
 from ..core.runs.render_guard import RunRenderError, damaged_text, rendering
 
@@ -106,7 +106,7 @@ def _show_lines(run: SavedRun) -> list[str]:
         lines.append(f"note      {note}")
     lines.append("figures")
     lines += metric_lines(kind.metrics(run.record))
-    return lines
+    return lines + record_level_lines(run.kind, run.record)
 
 
 def delta_line(delta: MetricDelta, width: int = 18) -> str:

@@ -127,6 +127,7 @@ class BackendCommitter:
             code = 1
             try:
                 os.close(reader)
+                _close_inherited({writer, self.db.fd})
                 _child_setup()
                 self._loop(writer, interval_ms / 1000.0)
                 code = 0
@@ -208,6 +209,16 @@ class BackendCommitter:
 
     def __exit__(self, *_exc: object) -> None:
         self._reap()
+
+
+def _close_inherited(keep: set[int]) -> None:
+    """Close every descriptor the fork copied except stdio and `keep`: a WAL segment the writer cuts and
+    removes must not stay allocated because the committer still holds it open."""
+    start = 3
+    for fd in sorted(keep):
+        os.closerange(start, fd)
+        start = fd + 1
+    os.closerange(start, os.sysconf("SC_OPEN_MAX"))
 
 
 def _child_setup() -> None:

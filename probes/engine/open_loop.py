@@ -1,10 +1,11 @@
 """The open-loop writer: writes fall due on a schedule (steady or Poisson) whatever the disk does, and each
 write's latency runs from the moment it was due, so a stall counts against every write it delays.
 
-Steady arrivals are one client writing sequentially (etcd's hardware guide: "sequential IOPS"): a write
-that fell due while the last was in flight goes out the moment it returns, one sync each. Poisson arrivals
-are many independent clients: writes that fell due meanwhile go out together as one batch (one write, one
-sync), as etcd's raft loop hands every pending entry to one WAL save. Either way a rate the disk cannot
+Steady arrivals are evenly spaced (etcd's hardware guide: 50 and 500 "sequential IOPS"); Poisson
+arrivals are many independent clients, with exponential gaps of the same mean. Either way, writes that
+fell due while a sync was in flight go out together as one batch (one write, one sync), as etcd's raft
+loop hands every pending entry to one WAL save: a disk that keeps up never batches, a slow sync is paid
+once by all the writes it delayed, and each of them is timed from when it was due. A rate the disk cannot
 keep up with shows as a growing backlog and an achieved rate under the asked one, never as a quietly
 slower schedule.
 """

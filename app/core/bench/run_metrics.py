@@ -16,25 +16,38 @@ from .wal import summary_params_text
 LABELS = {"bs": "bs", "size": "size", "duration_s": "duration", "sync": "sync", "prealloc": "preallocated",
           "inputs": "inputs", "file_size": "file size", "read_bs": "read bs", "write_bs": "write bs",
           "bytes_per_sync": "bytes per sync", "jobs": "jobs", "writes": "writes", "direct": "O_DIRECT",
-          "profile": "profile"}
+          "profile": "profile", "rates": "loads", "arrival": "arrivals", "capacity": "capacity run",
+          "level_s": "time per load", "format": "file layout", "commit_ms": "backend commit every",
+          "segment_bytes": "WAL segment size"}
 """Field name → label; a field not listed shows with its underscores as spaces."""
 SIZE_FIELDS = frozenset({"bs", "size", "file_size", "read_bs", "write_bs", "bytes_per_sync"})
-HIDDEN_FIELDS = frozenset({"ready_barrier", "pids"})
-"""Engine plumbing saved with the parameters but meaningless to a person, or different every time (the pids
-of a watched database: two watches of one etcd are like for like)."""
+SECONDS_FIELDS = frozenset({"duration_s", "level_s"})
+HIDDEN_FIELDS = frozenset({"ready_barrier", "seed", "pids"})
+"""Engine plumbing saved with the parameters but meaningless to a person (the seed only repeats Poisson
+arrivals exactly), or different every time (the pids of a watched database: two watches of one etcd are
+like for like)."""
+LAYOUTS = {"etcd": "etcd's WAL segments", "raw": "one plain file"}
 MISSING = "—"
 
 
 def param_value(name: str, value: object) -> str:
-    """One field's value: "2.25 KiB", "30 s", "yes", "4", "fdatasync", "—" when unset."""
+    """One field's value: "2.25 KiB", "30 s", "yes", "4", "fdatasync", "50 and 500 writes/s", "—" unset."""
     if value is None:
         return MISSING
     if isinstance(value, bool):
         return "yes" if value else "no"
     if name in SIZE_FIELDS and isinstance(value, int):
         return binary_size(value)
-    if name == "duration_s" and isinstance(value, (int, float)):
+    if name in SECONDS_FIELDS and isinstance(value, (int, float)):
         return f"{value:g} s"
+    if name == "rates" and isinstance(value, (list, tuple)):
+        return " and ".join(f"{rate:,g}" for rate in value) + " writes/s" if value else "none (closed loop)"
+    if name == "commit_ms" and isinstance(value, (int, float)):
+        return f"{value:g} ms" if value else "none"
+    if name == "segment_bytes" and isinstance(value, int):
+        return f"{value / 1e6:,g} MB" if value % 1_000_000 == 0 else binary_size(value)  # etcd's 64 MB
+    if name == "format" and isinstance(value, str):
+        return LAYOUTS.get(value, value)
     if isinstance(value, int):
         return f"{value:,}"
     return str(value)
@@ -47,6 +60,8 @@ def param_rows(params: dict[str, object], *, keep_unset: bool = False,
     for name, value in params.items():
         if name in HIDDEN_FIELDS or (value is None and not keep_unset):
             continue
+        if name == "level_s" and params.get("duration_s"):
+            continue  # --duration sets every load's time: the duration row says it
         label = prefix + LABELS.get(name, name.replace("_", " "))
         if isinstance(value, dict):
             rows += param_rows(value, keep_unset=keep_unset, prefix=f"{label} ")
@@ -86,6 +101,8 @@ def latency_metrics(prefix: str, label: str, histogram: LatencyHistogram, *,
 def wal_metrics(record: BenchRecord) -> list[Metric]:
     """`bench wal`: the durable call's percentiles, ops/s and the write p99."""
     result, label = record.result, SYNC_LABELS[record.params.sync]
+    if result.model == "open loop":  # the judged load's figures, timed from when each write was due
+        label = f"{label} from due at {result.load['text']}"
     return [*latency_metrics("sync", label, result.sync),
             Metric("ops_per_s", "ops/s", "ops/s", result.ops_per_s, lower_is_better=False, judged=True),
             Metric("write_p99", "p99 write()", "ms", _ms(result.write.percentile(99.0)))]

@@ -10,7 +10,7 @@ from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.fio_json import FioSyncStats
 from diskdoctor.probes.host_load import HostLoad
 from diskdoctor.probes.latency_histogram import LatencyHistogram, summary_us
-from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams, fio_command
+from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams, fio_command, rate_text
 from diskdoctor.probes.wal_target import Target
 
 from .finished import FinishedRun
@@ -91,7 +91,7 @@ def result_verdict(params: WalParams, result: WalResult, threshold_ms: float,
 
 def short_load(rate: float, arrival: str) -> str:
     """A load for a verdict line: "500/s steady", "50/s Poisson"."""
-    return f"{rate:,.4g}/s {'Poisson' if arrival == 'poisson' else arrival}"
+    return f"{rate_text(rate)}/s {'Poisson' if arrival == 'poisson' else arrival}"
 
 
 def level_lines(document: dict[str, object], threshold_ms: float) -> list[str]:
@@ -116,12 +116,27 @@ def level_lines(document: dict[str, object], threshold_ms: float) -> list[str]:
         if level.get("reached") and int(level.get("max_backlog") or 1) > 1:  # type: ignore[call-overload]
             lines.append(f"{'note':<9} at {level['text']} the writer fell behind: up to "
                          f"{level['max_backlog']:,} writes waited at once (each timed from when it was due)")
-        if not level.get("reached"):
-            lines.append(f"{'note':<9} asked {level['asked_per_s']:,.4g} writes/s, achieved "
-                         f"{level['achieved_per_s'] or 0:,.4g}/s: the disk could not keep up (up to "
+        if level.get("cpu_bound"):
+            lines.append(f"{'note':<9} asked {rate_text(level['asked_per_s'])} writes/s, achieved "
+                         f"{rate_text(level['achieved_per_s'] or 0)}/s: the writer itself used a whole "
+                         "CPU, so this load measured this host's CPU, not the disk (judge the disk at "
+                         "a lower rate)")
+        elif not level.get("reached"):
+            lines.append(f"{'note':<9} asked {rate_text(level['asked_per_s'])} writes/s, achieved "
+                         f"{rate_text(level['achieved_per_s'] or 0)}/s: the disk could not keep up (up to "
                          f"{level['max_backlog']:,} writes waited at once; {level['end_backlog']:,} were "
                          "still waiting when the schedule ended)")
     return lines
+
+
+def record_level_lines(workload: str, record: object) -> list[str]:
+    """A saved WAL run's `level_lines` (each load, then the capacity); none for other kinds, or for runs
+    saved before the open loop (they have no levels)."""
+    threshold = getattr(record, "threshold", None)
+    if workload != "wal" or threshold is None:
+        return []
+    document = record.to_json()  # type: ignore[attr-defined]
+    return level_lines(document, threshold) if document.get("levels") else []
 
 
 def _us(value: object) -> str:

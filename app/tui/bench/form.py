@@ -9,11 +9,13 @@ from diskdoctor.app.core.bench.kinds import kind_of
 from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.wal_params import (
+    ARRIVALS,
     PROFILES,
     SYNC_METHODS,
     ParamError,
     WalParams,
     parse_duration,
+    parse_rates,
     parse_size,
     profile_params,
 )
@@ -29,8 +31,11 @@ from textual.widgets._select import SelectCurrent
 
 from . import view, workloads
 
-FIELDS = ("bs", "size", "duration", "jobs")
+FIELDS = ("bs", "size", "duration", "jobs", "rates")
 """The form's text fields after the directory, in the order they are shown."""
+LOAD_CONTROLS = ("rates", "arrival", "capacity")
+"""The WAL's load: open-loop rates, their arrivals, and whether the closed-loop capacity run follows."""
+DEFAULT_RATES = ",".join(f"{rate:g}" for rate in PROFILES["etcd"].rates)
 
 
 def one_leading_slash(path: str) -> str:
@@ -51,6 +56,14 @@ def _valid_duration(text: str) -> bool:
     """Empty (run by size) or a duration such as 30, 500ms, 2m."""
     try:
         return not text.strip() or parse_duration(text.strip()) > 0
+    except ParamError:
+        return False
+
+
+def _valid_rates(text: str) -> bool:
+    """Empty (the closed loop only) or writes/s such as 500, 50,500 or 1.5k."""
+    try:
+        return not text.strip() or bool(parse_rates(text))
     except ParamError:
         return False
 
@@ -100,11 +113,20 @@ class BenchForm(Vertical):
             yield TextField("1", placeholder="1", id="bench-jobs", tooltip="parallel compaction processes",
                             validators=[Function(_valid_jobs, "jobs: a whole number, 1 or more")])
             yield Checkbox("O_DIRECT", True, id="bench-direct")
+            yield TextField(DEFAULT_RATES, placeholder="closed loop", id="bench-rates",
+                            tooltip="open-loop writes/s, each its own load: 500, 50,500 or 1.5k "
+                                    "(empty: the closed loop only)",
+                            validators=[Function(_valid_rates, "writes/s: e.g. 500 or 50,500")])
+            yield Select([(a, a) for a in ARRIVALS], value="steady", allow_blank=False, id="bench-arrival",
+                         tooltip="steady: a write every 1/rate s; poisson: independent clients")
+            yield Checkbox("capacity", True, id="bench-capacity",
+                           tooltip="then the closed loop, as the disk's capacity (never the verdict)")
             yield Button("Start", id="bench-start", variant="primary")
         yield Static("", id="bench-form-error")
 
     def on_mount(self) -> None:
         self.query_one("#bench-jobs").display = self.query_one("#bench-direct").display = False
+        self.query_one("#bench-form").add_class("-load")  # the form starts on etcd's WAL
         label_fields(self)
 
     @property
@@ -115,8 +137,9 @@ class BenchForm(Vertical):
     def values(self) -> tuple[object, ...]:
         """What the form says now, field by field (the filesystem menu only follows the directory)."""
         return (self.directory, *(self.query_one(f"#bench-{name}", Input).value for name in FIELDS),
-                *(self.query_one(f"#bench-{name}", Select).value for name in ("profile", "sync")),
-                *(self.query_one(f"#bench-{name}", Checkbox).value for name in ("prealloc", "direct")))
+                *(self.query_one(f"#bench-{name}", Select).value for name in ("profile", "sync", "arrival")),
+                *(self.query_one(f"#bench-{name}", Checkbox).value
+                  for name in ("prealloc", "direct", "capacity")))
 
     def set_filesystems(self, host: Host) -> None:
         """Offer the host's mounted filesystems, keeping the one picked when it is still there."""
@@ -209,6 +232,9 @@ class BenchForm(Vertical):
         self.query_one("#bench-jobs", Input).value = defaults.jobs
         for extra in ("prealloc", "jobs", "direct"):
             self.query_one(f"#bench-{extra}").display = extra == defaults.extra
+        for control in LOAD_CONTROLS:
+            self.query_one(f"#bench-{control}").display = self.kind == "wal"
+        self.query_one("#bench-form").set_class(self.kind == "wal", "-load")  # a row for the load
 
     def show_params(self, params: object) -> None:
         """Make the form say what is running (run longer and run again change it behind the user's back)."""
@@ -224,6 +250,9 @@ class BenchForm(Vertical):
         self.query_one("#bench-duration", Input).value = f"{params.duration_s:g}" if params.duration_s else ""
         self.query_one("#bench-sync", Select).value = params.sync
         self.query_one("#bench-prealloc", Checkbox).value = params.prealloc
+        self.query_one("#bench-rates", Input).value = ",".join(f"{rate:g}" for rate in params.rates)
+        self.query_one("#bench-arrival", Select).value = params.arrival
+        self.query_one("#bench-capacity", Checkbox).value = params.capacity
 
     def params(self) -> object:
         """The workload parameters the form describes; ParamError says which value is unusable."""
@@ -239,10 +268,21 @@ class BenchForm(Vertical):
             self.query_one("#bench-jobs", Input).value.strip(),
             self.query_one("#bench-direct", Checkbox).value)
         wal = None
-        if kind_of(workloads.workload_of(profile)).form.uses_wal_fields:
+        kind = workloads.workload_of(profile)
+        if kind_of(kind).form.uses_wal_fields:
+            load = self._load() if kind == "wal" else {}
             wal = profile_params("etcd" if profile in ("custom", "interference") else profile,
                                  bs=values.bs, size=values.size, duration_s=values.duration_s,
-                                 sync=values.sync, prealloc=values.prealloc)
+                                 sync=values.sync, prealloc=values.prealloc, **load)
         params = workloads.params_from_form(values, wal)
         params.validate()  # type: ignore[attr-defined]
         return params
+
+    def _load(self) -> dict[str, object]:
+        """The WAL's load as typed: rates (none: the closed loop only), arrivals, the capacity run."""
+        text = self.query_one("#bench-rates", Input).value.strip()
+        capacity = self.query_one("#bench-capacity", Checkbox).value
+        if not text and not capacity:
+            raise ParamError("give writes/s, or tick capacity: the run needs a load")
+        return {"rates": parse_rates(text) if text else (),
+                "arrival": str(self.query_one("#bench-arrival", Select).value), "capacity": capacity}

@@ -10,7 +10,7 @@ from diskdoctor.probes.engine.protocol import Interval
 from diskdoctor.probes.engine.workloads.compaction import CompactionResult
 from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.latency_histogram import LatencyHistogram
-from diskdoctor.probes.wal_params import PROFILES
+from diskdoctor.probes.wal_params import PROFILES, load_text
 from diskdoctor.widgets import LatencyBars, LayerTimeTable, PercentileChart
 from textual.screen import Screen
 from textual.widgets import Static
@@ -80,12 +80,16 @@ class LivePanel:
                                     self.total_write if form.shows_write else None)
             stats.append(self.figures.beside_text())
         query = self.screen.query_one
+        load = self.figures.load
         with self.screen.app.batch_update():
+            if self.figures.load_changed:  # the next load of a WAL run: its own chart and figures
+                query(PercentileChart).clear_history(workloads.load_label(metric, load))
             query(PercentileChart).push(*point)
             query(LatencyBars).show_bands(HISTOGRAM_TITLE, view.log_bands(self.total_sync))
             # Fixed-height panes: redraw them without a layout pass, so each interval costs the UI little.
             query("#bench-progress-text", Static).update(
-                view.progress_text(snapshot.progress, snapshot.t, snapshot.ops, ops_per_s, mb_s=mb_s),
+                view.progress_text(snapshot.progress, snapshot.t, snapshot.ops, ops_per_s, mb_s=mb_s,
+                                   load=load_text(load.get("rate"), str(load["arrival"])) if load else None),
                 layout=False)
             query("#bench-stats", Static).update(stats, layout=False)
             query(LayerTimeTable).show_layers(view.layer_rows(snapshot.layers))

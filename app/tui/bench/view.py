@@ -34,7 +34,7 @@ FIELD_LABELS = {"#bench-fs": "filesystem", "#bench-dir": "directory to test",
                 "#bench-profile": "profile",
                 "#bench-bs": "bs", "#bench-size": "size", "#bench-duration": "seconds",
                 "#bench-sync": "sync call", "#bench-threshold": "threshold", "#bench-threshold-custom": "ms",
-                "#bench-jobs": "jobs"}
+                "#bench-jobs": "jobs", "#bench-rates": "writes/s", "#bench-arrival": "arrivals"}
 """Every form field's label, shown in its border at every width (placeholders vanish once typed in)."""
 LAYERS_LIVE_TITLE = "Where the time goes (last interval, /proc/diskstats)"
 LAYERS_RUN_TITLE = "Where the time goes (whole run, /proc/diskstats)"
@@ -95,13 +95,18 @@ def stats_text(interval: LatencyHistogram, total: LatencyHistogram, metric: str,
 
 
 def progress_text(progress: float, elapsed_s: float, ops: int, ops_per_s: float, *,
-                  finished: bool = False, mb_s: tuple[float, float] | None = None) -> Text:
-    """A bar with the percentage, then e.g. "4,512 writes · 2,345 ops/s · 2.00 s · 3 s left"; with `mb_s`
-    (a compaction, whose calls are 2 MiB reads and 1 MiB writes) "read 380.2 MB/s · write 379.9 MB/s · …"."""
+                  finished: bool = False, mb_s: tuple[float, float] | None = None,
+                  load: str | None = None) -> Text:
+    """A bar with the percentage (and the load running, for a WAL run: "500 writes/s, steady"), then e.g.
+    "4,512 writes · 2,345 ops/s · 2.00 s · 3 s left"; with `mb_s` (a compaction, whose calls are 2 MiB
+    reads and 1 MiB writes) "read 380.2 MB/s · write 379.9 MB/s · …"."""
     done = round(min(max(progress, 0.0), 1.0) * PROGRESS_CELLS)
     text = Text("━" * done, style="green")
     text.append("━" * (PROGRESS_CELLS - done), style="dim")
-    text.append(f" {progress:.0%}\n", style="bold")
+    text.append(f" {progress:.0%}", style="bold")
+    if load and not finished:
+        text.append(f" · at {load}", style="bold")
+    text.append("\n")
     eta = "done" if finished else time_left(progress, elapsed_s)
     pace = f"{ops:,} writes · {ops_per_s:,.0f} ops/s" if mb_s is None else \
         f"read {mb_s[0]:,.1f} MB/s · write {mb_s[1]:,.1f} MB/s"
@@ -166,6 +171,7 @@ def verdict_text(params: WalParams, target: Target, result: WalResult, threshold
     note = ram_note(target.fstype)
     if note:
         text.append(f"Note: {note}\n", style="bold yellow")
+    text.append_text(levels_table(result, threshold))
     text.append(f"{result.samples:,} writes of {params.bs:,} bytes in {elapsed_text(result.duration_s)}, "
                 f"{result.ops_per_s or 0:,.0f} ops/s · {params.sync} · "
                 f"{'preallocated' if params.prealloc else 'appending'} · {target.directory} "
@@ -173,6 +179,32 @@ def verdict_text(params: WalParams, target: Target, result: WalResult, threshold
     text.append("fio equivalent: ", style="bold")
     text.append(fio_command(params, target.directory))
     return text, verdict
+
+
+def levels_table(result: WalResult, threshold: float) -> Text:
+    """Each load of a WAL run in one row (from due time; the capacity: its sync calls), then what a load
+    the writer could not keep up with did: the CLI's `load` lines, short enough for the figures pane."""
+    if not result.levels:
+        return Text("")
+    text = Text(f"{'load':<16}{'p50':>10}{'p99':>10}{'p99.9':>10}  \n", style="bold")
+    for level in result.levels:
+        closed = level.rate is None
+        figures = level.sync if closed else level.latency
+        name = f"capacity {level.achieved_per_s or 0:,.0f}/s" if closed else \
+            wal_report.short_load(level.rate, level.arrival)  # type: ignore[arg-type]
+        text.append(f"{name:<16}" + "".join(f"{_ms(figures.percentile(p)):>10}" for p in (50.0, 99.0, 99.9)))
+        p99 = figures.percentile(99.0)
+        if closed:
+            text.append("  sync call, not judged\n", style="dim")
+        elif p99 is not None and p99 / 1e6 < threshold:
+            text.append("  under\n", style="green")
+        else:
+            text.append("  over\n", style="red")
+    document = {"levels": [level.to_json() for level in result.levels]}
+    for line in wal_report.level_lines(document, threshold):
+        if line.startswith("note"):
+            text.append(line.partition(" ")[2].strip() + "\n", style="yellow")
+    return text
 
 
 def previous_line(params: WalParams, target: Target, result: WalResult, threshold: float | None) -> Text:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from diskdoctor.app.core.bench.kind import FormDefaults, FormValues
 from diskdoctor.app.core.bench.kinds import KINDS, kind_of
-from diskdoctor.app.core.bench.wal import format_ms
+from diskdoctor.app.core.bench.wal import format_ms, short_load
 from diskdoctor.probes.engine.protocol import Interval
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.wal_params import WalParams
@@ -57,6 +57,10 @@ class LiveFigures:
         self.phase_offset = self.last_t = 0.0
         self.phase = ""
         self.compaction_mb_s = (0.0, 0.0)
+        self.load: dict[str, object] = {}
+        """The load of the intervals taken last (a WAL run's rate and arrivals; empty for other kinds)."""
+        self.load_changed = False
+        """Whether the last interval started a new load (its figures start afresh)."""
 
     def add(self, interval: Interval) -> tuple[float, dict[str, float | None]] | None:
         """Take one interval; returns (chart time, chart values), or None for the compaction beside."""
@@ -65,6 +69,10 @@ class LiveFigures:
             self.compaction_mb_s = (interval.bytes_read / seconds / 1e6,
                                     interval.bytes_written / seconds / 1e6)
             return None
+        self.load_changed = bool(interval.load) and interval.load != self.load
+        if self.load_changed:  # a WAL run's next load: its own whole-load percentiles
+            self.load = dict(interval.load)
+            self.total = LatencyHistogram()
         if interval.phase != self.phase:  # the interference timeline: the second phase follows the first
             self.phase_offset, self.phase = self.last_t, interval.phase
             if self.phased:
@@ -115,3 +123,11 @@ class LiveFigures:
 
 def _ms(value_ns: float | None) -> str:
     return "-" if value_ns is None else format_ms(value_ns / 1e6)
+
+
+def load_label(metric: str, load: dict[str, object]) -> str:
+    """The chart's metric at a load: "fdatasync at 500/s steady", or "… in the closed loop (capacity)"."""
+    rate, arrival = load.get("rate"), str(load.get("arrival") or "steady")
+    if not isinstance(rate, (int, float)):
+        return f"{metric} in the closed loop (capacity)"
+    return f"{metric} at {short_load(float(rate), arrival)}"

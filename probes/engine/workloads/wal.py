@@ -33,6 +33,8 @@ STREAMS = ("sync", "sync_call", "issue", "write")
 """Per level: `sync` the latency judged (from when each write was due to when it was durable; in the closed
 loop, the sync call), `sync_call` each fdatasync, `issue` from when a write went out, `write` each write()."""
 REACHED = 0.95
+CPU_BOUND_SHARE = 0.85
+"""A writer that used 85% of a CPU over a level it fell behind in was limited by the CPU, not the disk."""
 """A level reached its rate when it finished its writes within 1/0.95 of its scheduled time."""
 PR_SET_TIMERSLACK = 29
 LOG_HEADER = "load,time_ms,write_ns,sync_ns,latency_ns\n"
@@ -62,6 +64,16 @@ class WalLevel:
     end_backlog: int = 0
     scheduled_s: float | None = None
     layers: list[DiskDelta] = field(default_factory=list)
+    cpu_s: float | None = None
+    """The writer's own CPU time over the level (None: a run saved before it was kept): a writer that used
+    a whole CPU and fell behind measured this host's CPU, not the disk."""
+
+    @property
+    def cpu_bound(self) -> bool:
+        """Whether the writer fell behind while it used (nearly) a whole CPU: the rate is past what this
+        engine can issue on this host, whatever the disk does."""
+        return (not self.reached and self.cpu_s is not None and self.duration_s > 0
+                and self.cpu_s / self.duration_s >= CPU_BOUND_SHARE)
 
     @property
     def achieved_per_s(self) -> float | None:
@@ -91,6 +103,7 @@ class WalLevel:
                 "sync_latency_us": summary_us(self.sync), "write_latency_us": summary_us(self.write),
                 "commit_sync_us": summary_us(self.commit),
                 "layers": [layer.to_json() for layer in self.layers],
+                "cpu_s": self.cpu_s, "cpu_bound": self.cpu_bound,
                 "histograms": {"latency": self.latency.to_json(), "issue": self.issue.to_json(),
                                "sync": self.sync.to_json(), "write": self.write.to_json(),
                                "commit": self.commit.to_json()}}
@@ -108,7 +121,8 @@ class WalLevel:
                    LatencyHistogram.from_json(h.get("commit") or {}),
                    int(data.get("max_backlog") or 1), int(data.get("end_backlog") or 0),  # type: ignore[call-overload]
                    None if data.get("scheduled_s") is None else float(data["scheduled_s"]),  # type: ignore[arg-type]
-                   [DiskDelta.from_json(d) for d in data.get("layers") or []])  # type: ignore[union-attr]
+                   [DiskDelta.from_json(d) for d in data.get("layers") or []],  # type: ignore[union-attr]
+                   None if data.get("cpu_s") is None else float(data["cpu_s"]))  # type: ignore[arg-type]
 
 
 def headline_level(levels: list[WalLevel]) -> WalLevel | None:
@@ -307,7 +321,7 @@ def _level(params: WalParams, ctx: EngineContext, files: EtcdSegments | RawFile,
     streams.flush()  # what came before this level (a segment's header sync) is not its figures
     for name in STREAMS:
         streams.totals[name] = LatencyHistogram()
-    start = clock()
+    start, cpu_start = clock(), time.process_time()
     ops = [0, 0, start]  # writes, writes at the last interval, time of the last interval
 
     sequential = arrival != "poisson"  # one client: its next put waits until this one is applied
@@ -339,9 +353,9 @@ def _level(params: WalParams, ctx: EngineContext, files: EtcdSegments | RawFile,
         ops[1], ops[2] = ops[0], now
 
     if rate is not None:
-        batch = files.max_batch if arrival == "poisson" else 1  # many clients, or one sequential one
         tally = run_level(due_times(rate, arrival, params.seed), int(seconds * NS), clock, time.sleep, flush,
-                          record, max_batch=batch, on_tick=tick, tick_ns=int(ctx.config.interval_s * NS))
+                          record, max_batch=files.max_batch, on_tick=tick,
+                          tick_ns=int(ctx.config.interval_s * NS))
     else:
         tally = _closed_loop(planned, int(seconds * NS), clock, flush, record, tick,
                              int(ctx.config.interval_s * NS))
@@ -354,7 +368,8 @@ def _level(params: WalParams, ctx: EngineContext, files: EtcdSegments | RawFile,
     duration = max(tally.last_done_ns / NS, seconds) if rate is not None else tally.last_done_ns / NS
     return WalLevel(rate, arrival, tally.writes, tally.batches, round(duration, 4), totals["sync"],
                     totals["issue"], totals["sync_call"], totals["write"], max_backlog=tally.max_backlog,
-                    end_backlog=tally.end_backlog, scheduled_s=scheduled, layers=ctx.disks.total())
+                    end_backlog=tally.end_backlog, scheduled_s=scheduled, layers=ctx.disks.total(),
+                    cpu_s=round(time.process_time() - cpu_start, 4))
 
 
 def _closed_loop(planned: int | None, until_ns: int, clock: Callable[[], int],
