@@ -10,7 +10,7 @@ FILE_CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("wal", "etcd WAL", re.compile(r"/member/wal/[^/]*\.wal$")),
     ("backend", "etcd backend (bbolt db)", re.compile(r"/member/snap/db$")),
     ("snapshot", "etcd snapshot", re.compile(r"/member/snap/[^/]*\.snap(\.db)?$")),
-    ("wal", "PostgreSQL WAL", re.compile(r"/pg_wal/[0-9A-F]{24}$|/pg_wal/")),
+    ("wal", "PostgreSQL WAL", re.compile(r"/pg_wal/")),
     ("data", "PostgreSQL data", re.compile(r"/(base|global|pg_xact|pg_multixact)/")),
     ("wal", "InnoDB redo log", re.compile(r"/(ib_logfile\d+|#innodb_redo/[^/]+)$")),
     ("binlog", "MySQL binary log", re.compile(r"/[^/]*bin(log)?\.\d{6}$")),
@@ -18,7 +18,7 @@ FILE_CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("wal", "RocksDB WAL", re.compile(r"/\d{6,}\.log$")),
     ("sst", "RocksDB SST", re.compile(r"\.sst$")),
     ("manifest", "RocksDB MANIFEST", re.compile(r"/MANIFEST-\d+$")),
-    ("wal", "Elasticsearch translog", re.compile(r"/translog/translog-\d+\.(tlog|ckp)$|/translog/")),
+    ("wal", "Elasticsearch translog", re.compile(r"/translog/")),
     ("data", "Lucene segment", re.compile(r"/index/[^/]+$")),
     ("wal", "Ceph BlueStore WAL", re.compile(r"/block\.wal$")),
 )

@@ -12,7 +12,7 @@ from diskdoctor.probes.wal_params import ParamError
 from diskdoctor.probes.watch_session import WatchParams, WatchResult
 
 from .kind import LatencyCurve, Metric
-from .wal import CALL_COLUMNS, ETCD_THRESHOLD_MS, Verdict, format_ms, percentile_row, threshold_source
+from .wal import CALL_COLUMNS, ETCD_THRESHOLD_MS, Verdict, percentile_row, threshold_source
 
 if TYPE_CHECKING:
     from .finished import FinishedRun
@@ -172,8 +172,3 @@ def params_text(record: FinishedRun) -> str:
     return (f"process {params.process}, {len(params.pids)} pid(s), data {params.data_dir or '-'}, "
             f"{seconds}{', writes too' if params.writes else ''}")
 
-
-def p99_text(histogram: LatencyHistogram) -> str:
-    """"p99 3.10 ms" of a histogram ("-" when empty)."""
-    value = histogram.percentile(99.0)
-    return "-" if value is None else format_ms(value / 1e6)
