@@ -275,3 +275,44 @@ def test_closing_the_terminal_ends_the_binary_and_leaves_nothing(binary: Path, t
                                    private_tmp=str(private))
     assert not survivors
     assert not leftovers  # no /tmp/staticx-*, /tmp/_MEI*, /tmp/diskdoctor-sysroot-*
+
+
+@pytest.mark.live
+def test_watch_from_binary_counts_a_writers_syncs_and_leaves_no_instance(chroot: EmptyChroot,
+                                                                          tmp_path: Path) -> None:
+    """`watch` needs nothing installed: tracefs (mounted in the empty root as a host has it), /proc."""
+    import sys
+    import threading
+
+    from support import sync_writer
+
+    untraced = chroot.run("watch", "--pid", "1", "--seconds", "1", "--no-save")
+    assert_one_line_error(untraced, "tracefs is not mounted")
+    tracing = chroot.mount("sys/kernel/tracing", "tracefs")
+    writer = subprocess.Popen([sys.executable, sync_writer.__file__, str(tmp_path), "300"], cwd=tmp_path,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert writer.stdout is not None and writer.stdin is not None and writer.stdout.readline() == "ready\n"
+
+    def go_once_traced() -> None:  # the writer starts when the watch's instances exist
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not any(name.endswith("-sys") and name.startswith("diskdoctor-")
+                                                      for name in os.listdir(tracing / "instances")):
+            time.sleep(0.05)
+        writer.stdin.write("go\n")  # type: ignore[union-attr]
+        writer.stdin.flush()  # type: ignore[union-attr]
+
+    starter = threading.Thread(target=go_once_traced, daemon=True)
+    starter.start()
+    try:
+        result = chroot.run("watch", "--pid", str(writer.pid), "--seconds", "4", "--json-lines", "--no-save")
+    finally:
+        starter.join(timeout=60)
+        writer.kill()
+        writer.wait()
+        left = [name for name in os.listdir(tracing / "instances") if name.startswith("diskdoctor-")]
+        chroot.unmount(tracing)
+    assert result.code == 0, result.err
+    rows = {(row["call"], row["label"]): row for row in json.loads(result.out.splitlines()[-1])["by_class"]}
+    assert rows[("fdatasync", "etcd WAL")]["latency_us"]["samples"] == 300
+    assert rows[("fsync", "etcd backend (bbolt db)")]["latency_us"]["samples"] == 30
+    assert left == []

@@ -25,6 +25,8 @@ def add_kinds(kinds: argparse._SubParsersAction) -> list[argparse.ArgumentParser
     """One `bench` subcommand per workload of the kinds table."""
     parsers = []
     for kind in KINDS.values():
+        if not kind.benchmark:
+            continue
         parser = kinds.add_parser(kind.name, help=kind.cli.help, description=kind.cli.description)
         _common(parser)
         kind.cli.add_options(parser)

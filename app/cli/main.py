@@ -27,7 +27,8 @@ ADVISE_HELP = "every configuration finding, with evidence, fix, risk and how to 
 RUNS_HELP = "saved benchmark runs: list, show, compare"
 REPORT_HELP = "write a report for a ticket (.md, .html or .json)"
 MONITOR_HELP = "the live per-layer I/O monitor (iostat -x for the stack)"
-HEAVY_SUBCOMMANDS = ("bench", "advise", "runs", "report", "monitor")
+WATCH_HELP = "per-call sync latency of a running database, from kernel tracepoints (root)"
+HEAVY_SUBCOMMANDS = ("bench", "advise", "runs", "report", "monitor", "watch")
 """Subcommands whose options need their own modules; other commands parse without importing them."""
 ALL_HEAVY = "*"
 """`with_heavy` for a parser with every subcommand's options (the shell completion covers them all)."""
@@ -179,6 +180,12 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
         from .monitor import add_monitor_parser
 
         _global_options(add_monitor_parser(commands), in_subcommand=True)
+    if with_heavy not in ("watch", ALL_HEAVY):
+        commands.add_parser("watch", help=WATCH_HELP)
+    else:
+        from .watch import add_watch_parser
+
+        _global_options(add_watch_parser(commands), in_subcommand=True)
     return parser
 
 
@@ -260,6 +267,13 @@ def run_monitor(args: argparse.Namespace) -> int:
     from .monitor import run_monitor as monitor_command
 
     return monitor_command(args)
+
+
+def run_watch(args: argparse.Namespace) -> int:
+    """`diskdoctor watch --process NAME | --pid N [--seconds S] [--json-lines]`."""
+    from .watch import run_watch as watch_command
+
+    return watch_command(args)
 
 
 def _raise_on_signal(signum: int, _frame: object) -> None:
@@ -351,7 +365,7 @@ def main(argv: Sequence[str] | None = None, *,
     args = _parse(argv)
     handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, "bench": run_bench,
                 "advise": run_advise, "runs": run_runs, "report": run_report, "monitor": run_monitor,
-                None: open_tui or _no_tui}
+                "watch": run_watch, None: open_tui or _no_tui}
     return _run(handlers[args.command], args)
 
 

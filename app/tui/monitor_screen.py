@@ -106,6 +106,7 @@ class MonitorScreen(Screen[None]):
         Binding("r", "rescan", "Re-read stack", tooltip="Read the device stack again at the next tick."),
         Binding("o", "sort", "Sort", tooltip="Sort by the next column, largest first; after the last, "
                 "grouped by filesystem again."),
+        Binding("d", "watch", "Watch a database", tooltip="Per-call sync latency of a running database."),
         Binding("q", "app.quit", "Quit", show=False),
     ]
 
@@ -459,8 +460,8 @@ class MonitorScreen(Screen[None]):
         self.query_one("#monitor-status", Static).update(Text(" · ".join(status)))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Pause only where something ticks (the live host)."""
-        return self.root.live if action == "pause" else True
+        """Pause only where something ticks, and watch only where processes run (the live host)."""
+        return self.root.live if action in ("pause", "watch") else True
 
     def action_pause(self) -> None:
         """Stop or restart the ticks."""
@@ -480,3 +481,9 @@ class MonitorScreen(Screen[None]):
             self.monitor.request_rescan()
         if not self.root.live:
             self.tick()
+
+    def action_watch(self) -> None:
+        """Open the Watch screen: pick a running database and see its own sync calls."""
+        from .watch_screen import WatchScreen
+
+        self.app.push_screen(WatchScreen(self.root))

@@ -49,8 +49,8 @@ def schema_for(argv: tuple[str, ...]) -> str | None:
     words = [word for index, word in enumerate(argv)
              if not word.startswith("-") and (index == 0 or argv[index - 1] != "--sysroot")]
     command, action = (words + [None, None])[:2]
-    if command == "monitor" and "--json-lines" in argv:
-        return "monitor"
+    if command in ("monitor", "watch") and "--json-lines" in argv:
+        return command
     if "--json" not in argv:
         return None
     if command in ("devices", "advise") or (command == "trim" and "--run" not in argv):
@@ -69,7 +69,8 @@ def validate_cli_output(argv: tuple[str, ...], stdout: str) -> None:
     name = schema_for(argv)
     if name is None or not stdout.strip():
         return
-    documents = ([json.loads(line) for line in stdout.splitlines() if line.strip()] if name == "monitor"
+    lines = name in ("monitor", "watch")
+    documents = ([json.loads(line) for line in stdout.splitlines() if line.strip()] if lines
                  else [json.loads(stdout)])
     for document in documents:
         validate(name, document)

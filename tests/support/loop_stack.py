@@ -137,3 +137,16 @@ def build_loop_stack(workdir: Path) -> LoopStack:
         stack.teardown()
         raise
     return stack
+
+
+def build_one_loop(workdir: Path, fstype: str = "ext4", size_mib: int = 128) -> LoopStack:
+    """One loop device with one filesystem, mounted (role "data"): the disk a small traced writer syncs to."""
+    stack = LoopStack(workdir)
+    try:
+        device = _attach(stack, "data", size_mib)
+        sh(f"mkfs.{fstype}", "-q", "-F" if fstype.startswith("ext") else "-f", device)
+        _mount(stack, "data", device)
+    except BaseException:
+        stack.teardown()
+        raise
+    return stack

@@ -155,6 +155,8 @@ class WorkloadKind:
     record_schema: dict[str, Any] | None = None
     """The JSON Schema of its saved record, for a kind docs/schemas/run.schema.json does not list (None:
     any object; the listed kinds keep the file's own)."""
+    benchmark: bool = True
+    """A benchmark `bench KIND` runs; False for a run recorded another way (`watch`: a traced process)."""
 
     @property
     def name(self) -> str:

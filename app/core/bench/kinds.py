@@ -12,7 +12,7 @@ from diskdoctor.probes.engine.workloads import WORKLOADS
 from diskdoctor.probes.fio_jobs import FioThroughput
 from diskdoctor.probes.fio_json import FioSyncStats
 
-from . import compaction, form, interference, options, randwrite, run_metrics, wal
+from . import compaction, form, interference, options, randwrite, run_metrics, wal, watch
 from .kind import CliOptions, Form, WorkloadKind
 
 CAVEAT_RULES = ("BENCH-NOT-DURABLE", "BENCH-HOST-BUSY")
@@ -75,6 +75,14 @@ KINDS: dict[str, WorkloadKind] = {kind.name: kind for kind in (
         details=interference.detail_lines,
         rules=("ETCD-FSYNC-P99", "WAL-COMPACTION-P99", *CAVEAT_RULES),
         headline="WAL-COMPACTION-P99", fio=fio_jobs.run_interference_fio),
+    WorkloadKind(
+        watch.ENGINE, "sync latency of a running database", watch.document, watch.verdict,
+        watch.summary_lines, watch.metrics, watch.curves, watch.params_text, lambda _data: None,
+        CliOptions("traced calls of a running process (diskdoctor watch)", "Recorded by diskdoctor watch.",
+                   lambda _parser: None, lambda _args: None),
+        Form((), form.wal_defaults, lambda _values, _wal: None, lambda _params: "sync",
+             lambda _params: "sync"),
+        benchmark=False),
 )}
 """Every workload, in the order the CLI, the form and the docs list them."""
 

@@ -24,9 +24,10 @@ LABELS = {"bs": "bs", "size": "size", "duration_s": "duration", "sync": "sync", 
 """Field name → label; a field not listed shows with its underscores as spaces."""
 SIZE_FIELDS = frozenset({"bs", "size", "file_size", "read_bs", "write_bs", "bytes_per_sync"})
 SECONDS_FIELDS = frozenset({"duration_s", "level_s"})
-HIDDEN_FIELDS = frozenset({"ready_barrier", "seed"})
+HIDDEN_FIELDS = frozenset({"ready_barrier", "seed", "pids"})
 """Engine plumbing saved with the parameters but meaningless to a person (the seed only repeats Poisson
-arrivals exactly)."""
+arrivals exactly), or different every time (the pids of a watched database: two watches of one etcd are
+like for like)."""
 LAYOUTS = {"etcd": "etcd's WAL segments", "raw": "one plain file"}
 MISSING = "—"
 
