@@ -201,3 +201,11 @@ def test_an_unchanged_diskstats_line_is_parsed_once_and_its_delta_is_the_same(nu
     assert first is again
     fresh = parse_diskstats(line)["sda"]
     assert disk_delta(first, again, 1.0) == disk_delta(fresh, parse_diskstats(line)["sda"], 1.0)
+
+
+def test_the_tui_loads_only_the_first_screens_module() -> None:
+    modules = loaded_modules("--smoke", "--sysroot", str(fixture_root("etcd-raid0-lvm-luks").path))
+    assert "diskdoctor.app.tui.stack_screen" in modules
+    assert heavy(modules, "diskdoctor.app.tui.bench", "diskdoctor.app.tui.advice_screen",
+                 "diskdoctor.app.tui.monitor_screen", "diskdoctor.app.tui.runs_screen",
+                 "diskdoctor.probes.engine.", "diskdoctor.app.core.advice", "psutil") == []
