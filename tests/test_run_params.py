@@ -99,6 +99,6 @@ def test_interference_progress_names_its_compaction_jobs(tmp_path) -> None:  # t
     from support.cli_runner import run_cli
 
     result = run_cli("bench", "interference", "--dir", str(tmp_path), "--duration", "0.3", "--jobs", "1",
-                     "--no-save")
+                     "--aggressor", "model", "--no-save")
     assert result.code in (0, 1), result.err
     assert "the WAL beside 1 compaction job" in result.err and "Job object" not in result.err

@@ -48,7 +48,8 @@ class InterferenceParams:
     wal: WalParams = DEFAULT_WAL
     compaction: CompactionParams = DEFAULT_COMPACTION
     store: StoreParams = field(default_factory=StoreParams)
-    aggressor: str = "rocksdb"
+    aggressor: str = "model"
+    """What runs beside the WAL (AGGRESSORS); the CLI and the TUI choose real RocksDB."""
 
     def __post_init__(self) -> None:
         """The WAL here stays the closed loop over one plain file (the figures this comparison was built
@@ -59,10 +60,8 @@ class InterferenceParams:
 
     def to_json(self) -> dict[str, object]:
         """The `params` object: both parts."""
-        store = self.store.to_json()
-        store.pop("options_text")  # the file's text runs the store; its path is the record
-        return {"wal": self.wal.to_json(), "compaction": self.compaction.to_json(), "store": store,
-                "aggressor": self.aggressor}
+        return {"wal": self.wal.to_json(), "compaction": self.compaction.to_json(),
+                "store": self.store.to_json(), "aggressor": self.aggressor}
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> InterferenceParams:

@@ -195,8 +195,18 @@ def effective_options() -> tuple[str, dict[str, object]]:
                     if name == "rocksdb_version":
                         version = value
                     elif name in wanted:
-                        found[name] = int(value) if value.isdigit() else value
+                        found[name] = _value(value)
     return version, found
+
+
+def _value(text: str) -> object:
+    """An OPTIONS value as JSON: integers and booleans as such, the rest as RocksDB wrote it."""
+    if text in ("true", "false"):
+        return text == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return text[:80]
 
 
 class Store:
