@@ -72,7 +72,7 @@ def test_counts_and_articles_read_as_english() -> None:
     assert "is an interference run" in different_kinds(other, run) and "is a compaction run" in \
         different_kinds(run, other)
     document = interference_summary(other.record)
-    assert any("1 compaction job read" in line for line in document), document
+    assert any("the compaction model (1 job, not calibrated" in line for line in document), document
 
 
 def test_a_change_just_under_the_flag_does_not_read_as_the_flag() -> None:
