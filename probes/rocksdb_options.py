@@ -58,6 +58,8 @@ class RocksdbOptions:
     column_family: str
     notes: list[str] = field(default_factory=list)
     text: str = ""
+    db: dict[str, str] = field(default_factory=dict)
+    """Every [DBOptions] statement as written."""
 
 
 def _read_text(path: str) -> str:
@@ -140,7 +142,7 @@ def parse_options_text(path: str, text: str) -> RocksdbOptions:
     if len(families) > 1:
         notes.append(f"{len(families)} column families in the file; the store writes only {name!r}")
     version = parser.get("Version", "rocksdb_version").strip()[:20]
-    return RocksdbOptions(path, version, values, name, notes, text)
+    return RocksdbOptions(path, version, values, name, notes, text, dict(parser["DBOptions"]))
 
 
 def _int_or(text: str | None, fallback: int) -> int:

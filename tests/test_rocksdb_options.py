@@ -129,7 +129,7 @@ def test_summary_names_real_rocksdb_and_the_model_is_labelled(tmpfs_dir: str, tm
                    "--duration", "1", "--no-save")
     assert "beside    real RocksDB 9." in real.out and f"options of {options}" in real.out, real.out
     model = run_cli("bench", "interference", "--dir", tmpfs_dir, "--aggressor", "model", "--jobs", "1",
-                    "--file-size", "1m", "--duration", "1", "--no-save")
+                    "--file-size", "2m", "--duration", "1", "--no-save")
     assert "the compaction model (1 job, not calibrated against RocksDB)" in model.out, model.out
     both = run_cli("bench", "interference", "--dir", tmpfs_dir, "--aggressor", "model", "--rocksdb-options",
                    str(options), "--no-save")

@@ -18,6 +18,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ...rocksdb_options import parse_options_text
 from ...wal_params import ParamError
 from ..protocol import Interval
 from ..runtime import EXIT_ERROR, Stopped, emit
@@ -138,11 +139,15 @@ def rocksdb_options(params: StoreParams, rocksdict: Any) -> Any:
         with open(os.path.join("options", OPTIONS_NAME), "x", encoding="utf-8") as handle:
             handle.write(params.options_text)
         try:
-            options, _families = rocksdict.Options.load_latest("options", rocksdict.Env(), True,
-                                                               rocksdict.Cache(8 * MIB))
+            db_options, families = rocksdict.Options.load_latest("options", rocksdict.Env(), True,
+                                                                 rocksdict.Cache(8 * MIB))
         except Exception as err:  # rocksdict raises plain Exception with RocksDB's status text
             name = params.options_file or "the OPTIONS file"
             raise ParamError(f"RocksDB cannot use {name}: {str(err).splitlines()[0][:200]}") from None
+        # RocksDB's loader gives the DBOptions and each column family's apart: the store opens with the
+        # default family's (or the first), and the DBOptions that shape its I/O are set on them
+        options = families.get("default") or next(iter(families.values()), db_options)
+        apply_db_options(options, params.options_text)
     else:
         options = rocksdict.Options(raw_mode=True)
     options.create_if_missing(True)
@@ -163,6 +168,30 @@ def rocksdb_options(params: StoreParams, rocksdict: Any) -> Any:
     if params.max_bytes_for_level_base is not None:
         options.set_max_bytes_for_level_base(params.max_bytes_for_level_base)
     return options
+
+
+DB_SETTERS = {"bytes_per_sync": "set_bytes_per_sync", "wal_bytes_per_sync": "set_wal_bytes_per_sync",
+              "compaction_readahead_size": "set_compaction_readahead_size",
+              "writable_file_max_buffer_size": "set_writable_file_max_buffer_size",
+              "use_direct_reads": "set_use_direct_reads",
+              "use_direct_io_for_flush_and_compaction": "set_use_direct_io_for_flush_and_compaction",
+              "advise_random_on_open": "set_advise_random_on_open",
+              "max_subcompactions": "set_max_subcompactions", "max_total_wal_size": "set_max_total_wal_size",
+              "db_write_buffer_size": "set_db_write_buffer_size", "use_fsync": "set_use_fsync"}
+"""The [DBOptions] that shape a store's I/O, and rocksdict's setter for each."""
+
+
+def apply_db_options(options: Any, text: str) -> None:
+    """Set the OPTIONS text's DBOptions (DB_SETTERS, and the background jobs as RocksDB derives them)."""
+    found = parse_options_text("OPTIONS", text)
+    options.set_max_background_jobs(int(found.values.get("jobs", 2)))  # type: ignore[call-overload]
+    for name, setter in DB_SETTERS.items():
+        raw = found.db.get(name)
+        if raw is None:
+            continue
+        value = _value(raw)
+        if isinstance(value, (bool, int)):
+            getattr(options, setter)(value)
 
 
 def statistics(options: Any) -> dict[str, int]:
