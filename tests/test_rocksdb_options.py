@@ -141,3 +141,24 @@ def test_rocksdb_is_imported_only_by_the_store_child() -> None:
             "print('rocksdict' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def cli_without_rocksdict(*args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI in an interpreter where `import rocksdict` fails (as on a host without it)."""
+    code = ("import runpy, sys; sys.modules['rocksdict'] = None; sys.argv = ['diskdoctor', *sys.argv[1:]]; "
+            "runpy.run_module('diskdoctor.app', run_name='__main__')")
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120,
+                          check=False, stdin=subprocess.DEVNULL)
+
+
+def test_without_rocksdict_the_model_runs_labelled_and_asking_for_rocksdb_is_one_line(tmpfs_dir: str) -> None:
+    model = cli_without_rocksdict("bench", "interference", "--dir", tmpfs_dir, "--jobs", "1", "--file-size",
+                                  "2m", "--duration", "0.5", "--no-save")
+    assert model.returncode in (0, 1), model.stderr
+    assert "beside    the compaction model (1 job, not calibrated against RocksDB)" in model.stdout
+    defaults = str(FIXTURES / "rocksdb-9.8.4-defaults.OPTIONS")
+    for extra in (["--aggressor", "rocksdb"], ["--rocksdb-options", defaults]):
+        asked = cli_without_rocksdict("bench", "interference", "--dir", tmpfs_dir, *extra, "--no-save")
+        assert asked.returncode == 2 and "Traceback" not in asked.stderr, asked.stderr
+        assert asked.stderr.strip().endswith("--aggressor model runs the compaction model instead")
+    assert os.listdir(tmpfs_dir) == []

@@ -8,7 +8,7 @@ from dataclasses import replace
 from diskdoctor.probes.engine.workloads.compaction import CompactionParams
 from diskdoctor.probes.engine.workloads.interference import DEFAULT_COMPACTION, PHASE_S, InterferenceParams
 from diskdoctor.probes.engine.workloads.randwrite import SYNC_CHOICES, RandwriteParams
-from diskdoctor.probes.engine.workloads.rocksdb_store import StoreParams
+from diskdoctor.probes.engine.workloads.rocksdb_store import StoreParams, rocksdb_available
 from diskdoctor.probes.wal_params import PROFILES, SYNC_LABELS, SYNC_METHODS, ParamError, WalParams
 
 from .kind import FormDefaults, FormValues
@@ -80,7 +80,8 @@ def interference_params(values: FormValues, wal_params: WalParams | None) -> Int
     compaction jobs the same, for where RocksDB cannot load)."""
     jobs = _jobs(values)
     return InterferenceParams(wal_params or PROFILES["etcd"], replace(DEFAULT_COMPACTION, jobs=jobs),
-                              StoreParams(background_jobs=jobs), "rocksdb")
+                              StoreParams(background_jobs=jobs),
+                              "rocksdb" if rocksdb_available() else "model")
 
 
 def sync_stream(_params: object) -> str:

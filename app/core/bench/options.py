@@ -14,7 +14,7 @@ from diskdoctor.probes.engine.workloads.interference import (
     InterferenceParams,
 )
 from diskdoctor.probes.engine.workloads.randwrite import SYNC_CHOICES, RandwriteParams
-from diskdoctor.probes.engine.workloads.rocksdb_store import StoreParams
+from diskdoctor.probes.engine.workloads.rocksdb_store import StoreParams, rocksdb_available
 from diskdoctor.probes.rocksdb_options import load_options
 from diskdoctor.probes.wal_params import (
     ARRIVALS,
@@ -116,10 +116,10 @@ def randwrite_options(randwrite: argparse.ArgumentParser) -> None:
 def interference_options(interference: argparse.ArgumentParser) -> None:
     """`bench interference`: the WAL's options, the compaction's, and the threshold under compaction."""
     _wal_options(interference, log=False)
-    interference.add_argument("--aggressor", choices=AGGRESSORS, default="rocksdb",
+    interference.add_argument("--aggressor", choices=AGGRESSORS,
                               help="rocksdb: real RocksDB puts, flushes and compacts beside the WAL "
                                    "(default, calibrated against db_bench); model: the compaction model's "
-                                   "jobs")
+                                   "jobs (the default where RocksDB for Python is not installed)")
     interference.add_argument("--rocksdb-options", metavar="FILE",
                               help="run the store with a RocksDB OPTIONS-NNNNNN file (from a store's data "
                                    "directory); the options below override it")
@@ -168,12 +168,24 @@ def _bytes_per_sync(args: argparse.Namespace) -> int | None:
     return 0 if text.strip() == "0" else parse_size(text, "bytes per sync")
 
 
+def aggressor(args: argparse.Namespace) -> str:
+    """What runs beside the WAL: real RocksDB unless asked for the model or rocksdict is not installed."""
+    if args.aggressor == "model":
+        if args.rocksdb_options:
+            raise ParamError("--rocksdb-options runs real RocksDB; it cannot go with --aggressor model")
+        return "model"
+    if rocksdb_available():
+        return "rocksdb"
+    if args.aggressor or args.rocksdb_options:
+        raise ParamError("real RocksDB needs RocksDB for Python (pip install rocksdict), which is not "
+                         "installed here; --aggressor model runs the compaction model instead")
+    return "model"
+
+
 def store_params(args: argparse.Namespace) -> StoreParams:
     """The real store's options: the OPTIONS file (checked here, one line if it is not one), the knobs."""
     path, text = args.rocksdb_options, None
     if path:
-        if args.aggressor != "rocksdb":
-            raise ParamError("--rocksdb-options runs real RocksDB; it cannot go with --aggressor model")
         text = load_options(path).text
     return StoreParams(background_jobs=args.jobs, bytes_per_sync=_bytes_per_sync(args),
                        rate_limit_mb_s=args.rate_limit_mb_s, direct_io=args.direct_io,
@@ -199,4 +211,4 @@ def interference_params(args: argparse.Namespace) -> InterferenceParams:
     if not args.size and not args.duration:  # each phase runs 20 s, whatever the disk manages
         wal = replace(wal, duration_s=PHASE_S)
     model = _compaction_params(args, DEFAULT_COMPACTION, store=True)
-    return InterferenceParams(wal, model, store_params(args), args.aggressor)
+    return InterferenceParams(wal, model, store_params(args), aggressor(args))

@@ -10,6 +10,7 @@ from RocksDB's statistics: bytes written by flushes and compactions, bytes read 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import random
 import re
@@ -121,6 +122,14 @@ class StoreResult:
     def from_json(cls, data: dict[str, object]) -> StoreResult:
         """Inverse of `to_json`."""
         return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})  # type: ignore[arg-type]
+
+
+def rocksdb_available() -> bool:
+    """Whether rocksdict is installed (found without importing it: the CLI and the TUI never load it)."""
+    try:
+        return importlib.util.find_spec("rocksdict") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def load_rocksdict() -> Any:
