@@ -75,7 +75,10 @@ class InterferenceParams:
     @property
     def scratch_bytes(self) -> int:
         """The WAL file plus the store's files (or the compaction jobs' inputs and outputs)."""
-        beside = self.store.scratch_bytes if self.aggressor == "rocksdb" else self.compaction.scratch_bytes
+        if self.aggressor == "rocksdb":  # filled up to its first compaction, then put while the WAL runs
+            beside = self.store.scratch_bytes(self.wal.duration_s or PHASE_S)
+        else:
+            beside = self.compaction.scratch_bytes
         return self.wal.scratch_bytes + beside
 
     def validate(self) -> None:

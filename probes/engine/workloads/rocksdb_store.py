@@ -32,6 +32,8 @@ KEY_BYTES = 16
 VALUE_BYTES = 100
 """db_bench's fillrandom: 16-byte keys, 100-byte values."""
 MAX_JOBS = 16
+PUT_MB_S = 16.0
+"""About what one Python thread puts (~100,000 puts/s of 116 bytes, with RocksDB's own WAL beside)."""
 BATCH = 1000
 """Puts per WriteBatch while the store is being filled up to its first compaction."""
 FIRST_COMPACTION_S = 180.0
@@ -92,12 +94,13 @@ class StoreParams:
         if self.bytes_per_sync is not None and not 0 <= self.bytes_per_sync <= 1024 * MIB:
             raise ParamError(f"bytes per sync {self.bytes_per_sync} is out of range (0 to 1 GiB)")
 
-    @property
-    def scratch_bytes(self) -> int:
-        """A generous bound of the store's size while the WAL runs (levels 0-2 at these sizes)."""
+    def scratch_bytes(self, seconds: float) -> int:
+        """A bound of the store's size `seconds` after its first compaction: L0 and the memtables' WALs,
+        L1 twice (a compaction's inputs and outputs), and every byte put since (random keys: little is
+        overwritten)."""
         base = self.max_bytes_for_level_base or 256 * MIB
         memtable = self.write_buffer_size or 64 * MIB
-        return 12 * base + 8 * memtable
+        return 2 * base + 8 * memtable + int((self.ingest_mb_s or PUT_MB_S) * 1e6 * seconds)
 
 
 @dataclass
