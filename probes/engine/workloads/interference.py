@@ -76,7 +76,7 @@ class InterferenceParams:
     def scratch_bytes(self) -> int:
         """The WAL file plus the store's files (or the compaction jobs' inputs and outputs)."""
         if self.aggressor == "rocksdb":  # filled up to its first compaction, then put while the WAL runs
-            beside = self.store.scratch_bytes(self.wal.duration_s or PHASE_S)
+            beside = self.store.bytes_after(self.wal.duration_s or PHASE_S)
         else:
             beside = self.compaction.scratch_bytes
         return self.wal.scratch_bytes + beside

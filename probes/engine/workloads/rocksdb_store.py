@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...rocksdb_options import parse_options_text
 from ...wal_params import ParamError
+from ...wal_target import TargetError
 from ..protocol import Interval
 from ..runtime import EXIT_ERROR, Stopped, emit
 
@@ -32,6 +33,8 @@ KEY_BYTES = 16
 VALUE_BYTES = 100
 """db_bench's fillrandom: 16-byte keys, 100-byte values."""
 MAX_JOBS = 16
+RUN_S = 20.0
+"""A store that runs until stopped is sized for this long (bench interference's WAL phase)."""
 PUT_MB_S = 16.0
 """About what one Python thread puts (~100,000 puts/s of 116 bytes, with RocksDB's own WAL beside)."""
 BATCH = 1000
@@ -94,7 +97,12 @@ class StoreParams:
         if self.bytes_per_sync is not None and not 0 <= self.bytes_per_sync <= 1024 * MIB:
             raise ParamError(f"bytes per sync {self.bytes_per_sync} is out of range (0 to 1 GiB)")
 
-    def scratch_bytes(self, seconds: float) -> int:
+    @property
+    def scratch_bytes(self) -> int:
+        """The engine's free-space check for the store's own run (until stopped: as beside a 20 s WAL)."""
+        return self.bytes_after(self.duration_s or RUN_S)
+
+    def bytes_after(self, seconds: float) -> int:
         """A bound of the store's size `seconds` after its first compaction: L0 and the memtables' WALs,
         L1 twice (a compaction's inputs and outputs), and every byte put since (random keys: little is
         overwritten)."""
@@ -155,7 +163,7 @@ def rocksdb_options(params: StoreParams, rocksdict: Any) -> Any:
                                                                  rocksdict.Cache(8 * MIB))
         except Exception as err:  # rocksdict raises plain Exception with RocksDB's status text
             name = params.options_file or "the OPTIONS file"
-            raise ParamError(f"RocksDB cannot use {name}: {str(err).splitlines()[0][:200]}") from None
+            raise ParamError(f"RocksDB cannot use {name}: {_first_line(err)}") from None
         # RocksDB's loader gives the DBOptions and each column family's apart: the store opens with the
         # default family's (or the first), and the DBOptions that shape its I/O are set on them
         options = families.get("default") or next(iter(families.values()), db_options)
@@ -240,6 +248,11 @@ def effective_options() -> tuple[str, dict[str, object]]:
     return version, found
 
 
+def _first_line(err: BaseException) -> str:
+    """RocksDB's status text, one line, bounded."""
+    return (str(err).strip().splitlines() or [type(err).__name__])[0][:200]
+
+
 def _value(text: str) -> object:
     """An OPTIONS value as JSON: integers and booleans as such, the rest as RocksDB wrote it."""
     if text in ("true", "false"):
@@ -257,7 +270,10 @@ class Store:
         self.rocksdict = load_rocksdict()
         self.params, self.ctx = params, ctx
         self.options = rocksdb_options(params, self.rocksdict)
-        self.db = self.rocksdict.Rdict("db", self.options)
+        try:
+            self.db = self.rocksdict.Rdict("db", self.options)
+        except Exception as err:  # RocksDB's status text, e.g. O_DIRECT refused by the filesystem
+            raise TargetError(f"RocksDB cannot open a store here: {_first_line(err)}") from None
         self.keys = random.Random(1)
         self.values = os.urandom(MIB + VALUE_BYTES)
         self.offset = 0
@@ -269,6 +285,14 @@ class Store:
 
     def fill_until_compacting(self) -> None:
         """Batched puts until RocksDB has finished its first compaction (the store is in steady state)."""
+        try:
+            self._fill()
+        except (Stopped, ParamError):
+            raise
+        except Exception as err:
+            raise TargetError(f"RocksDB stopped writing: {_first_line(err)}") from None
+
+    def _fill(self) -> None:
         deadline = time.monotonic() + FIRST_COMPACTION_S
         while not statistics(self.options)["compact_written"]:
             batch = self.rocksdict.WriteBatch(raw_mode=True)
@@ -282,7 +306,16 @@ class Store:
                 raise ParamError(f"RocksDB ran no compaction within {FIRST_COMPACTION_S:g} s of puts")
 
     def run(self) -> StoreResult:
-        """Put one key at a time (at `ingest_mb_s`, else as fast as one thread puts), streaming intervals."""
+        """Put one key at a time (at `ingest_mb_s`, else as fast as one thread puts), streaming intervals;
+        a write RocksDB refuses (a full filesystem) is one line."""
+        try:
+            return self._run()
+        except Stopped:
+            raise
+        except Exception as err:
+            raise TargetError(f"RocksDB stopped writing: {_first_line(err)}") from None
+
+    def _run(self) -> StoreResult:
         params, ctx = self.params, self.ctx
         per_put = 1.0 / (params.ingest_mb_s * 1e6 / (KEY_BYTES + VALUE_BYTES)) if params.ingest_mb_s else 0.0
         before = last = statistics(self.options)
