@@ -162,3 +162,16 @@ def test_without_rocksdict_the_model_runs_labelled_and_asking_for_rocksdb_is_one
         assert asked.returncode == 2 and "Traceback" not in asked.stderr, asked.stderr
         assert asked.stderr.strip().endswith("--aggressor model runs the compaction model instead")
     assert os.listdir(tmpfs_dir) == []
+
+
+def test_a_run_saved_before_the_real_store_reads_as_the_model() -> None:
+    from diskdoctor.app.core.bench.interference import summary_lines
+    from diskdoctor.probes.engine.workloads.interference import InterferenceParams
+    from support.runs_support import kind_run
+
+    old = InterferenceParams().to_json()
+    del old["store"], old["aggressor"]
+    params = InterferenceParams.from_json(old)
+    assert params.aggressor == "model"
+    run = kind_run("interference", params, 21)
+    assert any(line.startswith("beside    the compaction model (") for line in summary_lines(run.record))
