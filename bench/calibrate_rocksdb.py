@@ -42,7 +42,7 @@ from diskdoctor.probes.engine.workloads.interference import (
     InterferenceParams,
     InterferenceResult,
 )
-from diskdoctor.probes.engine.workloads.rocksdb_store import StoreParams
+from diskdoctor.probes.engine.workloads.rocksdb_store import KEY_BYTES, VALUE_BYTES, StoreParams
 from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.rocksdb_options import load_options
 from diskdoctor.probes.wal_params import WalParams
@@ -67,6 +67,8 @@ class Figures:
     read_mb_s: float
     cpu_cores: float = 0.0
     """CPU the store used while the WAL ran beside it, in cores (its threads together)."""
+    puts_s: float = 0.0
+    """The store's puts per second meanwhile (ours: its count; db_bench: the entries its flushes took)."""
 
     @property
     def ratio(self) -> float:
@@ -171,7 +173,8 @@ def ours(params: InterferenceParams, directory: str) -> Figures:
         raise SystemExit(f"interference run failed: {final.message}")
     result: InterferenceResult = final.result
     read, write = result.compaction_mb_s()
-    return Figures(p99_us(result.alone), p99_us(result.under_compaction), write, read, window.cores)
+    puts = result.rocksdb.puts / result.rocksdb.seconds if result.rocksdb and result.rocksdb.seconds else 0.0
+    return Figures(p99_us(result.alone), p99_us(result.under_compaction), write, read, window.cores, puts)
 
 
 def log_events(db: str) -> list[dict[str, object]]:
@@ -223,13 +226,17 @@ def theirs(wal: WalParams, db_bench: str, size: dict[str, float], directory: str
         beside = wal_run(wal, directory)
         end = time.time()
         window.stop()
-        write, read = compaction_mb_s(log_events(db), start * 1e6, end * 1e6)
+        events = log_events(db)
+        write, read = compaction_mb_s(events, start * 1e6, end * 1e6)
+        flushed = sum(int(e.get("num_entries") or 0) for e in events  # type: ignore[call-overload]
+                      if e.get("event") == "flush_started"
+                      and start * 1e6 <= float(e.get("time_micros") or 0) <= end * 1e6)  # type: ignore[arg-type]
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGKILL)
         process.wait()
         shutil.rmtree(db, ignore_errors=True)
-    return Figures(p99_us(alone), p99_us(beside), write, read, window.cores)
+    return Figures(p99_us(alone), p99_us(beside), write, read, window.cores, flushed / (end - start))
 
 
 @contextlib.contextmanager
@@ -251,11 +258,11 @@ def line(index: int, name: str, figures: Figures) -> str:
     return (f"round {index} {name:<8} WAL p99 alone {figures.p99_alone_us:8.0f} µs  beside "
             f"{figures.p99_beside_us:8.0f} µs  ratio {figures.ratio:7.2f}  compaction write "
             f"{figures.write_mb_s:6.1f} MB/s  read {figures.read_mb_s:6.1f} MB/s  store CPU "
-            f"{figures.cpu_cores:4.2f} cores")
+            f"{figures.cpu_cores:4.2f} cores  {figures.puts_s:7,.0f} puts/s")
 
 
 def calibrate(directory: str, rounds: int, size: dict[str, float], lock: str | None, db_bench: str,
-              aggressor: str = "rocksdb") -> int:
+              aggressor: str = "rocksdb", match_puts: bool = False) -> int:
     """Alternate the rounds, print each run, then the median ratios ours/db_bench; 0 when all printed."""
     keep = tempfile.mkdtemp(prefix="calibrate-rocksdb-")
     try:
@@ -274,8 +281,17 @@ def calibrate(directory: str, rounds: int, size: dict[str, float], lock: str | N
               f"{values.get('bytes_per_sync', 0)}; WAL {wal.bs} B writes, {size['phase_s']:g} s per phase; "
               f"CPUs {os.cpu_count()}", flush=True)
         runs: dict[str, list[Figures]] = {"ours": [], "db_bench": []}
-        kinds = [("ours", lambda: ours(params, directory)),
+        def paced() -> InterferenceParams:
+            """Ours at db_bench's put rate in its latest run (same offered load), when asked to match it."""
+            if not match_puts or not runs["db_bench"] or aggressor != "rocksdb":
+                return params
+            rate = runs["db_bench"][-1].puts_s * (KEY_BYTES + VALUE_BYTES) / 1e6
+            return replace(params, store=replace(params.store, ingest_mb_s=round(max(rate, 0.1), 3)))
+
+        kinds = [("ours", lambda: ours(paced(), directory)),
                  ("db_bench", lambda: theirs(wal, db_bench, size, directory))]
+        if match_puts:  # db_bench first in round 1, so ours always has a put rate to match
+            kinds.reverse()
         for index in range(1, rounds + 1):
             with locked(lock):
                 for name, run in (kinds if index % 2 else kinds[::-1]):
@@ -293,7 +309,7 @@ def calibrate(directory: str, rounds: int, size: dict[str, float], lock: str | N
               f"{median('read_mb_s'):.2f} MB/s (target 0.75-1.25)", flush=True)
         print(f"median ours/db_bench: WAL p99 beside the store {median('p99_beside_us'):.2f} (the "
               f"interference ratio over a shared alone baseline), alone {median('p99_alone_us'):.2f}; "
-              f"store CPU {median('cpu_cores'):.2f}", flush=True)
+              f"store CPU {median('cpu_cores'):.2f}; puts/s {median('puts_s'):.2f}", flush=True)
         return 0
     finally:
         shutil.rmtree(keep, ignore_errors=True)
@@ -316,6 +332,9 @@ def main() -> int:
     parser.add_argument("--lock", metavar="FILE", help="flock this file around each round")
     parser.add_argument("--aggressor", choices=("rocksdb", "model"), default="rocksdb",
                         help="our store: real RocksDB (default) or the compaction model")
+    parser.add_argument("--match-puts", action="store_true",
+                        help="put at db_bench's measured rate (its latest run) instead of as fast as one "
+                             "thread: the same offered load, so the compaction MB/s compare RocksDB's work")
     args = parser.parse_args()
     db_bench = shutil.which("db_bench")
     if db_bench is None:
@@ -331,7 +350,7 @@ def main() -> int:
     place = (loop_fs(args.make_loop, LOOP_MIB, prefix="calibrate-") if args.make_loop
              else contextlib.nullcontext(args.dir))
     with place as directory:
-        return calibrate(directory, rounds, size, args.lock, db_bench, args.aggressor)
+        return calibrate(directory, rounds, size, args.lock, db_bench, args.aggressor, args.match_puts)
 
 
 if __name__ == "__main__":

@@ -226,17 +226,17 @@ def _run_beside_rocksdb(params: InterferenceParams, ctx: EngineContext) -> Inter
         relay = Relay(group, ctx, "under_compaction", [store])
         under = relay.run(params.wal)
         seconds = time.monotonic() - relay.started
+        relay._relay_compaction()  # what RocksDB did while the WAL ran, not after
         emit(PhaseChanged("cleanup", "stopping RocksDB"))
         store.go()  # a second line: finish and send the statistics
-        result = _store_result(group, store, relay)
-        relay._relay_compaction()
+        result = _store_result(group, store)
     found = result.options.get("max_background_jobs") if result else jobs
     return InterferenceResult(alone, under, int(found) if isinstance(found, int) else (jobs or 2),
                               relay.bytes_read, relay.bytes_written, round(seconds, 4), aggressor="rocksdb",
                               rocksdb=result)
 
 
-def _store_result(group: SubJobs, store: SubJob, relay: Relay) -> StoreResult | None:
+def _store_result(group: SubJobs, store: SubJob) -> StoreResult | None:
     """The store's final statistics (None if it does not answer within STORE_STOP_S)."""
     deadline = time.monotonic() + STORE_STOP_S
     while time.monotonic() < deadline:
@@ -245,8 +245,6 @@ def _store_result(group: SubJobs, store: SubJob, relay: Relay) -> StoreResult | 
                 return event.result  # type: ignore[no-any-return]
             if isinstance(event, Failed):
                 return None
-            if isinstance(event, Interval):
-                relay.merger.add(event)
         if not store.open:
             return None
     return None
