@@ -106,8 +106,15 @@ class StoreParams:
         """A bound of the store's size `seconds` after its first compaction: L0 and the memtables' WALs,
         L1 twice (a compaction's inputs and outputs), and every byte put since (random keys: little is
         overwritten)."""
-        base = self.max_bytes_for_level_base or 256 * MIB
-        memtable = self.write_buffer_size or 64 * MIB
+        base, memtable = self.max_bytes_for_level_base, self.write_buffer_size
+        if self.options_text is not None and (base is None or memtable is None):
+            try:  # the OPTIONS file's sizes (the CLI checked it; a bad one fails later, in one line)
+                values = parse_options_text(self.options_file or "OPTIONS", self.options_text).values
+            except ParamError:
+                values = {}
+            base = base or values.get("level_base")  # type: ignore[assignment]
+            memtable = memtable or values.get("write_buffer_size")  # type: ignore[assignment]
+        base, memtable = base or 256 * MIB, memtable or 64 * MIB
         return 2 * base + 8 * memtable + int((self.ingest_mb_s or PUT_MB_S) * 1e6 * seconds)
 
 
