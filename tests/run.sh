@@ -4,10 +4,10 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../packaging/dev-env.sh"
 
-DEBIAN_PACKAGES="xfsprogs btrfs-progs btrfs-compsize fio fdisk util-linux e2fsprogs tmux chromium pandoc man-db etcd-server etcd-client linux-perf"
+DEBIAN_PACKAGES="xfsprogs btrfs-progs btrfs-compsize fio fdisk util-linux e2fsprogs tmux chromium pandoc man-db etcd-server etcd-client linux-perf rocksdb-tools"
 need_packages() {
     local missing=""
-    for tool in mkfs.xfs:xfsprogs mkfs.btrfs:btrfs-progs fio:fio sfdisk:fdisk partx:util-linux mkfs.ext4:e2fsprogs tmux:tmux compsize:btrfs-compsize chromium:chromium pandoc:pandoc man:man-db etcd:etcd-server etcdctl:etcd-client perf:linux-perf; do
+    for tool in mkfs.xfs:xfsprogs mkfs.btrfs:btrfs-progs fio:fio sfdisk:fdisk partx:util-linux mkfs.ext4:e2fsprogs tmux:tmux compsize:btrfs-compsize chromium:chromium pandoc:pandoc man:man-db etcd:etcd-server etcdctl:etcd-client perf:linux-perf db_bench:rocksdb-tools; do
         command -v "${tool%%:*}" >/dev/null || missing="$missing ${tool##*:}"
     done
     echo "$missing"

@@ -46,7 +46,7 @@ async def test_interference_draws_both_series_on_one_chart(tmpfs_dir: str) -> No
         assert "p99 alone" in legend and "p99 under compaction" in legend
         verdict = text_of(app, "#bench-verdict")
         assert verdict.startswith("PASS  WAL p99 fdatasync ") and "under compaction" in verdict
-        assert "compaction jobs read" in verdict
+        assert "the compaction model (2 jobs" in verdict
         await app.workers.wait_for_complete()
     assert os.listdir(tmpfs_dir) == []
 

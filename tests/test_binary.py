@@ -177,8 +177,10 @@ BENCH_RUNS = {
     "wal": ("--duration", "2"),
     "compaction": (*SMALL_COMPACTION, "--jobs", "2"),
     "randwrite": ("--size", "4m", "--duration", "2"),
-    "interference": ("--duration", "1", *SMALL_COMPACTION),
+    "interference": ("--duration", "1", "--aggressor", "model", *SMALL_COMPACTION),
+    "interference-rocksdb": ("--duration", "1", "--rocksdb-options", "/OPTIONS-000007"),
 }
+"""interference-rocksdb: real RocksDB (rocksdict, bundled) with 1 MiB memtables, from an OPTIONS file."""
 
 
 @pytest.mark.live
@@ -188,12 +190,23 @@ def test_every_benchmark_from_binary_cleans_up(chroot: EmptyChroot, kind: str) -
     compaction re-invoke it again from the engine), and leaves its directory empty."""
     assert re.search(r"^\s+bench\s", chroot.run("--help").out, re.MULTILINE)
     wal_dir = chroot.mount("wal", "tmpfs", "size=512m")  # two 64 MB WAL segments, the db, the capacity file
+    options = chroot.root / "OPTIONS-000007"
+    text = (Path(__file__).parent / "fixtures" / "rocksdb" / "db_bench-7.8.3-calibration.OPTIONS").read_text()
+    for name, size in (("write_buffer_size", "1048576"), ("target_file_size_base", "1048576"),
+                       ("max_bytes_for_level_base", "4194304")):
+        text = re.sub(rf"(?m)^(\s*{name})=\d+$", rf"\1={size}", text)
+    options.write_text(text)
     try:
-        result = chroot.run("bench", kind, "--dir", "/wal", *BENCH_RUNS[kind], "--json", timeout=120)
+        workload = kind.split("-")[0]
+        result = chroot.run("bench", workload, "--dir", "/wal", *BENCH_RUNS[kind], "--json", timeout=120)
         assert result.code in (0, 1, 3), result.err  # 3: a short run's p99 interval straddles 10 ms
-        assert json.loads(result.out)["workload"] == kind
+        document = json.loads(result.out)
+        assert document["workload"] == workload
+        if kind == "interference-rocksdb":
+            assert document["compaction"]["rocksdb"]["version"].startswith("9.")
         assert not any(wal_dir.iterdir()), sorted(p.name for p in wal_dir.iterdir())
     finally:
+        options.unlink()
         chroot.unmount(wal_dir)
         wal_dir.rmdir()
     assert tmp_is_clean(chroot)

@@ -33,8 +33,18 @@ def test_an_interference_run_keeps_its_compaction_shape() -> None:
     document = {"target": {"dir": "/data"}, "alone": wal(ETCD), "under_compaction": wal(ETCD),
                 "params": {"wal": {**ETCD, "duration_s": 4.0},
                            "compaction": {"jobs": 2, "inputs": 2, "file_size": 16 << 20}}}
-    assert rerun_command(document) == ("diskdoctor bench interference --dir /data --duration 4s --inputs 2 "
-                                       "--file-size 16m")
+    assert rerun_command(document) == ("diskdoctor bench interference --dir /data --duration 4s "
+                                       "--aggressor model --inputs 2 --file-size 16m")
+
+
+def test_an_interference_run_beside_real_rocksdb_keeps_its_store_options() -> None:
+    store = {"background_jobs": 4, "bytes_per_sync": 0, "rate_limit_mb_s": 50.0, "direct_io": True,
+             "ingest_mb_s": None, "options_file": "/var/lib/db/OPTIONS-000012"}
+    document = {"target": {"dir": "/data"}, "alone": wal(ETCD), "under_compaction": wal(ETCD),
+                "params": {"wal": ETCD, "compaction": {"jobs": 2}, "store": store, "aggressor": "rocksdb"}}
+    assert rerun_command(document) == (
+        "diskdoctor bench interference --dir /data --rocksdb-options /var/lib/db/OPTIONS-000012 "
+        "--background-jobs 4 --bytes-per-sync 0 --rate-limit-mb-s 50 --direct-io")
 
 
 def test_a_hostile_directory_is_one_quoted_word() -> None:

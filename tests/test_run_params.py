@@ -78,7 +78,7 @@ def test_counts_and_articles_read_as_english() -> None:
     assert "is an interference run" in different_kinds(other, run) and "is a compaction run" in \
         different_kinds(run, other)
     document = interference_summary(other.record)
-    assert any("1 compaction job read" in line for line in document), document
+    assert any("the compaction model (1 job, not calibrated" in line for line in document), document
 
 
 def test_a_change_just_under_the_flag_does_not_read_as_the_flag() -> None:
@@ -105,7 +105,7 @@ def test_interference_progress_names_its_compaction_jobs(tmp_path) -> None:  # t
     from support.cli_runner import run_cli
 
     result = run_cli("bench", "interference", "--dir", str(tmp_path), "--duration", "0.3", "--jobs", "1",
-                     "--no-save")
+                     "--aggressor", "model", "--no-save")
     assert result.code in (0, 1, 3), result.err  # 3: INCONCLUSIVE, a 0.3 s phase cannot bound its p99
     assert "the WAL beside 1 compaction job" in result.err and "Job object" not in result.err
 

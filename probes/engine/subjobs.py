@@ -21,7 +21,8 @@ from .runtime import EngineConfig, emit
 
 STOP_WAIT_S = 5.0
 GO = b"go\n"
-"""Written to a job's stdin to end its "ready" barrier (all jobs start measuring together)."""
+"""Written to a job's stdin to end its "ready" barrier (all jobs start measuring together); written again
+to a job that runs until told (the RocksDB store), it asks it to finish and send its result."""
 
 
 class SubJob:

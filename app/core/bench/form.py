@@ -8,6 +8,7 @@ from dataclasses import replace
 from diskdoctor.probes.engine.workloads.compaction import CompactionParams
 from diskdoctor.probes.engine.workloads.interference import DEFAULT_COMPACTION, PHASE_S, InterferenceParams
 from diskdoctor.probes.engine.workloads.randwrite import SYNC_CHOICES, RandwriteParams
+from diskdoctor.probes.engine.workloads.rocksdb_store import StoreParams, rocksdb_available
 from diskdoctor.probes.wal_params import PROFILES, SYNC_LABELS, SYNC_METHODS, ParamError, WalParams
 
 from .kind import FormDefaults, FormValues
@@ -75,9 +76,12 @@ def compaction_params(values: FormValues, _wal: WalParams | None) -> CompactionP
 
 
 def interference_params(values: FormValues, wal_params: WalParams | None) -> InterferenceParams:
-    """The WAL the WAL fields make, beside the default compaction with the jobs typed."""
+    """The WAL the WAL fields make, beside real RocksDB with the background jobs typed (the model's
+    compaction jobs the same, for where RocksDB cannot load)."""
     jobs = _jobs(values)
-    return InterferenceParams(wal_params or PROFILES["etcd"], replace(DEFAULT_COMPACTION, jobs=jobs))
+    return InterferenceParams(wal_params or PROFILES["etcd"], replace(DEFAULT_COMPACTION, jobs=jobs),
+                              StoreParams(background_jobs=jobs),
+                              "rocksdb" if rocksdb_available() else "model")
 
 
 def sync_stream(_params: object) -> str:

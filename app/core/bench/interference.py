@@ -6,7 +6,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from diskdoctor.app.base.formatting import counted
-from diskdoctor.probes.engine.workloads.interference import InterferenceResult
+from diskdoctor.probes.engine.workloads.interference import InterferenceParams, InterferenceResult
+from diskdoctor.probes.engine.workloads.rocksdb_store import describe
 from diskdoctor.probes.fio_jobs import interference_job_file
 from diskdoctor.probes.wal_params import SYNC_LABELS
 
@@ -29,6 +30,11 @@ from .wal import (
 
 if TYPE_CHECKING:
     from .finished import FinishedRun as BenchRecord
+
+
+OPTION_NAMES = ("max_background_jobs", "write_buffer_size", "max_bytes_for_level_base", "bytes_per_sync",
+                "use_direct_io_for_flush_and_compaction", "compression")
+"""The store's options in force that the summary names (the JSON has more)."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +130,27 @@ def document(record: BenchRecord) -> dict[str, object]:
     return with_sections(data, record.sections, record.repeats)
 
 
+def beside_lines(params: InterferenceParams, compaction: dict[str, object]) -> list[str]:
+    """What the store beside the WAL did: real RocksDB (its version, options and statistics) or the model."""
+    rates = f"read {compaction['read_mb_s']:,.1f} MB/s and wrote {compaction['write_mb_s']:,.1f} MB/s"
+    store = compaction.get("rocksdb")
+    if compaction.get("aggressor") != "rocksdb":
+        return [f"beside    the compaction model ({counted(int(compaction['jobs']), 'job')}, not calibrated "  # type: ignore[call-overload]
+                f"against RocksDB) {rates} while the WAL ran"]
+    lines = [f"beside    real RocksDB{'' if not isinstance(store, dict) else ' ' + str(store['version'])} "
+             f"{rates} (flushes and compactions) while the WAL ran"]
+    if isinstance(store, dict):
+        seconds = float(store["seconds"]) or 1e-9
+        opts = store.get("options")
+        opts = opts if isinstance(opts, dict) else {}
+        lines.append(f"store     {int(store['puts']) / seconds:,.0f} puts/s, its own WAL "
+                     f"{int(store['wal_written']) / seconds / 1e6:,.1f} MB/s, write stalls "
+                     f"{int(store['stall_us']) / 1e6:.1f} s; " + ", ".join(
+                         f"{name} {opts[name]}" for name in OPTION_NAMES if name in opts))
+    lines.append(f"store     {describe(params.store)}")
+    return lines
+
+
 def summary_lines(record: BenchRecord) -> list[str]:
     """The human summary: the PASS/FAIL verdict line, then the details (the TUI shows it)."""
     return [*verdict_head(verdict(record)), *detail_lines(record)]
@@ -143,9 +170,7 @@ def detail_lines(record: BenchRecord) -> list[str]:
         shown.append(("max", sync.maximum))
         lines.append(f"{name:<9} {part.samples:,} writes, {part.ops_per_s or 0:,.0f} ops/s; " + "  ".join(
             f"{label} {format_ms((value or 0) / 1e6)}" for label, value in shown))
-    lines.append(f"beside    {counted(int(compaction['jobs']), 'compaction job')} read "
-                 f"{compaction['read_mb_s']:,.1f} MB/s and "
-                 f"wrote {compaction['write_mb_s']:,.1f} MB/s while the WAL ran")
+    lines += beside_lines(record.params, compaction)
     lines += host_lines(data.get("host"))
     fio = data.get("fio")
     if isinstance(fio, dict):

@@ -66,8 +66,9 @@ KINDS: dict[str, WorkloadKind] = {kind.name: kind for kind in (
         interference.verdict, interference.summary_lines, run_metrics.interference_metrics,
         run_metrics.interference_curves, run_metrics.interference_params_text, _fio_pair,
         CliOptions("the WAL alone, then under compaction: how much worse is its p99?",
-                   "Run the WAL benchmark alone, then again while compaction jobs run in other processes "
-                   "on the same filesystem; judge the p99 under compaction.",
+                   "Run the WAL benchmark alone, then again while real RocksDB (its defaults, or a store's "
+                   "OPTIONS file) puts, flushes and compacts in another process on the same filesystem; "
+                   "judge the p99 under compaction.",
                    options.interference_options, options.interference_params),
         Form((("WAL under compaction", "interference"),), form.interference_defaults,
              form.interference_params, form.sync_stream, form.wal_label, uses_wal_fields=True,

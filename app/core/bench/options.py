@@ -7,13 +7,21 @@ import argparse
 from dataclasses import replace
 
 from diskdoctor.probes.engine.workloads.compaction import CompactionParams
-from diskdoctor.probes.engine.workloads.interference import DEFAULT_COMPACTION, PHASE_S, InterferenceParams
+from diskdoctor.probes.engine.workloads.interference import (
+    AGGRESSORS,
+    DEFAULT_COMPACTION,
+    PHASE_S,
+    InterferenceParams,
+)
 from diskdoctor.probes.engine.workloads.randwrite import SYNC_CHOICES, RandwriteParams
+from diskdoctor.probes.engine.workloads.rocksdb_store import StoreParams, rocksdb_available
+from diskdoctor.probes.rocksdb_options import load_options
 from diskdoctor.probes.wal_params import (
     ARRIVALS,
     LEVEL_S,
     PROFILES,
     SYNC_METHODS,
+    ParamError,
     WalParams,
     parse_duration,
     parse_rates,
@@ -43,13 +51,21 @@ def _wal_options(parser: argparse.ArgumentParser, *, log: bool) -> None:
 
 
 def _compaction_options(parser: argparse.ArgumentParser, defaults: CompactionParams, *,
-                        duration: bool) -> None:
+                        duration: bool, store: bool = False) -> None:
     parser.add_argument("--inputs", type=int, metavar="N", default=defaults.inputs,
                         help=f"input files per job (default {defaults.inputs})")
     parser.add_argument("--file-size", metavar="N", default=f"{defaults.file_size >> 20}m",
                         help=f"size of each input and output file (default {defaults.file_size >> 20}m)")
     parser.add_argument("--read-bs", metavar="N", default="2m", help="bytes per read (default 2m)")
     parser.add_argument("--write-bs", metavar="N", default="1m", help="bytes per write (default 1m)")
+    if store:
+        parser.add_argument("--bytes-per-sync", metavar="N",
+                            help="RocksDB's bytes_per_sync: sync_file_range every N bytes of each file "
+                                 "(default: the OPTIONS file's, else RocksDB's 0; the model's 1m)")
+        parser.add_argument("--background-jobs", "--jobs", dest="jobs", type=int, metavar="N",
+                            help="RocksDB's max_background_jobs (default: the OPTIONS file's, else 2); "
+                                 "the model's parallel compaction processes")
+        return
     parser.add_argument("--bytes-per-sync", metavar="N", default="1m",
                         help="sync_file_range(WRITE) after this many bytes, as RocksDB's bytes_per_sync")
     parser.add_argument("--jobs", type=int, metavar="N", default=defaults.jobs,
@@ -100,7 +116,21 @@ def randwrite_options(randwrite: argparse.ArgumentParser) -> None:
 def interference_options(interference: argparse.ArgumentParser) -> None:
     """`bench interference`: the WAL's options, the compaction's, and the threshold under compaction."""
     _wal_options(interference, log=False)
-    _compaction_options(interference, DEFAULT_COMPACTION, duration=False)
+    interference.add_argument("--aggressor", choices=AGGRESSORS,
+                              help="rocksdb: real RocksDB puts, flushes and compacts beside the WAL "
+                                   "(default, calibrated against db_bench); model: the compaction model's "
+                                   "jobs (the default where RocksDB for Python is not installed)")
+    interference.add_argument("--rocksdb-options", metavar="FILE",
+                              help="run the store with a RocksDB OPTIONS-NNNNNN file (from a store's data "
+                                   "directory); the options below override it")
+    interference.add_argument("--rate-limit-mb-s", type=float, metavar="MB/S",
+                              help="RocksDB's rate limiter on flush and compaction writes")
+    interference.add_argument("--direct-io", action="store_true", default=False,
+                              help="use_direct_reads and use_direct_io_for_flush_and_compaction (O_DIRECT)")
+    interference.add_argument("--ingest-mb-s", type=float, metavar="MB/S",
+                              help="the store's put rate (default: as fast as one thread puts, as "
+                                   "db_bench fillrandom)")
+    _compaction_options(interference, DEFAULT_COMPACTION, duration=False, store=True)
     interference.add_argument("--threshold-ms", type=float, default=ETCD_THRESHOLD_MS, metavar="MS",
                               help="fail when the p99 sync latency under compaction reaches this (etcd: 10)")
 
@@ -116,13 +146,50 @@ def wal_params(args: argparse.Namespace) -> WalParams:
                           arrival=getattr(args, "arrival", None), capacity=getattr(args, "capacity", None))
 
 
-def _compaction_params(args: argparse.Namespace, base: CompactionParams) -> CompactionParams:
+def _compaction_params(args: argparse.Namespace, base: CompactionParams, *,
+                       store: bool = False) -> CompactionParams:
+    """The model's parameters; beside a real store, bytes_per_sync 0 (RocksDB's "off") leaves the model's."""
     duration = getattr(args, "duration", None)
+    per_sync = _bytes_per_sync(args)
+    if per_sync is None or (store and per_sync == 0):
+        per_sync = base.bytes_per_sync
     return replace(base, inputs=args.inputs, file_size=parse_size(args.file_size, "file size"),
                    read_bs=parse_size(args.read_bs, "read size"),
                    write_bs=parse_size(args.write_bs, "write size"),
-                   bytes_per_sync=parse_size(args.bytes_per_sync, "bytes per sync"), jobs=args.jobs,
+                   bytes_per_sync=per_sync, jobs=args.jobs or base.jobs,
                    duration_s=parse_duration(duration) if duration else None)
+
+
+def _bytes_per_sync(args: argparse.Namespace) -> int | None:
+    """--bytes-per-sync in bytes (0 allowed: RocksDB's "off"), None when not given."""
+    text = args.bytes_per_sync
+    if text is None:
+        return None
+    return 0 if text.strip() == "0" else parse_size(text, "bytes per sync")
+
+
+def aggressor(args: argparse.Namespace) -> str:
+    """What runs beside the WAL: real RocksDB unless asked for the model or rocksdict is not installed."""
+    if args.aggressor == "model":
+        if args.rocksdb_options:
+            raise ParamError("--rocksdb-options runs real RocksDB; it cannot go with --aggressor model")
+        return "model"
+    if rocksdb_available():
+        return "rocksdb"
+    if args.aggressor or args.rocksdb_options:
+        raise ParamError("real RocksDB needs RocksDB for Python (pip install rocksdict), which is not "
+                         "installed here; --aggressor model runs the compaction model instead")
+    return "model"
+
+
+def store_params(args: argparse.Namespace) -> StoreParams:
+    """The real store's options: the OPTIONS file (checked here, one line if it is not one), the knobs."""
+    path, text = args.rocksdb_options, None
+    if path:
+        text = load_options(path).text
+    return StoreParams(background_jobs=args.jobs, bytes_per_sync=_bytes_per_sync(args),
+                       rate_limit_mb_s=args.rate_limit_mb_s, direct_io=args.direct_io,
+                       ingest_mb_s=args.ingest_mb_s, options_file=path, options_text=text)
 
 
 def compaction_params(args: argparse.Namespace) -> CompactionParams:
@@ -143,4 +210,5 @@ def interference_params(args: argparse.Namespace) -> InterferenceParams:
     wal = wal_params(args)
     if not args.size and not args.duration:  # each phase runs 20 s, whatever the disk manages
         wal = replace(wal, duration_s=PHASE_S)
-    return InterferenceParams(wal, _compaction_params(args, DEFAULT_COMPACTION))
+    model = _compaction_params(args, DEFAULT_COMPACTION, store=True)
+    return InterferenceParams(wal, model, store_params(args), aggressor(args))

@@ -59,6 +59,22 @@ def _wal_options(params: dict[str, object], default_duration: float | None) -> l
     return options
 
 
+def _store_options(store: dict[str, object]) -> list[str]:
+    """Real RocksDB's options as `bench interference` flags (the OPTIONS file by its path)."""
+    options: list[str] = []
+    path = store.get("options_file")
+    if isinstance(path, str):
+        options += ["--rocksdb-options", shown(path)]
+    for option, key in (("--background-jobs", "background_jobs"), ("--bytes-per-sync", "bytes_per_sync"),
+                        ("--rate-limit-mb-s", "rate_limit_mb_s"), ("--ingest-mb-s", "ingest_mb_s")):
+        value = store.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            options += [option, f"{value:g}"]
+    if store.get("direct_io") is True:
+        options.append("--direct-io")
+    return options
+
+
 def _directory(document: dict[str, object]) -> str:
     directory = _dict(document.get("target")).get("dir")
     return shown(directory) if isinstance(directory, str) else "DIR"
@@ -72,13 +88,17 @@ def rerun_command(document: dict[str, object]) -> str:
         compaction = _dict(params.get("compaction"))
         argv += ["interference", "--dir", _directory(document)]
         argv += _wal_options(_dict(params.get("wal")), PHASE_S)
-        for option, key, default in (("--jobs", "jobs", DEFAULT_COMPACTION.jobs),
-                                     ("--inputs", "inputs", DEFAULT_COMPACTION.inputs)):
-            if isinstance(compaction.get(key), int) and compaction[key] != default:
-                argv += [option, str(compaction[key])]
-        size = compaction.get("file_size")
-        if isinstance(size, int) and size != DEFAULT_COMPACTION.file_size:
-            argv += ["--file-size", _fio_size(size)]
+        if params.get("aggressor") == "rocksdb":
+            argv += _store_options(_dict(params.get("store")))
+        else:  # the model, also for runs saved before real RocksDB was the default
+            argv += ["--aggressor", "model"]
+            for option, key, default in (("--jobs", "jobs", DEFAULT_COMPACTION.jobs),
+                                         ("--inputs", "inputs", DEFAULT_COMPACTION.inputs)):
+                if isinstance(compaction.get(key), int) and compaction[key] != default:
+                    argv += [option, str(compaction[key])]
+            size = compaction.get("file_size")
+            if isinstance(size, int) and size != DEFAULT_COMPACTION.file_size:
+                argv += ["--file-size", _fio_size(size)]
         argv += _threshold(alone)
     else:
         argv += ["wal", "--dir", _directory(document)]

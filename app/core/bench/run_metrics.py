@@ -8,6 +8,7 @@ from diskdoctor.app.base.formatting import binary_size
 from diskdoctor.probes.engine.sections import section_key
 from diskdoctor.probes.engine.workloads.compaction import STREAM_LABELS
 from diskdoctor.probes.engine.workloads.wal import WalResult
+from diskdoctor.probes.engine.workloads.rocksdb_store import describe as describe_store
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.wal_params import SYNC_LABELS
 
@@ -209,7 +210,9 @@ def interference_curves(record: BenchRecord) -> list[LatencyCurve]:
 
 
 def interference_params_text(record: BenchRecord) -> str:
-    """The WAL profile and parameters, then the compaction's."""
+    """The WAL profile and parameters, then the store's: real RocksDB's options, or the model's."""
     wal = record.params.wal
-    return (f"WAL {wal.profile}: {summary_params_text(wal.to_json())}; compaction "
-            + params_line(record.params.compaction.to_json()))
+    head = f"WAL {wal.profile}: {summary_params_text(wal.to_json())}; "
+    if record.params.aggressor == "rocksdb":
+        return head + "beside real RocksDB: " + describe_store(record.params.store)
+    return head + "compaction model " + params_line(record.params.compaction.to_json())

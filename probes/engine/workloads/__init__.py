@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...wal_params import ParamError
-from . import compaction, interference, randwrite, wal
+from . import compaction, interference, randwrite, rocksdb_store, wal
 from .parallel import run_compaction
 
 
@@ -28,6 +28,7 @@ WORKLOADS = {
     "randwrite": Workload("randwrite", randwrite.RandwriteParams, randwrite.RandwriteResult, randwrite.run),
     "interference": Workload("interference", interference.InterferenceParams,
                              interference.InterferenceResult, interference.run),
+    "rocksdb": Workload("rocksdb", rocksdb_store.StoreParams, rocksdb_store.StoreResult, rocksdb_store.run),
 }
 """Imported statically, so the frozen binary holds every workload."""
 

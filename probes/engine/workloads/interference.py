@@ -1,8 +1,10 @@
-"""The WAL under compaction: the WAL workload alone, then again while compaction jobs run beside it.
+"""The WAL under compaction: the WAL workload alone, then again while a store compacts beside it.
 
-Every part is its own engine process (the WAL job, each compaction job); this coordinator only relays
-their events, tagged with the phase ("alone", "under_compaction"), so the WAL's timing is exactly that
-of `bench wal` and the foreground p99 can be compared with and without a compaction burst beside it.
+The store is real RocksDB (the `rocksdb` workload: puts, flushes and compactions by RocksDB's own threads)
+where rocksdict loads, else the compaction model's jobs (labelled as the model). Every part is its own
+engine process; this coordinator only relays their events, tagged with the phase ("alone",
+"under_compaction"), so the WAL's timing is exactly that of `bench wal` and the foreground p99 can be
+compared with and without the store beside it.
 """
 
 from __future__ import annotations
@@ -12,13 +14,14 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ...host_load import HostLoad
-from ...wal_params import WalParams
+from ...wal_params import ParamError, WalParams
 from ...wal_target import TargetError
 from ..protocol import Failed, Finished, Interval, PhaseChanged
 from ..runtime import EngineConfig, emit
 from ..subjobs import SubJob, SubJobs, wait_ready
 from .compaction import MIB, CompactionParams
 from .parallel import IntervalMerger, start_compaction_jobs
+from .rocksdb_store import StoreParams, StoreResult
 from .wal import WalResult
 
 if TYPE_CHECKING:
@@ -32,6 +35,10 @@ PHASE_S = 20.0
 slow disk may manage only tens of fdatasyncs a second, so a size-bound run could take minutes."""
 DEFAULT_WAL = WalParams(profile="etcd", duration_s=PHASE_S)
 """Two background jobs (RocksDB's default), 4 × 32 MiB inputs each: 512 MiB of scratch at the peak."""
+AGGRESSORS = ("rocksdb", "model")
+"""rocksdb: real RocksDB beside the WAL (calibrated against db_bench); model: the compaction model's jobs."""
+STORE_STOP_S = 10.0
+"""After the WAL: how long the store may take to send its result before it is stopped."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +47,9 @@ class InterferenceParams:
 
     wal: WalParams = DEFAULT_WAL
     compaction: CompactionParams = DEFAULT_COMPACTION
+    store: StoreParams = field(default_factory=StoreParams)
+    aggressor: str = "model"
+    """What runs beside the WAL (AGGRESSORS); the CLI and the TUI choose real RocksDB."""
 
     def __post_init__(self) -> None:
         """The WAL here stays the closed loop over one plain file (the figures this comparison was built
@@ -50,23 +60,34 @@ class InterferenceParams:
 
     def to_json(self) -> dict[str, object]:
         """The `params` object: both parts."""
-        return {"wal": self.wal.to_json(), "compaction": self.compaction.to_json()}
+        return {"wal": self.wal.to_json(), "compaction": self.compaction.to_json(),
+                "store": self.store.to_json(), "aggressor": self.aggressor}
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> InterferenceParams:
-        """Inverse of `to_json`."""
+        """Inverse of `to_json`; a run saved before the real store existed was made by the model."""
+        store = data.get("store")
         return cls(WalParams.from_json(data["wal"]),  # type: ignore[arg-type]
-                   CompactionParams.from_json(data["compaction"]))  # type: ignore[arg-type]
+                   CompactionParams.from_json(data["compaction"]),  # type: ignore[arg-type]
+                   StoreParams.from_json(store) if isinstance(store, dict) else StoreParams(),
+                   str(data.get("aggressor") or "model"))
 
     @property
     def scratch_bytes(self) -> int:
-        """The WAL file plus the compaction jobs' inputs and outputs."""
-        return self.wal.scratch_bytes + self.compaction.scratch_bytes
+        """The WAL file plus the store's files (or the compaction jobs' inputs and outputs)."""
+        if self.aggressor == "rocksdb":  # filled up to its first compaction, then put while the WAL runs
+            beside = self.store.bytes_after(self.wal.duration_s or PHASE_S)
+        else:
+            beside = self.compaction.scratch_bytes
+        return self.wal.scratch_bytes + beside
 
     def validate(self) -> None:
-        """Both parts must be usable."""
+        """Every part must be usable."""
+        if self.aggressor not in AGGRESSORS:
+            raise ParamError(f"aggressor {self.aggressor!r} is not one of {', '.join(AGGRESSORS)}")
         self.wal.validate()
         self.compaction.validate()
+        self.store.validate()
 
 
 @dataclass
@@ -81,6 +102,9 @@ class InterferenceResult:
     compaction_seconds: float
     host: HostLoad | None = None
     notes: list[str] = field(default_factory=list)
+    aggressor: str = "model"
+    rocksdb: StoreResult | None = None
+    """What real RocksDB did over the run (its statistics, version and options), when it was the store."""
 
     @property
     def p99_ratio(self) -> float | None:
@@ -102,7 +126,8 @@ class InterferenceResult:
                 "compaction": {"jobs": self.compaction_jobs, "bytes_read": self.compaction_bytes_read,
                                "bytes_written": self.compaction_bytes_written,
                                "seconds": self.compaction_seconds, "read_mb_s": round(read, 2),
-                               "write_mb_s": round(write, 2)},
+                               "write_mb_s": round(write, 2), "aggressor": self.aggressor,
+                               "rocksdb": self.rocksdb.to_json() if self.rocksdb else None},
                 "host": self.host.to_json() if self.host else None, "notes": self.notes}
 
     @classmethod
@@ -110,11 +135,12 @@ class InterferenceResult:
         """Rebuild the typed result from `to_json`."""
         compaction = data["compaction"]
         assert isinstance(compaction, dict)
-        host = data.get("host")
+        host, store = data.get("host"), compaction.get("rocksdb")
         return cls(WalResult.from_json(data["alone"]), WalResult.from_json(data["under_compaction"]),  # type: ignore[arg-type]
                    int(compaction["jobs"]), int(compaction["bytes_read"]), int(compaction["bytes_written"]),
                    float(compaction["seconds"]), HostLoad.from_json(host) if isinstance(host, dict) else None,
-                   list(data.get("notes") or []))  # type: ignore[call-overload]
+                   list(data.get("notes") or []), str(compaction.get("aggressor") or "model"),  # type: ignore[call-overload]
+                   StoreResult.from_json(store) if isinstance(store, dict) else None)
 
 
 class Relay:
@@ -157,7 +183,9 @@ class Relay:
 
 
 def run(params: InterferenceParams, ctx: EngineContext) -> InterferenceResult:
-    """WAL alone; lay out the compaction inputs; start compaction; WAL again beside it; stop compaction."""
+    """WAL alone; then the store (real RocksDB, or the model's compaction jobs) and the WAL beside it."""
+    if params.aggressor == "rocksdb":
+        return _run_beside_rocksdb(params, ctx)
     compaction = replace(params.compaction, duration_s=UNTIL_STOPPED_S)
     with SubJobs() as group:
         ctx.phase("alone", "the WAL alone")
@@ -178,6 +206,48 @@ def run(params: InterferenceParams, ctx: EngineContext) -> InterferenceResult:
         emit(PhaseChanged("cleanup", "stopping the compaction jobs"))
     return InterferenceResult(alone, under, compaction.jobs, relay.bytes_read, relay.bytes_written,
                               round(seconds, 4))
+
+
+def _run_beside_rocksdb(params: InterferenceParams, ctx: EngineContext) -> InterferenceResult:
+    """WAL alone; real RocksDB fills up to its first compaction; the WAL again while it puts and compacts;
+    then the store is asked for its statistics and stopped."""
+    jobs = params.store.background_jobs
+    with SubJobs() as group:
+        ctx.phase("alone", "the WAL alone")
+        alone = Relay(group, ctx, "alone", []).run(params.wal)
+        ctx.phase("prepare", "real RocksDB filling up to its first compaction")
+        store = group.start(EngineConfig("rocksdb", ctx.config.directory,
+                                         replace(params.store, ready_barrier=True, duration_s=None), [],
+                                         ctx.config.interval_s, job="compaction.rocksdb"), StoreResult)
+        wait_ready(store, group)
+        store.go()
+        _wait_running(group, [store])
+        ctx.phase("under_compaction", "the WAL beside real RocksDB")
+        relay = Relay(group, ctx, "under_compaction", [store])
+        under = relay.run(params.wal)
+        seconds = time.monotonic() - relay.started
+        relay._relay_compaction()  # what RocksDB did while the WAL ran, not after
+        emit(PhaseChanged("cleanup", "stopping RocksDB"))
+        store.go()  # a second line: finish and send the statistics
+        result = _store_result(group, store)
+    found = result.options.get("max_background_jobs") if result else jobs
+    return InterferenceResult(alone, under, int(found) if isinstance(found, int) else (jobs or 2),
+                              relay.bytes_read, relay.bytes_written, round(seconds, 4), aggressor="rocksdb",
+                              rocksdb=result)
+
+
+def _store_result(group: SubJobs, store: SubJob) -> StoreResult | None:
+    """The store's final statistics (None if it does not answer within STORE_STOP_S)."""
+    deadline = time.monotonic() + STORE_STOP_S
+    while time.monotonic() < deadline:
+        for _job, event in group.poll(0.5, [store]):
+            if isinstance(event, Finished):
+                return event.result  # type: ignore[no-any-return]
+            if isinstance(event, Failed):
+                return None
+        if not store.open:
+            return None
+    return None
 
 
 def _wait_running(group: SubJobs, jobs: list[SubJob]) -> None:
