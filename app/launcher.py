@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from diskdoctor.probes.engine_launch import ENGINE_COMMAND
+
+TYPE_CHECKING = False  # not typing's: --version and the engine load neither typing nor argparse
+if TYPE_CHECKING:
+    import argparse
 
 INTERRUPTED_EXIT = 130
 

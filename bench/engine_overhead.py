@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import resource
 import statistics
 import tempfile
 from collections.abc import Callable
@@ -108,16 +109,41 @@ def interference_pair(directory: str, seconds: float) -> tuple[Callable[[], Figu
     return mine, theirs
 
 
-def compare(name: str, pair: tuple[Callable[[], Figures], Callable[[], Figures]], rounds: int) -> None:
-    """Alternate ours and fio, print each run, then the median ratio of every figure."""
+def children_cpu() -> float:
+    """CPU seconds (user + system) of every child process waited for so far (our engine child, fio)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def with_cpu_per_op(run: Callable[[], Figures], seconds: float) -> Callable[[], Figures]:
+    """`run`, adding "cpu µs/op": the child's CPU over the run divided by its ops (ops/s × `seconds`)."""
+
+    def measured() -> Figures:
+        before = children_cpu()
+        figures = run()
+        spent = children_cpu() - before
+        if figures.get("ops/s"):
+            figures["cpu µs/op"] = spent / (figures["ops/s"] * seconds) * 1e6
+        return figures
+
+    return measured
+
+
+def compare(name: str, pair: tuple[Callable[[], Figures], Callable[[], Figures]], rounds: int,
+            seconds: float = 0.0) -> None:
+    """Alternate ours and fio, print each run, then the median ratio of every figure (with `seconds`, the
+    run's length, also each side's CPU per op: the engine overhead the target ≤ 1.5x fio's is about)."""
     mine, theirs = pair
+    if seconds:
+        mine, theirs = with_cpu_per_op(mine, seconds), with_cpu_per_op(theirs, seconds)
     ratios: dict[str, list[float]] = {}
     for index in range(rounds):
         order = [("ours", mine), ("fio", theirs)]
         results = {}
         for label, run in order if index % 2 == 0 else order[::-1]:
             results[label] = run()
-            shown = "  ".join(f"{k} {v:,.0f}" if "p" not in k[:1] else f"{k} {v / 1e3:,.1f} µs"
+            shown = "  ".join(f"{k} {v:,.1f}" if k.startswith("cpu") else
+                              f"{k} {v:,.0f}" if "p" not in k[:1] else f"{k} {v / 1e3:,.1f} µs"
                               for k, v in results[label].items())
             print(f"{name:<12} round {index + 1} {label:<5} {shown}", flush=True)
         for key, value in results["ours"].items():
@@ -148,7 +174,7 @@ def main() -> None:
                  "compaction": lambda: compaction_pair(directory, args.compaction_mib),
                  "interference": lambda: interference_pair(directory, 5.0)}
         for name in wanted:
-            compare(name, pairs[name](), args.rounds)
+            compare(name, pairs[name](), args.rounds, 5.0 if name in ("wal", "randwrite") else 0.0)
 
 
 if __name__ == "__main__":

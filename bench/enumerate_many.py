@@ -1,7 +1,11 @@
-"""Measure `devices --json` and the TUI on a generated sysroot of 5,000 block devices.
+"""Measure `devices --json`, the TUI and the Monitor on generated sysroots of many block devices.
 
-Prints wall times, and the ratio against `lsblk --sysroot` reading the same tree in the same run.
-Usage: .venv/bin/python bench/enumerate_many.py [--devices 5000] [--repeat 5]
+For each size it prints the whole-process wall time of `devices --json --sysroot` (paired with a bare
+`python -c pass` from the same venv, the order alternating; medians), the time per device (the growth
+must stay linear), the TUI's first paint, the UI-thread CPU of a cursor move on the Stack screen, and a
+Monitor tick's mean; lsblk --sysroot on the same tree is timed when --lsblk is given (it is quadratic:
+minutes at 5,000 devices).
+Usage: .venv/bin/python bench/enumerate_many.py [--devices 10,100,1000,5000] [--repeat 5] [--lsblk]
 """
 
 from __future__ import annotations
@@ -19,15 +23,17 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
-from sysfs_builder import SysrootBuilder  # noqa: E402
+from support.sysfs_builder import SysrootBuilder  # noqa: E402
 
 GIB = 1 << 30
+CURSOR_MOVES = 20
+MONITOR_TICKS = 10
 
 
 def build(root: Path, total: int) -> Path:
     """Loops, disks with one partition each, and one dm (LVM) per partition: `total` devices."""
     builder = SysrootBuilder(root, hostname="bench")
-    groups = total // 5
+    groups = max(total // 5, 1)
     for index in range(2 * groups):
         builder.loop(f"loop{index}", f"7:{index}", GIB, f"/images/{index}.img")
     for index in range(groups):
@@ -41,21 +47,30 @@ def build(root: Path, total: int) -> Path:
     return builder.finish()
 
 
-def timed(argv: list[str], repeat: int) -> float:
-    """Median wall time of a command, in seconds."""
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+def wall(argv: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - start
 
 
-async def tui_first_tree(root: Path) -> float:
-    """Seconds from app start until the stack screen drew its first rows (the TRIM facts still load after).
+def paired(argv: list[str], baseline: list[str], repeat: int) -> tuple[float, float]:
+    """Medians of `argv` and `baseline` run in alternating pairs."""
+    ours, theirs = [], []
+    for index in range(repeat):
+        if index % 2:
+            ours.append(wall(argv))
+            theirs.append(wall(baseline))
+        else:
+            theirs.append(wall(baseline))
+            ours.append(wall(argv))
+    return statistics.median(ours), statistics.median(theirs)
 
-    The moment is taken from the tree's own message when its rows are in, so the measurement does not
-    poll the UI thread (polling competes with the worker thread reading the host)."""
+
+async def tui_figures(root: Path) -> tuple[float, float]:
+    """(seconds from importing the app until the Stack screen drew its first rows, median UI-thread CPU
+    seconds of one cursor move). The first moment is taken from the tree's own message, without polling
+    the UI thread; a move's CPU is the event loop thread's own (the details are read in a worker thread)."""
+    start = time.perf_counter()  # the app's own imports count (its screens' modules load lazily)
     from diskdoctor.app.tui.app import DiskDoctorApp
     from diskdoctor.probes.root import Root
     from diskdoctor.widgets import StackTree
@@ -68,56 +83,70 @@ async def tui_first_tree(root: Path) -> float:
                 and tree.root.children and not first_rows:
             first_rows.append(time.perf_counter())
 
-    start = time.perf_counter()
     app = DiskDoctorApp(Root(str(root), live=False))
+    moves = []
     async with app.run_test(size=(150, 40), message_hook=note) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause()
         everything = time.perf_counter() - start
-        shown = len(app.screen.query_one(StackTree).root.children)
-    elapsed = first_rows[0] - start if first_rows else everything
-    print(f"TUI: {shown} top-level rows, first rows drawn after {elapsed:.2f} s (lazy expansion); "
-          f"TRIM facts for every screen read after {everything:.2f} s")
-    return elapsed
+        for _ in range(CURSOR_MOVES):
+            before = time.thread_time()
+            await pilot.press("down")
+            await pilot.pause()
+            moves.append(time.thread_time() - before)
+            await app.workers.wait_for_complete()
+    return (first_rows[0] - start if first_rows else everything), statistics.median(moves)
 
 
-def _read_host_times(root: Path, repeat: int) -> list[float]:
-    from diskdoctor.probes.host import read_host
+def monitor_tick(root: Path) -> float:
+    """Mean seconds of a Monitor poll after the first (which reads the stack)."""
+    from diskdoctor.probes.io_monitor import IoMonitor
     from diskdoctor.probes.root import Root
 
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        read_host(Root(str(root), live=False))
-        samples.append(time.perf_counter() - start)
-    return samples
+    monitor = IoMonitor(Root(str(root), live=False), processes=False, rates=True)
+    monitor.poll()
+    start = time.perf_counter()
+    for _ in range(MONITOR_TICKS):
+        monitor.poll()
+    return (time.perf_counter() - start) / MONITOR_TICKS
+
+
+def measure(root: Path, count: int, repeat: int, lsblk: bool) -> None:
+    bare = [sys.executable, "-c", "pass"]
+    ours, base = paired([sys.executable, "-m", "diskdoctor.app", "devices", "--json", "--sysroot", str(root)],
+                        bare, repeat)
+    extra = (ours - base) / count * 1000
+    line = (f"{count:>6} devices: devices --json {ours:6.3f} s (bare python {base * 1000:.0f} ms; "
+            f"{extra:.3f} ms per device)")
+    if lsblk and shutil.which("lsblk"):
+        theirs = statistics.median(wall(["lsblk", "--sysroot", str(root), "-J", "-O", "-b"])
+                                   for _ in range(repeat))
+        line += f"; lsblk -J -O {theirs:6.3f} s"
+    print(line, flush=True)
+    paint, move = asyncio.run(tui_figures(root))
+    print(f"{count:>6} devices: TUI first rows {paint:5.2f} s; cursor move {move * 1000:5.1f} ms UI-thread "
+          f"CPU; Monitor tick {monitor_tick(root) * 1000:6.1f} ms mean", flush=True)
 
 
 def main() -> None:
-    """Build, measure, print."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--devices", type=int, default=5000)
+    """Build each size, measure, print."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--devices", default="10,100,1000,5000", help="comma-separated sizes")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--lsblk", action="store_true", help="also time lsblk --sysroot (slow at 5,000)")
+    parser.add_argument("--keep", metavar="DIR", help="build the trees here and keep them (reused if there)")
     args = parser.parse_args()
-    scratch = Path(tempfile.mkdtemp(prefix="diskdoctor-bench-"))
+    scratch = Path(args.keep or tempfile.mkdtemp(prefix="diskdoctor-bench-"))
     try:
-        start = time.perf_counter()
-        root = build(scratch / "root", args.devices)
-        count = len(list((root / "sys/class/block").iterdir()))
-        print(f"generated {count} block devices in {time.perf_counter() - start:.1f} s")
-        ours = timed([sys.executable, "-m", "diskdoctor.app", "devices", "--json",
-                      "--sysroot", str(root)], args.repeat)
-        print(f"diskdoctor devices --json: {ours:.3f} s (median of {args.repeat}, whole process)")
-        if shutil.which("lsblk"):
-            theirs = timed(["lsblk", "--sysroot", str(root), "-J", "-b", "-o",
-                            "NAME,KNAME,MAJ:MIN,TYPE,SIZE,ROTA,SCHED,RO,RM,DISC-GRAN,DISC-MAX"],
-                           args.repeat)
-            print(f"lsblk --sysroot -J (same tree):  {theirs:.3f} s; ratio {ours / theirs:.2f}x")
-        asyncio.run(tui_first_tree(root))
-        in_process = statistics.median(_read_host_times(root, args.repeat))
-        print(f"read_host alone, in this process: {in_process:.2f} s (median of {args.repeat})")
+        for count in (int(size) for size in args.devices.split(",")):
+            root = scratch / f"root{count}"
+            if not (root / "sys").is_dir():
+                build(root, count)
+            real = len(list((root / "sys/class/block").iterdir()))
+            measure(root, real, args.repeat, args.lsblk)
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        if not args.keep:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":

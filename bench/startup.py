@@ -1,8 +1,10 @@
-"""Measure each command's start-up against lsblk in the same run.
+"""Measure each command's start-up against a bare `python -c pass` and lsblk, in the same run.
 
-Each figure is the median wall time of the whole process (start, do the job on a fixture sysroot,
-exit), one warm-up run discarded. lsblk reading the same fixture is the baseline the user compares with.
-Usage: .venv/bin/python bench/startup.py [--repeat 9] [--sysroot DIR] [--command PATH]
+Each figure is the wall time of the whole process (start, do the job, exit). Every command runs paired
+with its baselines (the order alternating), so a busy machine slows both halves of a pair alike; the
+ratio quoted is the median of the per-pair ratios. Without --sysroot it reads this host (the issue's
+targets are for a live host of about ten devices). lsblk reads the same root.
+Usage: .venv/bin/python bench/startup.py [--repeat 15] [--sysroot DIR] [--command PATH]
 """
 
 from __future__ import annotations
@@ -15,46 +17,61 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-DEFAULT_SYSROOT = REPO / "tests" / "fixtures" / "etcd-raid0-lvm-luks"
+
+def wall(argv: list[str]) -> float:
+    """Wall time of one run of `argv`, output discarded."""
+    start = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                   check=False)
+    return time.perf_counter() - start
 
 
-def median_time(argv: list[str], repeat: int) -> float:
-    """Median wall time of `argv` over `repeat` runs (after one warm-up run)."""
-    samples = []
-    for _ in range(repeat + 1):
-        start = time.perf_counter()
-        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-                       check=False)
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples[1:])
+def paired(argv: list[str], baseline: list[str], repeat: int) -> tuple[float, float, float]:
+    """(median seconds of `argv`, median seconds of `baseline`, median of the per-pair ratios), after one
+    warm-up pair."""
+    ours, theirs, ratios = [], [], []
+    for index in range(repeat + 1):
+        if index % 2:
+            mine, base = wall(argv), wall(baseline)
+        else:
+            base, mine = wall(baseline), wall(argv)
+        if index:
+            ours.append(mine)
+            theirs.append(base)
+            ratios.append(mine / base)
+    return statistics.median(ours), statistics.median(theirs), statistics.median(ratios)
 
 
 def main() -> None:
-    """Time every command, then print a table with the ratio to lsblk."""
+    """Time every command, then print a table with the ratios to bare Python and to lsblk."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repeat", type=int, default=9)
-    parser.add_argument("--sysroot", default=str(DEFAULT_SYSROOT))
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--sysroot", default=None, help="a capture folder (default: this host)")
     parser.add_argument("--command", default=str(Path(sys.executable).parent / "diskdoctor"))
     args = parser.parse_args()
-    tool, root = [args.command], ["--sysroot", args.sysroot]
+    tool = [args.command]
+    root = ["--sysroot", args.sysroot] if args.sysroot else []
+    bare = [str(Path(args.command).parent / "python"), "-c", "pass"]
+    if not Path(bare[0]).exists():
+        bare = [sys.executable, "-c", "pass"]
     commands = {
-        "diskdoctor --version": [*tool, "--version"],
-        "diskdoctor --help": [*tool, "--help"],
-        "diskdoctor devices --json": [*tool, "devices", "--json", *root],
-        "diskdoctor devices": [*tool, "devices", *root],
-        "diskdoctor trim --json": [*tool, "trim", "--json", *root],
-        "diskdoctor bench wal --help": [*tool, "bench", "wal", "--help"],
-        "diskdoctor --smoke (TUI to first screen)": [*tool, "--smoke", *root],
+        "diskdoctor --version": ([*tool, "--version"], None),
+        "diskdoctor --help": ([*tool, "--help"], None),
+        "diskdoctor devices --json": ([*tool, "devices", "--json", *root],
+                                      ["lsblk", *root, "-J", "-O", "-b"]),
+        "diskdoctor devices": ([*tool, "devices", *root], ["lsblk", *root]),
+        "diskdoctor trim --json": ([*tool, "trim", "--json", *root], ["lsblk", *root, "-D"]),
+        "diskdoctor bench wal --help": ([*tool, "bench", "wal", "--help"], None),
+        "diskdoctor --smoke (TUI to first screen)": ([*tool, "--smoke", *root], None),
     }
-    baseline = None
-    if shutil.which("lsblk"):
-        baseline = median_time(["lsblk", "--sysroot", args.sysroot, "-J", "-b"], args.repeat)
-        print(f"{'lsblk --sysroot -J (same fixture)':<42} {baseline * 1000:7.0f} ms")
-    for name, argv in commands.items():
-        seconds = median_time(argv, args.repeat)
-        ratio = f"  {seconds / baseline:5.1f}x lsblk" if baseline else ""
-        print(f"{name:<42} {seconds * 1000:7.0f} ms{ratio}")
+    print(f"{'command':<42} {'ms':>6} {'bare ms':>8} {'x bare':>7} {'lsblk ms':>9} {'x lsblk':>8}")
+    for name, (argv, lsblk) in commands.items():
+        seconds, base, ratio = paired(argv, bare, args.repeat)
+        line = f"{name:<42} {seconds * 1000:6.0f} {base * 1000:8.1f} {ratio:7.2f}"
+        if lsblk and shutil.which("lsblk"):
+            _, other, versus = paired(argv, lsblk, args.repeat)
+            line += f" {other * 1000:9.1f} {versus:8.1f}"
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -71,10 +71,36 @@ def parse_diskstats(text: str) -> dict[str, DiskCounters]:
     return found
 
 
-def read_counters(root: Root, knames: list[str] | tuple[str, ...] | None = None) -> dict[str, DiskCounters]:
+class DiskstatsParser:
+    """parse_diskstats that reuses the counters of every line unchanged since its previous text: on a big
+    host most devices are idle, and an unchanged line gives the same object (so disk_delta knows it idle
+    without comparing a field)."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, DiskCounters] = {}
+
+    def parse(self, text: str) -> dict[str, DiskCounters]:
+        """All devices of a /proc/diskstats text, by kernel name."""
+        found, known, previous = {}, {}, self._known
+        for line in text.splitlines():
+            counters = previous.get(line)
+            if counters is None:
+                parts = line.split()
+                if len(parts) < 3 + MIN_FIELDS:
+                    continue
+                counters = parse_stat_fields(parts[2], parts[3:])
+                if counters is None:
+                    continue
+            found[counters.kname] = known[line] = counters
+        self._known = known
+        return found
+
+
+def read_counters(root: Root, knames: list[str] | tuple[str, ...] | None = None, *,
+                  parser: DiskstatsParser | None = None) -> dict[str, DiskCounters]:
     """Counters of `knames` (every device when None) from proc/diskstats, else each /sys/block/X/stat."""
     text, _ = root.read_text(DISKSTATS)
-    every = parse_diskstats(text or "")
+    every = parser.parse(text or "") if parser is not None else parse_diskstats(text or "")
     if knames is None:
         return every
     found = {k: every[k] for k in knames if k in every}
@@ -172,8 +198,18 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
+_IDLE_TAILS = {(no_discards, no_flushes): (None,) * 3 * no_discards + (0,) * 3 * (not no_discards)
+               + (None,) * 2 * no_flushes + (0,) * 2 * (not no_flushes)
+               for no_discards in (False, True) for no_flushes in (False, True)}
+"""An idle delta's discard and flush fields: zeros where the kernel counts them, None where it does not."""
+
+
 def disk_delta(before: DiskCounters, after: DiskCounters, seconds: float) -> DiskDelta:
     """The activity of one device between two readings."""
+    if before is after:  # the same unchanged line (DiskstatsParser): an idle device, no field to compare
+        return DiskDelta(after.kname, round(seconds, 4), 0, 0, 0, 0, 0, 0, 0, after.in_flight,
+                         *_IDLE_TAILS[after.discards is None, after.flushes is None])
+
     def d(name: str) -> int | None:
         return _delta(getattr(before, name), getattr(after, name))
 

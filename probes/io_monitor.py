@@ -17,9 +17,10 @@ from dataclasses import dataclass
 
 import psutil
 
-from .diskstats import DiskCounters, DiskDelta, disk_delta, read_counters
+from .diskstats import DiskCounters, DiskDelta, DiskstatsParser, disk_delta, read_counters
 from .host import SWAP_MOUNTPOINT, Host, natural_key, read_host
 from .host_load import cpu_shares
+from .mountinfo import MOUNTINFO
 from .process_io import ProcessIoSampler, ProcessRates
 from .root import Root
 
@@ -230,8 +231,19 @@ class IoMonitor:
     vanishing from /proc/diskstats does the same without udev."""
 
     def __init__(self, root: Root, *, clock: Callable[[], float] = time.monotonic,
-                 processes: bool = True, rates: bool | None = None) -> None:
+                 processes: bool = True, rates: bool | None = None,
+                 rescan_every: float | None = RESCAN_EVERY_S) -> None:
         self.root, self._clock = root, clock
+        self.rescan_every = rescan_every
+        """Seconds between full re-reads of the stack; None when hotplug events (and a changed set of
+        devices or mounts, noticed every poll) are trusted to say when (a full read costs ~0.2 s at
+        5,000 devices)."""
+        self.sample_processes = True
+        """Whether the per-process I/O is wanted (a UI clears it while its pane is hidden: walking /proc
+        is most of an idle tick); the next wanted poll starts a fresh baseline."""
+        self._processes_stale = False
+        self._mounts: bytes | None = None
+        self._parser = DiskstatsParser()
         self.rates = root.live if rates is None else rates
         """Whether successive polls give rates (the live host; a test's changing capture files too)."""
         self._scanned_at = -RESCAN_EVERY_S
@@ -248,7 +260,7 @@ class IoMonitor:
         self._rescan.set()
 
     def _read(self) -> dict[str, DiskCounters]:
-        counters = read_counters(self.root)
+        counters = read_counters(self.root, parser=self._parser)
         if self.host is not None:
             missing = [k for k in self.host.devices if k not in counters]
             if missing and not self.root.live:  # a capture without proc/diskstats: sys/block/X/stat
@@ -261,7 +273,11 @@ class IoMonitor:
         previous = self._last
         present = set(counters)
         changed = previous is not None and present != set(previous)
-        stale = now - self._scanned_at >= RESCAN_EVERY_S
+        stale = self.rescan_every is not None and now - self._scanned_at >= self.rescan_every
+        if self.rescan_every is None:
+            mounts, _ = self.root.read_bytes(MOUNTINFO)
+            changed = changed or (self._mounts is not None and mounts != self._mounts)
+            self._mounts = mounts
         if self.host is None or changed or stale or self._rescan.is_set():
             self._rescan.clear()
             self._scanned_at = now
@@ -278,11 +294,22 @@ class IoMonitor:
         appeared = tuple(sorted(present - set(previous), key=natural_key)) if previous is not None else ()
         vanished = tuple(sorted(set(previous) - present, key=natural_key)) if previous is not None else ()
         cpu = self._cpu_sample() if seconds else None
-        processes = self._processes.sample(seconds) if self._processes is not None and seconds else None
+        processes = self._process_sample(seconds)
         note = CAPTURE_NOTE if not self.rates else (
             "first reading: rates follow at the next tick" if previous is None else None)
         return MonitorSample(dt.datetime.now().astimezone(), seconds, self.rates, groups, appeared,
                              vanished, cpu, processes, note, late_ticks)
+
+    def _process_sample(self, seconds: float | None) -> ProcessRates | None:
+        """The processes' rates when wanted; after a gap the counters are read again as a new baseline."""
+        if self._processes is None or not seconds or not self.sample_processes:
+            self._processes_stale = self._processes is not None
+            return None
+        if self._processes_stale:
+            self._processes_stale = False
+            self._processes.restart()
+            return None
+        return self._processes.sample(seconds)
 
     def _cpu_sample(self) -> CpuSample | None:
         if self._cpu is None:

@@ -115,6 +115,10 @@ class ProcessIoSampler:
         self.exclude = exclude
         self.last = read_process_io(exclude)
 
+    def restart(self) -> None:
+        """Read the counters again as the baseline of the next sample (after sampling paused)."""
+        self.last = read_process_io(self.exclude)
+
     def sample(self, seconds: float, limit: int = 10) -> ProcessRates:
         """Rates over the last `seconds` (the caller's clock measured them)."""
         now = read_process_io(self.exclude)

@@ -6,9 +6,7 @@ import errno
 import itertools
 import os
 import re
-import shutil
 import stat
-import subprocess
 import sys
 from collections import deque
 from dataclasses import dataclass, field
@@ -70,6 +68,8 @@ class _Escape(Exception):
 
 
 _NOT_CACHED = object()
+_SPECIAL_NAMES = ("", ".", "..")
+"""Last components that the fast paths leave to the general walk."""
 
 
 @dataclass
@@ -87,6 +87,7 @@ class Root:
     label: str = ""
     _links: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
     _dirs: dict[str, tuple[str, ...] | _Escape] = field(default_factory=dict, repr=False, compare=False)
+    _dir_paths: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     def describe(self) -> str:
         """How to name this root to the user: "this host (/)" or "capture NAME"."""
@@ -125,19 +126,42 @@ class Root:
 
         The folder part is resolved once per folder (a device's 30 attributes share it)."""
         head, _, last = rel.strip("/").rpartition("/")
-        done = list(self._resolved_dir(head))
-        return "/".join(self._follow(done, deque([last] if last else []), follow_last))
+        done = self._resolved_dir(head)
+        if not follow_last and last not in _SPECIAL_NAMES:
+            return "/".join((*done, last))
+        return "/".join(self._follow(list(done), deque([last] if last else []), follow_last))
 
     def _resolved_dir(self, head: str) -> tuple[str, ...]:
+        """The link-free components of folder `head`; each folder on the way is resolved once (from
+        its parent's answer, with one readlink of its own), not re-walked from the root for every file."""
         known = self._dirs.get(head)
         if known is None:
-            try:
-                known = tuple(self._follow([], deque(head.split("/")), True))
-            except _Escape as err:
-                known = err
-            self._dirs[head] = known
+            known = self._resolve_new_dir(head)
         if isinstance(known, _Escape):
             raise known
+        return known
+
+    def _resolve_new_dir(self, head: str) -> tuple[str, ...] | _Escape:
+        parts = head.split("/") if head else []
+        cut = len(parts)
+        while cut and "/".join(parts[:cut]) not in self._dirs:
+            cut -= 1
+        done: tuple[str, ...] | _Escape = self._dirs["/".join(parts[:cut])] if cut else ()
+        for index in range(cut, len(parts)):
+            if not isinstance(done, _Escape):
+                try:
+                    done = tuple(self._follow(list(done), deque([parts[index]]), True))
+                except _Escape as err:
+                    done = err
+            self._dirs["/".join(parts[:index + 1])] = done
+        return done
+
+    def _real_dir(self, head: str) -> str:
+        """The real path of `head` (a folder, or any path whose last link is followed) under a captured
+        root, resolved inside it once."""
+        known = self._dir_paths.get(head)
+        if known is None:
+            known = self._dir_paths[head] = self.full("/".join(self._resolved_dir(head)))
         return known
 
     def _follow(self, done: list[str], parts: deque[str], follow_last: bool) -> list[str]:
@@ -173,6 +197,8 @@ class Root:
         """The real path to open for `rel`: itself on the live host, resolved inside a capture."""
         if self.live:
             return self.full(rel)
+        if follow_last:
+            return self._real_dir(rel.strip("/"))  # a folder listed or a mode asked for: resolved once
         return self.full(self._walk(rel, follow_last))
 
     def _open(self, rel: str) -> int:
@@ -181,8 +207,11 @@ class Root:
         flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK
         if self.live:
             return os.open(self.full(rel), flags)
+        head, _, last = rel.strip("/").rpartition("/")
         try:
-            return os.open(self.full(self._walk(rel, follow_last=False)), flags | os.O_NOFOLLOW)
+            if last in _SPECIAL_NAMES:
+                return os.open(self.full(self._walk(rel, follow_last=False)), flags | os.O_NOFOLLOW)
+            return os.open(f"{self._real_dir(head)}/{last}", flags | os.O_NOFOLLOW)
         except OSError as err:
             if err.errno != errno.ELOOP:
                 raise
@@ -203,11 +232,14 @@ class Root:
             chunks: list[bytes] = []
             size = 0
             while size <= limit:
-                chunk = os.read(fd, min(READ_CHUNK, limit + 1 - size))
+                wanted = min(READ_CHUNK, limit + 1 - size)
+                chunk = os.read(fd, wanted)
                 if not chunk:
                     break
                 chunks.append(chunk)
                 size += len(chunk)
+                if len(chunk) < wanted and not self.live:
+                    break  # a captured file is a plain file: a short read is its end (procfs is not)
         except OSError as err:
             return None, describe_os_error(err)
         finally:
@@ -327,6 +359,9 @@ class Root:
             if text is None:
                 return CommandOutput(None, source, "not recorded in this capture")
             return CommandOutput(text, source, None, 0)
+        import shutil  # with subprocess, only when a command runs (~6 ms of every start-up otherwise)
+        import subprocess
+
         if shutil.which(argv[0]) is None:
             return CommandOutput(None, source, f"{argv[0]} is not installed")
         try:

@@ -162,7 +162,7 @@ def test_sysroot_tarball_leaves_no_scratch(tmp_path: Path) -> None:
 
 def test_piping_into_head_is_quiet() -> None:
     fixture = FIXTURES / "captured-loops"
-    command = f"set -o pipefail; {sys.executable} -m diskdoctor.app devices --json " \
+    command = f"set -o pipefail; {sys.executable} -m diskdoctor.app devices --json --pretty " \
               f"--sysroot {fixture} | head -c 10"
     done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and done.stderr == "" and done.stdout == '{\n  "devic'

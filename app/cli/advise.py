@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 
@@ -16,6 +15,7 @@ from ..core.advice.advise import advice_document, advise, fails_check, load_advi
 from ..core.advice.bench_input import load_bench_result
 from ..core.capture.sysroot import open_root
 from ..core.trim.peak_window import parse_peak_window
+from .json_output import add_json_options, json_text
 
 PIPE_WIDTH = 80
 
@@ -29,7 +29,7 @@ def add_advise_parser(commands: argparse._SubParsersAction, parser_class: type) 
                     "geometry, swap, btrfs, dm-crypt, NVMe/SATA links and power saving, fio, Ceph; plus "
                     "benchmark results given with --bench and etcd's metrics with --etcd-metrics. Exit 1 "
                     "when any finding is warn or crit.")
-    advise_parser.add_argument("--json", action="store_true", help="print JSON (schema: man diskdoctor)")
+    add_json_options(advise_parser)
     advise_parser.add_argument("--data", action="append", default=[], metavar="DIR",
                                help="a directory holding database or search data (repeatable); known "
                                     "ones such as /var/lib/etcd are found by themselves")
@@ -74,7 +74,7 @@ def run_advise(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot advise: {advice.host.mounts_unknown}")
     findings = advise(advice)
     if args.json:
-        sys.stdout.write(json.dumps(advice_document(findings), indent=2) + "\n")
+        sys.stdout.write(json_text(advice_document(findings), args) + "\n")
     else:
         from rich.console import Console
 

@@ -5,7 +5,6 @@ print the verdict or JSON; exit 0 (pass or no threshold), 1 (threshold failed), 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import time
@@ -25,6 +24,7 @@ from ..core.bench.repeat import MAX_REPEATS, REPEATABLE, merge_records
 from ..core.bench.uncertainty import FAIL, INCONCLUSIVE
 from ..core.bench.verdict import verdict_findings, verdict_lines
 from . import bench_args
+from .json_output import json_text
 
 PROGRESS_EVERY_S = 2.0
 """When stderr is not a terminal, print a progress line this often (a terminal gets one updating line)."""
@@ -171,11 +171,11 @@ def _output(args: argparse.Namespace, record: BenchRecord) -> list[str]:
     """The JSON document (with the run's findings for wal and interference) or the summary, whose first
     lines are those findings (or PASS with the figure and threshold when the rules found nothing)."""
     if not kind_of(args.bench_kind).judged:
-        return [json.dumps(record.to_json(), indent=2)] if args.json else record.summary_lines()
+        return [json_text(record.to_json(), args)] if args.json else record.summary_lines()
     document = record.to_json()
     findings = verdict_findings(args.bench_kind, document)
     if args.json:
-        return [json.dumps({**document, "findings": [f.to_json() for f in findings]}, indent=2)]
+        return [json_text({**document, "findings": [f.to_json() for f in findings]}, args)]
     return verdict_lines(record, findings) + record.detail_lines()
 
 

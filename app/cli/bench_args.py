@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 
 from ..core.bench.kinds import KINDS, kind_of
+from .json_output import add_json_options
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dir", required=True, metavar="DIR", help="a directory on the filesystem to test")
-    parser.add_argument("--json", action="store_true", help="print the JSON result (schema: man diskdoctor)")
+    add_json_options(parser, "print the JSON result (schema: man diskdoctor)")
     parser.add_argument("--fio", action="store_true", help="also run the equivalent fio job and compare")
     parser.add_argument("--plot", action="store_true",
                         help="also draw the run's intervals and percentiles as text charts (plotext)")

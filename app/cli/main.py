@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
-import json
 import os
 import signal
 import sys
@@ -19,6 +18,7 @@ from ..base.errors import EXIT_OK, EXIT_USAGE, UsageError
 from ..core.capture.sysroot import open_root
 from .completion import OPTION as COMPLETION_OPTION
 from .completion import add_completion_option
+from .json_output import add_json_options, json_text
 from .manual import ManualAction
 
 SIGNAL_EXIT_BASE = 128
@@ -36,8 +36,33 @@ PIPE_WIDTH = 240
 DEBUG_ENV = "DISKDOCTOR_DEBUG"
 
 
+def _terminal_columns() -> int:
+    """The terminal's width as shutil.get_terminal_size gives it (COLUMNS, the terminal, else 80)."""
+    with contextlib.suppress(ValueError):
+        if int(os.environ.get("COLUMNS", "0")) > 0:
+            return int(os.environ["COLUMNS"])
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+class QuickFormatter(argparse.HelpFormatter):
+    """argparse's formatter, given the width so that it does not import shutil (and bz2, lzma) on every
+    add_argument of every start-up."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         _terminal_columns() - 2 if width is None else width)
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse that reports a usage error as one line and exit code 2."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("formatter_class", QuickFormatter)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
@@ -85,11 +110,12 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
                         help="start the TUI headless, check that its first screen shows the stack, "
                              "print one line and exit (no terminal needed; checks a copied binary)")
     _global_options(parser, in_subcommand=False)
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser,
+                                     prog=parser.prog)  # a given prog spares argparse a formatter (shutil)
 
     devices = commands.add_parser("devices", help="print the storage stack (disks up), lsblk style",
                                   description="Print every block device and how they stack.")
-    devices.add_argument("--json", action="store_true", help="print JSON (schema: man diskdoctor)")
+    add_json_options(devices)
     devices.add_argument("--all", action="store_true",
                          help="also list unattached loop devices and RAM disks")
     _global_options(devices, in_subcommand=True)
@@ -98,7 +124,7 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
                                description="One TRIM verdict per mounted filesystem: where discard "
                                            "stops, the discard mount mode, the fstrim timer and cron "
                                            "jobs, and fixes. Exit 1 when any verdict is not ok.")
-    trim.add_argument("--json", action="store_true", help="print JSON (schema: man diskdoctor)")
+    add_json_options(trim)
     trim.add_argument("--peak", metavar="SPEC",
                       help='busy hours, e.g. "Mon-Fri 08:00-20:00": flag trims scheduled inside them')
     trim.add_argument("--run", metavar="MOUNTPOINT",
@@ -172,7 +198,7 @@ def run_devices(args: argparse.Namespace) -> int:
     with open_root(args.sysroot) as root:
         host = read_host(root, include_empty=args.all)
     if args.json:
-        sys.stdout.write(json.dumps(devices_document(host), indent=2) + "\n")
+        sys.stdout.write(json_text(devices_document(host), args) + "\n")
         return EXIT_OK
     from rich.console import Console
 

@@ -4,9 +4,6 @@ shown in man(1) on a terminal, else printed as roff so `diskdoctor --man | man -
 from __future__ import annotations
 
 import argparse
-import shutil
-import site
-import subprocess
 import sys
 from pathlib import Path
 
@@ -18,6 +15,7 @@ PAGE = "diskdoctor.1"
 
 def manual_page() -> Path | None:
     """Where the roff page is: inside the package's assets (the binary), or under an install prefix."""
+    import site
     from importlib.resources import files
 
     bundled = files("diskdoctor.assets") / PAGE
@@ -38,6 +36,9 @@ def show_manual() -> int:
         print("diskdoctor: error: the manual page is not installed here (its source is "
               "docs/man/diskdoctor.1.md in diskdoctor's source tree)", file=sys.stderr)
         return EXIT_USAGE
+    import shutil  # with subprocess, only for --man (they cost every other command ~6 ms)
+    import subprocess
+
     man = shutil.which("man")
     if man and sys.stdout.isatty():
         return subprocess.run([man, "-l", str(page)], check=False).returncode

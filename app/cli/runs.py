@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from ..base.errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
@@ -14,6 +13,7 @@ from ..core.runs.render_guard import RunRenderError, rendering
 from ..core.runs.store import PREVIOUS, RunListing, RunStore, RunStoreError
 from ..text.latency_charts import histogram_text_chart, percentile_text_chart
 from ..text.runs import caveat_changes, compare_lines, headline, list_lines, show_lines
+from .json_output import add_json_options, json_text
 
 
 def add_runs_parser(commands: argparse._SubParsersAction,
@@ -25,10 +25,10 @@ def add_runs_parser(commands: argparse._SubParsersAction,
     actions = runs.add_subparsers(dest="runs_action", metavar="ACTION", parser_class=parser_class,
                                   required=True)
     listing = actions.add_parser("list", help="every saved run, oldest first")
-    listing.add_argument("--json", action="store_true", help="print JSON (schema: man diskdoctor)")
+    add_json_options(listing)
     show = actions.add_parser("show", help="one run: host, stack, parameters, figures")
     show.add_argument("run", metavar="ID", help="a run id, any unique part of one, latest or previous")
-    show.add_argument("--json", action="store_true", help="print the saved run file")
+    add_json_options(show, "print the saved run file")
     show.add_argument("--plot", action="store_true", help="also draw its percentiles and histogram")
     compare = actions.add_parser("compare", help="two runs side by side; exit 1 on a regression",
                                  description="The older run is the baseline. Exit 1 when a judged metric "
@@ -37,7 +37,7 @@ def add_runs_parser(commands: argparse._SubParsersAction,
                                              "`runs compare latest previous` compares like with like.")
     compare.add_argument("first", metavar="A", help="a run id, any unique part of one, latest or previous")
     compare.add_argument("second", metavar="B", help="a run id, any unique part of one, latest or previous")
-    compare.add_argument("--json", action="store_true", help="print JSON (schema: man diskdoctor)")
+    add_json_options(compare)
     compare.add_argument("--plot", action="store_true", help="also draw both runs' percentiles")
     return [listing, show, compare]
 
@@ -80,7 +80,7 @@ def run_runs(args: argparse.Namespace) -> int:
             print(f"diskdoctor: warning: {warning}", file=sys.stderr)
         if args.runs_action == "list":
             if args.json:
-                _print([json.dumps(_list_json(store, listing), indent=2)])
+                _print([json_text(_list_json(store, listing), args)])
             elif listing.runs:
                 _print(list_lines(listing.runs))
             else:
@@ -89,7 +89,7 @@ def run_runs(args: argparse.Namespace) -> int:
         if args.runs_action == "show":
             run = store.find(args.run, listing)
             with rendering(f"run {run.id}"):
-                lines = ([json.dumps(run.to_json(), indent=2)] if args.json else
+                lines = ([json_text(run.to_json(), args)] if args.json else
                          show_lines(run) + (_plot_run(run) if args.plot else []))
             _print(lines)
             return EXIT_OK
@@ -104,7 +104,7 @@ def run_runs(args: argparse.Namespace) -> int:
             raise UsageError(models)
         with rendering(f"the comparison of runs {first.id} and {second.id}"):
             comparison = compare_runs(first, second)
-            lines = ([json.dumps(_compare_json(comparison), indent=2)] if args.json else
+            lines = ([json_text(_compare_json(comparison), args)] if args.json else
                      compare_lines(comparison) + (_plot_compare(comparison) if args.plot else []))
     except (RunStoreError, RunRenderError) as err:
         raise UsageError(str(err)) from err

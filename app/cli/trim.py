@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from diskdoctor.probes.fstrim_run import run_fstrim
 from diskdoctor.probes.host import read_host
 from diskdoctor.probes.host_text import CONTROL_NOTE, shell_quote, shown, spells_control_characters
 
@@ -16,7 +14,7 @@ from ..core.snapshot import read_snapshot
 from ..core.trim.doctor import trim_document
 from ..core.trim.peak_window import parse_peak_window
 from ..core.trim.rules import TRIM_NOW_RISK
-from ..core.trim.trim_now import hold_confirmed_mount, result_text, trimmable_mount
+from .json_output import json_text
 
 PIPE_WIDTH = 160
 CONFIRM_WORD = "yes"
@@ -37,7 +35,7 @@ def run_trim(args: argparse.Namespace) -> int:
     if host.mounts_unknown:
         raise UsageError(f"cannot judge TRIM: {host.mounts_unknown}")
     if args.json:
-        sys.stdout.write(json.dumps(trim_document(verdicts, facts, peak), indent=2) + "\n")
+        sys.stdout.write(json_text(trim_document(verdicts, facts, peak), args) + "\n")
     else:
         from rich.console import Console
 
@@ -63,6 +61,10 @@ def _confirm(mountpoint: str) -> bool:
 
 
 def _trim_now(args: argparse.Namespace) -> int:
+    from diskdoctor.probes.fstrim_run import run_fstrim  # its child guard and scratch: only for --run
+
+    from ..core.trim.trim_now import hold_confirmed_mount, result_text, trimmable_mount
+
     if args.sysroot is not None:
         raise UsageError("trim --run changes this host; it cannot run on a --sysroot capture")
     if args.json:

@@ -104,7 +104,7 @@ class AdviceScreen(Screen[None]):
         self.host, self.trim = host, trim
         self.load()
 
-    @work(thread=True, exclusive=True, group="advice", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="advice", exit_on_error=False, description="load the findings")
     def load(self) -> None:
         """Read what the rules need (reusing a given host and TRIM facts) and run them off the UI thread."""
         try:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import itertools
 import signal
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from diskdoctor.probes.root import Root
 from textual import work
@@ -17,18 +18,15 @@ from textual.worker import get_current_worker
 
 from ..core.process.hangup import note_signal, start_watchdog
 from ..core.trim.peak_window import PeakWindow
-from .advice_screen import AdviceScreen
-from .bench.screen import BenchScreen
 from .commands import ScreenActionsProvider
-from .guides.quick_bench import QuickSizes
 from .help_screen import EXTRA_KEYS, HelpScreen, bindings_of, key_display
 from .host_snapshot import HostSnapshot, SnapshotFailed, SnapshotReady
-from .monitor_screen import MonitorScreen
-from .runs_screen import RunsScreen
 from .screen_help import ScreenHelp
 from .selection import Selection
-from .stack_screen import StackScreen
-from .trim_screen import TrimScreen
+
+if TYPE_CHECKING:
+    from .advice_screen import AdviceScreen
+    from .guides.quick_bench import QuickSizes
 
 EXIT_INTERRUPTED = 130
 NARROW_BELOW = 120
@@ -46,11 +44,14 @@ class DiskDoctorApp(App[None]):
     CSS_PATH = "../../assets/app.tcss"
     TITLE = "diskdoctor"
     COMMANDS = App.COMMANDS | {ScreenActionsProvider}
-    SCREENS_BY_MODE: ClassVar[dict[str, tuple[str, type[Screen[None]]]]] = {
-        STACK_MODE: ("Stack", StackScreen), "trim": ("TRIM", TrimScreen),
-        BENCH_MODE: ("Benchmark", BenchScreen), ADVICE_MODE: ("Advice", AdviceScreen),
-        RUNS_MODE: ("Runs", RunsScreen), MONITOR_MODE: ("Monitor", MonitorScreen)}
-    """Every top-level screen by mode name and title (each built on first visit, then kept)."""
+    SCREENS_BY_MODE: ClassVar[dict[str, tuple[str, str]]] = {
+        STACK_MODE: ("Stack", "stack_screen:StackScreen"), "trim": ("TRIM", "trim_screen:TrimScreen"),
+        BENCH_MODE: ("Benchmark", "bench.screen:BenchScreen"),
+        ADVICE_MODE: ("Advice", "advice_screen:AdviceScreen"), RUNS_MODE: ("Runs", "runs_screen:RunsScreen"),
+        MONITOR_MODE: ("Monitor", "monitor_screen:MonitorScreen")}
+    """Every top-level screen by mode name: its title and where its class is (module:class). A screen's
+    module is imported when the screen is first opened (the bench and advice screens' modules cost
+    ~150 ms before the Stack screen could show), then the screen is kept."""
     BINDINGS = [
         Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
         Binding("f1,question_mark", "help", "Help", key_display="F1",
@@ -85,20 +86,41 @@ class DiskDoctorApp(App[None]):
         self._generations = itertools.count(1)
         self._stopping = False
         self._advice: AdviceScreen | None = None
-        self.guide_sizes = QuickSizes()
-        """How much the walkthroughs' benchmarks write (tests make them smaller)."""
+        self._guide_sizes: QuickSizes | None = None
         self._before_guide = STACK_MODE
         self.selection: Selection | None = None
         """The device or filesystem chosen last on any screen; the others show it (selection.py)."""
-        for mode, (_, screen_class) in self.SCREENS_BY_MODE.items():
-            if screen_class not in (AdviceScreen, RunsScreen):
-                self.add_mode(mode, lambda screen_class=screen_class: screen_class(root))  # type: ignore[misc]
+        for mode in self.SCREENS_BY_MODE:
+            if mode not in (ADVICE_MODE, RUNS_MODE):
+                self.add_mode(mode, lambda mode=mode: self.screen_class(mode)(root))  # type: ignore[misc]
         self.add_mode(ADVICE_MODE, self._advice_screen)
-        self.add_mode(RUNS_MODE, RunsScreen)
+        self.add_mode(RUNS_MODE, lambda: self.screen_class(RUNS_MODE)())
+
+    @property
+    def guide_sizes(self) -> QuickSizes:
+        """How much the walkthroughs' benchmarks write (tests make them smaller); the engine's modules
+        load when a walkthrough first needs them."""
+        if self._guide_sizes is None:
+            from .guides.quick_bench import QuickSizes
+
+            self._guide_sizes = QuickSizes()
+        return self._guide_sizes
+
+    @guide_sizes.setter
+    def guide_sizes(self, sizes: QuickSizes) -> None:
+        self._guide_sizes = sizes
+
+    @classmethod
+    def screen_class(cls, mode: str) -> type[Screen[None]]:
+        """The class of a top-level screen, its module imported on first use."""
+        module, _, name = cls.SCREENS_BY_MODE[mode][1].partition(":")
+        return getattr(importlib.import_module(f"{__package__}.{module}"), name)  # type: ignore[no-any-return]
 
     def _advice_screen(self) -> AdviceScreen:
         """The Advice screen, given the shared snapshot when it is already read (no second host read)."""
         snapshot = self.snapshot if self.snapshot is not None and self.snapshot.trim_facts else None
+        from .advice_screen import AdviceScreen
+
         self._advice = AdviceScreen(self.root_to_read, host=snapshot.host if snapshot else None,
                                     trim=snapshot.trim_facts if snapshot else None)
         return self._advice
@@ -120,8 +142,8 @@ class DiskDoctorApp(App[None]):
         """Open the benchmark screen with `directory` chosen (from a row of the stack or TRIM screen)."""
         await self.action_show(BENCH_MODE)
         screen = self.screen
-        if isinstance(screen, BenchScreen):
-            screen.choose_directory(directory)
+        if isinstance(screen, self.screen_class(BENCH_MODE)):
+            screen.choose_directory(directory)  # type: ignore[attr-defined]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Esc and ? close the Keys panel only while it is open; ? opens help only on a top-level screen."""
@@ -155,7 +177,7 @@ class DiskDoctorApp(App[None]):
         """Read the host again off the UI thread; every screen gets the new snapshot."""
         self.read_snapshot(self.peak_window)
 
-    @work(thread=True, exclusive=True, group="snapshot", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="snapshot", exit_on_error=False, description="read the host")
     def read_snapshot(self, peak: PeakWindow | None) -> None:
         """Worker: the Host first (the stack draws it at once), then TRIM facts and verdicts."""
         from diskdoctor.probes.host import read_host
@@ -235,6 +257,7 @@ class DiskDoctorApp(App[None]):
 
     async def show_findings(self, ctx: object) -> None:
         """The Advice screen, judging a walkthrough's benchmark results too."""
+        from .advice_screen import AdviceScreen
         from .guides.common_steps import bench_contexts
 
         await self.action_show(ADVICE_MODE)

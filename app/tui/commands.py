@@ -33,8 +33,8 @@ class ScreenAction:
 def screen_actions(app: DiskDoctorApp) -> list[ScreenAction]:
     """Every described binding of every screen, then the app's own (switch screen, help)."""
     actions = []
-    for mode, (title, screen_class) in app.SCREENS_BY_MODE.items():
-        for binding in screen_class.BINDINGS:
+    for mode, (title, _) in app.SCREENS_BY_MODE.items():
+        for binding in app.screen_class(mode).BINDINGS:
             if isinstance(binding, Binding) and binding.description and not binding.action.startswith("app."):
                 actions.append(ScreenAction(mode, title, binding.action, app.get_key_display(binding),
                                             binding.description, binding.tooltip))

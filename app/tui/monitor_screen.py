@@ -8,7 +8,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from diskdoctor.probes.hotplug import HotplugWatcher, watch_block_devices
-from diskdoctor.probes.io_monitor import IoMonitor, LayerSample, MonitorSample
+from diskdoctor.probes.io_monitor import RESCAN_EVERY_S, IoMonitor, LayerSample, MonitorSample
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets.fit_text import middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
@@ -92,6 +92,11 @@ def util_style(util: float | None, saturated: bool) -> str:
     return "yellow" if util is not None and util >= BUSY_UTIL else ""
 
 
+def _look(cell: Text) -> tuple[object, ...]:
+    """What a cell shows (Text's own == ignores its style)."""
+    return cell.plain, str(cell.style), tuple(cell.spans), cell.justify
+
+
 class MonitorScreen(Screen[None]):
     """Every device and layer's I/O each second, grouped by filesystem, with who does it."""
 
@@ -119,6 +124,7 @@ class MonitorScreen(Screen[None]):
         self._timer: Timer | None = None
         self._row_keys: list[str] = []
         self._columns = COLUMNS
+        self._shown_cells: dict[tuple[str, str], tuple[object, ...]] = {}
         self.hidden_columns: list[str] = []
         """Headings of the columns left out for want of width (said on the status line)."""
         self._fitted_width = 0
@@ -204,18 +210,27 @@ class MonitorScreen(Screen[None]):
             self.late_ticks += 1
             return
         self.in_flight = True
+        if self.monitor is not None:
+            self.monitor.sample_processes = self._who_visible()
         self.poll(self.late_ticks)
         self.late_ticks = 0
 
-    @work(thread=True, group="monitor-poll", exit_on_error=False)
+    @work(thread=True, group="monitor-poll", exit_on_error=False, description="poll the monitor's counters")
     def poll(self, late_ticks: int) -> None:
         """Worker: one reading of every counter (the first also reads the stack and the processes)."""
         try:
             if self.monitor is None:
-                self.monitor = IoMonitor(self.root)
+                hotplug = self._watcher is not None  # then the stack is re-read on events, not every 10 s
+                self.monitor = IoMonitor(self.root, rescan_every=None if hotplug else RESCAN_EVERY_S)
             self.post_message(MonitorTick(self.monitor.poll(late_ticks)))
         except Exception as err:  # a probe bug must never kill the app
             self.post_message(MonitorFailed(f"could not read the I/O counters: {err}"))
+
+    def _who_visible(self) -> bool:
+        """Whether the "who does the I/O" pane is on screen (the processes are sampled only then)."""
+        who = self.query_one("#monitor-who", Static)
+        return who.display and who.parent is not None and who.parent.display \
+            and self.is_current and who.region.area > 0  # type: ignore[union-attr]
 
     def on_monitor_failed(self, message: MonitorFailed) -> None:
         self.in_flight = False
@@ -340,6 +355,8 @@ class MonitorScreen(Screen[None]):
             for key in keys:
                 table.add_row(*(rows[key].get(column, "") for column in column_keys), key=key)
             self._row_keys = keys
+            self._shown_cells = {(key, column): _look(cell) for key, row in rows.items()
+                                 for column, cell in row.items()}
             if selected in keys:
                 table.move_cursor(row=keys.index(selected))
             elif self.app.screen is self:
@@ -347,8 +364,10 @@ class MonitorScreen(Screen[None]):
             return
         for key in keys:
             for column in column_keys:
-                if column in rows[key]:
-                    table.update_cell(key, column, rows[key][column])
+                cell = rows[key].get(column)
+                if cell is not None and self._shown_cells.get((key, column)) != _look(cell):
+                    table.update_cell(key, column, cell)  # only what changed: each update repaints
+                    self._shown_cells[(key, column)] = _look(cell)
 
     def _sorted_rows(self, sample: MonitorSample, live: bool) -> tuple[list[str], dict[str, dict[str, Text]]]:
         """Every device once, the largest value of the sort column first (as htop's sorted view)."""

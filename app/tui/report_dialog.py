@@ -88,7 +88,7 @@ class ReportDialog(ModalScreen[str | None]):
             self.replace_path = None
             self.query_one("#report-write", Button).label = "Write"
 
-    @work(thread=True, exclusive=True, group="report", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="report", exit_on_error=False, description="write a report")
     def write_report(self, path: str, force: bool = False) -> None:
         """Build the report from the screens' snapshot (reading the host only without one), render it and
         write it atomically; the outcome goes back to the UI thread."""

@@ -85,7 +85,7 @@ class RunsScreen(Screen[None]):
     def on_mount(self) -> None:
         self.load_runs()
 
-    @work(thread=True, exclusive=True, group="runs", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="runs", exit_on_error=False, description="load saved runs")
     def load_runs(self) -> None:
         """Read every run file off the UI thread (parsing histograms of many runs takes a moment)."""
         try:

@@ -243,7 +243,8 @@ class StackScreen(SnapshotScreen):
         """The host's warnings, shown after the selected row's verdict when there is room."""
         return [(warning, 2) for warning in self.host.warnings] if self.host else []
 
-    @work(thread=True, exclusive=True, group="details", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="details", exit_on_error=False,
+          description="read a device's details")
     def read_details(self, host: Host, kname: str, title: str) -> None:
         """Read a layer's details off the UI thread (a slow sysfs or blkid must not freeze the cursor)."""
         self.post_message(self.DetailsRead(kname, title, read_layer_details(self.root, host, kname)))

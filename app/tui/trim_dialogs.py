@@ -83,7 +83,7 @@ class TrimProgress(ModalScreen[FstrimResult | None]):
             elapsed = time.monotonic() - self.started
             self.query_one("#trim-progress", Static).update(f"trimming… {elapsed:.1f} s elapsed")
 
-    @work(thread=True, exclusive=True, group="fstrim", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="fstrim", exit_on_error=False, description="run fstrim")
     def run_trim(self) -> None:
         """fstrim blocks for as long as the trim takes, so it runs off the UI thread."""
         try:

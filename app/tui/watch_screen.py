@@ -146,7 +146,7 @@ class WatchScreen(Screen[None]):
         self.read_child(self.child)
         self.query_one("#watch-body", VerticalScroll).focus()  # keys are the screen's again (s stops)
 
-    @work(thread=True, group="watch-child", exit_on_error=False)
+    @work(thread=True, group="watch-child", exit_on_error=False, description="read the watch child")
     def read_child(self, child: subprocess.Popen[str]) -> None:
         """Worker: post each JSON line of the child, then how it ended."""
         assert child.stdout is not None and child.stderr is not None

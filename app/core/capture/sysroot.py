@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import gzip
 import os
-import shutil
-import tarfile
-import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from diskdoctor.app.base.errors import UsageError
 from diskdoctor.probes.root import MAX_FILE_BYTES, Root, describe_os_error, live_root
-from diskdoctor.probes.scratch import NotPrivate, make_owned_dir, remove_tree
 
-from ..process.hangup import forget, on_emergency_exit
+if TYPE_CHECKING:
+    import tarfile
+
+# A capture archive's modules (tarfile, gzip, the scratch folder's secrets) load only when one is opened:
+# they cost a folder or the live host ~10 ms of start-up.
 
 BLOCK_INDEXES = ("sys/block", "sys/class/block", "sys/dev/block")
 """Any of these listing a device makes a root usable, like `lsblk --sysroot` (mountinfo is optional)."""
@@ -112,6 +111,8 @@ class _Limits:
 
 def _open_stream(archive: str) -> IO[bytes]:
     """The archive's byte stream, decompressed when it is gzip (checked to its CRC at the end)."""
+    import gzip
+
     raw = open(archive, "rb")  # noqa: SIM115 (closed by the caller through the returned stream)
     if raw.read(2) == GZIP_MAGIC:
         raw.seek(0)
@@ -135,6 +136,8 @@ def _check_trailer(stream: IO[bytes], archive: str) -> None:
 def safe_extract(archive: str, dest: str) -> None:
     """Extract a capture archive refusing absolute names, "..", devices, writes via links, and anything
     beyond the size, count and depth limits; the whole stream is verified to its end."""
+    import tarfile
+
     base = os.path.realpath(dest)
     limits = _Limits(archive)
     made: set[str] = {base}
@@ -172,6 +175,8 @@ def _extract_member(tar: tarfile.TarFile, member: tarfile.TarInfo, archive: str,
     elif member.isfile():
         source = tar.extractfile(member)
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+        import shutil
+
         with source, os.fdopen(os.open(target, flags, 0o644), "wb") as out:  # type: ignore[union-attr]
             shutil.copyfileobj(source, out)  # type: ignore[arg-type]
         os.utime(target, (member.mtime, member.mtime), follow_symlinks=False)
@@ -181,6 +186,8 @@ def _extract_member(tar: tarfile.TarFile, member: tarfile.TarInfo, archive: str,
 
 def extraction_dir(sysroot: str) -> str:
     """A fresh folder to extract `sysroot` into, inside this user's private temp folder."""
+    from diskdoctor.probes.scratch import NotPrivate, make_owned_dir
+
     try:
         return make_owned_dir(SYSROOT_PREFIX)
     except NotPrivate as err:
@@ -197,6 +204,14 @@ def open_root(sysroot: str | None, *, record: bool = False) -> Iterator[Root]:
         yield live_root(record=record)
         return
     if os.path.isfile(sysroot):
+        import gzip
+        import tarfile
+        import zlib
+
+        from diskdoctor.probes.scratch import remove_tree
+
+        from ..process.hangup import forget, on_emergency_exit
+
         scratch = extraction_dir(sysroot)
         handle = on_emergency_exit(lambda: remove_tree(scratch))
         try:

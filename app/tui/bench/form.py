@@ -92,7 +92,8 @@ class BenchForm(Vertical):
         self.host: Host | None = None
 
     def compose(self) -> ComposeResult:
-        yield Tabs(*(Tab(name, id=f"workload-{name}") for name in KINDS), id="bench-workloads")
+        yield Tabs(*(Tab(name, id=f"workload-{name}") for name, kind in KINDS.items() if kind.benchmark),
+                   id="bench-workloads")
         with Horizontal(id="bench-form"):
             yield Select([], prompt="pick one", id="bench-fs")
             yield TextField(placeholder="/path/to/test", id="bench-dir", select_on_focus=False,

@@ -131,7 +131,8 @@ class GuideScreen(SnapshotScreen):
             self.prepare(index)
         self._refresh_buttons()
 
-    @work(thread=True, exclusive=True, group="guide-view", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="guide-view", exit_on_error=False,
+          description="prepare a guide step")
     def prepare(self, index: int) -> None:
         """Worker: the step's page (reading the host, processes or findings as the step needs)."""
         try:
@@ -240,7 +241,7 @@ class GuideScreen(SnapshotScreen):
         self._refresh_buttons()
         self.run_step(self.index)
 
-    @work(thread=True, exclusive=True, group="guide-run", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="guide-run", exit_on_error=False, description="run a guide step")
     def run_step(self, index: int) -> None:
         """Worker: run the step (benchmarks run in the engine child; this thread only waits)."""
         step = self.steps[index]

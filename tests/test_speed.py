@@ -1,0 +1,211 @@
+"""What keeps the tool fast that a user can see: the modules a command loads, JSON into a pipe, workers."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FIXTURES, fixture_root
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.probes.root import Root
+from textual.worker import Worker
+
+SIZE = (150, 40)
+
+
+async def test_workers_never_describe_themselves_with_the_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker named from repr() of its arguments repr()s the whole Host on every cursor move."""
+    seen: list[str] = []
+    original = Worker.__init__
+
+    def recording(self: Worker[Any], *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        seen.append(f"{self.name} {self.description}")
+
+    monkeypatch.setattr(Worker, "__init__", recording)
+    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        for _ in range(3):
+            await pilot.press("down")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    assert any("device's details" in text for text in seen), seen
+    assert all(len(text) < 200 and "Host(" not in text for text in seen), [text[:200] for text in seen]
+
+
+def _cli(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "diskdoctor.app", *argv], capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+@pytest.mark.parametrize("command", ["devices", "trim"])
+def test_json_into_a_pipe_is_compact_and_pretty_on_request(command: str) -> None:
+    root = str(fixture_root("etcd-raid0-lvm-luks").path)
+    compact = _cli(command, "--json", "--sysroot", root)
+    pretty = _cli(command, "--json", "--pretty", "--sysroot", root)
+    assert compact.stdout.count("\n") == 1 and ": " not in compact.stdout.split('"')[0]
+    assert pretty.stdout.count("\n") > 20 and pretty.stdout.startswith("{\n  ")
+    first, second = json.loads(compact.stdout), json.loads(pretty.stdout)
+    first.pop("now", None), second.pop("now", None)  # trim's clock reading
+    assert first == second
+
+
+LOADED = """
+import sys
+sys.argv = ["diskdoctor", *sys.argv[1:]]
+from diskdoctor.app.launcher import main
+try:
+    main()
+finally:
+    sys.stdout.flush()
+    sys.stderr.write("\\nMODULES " + " ".join(sys.modules) + "\\n")
+"""
+
+
+def loaded_modules(*argv: str) -> set[str]:
+    """The modules a command has imported by its end, in a fresh interpreter."""
+    done = subprocess.run([sys.executable, "-c", LOADED, *argv], capture_output=True, text=True, timeout=120,
+                          check=False)
+    line = done.stderr.rsplit("MODULES ", 1)[-1]
+    return set(line.split())
+
+
+def heavy(modules: set[str], *prefixes: str) -> list[str]:
+    return sorted(m for m in modules if m.split(".")[0] in prefixes or m.startswith(prefixes))
+
+
+@pytest.mark.parametrize("argv", [("trim", "--json"), ("trim",), ("devices", "--json")])
+def test_trim_and_devices_load_no_benchmark_psutil_or_http(argv: tuple[str, ...]) -> None:
+    modules = loaded_modules(*argv, "--sysroot", str(fixture_root("etcd-raid0-lvm-luks").path))
+    assert "diskdoctor.app.core.snapshot" in modules or argv[0] == "devices"
+    assert heavy(modules, "diskdoctor.probes.engine.", "diskdoctor.app.core.bench", "psutil", "pyudev",
+                 "http", "urllib.request", "textual", "email", "importlib.metadata", "tarfile",
+                 "diskdoctor.probes.scratch", "diskdoctor.probes.child_guard") == []
+    if argv == ("devices", "--json"):
+        assert heavy(modules, "rich", "subprocess", "shutil", "diskdoctor.app.core.trim") == []
+
+
+def test_version_loads_neither_the_cli_nor_package_metadata() -> None:
+    modules = loaded_modules("--version")
+    assert heavy(modules, "argparse", "typing", "importlib.metadata", "email", "diskdoctor.app.cli") == []
+
+
+def test_version_is_the_installed_distributions() -> None:
+    from importlib.metadata import version
+
+    assert _cli("--version").stdout == f"diskdoctor {version('diskdoctor')}\n"
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_with_hotplug_events_the_monitor_rereads_the_stack_only_when_something_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from diskdoctor.probes import io_monitor
+
+    root = tmp_path / "lab-ssd"
+    shutil.copytree(FIXTURES / "lab-ssd", root, symlinks=True)
+    reads: list[int] = []
+    real_read_host = io_monitor.read_host
+    monkeypatch.setattr(io_monitor, "read_host", lambda r: reads.append(1) or real_read_host(r))
+    clock = FakeClock()
+    monitor = io_monitor.IoMonitor(Root(str(root), live=False), clock=clock, processes=False, rates=True,
+                                   rescan_every=None)
+    for _ in range(3):
+        monitor.poll()
+        clock.now += 60
+    assert len(reads) == 1
+    with (root / "proc/self/mountinfo").open("a") as mountinfo:
+        mountinfo.write("99 1 0:99 / /mnt/new rw - tmpfs tmpfs rw\n")
+    monitor.poll()
+    assert len(reads) == 2
+    first = (root / "proc/diskstats").read_text().splitlines()[0].split()
+    with (root / "proc/diskstats").open("a") as diskstats:  # a device appears
+        diskstats.write(" ".join(["259", "99", "nvme9n1", *first[3:]]) + "\n")
+    monitor.poll()
+    assert len(reads) == 3
+
+
+def test_processes_are_sampled_only_while_wanted(monkeypatch: pytest.MonkeyPatch) -> None:
+    from diskdoctor.probes import process_io
+    from diskdoctor.probes.io_monitor import IoMonitor
+    from diskdoctor.probes.root import live_root
+
+    walks: list[int] = []
+    real = process_io.read_process_io
+    monkeypatch.setattr(process_io, "read_process_io", lambda exclude: walks.append(1) or real(exclude))
+    clock = FakeClock()
+    monitor = IoMonitor(live_root(), clock=clock)
+    monitor.poll()
+    walks.clear()
+    monitor.sample_processes = False
+    for _ in range(3):
+        clock.now += 1
+        assert monitor.poll().processes is None
+    assert walks == []
+    monitor.sample_processes = True
+    clock.now += 1
+    assert monitor.poll().processes is None  # a fresh baseline after the gap, not a rate over it
+    clock.now += 1
+    assert monitor.poll().processes is not None
+    assert len(walks) == 2
+
+
+async def test_the_monitor_table_repaints_only_cells_that_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from diskdoctor.app.tui.monitor_screen import MonitorScreen
+    from textual.widgets import DataTable
+
+    updates: list[str] = []
+    real = DataTable.update_cell
+
+    def counting(self: DataTable[Any], row: Any, column: Any, value: Any, **kwargs: Any) -> None:
+        updates.append(f"{row}/{column}")
+        real(self, row, column, value, **kwargs)
+
+    monkeypatch.setattr(DataTable, "update_cell", counting)
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("6")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MonitorScreen) and screen.sample is not None
+        rows = screen.query_one("#monitor-table", DataTable).row_count
+        screen.tick()  # the same capture counters again
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    assert rows > 3 and updates == []
+
+
+@pytest.mark.parametrize("numbers", ["100 2 300 4 500 6 700 8 9 1000 11",
+                                     "100 2 300 4 500 6 700 8 9 1000 11 12 13 14 15",
+                                     "100 2 300 4 500 6 700 8 9 1000 11 12 13 14 15 16 17"])
+def test_an_unchanged_diskstats_line_is_parsed_once_and_its_delta_is_the_same(numbers: str) -> None:
+    from diskdoctor.probes.diskstats import DiskstatsParser, disk_delta, parse_diskstats
+
+    line = f"   8       0 sda {numbers}"
+    parser = DiskstatsParser()
+    first, again = parser.parse(line)["sda"], parser.parse(line)["sda"]
+    assert first is again
+    fresh = parse_diskstats(line)["sda"]
+    assert disk_delta(first, again, 1.0) == disk_delta(fresh, parse_diskstats(line)["sda"], 1.0)
+
+
+def test_the_tui_loads_only_the_first_screens_module() -> None:
+    modules = loaded_modules("--smoke", "--sysroot", str(fixture_root("etcd-raid0-lvm-luks").path))
+    assert "diskdoctor.app.tui.stack_screen" in modules
+    assert heavy(modules, "diskdoctor.app.tui.bench", "diskdoctor.app.tui.advice_screen",
+                 "diskdoctor.app.tui.monitor_screen", "diskdoctor.app.tui.runs_screen",
+                 "diskdoctor.probes.engine.", "diskdoctor.app.core.advice", "psutil") == []
