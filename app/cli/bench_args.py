@@ -5,18 +5,20 @@ from __future__ import annotations
 import argparse
 
 from ..core.bench.kinds import KINDS, kind_of
+from ..core.bench.repeat import REPEATABLE
 from .json_output import add_json_options
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+def _common(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--dir", required=True, metavar="DIR", help="a directory on the filesystem to test")
     add_json_options(parser, "print the JSON result (schema: man diskdoctor)")
     parser.add_argument("--fio", action="store_true", help="also run the equivalent fio job and compare")
     parser.add_argument("--plot", action="store_true",
                         help="also draw the run's intervals and percentiles as text charts (plotext)")
-    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",  # hidden where it is refused
                         help="run N times and judge the merged samples (the interval also covers how "
-                             "much the runs differed); saved as one run")
+                             "much the runs differed); saved as one run" if name in REPEATABLE
+                        else argparse.SUPPRESS)
     parser.add_argument("--no-save", action="store_true",
                         help="do not save the run (runs are saved in $XDG_STATE_HOME/diskdoctor/runs)")
 
@@ -28,7 +30,7 @@ def add_kinds(kinds: argparse._SubParsersAction) -> list[argparse.ArgumentParser
         if not kind.benchmark:
             continue
         parser = kinds.add_parser(kind.name, help=kind.cli.help, description=kind.cli.description)
-        _common(parser)
+        _common(parser, kind.name)
         kind.cli.add_options(parser)
         parsers.append(parser)
     return parsers

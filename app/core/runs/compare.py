@@ -146,6 +146,10 @@ class Comparison:
             if delta.regression or delta.improvement:
                 word = "REGRESSION" if delta.regression else "improved"
                 lines.append(f"{word} {delta.label} {delta.percent_text()} since {since} {self.where()}")
+            elif delta.within_noise and delta.noise is not None and delta.noise.untested is not None:
+                lines.append(f"not flagged: {delta.label} {delta.percent_text()} "
+                             f"({change_text(delta.before, delta.after)}) could not be tested against "
+                             f"run-to-run noise ({delta.noise.untested})")
             elif delta.within_noise:
                 lines.append(f"no significant change in {delta.label}: {delta.percent_text()} "
                              f"({change_text(delta.before, delta.after)}) is within run-to-run noise")
