@@ -276,7 +276,7 @@ KIND_RUNS = {
 def test_every_engine_kind_is_saved_and_loads_back_typed(tmpfs_dir: str, store: RunStore) -> None:
     from diskdoctor.probes.engine.workloads import WORKLOADS
 
-    # a new workload needs a saved-run kind and this test (rocksdb: the store interference runs beside its WAL)
+    # a new workload needs a saved-run kind and this test (rocksdb: the store beside interference's WAL)
     assert set(KIND_RUNS) | {"wal", "rocksdb"} == set(WORKLOADS)
     for kind, options in KIND_RUNS.items():
         result = run_cli("bench", kind, "--dir", tmpfs_dir, *options)

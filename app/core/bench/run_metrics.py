@@ -7,8 +7,8 @@ from __future__ import annotations
 from diskdoctor.app.base.formatting import binary_size
 from diskdoctor.probes.engine.sections import section_key
 from diskdoctor.probes.engine.workloads.compaction import STREAM_LABELS
-from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.engine.workloads.rocksdb_store import describe as describe_store
+from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.wal_params import SYNC_LABELS
 

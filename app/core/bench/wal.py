@@ -156,18 +156,36 @@ def result_verdict(params: WalParams, result: WalResult, threshold_ms: float,
     had no rate, saved before the open loop existed): FAIL when a level's whole interval is over the
     threshold, INCONCLUSIVE when one straddles it, else PASS; it cites the deciding level (the worst p99)."""
     listed = level_verdict_list(params, result, threshold_ms, source, sections, phase)
-    verdicts = [verdict for verdict in listed if verdict is not None]
-    if not verdicts:  # no open-loop level: a closed-loop run, its sections keyed by the phase alone
+    index = deciding_index(listed)
+    if index is None:  # no open-loop level: a closed-loop run, its sections keyed by the phase alone
         busy = result.host.busy_reason if result.host is not None else None
         runs = sections.get(f"{phase}/sync") if sections is not None else None
         found = histogram_interval(result.sync, runs) if sections is not None else None
         return verdict_for(params, result.sync, threshold_ms, source, interval=found and found.scaled(1e-6),
                            uncertain=sections is not None, duration_s=result.duration_s, busy=busy)
-    for wanted in (FAIL, INCONCLUSIVE):
-        deciding = [verdict for verdict in verdicts if verdict.result == wanted]
+    verdict = listed[index]
+    assert verdict is not None
+    return verdict
+
+
+def deciding_index(listed: list[Verdict | None]) -> int | None:
+    """The level whose verdict decides the run: the worst p99 among the failing levels, else among the
+    unsettled ones, else among all (None: no open-loop level)."""
+    indexed = [(index, verdict) for index, verdict in enumerate(listed) if verdict is not None]
+    for wanted in (FAIL, INCONCLUSIVE, None):
+        deciding = [(index, verdict) for index, verdict in indexed
+                    if wanted is None or verdict.result == wanted]
         if deciding:
-            return max(deciding, key=lambda verdict: verdict.value_ms)
-    return max(verdicts, key=lambda verdict: verdict.value_ms)
+            return max(deciding, key=lambda pair: pair[1].value_ms)[0]
+    return None
+
+
+def judged_result(params: WalParams, result: WalResult, threshold_ms: float, source: str | None = None,
+                  sections: Sections | None = None, phase: str = "run") -> WalResult:
+    """`result` with the deciding level's figures as its headline, so the summary's counts, percentiles and
+    a saved run's compared figures are those of the load the verdict cites."""
+    index = deciding_index(level_verdict_list(params, result, threshold_ms, source, sections, phase))
+    return result if index is None else result.judged_at(result.levels[index])
 
 
 def level_verdict_list(params: WalParams, result: WalResult, threshold_ms: float, source: str | None,
@@ -285,6 +303,7 @@ def result_document(params: WalParams, target: Target, result: WalResult, thresh
                     sections: Sections | None = None, phase: str = "run") -> dict[str, object]:
     """The stable JSON result (docs/schemas/bench-wal.schema.json); `sections` the run's sections (None: a
     run saved before them), `phase` the part of the run they are keyed by ("alone", "under_compaction")."""
+    result = judged_result(params, result, threshold_ms, source, sections, phase)
     figures = result.to_json()
     levels = figures.get("levels") or []
     assert isinstance(levels, list)

@@ -12,6 +12,7 @@ from diskdoctor.app.core.bench.wal import (
     ETCD_THRESHOLD_MS,
     VENDOR_THRESHOLD_MS,
     Verdict,
+    judged_result,
     ram_note,
     result_verdict,
     uncertainty_lines,
@@ -176,6 +177,7 @@ def verdict_text(params: WalParams, target: Target, result: WalResult, threshold
                  caveats: Caveats | None = None) -> tuple[Text, Verdict]:
     """The end-of-run block: verdict with provenance, its interval (what would settle it) and its caveats
     (their tags, the model, the host's contention), the run in numbers, and the fio equivalent."""
+    result = judged_result(params, result, threshold, source, sections)  # the figures of the cited load
     verdict = result_verdict(params, result, threshold, source, sections)
     head, rest = verdict_head(verdict)[0], uncertainty_lines(verdict)
     word, _, line = head.partition(" ")

@@ -145,11 +145,25 @@ class WalResult:
     layers: list[DiskDelta] = field(default_factory=list)
     host: HostLoad | None = None
     levels: list[WalLevel] = field(default_factory=list)
+    judged: tuple[float | None, str] | None = None
+    """(rate, arrival) of the level the verdict cited, when the app chose it (a failing load before one
+    with a higher but unsettled p99); None: the level with the worst p99."""
 
     @property
     def headline(self) -> WalLevel | None:
         """The judged level (None for a run saved before levels existed)."""
+        if self.judged is not None:
+            chosen = next((level for level in self.levels
+                           if (level.rate, level.arrival) == self.judged), None)
+            if chosen is not None:
+                return chosen
         return headline_level(self.levels)
+
+    def judged_at(self, level: WalLevel) -> WalResult:
+        """This result with `level`'s figures as its headline (the load the verdict cites)."""
+        return WalResult(level.writes, round(level.duration_s, 4),
+                         round(level.achieved_per_s, 2) if level.achieved_per_s else None, level.latency,
+                         level.write, self.layers, self.host, self.levels, (level.rate, level.arrival))
 
     @property
     def capacity(self) -> WalLevel | None:
@@ -186,7 +200,11 @@ class WalResult:
         """Rebuild the typed result from `to_json` (or a saved `bench wal --json` document, levels or not)."""
         f = write_stream_fields(data)
         levels = [WalLevel.from_json(level) for level in data.get("levels") or []]  # type: ignore[union-attr]
-        return cls(f.samples, f.duration_s, f.ops_per_s, f.sync, f.write, f.layers, f.host, levels)
+        load = data.get("load")
+        judged = None
+        if isinstance(load, dict) and load.get("rate") is not None:  # the level its headline figures are
+            judged = (float(load["rate"]), str(load.get("arrival") or "steady"))  # type: ignore[arg-type]
+        return cls(f.samples, f.duration_s, f.ops_per_s, f.sync, f.write, f.layers, f.host, levels, judged)
 
     @classmethod
     def of_levels(cls, levels: list[WalLevel]) -> WalResult:
