@@ -161,3 +161,18 @@ async def test_report_dialog_keeps_typing_after_an_error_and_replaces_only_when_
         await pilot.pause()
         assert text_of(app, "#report-result").startswith(f"Wrote {existing}: 4 findings, 2 TRIM verdicts")
         assert existing.read_text().startswith("# diskdoctor report")
+
+
+async def test_a_run_saved_while_away_is_listed_on_coming_back(three_runs: list[str]) -> None:
+    """A run saved by the Benchmark screen (or another shell) shows when the user comes back to Runs."""
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_runs(pilot)
+        assert app.screen.query_one(DataTable).row_count == 3
+        await pilot.press("1")
+        await pilot.pause()
+        RunStore().save(dataclasses.replace(saved_run(24, slow_ms=1.0), id="20261124-143000-wal-0009"))
+        await open_runs(pilot)
+        assert isinstance(app.screen, RunsScreen)
+        assert app.screen.query_one(DataTable).row_count == 4
+        assert app.screen.runs[0].id == "20261124-143000-wal-0009"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from diskdoctor.widgets.fit_text import fit_end, middle_ellipsis
@@ -68,6 +69,8 @@ class RunsScreen(Screen[None]):
     def __init__(self, store: RunStore | None = None) -> None:
         super().__init__()
         self.store = store
+        self.stamp: int | None = None
+        """The runs folder's change time at the last reading."""
         self.runs: list[SavedRun] = []
         self.picked: list[str] = []
         self._rows: list[tuple[str, str, str]] = []
@@ -85,11 +88,18 @@ class RunsScreen(Screen[None]):
     def on_mount(self) -> None:
         self.load_runs()
 
+    def on_screen_resume(self) -> None:
+        """Coming back after a run was saved elsewhere (the Benchmark screen, a guide, another shell): read
+        the runs again when their folder changed since the last reading."""
+        if self.store is not None and _stamp(self.store) != self.stamp:
+            self.load_runs()
+
     @work(thread=True, exclusive=True, group="runs", exit_on_error=False, description="load saved runs")
     def load_runs(self) -> None:
         """Read every run file off the UI thread (parsing histograms of many runs takes a moment)."""
         try:
             self.store = self.store or RunStore()
+            self.stamp = _stamp(self.store)
             self.post_message(self.RunsLoaded(self.store.scan()))
         except RunStoreError as err:
             self.post_message(self.RunsLoaded(RunListing(), str(err)))
@@ -240,3 +250,11 @@ class RunsScreen(Screen[None]):
             detail.update(styled([*show_lines(run), "", hint]))
         except RunRenderError as err:
             detail.update(Text(f"{err}\n\n{hint}", style="bold red"))
+
+
+def _stamp(store: RunStore) -> int | None:
+    """When the runs folder last changed (a run saved or removed), None when it does not exist yet."""
+    try:
+        return os.stat(store.directory).st_mtime_ns
+    except OSError:
+        return None
