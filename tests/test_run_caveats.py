@@ -84,3 +84,16 @@ def test_compare_says_when_one_run_was_taken_on_a_busy_host(private_state_dir: P
     assert document["caveats"] == [line for line in result.out.splitlines() if "DIFFERS" in line]
     assert document["contention"]["baseline"].startswith("BUSY during the run")
     assert document["contention"]["candidate"].startswith("quiet during the run")
+
+
+def test_compare_says_when_both_runs_were_taken_on_a_busy_host(private_state_dir: Path) -> None:
+    """Two runs both taken while the host was busy: whatever compare finds, it says the load may have moved."""
+    runs = _runs_dir(private_state_dir)
+    busy = json.loads((SAVED_RUNS / f"{OLD_WAL}.json").read_text())
+    later = json.loads(json.dumps(busy))
+    later["id"], later["saved_at"] = "20261125-150000-wal-0bsy", "2026-11-25T15:00:00+00:00"
+    (runs / f"{OLD_WAL}.json").write_text(json.dumps(busy))
+    (runs / "20261125-150000-wal-0bsy.json").write_text(json.dumps(later))
+    result = run_cli("runs", "compare", OLD_WAL, "0bsy")
+    assert result.code == 0, result.err
+    assert any(line.startswith("contention: both runs ran on a busy host") for line in result.out.splitlines())

@@ -163,7 +163,11 @@ def with_caveats(document: dict[str, object]) -> dict[str, object]:
 
 
 def contention_change(baseline: Caveats, candidate: Caveats) -> str | None:
-    """Why two runs' figures may differ beyond the disk: one ran on a busy host and the other did not."""
+    """Why two runs' figures may differ beyond the disk: one ran on a busy host and the other did not, or
+    both did (the load may have moved between them)."""
+    if baseline.busy and candidate.busy:
+        return ("contention: both runs ran on a busy host, so a change between them may be the host's "
+                "load moving, not the disk (compare runs taken at quiet moments)")
     if baseline.busy is None or candidate.busy is None or baseline.busy == candidate.busy:
         return None
     busy, quiet = ("baseline", "candidate") if baseline.busy else ("candidate", "baseline")
