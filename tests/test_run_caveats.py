@@ -87,7 +87,7 @@ def test_compare_says_when_one_run_was_taken_on_a_busy_host(private_state_dir: P
 
 
 def test_compare_says_when_both_runs_were_taken_on_a_busy_host(private_state_dir: Path) -> None:
-    """Two runs both taken while the host was busy: whatever compare finds, it says the load may have moved."""
+    """Two runs both taken on a busy host: whatever compare finds, it says the load may have moved."""
     runs = _runs_dir(private_state_dir)
     busy = json.loads((SAVED_RUNS / f"{OLD_WAL}.json").read_text())
     later = json.loads(json.dumps(busy))
@@ -96,4 +96,5 @@ def test_compare_says_when_both_runs_were_taken_on_a_busy_host(private_state_dir
     (runs / "20261125-150000-wal-0bsy.json").write_text(json.dumps(later))
     result = run_cli("runs", "compare", OLD_WAL, "0bsy")
     assert result.code == 0, result.err
-    assert any(line.startswith("contention: both runs ran on a busy host") for line in result.out.splitlines())
+    lines = result.out.splitlines()
+    assert any(line.startswith("contention: both runs ran on a busy host") for line in lines)
