@@ -421,8 +421,9 @@ def summary_params_text(params: object) -> str:
     amount = f"for {params['duration_s']:g} s over a {size} file" if params["duration_s"] else size
     layout = "preallocated file" if params["prealloc"] else "appending"
     if params.get("format") == "etcd":
-        layout = (f"etcd's WAL segments of {int(params['segment_bytes']) / 1e6:g} MB"  # type: ignore[call-overload]
-                  f"{' (preallocated)' if params['prealloc'] else ''}")
+        segment = int(params["segment_bytes"])  # type: ignore[call-overload]
+        segment_text = f"{segment / 1e6:g} MB" if segment % 1_000_000 == 0 else _binary_size(segment)
+        layout = f"etcd's WAL segments of {segment_text}{' (preallocated)' if params['prealloc'] else ''}"
         if params.get("commit_ms"):
             layout += f", backend commit every {params['commit_ms']:g} ms beside"
     return f"{params['bs']:,}-byte writes, {amount}, {params['sync']}, {layout}"
