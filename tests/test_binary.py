@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -306,18 +307,27 @@ def test_watch_from_binary_counts_a_writers_syncs_and_leaves_no_instance(chroot:
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert writer.stdout is not None and writer.stdin is not None and writer.stdout.readline() == "ready\n"
 
-    def go_once_traced() -> None:  # the writer starts when the watch's instances exist
+    def enabled() -> bool:  # the watch's syscall instance exists, filtered to the pid, fdatasync's exit on
+        for name in os.listdir(tracing / "instances"):
+            flag = tracing / "instances" / name / "events/syscalls/sys_exit_fdatasync/enable"
+            if name.startswith("diskdoctor-") and name.endswith("-sys") and flag.exists():
+                with contextlib.suppress(OSError):
+                    if flag.read_text().strip() == "1":
+                        return True
+        return False
+
+    def go_once_traced() -> None:  # the writer starts once the watch traces
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not any(name.endswith("-sys") and name.startswith("diskdoctor-")
-                                                      for name in os.listdir(tracing / "instances")):
+        while time.monotonic() < deadline and not enabled():
             time.sleep(0.05)
+        time.sleep(0.2)  # the pid filter and the reader follow the events being switched on
         writer.stdin.write("go\n")  # type: ignore[union-attr]
         writer.stdin.flush()  # type: ignore[union-attr]
 
     starter = threading.Thread(target=go_once_traced, daemon=True)
     starter.start()
     try:
-        result = chroot.run("watch", "--pid", str(writer.pid), "--seconds", "4", "--json-lines", "--no-save")
+        result = chroot.run("watch", "--pid", str(writer.pid), "--seconds", "8", "--json-lines", "--no-save")
     finally:
         starter.join(timeout=60)
         writer.kill()
