@@ -204,6 +204,31 @@ def test_a_plain_writer_is_saved_against_the_file_it_syncs_with_its_figures(disk
 
 
 @pytest.mark.live
+def test_ctrl_c_ends_a_watch_normally_with_the_exit_of_its_verdict(disk: tuple[Path, str]) -> None:
+    mountpoint, _loop = disk
+    writer = Writer(mountpoint, 50)
+    try:
+        watch = subprocess.Popen([sys.executable, "-m", "diskdoctor.app", "watch", "--pid",
+                                  str(writer.process.pid), "--threshold-ms", "0.000001", "--no-save"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert watch.stderr is not None and "tracing python" in watch.stderr.readline()
+        writer.run()
+        time.sleep(0.3)
+        watch.send_signal(signal.SIGINT)
+        out, err = watch.communicate(timeout=60)
+    finally:
+        writer.stop()
+    assert watch.returncode == 1, err  # the verdict's exit, not 130: Ctrl-C is how a watch ends
+    assert "FAIL p99 fdatasync of the etcd WAL" in out and "stopped (Ctrl-C)" in err
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    man = (docs / "man/diskdoctor.1.md").read_text()
+    assert "except for **watch**, which Ctrl-C ends normally" in man
+    assert "exits by the verdict like `--seconds` does: 0, or 1 when the verdict\n  fails (not 130" in \
+        (docs / "watch.md").read_text()
+    assert "Ctrl-C ends it normally" in " ".join(run_cli("watch", "--help").out.split())
+
+
+@pytest.mark.live
 def test_dir_names_the_data_directory(disk: tuple[Path, str], tmp_path: Path) -> None:
     mountpoint, loop = disk
     sleeper = subprocess.Popen(["sleep", "60"])

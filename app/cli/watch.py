@@ -50,7 +50,8 @@ def add_watch_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentP
                     "the block tracepoints: live p50/p99/p99.9 per interval, then a summary judged as "
                     "`bench wal` judges (etcd: the WAL's p99 against 10 ms) beside the saved benchmark "
                     "of that directory. Needs root. Changes one thing on the host: private tracing "
-                    "instances (tracefs instances/diskdoctor-*), removed on exit. Ctrl-C stops it.")
+                    "instances (tracefs instances/diskdoctor-*), removed on exit. Ctrl-C ends it normally: "
+                    "the summary, the saved run and the exit by the verdict (0, or 1 when it fails).")
     which = watch.add_mutually_exclusive_group(required=True)
     which.add_argument("--process", metavar="NAME",
                        help=f"every process called NAME ({', '.join(KNOWN_PROCESSES)} or any program name)")
