@@ -437,7 +437,7 @@ async def test_the_watch_screen_from_monitor_shows_the_wal_live_and_saves_on_sto
     from diskdoctor.app.tui.app import DiskDoctorApp
     from diskdoctor.app.tui.watch_screen import WatchScreen
     from diskdoctor.probes.root import live_root
-    from textual.widgets import Input, Static
+    from textual.widgets import Input, OptionList, Static
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))  # the child saves its run here
     mountpoint, _loop = disk
@@ -451,9 +451,11 @@ async def test_the_watch_screen_from_monitor_shows_the_wal_live_and_saves_on_sto
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, WatchScreen)
-            screen.query_one("#watch-target", Input).value = str(writer.process.pid)
-            screen.query_one("#watch-target", Input).focus()
-            await pilot.press("enter")
+            assert app.focused is screen.query_one("#watch-target", Input)  # typing works at once
+            processes = screen.query_one("#watch-processes", OptionList)
+            assert not processes.display or processes.option_count  # no empty box above the input
+            assert not screen.query_one("#watch-bars").display  # nor an empty histogram before a watch
+            await pilot.press(*str(writer.process.pid), "enter")
             status = screen.query_one("#watch-status", Static)
             for _ in range(300):
                 await pilot.pause(0.1)
@@ -467,7 +469,8 @@ async def test_the_watch_screen_from_monitor_shows_the_wal_live_and_saves_on_sto
                 if " 200 " in str(live.render()):
                     break
             rows = str(live.render()).splitlines()
-            assert any(row.startswith("fdatasync") and "etcd WAL" in row and " 200 " in row for row in rows)
+            assert any(row.startswith("fdatasync") and "etcd WAL" in row and " 200 " in row
+                       and row.endswith(f"  {mountpoint / sync_writer.WAL}") for row in rows), rows
             assert any(row.startswith("fsync") and "etcd backend" in row and " 20 " in row for row in rows)
             assert "fdatasync on the etcd WAL, whole watch" in str(screen.query_one("#watch-bars").render())
             child = screen.child
