@@ -275,7 +275,8 @@ class WatchSession:
         self.instances: list[Instance] = []
         self.swept: list[str] = []
         self.devices: dict[str, str] = {}
-        for directory in [params.data_dir] if params.data_dir else written_dirs(params.pids):
+        directories = [params.data_dir] if params.data_dir else written_dirs(params.pids)
+        for directory in directories or [process_cwd(params.pids[0]) or "/"]:
             self.devices.update(stack_devices(directory))
         self.started = time.monotonic()
 
