@@ -100,7 +100,8 @@ def _kind_of(process: psutil.Process) -> tuple[str, list[str]]:
 
 def find_processes(name: str) -> tuple[list[int], str | None]:
     """The pids of every running process called `name` (etcd, postgres, ... or any program name) and the
-    data directory of the first (etcd: --data-dir; postgres: -D; else its working directory)."""
+    data directory of the first (etcd: --data-dir; postgres: -D; None when its command line does not say:
+    the watch then takes the directory of the files it syncs)."""
     pids: list[int] = []
     data_dir = None
     for process in psutil.process_iter(["pid", "name", "cmdline"]):
@@ -159,7 +160,51 @@ def _data_dir(process: psutil.Process, kind: str, argv: list[str]) -> str | None
         return option_value(argv, "--datadir") or "/var/lib/mysql"
     if kind == "db_bench":  # RocksDB's benchmark tool: a real RocksDB in a directory of its own
         return option_value(argv, "--db") or cwd
-    return cwd
+    return None  # any other program: its working directory says nothing of where it writes
+
+
+def process_cwd(pid: int) -> str | None:
+    """The working directory of `pid` (the last resort for a watch's directory), None when unreadable."""
+    try:
+        return psutil.Process(pid).cwd()
+    except (psutil.Error, OSError):
+        return None
+
+
+def written_dirs(pids: tuple[int, ...], proc: str = "/proc") -> list[str]:
+    """The directories of the regular files the processes hold open for writing (where their block requests
+    will go, before a single sync call has said which file matters)."""
+    found: list[str] = []
+    for pid in pids:
+        try:
+            fds = os.listdir(f"{proc}/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                with open(f"{proc}/{pid}/fdinfo/{fd}", encoding="ascii", errors="replace") as handle:
+                    flags = next((int(line.split()[1], 8) for line in handle if line.startswith("flags:")), 0)
+                path = os.readlink(f"{proc}/{pid}/fd/{fd}")
+            except (OSError, ValueError, IndexError):
+                continue
+            if flags & os.O_ACCMODE == os.O_RDONLY or not path.startswith("/") or not os.path.isfile(path):
+                continue
+            directory = os.path.dirname(path)
+            if directory not in found:
+                found.append(directory)
+    return found
+
+
+def synced_dir(tally: Tally) -> str | None:
+    """The directory of the file the processes synced most (the data directory of a program whose command
+    line does not name one); None without a sync call on a file."""
+    counts: dict[str, int] = {}
+    for calls in tally.files.values():
+        if calls.call in SYNC_CALLS and calls.path.startswith("/"):
+            counts[calls.path] = counts.get(calls.path, 0) + calls.histogram.count
+    if not counts:
+        return None
+    return os.path.dirname(max(sorted(counts), key=lambda path: counts[path]))
 
 
 def stack_devices(path: str, sys_block: str = "/sys/dev/block") -> dict[str, str]:
@@ -229,7 +274,10 @@ class WatchSession:
         self.tracer = SyncTracer(FdPaths())
         self.instances: list[Instance] = []
         self.swept: list[str] = []
-        self.devices: dict[str, str] = stack_devices(params.data_dir) if params.data_dir else {}
+        self.devices: dict[str, str] = {}
+        directories = [params.data_dir] if params.data_dir else written_dirs(params.pids)
+        for directory in directories or [process_cwd(params.pids[0]) or "/"]:
+            self.devices.update(stack_devices(directory))
         self.started = time.monotonic()
 
     def __enter__(self) -> WatchSession:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -60,9 +61,11 @@ def disk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]
 class Writer:
     """The traced stand-in database: started, waiting for `go`, in the filesystem under test (its cwd)."""
 
-    def __init__(self, directory: Path, count: int = COUNT) -> None:
-        self.process = subprocess.Popen([sys.executable, str(WRITER), str(directory), str(count)],
-                                        cwd=directory, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    def __init__(self, directory: Path, count: int = COUNT, plain: str | None = None,
+                 cwd: Path | None = None) -> None:
+        self.process = subprocess.Popen([sys.executable, str(WRITER), str(directory), str(count),
+                                         *([plain] if plain else [])],
+                                        cwd=cwd or directory, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         text=True)
         assert self.process.stdout is not None and self.process.stdout.readline() == "ready\n"
 
@@ -147,6 +150,99 @@ def test_the_text_summary_names_the_wal_and_judges_it(disk: tuple[Path, str]) ->
     assert any(line.startswith("fdatasync") and "etcd WAL" in line and " 50 calls" in line
                for line in out.splitlines()), out
     assert "PASS p99 fdatasync of the etcd WAL" in out and "custom threshold; 50 samples" in out
+
+
+@pytest.mark.live
+def test_a_plain_writer_is_saved_against_the_file_it_syncs_with_its_figures(disk: tuple[Path, str],
+                                                                           tmp_path: Path) -> None:
+    """Issue 25's new user: a writer started elsewhere syncing w.log on the loop filesystem, stopped by
+    Ctrl-C; the watch names w.log, takes its directory and device, and keeps its figures."""
+    mountpoint, loop = disk
+    elsewhere = tmp_path / "cwd"
+    elsewhere.mkdir()
+    assert os.stat(elsewhere).st_dev != os.stat(mountpoint).st_dev
+    writer = Writer(mountpoint, 300, plain="w.log", cwd=elsewhere)
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    try:
+        watch = subprocess.Popen([sys.executable, "-m", "diskdoctor.app", "watch", "--pid",
+                                  str(writer.process.pid)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        assert watch.stderr is not None and "tracing python" in watch.stderr.readline()
+        writer.run()
+        time.sleep(0.3)
+        watch.send_signal(signal.SIGINT)  # Ctrl-C: the documented end of a watch, exit by verdict
+        out, err = watch.communicate(timeout=60)
+    finally:
+        writer.stop()
+        (mountpoint / "w.log").unlink(missing_ok=True)
+    assert watch.returncode == 0, err  # not judged (no threshold for python): 0, as docs/watch.md says
+    assert f"data {mountpoint} on {loop} (ext4)" in out, out  # not the writer's working directory
+    synced = [line for line in out.splitlines() if line.startswith("fdatasync")]
+    assert len(synced) == 1 and "other file" in synced[0] and " 300 calls" in synced[0], out
+    assert synced[0].endswith(f"  {mountpoint / 'w.log'}"), out
+    assert any(line.startswith(f"device {loop} ") for line in out.splitlines()), out
+
+    def runs(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "diskdoctor.app", "runs", *args], capture_output=True,
+                              text=True, env=env, check=False)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    listed = runs("list").splitlines()[-1]
+    assert "watch" in listed and "p99 fdatasync (other file w.log) " in listed, listed
+    assert f"{mountpoint} (ext4 on {loop})" in listed, listed
+    shown = runs("show", "latest")
+    assert "calls fdatasync (other file w.log)  300 calls" in shown, shown
+    for name in ("p50", "p99", "p99.9"):
+        figure = rf"  {re.escape(name)} fdatasync \(other file w\.log\) +[0-9.,]+ (µs|ms)"
+        assert re.search(figure, shown), shown
+    report = tmp_path / "report.md"
+    done = subprocess.run([sys.executable, "-m", "diskdoctor.app", "report", "-o", str(report), "--run",
+                           "latest"], capture_output=True, text=True, env=env, check=False)
+    assert done.returncode in (0, 1), done.stderr
+    assert "p99 fdatasync (other file w.log)" in report.read_text()
+
+
+@pytest.mark.live
+def test_ctrl_c_ends_a_watch_normally_with_the_exit_of_its_verdict(disk: tuple[Path, str]) -> None:
+    mountpoint, _loop = disk
+    writer = Writer(mountpoint, 50)
+    try:
+        watch = subprocess.Popen([sys.executable, "-m", "diskdoctor.app", "watch", "--pid",
+                                  str(writer.process.pid), "--threshold-ms", "0.000001", "--no-save"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert watch.stderr is not None and "tracing python" in watch.stderr.readline()
+        writer.run()
+        time.sleep(0.3)
+        watch.send_signal(signal.SIGINT)
+        out, err = watch.communicate(timeout=60)
+    finally:
+        writer.stop()
+    assert watch.returncode == 1, err  # the verdict's exit, not 130: Ctrl-C is how a watch ends
+    assert "FAIL p99 fdatasync of the etcd WAL" in out and "stopped (Ctrl-C)" in err
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    man = (docs / "man/diskdoctor.1.md").read_text()
+    assert "except for **watch**, which Ctrl-C ends normally" in man
+    assert "exits by the verdict like `--seconds` does: 0, or 1 when the verdict\n  fails (not 130" in \
+        (docs / "watch.md").read_text()
+    assert "Ctrl-C ends it normally" in " ".join(run_cli("watch", "--help").out.split())
+
+
+@pytest.mark.live
+def test_dir_names_the_data_directory(disk: tuple[Path, str], tmp_path: Path) -> None:
+    mountpoint, loop = disk
+    sleeper = subprocess.Popen(["sleep", "60"])
+    try:
+        result = run_cli("watch", "--pid", str(sleeper.pid), "--dir", str(mountpoint), "--seconds", "0.5",
+                         "--json-lines", "--no-save")
+        bad = run_cli("watch", "--pid", str(sleeper.pid), "--dir", str(tmp_path / "nowhere"), "--no-save")
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    assert result.code == 0, result.err
+    summary = json.loads(result.out.splitlines()[-1])
+    assert summary["params"]["data_dir"] == str(mountpoint) and summary["target"]["device"] == loop
+    assert_one_line_error(bad, "is not a directory")
 
 
 @pytest.mark.live
@@ -341,7 +437,7 @@ async def test_the_watch_screen_from_monitor_shows_the_wal_live_and_saves_on_sto
     from diskdoctor.app.tui.app import DiskDoctorApp
     from diskdoctor.app.tui.watch_screen import WatchScreen
     from diskdoctor.probes.root import live_root
-    from textual.widgets import Input, Static
+    from textual.widgets import Input, OptionList, Static
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))  # the child saves its run here
     mountpoint, _loop = disk
@@ -355,9 +451,11 @@ async def test_the_watch_screen_from_monitor_shows_the_wal_live_and_saves_on_sto
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, WatchScreen)
-            screen.query_one("#watch-target", Input).value = str(writer.process.pid)
-            screen.query_one("#watch-target", Input).focus()
-            await pilot.press("enter")
+            assert app.focused is screen.query_one("#watch-target", Input)  # typing works at once
+            processes = screen.query_one("#watch-processes", OptionList)
+            assert not processes.display or processes.option_count  # no empty box above the input
+            assert not screen.query_one("#watch-bars").display  # nor an empty histogram before a watch
+            await pilot.press(*str(writer.process.pid), "enter")
             status = screen.query_one("#watch-status", Static)
             for _ in range(300):
                 await pilot.pause(0.1)
@@ -371,7 +469,8 @@ async def test_the_watch_screen_from_monitor_shows_the_wal_live_and_saves_on_sto
                 if " 200 " in str(live.render()):
                     break
             rows = str(live.render()).splitlines()
-            assert any(row.startswith("fdatasync") and "etcd WAL" in row and " 200 " in row for row in rows)
+            assert any(row.startswith("fdatasync") and "etcd WAL" in row and " 200 " in row
+                       and row.endswith(f"  {mountpoint / sync_writer.WAL}") for row in rows), rows
             assert any(row.startswith("fsync") and "etcd backend" in row and " 20 " in row for row in rows)
             assert "fdatasync on the etcd WAL, whole watch" in str(screen.query_one("#watch-bars").render())
             child = screen.child

@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
+from dataclasses import replace
 
 from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.sync_trace import Tally
@@ -22,6 +24,9 @@ from diskdoctor.probes.watch_session import (
     check_can_trace,
     describe_pid,
     find_processes,
+    process_cwd,
+    stack_devices,
+    synced_dir,
 )
 
 from ..base.errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
@@ -45,11 +50,16 @@ def add_watch_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentP
                     "the block tracepoints: live p50/p99/p99.9 per interval, then a summary judged as "
                     "`bench wal` judges (etcd: the WAL's p99 against 10 ms) beside the saved benchmark "
                     "of that directory. Needs root. Changes one thing on the host: private tracing "
-                    "instances (tracefs instances/diskdoctor-*), removed on exit. Ctrl-C stops it.")
+                    "instances (tracefs instances/diskdoctor-*), removed on exit. Ctrl-C ends it normally: "
+                    "the summary, the saved run and the exit by the verdict (0, or 1 when it fails).")
     which = watch.add_mutually_exclusive_group(required=True)
     which.add_argument("--process", metavar="NAME",
                        help=f"every process called NAME ({', '.join(KNOWN_PROCESSES)} or any program name)")
     which.add_argument("--pid", type=int, action="append", metavar="N", help="this process (repeatable)")
+    watch.add_argument("--dir", metavar="DIR",
+                       help="the database's data directory (its device and layers are traced and the run is "
+                            "saved against it; default: from the command line of etcd, postgres, mysqld, "
+                            "db_bench, else the directory of the file the process syncs most)")
     watch.add_argument("--seconds", type=float, default=None, metavar="S",
                        help="stop after S seconds (default: run until Ctrl-C)")
     watch.add_argument("--interval", type=float, default=1.0, metavar="S",
@@ -72,13 +82,18 @@ def _params(args: argparse.Namespace) -> WatchParams:
         raise UsageError(f"--interval must be a number of seconds, at least {MIN_INTERVAL_S:g}")
     if args.threshold_ms is not None and not 0 < args.threshold_ms < math.inf:
         raise UsageError("--threshold-ms must be a positive number of milliseconds")
+    given = None
+    if args.dir is not None:
+        if not os.path.isdir(args.dir):
+            raise UsageError(f"--dir {visible(args.dir)!r} is not a directory")
+        given = os.path.abspath(args.dir)
     if args.pid:
         try:
             described = [describe_pid(pid) for pid in args.pid]
         except ParamError as err:
             raise UsageError(str(err)) from None
-        return WatchParams(described[0][0], tuple(sorted(set(args.pid))), described[0][1], args.seconds,
-                           args.writes)
+        return WatchParams(described[0][0], tuple(sorted(set(args.pid))), given or described[0][1],
+                           args.seconds, args.writes)
     name = args.process.strip()
     if not name or "/" in name:
         raise UsageError(f"--process wants a program name ({', '.join(KNOWN_PROCESSES)}...), got "
@@ -86,7 +101,7 @@ def _params(args: argparse.Namespace) -> WatchParams:
     pids, data_dir = find_processes(name)
     if not pids:
         raise UsageError(f"no running process called {visible(name)!r} (see ps; or give --pid N)")
-    return WatchParams(name, tuple(pids), data_dir, args.seconds, args.writes)
+    return WatchParams(name, tuple(pids), given or data_dir, args.seconds, args.writes)
 
 
 def _target(data_dir: str | None) -> Target:
@@ -177,6 +192,10 @@ def run_watch(args: argparse.Namespace) -> int:
         raise  # the reader went away (`watch | head`, a TUI that died): not an error
     except OSError as err:
         raise UsageError(f"tracing failed: {err.strerror or err}") from None
+    if params.data_dir is None:  # a program that does not name its directory: where it synced
+        params = replace(params, data_dir=synced_dir(result.tally) or process_cwd(params.pids[0]))
+        if params.data_dir:
+            result.device_names = {**stack_devices(params.data_dir), **result.device_names}
     target = _target(params.data_dir)
     record = BenchRecord("watch", params, target, result, threshold, source)
     prediction = None

@@ -14,6 +14,7 @@ from typing import Any
 
 from diskdoctor.app.base.units import format_latency
 from diskdoctor.app.core.bench.wal import ETCD_THRESHOLD_MS
+from diskdoctor.app.core.bench.watch import OTHER_CLASS, files_text
 from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.root import Root
@@ -88,16 +89,15 @@ class WatchScreen(Screen[None]):
         super().__init__()
         self.root = root
         self.child: subprocess.Popen[str] | None = None
-        self.totals: dict[tuple[str, str], LatencyHistogram] = {}
-        self.rows: dict[tuple[str, str], dict[str, Any]] = {}
+        self.totals: dict[tuple[str, str, str], LatencyHistogram] = {}
+        self.rows: dict[tuple[str, str, str], dict[str, Any]] = {}
         self.seconds = 0.0
         self.lost = 0
         self.process = ""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
-        yield Static(Text("Pick a running database (Enter), or type a pid or a program name below."),
-                     id="watch-intro")
+        yield Static(Text("Type a pid or a program name below, then Enter."), id="watch-intro")
         yield OptionList(id="watch-processes")
         yield Input(placeholder="pid or program name, then Enter", id="watch-target")
         with VerticalScroll(id="watch-body"):
@@ -109,16 +109,23 @@ class WatchScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.sub_title = "Per-call sync latency of a running database"
+        self.query_one("#watch-bars", LatencyBars).display = False  # drawn once there is a WAL to show
+        options = self.query_one("#watch-processes", OptionList)
+        options.display = False  # shown only with databases in it (empty, it was a blank box)
+        self.query_one("#watch-target", Input).focus()  # typing a pid works at once
         if not self.root.live:
             self.query_one("#watch-status", Static).update(
                 Text("a capture has no running processes: watch needs the live host", style="bold red"))
             return
         found = candidates()
-        options = self.query_one("#watch-processes", OptionList)
+        options.display = bool(found)
         for name, pids, data_dir in found:
             options.add_option(Option(Text(visible(f"{name}  pids {', '.join(map(str, pids[:6]))}  "
                                                    f"data {data_dir or '-'}")), id=name))
-        if not found:
+        if found:
+            self.query_one("#watch-intro", Static).update(Text(
+                "Pick a running database (Tab to the list, then Enter), or type a pid or a program name."))
+        else:
             self.query_one("#watch-intro", Static).update(Text(
                 "No etcd, postgres, mysqld, ceph-osd or elasticsearch runs here: type a pid or a program "
                 "name."))
@@ -185,21 +192,22 @@ class WatchScreen(Screen[None]):
         self.seconds = float(data.get("t") or 0.0)
         self.lost = int(data.get("lost_events") or 0)
         for row in data.get("by_class") or []:
-            key = (str(row["call"]), str(row["label"]))
+            key = _row_key(row)
             self.rows[key] = row
             if isinstance(row.get("histogram"), dict):
                 total = self.totals.setdefault(key, LatencyHistogram())
                 total.merge(LatencyHistogram.from_json(row["histogram"]))
         text = Text(f"{'call':<16} {'file':<26} {'calls':>9} {'last s':>8} {'p50':>9} {'p99':>9} "
-                    f"{'p99.9':>9}\n",
+                    f"{'p99.9':>9}  path\n",
                     style="bold")
-        last = {(str(row["call"]), str(row["label"])): row for row in data.get("by_class") or []}
+        last = {_row_key(row): row for row in data.get("by_class") or []}
         for key, histogram in sorted(self.totals.items(), key=lambda item: ("WAL" not in item[0][1],
                                                                              -item[1].count)):
             recent = last.get(key, {}).get("latency_us", {}).get("samples", 0)
             text.append(f"{visible(key[0])[:16]:<16} {visible(key[1])[:26]:<26} {histogram.count:>9,} "
                         f"{recent:>8,} {_ms(histogram.percentile(50))} {_ms(histogram.percentile(99))} "
-                        f"{_ms(histogram.percentile(99.9))}\n")
+                        f"{_ms(histogram.percentile(99.9))}  "
+                        f"{files_text([str(path) for path in self.rows[key].get('files') or []])}\n")
         if self.lost:
             text.append(f"lost events: {self.lost:,} (the figures undercount)\n", style="bold red")
         text.append(f"{self.seconds:.0f} s watched", style="dim")
@@ -209,10 +217,11 @@ class WatchScreen(Screen[None]):
         if wal is not None:
             self._draw_wal(*wal)
 
-    def _draw_wal(self, key: tuple[str, str], histogram: LatencyHistogram) -> None:
+    def _draw_wal(self, key: tuple[str, str, str], histogram: LatencyHistogram) -> None:
         """The WAL's histogram, and its verdict so far where the process has a threshold (etcd: 10 ms)."""
-        call, label = key
+        call, label, _path = key
         bands = [(low, low * 10 ** 0.5, count) for low, count in histogram.log_bands()]
+        self.query_one("#watch-bars", LatencyBars).display = True
         self.query_one("#watch-bars", LatencyBars).show_bands(visible(f"{call} on the {label}, whole watch"),
                                                              bands)
         if self.process != "etcd":
@@ -246,6 +255,13 @@ class WatchScreen(Screen[None]):
             except subprocess.TimeoutExpired:
                 child.kill()
                 child.wait()
+
+
+def _row_key(row: dict[str, Any]) -> tuple[str, str, str]:
+    """(call, label, path): a file of no known role keeps a row of its own, as `class_rows` gives it."""
+    files = row.get("files") or []
+    own = str(files[0]) if row.get("class") == OTHER_CLASS and files else ""
+    return str(row["call"]), str(row["label"]), own
 
 
 def _ms(value_ns: float | None) -> str:

@@ -3,9 +3,12 @@ benchmarks give (the WAL's p99 durable call against etcd's 10 ms), its summary, 
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
+from diskdoctor.probes.db_files import OTHER
 from diskdoctor.probes.engine.workloads import Workload
+from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.latency_histogram import LatencyHistogram, summary_us
 from diskdoctor.probes.sync_trace import SYNC_CALLS, Tally
 from diskdoctor.probes.wal_params import ParamError
@@ -18,6 +21,9 @@ if TYPE_CHECKING:
     from .finished import FinishedRun
 
 JUDGED_CLASS = "wal"
+OTHER_CLASS = OTHER[0]
+MAX_FIGURE_ROWS = 6
+"""The sync rows (call and file class) a saved watch's figures list, the busiest first."""
 METRIC_PERCENTILES = (("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("p99.9", 99.9))
 JUDGED_DEFAULT = {"etcd": ETCD_THRESHOLD_MS}
 """The processes judged without --threshold-ms, and against what (etcd's docs: WAL fdatasync p99 < 10 ms)."""
@@ -72,19 +78,31 @@ def verdict(record: FinishedRun) -> Verdict | None:
 def class_rows(tally: Tally, histograms: bool = False) -> list[dict[str, Any]]:
     """Per call and file class (WAL first), the call count and its p50/p99/p99.9 in µs (and the histogram,
     in ns, for a reader that adds intervals up: the TUI, a script)."""
-    merged: dict[tuple[str, str, str], LatencyHistogram] = {}
-    paths: dict[tuple[str, str, str], set[str]] = {}
+    merged: dict[tuple[str, str, str, str], LatencyHistogram] = {}
+    paths: dict[tuple[str, str, str, str], set[str]] = {}
     for calls in tally.files.values():
-        key = (calls.call, calls.file_class, calls.label)
+        # unclassified files are not one role: each keeps a row of its own
+        own = calls.path if calls.file_class == OTHER_CLASS else ""
+        key = (calls.call, calls.file_class, calls.label, own)
         merged.setdefault(key, LatencyHistogram()).merge(calls.histogram)
         paths.setdefault(key, set()).add(calls.path)
     order = sorted(merged, key=lambda key: (key[1] != JUDGED_CLASS, key[0] not in SYNC_CALLS,
-                                            -merged[key].count))
-    return [{"call": call, "class": file_class, "label": label,
-             "files": sorted(paths[(call, file_class, label)]),
-             "latency_us": summary_us(merged[(call, file_class, label)]),
-             **({"histogram": merged[(call, file_class, label)].to_json()} if histograms else {})}
-            for call, file_class, label in order]
+                                            -merged[key].count, key[3]))
+    return [{"call": key[0], "class": key[1], "label": key[2], "files": sorted(paths[key]),
+             "latency_us": summary_us(merged[key]),
+             **({"histogram": merged[key].to_json()} if histograms else {})}
+            for key in order]
+
+
+def files_text(files: list[str]) -> str:
+    """Where a row's calls went, safe for a terminal: the one path, or the directory and how many files."""
+    if len(files) == 1:
+        return visible(files[0])
+    absolute = [path for path in files if path.startswith("/")]
+    if not absolute:
+        return f"{len(files)} files"
+    common = os.path.commonpath(absolute)
+    return visible(f"{common.rstrip('/')}/ ({len(files)} files)")
 
 
 def document(record: FinishedRun) -> dict[str, object]:
@@ -114,7 +132,7 @@ def tally_lines(tally: Tally, seconds: float) -> list[str]:
         count = row["latency_us"]["samples"]
         rate = f"{count / seconds:,.0f}/s" if seconds > 0 else "-"
         lines.append(f"{row['call']:<16} {row['label']:<26} {count:>9,} calls {rate:>8}  "
-                     + percentile_row(row["latency_us"], CALL_COLUMNS[:4]))
+                     + percentile_row(row["latency_us"], CALL_COLUMNS[:4]) + f"  {files_text(row['files'])}")
     return lines or ["no sync calls seen yet"]
 
 
@@ -139,19 +157,48 @@ def summary_lines(record: FinishedRun) -> list[str]:
     return lines
 
 
+def _row_name(row: dict[str, Any]) -> str:
+    """A row's file role as metric labels say it: "etcd backend (bbolt db)", "other file w.log"."""
+    if row["class"] == OTHER_CLASS and len(row["files"]) == 1:
+        return f"{row['label']} {visible(os.path.basename(row['files'][0]))}"
+    return str(row["label"])
+
+
+def _key(text: str) -> str:
+    return "".join(char if char.isalnum() else "_" for char in text.lower()).strip("_")
+
+
 def metrics(record: FinishedRun) -> list[Metric]:
-    """The WAL's durable call (judged), then its calls per second."""
-    found = wal_sync(record.result.tally)
-    if found is None:
-        return []
-    call, histogram = found
+    """The WAL's durable call (judged) and its calls per second; then per sync call and file class (the
+    busiest first, judged by its p99 when there is no WAL) its calls and p50/p99/p99.9."""
+    tally = record.result.tally
     seconds = record.result.seconds or 1e-9
-    figures = [(name, histogram.percentile(percent)) for name, percent in METRIC_PERCENTILES]
-    figures.append(("max", histogram.maximum))
-    return [*(Metric(f"wal_sync_{name}", f"{name} {call} (WAL)", "ms", None if value is None else value / 1e6,
-                     judged=name == "p99") for name, value in figures),
-            Metric("wal_syncs_per_s", f"{call}/s (WAL)", "ops/s", histogram.count / seconds,
-                   lower_is_better=False)]
+    found = wal_sync(tally)
+    figures: list[Metric] = []
+    if found is not None:
+        call, histogram = found
+        values = [(name, histogram.percentile(percent)) for name, percent in METRIC_PERCENTILES]
+        values.append(("max", histogram.maximum))
+        figures += [Metric(f"wal_sync_{name}", f"{name} {call} (WAL)", "ms",
+                           None if value is None else value / 1e6, judged=name == "p99")
+                    for name, value in values]
+        figures.append(Metric("wal_syncs_per_s", f"{call}/s (WAL)", "ops/s", histogram.count / seconds,
+                              lower_is_better=False))
+    rows = [row for row in class_rows(tally, histograms=True) if row["call"] in SYNC_CALLS]
+    for index, row in enumerate(rows[:MAX_FIGURE_ROWS]):
+        if found is not None and row["class"] == JUDGED_CLASS and row["call"] == found[0]:
+            continue  # the WAL's durable call has its figures above
+        histogram = LatencyHistogram.from_json(row["histogram"])
+        name = f"{row['call']} ({_row_name(row)})"
+        key = _key(f"{row['call']} {row['class']} {_row_name(row)}")
+        figures.append(Metric(f"{key}_calls", f"calls {name}", "calls", float(histogram.count),
+                              lower_is_better=False))
+        for label, percent in METRIC_PERCENTILES[:1] + METRIC_PERCENTILES[2:]:
+            value = histogram.percentile(percent)
+            figures.append(Metric(f"{key}_{_key(label)}", f"{label} {name}", "ms",
+                                  None if value is None else value / 1e6,
+                                  judged=found is None and index == 0 and label == "p99"))
+    return figures
 
 
 def curves(record: FinishedRun) -> list[LatencyCurve]:
