@@ -156,7 +156,7 @@ def _compaction_params(args: argparse.Namespace, base: CompactionParams, *,
     return replace(base, inputs=args.inputs, file_size=parse_size(args.file_size, "file size"),
                    read_bs=parse_size(args.read_bs, "read size"),
                    write_bs=parse_size(args.write_bs, "write size"),
-                   bytes_per_sync=per_sync, jobs=args.jobs or base.jobs,
+                   bytes_per_sync=per_sync, jobs=base.jobs if args.jobs is None else args.jobs,
                    duration_s=parse_duration(duration) if duration else None)
 
 
