@@ -12,7 +12,7 @@ from conftest import live_prerequisites
 from diskdoctor.app.core.advice.advise import advise, load_advice_input
 from diskdoctor.app.core.findings.finding import Finding
 from diskdoctor.probes.root import live_root
-from support.loop_stack import LoopStack, _attach, _mount, sh
+from support.loop_stack import LoopStack, _attach, _mount, forget_stale_partitions, sh
 
 pytestmark = pytest.mark.live
 LOG_LINE = ('{"ts":"2026-11-20T10:%02d:%02d","level":"info","service":"api","msg":"request served",'
@@ -48,6 +48,7 @@ def advice_loops(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopStack
         subprocess.run(["sync"], check=True)
         device = _attach(stack, "misaligned", 16)
         sh("sfdisk", "-q", device, stdin="label: dos\nstart=63, size=20000, type=83\n")
+        forget_stale_partitions(device)
         sh("partx", "-a", device)
         stack.partitioned.append(device)
         yield stack

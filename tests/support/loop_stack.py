@@ -18,6 +18,13 @@ def sh(*argv: str, stdin: str | None = None) -> str:
     return done.stdout.strip()
 
 
+def forget_stale_partitions(device: str) -> None:
+    """Drop partitions the kernel still lists for a loop device we just attached: a partition busy when an
+    earlier user detached the same loop number outlives it, and `partx -a` then fails (or, worse, a new
+    table's partition 1 is read at the old one's offset)."""
+    subprocess.run(["partx", "-d", device], capture_output=True, check=False)
+
+
 @dataclass
 class LoopStack:
     """Loop devices (by role), their mountpoints, and everything to undo."""
@@ -129,6 +136,7 @@ def build_loop_stack(workdir: Path) -> LoopStack:
         _mount(stack, "no-discard", device)
         device = _attach(stack, "gpt", 64)
         sh("sfdisk", "-q", device, stdin="label: gpt\n,20M\n,20M\n")
+        forget_stale_partitions(device)
         subprocess.run(["partx", "-a", device], capture_output=True, check=False)
         stack.partitioned.append(device)
         sh("mkfs.ext4", "-q", "-F", f"{device}p1")
