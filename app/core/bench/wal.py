@@ -303,11 +303,17 @@ def result_document(params: WalParams, target: Target, result: WalResult, thresh
                     sections: Sections | None = None, phase: str = "run") -> dict[str, object]:
     """The stable JSON result (docs/schemas/bench-wal.schema.json); `sections` the run's sections (None: a
     run saved before them), `phase` the part of the run they are keyed by ("alone", "under_compaction")."""
-    result = judged_result(params, result, threshold_ms, source, sections, phase)
+    listed = level_verdict_list(params, result, threshold_ms, source, sections, phase)  # judged once
+    index = deciding_index(listed)
+    if index is not None:  # the figures of the load the verdict cites (see judged_result)
+        result = result.judged_at(result.levels[index])
+    deciding = listed[index] if index is not None else \
+        result_verdict(params, result, threshold_ms, source, sections, phase)  # a closed-loop run
+    assert deciding is not None
     figures = result.to_json()
     levels = figures.get("levels") or []
     assert isinstance(levels, list)
-    level_verdicts(levels, level_verdict_list(params, result, threshold_ms, source, sections, phase))
+    level_verdicts(levels, listed)
     document: dict[str, object] = {
         "workload": "wal",
         "profile": params.profile,
@@ -318,7 +324,7 @@ def result_document(params: WalParams, target: Target, result: WalResult, thresh
         "latency_from": figures.get("latency_from", "issue"),
         **{key: figures[key] for key in ("samples", "duration_s", "ops_per_s", "sync_latency_us",
                                          "write_latency_us")},
-        "verdict": result_verdict(params, result, threshold_ms, source, sections, phase).to_json(),
+        "verdict": deciding.to_json(),
         "levels": levels,
         "layers": figures["layers"],
         "host": figures["host"],
