@@ -19,6 +19,7 @@ from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.watch_session import candidates
+from diskdoctor.widgets.fit_text import fit_end
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.latency_bars import LatencyBars
 from rich.text import Text
@@ -197,16 +198,17 @@ class WatchScreen(Screen[None]):
             if isinstance(row.get("histogram"), dict):
                 total = self.totals.setdefault(key, LatencyHistogram())
                 total.merge(LatencyHistogram.from_json(row["histogram"]))
-        text = Text(f"{'call':<16} {'file':<26} {'calls':>9} {'last s':>8} {'p50':>9} {'p99':>9} "
-                    f"{'p99.9':>9}  path\n",
-                    style="bold")
+        # one line per row, figures before the path, cut (never wrapped) where the terminal ends: at 80
+        # columns every figure shows and the path gives way
+        text = Text(f"{'call':<13} {'file':<16} {'calls':>8} {'last s':>7} {'p50':>9} {'p99':>9} "
+                    f"{'p99.9':>9}  path\n", style="bold", no_wrap=True, overflow="ellipsis")
         last = {_row_key(row): row for row in data.get("by_class") or []}
         for key, histogram in sorted(self.totals.items(), key=lambda item: ("WAL" not in item[0][1],
                                                                              -item[1].count)):
             recent = last.get(key, {}).get("latency_us", {}).get("samples", 0)
-            text.append(f"{visible(key[0])[:16]:<16} {visible(key[1])[:26]:<26} {histogram.count:>9,} "
-                        f"{recent:>8,} {_ms(histogram.percentile(50))} {_ms(histogram.percentile(99))} "
-                        f"{_ms(histogram.percentile(99.9))}  "
+            text.append(f"{fit_end(visible(key[0]), 13):<13} {fit_end(visible(key[1]), 16):<16} "
+                        f"{histogram.count:>8,} {recent:>7,} {_ms(histogram.percentile(50))} "
+                        f"{_ms(histogram.percentile(99))} {_ms(histogram.percentile(99.9))}  "
                         f"{files_text([str(path) for path in self.rows[key].get('files') or []])}\n")
         if self.lost:
             text.append(f"lost events: {self.lost:,} (the figures undercount)\n", style="bold red")
