@@ -6,7 +6,9 @@ back, at 50/s, at 500/s), and times etcd's own fdatasync calls from outside with
 `perf trace -a -e fdatasync` (Debian `linux-perf`; `-p PID` misses the threads Go starts later), keeping
 etcd's threads and mapping each fd to its file through /proc/PID/fd (`*.wal`: the WAL, `db`: bbolt).
 Then runs our WAL benchmark (the etcd profile, one open-loop level at the same load; back to back: at the
-rate etcd reached) on the same directory. Rounds alternate which goes first. Prints every figure, the
+rate etcd reached) on the same directory. Rounds alternate which goes first, and every phase starts on a
+quiet disk (`sync`, then no request in flight for a second), so neither side pays for the writeback or
+the discards of the files the other just deleted. Prints every figure, the
 median over rounds of ours/etcd for p50 and p99 per load, and how many rounds the spread needs.
 With --fio it also runs fio's community etcd job there each round (closed loop: a community check).
 
@@ -46,6 +48,7 @@ from diskdoctor.probes.engine.runtime import EngineConfig
 from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.wal_params import PROFILES, WalParams
 from diskdoctor.probes.wal_target import TargetError, describe_target
+from quiet_disk import settle
 
 VALUE_BYTES = 2000
 """Each put's value: the issue's and etcd's hardware guide's sequential-write scenario."""
@@ -58,6 +61,8 @@ P99_BAND = (0.75, 1.33)
 START_TIMEOUT_S = 20.0
 STOP_WAIT_S = 10.0
 WARMUP_PUTS = 200
+SETTLE_NOTE_S = 3.0
+"""A wait for the disk to go quiet longer than this is printed (the previous phase's aftermath)."""
 PACKAGES = "etcd-server etcd-client linux-perf"
 TRACE_LINE = re.compile(r"\s*([\d.]+) \(\s*([\d.]*)(?: ms)?\s*\): (\S+?)/(\d+) (.*)")
 STRACE_LINE = re.compile(r"(\d+)\s+[\d:.]+ (?:fdatasync\((\d+)\)|<\.\.\. fdatasync resumed>).*<([\d.]+)>")
@@ -413,15 +418,20 @@ def run_round(index: int, args: argparse.Namespace, tracer: str, b2b_rate: list[
             # back to back, ours runs at the rate etcd just reached, so etcd goes first
             sides = ("ours", "etcd") if ours_first and load != "b2b" else ("etcd", "ours")
             for side in sides:
+                waited = settle()
+                if waited > SETTLE_NOTE_S:
+                    print(f"  (waited {waited:.1f} s for the disk to go quiet before {side} {load})",
+                          flush=True)
                 if side == "etcd":
-                    result.etcd[load] = measure_etcd(etcd, tracer, load, args.seconds, workdir, first)
+                    result.etcd[load] = measure_etcd(etcd, tracer, load, phase_seconds(args, load), workdir,
+                                                     first)
                     first += result.etcd[load].count + 10
                     if load == "b2b":
                         b2b_rate.append(result.etcd[load].rate)
                 else:
                     rate = b2b_rate[-1] if load == "b2b" else float(load)  # etcd's rate this round
-                    own, traced_ours = measure_ours(args.dir, rate, args.seconds, tracer, workdir,
-                                                    args.commit_ms)
+                    own, traced_ours = measure_ours(args.dir, rate, phase_seconds(args, load), tracer,
+                                                    workdir, args.commit_ms)
                     result.ours[load] = traced_ours or own
                     result.ours_own_clock[load] = own
                 report(f"round {index + 1} {side:<4} {load:>4}", getattr(result, side)[load])
@@ -432,6 +442,12 @@ def run_round(index: int, args: argparse.Namespace, tracer: str, b2b_rate: list[
         if result.fio is not None:
             report(f"round {index + 1} fio  b2b", result.fio)
     return result
+
+
+def phase_seconds(args: argparse.Namespace, load: str) -> float:
+    """Seconds of one side at `load`: --seconds, longer at a slow rate so the phase holds --min-syncs calls
+    (a p99 of 750 calls is the 8th slowest, and a few stalls of the shared disk move it ×20)."""
+    return args.seconds if load == "b2b" else max(args.seconds, args.min_syncs / float(load))
 
 
 def report(label: str, fig: Figures) -> None:
@@ -514,6 +530,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--dir", required=True, help="the directory etcd and ours write in (same filesystem)")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
     parser.add_argument("--seconds", type=float, help="seconds per load and side (default 20; --small: 2)")
+    parser.add_argument("--min-syncs", type=int, default=3000,
+                        help="lengthen a slow load's phase to this many syncs (default 3,000: 60 s at 50/s; "
+                             "--small: 0)")
     parser.add_argument("--loads", default=",".join(LOADS), help="b2b,50,500 (default all three)")
     parser.add_argument("--small", action="store_true", help="CI size: 1 round of 2 s per load")
     parser.add_argument("--fio", action="store_true", help="also run fio's community etcd job each round")
@@ -525,6 +544,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if args.small:
         args.rounds = 1 if args.rounds == parser.get_default("rounds") else args.rounds
         args.seconds = args.seconds or 2.0
+        args.min_syncs = 0 if args.min_syncs == parser.get_default("min_syncs") else args.min_syncs
     args.seconds = args.seconds or 20.0
     args.loads = [load.strip() for load in args.loads.split(",") if load.strip()]
     bad = [load for load in args.loads if load != "b2b" and not re.fullmatch(r"\d+(\.\d+)?", load)]
@@ -532,6 +552,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         raise CalibrationError(f"unknown load {', '.join(bad) or '(none)'} (use b2b or writes/s, e.g. 50)")
     if any(load != "b2b" and not 0 < float(load) <= 10_000 for load in args.loads):
         raise CalibrationError("a load must be more than 0 and at most 10,000 puts/s")
+    if not 0 <= args.min_syncs <= 1_000_000:
+        raise CalibrationError("--min-syncs must be 0 to 1,000,000")
     if not 1 <= args.rounds <= 50:
         raise CalibrationError("--rounds must be 1 to 50")
     if not 0.5 <= args.seconds <= 3600:
@@ -555,7 +577,8 @@ def main(argv: list[str]) -> int:
         describe_target(args.dir, PROFILES["etcd"].scratch_bytes)  # refuses what bench wal refuses
         tracer = tools()
         print(f"calibrating on {args.dir}: etcd {_etcd_version()}, tracer {tracer}, {args.rounds} round(s) "
-              f"of {args.seconds:g} s per load ({', '.join(args.loads)}), {VALUE_BYTES:,}-byte puts",
+              f"of {args.seconds:g} s per load ({', '.join(args.loads)}; at least {args.min_syncs:,} syncs "
+              f"each), {VALUE_BYTES:,}-byte puts",
               flush=True)
         rounds, b2b_rate = [], []
         for index in range(args.rounds):

@@ -33,6 +33,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+import quiet_disk
 from diskdoctor.probes.engine.protocol import Finished, PhaseChanged, Started
 from diskdoctor.probes.engine.runner import EngineRun
 from diskdoctor.probes.engine.runtime import EngineConfig
@@ -101,14 +102,10 @@ def options_file(db_bench: str, size: dict[str, float], keep: str) -> str:
         shutil.rmtree(db, ignore_errors=True)
 
 
-SETTLE_S = 3.0
-"""Before each WAL-alone run: sync, then wait, so the last run's writeback and file removal are over."""
-
-
 def settle() -> None:
-    """Let the previous run's dirty data and deletions reach the disk before a baseline is measured."""
-    os.sync()
-    time.sleep(SETTLE_S)
+    """Let the previous run's dirty data, deletions and discards reach the disk before a baseline is
+    measured: `sync`, then no request in flight for a second."""
+    quiet_disk.settle()
 
 
 def wal_run(params: WalParams, directory: str) -> WalResult:
@@ -278,7 +275,8 @@ def calibrate(directory: str, rounds: int, size: dict[str, float], lock: str | N
               f"write_buffer_size {int(values['write_buffer_size']) >> 20} MiB, target_file_size_base "  # type: ignore[call-overload]
               f"{int(values['file_size']) >> 20} MiB, max_bytes_for_level_base "  # type: ignore[call-overload]
               f"{int(values['level_base']) >> 20} MiB, {values['jobs']} background jobs, bytes_per_sync "  # type: ignore[call-overload]
-              f"{values.get('bytes_per_sync', 0)}; WAL {wal.bs} B writes, {size['phase_s']:g} s per phase; "
+              f"{values.get('bytes_per_sync', 0)}; WAL {wal.bs} B writes at {wal.rates[0]:g}/s open loop, "
+              f"{size['phase_s']:g} s per phase; "
               f"CPUs {os.cpu_count()}", flush=True)
         runs: dict[str, list[Figures]] = {"ours": [], "db_bench": []}
         def paced() -> InterferenceParams:
@@ -289,7 +287,7 @@ def calibrate(directory: str, rounds: int, size: dict[str, float], lock: str | N
             return replace(params, store=replace(params.store, ingest_mb_s=round(max(rate, 0.1), 3)))
 
         kinds = [("ours", lambda: ours(paced(), directory)),
-                 ("db_bench", lambda: theirs(wal, db_bench, size, directory))]
+                 ("db_bench", lambda: theirs(params.wal, db_bench, size, directory))]
         if match_puts:  # db_bench first in round 1, so ours always has a put rate to match
             kinds.reverse()
         for index in range(1, rounds + 1):

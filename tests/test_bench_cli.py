@@ -65,8 +65,8 @@ def test_fail_is_the_etcd_fsync_finding_and_exits_1(tmpfs_dir: str) -> None:
     assert "; samples 400; confidence 95% interval " in lines[1]  # the interval lies over the threshold
     assert (f"verify    diskdoctor bench wal --dir {tmpfs_dir} --bs 4k --duration 0.4s --rate 1000 "
             "--threshold-ms 1e-05   # the same run again after the fix: compare") in lines  # like for like
-    assert "fix       ionice -c2 -n0 -p \"$(pgrep -x etcd)\"   # etcd tuning guide: best-effort, highest " \
-           "priority" in lines
+    assert ("fix       for pid in $(pgrep -x etcd); do ionice -c2 -n0 -p \"$pid\"; done   # etcd tuning guide: "
+            "best-effort, highest priority (nothing where etcd does not run)") in lines
     notes = [line for line in lines if line.startswith("durable   NOT DURABLE: tmpfs keeps files in memory")]
     assert len(notes) == 1  # the "not a disk" note stays under the finding
 
@@ -381,7 +381,9 @@ def test_interference_json_has_both_wal_results_and_the_ratio(tmpfs_dir: str) ->
     assert result.code == 0, result.err
     document = json.loads(result.out)
     for part in ("alone", "under_compaction"):
-        assert document[part]["workload"] == "wal" and document[part]["samples"] == (1 << 20) // 2300
+        # each phase at 500 writes/s, open loop, as long as 1 MiB of writes takes
+        assert document[part]["workload"] == "wal" and abs(document[part]["samples"] - (1 << 20) // 2300) <= 2
+        assert document[part]["levels"][0]["rate"] == 500
         assert set(document[part]["sync_latency_us"]) == LATENCY_KEYS
     assert document["p99_ratio"] > 0 and document["compaction"]["jobs"] == 2
     assert document["verdict"]["threshold_ms"] == 10 and "alone_ms" in document["verdict"]
@@ -402,18 +404,21 @@ def test_interference_fails_with_exit_1_above_the_threshold(tmpfs_dir: str) -> N
 
 
 def test_interference_pass_says_so_with_its_figures(tmpfs_dir: str) -> None:
-    result = run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "1m", *SMALL_COMPACTION)
+    # a generous threshold: on tmpfs the open-loop p99 from due is this host's CPU scheduling, which a
+    # busy 2-core machine can push past 10 ms beside the store
+    result = run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "1m", *SMALL_COMPACTION,
+                     "--threshold-ms", "500")
     first = result.out.splitlines()[0]
-    assert result.code == 0
+    assert result.code == 0, result.out
     if first.startswith("WARN  "):  # a busy machine can triple even a tmpfs p99: a collapse, still a pass
         assert first.startswith("WARN  WAL-COMPACTION-P99  WAL p99 goes from ")
-        assert first.endswith("while a compaction writes; still under the 10 ms threshold")
+        assert first.endswith("while a compaction writes; still under the 500 ms threshold")
     else:
-        assert first.startswith("PASS  WAL p99 fdatasync ")
-        assert "passes 10 ms under compaction (etcd docs threshold); 95% interval " in first
+        assert first.startswith("PASS  WAL p99 fdatasync from due at 500/s steady ")
+        assert "passes 500 ms under compaction (custom threshold); 95% interval " in first
         assert "[not durable]" in first  # tmpfs
     document = json.loads(run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "1m",
-                                  *SMALL_COMPACTION, "--json").out)
+                                  *SMALL_COMPACTION, "--threshold-ms", "500", "--json").out)
     assert "findings" in document and all(f["severity"] != "crit" for f in document["findings"])
 
 

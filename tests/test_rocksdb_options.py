@@ -154,7 +154,7 @@ def cli_without_rocksdict(*args: str) -> subprocess.CompletedProcess[str]:
 def test_without_rocksdict_the_model_runs_labelled_and_asking_for_rocksdb_is_one_line(tmpfs_dir: str) -> None:
     model = cli_without_rocksdict("bench", "interference", "--dir", tmpfs_dir, "--jobs", "1", "--file-size",
                                   "2m", "--duration", "0.5", "--no-save")
-    assert model.returncode in (0, 1), model.stderr
+    assert model.returncode in (0, 1, 3), model.stderr  # 3: 250 writes are too few to settle a p99
     assert "beside    the compaction model (1 job, not calibrated against RocksDB)" in model.stdout
     defaults = str(FIXTURES / "rocksdb-9.8.4-defaults.OPTIONS")
     for extra in (["--aggressor", "rocksdb"], ["--rocksdb-options", defaults]):

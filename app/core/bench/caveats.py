@@ -29,8 +29,8 @@ class Caveats:
     records_host: bool = True
     """Whether the workload records the host's load at all (a plug-in kind may not): else no host line."""
     superseded: bool = False
-    """A `bench wal` result of the closed-loop model: saved before the open-loop test replaced it (the
-    interference benchmark's WAL is still a closed loop by design, and says so in its own summary)."""
+    """A `bench wal` or `bench interference` result of the closed-loop model: saved before the open-loop
+    WAL replaced it."""
 
     @property
     def busy(self) -> bool | None:
@@ -44,7 +44,7 @@ class Caveats:
 
     @property
     def closed_loop(self) -> bool:
-        """A `bench wal` figure of the closed-loop model (a run saved before the open-loop test)."""
+        """A WAL figure of the closed-loop model (a run saved before the open-loop test)."""
         return self.superseded
 
     def contention_text(self) -> str:
@@ -154,7 +154,8 @@ def caveats_of(document: dict[str, object]) -> Caveats:
     """The caveats of one `bench KIND --json` document (a saved run's record is one)."""
     model = model_of(document)
     return Caveats(host_of(document), not_durable_of(_dict(document.get("target"))), model,
-                   "host" in document, model == CLOSED_LOOP and document.get("workload") in (None, "wal"))
+                   "host" in document,
+                   model == CLOSED_LOOP and document.get("workload") in (None, "wal", "interference"))
 
 
 def with_caveats(document: dict[str, object]) -> dict[str, object]:

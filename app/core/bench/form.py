@@ -6,7 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from diskdoctor.probes.engine.workloads.compaction import CompactionParams
-from diskdoctor.probes.engine.workloads.interference import DEFAULT_COMPACTION, PHASE_S, InterferenceParams
+from diskdoctor.probes.engine.workloads.interference import (
+    DEFAULT_COMPACTION,
+    INTERFERENCE_RATE,
+    PHASE_S,
+    InterferenceParams,
+)
 from diskdoctor.probes.engine.workloads.randwrite import SYNC_CHOICES, RandwriteParams
 from diskdoctor.probes.engine.workloads.rocksdb_store import StoreParams, rocksdb_available
 from diskdoctor.probes.wal_params import PROFILES, SYNC_LABELS, SYNC_METHODS, ParamError, WalParams
@@ -79,7 +84,8 @@ def interference_params(values: FormValues, wal_params: WalParams | None) -> Int
     """The WAL the WAL fields make, beside real RocksDB with the background jobs typed (the model's
     compaction jobs the same, for where RocksDB cannot load)."""
     jobs = _jobs(values)
-    return InterferenceParams(wal_params or PROFILES["etcd"], replace(DEFAULT_COMPACTION, jobs=jobs),
+    wal = replace(wal_params or PROFILES["etcd"], rates=(INTERFERENCE_RATE,))  # the form has no load row here
+    return InterferenceParams(wal, replace(DEFAULT_COMPACTION, jobs=jobs),
                               StoreParams(background_jobs=jobs),
                               "rocksdb" if rocksdb_available() else "model")
 

@@ -9,7 +9,7 @@ from diskdoctor.app.base.formatting import counted
 from diskdoctor.probes.engine.workloads.interference import InterferenceParams, InterferenceResult
 from diskdoctor.probes.engine.workloads.rocksdb_store import describe
 from diskdoctor.probes.fio_jobs import interference_job_file
-from diskdoctor.probes.wal_params import SYNC_LABELS
+from diskdoctor.probes.wal_params import SYNC_LABELS, load_text
 
 from .outcome import with_sections
 from .uncertainty import FAIL, INCONCLUSIVE, PASS, Interval
@@ -103,7 +103,8 @@ def verdict(record: BenchRecord) -> InterferenceVerdict:
                          "under_compaction")
     headline_ms = (result.under_compaction.sync.percentile(99.0) or 0.0) / 1e6
     under = wal.value_ms if under_result.levels else headline_ms
-    return InterferenceVerdict(wal.passed, f"p99 {SYNC_LABELS[record.params.wal.sync]}", alone, under,
+    metric = wal.metric if under_result.levels else f"p99 {SYNC_LABELS[record.params.wal.sync]}"
+    return InterferenceVerdict(wal.passed, metric, alone, under,
                                threshold, record.threshold_source or threshold_source(threshold), wal)
 
 
@@ -168,8 +169,11 @@ def detail_lines(record: BenchRecord) -> list[str]:
         sync = part.sync
         shown = [(label, sync.percentile(p)) for label, p in (("p50", 50), ("p99", 99), ("p99.9", 99.9))]
         shown.append(("max", sync.maximum))
-        lines.append(f"{name:<9} {part.samples:,} writes, {part.ops_per_s or 0:,.0f} ops/s; " + "  ".join(
-            f"{label} {format_ms((value or 0) / 1e6)}" for label, value in shown))
+        head = part.levels[0] if part.levels else None
+        load = (f"at {load_text(head.rate, head.arrival)}, from due" if head is not None and head.rate
+                else "closed loop")
+        lines.append(f"{name:<9} {part.samples:,} writes, {part.ops_per_s or 0:,.0f} ops/s ({load}); "
+                     + "  ".join(f"{label} {format_ms((value or 0) / 1e6)}" for label, value in shown))
     lines += beside_lines(record.params, compaction)
     lines += host_lines(data.get("host"))
     fio = data.get("fio")

@@ -10,6 +10,7 @@ from diskdoctor.probes.engine.workloads.compaction import CompactionParams
 from diskdoctor.probes.engine.workloads.interference import (
     AGGRESSORS,
     DEFAULT_COMPACTION,
+    INTERFERENCE_RATE,
     PHASE_S,
     InterferenceParams,
 )
@@ -116,6 +117,12 @@ def randwrite_options(randwrite: argparse.ArgumentParser) -> None:
 def interference_options(interference: argparse.ArgumentParser) -> None:
     """`bench interference`: the WAL's options, the compaction's, and the threshold under compaction."""
     _wal_options(interference, log=False)
+    interference.add_argument("--rate", metavar="N[,N...]",
+                              help=f"the WAL's open-loop writes/s, alone and beside the store (default "
+                                   f"{INTERFERENCE_RATE:g}: etcd's heavier hardware-guide load); every write "
+                                   "is timed from when it was due")
+    interference.add_argument("--arrival", choices=ARRIVALS, default=None,
+                              help="steady: evenly spaced (default); poisson: independent clients")
     interference.add_argument("--aggressor", choices=AGGRESSORS,
                               help="rocksdb: real RocksDB puts, flushes and compacts beside the WAL "
                                    "(default, calibrated against db_bench); model: the compaction model's "
@@ -208,6 +215,8 @@ def randwrite_params(args: argparse.Namespace) -> RandwriteParams:
 def interference_params(args: argparse.Namespace) -> InterferenceParams:
     """`bench interference`'s parameters: each phase runs 20 s unless a size or a duration is given."""
     wal = wal_params(args)
+    if args.rate is None:  # one load beside the store: etcd's heavier one
+        wal = replace(wal, rates=(INTERFERENCE_RATE,))
     if not args.size and not args.duration:  # each phase runs 20 s, whatever the disk manages
         wal = replace(wal, duration_s=PHASE_S)
     model = _compaction_params(args, DEFAULT_COMPACTION, store=True)

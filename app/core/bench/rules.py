@@ -124,7 +124,8 @@ def wal_p99(bench: BenchContext) -> Iterator[Finding]:
             "is too slow for this workload.",
             ("# put the WAL on a dedicated SSD/NVMe (etcd: --wal-dir), away from other writers",
              "# fix the configuration findings for this filesystem first (barriers, scheduler, swap...)",
-             "ionice -c2 -n0 -p \"$(pgrep -x etcd)\"   # etcd tuning guide: best-effort, highest priority"),
+             ("for pid in $(pgrep -x etcd); do ionice -c2 -n0 -p \"$pid\"; done   # etcd tuning guide: "
+              "best-effort, highest priority (nothing where etcd does not run)")),
             "Moving the WAL means a maintenance window for that member.", verify)
     elif p99 >= threshold * HEADROOM_SHARE:
         yield Finding(

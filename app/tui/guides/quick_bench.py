@@ -14,7 +14,12 @@ from diskdoctor.probes.engine.protocol import Failed, Finished, Interval, PhaseC
 from diskdoctor.probes.engine.runner import EngineRun
 from diskdoctor.probes.engine.runtime import EngineConfig
 from diskdoctor.probes.engine.workloads.compaction import CompactionParams
-from diskdoctor.probes.engine.workloads.interference import DEFAULT_COMPACTION, InterferenceParams
+from diskdoctor.probes.engine.workloads.interference import (
+    DEFAULT_COMPACTION,
+    INTERFERENCE_RATE,
+    InterferenceParams,
+)
+from diskdoctor.probes.engine.workloads.rocksdb_store import StoreParams, rocksdb_available
 from diskdoctor.probes.wal_params import PROFILES, WalParams
 from diskdoctor.probes.wal_target import TargetError, describe_target
 
@@ -39,11 +44,22 @@ class QuickSizes:
         return replace(PROFILES["etcd"], size=self.wal_bytes, level_s=self.phase_s,
                        segment_bytes=max(self.wal_bytes, 1 << 20))  # fits a small filesystem
 
+    store_memtable: int = 2 * MIB
+    store_level_base: int = 8 * MIB
+    """Real RocksDB with small memtables and levels, so it flushes and compacts within seconds and fits a
+    small filesystem (the full benchmark runs RocksDB's defaults)."""
+
     def interference(self) -> InterferenceParams:
-        """The WAL alone then beside compaction, each phase `phase_s` seconds."""
-        return InterferenceParams(replace(PROFILES["etcd"], size=self.wal_bytes, duration_s=self.phase_s),
-                                  replace(DEFAULT_COMPACTION, file_size=self.compaction_file,
-                                          jobs=self.compaction_jobs))
+        """The etcd WAL at 500 writes/s alone, then beside real RocksDB putting, flushing and compacting
+        (the compaction model where RocksDB cannot load), each phase `phase_s` seconds."""
+        wal = replace(PROFILES["etcd"], size=self.wal_bytes, duration_s=self.phase_s,
+                      rates=(INTERFERENCE_RATE,), segment_bytes=max(self.wal_bytes, 1 << 20))
+        store = StoreParams(background_jobs=self.compaction_jobs, write_buffer_size=self.store_memtable,
+                            target_file_size_base=self.store_memtable,
+                            max_bytes_for_level_base=self.store_level_base)
+        return InterferenceParams(wal, replace(DEFAULT_COMPACTION, file_size=self.compaction_file,
+                                               jobs=self.compaction_jobs), store,
+                                  "rocksdb" if rocksdb_available() else "model")
 
     def compaction(self) -> CompactionParams:
         """One compaction pass over small inputs."""
@@ -58,8 +74,11 @@ class QuickSizes:
 
     def interference_note(self) -> str:
         """What the short interference run is, in words."""
-        return (f"a short run: {self.phase_s:g} s of WAL writes alone, then {self.phase_s:g} s beside "
-                f"{self.compaction_jobs} compaction jobs (the full benchmark runs 20 s each)")
+        beside = (f"real RocksDB with small memtables ({size_text(self.store_memtable)}) flushing and "
+                  "compacting with" if rocksdb_available() else "the compaction model's")
+        return (f"a short run: {self.phase_s:g} s of etcd WAL writes at {INTERFERENCE_RATE:,.0f}/s alone, "
+                f"then {self.phase_s:g} s beside {beside} {self.compaction_jobs} background jobs (the full "
+                "benchmark runs 20 s each with RocksDB's default sizes)")
 
 
 def size_text(count: int) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ...host_load import HostLoad
-from ...wal_params import ParamError, WalParams
+from ...wal_params import PROFILES, ParamError, WalParams
 from ...wal_target import TargetError
 from ..protocol import Failed, Finished, Interval, PhaseChanged
 from ..runtime import EngineConfig, emit
@@ -33,7 +33,13 @@ DEFAULT_COMPACTION = CompactionParams(inputs=4, file_size=32 * MIB, jobs=2)
 PHASE_S = 20.0
 """Each WAL run (alone, under compaction) lasts 20 s over etcd's 22 MiB file: under a compaction burst a
 slow disk may manage only tens of fdatasyncs a second, so a size-bound run could take minutes."""
-DEFAULT_WAL = WalParams(profile="etcd", duration_s=PHASE_S)
+INTERFERENCE_RATE = 500.0
+"""The WAL's load beside the store unless a rate is given: the heavier of etcd's two calibrated loads
+(sequential writes at 500/s), open loop, each write's latency from when it was due."""
+MIN_PHASE_S = 0.1
+"""The shortest phase a small --size makes."""
+DEFAULT_WAL = replace(PROFILES["etcd"], rates=(INTERFERENCE_RATE,), capacity=False, level_s=PHASE_S,
+                      duration_s=PHASE_S)
 """Two background jobs (RocksDB's default), 4 × 32 MiB inputs each: 512 MiB of scratch at the peak."""
 AGGRESSORS = ("rocksdb", "model")
 """rocksdb: real RocksDB beside the WAL (calibrated against db_bench); model: the compaction model's jobs."""
@@ -52,11 +58,16 @@ class InterferenceParams:
     """What runs beside the WAL (AGGRESSORS); the CLI and the TUI choose real RocksDB."""
 
     def __post_init__(self) -> None:
-        """The WAL here stays the closed loop over one plain file (the figures this comparison was built
-        on) until it is calibrated against a real store under compaction; the engine can run it open."""
-        if self.wal.rates or self.wal.format != "raw" or self.wal.commit_ms:
-            object.__setattr__(self, "wal", replace(self.wal, rates=(), capacity=True, format="raw",
-                                                     commit_ms=0.0))
+        """The WAL runs open loop at its rates, each level as long as a phase, with no capacity run (the
+        question is the load beside a store, not the disk's ceiling); a run saved before the open loop
+        came here has no rates and stays the closed loop over one plain file that made it."""
+        if self.wal.rates:  # a size-bound phase lasts as long as its writes take at the highest rate
+            writes = self.wal.size // self.wal.bs
+            phase = self.wal.duration_s or max(MIN_PHASE_S, writes / max(self.wal.rates))
+            if self.wal.capacity or self.wal.level_s != phase:
+                object.__setattr__(self, "wal", replace(self.wal, capacity=False, level_s=phase))
+        elif self.wal.format != "raw" or self.wal.commit_ms or not self.wal.capacity:
+            object.__setattr__(self, "wal", replace(self.wal, capacity=True, format="raw", commit_ms=0.0))
 
     def to_json(self) -> dict[str, object]:
         """The `params` object: both parts."""

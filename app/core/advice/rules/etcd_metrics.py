@@ -58,7 +58,8 @@ def etcd_commit_p99(advice: AdviceInput) -> Iterator[Finding]:
         "long ago still counts. A large, fragmented database commits slower too.",
         ("# put etcd's data directory on a dedicated SSD/NVMe, away from other writers",
          "# fix the configuration findings for etcd's filesystem first (barriers, scheduler, swap...)",
-         "ionice -c2 -n0 -p \"$(pgrep -x etcd)\"   # etcd tuning guide: best-effort, highest priority",
+         ("for pid in $(pgrep -x etcd); do ionice -c2 -n0 -p \"$pid\"; done   # etcd tuning guide: "
+          "best-effort, highest priority (nothing where etcd does not run)"),
          "etcdctl defrag   # one member at a time: a fragmented bbolt file commits slower"),
         "Moving the data directory means a maintenance window for that member; defrag blocks the member "
         "while it runs.",
