@@ -36,6 +36,8 @@ ADVICE_MODE = "advice"
 RUNS_MODE = "runs"
 MONITOR_MODE = "monitor"
 SCREENS = Binding.Group("screens", compact=True)
+GUIDES_KEY = "ctrl+g"
+"""The walkthroughs open with Ctrl-G anywhere: plain g goes to the first row of a list, as in less and k9s."""
 
 
 class DiskDoctorApp(App[None]):
@@ -69,7 +71,7 @@ class DiskDoctorApp(App[None]):
         Binding("6", "show('monitor')", "Monitor screen", group=SCREENS,
                 tooltip="6: live I/O per layer, who does it, iowait and steal."),
         Binding("w", "write_report", "Report", tooltip="Write a report for a ticket (.html, .md, .json)."),
-        Binding("g", "guides", "Guides",
+        Binding(GUIDES_KEY, "guides", "Guides",
                 tooltip="Guided walkthroughs: etcd speed, TRIM end to end, a slow node, Elasticsearch/Ceph."),
         Binding("escape,question_mark", "close_keys", "Close keys", show=False, priority=True),
     ]

@@ -42,10 +42,13 @@ def screen_actions(app: DiskDoctorApp) -> list[ScreenAction]:
         if isinstance(binding, Binding) and binding.description:
             actions.append(ScreenAction("", "diskdoctor", binding.action, app.get_key_display(binding),
                                         binding.description, binding.tooltip))
+    from .app import GUIDES_KEY
     from .guides.catalog import guides
 
+    guides_key = app.get_key_display(Binding(GUIDES_KEY, "guides"))
     for guide in guides():
-        actions.append(ScreenAction("", "Guide", f"open_guide({guide.key!r})", "g", guide.title, guide.about))
+        actions.append(ScreenAction("", "Guide", f"open_guide({guide.key!r})", guides_key, guide.title,
+                                    guide.about))
     return actions
 
 
