@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
+from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
@@ -52,8 +53,13 @@ def screen_actions(app: DiskDoctorApp) -> list[ScreenAction]:
     return actions
 
 
+SYSTEM_SCORE = 0.5
+"""Textual's own commands (theme, keys, screenshot, quit) rank below the app's for the same match."""
+
+
 class ScreenActionsProvider(Provider):
-    """Finds "bench", "trim", "sources"... in every screen's actions (the footer only shows one screen's)."""
+    """Finds "bench", "trim", "sources"... in every screen's actions (the footer only shows one screen's),
+    then Textual's own commands after them."""
 
     def _app(self) -> DiskDoctorApp:
         return self.app  # type: ignore[return-value]
@@ -63,9 +69,16 @@ class ScreenActionsProvider(Provider):
         return [(action, partial(app.run_screen_action, action.mode, action.action))
                 for action in screen_actions(app)]
 
+    def _system(self) -> list[SystemCommand]:
+        """Textual's commands for the screen the palette was opened on, by name."""
+        return sorted(self.app.get_system_commands(self.screen), key=lambda command: command.title)
+
     async def discover(self) -> Hits:
         for action, command in self._hits():
             yield DiscoveryHit(action.text, command, help=action.help or None)  # type: ignore[arg-type]
+        for system in self._system():
+            if system.discover:
+                yield DiscoveryHit(system.title, system.callback, help=system.help)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
@@ -74,3 +87,8 @@ class ScreenActionsProvider(Provider):
             if score > 0:
                 yield Hit(score, matcher.highlight(action.text), command,  # type: ignore[arg-type]
                           help=action.help or None)
+        for system in self._system():
+            score = matcher.match(system.title)
+            if score > 0:
+                yield Hit(score * SYSTEM_SCORE, matcher.highlight(system.title), system.callback,
+                          help=system.help)
