@@ -36,6 +36,8 @@ class RunEnded(Message):
     """"saved as run ID" or why it could not be saved (None when saving was not attempted)."""
     record: BenchRecord | None = None
     """The finished run's record, as built once and saved (the screen re-judges it, never rebuilds it)."""
+    fit_size: str | None = None
+    """A run refused for lack of space: the size field value that fits (the screen sets it)."""
 
 
 @dataclass

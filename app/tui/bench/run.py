@@ -9,6 +9,7 @@ from functools import partial
 from typing import Any
 
 from diskdoctor.app.core.bench.caveats import Caveats
+from diskdoctor.app.core.bench.fit import Fitted, fit_for
 from diskdoctor.app.core.bench.kinds import kind_of_params
 from diskdoctor.app.core.bench.record import BenchRecord
 from diskdoctor.app.core.runs.store import save_run
@@ -63,7 +64,9 @@ class RunController:
             target = describe_target(directory, params.scratch_bytes)  # type: ignore[attr-defined]
             run = EngineRun(EngineConfig(kind_of(params), target.directory, params, list(target.layers)))
         except TargetError as err:
-            post(RunEnded(None, space_hint(str(err))))
+            fitted = fit_for(str(err), params, directory)
+            post(RunEnded(None, space_hint(str(err), fitted, kind_of(params)),
+                          fit_size=fitted.size_field if fitted else None))
             return
         self.run = run
         post(RunStarted(target, params))
@@ -104,6 +107,14 @@ SPACE_TRADE_OFF = ("lower the size field until it fits: a smaller data set runs,
                    "pick a filesystem with more room")
 
 
-def space_hint(reason: str) -> str:
-    """A target error, with what to change and what it costs when the run does not fit the free space."""
-    return f"{reason}: {SPACE_TRADE_OFF}" if reason.startswith("not enough free space") else reason
+def space_hint(reason: str, fitted: Fitted | None = None, kind: str = "") -> str:
+    """A target error, with what to change and what it costs when the run does not fit the free space:
+    the size field set to what fits, or the command line that fits, or what lowering the size costs."""
+    if not reason.startswith("not enough free space"):
+        return reason
+    if fitted is not None and fitted.size_field:
+        return f"{reason}. The size field is now {fitted.size_field}: {fitted.said}. s starts it."
+    if fitted is not None:
+        return (f"{reason}. diskdoctor bench {kind} --dir DIR {fitted.flags} (or --fit) fits it: "
+                f"{fitted.said}.")
+    return f"{reason}: {SPACE_TRADE_OFF}"

@@ -281,6 +281,8 @@ class BenchScreen(SnapshotScreen):
             done = f"{self.live.last_progress:.0%} · {self.live.last_ops:,} {unit}"
             progress.update(Text(f"cancelled at {done}", style="yellow"))
             return
+        if message.fit_size:  # set before the problem is shown: the problem stays for the fitted form
+            self.query_one("#bench-size", Input).value = message.fit_size
         self._form_problem(f"Error: {message.problem or ''}")
         progress.update(Text(f"failed after {self.live.last_ops:,} operations: nothing of this run is judged",
                              style="red"))
