@@ -232,8 +232,9 @@ class Benchmark(Action):
             fitted = fit_for(reason, params, self._directory(ctx))
             if fitted is None:
                 if reason.startswith("not enough free space"):
-                    reason += (": the Benchmark screen (3) runs the same workload smaller (its size field), "
-                               "at the cost of figures that flatter the device (more of the data stays cached)")
+                    reason += (": the Benchmark screen (3) runs the same workload smaller (its size "
+                               "field), at the cost of figures that flatter the device (more of the data "
+                               "stays cached)")
                 return Text(reason, style="bold red")
             try:  # the same workload, sized to the space there is, saying what that costs
                 result = run_quick(fitted.params, self._directory(ctx), say, threshold)
