@@ -3,16 +3,14 @@ folder), the dialog says the full path it wrote, and a bad path gets one clear l
 
 from __future__ import annotations
 
-import contextlib
 import os
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import fixture_root, live_prerequisites
+from conftest import fixture_root
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.app.tui.report_dialog import ReportDialog
+from support.wal_support import read_only_tmpfs
 from test_tui_layout import settle
 from textual.widgets import Input, Static
 
@@ -55,20 +53,6 @@ async def test_the_report_goes_to_the_reports_folder_and_the_dialog_says_where(
         assert Path(proposed).is_file() and oct(reports.stat().st_mode & 0o777) == "0o700"
         assert proposed in [n.message for n in app._notifications]
         assert not list(tmp_path.iterdir())  # nothing in the current folder
-
-
-@contextlib.contextmanager
-def read_only_tmpfs(where: Path) -> Iterator[Path]:
-    """A real read-only filesystem (a small tmpfs), unmounted after."""
-    why = live_prerequisites()
-    if why:
-        pytest.skip(why)
-    where.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", str(where)], check=True)
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", str(where)], check=True)
 
 
 async def test_a_bad_path_gets_one_clear_line_in_the_dialog(tmp_path: Path) -> None:

@@ -39,7 +39,9 @@ class Fitted:
 
 def room_for(free: int) -> int:
     """The largest run (bytes of files) whose files and margin fit in `free` bytes."""
-    room = max(0, (free - SPACE_MARGIN) * 10 // 11)
+    room = max(0, (free - SPACE_MARGIN) * 10 // 11)  # within a few bytes: step to the exact largest
+    while space_needed(room + 1) <= free:
+        room += 1
     while room and space_needed(room) > free:
         room -= 1
     return room
