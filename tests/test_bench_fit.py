@@ -21,7 +21,7 @@ from diskdoctor.widgets import StatusLine
 from support.cli_runner import run_cli
 from support.wal_support import small_tmpfs
 from test_bench_screen import SIZE, open_bench, until
-from textual.widgets import Input, Select
+from textual.widgets import Input, Select, Static
 
 MIB = 1 << 20
 
@@ -78,7 +78,10 @@ async def test_the_benchmark_screen_sets_the_size_that_fits_and_says_the_trade_o
         await pilot.pause()
         said = screen.query_one(StatusLine).plain
         assert screen.query_one("#bench-size", Input).value == "16m"
-        assert "The size field is now 16m: sized to 128 MiB to fit 150 MiB free" in said, said
+        assert said == "Too big for 150 MiB free: size set to 16m (128 MiB), figures less stable; s starts it"
+        whole = str(screen.query_one("#bench-progress-text", Static).render())
+        assert "The size field is now 16m: sized to 128 MiB to fit 150 MiB free: a smaller" in whole
+        assert app.screen.focused is screen.query_one("#bench-start")
         assert not screen.busy
         await app.workers.wait_for_complete()
 

@@ -30,6 +30,8 @@ class Fitted:
     free: str
     cost: str
     """The trade-off, e.g. "a smaller compaction (4 files of 16 MiB, not 64 MiB): figures less stable"."""
+    brief: str
+    """The trade-off in a few words, for a status line ("figures less stable")."""
 
     @property
     def said(self) -> str:
@@ -72,14 +74,15 @@ def fit_to_free(params: object, free: int) -> Fitted | None:
         return Fitted(fitted, f"--file-size {size // MIB}m", f"{size // MIB}m", _mib(fitted.scratch_bytes),
                       have, f"a smaller compaction ({params.inputs} files of {_mib(size)}, not "
                       f"{_mib(params.file_size)}): figures less stable, more of it stays in the drive's "
-                      "cache")
+                      "cache", "figures less stable")
     if isinstance(params, RandwriteParams):
         size = room // MIB * MIB // params.bs * params.bs
         if size < max(MIN_RANDWRITE, params.bs):
             return None
         return Fitted(replace(params, size=size), f"--size {size // MIB}m", f"{size // MIB}m", _mib(size),
                       have, f"random writes over a smaller file ({_mib(size)}, not {_mib(params.size)}): "
-                      "figures flatter the device, the drive's cache holds more of it")
+                      "figures flatter the device, the drive's cache holds more of it",
+                      "figures flatter the device")
     if isinstance(params, InterferenceParams):
         beside = room - params.wal.scratch_bytes
         size = _compaction_file(params.compaction, beside) if beside > 0 else 0
@@ -91,7 +94,7 @@ def fit_to_free(params: object, free: int) -> Fitted | None:
         flags = f"--file-size {size // MIB}m" + (" --aggressor model" if params.aggressor != "model" else "")
         return Fitted(fitted, flags, None, _mib(fitted.scratch_bytes), have,
                       f"{model} with {params.compaction.jobs} jobs over files of {_mib(size)}: a lighter "
-                      "load beside the WAL, so the slowdown it shows is a lower bound")
+                      "load beside the WAL, so the slowdown it shows is a lower bound", "a lighter load")
     return None
 
 

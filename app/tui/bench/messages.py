@@ -38,6 +38,8 @@ class RunEnded(Message):
     """The finished run's record, as built once and saved (the screen re-judges it, never rebuilds it)."""
     fit_size: str | None = None
     """A run refused for lack of space: the size field value that fits (the screen sets it)."""
+    fit_note: str | None = None
+    """With `fit_size`: the status line's short word on it (the problem says it all, under the chart)."""
 
 
 @dataclass

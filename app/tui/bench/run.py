@@ -65,8 +65,10 @@ class RunController:
             run = EngineRun(EngineConfig(kind_of(params), target.directory, params, list(target.layers)))
         except TargetError as err:
             fitted = fit_for(str(err), params, directory)
+            fits = fitted if fitted is not None and fitted.size_field else None
             post(RunEnded(None, space_hint(str(err), fitted, kind_of(params)),
-                          fit_size=fitted.size_field if fitted else None))
+                          fit_size=fits.size_field if fits else None,
+                          fit_note=fit_note(fits) if fits else None))
             return
         self.run = run
         post(RunStarted(target, params))
@@ -105,6 +107,12 @@ class RunController:
 SPACE_TRADE_OFF = ("lower the size field until it fits: a smaller data set runs, but more of it stays "
                    "in the page cache and the drive's own cache, so the figures flatter the device; or "
                    "pick a filesystem with more room")
+
+
+def fit_note(fitted: Fitted) -> str:
+    """The status line's short form: what the size field now says and what it costs."""
+    return (f"Too big for {fitted.free} free: size set to {fitted.size_field} ({fitted.sized}), "
+            f"{fitted.brief}; s starts it")
 
 
 def space_hint(reason: str, fitted: Fitted | None = None, kind: str = "") -> str:

@@ -283,6 +283,10 @@ class BenchScreen(SnapshotScreen):
             return
         if message.fit_size:  # set before the problem is shown: the problem stays for the fitted form
             self.query_one("#bench-size", Input).value = message.fit_size
+            self._form_problem(message.fit_note or "")
+            progress.update(Text(message.problem or "", style="yellow"))
+            self.query_one("#bench-start").focus()  # s or Enter runs the fitted size
+            return
         self._form_problem(f"Error: {message.problem or ''}")
         progress.update(Text(f"failed after {self.live.last_ops:,} operations: nothing of this run is judged",
                              style="red"))
