@@ -78,7 +78,7 @@ async def test_the_benchmark_screen_sets_the_size_that_fits_and_says_the_trade_o
         await pilot.pause()
         said = screen.query_one(StatusLine).plain
         assert screen.query_one("#bench-size", Input).value == "16m"
-        assert said == "Too big for 150 MiB free: size set to 16m (128 MiB), figures less stable; s starts it"
+        assert said == "Too big for 150 MiB free: size now 16m, figures less stable; s runs it"
         whole = str(screen.query_one("#bench-progress-text", Static).render())
         assert "The size field is now 16m: sized to 128 MiB to fit 150 MiB free: a smaller" in whole
         assert app.screen.focused is screen.query_one("#bench-start")

@@ -111,8 +111,7 @@ SPACE_TRADE_OFF = ("lower the size field until it fits: a smaller data set runs,
 
 def fit_note(fitted: Fitted) -> str:
     """The status line's short form: what the size field now says and what it costs."""
-    return (f"Too big for {fitted.free} free: size set to {fitted.size_field} ({fitted.sized}), "
-            f"{fitted.brief}; s starts it")
+    return f"Too big for {fitted.free} free: size now {fitted.size_field}, {fitted.brief}; s runs it"
 
 
 def space_hint(reason: str, fitted: Fitted | None = None, kind: str = "") -> str:
