@@ -107,11 +107,25 @@ def check_directory(path: str, needed_bytes: int) -> tuple[str, Mount | None]:
     except OSError as err:
         raise TargetError(f"cannot use {path}: {describe_bench_error(err)}") from err
     free = fs.f_bavail * fs.f_frsize
-    margin = SPACE_MARGIN + needed_bytes // 10
+    margin = space_needed(needed_bytes) - needed_bytes
     if fs.f_blocks and free < needed_bytes + margin:  # ramfs reports no size at all: nothing to check
         raise TargetError(f"not enough free space in {path}: the run needs {_mib(needed_bytes + margin)}"
                           f" (files plus {_mib(margin)} margin), {_mib(free)} free")
     return real, mount
+
+
+def space_needed(needed_bytes: int) -> int:
+    """What a run of `needed_bytes` asks to be free: its files plus a margin (4 MiB and a tenth)."""
+    return needed_bytes + SPACE_MARGIN + needed_bytes // 10
+
+
+def free_bytes(path: str) -> int | None:
+    """Bytes an unprivileged writer may still use under `path`, or None when unknown (ramfs has no size)."""
+    try:
+        fs = os.statvfs(path)
+    except OSError:
+        return None
+    return fs.f_bavail * fs.f_frsize if fs.f_blocks else None
 
 
 def _mib(value: int) -> str:

@@ -21,7 +21,7 @@ def _app() -> DiskDoctorApp:
 def test_guide_menu(snap_compare) -> None:  # type: ignore[no-untyped-def]
     async def menu(pilot) -> None:  # type: ignore[no-untyped-def]
         await settle(pilot)
-        await pilot.press("g")
+        await pilot.press("ctrl+g")
         await settle(pilot)
 
     assert snap_compare(_app(), terminal_size=SIZE, run_before=menu)

@@ -186,7 +186,7 @@ async def test_help_lists_each_key_once() -> None:
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         keys = [key for key, _ in app.screen.keys]
-        assert keys.count("g") == 1, keys
+        assert keys.count("^g") == 1, keys
 
 
 async def test_slash_filters_advice_and_trim_and_escape_brings_every_row_back() -> None:

@@ -40,8 +40,8 @@ class FittedFooter(Footer):
 
     def _cells(self, binding: Binding) -> int:
         key = self.app.get_key_display(binding)
-        if binding.group is not None:
-            return len(key) + 1
+        if binding.group is not None:  # a compact group: its keys side by side, no space between
+            return len(key)
         return len(key) + 1 + len(binding.description) + 1
 
     def _fitting(self, width: int) -> list[tuple[Binding, bool, str]]:

@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-from textual.binding import Binding
 from textual.events import Resize
 from textual.message import Message
 from textual.widgets import DataTable
 
-VIM_KEYS = [
-    Binding("j", "cursor_down", "Down", show=False),
-    Binding("k", "cursor_up", "Up", show=False),
-    Binding("G", "scroll_bottom", "Last row", show=False),
-]
-"""j/k and G as in less, vim, htop and k9s (Home goes to the first row)."""
+from .list_keys import TABLE_KEYS
 
 
 class FittedTable(DataTable):
     """Posts `Resized` with its new content width; the screen refits the columns (cells never clipped)."""
 
-    BINDINGS = VIM_KEYS
+    BINDINGS = TABLE_KEYS
 
     class Resized(Message):
         """The table's width changed."""

@@ -17,6 +17,7 @@ from textual.widgets._tree import TOGGLE_STYLE
 from textual.widgets.tree import TreeNode
 
 from .fit_text import middle_ellipsis
+from .list_keys import TREE_KEYS
 
 GUIDE_WIDTH = 4
 ICON_WIDTH = 2
@@ -154,9 +155,7 @@ class StackTree(Tree[StackRow]):
     BINDINGS = [
         Binding("right", "expand_cursor", "Expand", show=False),
         Binding("left", "collapse_cursor", "Collapse / parent", show=False),
-        Binding("j", "cursor_down", "Down", show=False),
-        Binding("k", "cursor_up", "Up", show=False),
-        Binding("G", "scroll_end", "Last row", show=False),
+        *TREE_KEYS,
     ]
 
     class LayerSelected(Message):

@@ -8,6 +8,7 @@ import argparse
 import math
 import sys
 import time
+from typing import Any
 
 from diskdoctor.app.base.units import format_latency
 from diskdoctor.probes.engine.protocol import Event, Failed, Finished, Interval, PhaseChanged
@@ -17,6 +18,7 @@ from diskdoctor.probes.wal_params import ParamError, load_text
 from diskdoctor.probes.wal_target import Target, TargetError, describe_target
 
 from ..base.errors import EXIT_CHECK_FAILED, EXIT_INCONCLUSIVE, EXIT_OK, UsageError
+from ..core.bench.fit import fit_for
 from ..core.bench.kinds import kind_of
 from ..core.bench.outcome import outcome_of_verdict
 from ..core.bench.record import BenchRecord
@@ -105,6 +107,22 @@ def drive(config: EngineConfig, intervals: list[Interval]) -> Finished:
     return final
 
 
+def _fit_or_refuse(args: argparse.Namespace, params: Any, err: TargetError) -> tuple[Any, Target]:
+    """A run too big for the free space: with --fit, sized down to fit (said on stderr); without, the
+    refusal names the flag that shrinks it. Any other target error is refused as it is."""
+    fitted = fit_for(str(err), params, args.dir)
+    if fitted is None:
+        raise UsageError(str(err)) from err
+    if not getattr(args, "fit", False):
+        raise UsageError(f"{err}; add {fitted.flags} (or --fit) to size it to {fitted.sized}: "
+                         f"{fitted.cost}") from err
+    print(f"bench {args.bench_kind}: {fitted.said} (as {fitted.flags})", file=sys.stderr)
+    try:
+        return fitted.params, describe_target(args.dir, fitted.params.scratch_bytes)  # type: ignore[attr-defined]
+    except TargetError as again:
+        raise UsageError(str(again)) from again
+
+
 def run_bench(args: argparse.Namespace) -> int:
     """`diskdoctor bench KIND ...`: exit 0 on pass (or no threshold), 1 on fail, 2 on error."""
     if args.sysroot is not None:
@@ -123,7 +141,7 @@ def run_bench(args: argparse.Namespace) -> int:
     try:
         target = describe_target(args.dir, params.scratch_bytes)
     except TargetError as err:
-        raise UsageError(str(err)) from err
+        params, target = _fit_or_refuse(args, params, err)
     repeat = getattr(args, "repeat", 1)
     if not 1 <= repeat <= MAX_REPEATS:
         raise UsageError(f"--repeat must be a whole number from 1 to {MAX_REPEATS}")

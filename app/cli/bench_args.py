@@ -8,6 +8,9 @@ from ..core.bench.kinds import KINDS, kind_of
 from ..core.bench.repeat import REPEATABLE
 from .json_output import add_json_options
 
+FITTING = ("compaction", "randwrite", "interference")
+"""The workloads --fit can size down to the free space (app/core/bench/fit.py)."""
+
 
 def _common(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--dir", required=True, metavar="DIR", help="a directory on the filesystem to test")
@@ -19,6 +22,10 @@ def _common(parser: argparse.ArgumentParser, name: str) -> None:
                         help="run N times and judge the merged samples (the interval also covers how "
                              "much the runs differed); saved as one run" if name in REPEATABLE
                         else argparse.SUPPRESS)
+    if name in FITTING:
+        parser.add_argument("--fit", action="store_true",
+                            help="when the run does not fit the free space, size it down until it does "
+                                 "(and say what it chose and what that costs)")
     parser.add_argument("--no-save", action="store_true",
                         help="do not save the run (runs are saved in $XDG_STATE_HOME/diskdoctor/runs)")
 

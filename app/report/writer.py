@@ -9,6 +9,29 @@ import tempfile
 from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.root import describe_write_error
 
+REPORTS_SUBDIR = "reports"
+
+
+def default_report_dir() -> str | None:
+    """$XDG_STATE_HOME/diskdoctor/reports (beside the saved runs), or None where no state folder is known
+    (no HOME: a bare chroot or container)."""
+    from ..core.runs.store import RunStoreError, default_runs_dir
+
+    try:
+        return str(default_runs_dir().parent / REPORTS_SUBDIR)
+    except RunStoreError:
+        return None
+
+
+def make_report_dir(folder: str) -> None:
+    """Create the default reports folder (private, as the runs folder) on first use; ReportWriteError."""
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError as err:
+        raise ReportWriteError(f"cannot create the reports folder {visible(folder)}: "
+                               f"{describe_write_error(err)}") from err
+
+
 FORMATS = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".htm": "html", ".json": "json"}
 
 

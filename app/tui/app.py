@@ -36,6 +36,8 @@ ADVICE_MODE = "advice"
 RUNS_MODE = "runs"
 MONITOR_MODE = "monitor"
 SCREENS = Binding.Group("screens", compact=True)
+GUIDES_KEY = "ctrl+g"
+"""The walkthroughs open with Ctrl-G anywhere: plain g goes to the first row of a list, as in less and k9s."""
 
 
 class DiskDoctorApp(App[None]):
@@ -43,7 +45,9 @@ class DiskDoctorApp(App[None]):
 
     CSS_PATH = "../../assets/app.tcss"
     TITLE = "diskdoctor"
-    COMMANDS = App.COMMANDS | {ScreenActionsProvider}
+    COMMANDS = {ScreenActionsProvider}
+    """One provider: the app's own commands first, then Textual's (theme, keys, screenshot, quit); two
+    providers would race, and Textual's often came first."""
     SCREENS_BY_MODE: ClassVar[dict[str, tuple[str, str]]] = {
         STACK_MODE: ("Stack", "stack_screen:StackScreen"), "trim": ("TRIM", "trim_screen:TrimScreen"),
         BENCH_MODE: ("Benchmark", "bench.screen:BenchScreen"),
@@ -69,9 +73,9 @@ class DiskDoctorApp(App[None]):
         Binding("6", "show('monitor')", "Monitor screen", group=SCREENS,
                 tooltip="6: live I/O per layer, who does it, iowait and steal."),
         Binding("w", "write_report", "Report", tooltip="Write a report for a ticket (.html, .md, .json)."),
-        Binding("g", "guides", "Guides",
+        Binding(GUIDES_KEY, "guides", "Guides",
                 tooltip="Guided walkthroughs: etcd speed, TRIM end to end, a slow node, Elasticsearch/Ceph."),
-        Binding("escape,question_mark", "close_keys", "Close keys", show=False, priority=True),
+        Binding("escape,question_mark", "close_keys", show=False, priority=True),  # no palette entry
     ]
     DEFAULT_MODE = STACK_MODE
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
@@ -163,7 +167,7 @@ class DiskDoctorApp(App[None]):
             title=type(screen).__name__.removesuffix("Screen"), shows=(type(screen).__doc__ or "").strip(),
             words=(), sources=())
         keys = [(key_display(b, self.get_key_display), b.tooltip or b.description)
-                for b in bindings_of(screen, self.BINDINGS) if b.action != "close_keys"]
+                for b in bindings_of(screen, self.BINDINGS)]
         self.push_screen(HelpScreen(help_data, keys + list(EXTRA_KEYS)))
 
     def on_mount(self) -> None:

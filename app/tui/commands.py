@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
+from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
@@ -42,15 +43,23 @@ def screen_actions(app: DiskDoctorApp) -> list[ScreenAction]:
         if isinstance(binding, Binding) and binding.description:
             actions.append(ScreenAction("", "diskdoctor", binding.action, app.get_key_display(binding),
                                         binding.description, binding.tooltip))
+    from .app import GUIDES_KEY
     from .guides.catalog import guides
 
+    guides_key = app.get_key_display(Binding(GUIDES_KEY, "guides"))
     for guide in guides():
-        actions.append(ScreenAction("", "Guide", f"open_guide({guide.key!r})", "g", guide.title, guide.about))
+        actions.append(ScreenAction("", "Guide", f"open_guide({guide.key!r})", guides_key, guide.title,
+                                    guide.about))
     return actions
 
 
+SYSTEM_SCORE = 0.5
+"""Textual's own commands (theme, keys, screenshot, quit) rank below the app's for the same match."""
+
+
 class ScreenActionsProvider(Provider):
-    """Finds "bench", "trim", "sources"... in every screen's actions (the footer only shows one screen's)."""
+    """Finds "bench", "trim", "sources"... in every screen's actions (the footer only shows one screen's),
+    then Textual's own commands after them."""
 
     def _app(self) -> DiskDoctorApp:
         return self.app  # type: ignore[return-value]
@@ -60,9 +69,16 @@ class ScreenActionsProvider(Provider):
         return [(action, partial(app.run_screen_action, action.mode, action.action))
                 for action in screen_actions(app)]
 
+    def _system(self) -> list[SystemCommand]:
+        """Textual's commands for the screen the palette was opened on, by name."""
+        return sorted(self.app.get_system_commands(self.screen), key=lambda command: command.title)
+
     async def discover(self) -> Hits:
         for action, command in self._hits():
             yield DiscoveryHit(action.text, command, help=action.help or None)  # type: ignore[arg-type]
+        for system in self._system():
+            if system.discover:
+                yield DiscoveryHit(system.title, system.callback, help=system.help)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
@@ -71,3 +87,8 @@ class ScreenActionsProvider(Provider):
             if score > 0:
                 yield Hit(score, matcher.highlight(action.text), command,  # type: ignore[arg-type]
                           help=action.help or None)
+        for system in self._system():
+            score = matcher.match(system.title)
+            if score > 0:
+                yield Hit(score * SYSTEM_SCORE, matcher.highlight(system.title), system.callback,
+                          help=system.help)

@@ -14,7 +14,9 @@ from textual.widgets import Static
 
 from .screen_help import ScreenHelp
 
-EXTRA_KEYS = (("↑ ↓", "move in a list, table or tree (PgUp/PgDn and Home/End move further)"),
+EXTRA_KEYS = (("↑ ↓", "move in a list, table or tree (PgUp/PgDn a page at a time)"),
+              ("j / k", "down / up in a list, table or tree, as in less and vim"),
+              ("g / G", "first / last row of a list, table or tree (Home / End the same)"),
               ("→ ←", "open / close a row of the stack tree (← on a closed row goes to its parent)"),
               ("Tab / Shift+Tab", "move focus between panes and fields"),
               ("Esc", "leave a text field (its keys then work again); close help and dialogs"),

@@ -12,6 +12,7 @@ from diskdoctor.probes.io_monitor import RESCAN_EVERY_S, IoMonitor, LayerSample,
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets.fit_text import middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
+from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.sparkline_text import sparkline
 from rich.cells import cell_len
 from rich.text import Text
@@ -138,7 +139,7 @@ class MonitorScreen(Screen[None]):
         yield Header(show_clock=False)
         yield Static("Taking the first reading…", id="monitor-summary")
         with Horizontal(id="monitor-body"):
-            yield DataTable(id="monitor-table", cursor_type="row", zebra_stripes=False)
+            yield FittedTable(id="monitor-table", cursor_type="row", zebra_stripes=False)
             with VerticalScroll(id="monitor-side"):
                 yield Static("", id="monitor-who")
                 yield Static("", id="monitor-selected")

@@ -7,6 +7,7 @@ import os
 import re
 from typing import Any
 
+from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.root import Root
 from rich.text import Text
 from textual import on, work
@@ -18,14 +19,21 @@ from textual.widgets import Button, Input, Static
 
 from ..report.model import build_report
 from ..report.render import render_report
-from ..report.writer import ReportWriteError, report_format, write_report_file
+from ..report.writer import (
+    ReportWriteError,
+    default_report_dir,
+    make_report_dir,
+    report_format,
+    write_report_file,
+)
 from .host_snapshot import HostSnapshot
 
 
-def default_report_name(hostname: str | None, now: dt.datetime) -> str:
-    """diskdoctor-HOST-20261122-0930.html in the current folder (host name reduced to safe characters)."""
+def default_report_name(hostname: str | None, now: dt.datetime, folder: str | None) -> str:
+    """diskdoctor-HOST-20261122-0930.html in the reports folder beside the saved runs (the current folder
+    where there is none); the host name reduced to safe characters."""
     host = re.sub(r"[^A-Za-z0-9._-]+", "_", hostname or "host").strip("._") or "host"
-    return os.path.join(os.getcwd(), f"diskdoctor-{host}-{now:%Y%m%d-%H%M}.html")
+    return os.path.join(folder or os.getcwd(), f"diskdoctor-{host}-{now:%Y%m%d-%H%M}.html")
 
 
 NOTIFY_SECONDS = 15
@@ -46,6 +54,8 @@ class ReportDialog(ModalScreen[str | None]):
         self.written: str | None = None
         self.replace_path: str | None = None
         """A path the user was told exists: writing it again replaces it (the TUI's --force)."""
+        self.report_dir = default_report_dir()
+        """Where the proposed name goes; created on the first write there (a typed folder must exist)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -53,7 +63,8 @@ class ReportDialog(ModalScreen[str | None]):
             yield Static("Host, storage stack, TRIM verdicts, findings and the newest saved run of each "
                          "filesystem. The name picks the format: .html (one self-contained file), .md "
                          "or .json.")
-            yield Input(default_report_name(self.hostname, dt.datetime.now()), id="report-path")
+            yield Input(default_report_name(self.hostname, dt.datetime.now(), self.report_dir),
+                        id="report-path")
             yield Static("", id="report-result")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Write", variant="primary", id="report-write")
@@ -63,28 +74,41 @@ class ReportDialog(ModalScreen[str | None]):
     @on(Input.Submitted, "#report-path")
     def write(self) -> None:
         """Check the name, then build and write the report in a worker."""
-        path = self.query_one("#report-path", Input).value.strip()
+        path = self._typed_path()
+        if not path:
+            self._said_error("Give a file name ending in .html, .md or .json.")
+            return
         try:
             report_format(path)
         except ReportWriteError as err:
             self._said_error(str(err))
             return
+        if os.path.isdir(path):
+            self._said_error(f"{visible(path)} is a folder: end the name with a file name, e.g. "
+                             f"{visible(os.path.join(path, 'report.html'))}")
+            return
         force = path == self.replace_path
         if os.path.lexists(path) and not force:
             self.replace_path = path
             self.query_one("#report-write", Button).label = "Replace"
-            self._said_error(f"{path} already exists: Enter or Replace overwrites it, or change the name.")
+            self._said_error(f"{visible(path)} already exists: Enter or Replace overwrites it, or change "
+                             "the name.")
             return
         self.query_one("#report-write", Button).disabled = True
         doing = "Writing" if self.snapshot is not None else "Reading the host and writing"
-        self._say(f"{doing} {path}…")
+        self._say(f"{doing} {visible(path)}…")
         self.write_report(path, force)
+
+    def _typed_path(self) -> str:
+        """The name typed, as the full path it will be written to (~ expanded, relative to the current
+        folder), or "" when nothing is typed."""
+        typed = self.query_one("#report-path", Input).value.strip()
+        return os.path.abspath(os.path.expanduser(typed)) if typed else ""
 
     @on(Input.Changed, "#report-path")
     def name_changed(self) -> None:
         """A new name is a new question: the next write never replaces a file without asking again."""
-        if self.replace_path is not None and self.query_one("#report-path", Input).value.strip() != \
-                self.replace_path:
+        if self.replace_path is not None and self._typed_path() != self.replace_path:
             self.replace_path = None
             self.query_one("#report-write", Button).label = "Write"
 
@@ -93,6 +117,8 @@ class ReportDialog(ModalScreen[str | None]):
         """Build the report from the screens' snapshot (reading the host only without one), render it and
         write it atomically; the outcome goes back to the UI thread."""
         try:
+            if self.report_dir is not None and os.path.dirname(path) == os.path.abspath(self.report_dir):
+                make_report_dir(self.report_dir)
             report = build_report(self.root, **snapshot_parts(self.snapshot))
             write_report_file(path, render_report(report, report_format(path)), force=force)
         except ReportWriteError as err:

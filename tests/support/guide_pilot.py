@@ -21,11 +21,11 @@ async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
 
 
 async def open_guide(pilot, key: str) -> GuideScreen:  # type: ignore[no-untyped-def]
-    """Open a walkthrough from the menu (g, then the list) and wait for its first page."""
+    """Open a walkthrough from the menu (Ctrl-G, then the list) and wait for its first page."""
     app: DiskDoctorApp = pilot.app
     app.guide_sizes = TINY
     await settle(pilot)
-    await pilot.press("g")
+    await pilot.press("ctrl+g")
     await pilot.pause()
     keys = {"etcd": 0, "trim": 1, "slow": 2, "apps": 3}
     await pilot.press(*(["down"] * keys[key]), "enter")

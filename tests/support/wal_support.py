@@ -101,3 +101,17 @@ def read_only_tmpfs(where: Path) -> Iterator[Path]:
         yield where
     finally:
         subprocess.run(["umount", str(where)], check=False)
+
+
+@contextlib.contextmanager
+def small_tmpfs(where: Path, size: str = "150m") -> Iterator[Path]:
+    """A small writable tmpfs mounted at `where` (created): a filesystem too small for the default
+    compaction and randwrite runs; unmounted afterwards. Needs root."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    where.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], check=True)
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", str(where)], check=False)

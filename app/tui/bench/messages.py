@@ -36,6 +36,10 @@ class RunEnded(Message):
     """"saved as run ID" or why it could not be saved (None when saving was not attempted)."""
     record: BenchRecord | None = None
     """The finished run's record, as built once and saved (the screen re-judges it, never rebuilds it)."""
+    fit_size: str | None = None
+    """A run refused for lack of space: the size field value that fits (the screen sets it)."""
+    fit_note: str | None = None
+    """With `fit_size`: the status line's short word on it (the problem says it all, under the chart)."""
 
 
 @dataclass

@@ -9,6 +9,7 @@ from functools import partial
 from typing import Any
 
 from diskdoctor.app.core.bench.caveats import Caveats
+from diskdoctor.app.core.bench.fit import Fitted, fit_for
 from diskdoctor.app.core.bench.kinds import kind_of_params
 from diskdoctor.app.core.bench.record import BenchRecord
 from diskdoctor.app.core.runs.store import save_run
@@ -63,7 +64,11 @@ class RunController:
             target = describe_target(directory, params.scratch_bytes)  # type: ignore[attr-defined]
             run = EngineRun(EngineConfig(kind_of(params), target.directory, params, list(target.layers)))
         except TargetError as err:
-            post(RunEnded(None, space_hint(str(err))))
+            fitted = fit_for(str(err), params, directory)
+            fits = fitted if fitted is not None and fitted.size_field else None
+            post(RunEnded(None, space_hint(str(err), fitted, kind_of(params)),
+                          fit_size=fits.size_field if fits else None,
+                          fit_note=fit_note(fits) if fits else None))
             return
         self.run = run
         post(RunStarted(target, params))
@@ -104,6 +109,19 @@ SPACE_TRADE_OFF = ("lower the size field until it fits: a smaller data set runs,
                    "pick a filesystem with more room")
 
 
-def space_hint(reason: str) -> str:
-    """A target error, with what to change and what it costs when the run does not fit the free space."""
-    return f"{reason}: {SPACE_TRADE_OFF}" if reason.startswith("not enough free space") else reason
+def fit_note(fitted: Fitted) -> str:
+    """The status line's short form: what the size field now says and what it costs."""
+    return f"Too big for {fitted.free} free: size now {fitted.size_field}, {fitted.brief}; s runs it"
+
+
+def space_hint(reason: str, fitted: Fitted | None = None, kind: str = "") -> str:
+    """A target error, with what to change and what it costs when the run does not fit the free space:
+    the size field set to what fits, or the command line that fits, or what lowering the size costs."""
+    if not reason.startswith("not enough free space"):
+        return reason
+    if fitted is not None and fitted.size_field:
+        return f"{reason}. The size field is now {fitted.size_field}: {fitted.said}. s starts it."
+    if fitted is not None:
+        return (f"{reason}. diskdoctor bench {kind} --dir DIR {fitted.flags} (or --fit) fits it: "
+                f"{fitted.said}.")
+    return f"{reason}: {SPACE_TRADE_OFF}"

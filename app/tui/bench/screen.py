@@ -218,6 +218,7 @@ class BenchScreen(SnapshotScreen):
         if isinstance(self.focused, (Input, Button)):
             self.set_focus(None)  # so s, f, t, a, l and Esc reach the screen instead of the form
         self.query_one("#bench-after").display = False
+        self.query_one("#bench-progress-text").remove_class("-note")  # back to its fixed two lines
         self.query_one(BenchForm).show_params(params)
         if isinstance(self.result, WalResult) and isinstance(self.params, WalParams) and self.target:
             self.previous = view.previous_line(self.params, self.target, self.result,
@@ -280,6 +281,13 @@ class BenchScreen(SnapshotScreen):
             self._status(f"Cancelled after {self.live.last_ops:,} {unit}; nothing was left in {where}.")
             done = f"{self.live.last_progress:.0%} · {self.live.last_ops:,} {unit}"
             progress.update(Text(f"cancelled at {done}", style="yellow"))
+            return
+        if message.fit_size:  # set before the problem is shown: the problem stays for the fitted form
+            self.query_one("#bench-size", Input).value = message.fit_size
+            self._form_problem(message.fit_note or "")
+            progress.add_class("-note")  # the whole trade-off, however many lines it takes
+            progress.update(Text(message.problem or "", style="yellow"))
+            self.query_one("#bench-start").focus()  # s or Enter runs the fitted size
             return
         self._form_problem(f"Error: {message.problem or ''}")
         progress.update(Text(f"failed after {self.live.last_ops:,} operations: nothing of this run is judged",

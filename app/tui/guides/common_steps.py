@@ -8,6 +8,7 @@ import os
 from diskdoctor.app.base.formatting import human_bytes, yes_no
 from diskdoctor.app.core.advice.advise import advise, load_advice_input
 from diskdoctor.app.core.bench.context import BenchContext
+from diskdoctor.app.core.bench.fit import fit_for
 from diskdoctor.app.core.bench.kinds import kind_of
 from diskdoctor.app.core.bench.outcome import verdict_style
 from diskdoctor.app.core.bench.wal import ETCD_THRESHOLD_MS
@@ -223,20 +224,31 @@ class Benchmark(Action):
     def run(self, ctx: GuideContext, say: Say) -> Text:
         params, _ = self._params(ctx)
         threshold = threshold_of(ctx) if kind_of(self.bench_kind).threshold_unit == "ms" else None
+        fitted_note = None
         try:
             result = run_quick(params, self._directory(ctx), say, threshold)
         except TargetError as err:
             reason = str(err)
-            if reason.startswith("not enough free space"):
-                reason += (": the Benchmark screen (3) runs the same workload smaller (its size field), at "
-                           "the cost of figures that flatter the device (more of the data stays cached)")
-            return Text(reason, style="bold red")
+            fitted = fit_for(reason, params, self._directory(ctx))
+            if fitted is None:
+                if reason.startswith("not enough free space"):
+                    reason += (": the Benchmark screen (3) runs the same workload smaller (its size "
+                               "field), at the cost of figures that flatter the device (more of the data "
+                               "stays cached)")
+                return Text(reason, style="bold red")
+            try:  # the same workload, sized to the space there is, saying what that costs
+                result = run_quick(fitted.params, self._directory(ctx), say, threshold)
+            except TargetError as again:
+                return Text(str(again), style="bold red")
+            fitted_note = f"Not enough room for the usual run: {fitted.said}.\n"
         ctx.results[self.key] = result
         ctx.runs = [r for r in ctx.runs if r is not ctx.results.get(self.key)] + [result]
         lines = result.record.summary_lines()
         verdict = result.record.verdict()
         style = "" if verdict is None else "bold " + verdict_style(verdict)
         text = Text.assemble((lines[0] + "\n", style))
+        if fitted_note:
+            text.append(fitted_note, style="yellow")
         text.append("\n".join(visible(line) for line in lines[1:6]) + "\n")
         text.append(visible(result.saved_note), style="dim")
         return text

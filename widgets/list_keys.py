@@ -1,0 +1,22 @@
+"""The keys every list, table and tree shares, as in less, vim, htop and k9s: j/k move, g/Home go to the
+first row, G/End to the last."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+TABLE_KEYS = [
+    Binding("j", "cursor_down", "Down", show=False),
+    Binding("k", "cursor_up", "Up", show=False),
+    Binding("g,home", "scroll_top", "First row", show=False),
+    Binding("G,end", "scroll_bottom", "Last row", show=False),
+]
+"""For a row-cursor DataTable (its own Home/End scroll sideways; here they go to the first/last row)."""
+
+TREE_KEYS = [
+    Binding("j", "cursor_down", "Down", show=False),
+    Binding("k", "cursor_up", "Up", show=False),
+    Binding("g,home", "scroll_home", "First row", show=False),
+    Binding("G,end", "scroll_end", "Last row", show=False),
+]
+"""For a Tree (its scroll_home/scroll_end move the cursor to the first/last line)."""
