@@ -182,7 +182,7 @@ closed loop over 22 MiB in 2,300-byte writes (the IBM/etcd fio check) as the cap
 postgres-wal: 8 KiB pages at the same rates into one 16 MiB file."""
 
 
-LOAD_FIELDS = frozenset({"rates", "arrival", "capacity", "level_s", "seed"})
+LOAD_FIELDS = frozenset({"rates", "arrival", "capacity", "level_s", "seed", "segment_bytes"})
 """Overrides that change the load, not what is written: the profile keeps its name."""
 
 

@@ -54,7 +54,7 @@ def test_the_cli_refusal_names_the_flag_and_fit_runs_the_smaller_compaction(smal
     refused = {kind: run_cli("bench", kind, "--dir", small_fs, "--no-save")
                for kind in ("compaction", "randwrite", "interference")}
     for kind, flag in (("compaction", "add --file-size 16m (or --fit)"), ("randwrite", "add --size 132m"),
-                       ("interference", "--aggressor model (or --fit)")):
+                       ("interference", "--aggressor model --segment-size 16m (or --fit)")):
         assert refused[kind].code == 2, refused[kind].err
         line = refused[kind].err.strip()
         assert "\n" not in line and "not enough free space" in line and flag in line, line
@@ -91,7 +91,8 @@ def test_the_etcd_guide_runs_its_compaction_step_sized_to_fit_and_says_so(small_
     from diskdoctor.app.tui.guides.quick_bench import QuickSizes
     from diskdoctor.app.tui.guides.steps import GuideContext
 
-    sizes = QuickSizes(wal_bytes=MIB // 4, phase_s=1.0, compaction_file=64 * MIB, compaction_jobs=2)
+    sizes = QuickSizes(wal_bytes=MIB // 4, phase_s=1.0, compaction_file=64 * MIB, compaction_jobs=2,
+                       store_memtable=64 * MIB, store_level_base=256 * MIB)  # RocksDB at its default sizes
     ctx = GuideContext(live_root(), sizes, answers={"dir": small_fs})
     step = Benchmark("Under compaction", "interference", "interference")  # the etcd guide's step 6
     said = step.run(ctx, lambda _text: None).plain

@@ -13,6 +13,9 @@ from diskdoctor.probes.wal_target import SPACE_MARGIN, free_bytes, space_needed
 
 MIB = 1 << 20
 MIN_RANDWRITE = 16 * MIB
+FIT_SEGMENT = 16 * MIB
+"""etcd's WAL segments when an interference run must fit: 16 MiB, not 64 MB (a 20 s phase at 500/s
+writes 23 MB, so the WAL cuts a segment, as etcd does)."""
 """Below this a randwrite file sits in the drive's own cache: the figures would say nothing."""
 
 
@@ -84,14 +87,19 @@ def fit_to_free(params: object, free: int) -> Fitted | None:
                       "figures flatter the device, the drive's cache holds more of it",
                       "figures flatter the device")
     if isinstance(params, InterferenceParams):
-        beside = room - params.wal.scratch_bytes
+        wal = params.wal
+        if wal.format == "etcd" and wal.segment_bytes > FIT_SEGMENT:  # etcd's 64 MB segments, smaller
+            wal = replace(wal, segment_bytes=FIT_SEGMENT)
+        beside = room - wal.scratch_bytes
         size = _compaction_file(params.compaction, beside) if beside > 0 else 0
         if not size:
             return None
-        fitted = replace(params, compaction=replace(params.compaction, file_size=size), aggressor="model")
+        fitted = replace(params, wal=wal, compaction=replace(params.compaction, file_size=size),
+                         aggressor="model")
         model = "the compaction model" if params.aggressor == "model" else \
             "the compaction model, not real RocksDB (its store needs more room),"
         flags = f"--file-size {size // MIB}m" + (" --aggressor model" if params.aggressor != "model" else "")
+        flags += f" --segment-size {FIT_SEGMENT // MIB}m" if wal is not params.wal else ""
         return Fitted(fitted, flags, None, _mib(fitted.scratch_bytes), have,
                       f"{model} with {params.compaction.jobs} jobs over files of {_mib(size)}: a lighter "
                       "load beside the WAL, so the slowdown it shows is a lower bound", "a lighter load")

@@ -43,6 +43,9 @@ def _wal_options(parser: argparse.ArgumentParser, *, log: bool) -> None:
                         help="total bytes to write, e.g. 22m (bench wal: in the capacity run)")
     amount.add_argument("--duration", metavar="S",
                         help="run this long instead (e.g. 30s, 2m; interference: 20s per phase by default)")
+    parser.add_argument("--segment-size", metavar="N",
+                        help="etcd profile: each preallocated WAL segment (default 64m, etcd's own); smaller "
+                             "fits a small filesystem")
     parser.add_argument("--sync", choices=SYNC_METHODS, help="the durable call (default fdatasync)")
     parser.add_argument("--prealloc", action=argparse.BooleanOptionalAction, default=None,
                         help="preallocate the file with fallocate first, as fio and etcd do (default on)")
@@ -149,6 +152,8 @@ def wal_params(args: argparse.Namespace) -> WalParams:
                           size=parse_size(args.size) if args.size else None,
                           duration_s=parse_duration(args.duration) if args.duration else None,
                           sync=args.sync, prealloc=args.prealloc,
+                          segment_bytes=parse_size(args.segment_size, "segment size") if args.segment_size
+                          else None,
                           rates=parse_rates(rate) if rate is not None else None,
                           arrival=getattr(args, "arrival", None), capacity=getattr(args, "capacity", None))
 
