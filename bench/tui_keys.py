@@ -12,6 +12,11 @@ Usage: .venv/bin/python bench/tui_keys.py [--sysroot DIR] [--presses 30] [--load
 (--load N starts N busy-looping child processes for the run and stops them after, to stand for a busy
 host; run under `flock -x /work/wt/measure.lock` when others measure on the same machine).
 The target is under 50 ms from key to paint on a busy 2-core host.
+With --idle S it then leaves the app alone on the Stack screen and on the Monitor screen for S seconds
+each and prints the CPU the whole process used there (every thread, % of one core; the target is under
+1% on the Monitor screen with ~10 live devices: run it with --sysroot '' for the live host).
+Frames are rendered as for a terminal but the headless driver writes nothing, so a real terminal's
+output is not counted.
 """
 
 from __future__ import annotations
@@ -47,7 +52,17 @@ def _spin() -> None:
         pass
 
 
-async def _measure(root_dir: str | None, presses: int) -> tuple[dict[str, Samples], list[float]]:
+async def _idle(app: object, pilot: object, key: str, seconds: float) -> float:
+    """Percent of one core the process used over `seconds` on the screen `key` opens, left alone."""
+    await pilot.press(key)  # type: ignore[attr-defined]
+    await asyncio.sleep(3)  # the first readings and the screen's first draw are not idle
+    start, cpu = time.perf_counter(), time.process_time()
+    await asyncio.sleep(seconds)
+    return (time.process_time() - cpu) / (time.perf_counter() - start) * 100
+
+
+async def _measure(root_dir: str | None, presses: int,
+                   idle: float) -> tuple[dict[str, Samples], list[float], dict[str, float]]:
     from diskdoctor.app.tui.app import DiskDoctorApp
     from diskdoctor.probes.root import Root, live_root
 
@@ -83,7 +98,10 @@ async def _measure(root_dir: str | None, presses: int) -> tuple[dict[str, Sample
                 samples.cpu.append(time.thread_time() - cpu)
                 samples.round_trip.append(time.perf_counter() - start)
                 samples.paint.append(painted[-1] - start if painted else 0.0)
-    return results, switches
+        idle_cpu = {}
+        for key, name in (("1", "Stack"), ("6", "Monitor")) if idle else ():
+            idle_cpu[name] = await _idle(app, pilot, key, idle)
+    return results, switches, idle_cpu
 
 
 def _ms(values: list[float], quantile: float = 0.5) -> float:
@@ -98,12 +116,14 @@ def main() -> int:
     parser.add_argument("--sysroot", default=str(DEFAULT_SYSROOT), help="a capture ('' for the live host)")
     parser.add_argument("--presses", type=int, default=30)
     parser.add_argument("--load", type=int, default=0, help="busy-looping children during the run")
+    parser.add_argument("--idle", type=float, default=0, metavar="S",
+                        help="then measure the idle CPU of the Stack and Monitor screens over S seconds each")
     args = parser.parse_args()
     spinners = [multiprocessing.Process(target=_spin, daemon=True) for _ in range(args.load)]
     for spinner in spinners:
         spinner.start()
     try:
-        results, switches = asyncio.run(_measure(args.sysroot or None, args.presses))
+        results, switches, idle_cpu = asyncio.run(_measure(args.sysroot or None, args.presses, args.idle))
     finally:
         for spinner in spinners:
             spinner.terminate()
@@ -124,6 +144,8 @@ def main() -> int:
           f"target")
     switch = statistics.median(switches) * 1000
     print(f"screen switch (Pilot round trip, first visit): median {switch:.0f} ms")
+    for name, percent in idle_cpu.items():
+        print(f"idle on the {name} screen for {args.idle:.0f} s: {percent:.2f}% of one core (whole process)")
     return 0
 
 
