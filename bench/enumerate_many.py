@@ -119,23 +119,28 @@ def monitor_tick(root: Path) -> float:
 
 
 def _child_first_paint(root: str) -> None:
-    """In a fresh process: print the perf_counter moment the Stack screen's first rows came in."""
+    """In a fresh process: print the perf_counter moment of the first frame with the Stack screen's rows."""
     from diskdoctor.app.tui.app import DiskDoctorApp
     from diskdoctor.probes.root import Root
     from diskdoctor.widgets import StackTree
 
-    def note(message: object) -> None:
-        tree = getattr(message, "_sender", None)
-        if isinstance(message, StackTree.ColumnsChanged) and isinstance(tree, StackTree) \
-                and tree.root.children:
-            print(time.perf_counter(), flush=True)
+    app = DiskDoctorApp(Root(root, live=False))
+    display = app._display
+    done: list[float] = []
+
+    def timed_display(screen: object, renderable: object) -> None:
+        display(screen, renderable)  # type: ignore[arg-type]
+        trees = list(app.screen.query(StackTree)) if renderable is not None and not done else []
+        if trees and trees[0].root.children:
+            done.append(time.perf_counter())
+            print(done[0], flush=True)
             app.exit()
 
-    app = DiskDoctorApp(Root(root, live=False))
+    app._display = timed_display  # type: ignore[method-assign]
 
     async def run() -> None:
-        async with app.run_test(size=(150, 40), message_hook=note) as pilot:
-            await pilot.pause(30)
+        async with app.run_test(size=(150, 40)) as pilot:
+            await pilot.pause(60)
 
     asyncio.run(run())
 
