@@ -5,6 +5,9 @@ For each size it prints the whole-process wall time of `devices --json --sysroot
 must stay linear), the TUI's first paint, the UI-thread CPU of a cursor move on the Stack screen, and a
 Monitor tick's mean; lsblk --sysroot on the same tree is timed when --lsblk is given (it is quadratic:
 minutes at 5,000 devices).
+The TUI's first paint is also taken from a fresh process (launch to the Stack screen's first rows, as a user
+waits for it), paired with the floor of any Textual app: a fresh process that imports Textual and paints
+a screen of a header, one line and a footer (the order alternating; medians), and the ratio is printed.
 Usage: .venv/bin/python bench/enumerate_many.py [--devices 10,100,1000,5000] [--repeat 5] [--lsblk]
 """
 
@@ -66,10 +69,11 @@ def paired(argv: list[str], baseline: list[str], repeat: int) -> tuple[float, fl
     return statistics.median(ours), statistics.median(theirs)
 
 
-async def tui_figures(root: Path) -> tuple[float, float]:
+async def tui_figures(root: Path) -> tuple[float, float, float]:
     """(seconds from importing the app until the Stack screen drew its first rows, median UI-thread CPU
-    seconds of one cursor move). The first moment is taken from the tree's own message, without polling
-    the UI thread; a move's CPU is the event loop thread's own (the details are read in a worker thread)."""
+    seconds of one cursor move, the same of a key nothing handles: Pilot's own share). The first moment
+    is taken from the tree's own message, without polling the UI thread; a move's CPU is the event loop
+    thread's own, until its details are drawn (they are read in a worker thread)."""
     start = time.perf_counter()  # the app's own imports count (its screens' modules load lazily)
     from diskdoctor.app.tui.app import DiskDoctorApp
     from diskdoctor.probes.root import Root
@@ -89,13 +93,16 @@ async def tui_figures(root: Path) -> tuple[float, float]:
         await app.workers.wait_for_complete()
         await pilot.pause()
         everything = time.perf_counter() - start
-        for _ in range(CURSOR_MOVES):
-            before = time.thread_time()
-            await pilot.press("down")
+        unbound = []
+        for key, samples in (("down", moves), ("f12", unbound)) * CURSOR_MOVES:
+            before = time.thread_time()  # the key, its paint and the details drawn (read in a worker)
+            await pilot.press(key)
             await pilot.pause()
-            moves.append(time.thread_time() - before)
             await app.workers.wait_for_complete()
-    return (first_rows[0] - start if first_rows else everything), statistics.median(moves)
+            await pilot.pause()
+            samples.append(time.thread_time() - before)
+    return (first_rows[0] - start if first_rows else everything), statistics.median(moves), \
+        statistics.median(unbound)
 
 
 def monitor_tick(root: Path) -> float:
@@ -111,6 +118,77 @@ def monitor_tick(root: Path) -> float:
     return (time.perf_counter() - start) / MONITOR_TICKS
 
 
+def _child_first_paint(root: str) -> None:
+    """In a fresh process: print the perf_counter moment of the first frame with the Stack screen's rows."""
+    from diskdoctor.app.tui.app import DiskDoctorApp
+    from diskdoctor.probes.root import Root
+    from diskdoctor.widgets import StackTree
+
+    app = DiskDoctorApp(Root(root, live=False))
+    display = app._display
+    done: list[float] = []
+
+    def timed_display(screen: object, renderable: object) -> None:
+        display(screen, renderable)  # type: ignore[arg-type]
+        trees = list(app.screen.query(StackTree)) if renderable is not None and not done else []
+        if trees and trees[0].root.children:
+            done.append(time.perf_counter())
+            print(done[0], flush=True)
+            app.exit()
+
+    app._display = timed_display  # type: ignore[method-assign]
+
+    async def run() -> None:
+        async with app.run_test(size=(150, 40)) as pilot:
+            await pilot.pause(60)
+
+    asyncio.run(run())
+
+
+def _child_floor_paint() -> None:
+    """In a fresh process: print the perf_counter moment a minimal Textual app painted its first frame."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Footer, Header, Static
+
+    class Floor(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Header()
+            yield Static("one line")
+            yield Footer()
+
+        def _display(self, screen: object, renderable: object) -> None:  # type: ignore[override]
+            super()._display(screen, renderable)  # type: ignore[arg-type]
+            if renderable is not None:
+                print(time.perf_counter(), flush=True)
+                self.exit()
+
+    async def run() -> None:
+        async with Floor().run_test(size=(150, 40)) as pilot:
+            await pilot.pause(30)
+
+    asyncio.run(run())
+
+
+def fresh_paint(argv: list[str]) -> float:
+    """Seconds from launching `argv` until the moment it prints (its first paint)."""
+    start = time.perf_counter()
+    out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout.split()
+    return float(out[0]) - start
+
+
+def first_paints(root: Path, repeat: int) -> tuple[float, float]:
+    """Medians of (the TUI's first rows, a minimal Textual app's first paint), fresh processes, paired."""
+    script = str(Path(__file__).resolve())
+    ours = [sys.executable, script, "--child-paint", str(root)]
+    floor = [sys.executable, script, "--child-floor"]
+    mine, theirs = [], []
+    for index in range(repeat):
+        order = (ours, floor) if index % 2 else (floor, ours)
+        for argv in order:
+            (mine if argv is ours else theirs).append(fresh_paint(argv))
+    return statistics.median(mine), statistics.median(theirs)
+
+
 def measure(root: Path, count: int, repeat: int, lsblk: bool) -> None:
     bare = [sys.executable, "-c", "pass"]
     ours, base = paired([sys.executable, "-m", "diskdoctor.app", "devices", "--json", "--sysroot", str(root)],
@@ -123,9 +201,12 @@ def measure(root: Path, count: int, repeat: int, lsblk: bool) -> None:
                                    for _ in range(repeat))
         line += f"; lsblk -J -O {theirs:6.3f} s"
     print(line, flush=True)
-    paint, move = asyncio.run(tui_figures(root))
-    print(f"{count:>6} devices: TUI first rows {paint:5.2f} s; cursor move {move * 1000:5.1f} ms UI-thread "
-          f"CPU; Monitor tick {monitor_tick(root) * 1000:6.1f} ms mean", flush=True)
+    paint, move, unbound = asyncio.run(tui_figures(root))
+    fresh, floor = first_paints(root, repeat)
+    print(f"{count:>6} devices: TUI first rows {fresh:5.2f} s from launch (a minimal Textual app: "
+          f"{floor:5.2f} s, x{fresh / floor:.2f}; {paint:5.2f} s in this process); cursor move "
+          f"{move * 1000:5.1f} ms UI-thread CPU (an unbound key: {unbound * 1000:4.1f} ms); Monitor tick "
+          f"{monitor_tick(root) * 1000:6.1f} ms mean", flush=True)
 
 
 def main() -> None:
@@ -135,7 +216,15 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--lsblk", action="store_true", help="also time lsblk --sysroot (slow at 5,000)")
     parser.add_argument("--keep", metavar="DIR", help="build the trees here and keep them (reused if there)")
+    parser.add_argument("--child-paint", metavar="ROOT", help=argparse.SUPPRESS)
+    parser.add_argument("--child-floor", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child_paint:
+        _child_first_paint(args.child_paint)
+        return
+    if args.child_floor:
+        _child_floor_paint()
+        return
     scratch = Path(args.keep or tempfile.mkdtemp(prefix="diskdoctor-bench-"))
     try:
         for count in (int(size) for size in args.devices.split(",")):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich._wrap import divide_line
+from rich.cells import cell_len
 from rich.text import Text
 from textual.events import Resize
 from textual.reactive import reactive
@@ -31,6 +33,17 @@ class DetailGroup:
 
     title: str
     rows: tuple[DetailRow, ...]
+
+
+def wrapped_height(text: str, width: int) -> int:
+    """Lines `text` takes when Rich folds it into `width` cells (what Text.wrap gives with overflow
+    "fold"), counted from Rich's own line breaker without rendering any segment."""
+    lines = 0
+    for line in text.split("\n"):
+        if "\t" in line:
+            line = line.expandtabs(8)
+        lines += 1 if cell_len(line) <= width else len(divide_line(line, width, fold=True)) + 1
+    return lines
 
 
 class LayerTable(DataTable):
@@ -84,6 +97,7 @@ class LayerTable(DataTable):
                 extra = self.extra_text(row)
                 if extra:
                     cell.append("\n" + extra, style="dim")
-                # height=None: the table measures the wrapped cell, so nothing is cut off.
-                self.add_row(Text(row.label), cell, key=f"row-{group_index}-{row_index}",
-                             height=None)
+                # The height of the wrapped cells, so nothing is cut off; counted here instead of
+                # height=None, which renders every cell of every row once more just to measure it.
+                height = max(wrapped_height(row.label, LABEL_WIDTH), wrapped_height(cell.plain, value_width))
+                self.add_row(Text(row.label), cell, key=f"row-{group_index}-{row_index}", height=height)

@@ -259,7 +259,7 @@ class AdviceScreen(Screen[None]):
 
     @on(DataTable.RowHighlighted, "#advice-table")
     def highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.row_key.value is not None:
+        if event.row_key is not None and event.row_key.value is not None:  # None: an empty table
             self._show(int(event.row_key.value))
 
     def _show(self, index: int) -> None:
@@ -267,7 +267,8 @@ class AdviceScreen(Screen[None]):
             return
         row = self.rows[index]
         finding = row.finding
-        self.query_one("#advice-details-title", Static).update(Text(f"{row.subjects_text}: {finding.id}"))
+        self.query_one("#advice-details-title", Static).update(Text(f"{row.subjects_text}: {finding.id}"),
+                                                               layout=False)  # one line: no layout pass
         card = self.query_one("#advice-card", FindingCard)
         card.display = True
         card.show(card_content(finding))

@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Header, Static
+from textual.worker import get_current_worker
 
 from .host_snapshot import HostSnapshot, SnapshotScreen
 from .screen_help import STACK_HELP
@@ -75,6 +76,10 @@ class StackScreen(SnapshotScreen):
         self._hotplug_timer: Timer | None = None
         self._changes: list[str] = []
         self.filter_text = ""
+        self._details_read: dict[str, list[DetailSection]] = {}
+        """The details last read per device of this Host: drawn at once when the cursor comes back
+        (then read again; the pane changes only if they did)."""
+        self._details_shown: tuple[str, str, list[DetailSection]] | None = None
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -162,6 +167,8 @@ class StackScreen(SnapshotScreen):
         self.trim_verdicts = verdicts
         refreshing = self.host is not None
         self.host = snapshot.host
+        self._details_read.clear()
+        self._details_shown = None
         host = snapshot.host
         self.sub_title = f"{host.hostname or '?'} · kernel {host.kernel or '?'} · {host.root_label}"
         self._show_tree(keep_cursor=refreshing, keep_expansion=refreshing)
@@ -237,7 +244,25 @@ class StackScreen(SnapshotScreen):
             title = f"{message.row.name} on {device.name} · {device.kind}"
         group = trim_group(self.host, kname)
         self.query_one(StatusLine).say((group.rows[0].value, 0), *self.host_warnings(), ("F1 help", 3))
-        self.read_details(self.host, kname, title)
+        known = self._details_read.get(kname)
+        if known is not None:  # drawn in the same frame as the cursor; the read below confirms it
+            self._draw_details(kname, title, known)
+        self.read_details(self.host, kname, title, self._neighbours())
+
+    def _neighbours(self) -> list[str]:
+        """The devices of the rows just above and below the cursor (the next ones a key moves to)."""
+        tree = self.query_one(StackTree)
+        found = []
+        for line in (tree.cursor_line + 1, tree.cursor_line - 1):
+            node = tree.get_node_at_line(line) if line >= 0 else None
+            kname = self.view.kname_of(node.data.key) if node and node.data and self.view else None
+            if kname is not None and kname not in self._details_read:
+                found.append(kname)
+        return found
+
+    def _cursor_kname(self) -> str | None:
+        key = self.query_one(StackTree).cursor_key()
+        return self.view.kname_of(key) if key is not None and self.view is not None else None
 
     def host_warnings(self) -> list[tuple[str, int]]:
         """The host's warnings, shown after the selected row's verdict when there is room."""
@@ -245,17 +270,34 @@ class StackScreen(SnapshotScreen):
 
     @work(thread=True, exclusive=True, group="details", exit_on_error=False,
           description="read a device's details")
-    def read_details(self, host: Host, kname: str, title: str) -> None:
-        """Read a layer's details off the UI thread (a slow sysfs or blkid must not freeze the cursor)."""
+    def read_details(self, host: Host, kname: str, title: str, neighbours: list[str]) -> None:
+        """Read a layer's details off the UI thread (a slow sysfs or blkid must not freeze the cursor),
+        then those of the rows beside it, so the next move draws them at once (a newer move cancels)."""
+        worker = get_current_worker()
         self.post_message(self.DetailsRead(kname, title, read_layer_details(self.root, host, kname)))
+        for other in neighbours:
+            if worker.is_cancelled:
+                return
+            self.post_message(self.DetailsRead(other, "", read_layer_details(self.root, host, other)))
 
     @on(DetailsRead)
     def show_details(self, message: DetailsRead) -> None:
+        """Keep what was read; draw it if the cursor is on that device and it differs from what shows."""
         if self.host is None or message.kname not in self.host.devices:
             return
-        groups = detail_groups(message.sections)
-        groups.insert(1, trim_group(self.host, message.kname))
-        self.query_one("#details-title", Static).update(Text(f"Details: {message.title}"))
+        self._details_read[message.kname] = message.sections
+        if message.title and self._cursor_kname() in (None, message.kname):
+            self._draw_details(message.kname, message.title, message.sections)
+
+    def _draw_details(self, kname: str, title: str, sections: list[DetailSection]) -> None:
+        assert self.host is not None
+        if (kname, title, sections) == self._details_shown:
+            return  # the read confirmed what the pane already shows: nothing to redraw
+        self._details_shown = (kname, title, sections)
+        groups = detail_groups(sections)
+        groups.insert(1, trim_group(self.host, kname))
+        # A pane title is one line whatever it says: no layout pass for it.
+        self.query_one("#details-title", Static).update(Text(f"Details: {title}"), layout=False)
         self.query_one(LayerTable).show_groups(groups)
 
     def action_filter(self) -> None:

@@ -250,7 +250,7 @@ class TrimScreen(SnapshotScreen):
 
     @on(DataTable.RowHighlighted, "#trim-table")
     def highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.row_key.value is not None:
+        if event.row_key is not None and event.row_key.value is not None:  # None: an empty table
             self._show_details(str(event.row_key.value))
 
     def on_screen_resume(self) -> None:
@@ -275,11 +275,17 @@ class TrimScreen(SnapshotScreen):
         title = self.query_one("#trim-details-title", Static)
         room = max((title.size.width or self.app.size.width) - 2, 20)
         heading = f"Details: {mountpoint} ({verdict.fstype} on {verdict.source})"
-        title.update(Text(middle_ellipsis(heading, room)))
+        title.update(Text(middle_ellipsis(heading, room)), layout=False)  # one line: no layout pass
         self.query_one("#trim-verdict", Static).update(verdict_text(verdict, self.facts))
+        # The cards already shown draw the new findings; only a difference in number mounts or removes
+        # one (a remove and a mount of every card cost a restyle of each on every key).
         findings = self.query_one("#trim-findings", Vertical)
-        findings.remove_children()
-        findings.mount_all(FindingCard(card_content(finding)) for finding in verdict.findings)
+        cards = list(findings.query_children(FindingCard))
+        for card, finding in zip(cards, verdict.findings, strict=False):
+            card.show(card_content(finding))
+        if len(cards) > len(verdict.findings):
+            findings.remove_children(cards[len(verdict.findings):])
+        findings.mount_all(FindingCard(card_content(finding)) for finding in verdict.findings[len(cards):])
 
     def action_refresh(self) -> None:
         self.query_one(StatusLine).say("Reading the host…")
