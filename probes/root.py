@@ -108,11 +108,11 @@ class Root:
             self.recorded.add((kind, rel.lstrip("/")))
 
     def _link_target(self, rel: str, cache: bool) -> str | None:
-        """The target of `rel` when it is a symlink (None otherwise); directory answers are memoised."""
-        if cache:
-            known = self._links.get(rel, _NOT_CACHED)
-            if known is not _NOT_CACHED:
-                return known  # type: ignore[return-value]
+        """The target of `rel` when it is a symlink (None otherwise); directory answers are memoised, and
+        so are the folders a listing showed to be no link."""
+        known = self._links.get(rel, _NOT_CACHED)
+        if known is not _NOT_CACHED:
+            return known  # type: ignore[return-value]
         try:
             target: str | None = os.readlink(self.full(rel))
         except OSError:
@@ -292,9 +292,20 @@ class Root:
         self._record("dir", rel)
         try:
             with os.scandir(self._confined(rel)) as entries:
-                return sorted(shown(e.name) for e in itertools.islice(entries, MAX_DIR_ENTRIES))
+                listed = list(itertools.islice(entries, MAX_DIR_ENTRIES))
+            if not self.live:
+                self._note_subfolders(rel, listed)
         except (OSError, _Escape):
             return None
+        return sorted(shown(e.name) for e in listed)
+
+    def _note_subfolders(self, rel: str, listed: list[os.DirEntry[str]]) -> None:
+        """Remember which entries of a listed capture folder are folders, not links (the listing's own
+        d_type says so): resolving a device's queue/, holders/ and slaves/ then reads no link."""
+        where = "/".join(self._resolved_dir(rel.strip("/")))
+        for entry in listed:
+            if entry.is_dir(follow_symlinks=False):
+                self._links[f"{where}/{entry.name}" if where else entry.name] = None
 
     def is_dir(self, rel: str) -> bool:
         """Whether `rel` is a directory (links followed inside the root)."""
