@@ -6,6 +6,7 @@ must stay linear), the TUI's first paint, the UI-thread CPU of a cursor move on 
 Monitor tick's mean; lsblk --sysroot on the same tree is timed when --lsblk is given (it is quadratic:
 minutes at 5,000 devices).
 Usage: .venv/bin/python bench/enumerate_many.py [--devices 10,100,1000,5000] [--repeat 5] [--lsblk]
+       [--cli-only]
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ def wall(argv: list[str]) -> float:
     return time.perf_counter() - start
 
 
-def paired(argv: list[str], baseline: list[str], repeat: int) -> tuple[float, float]:
-    """Medians of `argv` and `baseline` run in alternating pairs."""
+def paired(argv: list[str], baseline: list[str], repeat: int) -> tuple[float, float, float]:
+    """Medians of `argv` and `baseline` run in alternating pairs, and the median of the per-pair ratios."""
     ours, theirs = [], []
     for index in range(repeat):
         if index % 2:
@@ -63,7 +64,8 @@ def paired(argv: list[str], baseline: list[str], repeat: int) -> tuple[float, fl
         else:
             theirs.append(wall(baseline))
             ours.append(wall(argv))
-    return statistics.median(ours), statistics.median(theirs)
+    return statistics.median(ours), statistics.median(theirs), \
+        statistics.median(mine / base for mine, base in zip(ours, theirs, strict=True))
 
 
 async def tui_figures(root: Path) -> tuple[float, float]:
@@ -111,18 +113,19 @@ def monitor_tick(root: Path) -> float:
     return (time.perf_counter() - start) / MONITOR_TICKS
 
 
-def measure(root: Path, count: int, repeat: int, lsblk: bool) -> None:
+def measure(root: Path, count: int, repeat: int, lsblk: bool, cli_only: bool = False) -> None:
     bare = [sys.executable, "-c", "pass"]
-    ours, base = paired([sys.executable, "-m", "diskdoctor.app", "devices", "--json", "--sysroot", str(root)],
-                        bare, repeat)
+    command = [sys.executable, "-m", "diskdoctor.app", "devices", "--json", "--sysroot", str(root)]
+    ours, base, ratio = paired(command, bare, repeat)
     extra = (ours - base) / count * 1000
-    line = (f"{count:>6} devices: devices --json {ours:6.3f} s (bare python {base * 1000:.0f} ms; "
-            f"{extra:.3f} ms per device)")
+    line = (f"{count:>6} devices: devices --json {ours:6.3f} s (bare python {base * 1000:.0f} ms, "
+            f"x{ratio:.1f}; {extra:.3f} ms per device)")
     if lsblk and shutil.which("lsblk"):
-        theirs = statistics.median(wall(["lsblk", "--sysroot", str(root), "-J", "-O", "-b"])
-                                   for _ in range(repeat))
-        line += f"; lsblk -J -O {theirs:6.3f} s"
+        _, theirs, versus = paired(command, ["lsblk", "--sysroot", str(root), "-J", "-O", "-b"], repeat)
+        line += f"; lsblk -J -O {theirs:6.3f} s (diskdoctor x{versus:.2f} lsblk)"
     print(line, flush=True)
+    if cli_only:
+        return
     paint, move = asyncio.run(tui_figures(root))
     print(f"{count:>6} devices: TUI first rows {paint:5.2f} s; cursor move {move * 1000:5.1f} ms UI-thread "
           f"CPU; Monitor tick {monitor_tick(root) * 1000:6.1f} ms mean", flush=True)
@@ -134,6 +137,7 @@ def main() -> None:
     parser.add_argument("--devices", default="10,100,1000,5000", help="comma-separated sizes")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--lsblk", action="store_true", help="also time lsblk --sysroot (slow at 5,000)")
+    parser.add_argument("--cli-only", action="store_true", help="only `devices --json` (no TUI, no Monitor)")
     parser.add_argument("--keep", metavar="DIR", help="build the trees here and keep them (reused if there)")
     args = parser.parse_args()
     scratch = Path(args.keep or tempfile.mkdtemp(prefix="diskdoctor-bench-"))
@@ -143,7 +147,7 @@ def main() -> None:
             if not (root / "sys").is_dir():
                 build(root, count)
             real = len(list((root / "sys/class/block").iterdir()))
-            measure(root, real, args.repeat, args.lsblk)
+            measure(root, real, args.repeat, args.lsblk, args.cli_only)
     finally:
         if not args.keep:
             shutil.rmtree(scratch, ignore_errors=True)
