@@ -9,6 +9,7 @@ The TUI's first paint is also taken from a fresh process (launch to the Stack sc
 waits for it), paired with the floor of any Textual app: a fresh process that imports Textual and paints
 a screen of a header, one line and a footer (the order alternating; medians), and the ratio is printed.
 Usage: .venv/bin/python bench/enumerate_many.py [--devices 10,100,1000,5000] [--repeat 5] [--lsblk]
+       [--cli-only]
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ def wall(argv: list[str]) -> float:
     return time.perf_counter() - start
 
 
-def paired(argv: list[str], baseline: list[str], repeat: int) -> tuple[float, float]:
-    """Medians of `argv` and `baseline` run in alternating pairs."""
+def paired(argv: list[str], baseline: list[str], repeat: int) -> tuple[float, float, float]:
+    """Medians of `argv` and `baseline` run in alternating pairs, and the median of the per-pair ratios."""
     ours, theirs = [], []
     for index in range(repeat):
         if index % 2:
@@ -66,7 +67,8 @@ def paired(argv: list[str], baseline: list[str], repeat: int) -> tuple[float, fl
         else:
             theirs.append(wall(baseline))
             ours.append(wall(argv))
-    return statistics.median(ours), statistics.median(theirs)
+    return statistics.median(ours), statistics.median(theirs), \
+        statistics.median(mine / base for mine, base in zip(ours, theirs, strict=True))
 
 
 async def tui_figures(root: Path) -> tuple[float, float, float]:
@@ -189,18 +191,19 @@ def first_paints(root: Path, repeat: int) -> tuple[float, float]:
     return statistics.median(mine), statistics.median(theirs)
 
 
-def measure(root: Path, count: int, repeat: int, lsblk: bool) -> None:
+def measure(root: Path, count: int, repeat: int, lsblk: bool, cli_only: bool = False) -> None:
     bare = [sys.executable, "-c", "pass"]
-    ours, base = paired([sys.executable, "-m", "diskdoctor.app", "devices", "--json", "--sysroot", str(root)],
-                        bare, repeat)
+    command = [sys.executable, "-m", "diskdoctor.app", "devices", "--json", "--sysroot", str(root)]
+    ours, base, ratio = paired(command, bare, repeat)
     extra = (ours - base) / count * 1000
-    line = (f"{count:>6} devices: devices --json {ours:6.3f} s (bare python {base * 1000:.0f} ms; "
-            f"{extra:.3f} ms per device)")
+    line = (f"{count:>6} devices: devices --json {ours:6.3f} s (bare python {base * 1000:.0f} ms, "
+            f"x{ratio:.1f}; {extra:.3f} ms per device)")
     if lsblk and shutil.which("lsblk"):
-        theirs = statistics.median(wall(["lsblk", "--sysroot", str(root), "-J", "-O", "-b"])
-                                   for _ in range(repeat))
-        line += f"; lsblk -J -O {theirs:6.3f} s"
+        _, theirs, versus = paired(command, ["lsblk", "--sysroot", str(root), "-J", "-O", "-b"], repeat)
+        line += f"; lsblk -J -O {theirs:6.3f} s (diskdoctor x{versus:.2f} lsblk)"
     print(line, flush=True)
+    if cli_only:
+        return
     paint, move, unbound = asyncio.run(tui_figures(root))
     fresh, floor = first_paints(root, repeat)
     print(f"{count:>6} devices: TUI first rows {fresh:5.2f} s from launch (a minimal Textual app: "
@@ -215,6 +218,7 @@ def main() -> None:
     parser.add_argument("--devices", default="10,100,1000,5000", help="comma-separated sizes")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--lsblk", action="store_true", help="also time lsblk --sysroot (slow at 5,000)")
+    parser.add_argument("--cli-only", action="store_true", help="only `devices --json` (no TUI, no Monitor)")
     parser.add_argument("--keep", metavar="DIR", help="build the trees here and keep them (reused if there)")
     parser.add_argument("--child-paint", metavar="ROOT", help=argparse.SUPPRESS)
     parser.add_argument("--child-floor", action="store_true", help=argparse.SUPPRESS)
@@ -232,7 +236,7 @@ def main() -> None:
             if not (root / "sys").is_dir():
                 build(root, count)
             real = len(list((root / "sys/class/block").iterdir()))
-            measure(root, real, args.repeat, args.lsblk)
+            measure(root, real, args.repeat, args.lsblk, args.cli_only)
     finally:
         if not args.keep:
             shutil.rmtree(scratch, ignore_errors=True)

@@ -65,13 +65,14 @@ ensure_build_venv() {
 build() {
     local work="$BUILD/pyinstaller" onefile="$BUILD/pyinstaller-dist/diskdoctor"
     step "PyInstaller one-file build"
-    (cd "$REPO/packaging" && "$VENV/bin/pyinstaller" --noconfirm --clean --log-level WARN \
+    # Level 0: the PYZ's modules stored, not deflated (see STORED in diskdoctor.spec: start-up over size).
+    (cd "$REPO/packaging" && PYINSTALLER_ZLIB_COMPRESSION_LEVEL=0 "$VENV/bin/pyinstaller" --noconfirm --clean --log-level WARN \
         --workpath "$work" --distpath "$BUILD/pyinstaller-dist" diskdoctor.spec) >>"$LOG" 2>&1 \
         || die "PyInstaller failed"
     mkdir -p "$(dirname "$OUT")"
     step "staticx: bundling the C library and the loader"
-    # --no-compress: the PyInstaller archive inside is compressed already; xz on top saved 2 MB
-    # and cost 0.35 s of unpacking at every start.
+    # --no-compress: xz on top saved 2 MB and cost 0.35 s of unpacking at every start (and the
+    # PyInstaller archive inside is stored uncompressed on purpose: see diskdoctor.spec).
     "$VENV/bin/staticx" --strip --no-compress "$onefile" "$OUT.tmp" >>"$LOG" 2>&1 || die "staticx failed"
     chmod 755 "$OUT.tmp"
     mv -f "$OUT.tmp" "$OUT"

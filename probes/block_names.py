@@ -75,22 +75,27 @@ def block_entries(root: Root) -> dict[str, BlockEntry]:
     then anything more in sys/class/block and sys/dev/block."""
     entries: dict[str, BlockEntry] = {}
     class_names = set(root.listdir(CLASS_BLOCK) or ())
-    for name in root.listdir(SYS_BLOCK) or ():
-        if is_hidden(root, name):
-            continue
+    disks = root.listdir(SYS_BLOCK) or []
+    for name in disks:
         base = f"{SYS_BLOCK}/{name}"
+        subs = root.listdir(base)
+        if (subs is None or "hidden" in subs) and is_hidden(root, name):  # no file: not hidden
+            continue
         entries[name] = BlockEntry(name, base, _real(root, base))
-        for sub in root.listdir(base) or ():
+        for sub in subs or ():
             number = partition_number(root, f"{base}/{sub}", name) if sub not in entries else None
             if number is not None:
                 part_base = f"{CLASS_BLOCK}/{sub}" if sub in class_names else f"{base}/{sub}"
                 entries[sub] = BlockEntry(sub, part_base, f"{entries[name].real_dir}/{sub}", name, number)
+    in_sys_block = set(disks)
     indexed = [(name, f"{CLASS_BLOCK}/{name}") for name in sorted(class_names)]
     indexed += [(None, f"{DEV_BLOCK}/{number}") for number in root.listdir(DEV_BLOCK) or ()]
     for known_name, rel in indexed:
+        if known_name in entries:  # found under sys/block already: its link need not be read again
+            continue
         real_dir = _real(root, rel)
         name = known_name or os.path.basename(real_dir)
-        if name in entries or is_hidden(root, name):
+        if name in entries or (name in in_sys_block and is_hidden(root, name)):  # only sys/block has it
             continue
         parent = os.path.basename(os.path.dirname(real_dir))
         if parent != name and (parent in entries or parent in class_names):

@@ -284,8 +284,11 @@ def read_block_devices(root: Root, *, include_empty: bool = False) -> dict[str, 
     use_udev = root.is_dir("run/udev/data")
     blkid, blkid_output = read_blkid(root)
     signatures = Signatures(blkid, blkid_output.source, blkid_output.why_unknown)
+    with_partitions = {entry.disk for entry in entries.values() if entry.disk is not None}
+    quick = not include_empty and root.recorded is None  # a capture records them all, for --all
     whole = {name: _read_whole(root, entry, use_udev, signatures)
-             for name, entry in entries.items() if entry.disk is None}
+             for name, entry in entries.items() if entry.disk is None
+             and not (quick and name not in with_partitions and _hidden_by_default(root, entry))}
     devices = dict(whole)
     for name, entry in entries.items():
         if entry.disk is not None and entry.disk in whole:
@@ -293,6 +296,18 @@ def read_block_devices(root: Root, *, include_empty: bool = False) -> dict[str, 
     if not include_empty:
         devices = {k: d for k, d in devices.items() if _shown_by_default(d)}
     return devices
+
+
+def _hidden_by_default(root: Root, entry: BlockEntry) -> bool:
+    """What `_shown_by_default` will say of a device without partitions, from the two or three files it
+    looks at: a host's 24 unattached loop devices are then not read in full only to be dropped."""
+    major = (root.fact_str(f"{entry.base}/dev").value or "").split(":")[0]
+    if major == RAM_MAJOR:
+        return True
+    if major != LOOP_MAJOR or root.fact_int(f"{entry.base}/size").value != 0:
+        return False
+    return not entry.kname.startswith("loop") or \
+        root.fact_str(f"{entry.base}/loop/backing_file").value is None
 
 
 def _shown_by_default(device: BlockDevice) -> bool:

@@ -108,11 +108,11 @@ class Root:
             self.recorded.add((kind, rel.lstrip("/")))
 
     def _link_target(self, rel: str, cache: bool) -> str | None:
-        """The target of `rel` when it is a symlink (None otherwise); directory answers are memoised."""
-        if cache:
-            known = self._links.get(rel, _NOT_CACHED)
-            if known is not _NOT_CACHED:
-                return known  # type: ignore[return-value]
+        """The target of `rel` when it is a symlink (None otherwise); directory answers are memoised, and
+        so are the folders a listing showed to be no link."""
+        known = self._links.get(rel, _NOT_CACHED)
+        if known is not _NOT_CACHED:
+            return known  # type: ignore[return-value]
         try:
             target: str | None = os.readlink(self.full(rel))
         except OSError:
@@ -292,9 +292,20 @@ class Root:
         self._record("dir", rel)
         try:
             with os.scandir(self._confined(rel)) as entries:
-                return sorted(shown(e.name) for e in itertools.islice(entries, MAX_DIR_ENTRIES))
+                listed = list(itertools.islice(entries, MAX_DIR_ENTRIES))
+            if not self.live:
+                self._note_subfolders(rel, listed)
         except (OSError, _Escape):
             return None
+        return sorted(shown(e.name) for e in listed)
+
+    def _note_subfolders(self, rel: str, listed: list[os.DirEntry[str]]) -> None:
+        """Remember which entries of a listed capture folder are folders, not links (the listing's own
+        d_type says so): resolving a device's queue/, holders/ and slaves/ then reads no link."""
+        where = "/".join(self._resolved_dir(rel.strip("/")))
+        for entry in listed:
+            if entry.is_dir(follow_symlinks=False):
+                self._links[f"{where}/{entry.name}" if where else entry.name] = None
 
     def is_dir(self, rel: str) -> bool:
         """Whether `rel` is a directory (links followed inside the root)."""
@@ -359,18 +370,17 @@ class Root:
             if text is None:
                 return CommandOutput(None, source, "not recorded in this capture")
             return CommandOutput(text, source, None, 0)
-        import shutil  # with subprocess, only when a command runs (~6 ms of every start-up otherwise)
-        import subprocess
+        import subprocess  # only when a command runs (~4 ms of every start-up otherwise)
 
-        if shutil.which(argv[0]) is None:
-            return CommandOutput(None, source, f"{argv[0]} is not installed")
-        try:
+        try:  # subprocess searches PATH itself: shutil.which first would cost its import (~3 ms)
             done = subprocess.run(
                 argv, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S, env=host_command_env(),
                 stdin=subprocess.DEVNULL, errors="replace", check=False,
             )
         except subprocess.TimeoutExpired:
             return CommandOutput(None, source, f"timed out after {COMMAND_TIMEOUT_S:.0f} s")
+        except (FileNotFoundError, PermissionError):  # no executable of that name on PATH
+            return CommandOutput(None, source, f"{argv[0]} is not installed")
         except OSError as err:
             return CommandOutput(None, source, describe_os_error(err))
         if done.returncode != 0 and not done.stdout:

@@ -65,8 +65,8 @@ def test_fail_is_the_etcd_fsync_finding_and_exits_1(tmpfs_dir: str) -> None:
     assert "; samples 400; confidence 95% interval " in lines[1]  # the interval lies over the threshold
     assert (f"verify    diskdoctor bench wal --dir {tmpfs_dir} --bs 4k --duration 0.4s --rate 1000 "
             "--threshold-ms 1e-05   # the same run again after the fix: compare") in lines  # like for like
-    assert ("fix       for pid in $(pgrep -x etcd); do ionice -c2 -n0 -p \"$pid\"; done   # etcd tuning guide: "
-            "best-effort, highest priority (nothing where etcd does not run)") in lines
+    assert ("fix       for pid in $(pgrep -x etcd); do ionice -c2 -n0 -p \"$pid\"; done   # etcd tuning "
+            "guide: best-effort, highest priority (nothing where etcd does not run)") in lines
     notes = [line for line in lines if line.startswith("durable   NOT DURABLE: tmpfs keeps files in memory")]
     assert len(notes) == 1  # the "not a disk" note stays under the finding
 

@@ -9,7 +9,6 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
 
 from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.root import describe_write_error
@@ -20,6 +19,10 @@ from .completion import OPTION as COMPLETION_OPTION
 from .completion import add_completion_option
 from .json_output import add_json_options, json_text
 from .manual import ManualAction
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up ~2 ms
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 SIGNAL_EXIT_BASE = 128
 BENCH_HELP = "run a database-style storage benchmark (writes scratch files)"
@@ -32,6 +35,7 @@ HEAVY_SUBCOMMANDS = ("bench", "advise", "runs", "report", "monitor", "watch")
 """Subcommands whose options need their own modules; other commands parse without importing them."""
 ALL_HEAVY = "*"
 """`with_heavy` for a parser with every subcommand's options (the shell completion covers them all)."""
+COMMANDS = ("devices", "trim", "capture", *HEAVY_SUBCOMMANDS)
 PIPE_WIDTH = 240
 DEBUG_ENV = "DISKDOCTOR_DEBUG"
 
@@ -95,8 +99,16 @@ def _global_options(parser: argparse.ArgumentParser, *, in_subcommand: bool) -> 
                              "like lsblk --sysroot")
 
 
-def build_parser(with_heavy: str | None = None) -> OneLineParser:
-    """The argument parser; `bench` and `advise` get their full options only when `with_heavy` names them."""
+def build_parser(with_heavy: str | None = None, only: str | None = None) -> OneLineParser:
+    """The argument parser; `bench` and `advise` get their full options only when `with_heavy` names them.
+
+    With `only` (the command the arguments start with) the other subcommands' parsers are not built:
+    argparse gives every word after the command to its parser, so nothing else could be asked for.
+    Building them cost each start-up ~2 ms."""
+
+    def wanted(name: str) -> bool:
+        return only is None or only == name
+
     parser = OneLineParser(
         prog="diskdoctor",
         description="Why is this node's storage slow? Explore the storage stack, where TRIM "
@@ -113,6 +125,17 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser,
                                      prog=parser.prog)  # a given prog spares argparse a formatter (shutil)
 
+    if wanted("devices"):
+        _add_devices_parser(commands)
+    if wanted("trim"):
+        _add_trim_parser(commands)
+    if wanted("capture"):
+        _add_capture_parser(commands)
+    _add_heavy_parsers(commands, with_heavy, wanted)
+    return parser
+
+
+def _add_devices_parser(commands: argparse._SubParsersAction) -> None:
     devices = commands.add_parser("devices", help="print the storage stack (disks up), lsblk style",
                                   description="Print every block device and how they stack.")
     add_json_options(devices)
@@ -120,6 +143,8 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
                          help="also list unattached loop devices and RAM disks")
     _global_options(devices, in_subcommand=True)
 
+
+def _add_trim_parser(commands: argparse._SubParsersAction) -> None:
     trim = commands.add_parser("trim", help="does TRIM reach the flash, and when is it trimmed?",
                                description="One TRIM verdict per mounted filesystem: where discard "
                                            "stops, the discard mount mode, the fstrim timer and cron "
@@ -132,6 +157,8 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
     trim.add_argument("--yes", action="store_true", help="with --run: do not ask for confirmation")
     _global_options(trim, in_subcommand=True)
 
+
+def _add_capture_parser(commands: argparse._SubParsersAction) -> None:
     capture = commands.add_parser("capture", help="write a capture bundle for a support ticket",
                                   description="Copy the files the probes read, outputs of "
                                               "read-only commands and a manifest to a .tar.gz.")
@@ -148,45 +175,50 @@ def build_parser(with_heavy: str | None = None) -> OneLineParser:
     capture.add_argument("--force", action="store_true", help="replace FILE if it exists")
     _global_options(capture, in_subcommand=True)
 
-    if with_heavy not in ("advise", ALL_HEAVY):
-        commands.add_parser("advise", help=ADVISE_HELP)
-    else:
+
+def _add_heavy_parsers(commands: argparse._SubParsersAction, with_heavy: str | None,
+                       wanted: Callable[[str], bool]) -> None:
+    """advise, bench, runs, report, monitor and watch: a stub (name and help) unless `with_heavy` names
+    them, so that their options' modules load only for them."""
+    stubs = {"advise": ADVISE_HELP, "bench": BENCH_HELP, "runs": RUNS_HELP, "report": REPORT_HELP,
+             "monitor": MONITOR_HELP, "watch": WATCH_HELP}
+    for name, stub_help in stubs.items():
+        if not wanted(name):
+            continue
+        if with_heavy not in (name, ALL_HEAVY):
+            commands.add_parser(name, help=stub_help)
+        else:
+            _add_full_parser(commands, name)
+
+
+def _add_full_parser(commands: argparse._SubParsersAction, name: str) -> None:
+    """One heavy subcommand's parser with all its options (its module imported now)."""
+    if name == "advise":
         from .advise import add_advise_parser
 
         _global_options(add_advise_parser(commands, OneLineParser), in_subcommand=True)
-    if with_heavy not in ("bench", ALL_HEAVY):
-        commands.add_parser("bench", help=BENCH_HELP)
-    else:
+    elif name == "bench":
         from .bench import add_bench_parser
 
         for kind in add_bench_parser(commands, OneLineParser):
             kind.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-    if with_heavy not in ("runs", ALL_HEAVY):
-        commands.add_parser("runs", help=RUNS_HELP)
-    else:
+    elif name == "runs":
         from .runs import add_runs_parser
 
         for action in add_runs_parser(commands, OneLineParser):
             action.add_argument("--sysroot", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-    if with_heavy not in ("report", ALL_HEAVY):
-        commands.add_parser("report", help=REPORT_HELP)
-    else:
+    elif name == "report":
         from .report import add_report_parser
 
         _global_options(add_report_parser(commands), in_subcommand=True)
-    if with_heavy not in ("monitor", ALL_HEAVY):
-        commands.add_parser("monitor", help=MONITOR_HELP)
-    else:
+    elif name == "monitor":
         from .monitor import add_monitor_parser
 
         _global_options(add_monitor_parser(commands), in_subcommand=True)
-    if with_heavy not in ("watch", ALL_HEAVY):
-        commands.add_parser("watch", help=WATCH_HELP)
     else:
         from .watch import add_watch_parser
 
         _global_options(add_watch_parser(commands), in_subcommand=True)
-    return parser
 
 
 def run_devices(args: argparse.Namespace) -> int:
@@ -309,7 +341,8 @@ def _prepare_process() -> None:
 
 def _parse(argv: list[str]) -> argparse.Namespace:
     """The arguments; an unknown one is a usage error naming the (sub)command's help."""
-    parser = build_parser(with_heavy=heavy_subcommand(argv))
+    first = argv[0] if argv else None
+    parser = build_parser(with_heavy=heavy_subcommand(argv), only=first if first in COMMANDS else None)
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         words = [parser.prog, args.command, getattr(args, "bench_kind", None),

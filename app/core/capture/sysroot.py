@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import IO, TYPE_CHECKING
 
 from diskdoctor.app.base.errors import UsageError
 from diskdoctor.probes.root import MAX_FILE_BYTES, Root, describe_os_error, live_root
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up ~2 ms
 if TYPE_CHECKING:
     import tarfile
+    from typing import IO
 
 # A capture archive's modules (tarfile, gzip, the scratch folder's secrets) load only when one is opened:
 # they cost a folder or the live host ~10 ms of start-up.

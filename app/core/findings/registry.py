@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from .finding import Finding
 from .vocabulary import Severity, Word
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up ~2 ms
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Scope(Word):
