@@ -13,10 +13,10 @@ from diskdoctor.probes.wal_target import SPACE_MARGIN, free_bytes, space_needed
 
 MIB = 1 << 20
 MIN_RANDWRITE = 16 * MIB
+"""Below this a randwrite file sits in the drive's own cache: the figures would say nothing."""
 FIT_SEGMENT = 16 * MIB
 """etcd's WAL segments when an interference run must fit: 16 MiB, not 64 MB (a 20 s phase at 500/s
 writes 23 MB, so the WAL cuts a segment, as etcd does)."""
-"""Below this a randwrite file sits in the drive's own cache: the figures would say nothing."""
 
 
 @dataclass(frozen=True)
