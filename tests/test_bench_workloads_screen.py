@@ -47,6 +47,8 @@ async def test_interference_draws_both_series_on_one_chart(tmpfs_dir: str) -> No
         verdict = text_of(app, "#bench-verdict")
         assert verdict.startswith("PASS  WAL p99 fdatasync ") and "under compaction" in verdict
         assert "the compaction model (2 jobs" in verdict
+        progress = text_of(app, "#bench-progress-text")  # the WAL beside the store: its writes and rate
+        assert re.search(r"[\d,]+ writes · [1-9][\d,]* ops/s · .* · done$", progress), progress
         await app.workers.wait_for_complete()
     assert os.listdir(tmpfs_dir) == []
 

@@ -109,9 +109,12 @@ class LivePanel:
                 1.0, result.duration_s, self.last_ops, 0.0, finished=True,
                 mb_s=(result.read_mb_s, result.write_mb_s)))
             return
-        if not isinstance(result, WalResult):
+        if not isinstance(result, WalResult):  # interference: the WAL beside the store, its own rate
+            under = getattr(result, "under_compaction", None)
+            ops, rate = (under.samples, under.ops_per_s or 0.0) if isinstance(under, WalResult) else \
+                (self.last_ops, self.last_ops / self.figures.last_t if self.figures.last_t else 0.0)
             query("#bench-progress-text", Static).update(view.progress_text(
-                1.0, self.figures.last_t, self.last_ops, 0.0, finished=True))
+                1.0, self.figures.last_t, ops, rate, finished=True))
             return
         self.total_sync = result.sync
         query(LatencyBars).show_bands(HISTOGRAM_TITLE, view.log_bands(self.total_sync))
