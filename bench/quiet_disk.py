@@ -20,7 +20,8 @@ def _activity() -> tuple[int, int]:
             if len(fields) < 14 or fields[2].startswith(SKIP_PREFIXES):
                 continue
             numbers = [int(value) for value in fields[3:]]
-            done += numbers[0] + numbers[4] + sum(numbers[11:12]) + sum(numbers[15:16])
+            # reads, writes, then discards and flushes where the kernel counts them (4.18 and 5.5 on)
+            done += sum(numbers[index] for index in (0, 4, 11, 15) if index < len(numbers))
             in_flight += numbers[8]
     return done, in_flight
 
