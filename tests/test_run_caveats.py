@@ -56,6 +56,19 @@ def test_old_runs_open_everywhere_and_name_their_model(private_state_dir: Path) 
     assert {"ETCD-FSYNC-P99", "BENCH-HOST-BUSY"} <= {f["id"] for f in advised}
 
 
+def test_the_busy_host_evidence_says_busy_once(private_state_dir: Path) -> None:
+    """The wal run's BENCH-HOST-BUSY evidence read "busy: host BUSY during the run" (a doubled word)."""
+    _old_runs(private_state_dir)
+    advised = json.loads(run_cli("advise", "--bench", OLD_WAL, "--json").out)["findings"]
+    busy = next(f for f in advised if f["id"] == "BENCH-HOST-BUSY")
+    lines = [f"{item['what']}: {item['value']}" for item in busy["evidence"]]
+    assert any(line.startswith("contention: BUSY during the run: other processes used 53% of the CPUs")
+               for line in lines), lines
+    assert not any(line.lower().startswith("busy: host busy") for line in lines), lines
+    shown = run_cli("advise", "--bench", OLD_WAL).out
+    assert "contention: BUSY during the run" in " ".join(shown.split()) and "host BUSY" not in shown
+
+
 def test_compare_refuses_a_closed_loop_run_beside_an_open_loop_one(private_state_dir: Path,
                                                                      tmpfs_dir: str) -> None:
     _old_runs(private_state_dir)

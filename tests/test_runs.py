@@ -180,7 +180,9 @@ def test_comparison_names_what_differs() -> None:
 def test_runs_cli_show_compare_json_and_plot(store: RunStore) -> None:
     old, new = store.save(saved_run(20)), store.save(saved_run(23, slow_ms=6.8))
     listing = run_cli("runs", "list", "--json")
-    assert [run["id"] for run in json.loads(listing.out)["runs"]] == [old.id, new.id]
+    assert [run["id"] for run in json.loads(listing.out)["runs"]] == [new.id, old.id]  # newest first
+    rows = run_cli("runs", "list").out.splitlines()[1:]
+    assert [row.split()[0] for row in rows] == [new.id, old.id]  # as the Runs screen lists them
     shown = run_cli("runs", "show", "latest")
     assert shown.code == 0 and shown.out.startswith(f"run       {new.id} (WAL write + sync latency)")
     assert ("params    etcd: 2,300-byte writes, 22 MiB, fdatasync, "

@@ -24,7 +24,7 @@ def add_runs_parser(commands: argparse._SubParsersAction,
                                            "(default ~/.local/state/diskdoctor/runs), one JSON file each.")
     actions = runs.add_subparsers(dest="runs_action", metavar="ACTION", parser_class=parser_class,
                                   required=True)
-    listing = actions.add_parser("list", help="every saved run, oldest first")
+    listing = actions.add_parser("list", help="every saved run, newest first")
     add_json_options(listing)
     show = actions.add_parser("show", help="one run: host, stack, parameters, figures")
     show.add_argument("run", metavar="ID", help="a run id, any unique part of one, latest or previous")
@@ -82,7 +82,7 @@ def run_runs(args: argparse.Namespace) -> int:
             if args.json:
                 _print([json_text(_list_json(store, listing), args)])
             elif listing.runs:
-                _print(list_lines(listing.runs))
+                _print(list_lines(listing.newest_first()))
             else:
                 _print([f"no saved runs in {store.directory} (run `diskdoctor bench wal --dir DIR`)"])
             return EXIT_OK
@@ -122,7 +122,7 @@ def _compare_json(comparison: Comparison) -> dict[str, object]:
 def _list_json(store: RunStore, listing: RunListing) -> dict[str, object]:
     """The `runs list --json` document; a run that cannot be summarised is listed as skipped, with why."""
     runs, skipped = [], [{"file": name, "reason": why} for name, why in listing.skipped]
-    for run in listing.runs:
+    for run in listing.newest_first():
         try:
             with rendering(f"run {run.id}"):
                 runs.append(_summary_json(run))

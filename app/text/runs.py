@@ -57,7 +57,7 @@ def list_row(run: SavedRun) -> tuple[str, str, str]:
 
 
 def list_lines(runs: list[SavedRun]) -> list[str]:
-    """One line per run, newest last, under a header."""
+    """One line per run, in the order given, under a header."""
     if not runs:
         return []
     shown = [list_row(run) for run in runs]

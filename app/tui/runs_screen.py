@@ -106,7 +106,7 @@ class RunsScreen(Screen[None]):
 
     @on(RunsLoaded)
     def show_runs(self, message: RunsLoaded) -> None:
-        self.runs = list(reversed(message.listing.runs))  # newest first
+        self.runs = message.listing.newest_first()
         known = {run.id for run in self.runs}
         self.picked = [run_id for run_id in self.picked if run_id in known]
         self._rows = [list_row(run) for run in self.runs]  # a damaged run says DAMAGED, and why

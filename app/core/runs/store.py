@@ -59,6 +59,11 @@ class RunListing:
     damaged: set[str] = field(default_factory=set)
     """Names of the skipped files that say they are diskdoctor runs but have a field of the wrong type."""
 
+    def newest_first(self) -> list[SavedRun]:
+        """The runs as every list shows them (`runs list`, the Runs screen): the newest first, as in
+        `git log` or `docker ps`, where the run just made is the one looked for."""
+        return self.runs[::-1]
+
     def warnings(self) -> list[str]:
         """One line per skipped file: "skipped notes.txt: not a diskdoctor run file (left as it is)"."""
         return [skip_warning(name, why) for name, why in self.skipped]
