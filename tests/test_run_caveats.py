@@ -57,16 +57,23 @@ def test_old_runs_open_everywhere_and_name_their_model(private_state_dir: Path) 
 
 
 def test_the_busy_host_evidence_says_busy_once(private_state_dir: Path) -> None:
-    """The wal run's BENCH-HOST-BUSY evidence read "busy: host BUSY during the run" (a doubled word)."""
+    """The wal run's BENCH-HOST-BUSY evidence read "busy host BUSY during the run" (a doubled word): it
+    reads "host BUSY during the run" in the bench summary's evidence line and "host: BUSY ..." in advise."""
+    from diskdoctor.app.core.bench.verdict import finding_lines, run_findings
+    from diskdoctor.app.core.runs.store import RunStore
+
     _old_runs(private_state_dir)
+    run = RunStore().find(OLD_WAL)
+    [evidence] = [line for finding in run_findings(run.record) if finding.id == "BENCH-HOST-BUSY"
+                  for line in finding_lines(finding) if line.startswith("evidence")]
+    assert "; host BUSY during the run: other processes used 53% of the CPUs" in evidence, evidence
+    assert "busy host" not in evidence.lower(), evidence
     advised = json.loads(run_cli("advise", "--bench", OLD_WAL, "--json").out)["findings"]
     busy = next(f for f in advised if f["id"] == "BENCH-HOST-BUSY")
-    lines = [f"{item['what']}: {item['value']}" for item in busy["evidence"]]
-    assert any(line.startswith("contention: BUSY during the run: other processes used 53% of the CPUs")
-               for line in lines), lines
-    assert not any(line.lower().startswith("busy: host busy") for line in lines), lines
-    shown = run_cli("advise", "--bench", OLD_WAL).out
-    assert "contention: BUSY during the run" in " ".join(shown.split()) and "host BUSY" not in shown
+    assert [item["what"] for item in busy["evidence"]] == ["host load", "host"]
+    assert busy["evidence"][1]["value"].startswith("BUSY during the run: other processes used 53%")
+    shown = " ".join(run_cli("advise", "--bench", OLD_WAL).out.split())
+    assert "host: BUSY during the run" in shown and "host BUSY" not in shown
 
 
 def test_compare_refuses_a_closed_loop_run_beside_an_open_loop_one(private_state_dir: Path,

@@ -49,7 +49,7 @@ def host_busy(bench: BenchContext) -> Iterator[Finding]:
         "BENCH-HOST-BUSY", Severity.INFO, subject_of(bench.document),
         "the host was busy during the benchmark: its figures include other processes' interference",
         (Evidence("host load", caveats.host.line(), f"{bench.origin}: host"),
-         Evidence("contention", caveats.contention_text(), f"{bench.origin}: host.busy")),
+         Evidence("host", caveats.contention_text(), f"{bench.origin}: host.busy")),
         "Other processes' CPU time and I/O delay the benchmark's writes as they would delay the database's; "
         "a verdict from such a run describes this host at this moment, not the disk alone.",
         (), None, ("# run the benchmark again at a quieter moment, then compare: "
