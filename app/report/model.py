@@ -11,13 +11,12 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 
 from ..core.advice.advise import advise, load_advice_input
-from ..core.bench.context import BenchContext
+from ..core.advice.saved_runs import saved_runs_input
 from ..core.findings.finding import Finding
 from ..core.findings.order import in_display_order
 from ..core.runs.host_fingerprint import HostFingerprint, host_fingerprint
 from ..core.runs.record import SavedRun
-from ..core.runs.render_guard import RunRenderError, rendering
-from ..core.runs.store import RunListing, RunStore, RunStoreError
+from ..core.runs.store import RunListing, RunStore
 from ..core.snapshot import read_snapshot
 from ..core.trim.doctor import TrimVerdict
 
@@ -38,29 +37,6 @@ class Report:
     """Run files of the runs directory that were skipped (damaged or foreign), named in `notes`."""
 
 
-def default_runs(listing: RunListing, hostname: str | None) -> list[SavedRun]:
-    """The newest run of each kind on each filesystem of this host (what "the results" usually means)."""
-    newest: dict[tuple[str, str], SavedRun] = {}
-    for run in listing.runs:  # oldest first: later ones replace earlier ones
-        if hostname is not None and run.host.hostname == hostname:
-            newest[(run.kind, run.stack.target.mountpoint)] = run
-    return sorted(newest.values(), key=lambda run: (run.saved_at, run.id))
-
-
-def bench_contexts(runs: list[SavedRun], notes: list[str] | None = None) -> list[BenchContext]:
-    """Each run's result document, for the advisor's benchmark rules (a run that cannot give one is
-    left out, with a note)."""
-    contexts = []
-    for run in runs:
-        try:
-            with rendering(f"run {run.id}"):
-                contexts.append(BenchContext(run.record.to_json(), f"run {run.id}"))
-        except RunRenderError as err:
-            if notes is not None:
-                notes.append(str(err))
-    return contexts
-
-
 def build_report(root: Root, runs: list[SavedRun] | None = None, *, store: RunStore | None = None,
                  listing: RunListing | None = None, host: Host | None = None, trim: TrimFacts | None = None,
                  verdicts: list[TrimVerdict] | None = None, now: dt.datetime | None = None) -> Report:
@@ -71,21 +47,10 @@ def build_report(root: Root, runs: list[SavedRun] | None = None, *, store: RunSt
         snapshot = read_snapshot(root, host=host, trim_facts=trim)
         host, trim = snapshot.host, snapshot.trim_facts
         verdicts = list(snapshot.verdicts) if verdicts is None else verdicts
-    notes: list[str] = []
-    if listing is None and runs is None:
-        try:
-            listing = (store or RunStore()).scan()
-        except RunStoreError as err:
-            listing = RunListing()
-            notes.append(f"saved runs not read: {err}")
-    if listing is not None:
-        notes += [f"runs directory: {warning}" for warning in listing.warnings()]
-    if runs is None:
-        runs = default_runs(listing or RunListing(), host.hostname)
+    saved = saved_runs_input(host.hostname, runs=runs, listing=listing, store=store)  # as the Advice screen
     etcd, etcd_notes = discover_etcd_metrics(root)  # as the Advice screen and `advise` do
-    notes += etcd_notes
-    advice = load_advice_input(root, host=host, trim=trim, verdicts=verdicts,
-                               bench=tuple(bench_contexts(runs, notes)), etcd_metrics=etcd)
+    notes = [*saved.notes, *etcd_notes]
+    advice = load_advice_input(root, host=host, trim=trim, verdicts=verdicts, bench=saved.bench,
+                               etcd_metrics=etcd)
     return Report(now or dt.datetime.now(dt.timezone.utc), host_fingerprint(root, host), host,
-                  advice.verdicts, in_display_order(advise(advice)), runs, notes,
-                  len(listing.skipped) if listing else 0)
+                  advice.verdicts, in_display_order(advise(advice)), saved.runs, notes, saved.skipped)

@@ -3,7 +3,7 @@ with evidence, why, fix, risk and verify."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from diskdoctor.probes.etcd_metrics import discover as discover_etcd_metrics
 from diskdoctor.probes.host import Host
@@ -25,9 +25,11 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from ..core.advice.advise import advise, load_advice_input
+from ..core.advice.saved_runs import saved_runs_input
 from ..core.bench.context import BenchContext
 from ..core.findings.finding import Finding
 from ..core.findings.order import MergedFinding, worst_first
+from ..core.runs.store import RunStore, RunStoreError
 from ..text.advice import summary_line
 from .cards import card_content
 from .messages import HostLoadFailed
@@ -82,6 +84,8 @@ class AdviceScreen(Screen[None]):
         self._applied: Selection | None = None
         self._wanted: Selection | None = None
         """The selection the user arrived with (applied once the findings are in)."""
+        self._runs_stamp: int | None = None
+        """The saved runs folder's change time when its runs were last judged."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -111,6 +115,11 @@ class AdviceScreen(Screen[None]):
             etcd, _notes = discover_etcd_metrics(self.root)  # a local etcd's own commit p99 (live only)
             advice = load_advice_input(self.root, bench=self.bench, host=self.host, trim=self.trim,
                                        etcd_metrics=etcd)
+            saved = saved_runs_input(advice.host.hostname)  # the runs the report judges, gathered as it does
+            self._runs_stamp = saved.stamp
+            given = {context.origin for context in advice.bench}  # a walkthrough's runs are saved runs too
+            more = [context for context in saved.bench if context.origin not in given]
+            advice = replace(advice, bench=[*advice.bench, *more])
             self.post_message(AdviceReady(advise(advice), advice.host.root_label))
         except Exception as err:  # a probe or rule bug must never kill the app
             self.post_message(HostLoadFailed(f"could not run the advisor: {err}"))
@@ -188,7 +197,10 @@ class AdviceScreen(Screen[None]):
         return self.subject is not None if action == "all_subjects" else True
 
     def on_screen_resume(self) -> None:
-        """Arriving from another screen: only the findings about what was chosen there, if it has any."""
+        """Arriving from another screen: the rules again when a run was saved or removed since (as the
+        report would judge it), and only the findings about what was chosen there, if it has any."""
+        if self.all_rows and _runs_stamp() != self._runs_stamp:
+            self.load()
         selection = chosen(self.app)
         if selection is None or selection.by == "advice" or selection == self._applied:
             return
@@ -292,6 +304,14 @@ class AdviceScreen(Screen[None]):
             return
         self.app.copy_to_clipboard("\n".join(lines) + "\n")
         self.notify(f"Copied {len(lines)} lines (your terminal must allow OSC 52 clipboard access)")
+
+
+def _runs_stamp() -> int | None:
+    """The saved runs folder's change time now (None: no folder, or none can be found)."""
+    try:
+        return RunStore().stamp()
+    except RunStoreError:
+        return None
 
 
 def _expanded(row: MergedFinding, findings: list[Finding]) -> list[Finding]:

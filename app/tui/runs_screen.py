@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 from diskdoctor.widgets.fit_text import fit_end, middle_ellipsis
@@ -91,7 +90,7 @@ class RunsScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         """Coming back after a run was saved elsewhere (the Benchmark screen, a guide, another shell): read
         the runs again when their folder changed since the last reading."""
-        if self.store is not None and _stamp(self.store) != self.stamp:
+        if self.store is not None and self.store.stamp() != self.stamp:
             self.load_runs()
 
     @work(thread=True, exclusive=True, group="runs", exit_on_error=False, description="load saved runs")
@@ -99,7 +98,7 @@ class RunsScreen(Screen[None]):
         """Read every run file off the UI thread (parsing histograms of many runs takes a moment)."""
         try:
             self.store = self.store or RunStore()
-            self.stamp = _stamp(self.store)
+            self.stamp = self.store.stamp()
             self.post_message(self.RunsLoaded(self.store.scan()))
         except RunStoreError as err:
             self.post_message(self.RunsLoaded(RunListing(), str(err)))
@@ -251,10 +250,3 @@ class RunsScreen(Screen[None]):
         except RunRenderError as err:
             detail.update(Text(f"{err}\n\n{hint}", style="bold red"))
 
-
-def _stamp(store: RunStore) -> int | None:
-    """When the runs folder last changed (a run saved or removed), None when it does not exist yet."""
-    try:
-        return os.stat(store.directory).st_mtime_ns
-    except OSError:
-        return None

@@ -101,6 +101,14 @@ class RunStore:
     def __init__(self, directory: Path | None = None) -> None:
         self.directory = Path(directory) if directory is not None else default_runs_dir()
 
+    def stamp(self) -> int | None:
+        """When the folder last changed (a run saved or removed), None when it does not exist yet: a screen
+        reads the runs again when this differs from its last reading."""
+        try:
+            return os.stat(self.directory).st_mtime_ns
+        except OSError:
+            return None
+
     def save(self, run: SavedRun) -> SavedRun:
         """Write `run` as a new file (temp file + link: atomic, never replacing one); returns it, id final."""
         try:

@@ -1,0 +1,75 @@
+"""The saved benchmark runs the advisor judges beside a host, gathered once for `diskdoctor report` and the
+Advice screen, so both show the same findings for the same host and runs folder."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..bench.context import BenchContext
+from ..runs.render_guard import RunRenderError, rendering
+
+if TYPE_CHECKING:  # the store is imported when runs are read (a report module's import stays shallow)
+    from ..runs.record import SavedRun
+    from ..runs.store import RunListing, RunStore
+
+
+@dataclass(frozen=True)
+class SavedRunsInput:
+    """The runs chosen, their result documents for the bench rules, and what to tell the reader."""
+
+    runs: list[SavedRun]
+    bench: tuple[BenchContext, ...]
+    notes: list[str] = field(default_factory=list)
+    """Why a run or the folder was left out ("saved runs not read: ...", "runs directory: skipped ...")."""
+    skipped: int = 0
+    """Files of the runs folder that were skipped (damaged or foreign)."""
+    stamp: int | None = None
+    """The runs folder's change time before it was read (RunStore.stamp), when it was read."""
+
+
+def newest_runs(listing: RunListing, hostname: str | None) -> list[SavedRun]:
+    """The newest run of each kind on each filesystem of this host (what "the results" usually means)."""
+    newest: dict[tuple[str, str], SavedRun] = {}
+    for run in listing.runs:  # oldest first: later ones replace earlier ones
+        if hostname is not None and run.host.hostname == hostname:
+            newest[(run.kind, run.stack.target.mountpoint)] = run
+    return sorted(newest.values(), key=lambda run: (run.saved_at, run.id))
+
+
+def run_contexts(runs: list[SavedRun], notes: list[str] | None = None) -> list[BenchContext]:
+    """Each run's result document, for the advisor's benchmark rules (a run that cannot give one is
+    left out, with a note)."""
+    contexts = []
+    for run in runs:
+        try:
+            with rendering(f"run {run.id}"):
+                contexts.append(BenchContext(run.record.to_json(), f"run {run.id}"))
+        except RunRenderError as err:
+            if notes is not None:
+                notes.append(str(err))
+    return contexts
+
+
+def saved_runs_input(hostname: str | None, *, runs: list[SavedRun] | None = None,
+                     listing: RunListing | None = None, store: RunStore | None = None) -> SavedRunsInput:
+    """The runs to judge: `runs` when given, else the newest per kind and filesystem of `hostname` from
+    `listing` or a scan of the runs folder (an unreadable folder is a note, never an error)."""
+    from ..runs.store import RunListing, RunStore, RunStoreError
+
+    notes: list[str] = []
+    stamp = None
+    if listing is None and runs is None:
+        try:
+            store = store or RunStore()
+            stamp = store.stamp()
+            listing = store.scan()
+        except RunStoreError as err:
+            listing = RunListing()
+            notes.append(f"saved runs not read: {err}")
+    if listing is not None:
+        notes += [f"runs directory: {warning}" for warning in listing.warnings()]
+    if runs is None:
+        runs = newest_runs(listing or RunListing(), hostname)
+    bench = tuple(run_contexts(runs, notes))
+    return SavedRunsInput(runs, bench, notes, len(listing.skipped) if listing else 0, stamp)

@@ -1,0 +1,44 @@
+"""The Advice screen judges the saved runs `diskdoctor report` judges (the newest run of each kind on each
+filesystem of the host), so a failed run's finding is on both, also when it was saved while the app ran."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import fixture_root
+from diskdoctor.app.core.runs.store import RunStore
+from diskdoctor.app.report.model import build_report
+from diskdoctor.app.tui.advice_screen import AdviceScreen
+from diskdoctor.app.tui.app import DiskDoctorApp
+from support.runs_support import saved_run
+from test_tui_layout import open_advice, settle
+
+FIXTURE = "etcd-raid0-lvm-luks"
+"""Its hostname is etcd-2, the host the saved test runs were taken on."""
+
+
+def shown(screen: AdviceScreen) -> set[tuple[str, str, str]]:
+    return {(finding.id, finding.subject, finding.title) for finding in screen.findings}
+
+
+async def test_a_saved_runs_finding_is_on_the_advice_screen_as_in_the_report(private_state_dir: Path) -> None:
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_advice(pilot)
+        assert "ETCD-FSYNC-P99" not in {finding.id for finding in screen.findings}
+        before = shown(screen)
+        await pilot.press("1")
+        await settle(pilot)
+        run = RunStore().save(saved_run(20, slow_ms=25.0))  # p99 25 ms: etcd's 10 ms is missed
+        await pilot.press("4")
+        for _ in range(100):  # the rules run again off the UI thread once the folder changed
+            await settle(pilot)
+            if shown(screen) != before:
+                break
+        wal = [finding for finding in screen.findings if finding.id == "ETCD-FSYNC-P99"]
+        assert len(wal) == 1 and wal[0].severity.value == "crit"
+        assert any(f"run {run.id}" in item.source for item in wal[0].evidence)
+        on_screen = shown(screen)
+    report = build_report(fixture_root(FIXTURE))
+    assert [saved.id for saved in report.runs] == [run.id]
+    assert on_screen == {(finding.id, finding.subject, finding.title) for finding in report.findings}
