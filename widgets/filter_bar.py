@@ -65,3 +65,10 @@ def matches(text: str, *fields: str) -> bool:
     """Whether every word of the filter appears in one of the fields (case-insensitive)."""
     haystack = " ".join(fields).casefold()
     return all(word in haystack for word in text.casefold().split())
+
+
+def filter_note(text: str, shown: int, total: int, rows: str) -> str:
+    """The line that says what a filter keeps: "filter 'ssd': 3 of 12 filesystems · Esc clears", or that
+    it keeps nothing ("filter 'x': none of the 12 filesystems matches · Esc clears")."""
+    kept = f"{shown} of {total} {rows}" if shown else f"none of the {total} {rows} matches"
+    return f"filter '{text}': {kept} · Esc clears"

@@ -10,7 +10,7 @@ from diskdoctor.probes.host import Host
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard
-from diskdoctor.widgets.filter_bar import FilterBar, matches
+from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
 from diskdoctor.widgets.fit_text import fit_end, middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
@@ -164,7 +164,7 @@ class AdviceScreen(Screen[None]):
         if self.subject is not None:
             parts.insert(0, f"only {self.subject} (a: all)")
         if self.filter_text:
-            parts.insert(0, f"filter '{self.filter_text}': {len(self.rows)} of {len(self.all_rows)}")
+            parts.insert(0, filter_note(self.filter_text, len(self.rows), len(self.all_rows), "rows"))
         self.query_one("#status", Static).update(Text(" · ".join(parts)))
 
     def _refilter(self) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from diskdoctor.probes.hotplug import HotplugWatcher, watch_block_devices
 from diskdoctor.probes.io_monitor import RESCAN_EVERY_S, IoMonitor, LayerSample, MonitorSample
 from diskdoctor.probes.root import Root
+from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
 from diskdoctor.widgets.fit_text import middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
@@ -108,6 +109,8 @@ class MonitorScreen(Screen[None]):
         Binding("o", "sort", "Sort", tooltip="Sort by the next column, largest first; after the last, "
                 "grouped by filesystem again."),
         Binding("d", "watch", "Watch a database", tooltip="Per-call sync latency of a running database."),
+        Binding("slash", "filter", "Filter", tooltip="Keep the devices whose name, kernel name or type has "
+                "the text, and the filesystems whose mountpoint has it (Esc clears)."),
         Binding("q", "app.quit", "Quit", show=False),
     ]
 
@@ -134,6 +137,8 @@ class MonitorScreen(Screen[None]):
         self.sort_key: str | None = None
         """The figure column the rows are sorted by (largest first), or None: grouped by filesystem."""
         self._placed_key: str | None = None
+        self.filter_text = ""
+        """The `/` filter: only the rows that have it stay, tick after tick."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -143,6 +148,7 @@ class MonitorScreen(Screen[None]):
             with VerticalScroll(id="monitor-side"):
                 yield Static("", id="monitor-who")
                 yield Static("", id="monitor-selected")
+        yield FilterBar(id="monitor-filter")
         yield Static("", id="monitor-status")
         yield FittedFooter()
 
@@ -349,6 +355,7 @@ class MonitorScreen(Screen[None]):
                 key = f"{group.group.key}|{layer.row.kname}"
                 keys.append(key)
                 rows[key] = self._row_cells(layer, live)
+        keys = self._kept(keys, sample)
         column_keys = [str(column.key.value) for column in table.columns.values()]
         if keys != self._row_keys:
             selected = self._selected_key()
@@ -369,6 +376,39 @@ class MonitorScreen(Screen[None]):
                 if cell is not None and self._shown_cells.get((key, column)) != _look(cell):
                     table.update_cell(key, column, cell)  # only what changed: each update repaints
                     self._shown_cells[(key, column)] = _look(cell)
+
+    def _kept(self, keys: list[str], sample: MonitorSample) -> list[str]:
+        """The rows the filter keeps: a device whose name, kernel name or type has the text (under its
+        filesystem's heading), and a filesystem whose title has it, whole; sorted, each device once."""
+        if not self.filter_text:
+            return keys
+        kept: set[str] = set()
+        knames: set[str] = set()
+        kname_of: dict[str, str] = {}
+        for group in sample.groups:
+            whole = matches(self.filter_text, group.group.title)
+            for layer in group.layers:
+                key = f"{group.group.key}|{layer.row.kname}"
+                kname_of[key] = layer.row.kname
+                if whole or matches(self.filter_text, layer.row.name, layer.row.kname, layer.row.kind):
+                    kept.update((key, f"group|{group.group.key}"))
+                    knames.add(layer.row.kname)
+            if whole:
+                kept.add(f"group|{group.group.key}")
+        if self.sort_key is not None:  # a device is listed under its first group: kept if kept under any
+            return [key for key in keys if kname_of.get(key) in knames]
+        return [key for key in keys if key in kept]
+
+    def action_filter(self) -> None:
+        self.query_one(FilterBar).open()
+
+    @on(FilterBar.Filter)
+    def _filter_changed(self, message: FilterBar.Filter) -> None:
+        """Redraw now (a capture has no ticks); the rows stay filtered at every tick after."""
+        self.filter_text = message.text
+        if self.sample is not None:
+            self._draw_table(self.sample)
+            self._draw_summary(self.sample)
 
     def _sorted_rows(self, sample: MonitorSample, live: bool) -> tuple[list[str], dict[str, dict[str, Text]]]:
         """Every device once, the largest value of the sort column first (as htop's sorted view)."""
@@ -445,6 +485,10 @@ class MonitorScreen(Screen[None]):
                          + (" SATURATED" if busiest.saturated else ""))
         self.query_one("#monitor-summary", Static).update(Text(" · ".join(parts)))
         status = ["hidden for width: " + ", ".join(self.hidden_columns)] if self.hidden_columns else []
+        if self.filter_text:
+            shown = {key.rsplit("|", 1)[1] for key in self._row_keys if not key.startswith("group|")}
+            devices = {layer.row.kname for layer in sample.layers()}
+            status.insert(0, filter_note(self.filter_text, len(shown), len(devices), "devices"))
         status += [sample.note] if sample.note else []
         if self.sort_key is not None:
             status.append(f"sorted by {self.sort_key}, largest first (o: next column)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
 from diskdoctor.widgets.fit_text import fit_end, middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
@@ -55,6 +56,8 @@ class RunsScreen(Screen[None]):
         Binding("space", "pick", "Pick", tooltip="Pick this run; with two picked, they are compared."),
         Binding("c", "clear", "Clear picks"),
         Binding("r", "reload", "Reload", tooltip="Read the runs directory again."),
+        Binding("slash", "filter", "Filter",
+                tooltip="Keep the runs whose id, date, kind, result or target has the text (Esc clears)."),
         Binding("q", "app.quit", "Quit", show=False),
     ]
 
@@ -70,9 +73,14 @@ class RunsScreen(Screen[None]):
         self.store = store
         self.stamp: int | None = None
         """The runs folder's change time at the last reading."""
+        self.all_runs: list[SavedRun] = []
+        """Every saved run, newest first."""
         self.runs: list[SavedRun] = []
+        """The rows shown: the runs the filter keeps (every run without one)."""
+        self.filter_text = ""
         self.picked: list[str] = []
         self._rows: list[tuple[str, str, str]] = []
+        self._status_text = ""
         self._widths: tuple[int, ...] = ()
 
     def compose(self) -> ComposeResult:
@@ -81,6 +89,7 @@ class RunsScreen(Screen[None]):
             yield FittedTable(id="runs-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="runs-detail-pane"):
                 yield Static("", id="runs-detail")
+        yield FilterBar(id="runs-filter")
         yield Static("Reading saved runs…", id="runs-status")
         yield FittedFooter()
 
@@ -105,15 +114,39 @@ class RunsScreen(Screen[None]):
 
     @on(RunsLoaded)
     def show_runs(self, message: RunsLoaded) -> None:
-        self.runs = message.listing.newest_first()
-        known = {run.id for run in self.runs}
+        self.all_runs = message.listing.newest_first()
+        known = {run.id for run in self.all_runs}
         self.picked = [run_id for run_id in self.picked if run_id in known]
-        self._rows = [list_row(run) for run in self.runs]  # a damaged run says DAMAGED, and why
+        self._status_text = message.problem or self._status(message.listing)
+        self._refilter()
+        self._notify_damaged(message.listing)
+
+    def _refilter(self) -> None:
+        """Show the runs the filter keeps (the table rebuilt, the cursor kept), and say how many."""
+        every = [(run, list_row(run)) for run in self.all_runs]  # a damaged run says DAMAGED, and why
+        kept = [(run, row) for run, row in every
+                if matches(self.filter_text, run.id, run.kind, row[0], row[1], row[2])]
+        was = self._highlighted()
+        self.runs = [run for run, _ in kept]
+        self._rows = [row for _, row in kept]
         self._widths = ()
         self._fill_table()
-        self.query_one("#runs-status", Static).update(Text(message.problem or self._status(message.listing)))
-        self._notify_damaged(message.listing)
+        ids = [run.id for run in self.runs]
+        if was is not None and was.id in ids:  # the cursor stays on its run
+            self.query_one(DataTable).move_cursor(row=ids.index(was.id))
+        status = [self._status_text]
+        if self.filter_text:
+            status.insert(0, filter_note(self.filter_text, len(self.runs), len(self.all_runs), "runs"))
+        self.query_one("#runs-status", Static).update(Text(" · ".join(status)))
         self._show_detail()
+
+    def action_filter(self) -> None:
+        self.query_one(FilterBar).open()
+
+    @on(FilterBar.Filter)
+    def _filter_changed(self, message: FilterBar.Filter) -> None:
+        self.filter_text = message.text
+        self._refilter()
 
     @on(FittedTable.Resized, "#runs-table")
     def _resized(self) -> None:
@@ -155,7 +188,8 @@ class RunsScreen(Screen[None]):
 
     def _status(self, listing: RunListing) -> str:
         """The status line: how many runs, and every file skipped ("skipped 1 file that is not a run ...")."""
-        status = (f"{counted(len(self.runs), 'saved run')} · Space picks two to compare" if self.runs else
+        every = len(self.all_runs)
+        status = (f"{counted(every, 'saved run')} · Space picks two to compare" if every else
                   f"No saved runs yet in {self.store.directory if self.store else '?'}: every benchmark run "
                   "is saved there.")
         skipped = listing.skipped
@@ -218,7 +252,7 @@ class RunsScreen(Screen[None]):
 
     def _show_detail(self) -> None:
         detail = self.query_one("#runs-detail", Static)
-        by_id = {run.id: run for run in self.runs}
+        by_id = {run.id: run for run in self.all_runs}  # a picked run stays picked when filtered out
         if len(self.picked) == MAX_PICKS:
             first, second = by_id[self.picked[0]], by_id[self.picked[1]]
             if first.kind != second.kind:
@@ -239,6 +273,9 @@ class RunsScreen(Screen[None]):
             detail.update(styled([title, "", *lines]))
             return
         run = self._highlighted()
+        if run is None and self.all_runs and self.filter_text:
+            detail.update(Text(f"No run matches the filter '{self.filter_text}' (/ then Esc clears it)."))
+            return
         if run is None:
             detail.update(Text("Run a benchmark (key 3, or `diskdoctor bench wal --dir DIR`): it is saved "
                                "here, and two runs can be compared."))

@@ -10,7 +10,7 @@ from diskdoctor.probes.host import Host, natural_key
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard, StatusLine
-from diskdoctor.widgets.filter_bar import FilterBar, matches
+from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
 from diskdoctor.widgets.fit_text import middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
@@ -245,8 +245,8 @@ class TrimScreen(SnapshotScreen):
         self._fill_table()
         shown = self.query_one("#trim-table", DataTable).row_count
         if message.text:
-            self.query_one(StatusLine).say(f"filter '{message.text}': {shown} of {len(self.verdicts)} "
-                                           "filesystems · Esc clears")
+            note = filter_note(message.text, shown, len(self.verdicts), "filesystems")
+            self.query_one(StatusLine).say(note)
 
     @on(DataTable.RowHighlighted, "#trim-table")
     def highlighted(self, event: DataTable.RowHighlighted) -> None:
