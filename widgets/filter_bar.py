@@ -14,6 +14,7 @@ class FilterBar(Input):
     DEFAULT_CSS = """
     FilterBar { display: none; height: 1; border: none; padding: 0 1; background: $boost; }
     FilterBar.-open { display: block; }
+    FilterBar.-textual-compact { padding: 0 1; }
     """
     BINDINGS = [Binding("escape", "clear_filter", "Clear filter", show=False)]
 
@@ -29,8 +30,10 @@ class FilterBar(Input):
             return self.bar
 
     def __init__(self, *, id: str | None = None) -> None:
+        # compact: one line without a border, also while typing (Input's own :focus rule would draw its
+        # tall border over the one line and hide the text typed)
         super().__init__(placeholder="filter: type to keep matching rows · Enter keeps it · Esc clears",
-                         id=id, select_on_focus=False)
+                         id=id, select_on_focus=False, compact=True)
         self._return_to = None
 
     def open(self) -> None:
