@@ -12,6 +12,7 @@ from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.app.tui.monitor_screen import MonitorScreen
 from diskdoctor.app.tui.runs_screen import RunsScreen
 from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
+from diskdoctor.widgets.filter_bar import FilterBar
 from support.runs_support import kind_run
 from test_runs_screen import three_runs
 from test_tui_layout import settle
@@ -41,7 +42,11 @@ async def test_slash_filters_the_runs_and_the_keys_move_over_what_it_keeps(three
         assert isinstance(screen, RunsScreen)
         table = screen.query_one("#runs-table", DataTable)
         assert table.row_count == 4
-        await pilot.press("slash", *"wal", "enter")
+        await pilot.press("slash", *"wal")
+        await pilot.pause()
+        bar = screen.query_one(FilterBar)
+        assert bar.has_focus and bar.content_region.height == 1  # what is typed shows (no focus border)
+        await pilot.press("enter")
         await pilot.pause()
         assert [run.id for run in screen.runs] == three_runs[::-1]  # newest first, the randwrite run out
         assert table.row_count == 3 and screen.focused is table

@@ -86,6 +86,8 @@ class AdviceScreen(Screen[None]):
         """The selection the user arrived with (applied once the findings are in)."""
         self._runs_stamp: int | None = None
         """The saved runs folder's change time when its runs were last judged."""
+        self._judged = False
+        """Whether the rules have run once (a run saved after that makes them run again)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -130,6 +132,7 @@ class AdviceScreen(Screen[None]):
 
     @on(AdviceReady)
     def ready(self, message: AdviceReady) -> None:
+        self._judged = True
         self.all_rows = worst_first(message.findings)
         if self._wanted is not None and self.subject is None:
             subjects = {subject for row in self.all_rows for subject in row.subjects}
@@ -199,7 +202,7 @@ class AdviceScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         """Arriving from another screen: the rules again when a run was saved or removed since (as the
         report would judge it), and only the findings about what was chosen there, if it has any."""
-        if self.all_rows and _runs_stamp() != self._runs_stamp:
+        if self._judged and _runs_stamp() != self._runs_stamp:
             self.load()
         selection = chosen(self.app)
         if selection is None or selection.by == "advice" or selection == self._applied:

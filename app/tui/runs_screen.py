@@ -80,6 +80,8 @@ class RunsScreen(Screen[None]):
         self.filter_text = ""
         self.picked: list[str] = []
         self._rows: list[tuple[str, str, str]] = []
+        self._every: list[tuple[SavedRun, tuple[str, str, str]]] = []
+        """Every run with its row's cells (a damaged run says DAMAGED, and why), made once per reading."""
         self._status_text = ""
         self._widths: tuple[int, ...] = ()
 
@@ -115,6 +117,7 @@ class RunsScreen(Screen[None]):
     @on(RunsLoaded)
     def show_runs(self, message: RunsLoaded) -> None:
         self.all_runs = message.listing.newest_first()
+        self._every = [(run, list_row(run)) for run in self.all_runs]
         known = {run.id for run in self.all_runs}
         self.picked = [run_id for run_id in self.picked if run_id in known]
         self._status_text = message.problem or self._status(message.listing)
@@ -123,8 +126,7 @@ class RunsScreen(Screen[None]):
 
     def _refilter(self) -> None:
         """Show the runs the filter keeps (the table rebuilt, the cursor kept), and say how many."""
-        every = [(run, list_row(run)) for run in self.all_runs]  # a damaged run says DAMAGED, and why
-        kept = [(run, row) for run, row in every
+        kept = [(run, row) for run, row in self._every
                 if matches(self.filter_text, run.id, run.kind, row[0], row[1], row[2])]
         was = self._highlighted()
         self.runs = [run for run, _ in kept]
