@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 
 from .blkid import read_blkid
 from .block_names import BlockEntry, block_entries
+from .commands import READ_ONLY_COMMANDS
 from .device_kinds import (
     SCSI_TYPE_ROM,
     lsblk_type_from_dm_uuid,
@@ -26,6 +27,7 @@ FILE_SINCE = {
     "discard_alignment": "2.6.33", "queue/discard_max_hw_bytes": "4.3", "queue/rotational": "2.6.29",
 }
 """The Linux release that added each attribute (Documentation/ABI/stable/sysfs-block, kernel source)."""
+SIGNATURES_NOT_READ = "not read by this command (it judges mounted filesystems only; blkid not run)"
 NO_QUEUE_DIR = ("no queue/ directory: old kernels gave none to bio-based devices such as md, dm, "
                 "loop and RAM disks (2.6.18 blk_register_queue)")
 
@@ -280,13 +282,19 @@ class Signatures:
         return Fact(None, self.source, self.why_unknown)
 
 
-def read_block_devices(root: Root, *, include_empty: bool = False) -> dict[str, BlockDevice]:
+def read_block_devices(root: Root, *, include_empty: bool = False,
+                       signatures: bool = True) -> dict[str, BlockDevice]:
     """All block devices under `root`, keyed by kernel name; unattached loops and RAM disks are
-    skipped unless `include_empty` (lsblk's default filter)."""
+    skipped unless `include_empty` (lsblk's default filter). Without `signatures` blkid is not run and
+    an unmounted device's filesystem type stays unknown (a command that judges only mounted
+    filesystems, whose type mountinfo gives, saves the child process)."""
     entries = block_entries(root)
     use_udev = root.is_dir("run/udev/data")
-    blkid, blkid_output = read_blkid(root)
-    signatures = Signatures(blkid, blkid_output.source, blkid_output.why_unknown)
+    if signatures:
+        blkid, blkid_output = read_blkid(root)
+        found = Signatures(blkid, blkid_output.source, blkid_output.why_unknown)
+    else:
+        found = Signatures({}, "command: " + " ".join(READ_ONLY_COMMANDS["blkid"]), SIGNATURES_NOT_READ)
     with_partitions = {entry.disk for entry in entries.values() if entry.disk is not None}
     quick = not include_empty and root.recorded is None  # a capture records them all, for --all
     whole: dict[str, BlockDevice] = {}
@@ -296,11 +304,11 @@ def read_block_devices(root: Root, *, include_empty: bool = False) -> dict[str, 
         early: dict[str, Fact] = {}
         if quick and name not in with_partitions and _hidden_by_default(root, entry, early):
             continue
-        whole[name] = _read_whole(root, entry, use_udev, signatures, early)
+        whole[name] = _read_whole(root, entry, use_udev, found, early)
     devices = dict(whole)
     for name, entry in entries.items():
         if entry.disk is not None and entry.disk in whole:
-            devices[name] = _read_partition(root, entry, whole[entry.disk], use_udev, signatures)
+            devices[name] = _read_partition(root, entry, whole[entry.disk], use_udev, found)
     if not include_empty:
         devices = {k: d for k, d in devices.items() if _shown_by_default(d)}
     return devices

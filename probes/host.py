@@ -160,9 +160,10 @@ def _unnamed_dm_warning(devices: dict[str, BlockDevice]) -> list[str]:
     return [f"device-mapper names unknown for {', '.join(unnamed)}: {why}"]
 
 
-def read_host(root: Root, *, include_empty: bool = False) -> Host:
-    """Read the whole passive snapshot of the host under `root`."""
-    devices = read_block_devices(root, include_empty=include_empty)
+def read_host(root: Root, *, include_empty: bool = False, signatures: bool = True) -> Host:
+    """Read the whole passive snapshot of the host under `root` (without `signatures`, no blkid: see
+    `read_block_devices`)."""
+    devices = read_block_devices(root, include_empty=include_empty, signatures=signatures)
     mounts, mount_error, mount_file = read_mounts(root)
     unknown = _mounts_unknown(root, mount_error) if mount_error else None
     warnings = [unknown] if unknown else []
