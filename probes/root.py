@@ -14,6 +14,10 @@ from dataclasses import dataclass, field
 from .facts import Fact
 from .host_text import shown, visible
 
+TYPE_CHECKING = False  # not typing's: every command reads through a Root
+if TYPE_CHECKING:
+    import subprocess
+
 COMMAND_TIMEOUT_S = 15.0
 CAPTURED_COMMANDS_DIR = "commands"
 READ_CHUNK = 65536
@@ -89,6 +93,7 @@ class Root:
     _links: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
     _dirs: dict[str, tuple[str, ...] | _Escape] = field(default_factory=dict, repr=False, compare=False)
     _dir_paths: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    _started: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def describe(self) -> str:
         """How to name this root to the user: "this host (/)" or "capture NAME"."""
@@ -404,21 +409,62 @@ class Root:
         except OSError:
             return None
 
+    def start(self, key: str, argv: list[str]) -> None:
+        """Start a read-only command now on the live host, so that it runs while the rest is read (and
+        imported); `run` with the same key collects it. A capture reads its recorded output in `run`."""
+        if not self.live or key in self._started:
+            return
+        import subprocess
+
+        try:
+            self._started[key] = subprocess.Popen(
+                argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                errors="replace", env=host_command_env())
+        except OSError as err:
+            self._started[key] = err  # `run` reports it as it would its own attempt
+
+    def stop_started(self) -> None:
+        """End and reap every command `start`ed and never collected (an error came first)."""
+        for process in self._started.values():
+            if not isinstance(process, OSError):
+                process.kill()  # type: ignore[attr-defined]
+                process.communicate()  # type: ignore[attr-defined]
+        self._started.clear()
+
+    def _started_result(self, key: str, argv: list[str]) -> subprocess.CompletedProcess[str]:
+        """The command `start`ed under `key` when it was, else run now; raises as subprocess.run would."""
+        import subprocess  # only when a command runs (~4 ms of every start-up otherwise)
+
+        started = self._started.pop(key, None)
+        if started is None:  # subprocess searches PATH itself: shutil.which first would cost its import
+            return subprocess.run(
+                argv, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S, env=host_command_env(),
+                stdin=subprocess.DEVNULL, errors="replace", check=False,
+            )
+        if isinstance(started, OSError):
+            raise started
+        process: subprocess.Popen[str] = started  # type: ignore[assignment]
+        try:
+            out, err = process.communicate(timeout=COMMAND_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            raise
+        return subprocess.CompletedProcess(argv, process.returncode, out, err)
+
     def run(self, key: str, argv: list[str]) -> CommandOutput:
-        """Run a read-only command live, or read its captured output in a capture."""
+        """Run a read-only command live (or collect it, `start`ed earlier), or read its captured output
+        in a capture."""
         source = "command: " + " ".join(argv)
         if not self.live:
             text, _ = self.read_text(f"{CAPTURED_COMMANDS_DIR}/{key}.txt")
             if text is None:
                 return CommandOutput(None, source, "not recorded in this capture")
             return CommandOutput(text, source, None, 0)
-        import subprocess  # only when a command runs (~4 ms of every start-up otherwise)
+        import subprocess
 
-        try:  # subprocess searches PATH itself: shutil.which first would cost its import (~3 ms)
-            done = subprocess.run(
-                argv, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S, env=host_command_env(),
-                stdin=subprocess.DEVNULL, errors="replace", check=False,
-            )
+        try:
+            done = self._started_result(key, argv)
         except subprocess.TimeoutExpired:
             return CommandOutput(None, source, f"timed out after {COMMAND_TIMEOUT_S:.0f} s")
         except (FileNotFoundError, PermissionError):  # no executable of that name on PATH
