@@ -21,6 +21,12 @@ def parse_blkid_export(text: str) -> dict[str, dict[str, str]]:
     return devices
 
 
+def start_blkid(root: Root) -> None:
+    """Start blkid on the live host now (it takes 10-30 ms), so it runs while the command loads its
+    modules and reads sysfs; `read_blkid` then collects it."""
+    root.start("blkid", READ_ONLY_COMMANDS["blkid"])
+
+
 def read_blkid(root: Root) -> tuple[dict[str, dict[str, str]], CommandOutput]:
     """blkid's view of every device (empty when blkid is missing or not root)."""
     output = root.run("blkid", READ_ONLY_COMMANDS["blkid"])

@@ -82,8 +82,9 @@ def block_entries(root: Root) -> dict[str, BlockEntry]:
         if (subs is None or "hidden" in subs) and is_hidden(root, name):  # no file: not hidden
             continue
         entries[name] = BlockEntry(name, base, _real(root, base))
-        for sub in subs or ():
-            number = partition_number(root, f"{base}/{sub}", name) if sub not in entries else None
+        for sub in subs or ():  # only a name that starts with the disk's can be a partition of it
+            number = partition_number(root, f"{base}/{sub}", name, sub) \
+                if sub.startswith(name) and sub not in entries else None
             if number is not None:
                 part_base = f"{CLASS_BLOCK}/{sub}" if sub in class_names else f"{base}/{sub}"
                 entries[sub] = BlockEntry(sub, part_base, f"{entries[name].real_dir}/{sub}", name, number)

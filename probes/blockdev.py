@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 
 from .blkid import read_blkid
 from .block_names import BlockEntry, block_entries
+from .commands import READ_ONLY_COMMANDS
 from .device_kinds import (
     SCSI_TYPE_ROM,
     lsblk_type_from_dm_uuid,
@@ -26,6 +27,7 @@ FILE_SINCE = {
     "discard_alignment": "2.6.33", "queue/discard_max_hw_bytes": "4.3", "queue/rotational": "2.6.29",
 }
 """The Linux release that added each attribute (Documentation/ABI/stable/sysfs-block, kernel source)."""
+SIGNATURES_NOT_READ = "not read by this command (it judges mounted filesystems only; blkid not run)"
 NO_QUEUE_DIR = ("no queue/ directory: old kernels gave none to bio-based devices such as md, dm, "
                 "loop and RAM disks (2.6.18 blk_register_queue)")
 
@@ -100,7 +102,7 @@ def _scheduler(root: Root, queue_dir: str) -> Fact[str]:
     fact = root.fact_str(f"{queue_dir}/queue/scheduler",
                          empty_means="empty: bio-based device without an I/O scheduler")
     fact = _missing_why(root, queue_dir, "queue/scheduler", fact)
-    return replace(fact, value=active_scheduler(fact.value)) if fact.value else fact
+    return Fact(active_scheduler(fact.value), fact.source, fact.why_unknown) if fact.value else fact
 
 
 def _is_virtual(root: Root, base: str, real_dir: str) -> bool:
@@ -163,7 +165,7 @@ def _dm_identity(root: Root, base: str, udev: dict[str, str]) -> dict:
 
 
 def _whole_disk_kind(root: Root, kname: str, base: str, real_dir: str,
-                     udev: dict[str, str]) -> tuple[str, dict]:
+                     udev: dict[str, str], early: dict[str, Fact]) -> tuple[str, dict]:
     """lsblk TYPE and type-specific facts of a device that is not a partition."""
     extra: dict = {}
     if kname.startswith("dm-"):
@@ -174,7 +176,8 @@ def _whole_disk_kind(root: Root, kname: str, base: str, real_dir: str,
         extra["md_level"] = level or None
         return (level or "md"), extra
     if kname.startswith("loop"):
-        extra["loop_backing_file"] = root.fact_str(f"{base}/loop/backing_file")
+        backing = early.get("loop/backing_file") or root.fact_str(f"{base}/loop/backing_file")
+        extra["loop_backing_file"] = backing
         return "loop", extra
     if not _is_virtual(root, base, real_dir):
         scsi_type, _ = root.read_attr(f"{base}/device/type")
@@ -183,11 +186,13 @@ def _whole_disk_kind(root: Root, kname: str, base: str, real_dir: str,
     return "disk", extra
 
 
-def _read_whole(root: Root, entry: BlockEntry, use_udev: bool, signatures: Signatures) -> BlockDevice:
+def _read_whole(root: Root, entry: BlockEntry, use_udev: bool, signatures: Signatures,
+                early: dict[str, Fact]) -> BlockDevice:
+    """A device that is not a partition; `early` holds the attributes `_hidden_by_default` already read."""
     kname, base, real_dir = entry.kname, entry.base, entry.real_dir
-    maj_min = root.fact_str(f"{base}/dev")
+    maj_min = early.get("dev") or root.fact_str(f"{base}/dev")
     udev = read_udev_properties(root, maj_min.value) if (use_udev and maj_min.value) else {}
-    kind, extra = _whole_disk_kind(root, kname, base, real_dir, udev)
+    kind, extra = _whole_disk_kind(root, kname, base, real_dir, udev, early)
     virtual = _is_virtual(root, base, real_dir)
     if virtual:
         why = "virtual device: no hardware identity"
@@ -206,7 +211,7 @@ def _read_whole(root: Root, entry: BlockEntry, use_udev: bool, signatures: Signa
         sys_dir=real_dir,
         queue_dir=base,
         maj_min=maj_min,
-        size_bytes=root.fact_int(f"{base}/size", scale=512),
+        size_bytes=_sectors(early.get("size")) or root.fact_int(f"{base}/size", scale=512),
         read_only=root.fact_bool(f"{base}/ro"),
         removable=root.fact_bool(f"{base}/removable"),
         rotational=_missing_why(root, base, "queue/rotational",
@@ -277,37 +282,62 @@ class Signatures:
         return Fact(None, self.source, self.why_unknown)
 
 
-def read_block_devices(root: Root, *, include_empty: bool = False) -> dict[str, BlockDevice]:
+def read_block_devices(root: Root, *, include_empty: bool = False,
+                       signatures: bool = True) -> dict[str, BlockDevice]:
     """All block devices under `root`, keyed by kernel name; unattached loops and RAM disks are
-    skipped unless `include_empty` (lsblk's default filter)."""
+    skipped unless `include_empty` (lsblk's default filter). Without `signatures` blkid is not run and
+    an unmounted device's filesystem type stays unknown (a command that judges only mounted
+    filesystems, whose type mountinfo gives, saves the child process)."""
     entries = block_entries(root)
     use_udev = root.is_dir("run/udev/data")
-    blkid, blkid_output = read_blkid(root)
-    signatures = Signatures(blkid, blkid_output.source, blkid_output.why_unknown)
+    if signatures:
+        blkid, blkid_output = read_blkid(root)
+        found = Signatures(blkid, blkid_output.source, blkid_output.why_unknown)
+    else:
+        found = Signatures({}, "command: " + " ".join(READ_ONLY_COMMANDS["blkid"]), SIGNATURES_NOT_READ)
     with_partitions = {entry.disk for entry in entries.values() if entry.disk is not None}
     quick = not include_empty and root.recorded is None  # a capture records them all, for --all
-    whole = {name: _read_whole(root, entry, use_udev, signatures)
-             for name, entry in entries.items() if entry.disk is None
-             and not (quick and name not in with_partitions and _hidden_by_default(root, entry))}
+    whole: dict[str, BlockDevice] = {}
+    for name, entry in entries.items():
+        if entry.disk is not None:
+            continue
+        early: dict[str, Fact] = {}
+        if quick and name not in with_partitions and _hidden_by_default(root, entry, early):
+            continue
+        whole[name] = _read_whole(root, entry, use_udev, found, early)
     devices = dict(whole)
     for name, entry in entries.items():
         if entry.disk is not None and entry.disk in whole:
-            devices[name] = _read_partition(root, entry, whole[entry.disk], use_udev, signatures)
+            devices[name] = _read_partition(root, entry, whole[entry.disk], use_udev, found)
     if not include_empty:
         devices = {k: d for k, d in devices.items() if _shown_by_default(d)}
     return devices
 
 
-def _hidden_by_default(root: Root, entry: BlockEntry) -> bool:
+def _hidden_by_default(root: Root, entry: BlockEntry, early: dict[str, Fact]) -> bool:
     """What `_shown_by_default` will say of a device without partitions, from the two or three files it
-    looks at: a host's 24 unattached loop devices are then not read in full only to be dropped."""
-    major = (root.fact_str(f"{entry.base}/dev").value or "").split(":")[0]
+    looks at: a host's 24 unattached loop devices are then not read in full only to be dropped. The
+    facts it read go into `early`, so a device that is shown does not read them again."""
+    early["dev"] = root.fact_str(f"{entry.base}/dev")
+    major = (early["dev"].value or "").split(":")[0]
     if major == RAM_MAJOR:
         return True
-    if major != LOOP_MAJOR or root.fact_int(f"{entry.base}/size").value != 0:
+    if major != LOOP_MAJOR:
         return False
-    return not entry.kname.startswith("loop") or \
-        root.fact_str(f"{entry.base}/loop/backing_file").value is None
+    early["size"] = root.fact_int(f"{entry.base}/size")
+    if early["size"].value != 0:
+        return False
+    if not entry.kname.startswith("loop"):
+        return True
+    early["loop/backing_file"] = root.fact_str(f"{entry.base}/loop/backing_file")
+    return early["loop/backing_file"].value is None
+
+
+def _sectors(size: Fact[int] | None) -> Fact[int] | None:
+    """A `size` attribute read unscaled, in bytes (it counts 512-byte sectors), as `fact_int` scales it."""
+    if size is None or size.value is None:
+        return size
+    return Fact(size.value * 512, size.source)
 
 
 def _shown_by_default(device: BlockDevice) -> bool:

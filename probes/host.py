@@ -13,6 +13,7 @@ from .root import Root
 from .swaps import read_swaps
 
 SWAP_MOUNTPOINT = "[SWAP]"
+_DIGIT_RUNS = re.compile(r"(\d+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +41,7 @@ class Host:
     _children: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
     _mountpoints: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
     _parents: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+    _roots: list[str] = field(default_factory=list, repr=False, compare=False)
 
     def _cut_cycles(self) -> None:
         """Drop every holder/slave link that closes a loop (a self-loop too) and say so in `warnings`.
@@ -84,6 +86,7 @@ class Host:
         for kname, device in self.devices.items():
             self._parents[kname] = list(dict.fromkeys(p for p in device.parents if p in self.devices))
         self._cut_cycles()
+        self._roots[:] = sorted((k for k in self.devices if not self._parents[k]), key=natural_key)
         swap_files = {filename for filename, _ in self.swaps}
         for mounted in self.mounts:
             if mounted.kname:
@@ -102,7 +105,7 @@ class Host:
 
     def roots(self) -> list[str]:
         """Bottom-most devices (nothing below them), in natural order: the lsblk forest roots."""
-        return sorted((k for k in self.devices if not self.parents(k)), key=natural_key)
+        return list(self._roots)
 
     def mountpoints(self, kname: str) -> list[str]:
         """Where this device is mounted (and [SWAP] when it is active swap), lsblk style."""
@@ -126,7 +129,7 @@ class Host:
 
 def natural_key(name: str) -> list[object]:
     """Sort key that orders loop2 before loop10 and nvme0n1p2 before nvme0n1p10."""
-    return [int(part) if part.isascii() and part.isdigit() else part for part in re.split(r"(\d+)", name)]
+    return [int(part) if part.isascii() and part.isdigit() else part for part in _DIGIT_RUNS.split(name)]
 
 
 def _resolve_mount(mount: Mount, devices: dict[str, BlockDevice],
@@ -160,9 +163,10 @@ def _unnamed_dm_warning(devices: dict[str, BlockDevice]) -> list[str]:
     return [f"device-mapper names unknown for {', '.join(unnamed)}: {why}"]
 
 
-def read_host(root: Root, *, include_empty: bool = False) -> Host:
-    """Read the whole passive snapshot of the host under `root`."""
-    devices = read_block_devices(root, include_empty=include_empty)
+def read_host(root: Root, *, include_empty: bool = False, signatures: bool = True) -> Host:
+    """Read the whole passive snapshot of the host under `root` (without `signatures`, no blkid: see
+    `read_block_devices`)."""
+    devices = read_block_devices(root, include_empty=include_empty, signatures=signatures)
     mounts, mount_error, mount_file = read_mounts(root)
     unknown = _mounts_unknown(root, mount_error) if mount_error else None
     warnings = [unknown] if unknown else []

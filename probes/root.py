@@ -14,6 +14,10 @@ from dataclasses import dataclass, field
 from .facts import Fact
 from .host_text import shown, visible
 
+TYPE_CHECKING = False  # not typing's: every command reads through a Root
+if TYPE_CHECKING:
+    import subprocess
+
 COMMAND_TIMEOUT_S = 15.0
 CAPTURED_COMMANDS_DIR = "commands"
 READ_CHUNK = 65536
@@ -25,6 +29,7 @@ MAX_ATTR_BYTES = 64 * 1024
 MAX_DIR_ENTRIES = 100_000
 """More than any real /sys/class/block; bounds the cost of a capture's planted million files."""
 PLAIN_INT = re.compile(r"-?[0-9]+")
+_READ_FLAGS = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +93,7 @@ class Root:
     _links: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
     _dirs: dict[str, tuple[str, ...] | _Escape] = field(default_factory=dict, repr=False, compare=False)
     _dir_paths: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    _started: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def describe(self) -> str:
         """How to name this root to the user: "this host (/)" or "capture NAME"."""
@@ -101,7 +107,10 @@ class Root:
 
     def full(self, rel: str) -> str:
         """The real path of `rel` under this root (lexical: use `_confined` before touching it)."""
-        return os.path.join(self.path, rel.lstrip("/"))
+        base = self.path
+        if not base:
+            return rel.lstrip("/")
+        return (base if base.endswith("/") else base + "/") + rel.lstrip("/")  # os.path.join's answer
 
     def _record(self, kind: str, rel: str) -> None:
         if self.recorded is not None:
@@ -136,10 +145,25 @@ class Root:
         its parent's answer, with one readlink of its own), not re-walked from the root for every file."""
         known = self._dirs.get(head)
         if known is None:
+            known = self._plain_subfolder(head)
+        if known is None:
             known = self._resolve_new_dir(head)
         if isinstance(known, _Escape):
             raise known
         return known
+
+    def _plain_subfolder(self, head: str) -> tuple[str, ...] | None:
+        """`head` resolved at once when its parent is resolved and a listing showed it is no link (a
+        device's queue/, holders/, slaves/); None leaves it to the general walk."""
+        parent, _, last = head.rpartition("/")
+        above = self._dirs.get(parent) if parent else None
+        if above is None or isinstance(above, _Escape) or last in _SPECIAL_NAMES:
+            return None
+        done = (*above, last)
+        if self._links.get("/".join(done), _NOT_CACHED) is not None:
+            return None
+        self._dirs[head] = done
+        return done
 
     def _resolve_new_dir(self, head: str) -> tuple[str, ...] | _Escape:
         parts = head.split("/") if head else []
@@ -150,7 +174,7 @@ class Root:
         for index in range(cut, len(parts)):
             if not isinstance(done, _Escape):
                 try:
-                    done = tuple(self._follow(list(done), deque([parts[index]]), True))
+                    done = tuple(self._follow(list(done), deque([parts[index]]), True, cache_last=True))
                 except _Escape as err:
                     done = err
             self._dirs["/".join(parts[:index + 1])] = done
@@ -164,8 +188,10 @@ class Root:
             known = self._dir_paths[head] = self.full("/".join(self._resolved_dir(head)))
         return known
 
-    def _follow(self, done: list[str], parts: deque[str], follow_last: bool) -> list[str]:
-        """Append `parts` to the link-free path `done`, following links inside this root."""
+    def _follow(self, done: list[str], parts: deque[str], follow_last: bool,
+                cache_last: bool = False) -> list[str]:
+        """Append `parts` to the link-free path `done`, following links inside this root (the answer for
+        the last part is memoised too when `cache_last`: it is a folder)."""
         hops = 0
         while parts:
             part = parts.popleft()
@@ -181,7 +207,7 @@ class Root:
             done.append(part)
             if not parts and not follow_last:
                 break
-            target = self._link_target("/".join(done), cache=bool(parts))
+            target = self._link_target("/".join(done), cache=bool(parts) or cache_last)
             if target is None:
                 continue
             hops += 1
@@ -204,22 +230,23 @@ class Root:
     def _open(self, rel: str) -> int:
         """A read-only descriptor for `rel`; in a capture the last component is opened without
         following it, and only when it is a link (ELOOP) is that link resolved inside the capture."""
-        flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK
         if self.live:
-            return os.open(self.full(rel), flags)
+            return os.open(self.full(rel), _READ_FLAGS)
         head, _, last = rel.strip("/").rpartition("/")
         try:
             if last in _SPECIAL_NAMES:
-                return os.open(self.full(self._walk(rel, follow_last=False)), flags | os.O_NOFOLLOW)
-            return os.open(f"{self._real_dir(head)}/{last}", flags | os.O_NOFOLLOW)
+                return os.open(self.full(self._walk(rel, follow_last=False)), _READ_FLAGS | os.O_NOFOLLOW)
+            where = self._dir_paths.get(head) or self._real_dir(head)  # a folder is resolved once
+            return os.open(f"{where}/{last}", _READ_FLAGS | os.O_NOFOLLOW)
         except OSError as err:
             if err.errno != errno.ELOOP:
                 raise
-        return os.open(self.full(self._walk(rel, follow_last=True)), flags | os.O_NOFOLLOW)
+        return os.open(self.full(self._walk(rel, follow_last=True)), _READ_FLAGS | os.O_NOFOLLOW)
 
     def read_bytes(self, rel: str, limit: int = MAX_FILE_BYTES) -> tuple[bytes | None, str | None]:
         """Read a small file: (data, None), or (None, reason); never a FIFO, device or huge file."""
-        self._record("file", rel)
+        if self.recorded is not None:
+            self._record("file", rel)
         try:
             fd = self._open(rel)
         except _Escape as err:
@@ -229,24 +256,35 @@ class Root:
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 return None, "not a regular file (a device, FIFO or socket is never read)"
-            chunks: list[bytes] = []
-            size = 0
-            while size <= limit:
-                wanted = min(READ_CHUNK, limit + 1 - size)
-                chunk = os.read(fd, wanted)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
-                if len(chunk) < wanted and not self.live:
-                    break  # a captured file is a plain file: a short read is its end (procfs is not)
+            wanted = min(READ_CHUNK, limit + 1)
+            data = os.read(fd, wanted)
+            if len(data) < wanted and (not data or not self.live):
+                chunks = [data]  # a captured file is a plain file: a short read is its end (procfs is not)
+            else:
+                chunks = self._read_rest(fd, data, limit)
         except OSError as err:
             return None, describe_os_error(err)
         finally:
             os.close(fd)
-        if size > limit:
+        data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        if len(data) > limit:
             return None, f"larger than {limit:,} bytes: not a real sysfs, procfs or /etc file"
-        return b"".join(chunks), None
+        return data, None
+
+    def _read_rest(self, fd: int, first: bytes, limit: int) -> list[bytes]:
+        """The chunks of a file whose first read was full (or live): read on to its end or the limit."""
+        chunks = [first]
+        size = len(first)
+        while size <= limit:
+            wanted = min(READ_CHUNK, limit + 1 - size)
+            chunk = os.read(fd, wanted)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if len(chunk) < wanted and not self.live:
+                break
+        return chunks
 
     def read_text(self, rel: str, limit: int = MAX_FILE_BYTES) -> tuple[str | None, str | None]:
         """Read a small text file: (text, None) on success, (None, reason) on failure."""
@@ -261,7 +299,10 @@ class Root:
         data, why = self.read_bytes(rel, MAX_ATTR_BYTES)
         if data is None:
             return None, why
-        return shown(data.rstrip(b"\0").decode("utf-8", "replace").strip(), multiline=True), None
+        text = data.rstrip(b"\0").decode("utf-8", "replace").strip()
+        if text.isascii() and text.isprintable() and "\\" not in text:
+            return text, None  # nothing `shown` would change (most attributes: digits and names)
+        return shown(text, multiline=True), None
 
     def fact_str(self, rel: str, *, empty_means: str | None = None) -> Fact[str]:
         """A string attribute as a Fact; an empty file is unknown when `empty_means` explains it."""
@@ -297,7 +338,7 @@ class Root:
                 self._note_subfolders(rel, listed)
         except (OSError, _Escape):
             return None
-        return sorted(shown(e.name) for e in listed)
+        return sorted(_shown_name(e.name) for e in listed)
 
     def _note_subfolders(self, rel: str, listed: list[os.DirEntry[str]]) -> None:
         """Remember which entries of a listed capture folder are folders, not links (the listing's own
@@ -323,7 +364,13 @@ class Root:
         """The target of a symlink, or None."""
         self._record("link", rel)
         try:
-            return shown(os.readlink(self._confined(rel, follow_last=False)))
+            if self.live:
+                return shown(os.readlink(self.full(rel)))
+            where = self._walk(rel, follow_last=False)
+            known = self._links.get(where, _NOT_CACHED)  # a folder's link, read while resolving it
+            if known is not _NOT_CACHED:
+                return None if known is None else shown(known)  # type: ignore[arg-type]
+            return shown(os.readlink(self.full(where)))
         except (OSError, _Escape):
             return None
 
@@ -362,21 +409,62 @@ class Root:
         except OSError:
             return None
 
+    def start(self, key: str, argv: list[str]) -> None:
+        """Start a read-only command now on the live host, so that it runs while the rest is read (and
+        imported); `run` with the same key collects it. A capture reads its recorded output in `run`."""
+        if not self.live or key in self._started:
+            return
+        import subprocess
+
+        try:
+            self._started[key] = subprocess.Popen(
+                argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                errors="replace", env=host_command_env())
+        except OSError as err:
+            self._started[key] = err  # `run` reports it as it would its own attempt
+
+    def stop_started(self) -> None:
+        """End and reap every command `start`ed and never collected (an error came first)."""
+        for process in self._started.values():
+            if not isinstance(process, OSError):
+                process.kill()  # type: ignore[attr-defined]
+                process.communicate()  # type: ignore[attr-defined]
+        self._started.clear()
+
+    def _started_result(self, key: str, argv: list[str]) -> subprocess.CompletedProcess[str]:
+        """The command `start`ed under `key` when it was, else run now; raises as subprocess.run would."""
+        import subprocess  # only when a command runs (~4 ms of every start-up otherwise)
+
+        started = self._started.pop(key, None)
+        if started is None:  # subprocess searches PATH itself: shutil.which first would cost its import
+            return subprocess.run(
+                argv, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S, env=host_command_env(),
+                stdin=subprocess.DEVNULL, errors="replace", check=False,
+            )
+        if isinstance(started, OSError):
+            raise started
+        process: subprocess.Popen[str] = started  # type: ignore[assignment]
+        try:
+            out, err = process.communicate(timeout=COMMAND_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            raise
+        return subprocess.CompletedProcess(argv, process.returncode, out, err)
+
     def run(self, key: str, argv: list[str]) -> CommandOutput:
-        """Run a read-only command live, or read its captured output in a capture."""
+        """Run a read-only command live (or collect it, `start`ed earlier), or read its captured output
+        in a capture."""
         source = "command: " + " ".join(argv)
         if not self.live:
             text, _ = self.read_text(f"{CAPTURED_COMMANDS_DIR}/{key}.txt")
             if text is None:
                 return CommandOutput(None, source, "not recorded in this capture")
             return CommandOutput(text, source, None, 0)
-        import subprocess  # only when a command runs (~4 ms of every start-up otherwise)
+        import subprocess
 
-        try:  # subprocess searches PATH itself: shutil.which first would cost its import (~3 ms)
-            done = subprocess.run(
-                argv, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S, env=host_command_env(),
-                stdin=subprocess.DEVNULL, errors="replace", check=False,
-            )
+        try:
+            done = self._started_result(key, argv)
         except subprocess.TimeoutExpired:
             return CommandOutput(None, source, f"timed out after {COMMAND_TIMEOUT_S:.0f} s")
         except (FileNotFoundError, PermissionError):  # no executable of that name on PATH
@@ -389,9 +477,18 @@ class Root:
         return CommandOutput(shown(done.stdout, multiline=True), source, None, done.returncode)
 
 
+def _shown_name(name: str) -> str:
+    """A listed name as `shown` makes it, without its regex for the usual plain ASCII name."""
+    if name.isascii() and name.isprintable() and "\\" not in name:
+        return name
+    return shown(name)
+
+
 def parse_int(text: str, *, signed: bool = False) -> int | None:
     """A plain ASCII decimal integer ("-1" only when `signed`); None for "1_000", "+5", "١٢" or junk."""
     text = text.strip()
+    if text.isdigit() and text.isascii():
+        return int(text)
     if not PLAIN_INT.fullmatch(text) or (text.startswith("-") and not signed):
         return None
     return int(text)

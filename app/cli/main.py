@@ -223,13 +223,16 @@ def _add_full_parser(commands: argparse._SubParsersAction, name: str) -> None:
 
 def run_devices(args: argparse.Namespace) -> int:
     """`diskdoctor devices [--json]`."""
-    from diskdoctor.probes.host import read_host
-
-    from ..core.stack.devices_json import devices_document
+    from diskdoctor.probes.blkid import start_blkid
 
     with open_root(args.sysroot) as root:
+        start_blkid(root)  # it runs while the modules below load
+        from diskdoctor.probes.host import read_host
+
         host = read_host(root, include_empty=args.all)
     if args.json:
+        from ..core.stack.devices_json import devices_document
+
         sys.stdout.write(json_text(devices_document(host), args) + "\n")
         return EXIT_OK
     from rich.console import Console

@@ -29,8 +29,8 @@ def run_trim(args: argparse.Namespace) -> int:
     peak = parse_peak_window(args.peak) if args.peak is not None else None
     if args.run is not None:
         return _trim_now(args)
-    with open_root(args.sysroot) as root:
-        snapshot = read_snapshot(root, peak=peak)
+    with open_root(args.sysroot) as root:  # verdicts judge mounted filesystems: no blkid child
+        snapshot = read_snapshot(root, peak=peak, host=read_host(root, signatures=False))
     host, facts, verdicts = snapshot.host, snapshot.trim_facts, list(snapshot.verdicts)
     if host.mounts_unknown:
         raise UsageError(f"cannot judge TRIM: {host.mounts_unknown}")

@@ -202,7 +202,11 @@ def extraction_dir(sysroot: str) -> str:
 def open_root(sysroot: str | None, *, record: bool = False) -> Iterator[Root]:
     """The live root, or a validated capture (a folder or a .tar.gz extracted to a temp dir)."""
     if sysroot is None:
-        yield live_root(record=record)
+        root = live_root(record=record)
+        try:
+            yield root
+        finally:
+            root.stop_started()
         return
     if os.path.isfile(sysroot):
         import gzip
