@@ -3,13 +3,19 @@ Pilot: every control whole, every figure labelled, every result reachable, keys 
 
 from __future__ import annotations
 
+import shlex
+
 import pytest
+from conftest import fixture_root
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.probes.root import live_root
+from diskdoctor.widgets import FindingCard
+from textual.geometry import Region
 from textual.widgets import Button, Tabs
 
 SIZES = [(80, 24), (120, 40), (200, 60)]
 SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
+LAB = "lab-ssd"
 
 
 async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
@@ -44,3 +50,51 @@ async def test_start_shows_whole_for_every_workload(size: tuple[int, int]) -> No
             assert start.region.x >= inside.x and start.region.width >= len("Start") + 4, (tab, start.region)
             row = screen_lines(app)[start.region.y + 1][start.region.x:start.region.right]
             assert row.strip("▊▎ ") == "Start" and row.endswith("▎"), (tab, row)  # framed like the fields
+
+
+def _block(lines: list[str], start: str, end: str) -> list[str]:
+    """The rendered lines after the one that is `start` up to the one starting with `end`."""
+    first = next(index for index, line in enumerate(lines) if line.strip() == start)
+    last = next(index for index, line in enumerate(lines) if index > first and line.startswith(end))
+    return lines[first + 1:last]
+
+
+def _pasted(lines: list[str]) -> list[str]:
+    """What a shell runs of these lines (comments dropped, backslash-newlines joined)."""
+    return shlex.split("\n".join(lines).replace("\\\n", " "), comments=True)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
+async def test_a_wrapped_fix_block_pastes_as_the_same_commands(size: tuple[int, int]) -> None:
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("4")
+        for _ in range(200):
+            await settle(pilot)
+            if getattr(app.screen, "findings", None):
+                break
+        card = app.screen.query_one("#advice-card", FindingCard)
+        assert card.card.id == "TRIM-CRYPT-OFF"  # its fix ends in a long `# ...` line about crypttab
+        width = card.size.width
+        drawn = card.render_lines(Region(0, 0, *card.outer_size))
+        lines = [strip.text[card.styles.padding.left:].rstrip() for strip in drawn]
+        fix = _block(lines, "Fix:", "Risk:")
+        assert len(fix) > len(card.card.fix)  # the block did wrap at this width
+        assert all(len(line) <= width for line in fix)
+        assert _pasted(fix) == _pasted(list(card.card.fix))
+        comment = next(index for index, line in enumerate(fix) if line.lstrip().startswith("# LUKS1"))
+        assert fix[comment + 1].startswith("  # ")  # goes on as a comment at the same indent
+        verify = lines[lines.index("Verify:") + 1:]
+        assert _pasted(verify) == _pasted(list(card.card.verify))
+
+
+def test_the_html_report_never_wraps_a_fix_line() -> None:
+    from diskdoctor.app.report.html_report import STYLE, html_report
+    from support.report_support import fixture_report
+
+    page = html_report(fixture_report("lab-ssd"))
+    assert '<p><b>Fix:</b></p><pre class="commands"><code>' in page
+    assert '<p><b>Verify:</b></p><pre class="commands"><code>' in page
+    rule = next(line for line in STYLE.splitlines() if line.startswith("pre {"))
+    assert "white-space: pre;" in rule and "overflow-x: auto" in rule  # a long line scrolls sideways
