@@ -3,6 +3,7 @@ Pilot: every control whole, every figure labelled, every result reachable, keys 
 
 from __future__ import annotations
 
+import os
 import shlex
 
 import pytest
@@ -98,3 +99,86 @@ def test_the_html_report_never_wraps_a_fix_line() -> None:
     assert '<p><b>Verify:</b></p><pre class="commands"><code>' in page
     rule = next(line for line in STYLE.splitlines() if line.startswith("pre {"))
     assert "white-space: pre;" in rule and "overflow-x: auto" in rule  # a long line scrolls sideways
+
+
+async def test_brackets_pick_the_workload_tab_and_say_so_in_footer_and_help() -> None:
+    from diskdoctor.app.tui.bench.form import BenchForm
+    from diskdoctor.app.tui.help_screen import HelpScreen
+    from diskdoctor.widgets.fitted_footer import FittedFooter
+
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_bench(pilot)
+        tabs = screen.query_one("#bench-workloads", Tabs)
+        form = screen.query_one(BenchForm)
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert tabs.active == "workload-compaction" and form.kind == "compaction"
+        await pilot.press("left_square_bracket", "left_square_bracket")
+        await pilot.pause()
+        assert tabs.active == "workload-interference" and form.kind == "interference"  # wraps round
+        footer = screen.query_one(FittedFooter)
+        assert "[] workload" in screen_lines(app)[footer.region.y]
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        keys = dict(app.screen.keys)
+        assert "workload" in keys["["].lower() and "workload" in keys["]"].lower()
+
+
+STACK_KEYS = ("F1", "^g", "v", "s", "b", "e", "/")
+"""The Stack screen's keys a new user needs at 80 columns: help, guides, and every one of the screen's own
+but refresh and quit (r and q, listed in F1 help)."""
+
+
+async def test_at_80_columns_the_footer_keeps_the_screens_keys_with_short_labels() -> None:
+    from diskdoctor.widgets.fitted_footer import FittedFooter
+    from textual.widgets._footer import FooterKey
+
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        footer = app.screen.query_one(FittedFooter)
+        await pilot.pause()
+        shown = [key.key_display for key in footer.query(FooterKey)]
+        assert all(key in shown for key in STACK_KEYS), shown
+        assert footer.short and all(key.region.right <= 80 for key in footer.query(FooterKey))
+        row = screen_lines(app)[footer.region.y]
+        assert "v Dir" in row and "123456 screens" in row and row.rstrip().endswith("^p")
+    async with DiskDoctorApp(fixture_root(LAB)).run_test(size=(200, 60)) as pilot:
+        await settle(pilot)
+        footer = pilot.app.screen.query_one(FittedFooter)
+        assert not footer.short and "v Direction" in screen_lines(pilot.app)[footer.region.y]
+
+
+@pytest.mark.parametrize("key", ["1", "2", "4", "6"])
+async def test_at_80_columns_each_screen_title_is_whole(key: str) -> None:
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+        await pilot.pause()
+        title = app.screen.sub_title
+        assert title and title in screen_lines(app)[0], (title, screen_lines(app)[0])
+    async with DiskDoctorApp(fixture_root(LAB)).run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+        await pilot.pause()
+        assert f"diskdoctor — {pilot.app.screen.sub_title}" in screen_lines(pilot.app)[0]
+
+
+async def test_at_80_columns_the_report_dialog_shows_its_whole_path(private_state_dir) -> None:  # type: ignore[no-untyped-def]
+    from diskdoctor.app.tui.report_dialog import ReportDialog
+    from textual.widgets import Input
+
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await pilot.pause()
+        assert isinstance(app.screen, ReportDialog)
+        folder, name = os.path.split(app.screen.query_one("#report-path", Input).value)
+        text = "\n".join(screen_lines(app))
+        assert f"folder {folder}" in text and f"file   {name}" in text

@@ -86,6 +86,7 @@ class RunsScreen(Screen[None]):
         yield FittedFooter()
 
     def on_mount(self) -> None:
+        self.sub_title = "Saved runs: pick two to compare"
         self.load_runs()
 
     def on_screen_resume(self) -> None:

@@ -28,7 +28,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
-from textual.widgets import Button, Checkbox, Header, Input, Select, Static
+from textual.widgets import Button, Checkbox, Header, Input, Select, Static, Tabs
 from textual.worker import Worker, WorkerState
 
 from ..host_snapshot import HostSnapshot, SnapshotScreen
@@ -46,9 +46,11 @@ from .threshold import ThresholdRow
 __all__ = ["NO_LIVE_HOST", "BenchScreen"]
 LONGER_FACTOR = 4
 WIDE_FROM = 160
-RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory"})
+RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory", "workload"})
 """Actions that act on the form or start something: never on a capture (the form is disabled there)."""
 READY_HINT = "Pick a filesystem or type a directory, then press s (or Start)."
+WORKLOADS = Binding.Group("workload", compact=True)
+"""[ and ] pick the workload tab (number keys switch screens), as lazygit's tabs."""
 NO_LIVE_HOST = ("Benchmarks write to this host's storage, so they need the live host; this session reads a "
                 "capture (--sysroot). Start diskdoctor without --sysroot to run one.")
 
@@ -64,6 +66,10 @@ class BenchScreen(SnapshotScreen):
     BINDINGS = [
         Binding("s", "start", "Start", tooltip="Start the benchmark with the settings above."),
         Binding("escape", "cancel", "Cancel", tooltip="Stop the run; its scratch directory is removed."),
+        Binding("left_square_bracket", "workload(-1)", "Previous workload", key_display="[", group=WORKLOADS,
+                tooltip="The workload tab to the left: wal, compaction, randwrite, interference."),
+        Binding("right_square_bracket", "workload(1)", "Next workload", key_display="]", group=WORKLOADS,
+                tooltip="The workload tab to the right: wal, compaction, randwrite, interference."),
         Binding("slash", "focus_directory", "Directory", key_display="/",
                 tooltip="Move to the directory field (nothing is typed; a path already there stays)."),
         Binding("t", "threshold", "Threshold", tooltip="Switch: etcd docs 10 ms, vendor 20 ms, custom."),
@@ -135,6 +141,7 @@ class BenchScreen(SnapshotScreen):
         yield FittedFooter()
 
     def on_mount(self) -> None:
+        self.sub_title = "Benchmark: database-style writes, measured live"
         self.query_one("#bench-after").display = self.query_one("#bench-advice").display = False
         self.query_one(LatencyBars).show_bands(HISTOGRAM_TITLE, [])
         label_fields(self.query_one(ThresholdRow))
@@ -188,6 +195,14 @@ class BenchScreen(SnapshotScreen):
         self.query_one(BenchForm).choose(directory)
         self.set_focus(None)
         self._status(f"{directory} chosen: press s to start (or change the settings first).")
+
+    def action_workload(self, step: int) -> None:
+        """Pick the workload tab `step` places to the right (left when negative), wrapping round."""
+        tabs = self.query_one("#bench-workloads", Tabs)
+        if step > 0:
+            tabs.action_next_tab()
+        else:
+            tabs.action_previous_tab()
 
     def action_focus_directory(self) -> None:
         """Start typing a directory."""
