@@ -182,3 +182,52 @@ async def test_at_80_columns_the_report_dialog_shows_its_whole_path(private_stat
         folder, name = os.path.split(app.screen.query_one("#report-path", Input).value)
         text = "\n".join(screen_lines(app))
         assert f"folder {folder}" in text and f"file   {name}" in text
+
+
+@pytest.fixture
+def runs_on_three_filesystems(private_state_dir) -> list[str]:  # type: ignore[no-untyped-def]
+    """Three WAL runs on ext4, xfs and btrfs with long mountpoints that differ only at their ends."""
+    import dataclasses
+
+    from diskdoctor.app.core.runs.stack_fingerprint import StackFingerprint
+    from diskdoctor.app.core.runs.store import RunStore
+    from diskdoctor.probes.wal_target import Target
+    from support.runs_support import STACK, saved_run
+
+    store, ids = RunStore(), []
+    for day, (fstype, device) in enumerate((("ext4", "loop0"), ("xfs", "loop1"), ("btrfs", "loop2")),
+                                           start=20):
+        mount = f"/srv/diskdoctor-layout-loops/mnt-{fstype}-data"
+        stack = StackFingerprint(Target(mount, mount, fstype, device, (device,)), ("rw",), STACK.layers[-1:])
+        run = saved_run(day, slow_ms=2.0 + day - 20, stack=stack)
+        store.save(dataclasses.replace(run, id=f"202611{day}-143000-wal-000{day - 20}"))
+        ids.append(run.id)
+    return ids
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_runs_list_tells_three_filesystems_apart_with_whole_verdicts(
+        runs_on_three_filesystems: list[str], size: tuple[int, int]) -> None:
+    from textual.widgets import DataTable
+
+    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        await pilot.pause()
+        table = app.screen.query_one("#runs-table", DataTable)
+        if size[0] < 160:
+            assert table.region.width == size[0]  # the list is not squeezed beside the details
+        rows = [[getattr(cell, "plain", str(cell)) for cell in table.get_row_at(row)] for row in range(3)]
+        targets = [row[3] for row in rows]
+        assert [target.split(" (")[1].split(")")[0].split(" ")[0] for target in targets] == \
+            ["btrfs", "xfs", "ext4"]  # newest first, each with its filesystem type
+        assert all(f"mnt-{fs}-data" in target for fs, target in zip(("btrfs", "xfs", "ext4"), targets,
+                                                                      strict=True))
+        assert [row[4].split(" ")[:3] for row in rows] == [["PASS", "p99", "4.00"], ["PASS", "p99", "3.00"],
+                                                           ["PASS", "p99", "2.00"]]
+        assert all("…" not in row[4] for row in rows)
+        for row in range(3):
+            for cell, column in zip(rows[row], table.columns.values(), strict=True):
+                assert len(cell) <= column.width, (cell, column.width)
