@@ -231,3 +231,35 @@ async def test_runs_list_tells_three_filesystems_apart_with_whole_verdicts(
         for row in range(3):
             for cell, column in zip(rows[row], table.columns.values(), strict=True):
                 assert len(cell) <= column.width, (cell, column.width)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_a_run_shows_its_progress_and_verdict_without_scrolling(size: tuple[int, int]) -> None:
+    from diskdoctor.app.tui.bench.form import BenchForm
+    from diskdoctor.widgets import StatusLine
+    from support.bench_fixed_run import PARAMS, TARGET, fixed_result, fixed_snapshots
+
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        screen = await open_bench(pilot)
+        screen.busy = True  # as start_run leaves it while the engine child runs
+        screen.post_message(screen.RunStarted(TARGET, PARAMS))
+        for snapshot in fixed_snapshots()[:2]:
+            screen.post_message(screen.IntervalReady(snapshot))
+        await pilot.pause()
+        status = screen.query_one(StatusLine)
+        assert "50% · 5,000 writes" in screen_lines(app)[status.region.y]  # the progress, at any size
+        form = screen.query_one(BenchForm)
+        summary = screen.query_one("#bench-form-summary")
+        assert form.folded and "/var/lib/etcd" in screen_lines(app)[summary.region.y]
+        screen.post_message(screen.RunEnded(fixed_result()))
+        await pilot.pause()
+        await pilot.pause(0.1)
+        verdict = screen.query_one("#bench-verdict")
+        lines = screen_lines(app)
+        shown = lines[verdict.region.y] if verdict.region.height else ""
+        assert shown.strip().startswith("PASS p99 fdatasync 899 µs < 10 ms")  # on screen, not below it
+        assert lines[status.region.y].strip().startswith("PASS p99 899 µs < 10 ms [closed-loop model] · ")
+        await pilot.press("e")
+        await pilot.pause()
+        assert not form.folded and screen.query_one("#bench-form").display

@@ -30,7 +30,7 @@ LEGEND_NAMES = ("p50", "p90", "p99", "p99.9", "p99")
 CUMULATIVE = "p99 cumulative"
 """The one series over the whole phase so far; every other series is one interval's."""
 WHOLE_PHASE = "whole phase"
-DROP_FOR_WIDTH = ("p90", "p50")
+DROP_FOR_WIDTH = ("p90", "p99.9", "p50")
 """Series left out of a narrow legend, least telling first (their lines stay drawn); a value is never cut
 off from its unit, and neither scope label is dropped."""
 HEADER_ROWS, FOOTER_ROWS = 2, 2
