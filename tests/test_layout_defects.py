@@ -263,3 +263,34 @@ async def test_a_run_shows_its_progress_and_verdict_without_scrolling(size: tupl
         await pilot.press("e")
         await pilot.pause()
         assert not form.folded and screen.query_one("#bench-form").display
+
+
+@pytest.mark.parametrize("width", [200, 206, 240])
+async def test_who_does_the_io_is_as_wide_as_its_lines(width: int) -> None:
+    """With the live host's rate columns, the side pane is never narrower than its longest line: beside
+    the table when that much is left over, else under it at full width."""
+    import dataclasses
+
+    from diskdoctor.app.tui import monitor_screen
+    from diskdoctor.probes.process_io import ProcessRate, ProcessRates
+
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(width, 60)) as pilot:
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        await pilot.pause(0.2)
+        screen = app.screen
+        screen._columns, screen._fitted_width = monitor_screen.COLUMNS, 0  # as on the live host
+        screen._fit_columns(width)
+        top = [ProcessRate(9050, "postgres: walwriter", 1e6, 74.3e6), ProcessRate(812, "etcd", 0.0, 2.1e6)]
+        screen.post_message(monitor_screen.MonitorTick(dataclasses.replace(screen.sample,
+                                                                           processes=ProcessRates(top))))
+        await pilot.pause()
+        await pilot.pause(0.1)
+        side, table = screen.query_one("#monitor-side"), screen.query_one("#monitor-table")
+        longest = "postgres: walwriter[9050] read 976.6K/s write 70.9M/s"
+        assert any(longest in line for line in screen_lines(app)[side.region.y:side.region.bottom])
+        assert not screen.hidden_columns  # every figure still shows
+        if side.region.x > 0:  # beside: sized from its lines, the table keeps the rest
+            assert side.region.width <= len(longest) + 6 and table.region.width >= width - len(longest) - 6
