@@ -180,11 +180,13 @@ async def test_narrow_terminal_stacks_chart_and_figures_in_one_scrolling_column(
         assert chart.region.bottom <= screen.query_one("#bench-right").region.y
         longest = max(len(line) for line in text_of(app, "#bench-stats").splitlines())
         assert screen.query_one("#bench-stats").content_region.width >= longest  # no wrapped-off rows
-        assert body.max_scroll_y > 0 and verdict.region.y >= size[1]  # below the fold at first
-        body.focus()
-        await pilot.press("end")
+        assert body.max_scroll_y > 0 and 0 < verdict.region.y < size[1]  # the end brings the verdict up
+        await pilot.press("pageup", "pageup", "pageup", "pageup")
         await pilot.pause()
-        assert body.scroll_y == body.max_scroll_y and verdict.region.y < size[1]  # reachable by keyboard
+        assert body.scroll_y == 0 and chart.region.y < size[1] // 2  # the chart is a key away
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert body.scroll_y > 0  # and back down
 
 
 async def test_escape_stops_fio_side_by_side_and_removes_its_scratch(tmpfs_dir: str) -> None:
@@ -216,7 +218,7 @@ async def test_custom_threshold_is_named_custom_even_at_10_ms_and_bad_values_rec
         await pilot.pause()
         # the fixed run has no open-loop levels: it reads as a run of the old model, and says so
         assert text_of(app, "#bench-status").startswith(
-            "PASS p99 fdatasync 899 µs < 10 ms [closed-loop model] · etcd docs")
+            "PASS p99 899 µs < 10 ms [closed-loop model] · fdatasync · etcd docs")
         screen.query_one("#bench-threshold", Select).value = "custom"
         await pilot.pause()
         assert "< 10 ms: custom threshold" in text_of(app, "#bench-verdict")
@@ -229,7 +231,7 @@ async def test_custom_threshold_is_named_custom_even_at_10_ms_and_bad_values_rec
         await pilot.pause()
         assert not screen.query_one("#bench-threshold-error").display
         assert text_of(app, "#bench-status").startswith(
-            "PASS p99 fdatasync 899 µs < 2.5 ms [closed-loop model] · custom")
+            "PASS p99 899 µs < 2.5 ms [closed-loop model] · fdatasync · custom")
         assert "limit 2.5 ms (custom)" in screen.query_one(PercentileChart).render_line(0).text
 
 

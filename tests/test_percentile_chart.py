@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from diskdoctor.app.base.units import tick_label
 from diskdoctor.widgets import PercentileChart
@@ -79,7 +81,9 @@ async def test_series_are_drawn_at_their_values_under_the_limit_line() -> None:
                                           "p99 cumulative": 1.0})
         await pilot.pause()
         text = rows(chart)
-        assert "p50 500 µs" in text[1] and "p99.9 4.00 ms" in text[1] and "p99 whole run 1.00 ms" in text[1]
+        assert "p50 500 µs" in text[1] and "p99.9 4.00 ms" in text[1]
+        assert "whole phase: ━ p99 1.00 ms" in text[1]
+        assert text[1].startswith("last 0.5 s: ━ p50")  # the live p99 says it is the last interval's
         labelled = {row.split("┤")[0].strip(): index for index, row in enumerate(text) if "┤" in row}
         assert {"500µs", "1ms", "2ms", "5ms", "10ms"} <= set(labelled)
         assert "╌" in text[labelled["10ms"]]  # the limit is a dashed line on its own row
@@ -97,7 +101,7 @@ async def test_missing_values_leave_gaps_and_a_new_run_clears_the_chart() -> Non
         chart.push(0.5, {"p50": 1.0, "p99.9": None})
         chart.push(1.0, {"p50": 1.0, "p99.9": None})
         await pilot.pause()
-        assert "p99.9 " not in rows(chart)[1].replace("p99.9  ", "")  # no value: no figure in the legend
+        assert not re.search(r"p99\.9 \d", rows(chart)[1])  # no value: no figure in the legend
         chart.clear_history("O_DSYNC write")
         await pilot.pause()
         assert rows(chart)[0].startswith("O_DSYNC write latency")
@@ -114,3 +118,19 @@ async def test_narrow_chart_keeps_the_limit_with_a_shorter_title() -> None:
         text = rows(chart)
         assert text[0].startswith("fdatasync, log scale") and "limit 20 ms (vendor)" in text[0]
         assert all(len(row) <= 50 for row in text)
+
+
+@pytest.mark.parametrize("width", [78, 118])
+async def test_the_live_p99_and_the_whole_phase_p99_say_which_is_which_at_any_width(width: int) -> None:
+    app = ChartApp()
+    async with app.run_test(size=(width, 20)) as pilot:
+        chart = app.query_one(PercentileChart)
+        for step in range(4):
+            chart.push(0.5 * (step + 1), {"p50": 0.325, "p90": 0.539, "p99": 0.748, "p99.9": 7.52,
+                                          "p99 cumulative": 0.973})
+        await pilot.pause()
+        legend = rows(chart)[1].rstrip()
+        live, _, whole = legend.partition(" · ")
+        assert live.startswith("last 0.5 s: ") and "━ p99 748 µs" in live and "━ p50 325 µs" in live
+        assert whole == "whole phase: ━ p99 973 µs"
+        assert ("p99.9 7.52 ms" in live) == (width > 100)  # the tail, where there is room for it

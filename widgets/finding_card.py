@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from diskdoctor.app.base.shell_wrap import wrap_shell_line
+from rich.console import Console, ConsoleOptions, Group
+from rich.measure import Measurement
 from rich.text import Text
 from textual.widgets import Static
 
@@ -35,31 +39,56 @@ def _evidence(text: Text, evidence: tuple[tuple[str, str, str], ...]) -> None:
         text.append(f"  {source}\n", "dim")
 
 
-def card_text(content: CardContent) -> Text:
-    """The card body as Rich text (commands in bold so they stand out for copying)."""
-    text = Text()
+class ShellBlock:
+    """Commands indented by two, wrapped at the width they are drawn in so that each piece still runs when
+    pasted: a comment goes on as `# ` at its indent, a command breaks between words with a backslash."""
+
+    def __init__(self, lines: tuple[str, ...], style_of: Callable[[str], str]) -> None:
+        self.lines, self.style_of = lines, style_of
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        for line in self.lines:
+            style = self.style_of(line)
+            for piece in wrap_shell_line(f"  {line}", options.max_width):
+                yield Text(piece, style=style, overflow="fold")  # only a single over-long word folds
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        longest = max((len(line) + 2 for line in self.lines), default=0)
+        return Measurement(min(longest, options.max_width), longest)
+
+
+def _fix_style(line: str) -> str:
+    return "dim" if line.startswith("#") else "bold"
+
+
+def card_text(content: CardContent) -> Group:
+    """The card body (commands in bold so they stand out for copying, wrapped so they still paste)."""
+    head = Text()
     badge = content.badge_style or SEVERITY_STYLES.get(content.severity, "reverse")
-    text.append(f" {content.severity.upper()} ", badge)
-    text.append(f" {content.id}\n", "bold")
-    text.append(content.text + "\n", "bold" if content.why else "")
+    head.append(f" {content.severity.upper()} ", badge)
+    head.append(f" {content.id}\n", "bold")
+    head.append(content.text + "\n", "bold" if content.why else "")
     if content.evidence:
-        _evidence(text, content.evidence)
+        _evidence(head, content.evidence)
     if content.why:
-        text.append("Why: ", "bold")
-        text.append(content.why + "\n")
+        head.append("Why: ", "bold")
+        head.append(content.why + "\n")
+    parts: list[Text | ShellBlock] = [head]
     if content.fix:
-        text.append("Fix:\n", "bold green")
-        for line in content.fix:
-            text.append(f"  {line}\n", "dim" if line.startswith("#") else "bold")
-    if content.risk:
-        text.append("Risk: ", "bold red")
-        text.append(content.risk + "\n")
+        head.append("Fix:", "bold green")
+        parts.append(ShellBlock(content.fix, _fix_style))
+    if content.risk or content.verify:
+        tail = Text()
+        if content.risk:
+            tail.append("Risk: ", "bold red")
+            tail.append(content.risk + ("\n" if content.verify else ""))
+        if content.verify:
+            tail.append("Verify:", "bold cyan")
+        parts.append(tail)
     if content.verify:
-        text.append("Verify:\n", "bold cyan")
-        for line in content.verify:
-            text.append(f"  {line}\n")
-    text.rstrip()
-    return text
+        parts.append(ShellBlock(content.verify, lambda _line: ""))
+    head.rstrip()
+    return Group(*parts)
 
 
 class FindingCard(Static):

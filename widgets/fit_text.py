@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions
+from rich.measure import Measurement
+from rich.text import Text
 
 ELLIPSIS = "…"
 SEPARATOR = " · "
@@ -59,3 +62,28 @@ def fit_end(text: str, width: int) -> str:
     while cut and cell_len(cut) > width - 1:
         cut = cut[:-1]
     return cut.rstrip() + ELLIPSIS
+
+
+class FittedTitle:
+    """A header's "title — sub title" when it fits the width it is drawn in, else the sub title alone (the
+    app's name is in the terminal's title bar and never tells screens apart), cut at its end only when even
+    that is too wide."""
+
+    def __init__(self, title: str, sub_title: str) -> None:
+        self.title, self.sub_title = title, sub_title
+
+    def _full(self) -> Text:
+        if not self.sub_title:
+            return Text(self.title)
+        return Text.assemble(self.title, (" — ", "dim"), (self.sub_title, "dim"))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        full = self._full()
+        if cell_len(full.plain) <= options.max_width or not self.sub_title:
+            yield full
+        else:
+            yield Text(fit_end(self.sub_title, options.max_width))
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        full = cell_len(self._full().plain)
+        return Measurement(min(cell_len(self.sub_title or self.title), full), full)

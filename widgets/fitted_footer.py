@@ -15,20 +15,40 @@ GUIDES_ACTION = "guides"
 """The walkthroughs key comes right after help: a new user's way in on every screen."""
 PALETTE_CELLS = 13
 """The docked "^p palette" key and its separator."""
+SHORT_PALETTE_CELLS = 5
+"""The palette key alone ("▏^p") with its margin, when the keys need its label's room."""
+Shown = tuple[Binding, bool, str]
+"""A binding to show, whether it is enabled, and its tooltip."""
+SHORT_LABELS = {"Run again": "Again", "Run longer": "Longer", "fio side by side": "fio",
+                "Re-read stack": "Re-read", "Directory": "Dir", "Direction": "Dir", "Threshold": "Limit",
+                "Expand all": "Expand", "Clear picks": "Clear", "Watch a database": "Watch",
+                "Stop and save": "Stop", "Leave field": "Leave", "Peak window": "Peak", "Copy fixes": "Copy",
+                "Sources": "Src"}
+"""A key's label in few cells, for a narrow terminal (else its first word); every label stays whole in F1
+help and the palette."""
+
+
+def short_label(description: str) -> str:
+    """The label a key shows when the full ones do not all fit."""
+    return SHORT_LABELS.get(description, description.split(" ")[0])
 
 
 class FittedFooter(Footer):
-    """Compact footer; keys that do not fit are left out (they stay in F1 help and the palette).
+    """Compact footer that always fits one line: every key with its full label when there is room, else
+    every key with a short one (and the palette key without its word), and only then the last keys left out
+    (they stay in F1 help and the palette).
 
     Order of importance: the help key, the guides key, then the focused widget's keys, then the screen's
-    in the order they are declared, then the screen switcher (1 2 3). The least important go first.
+    in the order they are declared; key groups (the screen switcher 1-6, a screen's own) always show.
     """
 
     def __init__(self) -> None:
         super().__init__(compact=True)
         self._fitted_width = 0
+        self.short = False
+        """Whether the keys show their short labels (the terminal is too narrow for the full ones)."""
 
-    def _shown(self) -> list[tuple[Binding, bool, str]]:
+    def _shown(self) -> list[Shown]:
         """Bindings to show, one per action, help first."""
         by_action: dict[str, tuple[Binding, bool, str]] = {}
         for _, binding, enabled, tooltip in self.screen.active_bindings.values():
@@ -38,45 +58,62 @@ class FittedFooter(Footer):
                                                                item[0].action != GUIDES_ACTION))
         return ordered
 
+    def _label(self, binding: Binding) -> str:
+        return short_label(binding.description) if self.short else binding.description
+
     def _cells(self, binding: Binding) -> int:
         key = self.app.get_key_display(binding)
         if binding.group is not None:  # a compact group: its keys side by side, no space between
             return len(key)
-        return len(key) + 1 + len(binding.description) + 1
+        return len(key) + 1 + len(self._label(binding)) + 1
 
-    def _fitting(self, width: int) -> list[tuple[Binding, bool, str]]:
+    @staticmethod
+    def _groups(shown: list[Shown]) -> dict[Binding.Group, list[Shown]]:
+        """The grouped keys by their group, in order."""
+        groups: dict[Binding.Group, list[Shown]] = {}
+        for item in shown:
+            if item[0].group is not None:
+                groups.setdefault(item[0].group, []).append(item)
+        return groups
+
+    def _fitting(self, width: int) -> list[Shown]:
+        """The keys that fit in `width`; sets `short` when they fit only with short labels."""
         shown = self._shown()
-        grouped = [item for item in shown if item[0].group is not None]
-        group_cells = sum(self._cells(b) for b, _, _ in grouped) + (
-            len(grouped[0][0].group.description) + 2 if grouped and grouped[0][0].group else 0)
+        groups = self._groups(shown)
         single = [item for item in shown if item[0].group is None]
-        room = width - PALETTE_CELLS - group_cells
+        for self.short in (False, True):
+            group_cells = sum(sum(self._cells(b) for b, _, _ in items) + len(group.description) + 2
+                              for group, items in groups.items())
+            room = width - (SHORT_PALETTE_CELLS if self.short else PALETTE_CELLS) - group_cells
+            if sum(self._cells(b) for b, _, _ in single) <= room:
+                break
         while single and sum(self._cells(b) for b, _, _ in single) > room:
             single.pop()
-        return single + grouped
+        return single + [item for items in groups.values() for item in items]
 
     def compose(self) -> ComposeResult:
         if not self._bindings_ready:
             return
         self._fitted_width = self.size.width or self.app.size.width
         items = self._fitting(self._fitted_width)
-        self.styles.grid_size_columns = len(items)
-        yield from self._single_keys([item for item in items if item[0].group is None])
-        grouped = [item for item in items if item[0].group is not None]
-        if grouped and grouped[0][0].group is not None:
+        singles = [item for item in items if item[0].group is None]
+        groups = self._groups(items)
+        self.styles.grid_size_columns = len(singles) + 2 * len(groups) + 1
+        yield from self._single_keys(singles)
+        for group, grouped in groups.items():
             with KeyGroup(classes="-compact"):
                 for binding, enabled, tooltip in grouped:
                     yield FooterKey(binding.key, self.app.get_key_display(binding), "", binding.action,
                                     disabled=not enabled, tooltip=tooltip or binding.description,
                                     classes="-grouped").data_bind(compact=Footer.compact)
-            yield FooterLabel(grouped[0][0].group.description)
+            yield FooterLabel(group.description)
         yield from self._palette_key()
 
-    def _single_keys(self, items: list[tuple[Binding, bool, str]]) -> Iterator[FooterKey]:
+    def _single_keys(self, items: list[Shown]) -> Iterator[FooterKey]:
         for binding, enabled, tooltip in items:
-            yield FooterKey(binding.key, self.app.get_key_display(binding), binding.description,
+            yield FooterKey(binding.key, self.app.get_key_display(binding), self._label(binding),
                             binding.action, disabled=not enabled,
-                            tooltip=tooltip).data_bind(compact=Footer.compact)
+                            tooltip=tooltip or binding.description).data_bind(compact=Footer.compact)
 
     def _palette_key(self) -> Iterator[FooterKey]:
         if not (self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE):
@@ -85,7 +122,8 @@ class FittedFooter(Footer):
         if found is None:
             return
         _, binding, enabled, _ = found
-        yield FooterKey(binding.key, self.app.get_key_display(binding), binding.description, binding.action,
+        label = "" if self.short else binding.description
+        yield FooterKey(binding.key, self.app.get_key_display(binding), label, binding.action,
                         classes="-command-palette", disabled=not enabled,
                         tooltip=binding.tooltip or binding.description)
 

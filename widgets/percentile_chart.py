@@ -26,9 +26,13 @@ HISTORY = 120
 DRAW_ORDER = (4, 0, 1, 2, 3)
 """Cumulative p99 first, then the interval series low to high, so the tail stays visible where lines meet."""
 STYLE_CLASSES = ("chart--p50", "chart--p90", "chart--p99", "chart--p99-9", "chart--p99-cumulative")
-LEGEND_NAMES = ("p50", "p90", "p99", "p99.9", "p99 whole run")
-SHORT_LEGEND_NAMES = ("p50", "p90", "p99", "p99.9", "run p99")
-"""Used when the legend would not fit: a value is never cut off from its unit."""
+LEGEND_NAMES = ("p50", "p90", "p99", "p99.9", "p99")
+CUMULATIVE = "p99 cumulative"
+"""The one series over the whole phase so far; every other series is one interval's."""
+WHOLE_PHASE = "whole phase"
+DROP_FOR_WIDTH = ("p90", "p99.9", "p50")
+"""Series left out of a narrow legend, least telling first (their lines stay drawn); a value is never cut
+off from its unit, and neither scope label is dropped."""
 HEADER_ROWS, FOOTER_ROWS = 2, 2
 
 
@@ -162,24 +166,46 @@ class PercentileChart(Widget):
         return _strip(parts, width)
 
     def _legend(self, width: int) -> Strip:
-        """Each series in its colour with its latest value in the unit that suits it; shorter names, then
-        fewer series, when narrow, so no value is ever cut off from its unit."""
-        short = SHORT_LEGEND_NAMES if self._series_legends == LEGEND_NAMES else self._series_legends
-        for names, gap in ((self._series_legends, "  "), (short, " ")):
+        """Each series in its colour with its latest value, under the scope it covers: "last 0.5 s" for the
+        interval's percentiles, "whole phase" for the cumulative p99 (so the live p99 is never read as the
+        verdict's whole-phase figure); narrower gaps, then fewer series, when narrow."""
+        names = list(self._series_names)
+        parts: list[tuple[str, Style]] = []
+        for gap in ("  ", " "):
             parts = self._legend_parts(names, gap)
-            if sum(len(text) for text, _ in parts) <= width:
+            if _cells(parts) <= width:
                 return _strip(parts, width)
-        while parts and sum(len(text) for text, _ in parts) > width:
-            parts = parts[:-2]
+        for dropped in DROP_FOR_WIDTH:
+            if dropped in names:
+                names.remove(dropped)
+                parts = self._legend_parts(names, " ")
+                if _cells(parts) <= width:
+                    break
         return _strip(parts, width)
 
-    def _legend_parts(self, names: tuple[str, ...], gap: str) -> list[tuple[str, Style]]:
+    def _interval_scope(self) -> str:
+        """"last 0.5 s": how long the interval drawn last lasted."""
+        times = list(self._times)[-2:]
+        seconds = times[-1] - times[0] if len(times) == 2 and times[-1] > times[0] else \
+            (times[-1] if times else 0.0)
+        return f"last {round(seconds, 1):g} s" if seconds >= 0.05 else "last interval"
+
+    def _legend_parts(self, names: list[str], gap: str) -> list[tuple[str, Style]]:
+        """The interval's series after its scope label, then the cumulative p99 after "whole phase"."""
+        dim = self._style("chart--axis")
         parts: list[tuple[str, Style]] = []
+        scope = None
         for index, name in enumerate(self._series_names):
+            if name not in names:
+                continue
+            wanted = WHOLE_PHASE if name == CUMULATIVE else self._interval_scope()
+            if wanted != scope:
+                parts.append((f"{'· ' if scope else ''}{wanted}: ", dim))
+                scope = wanted
             latest = next((v for v in reversed(self._series[name]) if v is not None), None)
             value = f" {format_latency_ms(latest)}" if latest is not None else ""
             parts += [("━ ", self._style(self._series_classes[index])),
-                      (f"{names[index]}{value}{gap}", Style())]
+                      (f"{self._series_legends[index]}{value}{gap}", Style())]
         return parts
 
     def _plot(self, canvas: BrailleCanvas, times: list[float], value_axis: LogAxis,
@@ -247,6 +273,13 @@ class PercentileChart(Widget):
                 names[start:start + len(text)] = list(text)
         line = " " * (gutter - 1) + "└" + "".join(rule)
         return [_strip([(line, axis)], width), _strip([("".join(names), axis)], width)]
+
+
+def _cells(parts: list[tuple[str, Style]]) -> int:
+    """How many cells these text runs take (the legend's gaps at the end included)."""
+    if not parts:
+        return 0
+    return sum(len(text) for text, _ in parts) - (len(parts[-1][0]) - len(parts[-1][0].rstrip()))
 
 
 def _strip(parts: list[tuple[str, Style]], width: int) -> Strip:

@@ -28,7 +28,7 @@ th, td { border: 1px solid #d0d7de; padding: .25em .6em; text-align: left; verti
 th { background: #f6f8fa; }
 table.stack td { font-family: ui-monospace, monospace; white-space: pre; border: none; padding: 0 .8em 0 0; }
 table.stack th { border: none; background: none; padding: 0 .8em 0 0; }
-pre { white-space: pre-wrap; background: #f6f8fa; padding: .6em .8em; overflow-x: auto; border-radius: 4px; }
+pre { white-space: pre; background: #f6f8fa; padding: .6em .8em; overflow-x: auto; border-radius: 4px; }
 .finding { border-left: 4px solid #d0d7de; padding: .2em 1em; margin: 1em 0; }
 .sev { font-weight: bold; padding: 0 .4em; border-radius: 3px; color: #fff; }
 .sev-crit { background: #cf222e; } .finding.sev-crit { border-left-color: #cf222e; background: none; }
@@ -65,12 +65,14 @@ def _finding(finding: Finding) -> str:
                        f"<td>{escape(e.source)}</td></tr>" for e in finding.evidence)
         parts.append(f"<table><tr><th>evidence</th><th>value</th><th>source</th></tr>{rows}</table>")
     if finding.fix:
-        parts.append(f"<p><b>Fix:</b></p><pre><code>{escape(chr(10).join(finding.fix))}</code></pre>")
+        # never wrapped (a long line scrolls sideways): a wrapped comment would read as a command
+        parts.append(f'<p><b>Fix:</b></p><pre class="commands"><code>{escape(chr(10).join(finding.fix))}'
+                     "</code></pre>")
     if finding.risk:
         parts.append(f"<p><b>Risk:</b> {escape(finding.risk)}</p>")
     if finding.verify:
-        items = "".join(f"<li><code>{escape(step)}</code></li>" for step in finding.verify)
-        parts.append(f"<p><b>Verify:</b></p><ul>{items}</ul>")
+        steps = escape(chr(10).join(finding.verify))
+        parts.append(f'<p><b>Verify:</b></p><pre class="commands"><code>{steps}</code></pre>')
     parts.append("</div>")
     return "\n".join(parts)
 

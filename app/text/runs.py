@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..base.units import compared, format_threshold
 from ..core.bench.caveats import contention_change, durability_change, model_change
 from ..core.bench.kind import Metric
 from ..core.bench.outcome import verdict_word
@@ -40,6 +41,30 @@ def headline(run: SavedRun) -> str:
         text = labelled_value(judged.label, judged.value, judged.unit) if judged else ""
     tags = run.record.caveats().tags()
     return f"{text} {tags}" if tags else text
+
+
+def headline_parts(run: SavedRun) -> list[tuple[str, int]]:
+    """The headline in (text, priority) parts for a narrow column: the verdict word with its figure
+    ("PASS p99 6.08 ms") first, then the caveats' tags, then its limit ("< 10 ms"); an unjudged run's figure
+    alone. A run that cannot be shown says DAMAGED and why."""
+    try:
+        with rendering(f"run {run.id}"):
+            verdict = run.record.verdict()
+            tags = run.record.caveats().tags()
+            if verdict is None:
+                return [(headline(run).removesuffix(f" {tags}" if tags else ""), 0), (tags, 1)]
+            judged = verdict.to_json()
+            value, limit = float(judged["value_ms"]), float(judged["threshold_ms"])
+            word = verdict_word(verdict)
+            if word == "INCONCLUSIVE":
+                figure, sign = format_ms(value), "vs"
+            else:
+                figure, sign = compared(value, limit, below=bool(verdict.passed)), \
+                    "<" if verdict.passed else ">="
+            statistic = str(judged["metric"]).split(" ")[0]
+            return [(f"{word} {statistic} {figure}", 0), (f"{sign} {format_threshold(limit)}", 2), (tags, 1)]
+    except RunRenderError as err:
+        return [(damaged_text(err.reason), 0)]
 
 
 def target_text(run: SavedRun) -> str:

@@ -9,6 +9,7 @@ import signal
 from typing import TYPE_CHECKING, ClassVar
 
 from diskdoctor.probes.root import Root
+from diskdoctor.widgets.fit_text import FittedTitle
 from textual import work
 from textual.app import App
 from textual.binding import Binding
@@ -99,6 +100,11 @@ class DiskDoctorApp(App[None]):
                 self.add_mode(mode, lambda mode=mode: self.screen_class(mode)(root))  # type: ignore[misc]
         self.add_mode(ADVICE_MODE, self._advice_screen)
         self.add_mode(RUNS_MODE, lambda: self.screen_class(RUNS_MODE)())
+
+    def format_title(self, title: str, sub_title: str) -> FittedTitle:  # type: ignore[override]
+        """Every screen's header: "diskdoctor — what it shows", the screen's own words alone where both do
+        not fit (80 columns), so no title is cut where there is room for what tells the screens apart."""
+        return FittedTitle(title, sub_title)
 
     @property
     def guide_sizes(self) -> QuickSizes:

@@ -50,6 +50,8 @@ SCROLLBAR_CELLS = 2
 SIDE_CELLS = 72
 SIDE_MIN_CELLS = 36
 """Narrower than this, "who does the I/O" goes under the table instead of taking figures' room."""
+SIDE_FRAME_CELLS = 3
+"""The side pane's border and padding around its lines."""
 DROP_FIRST = ("in_flight", "d_await", "dmb_s", "d_s", "f_await", "spark", "f_s", "w_await", "r_await",
               "rmb_s", "r_s", "io_ticks_ms", "flushes", "discards", "sectors_read", "reads")
 """Columns left out when the table is too narrow for all, least telling first (the rest stay whole)."""
@@ -133,6 +135,8 @@ class MonitorScreen(Screen[None]):
         """Headings of the columns left out for want of width (said on the status line)."""
         self._fitted_width = 0
         self._name_cells = NAME_CELLS
+        self._side_cells = SIDE_MIN_CELLS
+        """The side pane's width: its longest line so far (never shrinking, so it does not jump each tick)."""
         self._placed_for: Selection | None = None
         self.sort_key: str | None = None
         """The figure column the rows are sorted by (largest first), or None: grouped by filesystem."""
@@ -282,11 +286,12 @@ class MonitorScreen(Screen[None]):
         self._fitted_width = width
         columns = self._all_columns()
         needed = sum(w + CELL_PADDING for _, _, w in columns) + SCROLLBAR_CELLS
-        beside = width - needed >= SIDE_MIN_CELLS
+        side_cells = min(self._side_cells, SIDE_CELLS)  # as wide as its lines, when they fit beside
+        beside = width - needed >= side_cells
         self.set_class(not beside, "-side-below")
         side = self.query_one("#monitor-side")
-        side.styles.width = min(SIDE_CELLS, width - needed) if beside else None
-        room = width - (min(SIDE_CELLS, width - needed) + 1 if beside else 0)
+        side.styles.width = side_cells if beside else None
+        room = width - (side_cells + 1 if beside else 0)
         hidden: list[str] = []
         shrink = min(needed - room, self._name_cells - NAME_CELLS) if needed > room else 0
         if shrink > 0:  # a long name is cut in the middle before any figure is left out
@@ -475,6 +480,11 @@ class MonitorScreen(Screen[None]):
             for label, key, _ in columns:
                 detail.append(f"  {label:<9} {cells[key]}\n")
         self.query_one("#monitor-selected", Static).update(detail)
+        lines = [*who.plain.splitlines(), *detail.plain.splitlines()]
+        wanted = max((cell_len(line) for line in lines), default=0) + SIDE_FRAME_CELLS
+        if wanted > self._side_cells:  # a longer line: the pane grows to hold it (or goes under the table)
+            self._side_cells, self._fitted_width = wanted, 0
+            self._fit_columns(self.size.width)
 
     def _draw_summary(self, sample: MonitorSample) -> None:
         parts = [cpu_line(sample.cpu, self.root.live) if self.root.live else

@@ -65,6 +65,7 @@ class ReportDialog(ModalScreen[str | None]):
                          "or .json.")
             yield Input(default_report_name(self.hostname, dt.datetime.now(), self.report_dir),
                         id="report-path")
+            yield Static("", id="report-where")  # the field shows the name's end; this, the whole path
             yield Static("", id="report-result")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Write", variant="primary", id="report-write")
@@ -105,9 +106,17 @@ class ReportDialog(ModalScreen[str | None]):
         typed = self.query_one("#report-path", Input).value.strip()
         return os.path.abspath(os.path.expanduser(typed)) if typed else ""
 
+    def on_mount(self) -> None:
+        self.name_changed()
+
     @on(Input.Changed, "#report-path")
     def name_changed(self) -> None:
-        """A new name is a new question: the next write never replaces a file without asking again."""
+        """The whole path the name stands for, wrapped under the field (at 80 columns the field shows only
+        its end); a new name is a new question: the next write never replaces a file without asking again."""
+        path = self._typed_path()
+        folder, name = os.path.split(path)
+        where = Text.assemble(("folder ", "dim"), visible(folder), ("\nfile   ", "dim"), visible(name))
+        self.query_one("#report-where", Static).update(where if path else "")
         if self.replace_path is not None and self._typed_path() != self.replace_path:
             self.replace_path = None
             self.query_one("#report-write", Button).label = "Write"

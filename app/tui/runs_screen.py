@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import fit_end, middle_ellipsis
+from diskdoctor.widgets.fit_text import fit_parts, middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -23,14 +24,19 @@ from ..core.runs.compare import compare_runs, different_kinds
 from ..core.runs.record import SavedRun
 from ..core.runs.render_guard import RunRenderError, rendering
 from ..core.runs.store import RunListing, RunStore, RunStoreError
-from ..text.runs import compare_lines, list_row, show_lines
+from ..text.runs import compare_lines, headline_parts, list_row, show_lines
 
 TARGET_MIN_CELLS = 16
 """A target is never cut shorter than this (the table scrolls sideways instead)."""
 RESULT_MIN_CELLS = 12
 SAVED_CELLS = 16
+SHORT_SAVED_CELLS = 11
+"""The save time without its year ("11-25 23:36") in a table narrower than SHORT_SAVED_BELOW."""
+SHORT_SAVED_BELOW = 100
 CELL_PADDING = 2
 SCROLLBAR_CELLS = 2
+STACKED_BELOW = 160
+"""Narrower than this the runs list takes the whole width and the run's details go under it."""
 
 PICK_MARK = "●"
 MAX_PICKS = 2
@@ -49,8 +55,29 @@ def styled(lines: list[str]) -> Text:
     return text
 
 
+def target_forms(run: SavedRun, whole: str) -> tuple[str, str, str]:
+    """The target from shortest to whole: "/mnt/x (xfs)", "/mnt/x (xfs on sdb1)", then with its host."""
+    target = run.stack.target
+    device = target.device or "no block device"
+    return f"{target.directory} ({target.fstype})", f"{target.directory} ({target.fstype} on {device})", whole
+
+
+def target_cell(run: SavedRun, whole: str, width: int) -> str:
+    """The target in `width` cells, keeping what tells runs apart: the directory's last component and the
+    filesystem type ("…/mnt-xfs (xfs)"), the device and host only when there is room."""
+    shortest, *longer = target_forms(run, whole)
+    for text in reversed((shortest, *longer)):
+        if cell_len(text) <= width:
+            return text
+    suffix = f" ({run.stack.target.fstype})"
+    return middle_ellipsis(run.stack.target.directory, max(width - cell_len(suffix), 1)) + suffix
+
+
 class RunsScreen(Screen[None]):
     """Saved benchmark runs: Space picks up to two, the pane shows one run or the comparison of two."""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (STACKED_BELOW, "-wide")]
+    """Below 160 columns the list takes the whole width (runs on several filesystems need it)."""
 
     BINDINGS = [
         Binding("space", "pick", "Pick", tooltip="Pick this run; with two picked, they are compared."),
@@ -84,6 +111,7 @@ class RunsScreen(Screen[None]):
         """Every run with its row's cells (a damaged run says DAMAGED, and why), made once per reading."""
         self._status_text = ""
         self._widths: tuple[int, ...] = ()
+        self._heads: dict[str, list[tuple[str, int]]] = {}
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -96,6 +124,7 @@ class RunsScreen(Screen[None]):
         yield FittedFooter()
 
     def on_mount(self) -> None:
+        self.sub_title = "Saved runs: pick two to compare"
         self.load_runs()
 
     def on_screen_resume(self) -> None:
@@ -155,17 +184,34 @@ class RunsScreen(Screen[None]):
         self._fill_table()
 
     def _column_widths(self) -> tuple[int, int, int, int]:
-        """Saved, kind, target and result widths: the target (what tells runs apart) whole first, then
-        the result; each cut (the target in the middle) only when the table is too narrow for both."""
+        """Saved, kind, target and result widths, handed out in this order: the verdict with its figure,
+        the target with its filesystem type (cut in the middle of its directory only for want of room), the
+        rest of the result (tags, limit), then the target's device and host."""
         table = self.query_one(DataTable)
         width = table.size.width or self.app.size.width
+        saved = SAVED_CELLS if width >= SHORT_SAVED_BELOW else SHORT_SAVED_CELLS
         kind = max((len(run.kind) for run in self.runs), default=0)
         kind = max(kind, len("kind"))
-        target = max((len(target) for _, _, target in self._rows), default=TARGET_MIN_CELLS)
-        result = max((len(head) for _, head, _ in self._rows), default=RESULT_MIN_CELLS)
-        room = width - SCROLLBAR_CELLS - 5 * CELL_PADDING - 1 - SAVED_CELLS - kind
-        target = max(min(target, room - min(result, RESULT_MIN_CELLS)), TARGET_MIN_CELLS)
-        return SAVED_CELLS, kind, target, max(room - target, RESULT_MIN_CELLS)
+        forms = [[cell_len(text) for text in target_forms(run, whole)] for run, (_, _, whole) in
+                 zip(self.runs, self._rows, strict=True) if whole]
+        shortest, with_device, whole = (max((form[i] for form in forms), default=TARGET_MIN_CELLS)
+                                        for i in range(3))
+        heads = [self._head(run) for run in self.runs]
+        core = max((cell_len(parts[0][0]) for parts in heads), default=RESULT_MIN_CELLS)
+        result_whole = max((cell_len(" ".join(text for text, _ in parts if text)) for parts in heads),
+                           default=RESULT_MIN_CELLS)
+        room = width - SCROLLBAR_CELLS - 5 * CELL_PADDING - 1 - saved - kind
+        result = max(core, RESULT_MIN_CELLS)
+        target = max(min(shortest, room - result), TARGET_MIN_CELLS)
+        result = max(result, min(result_whole, room - target))
+        target = max(target, min(whole if room - result >= whole else with_device, room - result))
+        return saved, kind, target, max(room - target, result)
+
+    def _head(self, run: SavedRun) -> list[tuple[str, int]]:
+        """The run's headline in parts (its verdict is judged once, not at every resize)."""
+        if run.id not in self._heads:
+            self._heads[run.id] = headline_parts(run)
+        return self._heads[run.id]
 
     def _fill_table(self) -> None:
         """(Re)build the table when its runs or its width change; the cursor stays on its row."""
@@ -180,10 +226,12 @@ class RunsScreen(Screen[None]):
         for label, key, width in (("", "pick", 1), ("saved (UTC)", "saved", saved), ("kind", "kind", kind),
                                   ("target", "target", target_cells), ("result", "result", result_cells)):
             table.add_column(label, key=key, width=width)
-        for run, (when, head, target) in zip(self.runs, self._rows, strict=True):
-            table.add_row(self._mark(run.id), when.removesuffix(" UTC"), Text(run.kind),
-                          Text(middle_ellipsis(target, target_cells)),
-                          Text(fit_end(head, result_cells), style="bold red" if not target else ""),
+        for run, (when, _, target) in zip(self.runs, self._rows, strict=True):
+            when = when.removesuffix(" UTC")
+            table.add_row(self._mark(run.id), when if saved == SAVED_CELLS else when[5:], Text(run.kind),
+                          Text(target_cell(run, target, target_cells) if target else ""),
+                          Text(fit_parts(self._head(run), result_cells, " "),
+                               style="bold red" if not target else ""),
                           key=run.id)
         if self.runs:
             table.move_cursor(row=min(max(cursor, 0), len(self.runs) - 1))

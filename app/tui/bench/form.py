@@ -125,11 +125,28 @@ class BenchForm(Vertical):
                            tooltip="then the closed loop, as the disk's capacity (never the verdict)")
             yield Button("Start", id="bench-start", variant="primary")
         yield Static("", id="bench-form-error")
+        yield Static("", id="bench-form-summary")  # the form folded into one line (a short terminal)
 
     def on_mount(self) -> None:
+        self.query_one("#bench-form-summary").display = False
         self.query_one("#bench-jobs").display = self.query_one("#bench-direct").display = False
         self.query_one("#bench-form").add_class("-load")  # the form starts on etcd's WAL
         label_fields(self)
+
+    @property
+    def folded(self) -> bool:
+        """Whether the form is folded into its one-line summary."""
+        return bool(self.query_one("#bench-form-summary").display)
+
+    def fold(self, summary: str | None) -> None:
+        """Fold the settings into `summary` (one line, so a short terminal has room for the run's figures and
+        verdict), or unfold them (None)."""
+        line = self.query_one("#bench-form-summary", Static)
+        line.update(Text.assemble(("e", "bold yellow"), (" settings  ", "dim"), summary or ""))
+        line.display = summary is not None
+        self.query_one("#bench-form").display = summary is None
+        if summary is not None:
+            self.query_one("#bench-form-error").display = False
 
     @property
     def directory(self) -> str:

@@ -8,11 +8,13 @@ from __future__ import annotations
 import subprocess
 from dataclasses import replace
 
+from diskdoctor.app.base.units import compared, format_threshold
 from diskdoctor.app.core.bench.caveats import Caveats
 from diskdoctor.app.core.bench.kinds import kind_of
 from diskdoctor.app.core.bench.outcome import verdict_word
 from diskdoctor.app.core.bench.record import BenchRecord
 from diskdoctor.app.core.bench.verdict import run_findings
+from diskdoctor.app.core.bench.wal import format_ms
 from diskdoctor.app.text import bench_advice
 from diskdoctor.probes.engine.workloads.interference import InterferenceResult
 from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
@@ -28,7 +30,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
-from textual.widgets import Button, Checkbox, Header, Input, Select, Static
+from textual.widgets import Button, Checkbox, Header, Input, Select, Static, Tabs
 from textual.worker import Worker, WorkerState
 
 from ..host_snapshot import HostSnapshot, SnapshotScreen
@@ -46,9 +48,14 @@ from .threshold import ThresholdRow
 __all__ = ["NO_LIVE_HOST", "BenchScreen"]
 LONGER_FACTOR = 4
 WIDE_FROM = 160
-RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory"})
+FOLD_BELOW = 45
+"""Shorter terminals fold the form into one line while a run goes and after it, so its figures and verdict
+fit (e fetches the settings back)."""
+RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory", "workload"})
 """Actions that act on the form or start something: never on a capture (the form is disabled there)."""
 READY_HINT = "Pick a filesystem or type a directory, then press s (or Start)."
+WORKLOADS = Binding.Group("workload", compact=True)
+"""[ and ] pick the workload tab (number keys switch screens), as lazygit's tabs."""
 NO_LIVE_HOST = ("Benchmarks write to this host's storage, so they need the live host; this session reads a "
                 "capture (--sysroot). Start diskdoctor without --sysroot to run one.")
 
@@ -64,9 +71,19 @@ class BenchScreen(SnapshotScreen):
     BINDINGS = [
         Binding("s", "start", "Start", tooltip="Start the benchmark with the settings above."),
         Binding("escape", "cancel", "Cancel", tooltip="Stop the run; its scratch directory is removed."),
+        Binding("left_square_bracket", "workload(-1)", "Previous workload", key_display="[", group=WORKLOADS,
+                tooltip="The workload tab to the left: wal, compaction, randwrite, interference."),
+        Binding("right_square_bracket", "workload(1)", "Next workload", key_display="]", group=WORKLOADS,
+                tooltip="The workload tab to the right: wal, compaction, randwrite, interference."),
         Binding("slash", "focus_directory", "Directory", key_display="/",
                 tooltip="Move to the directory field (nothing is typed; a path already there stays)."),
         Binding("t", "threshold", "Threshold", tooltip="Switch: etcd docs 10 ms, vendor 20 ms, custom."),
+        Binding("e", "settings", "Settings",
+                tooltip="Show the form again (folded while a run goes on a short terminal)."),
+        Binding("pagedown", "scroll_body(1)", "Scroll down", show=False,
+                tooltip="Scroll the chart, figures and verdict (one column below 160 columns)."),
+        Binding("pageup", "scroll_body(-1)", "Scroll up", show=False,
+                tooltip="Scroll the chart, figures and verdict back up."),
         Binding("f", "fio", "fio side by side", tooltip="Run the equivalent fio job on the same directory."),
         Binding("a", "again", "Run again", tooltip="Run again with the same settings in the same directory."),
         Binding("l", "longer", "Run longer", tooltip="Run again, four times as long."),
@@ -99,6 +116,7 @@ class BenchScreen(SnapshotScreen):
         says something else; a change message arriving late, for values set before, leaves it)."""
         self.running_parts: tuple[tuple[str, int], ...] = ()
         """What the status line says while a run goes (the host's contention is added as it comes)."""
+        self._contention: tuple[tuple[str, int], ...] = ()
         self.live = LivePanel(self)
         self.engine = RunController(self, self._status)
         self.fio_run = bench_fio_run.FioController(self, self._fio_tick)
@@ -135,6 +153,7 @@ class BenchScreen(SnapshotScreen):
         yield FittedFooter()
 
     def on_mount(self) -> None:
+        self.sub_title = "Benchmark: database-style writes, measured live"
         self.query_one("#bench-after").display = self.query_one("#bench-advice").display = False
         self.query_one(LatencyBars).show_bands(HISTOGRAM_TITLE, [])
         label_fields(self.query_one(ThresholdRow))
@@ -175,6 +194,8 @@ class BenchScreen(SnapshotScreen):
             return self.busy
         if action == "threshold":
             return self.query_one(ThresholdRow).display
+        if action == "settings":
+            return self.query_one(BenchForm).folded
         if action == "longer" and not kind_of(self.kind).form.can_lengthen:
             return False  # as its button: a compaction or interference run has no longer version
         if action in ("again", "longer", "fio"):
@@ -189,9 +210,32 @@ class BenchScreen(SnapshotScreen):
         self.set_focus(None)
         self._status(f"{directory} chosen: press s to start (or change the settings first).")
 
+    def action_workload(self, step: int) -> None:
+        """Pick the workload tab `step` places to the right (left when negative), wrapping round."""
+        tabs = self.query_one("#bench-workloads", Tabs)
+        if step > 0:
+            tabs.action_next_tab()
+        else:
+            tabs.action_previous_tab()
+
     def action_focus_directory(self) -> None:
         """Start typing a directory."""
+        self.action_settings()
         self.query_one(BenchForm).focus_directory()
+
+    def action_settings(self) -> None:
+        """Unfold the form."""
+        self.query_one(BenchForm).fold(None)
+        self.refresh_bindings()
+
+    def action_scroll_body(self, pages: int) -> None:
+        """Page the chart, figures and verdict (one scrolling column on a narrow terminal)."""
+        narrow = self.has_class("-narrow")
+        body = self.query_one("#bench-body" if narrow else "#bench-right")
+        if pages > 0:
+            body.scroll_page_down(animate=False)
+        else:
+            body.scroll_page_up(animate=False)
 
     @on(Button.Pressed, "#bench-start")
     @on(Input.Submitted, "#bench-form Input")
@@ -220,6 +264,7 @@ class BenchScreen(SnapshotScreen):
         self.query_one("#bench-after").display = False
         self.query_one("#bench-progress-text").remove_class("-note")  # back to its fixed two lines
         self.query_one(BenchForm).show_params(params)
+        self.query_one("#bench-body").scroll_home(animate=False)
         if isinstance(self.result, WalResult) and isinstance(self.params, WalParams) and self.target:
             self.previous = view.previous_line(self.params, self.target, self.result,
                                                self.query_one(ThresholdRow).picked()[0],
@@ -235,13 +280,29 @@ class BenchScreen(SnapshotScreen):
         self._status(f"Checking {directory}…")
         self.engine.start(params, directory, self.query_one(ThresholdRow).settings())
 
+    @staticmethod
+    def _summary(params: object, directory: str) -> str:
+        """The folded form: "etcd · /mnt/x · 2,300 B · 2 s · 50,500/s steady"."""
+        kind = bench_run.kind_of(params)
+        parts = [str(getattr(params, "profile", kind)), directory]
+        if isinstance(params, WalParams):
+            parts.append(f"{params.bs:,} B")
+            parts.append(f"{params.duration_s:g} s" if params.duration_s else f"{params.size >> 20} MiB")
+            rates = ",".join(f"{rate:g}" for rate in params.rates)
+            parts.append(f"{rates}/s {params.arrival}" if rates else "closed loop")
+        return " · ".join(parts)
+
     @on(RunStarted)
     def show_started(self, message: RunStarted) -> None:
         self.target, self.params = message.target, message.params
         self.live.started(message.params)
+        if self.size.height < FOLD_BELOW:  # room for the run's figures and verdict on a short terminal
+            self.query_one(BenchForm).fold(self._summary(message.params, message.target.directory))
+            self.refresh_bindings()
         layers = " → ".join(message.target.layers) or "no block device"
         name = getattr(message.params, "profile", self.kind)
         durable = Caveats(None, view.not_durable(message.target), None).durability_text()
+        self._contention = ()
         self.running_parts = ((f"Running {name} on {message.target.directory}", 0), ("Esc cancels", 1),
                               (durable or "", 1), (f"{message.target.fstype}; layers {layers}", 2))
         self.query_one(StatusLine).say(*self.running_parts)
@@ -250,11 +311,17 @@ class BenchScreen(SnapshotScreen):
     def show_contention(self, message: ContentionReady) -> None:
         """The host's contention so far, beside what the run says, while it goes."""
         if self.busy and self.running_parts:
-            self.query_one(StatusLine).say(*self.running_parts, (message.text, 1 if message.busy else 3))
+            self._contention = ((message.text, 1 if message.busy else 3),)
+            self.query_one(StatusLine).say(*self.running_parts, *self._contention)
 
     @on(IntervalReady)
     def show_interval(self, message: IntervalReady) -> None:
         self.live.show(message.snapshot)
+        if self.busy and self.running_parts:  # the progress, at any size (the pane may be below the fold)
+            unit = kind_of(self.kind).form.progress_unit
+            done = f"{self.live.last_progress:.0%} · {self.live.last_ops:,} {unit}"
+            head, *rest = self.running_parts
+            self.query_one(StatusLine).say(head, (done, 0), *rest, *self._contention)
 
     @on(RunEnded)
     def show_end(self, message: RunEnded) -> None:
@@ -271,6 +338,12 @@ class BenchScreen(SnapshotScreen):
         self.live.show_whole_run(message.result)
         self.query_one("#bench-run-fio").display = fio_available() is not None
         self.rejudge()  # the verdict, also on the status line so it is visible at any size
+        if self.has_class("-narrow"):  # one scrolling column: the verdict at the top (PgUp: the chart)
+            self.call_after_refresh(self._show_verdict_first)
+
+    def _show_verdict_first(self) -> None:
+        body = self.query_one("#bench-body")
+        body.scroll_to_widget(self.query_one("#bench-verdict"), top=True, animate=False)
 
     def _show_stopped(self, message: RunEnded) -> None:
         """A cancelled or failed run: what it did, and nothing judged."""
@@ -336,10 +409,15 @@ class BenchScreen(SnapshotScreen):
         in_ram = "in RAM: this says nothing about a disk" if view.ram_note(self.target.fstype) and \
             caveats is None else ""  # the caveats' [not durable] says it otherwise
         tags = f" {caveats.tags()}".rstrip() if caveats is not None else ""
-        judged, _, provenance = verdict.line().partition(": ")
-        judged = judged.replace(", not clearly under or over ", " vs ")  # INCONCLUSIVE, short for the status
-        self.query_one(StatusLine).say((f"{verdict_word(verdict)} {judged}{tags}", 0), (in_ram, 1),
-                                       (disagreement or "", 1), (provenance, 2), ("F1 help", 2),
+        provenance = verdict.line().partition(": ")[2]
+        statistic, _, measured = verdict.metric.partition(" ")  # "p99", "fdatasync from due at 500/s steady"
+        word = verdict_word(verdict)
+        figure = format_ms(verdict.value_ms) if word == "INCONCLUSIVE" else \
+            compared(verdict.value_ms, verdict.threshold_ms, below=verdict.passed)
+        sign = "vs" if word == "INCONCLUSIVE" else ("<" if verdict.passed else ">=")
+        head = f"{word} {statistic} {figure} {sign} {format_threshold(verdict.threshold_ms)}{tags}"
+        self.query_one(StatusLine).say((head, 0), (in_ram, 1), (disagreement or "", 1), (measured, 2),
+                                       (provenance, 3), ("F1 help", 2),
                                        (f"{self.saved_note} (key 5)" if self.saved_note else "", 1),
                                        ("f fio side by side" if fio_available() and not self.fio else "", 3),
                                        ("t threshold · a again · l longer", 4))

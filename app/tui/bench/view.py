@@ -84,7 +84,7 @@ def percentile_values(histogram: LatencyHistogram) -> dict[str, float | None]:
 def stats_text(interval: LatencyHistogram, total: LatencyHistogram, metric: str,
                writes: LatencyHistogram | None = None) -> Text:
     """Interval and cumulative percentiles, each with the number of samples behind it; then write()."""
-    text = Text(f"{metric:<9} {'last interval':>26}  {'whole run':>26}\n", style="bold")
+    text = Text(f"{metric:<9} {'last interval':>26}  {'whole phase':>26}\n", style="bold")
     for name, percent in SHOWN:
         text.append(f"{name:<9} ")
         for histogram in (interval, total):
