@@ -120,6 +120,9 @@ class BenchScreen(SnapshotScreen):
         """What the status line says while a run goes (the host's contention is added as it comes)."""
         self._contention: tuple[tuple[str, int], ...] = ()
         self._phase = ""
+        self._pin_verdict = False
+        """Whether a finished run's verdict is being kept at the top of the one column (until the user
+        scrolls)."""
         """The engine's phase while a run goes ("preparing", "closed loop (capacity)"), kept beside the
         progress on the status line."""
         self.live = LivePanel(self)
@@ -235,6 +238,7 @@ class BenchScreen(SnapshotScreen):
 
     def action_scroll_body(self, pages: int) -> None:
         """Page the chart, figures and verdict (one scrolling column on a narrow terminal)."""
+        self._pin_verdict = False  # the user scrolls: the verdict no longer pulls the column back
         narrow = self.has_class("-narrow")
         body = self.query_one("#bench-body" if narrow else "#bench-right")
         if pages > 0:
@@ -345,13 +349,14 @@ class BenchScreen(SnapshotScreen):
         self.rejudge()  # the verdict, also on the status line so it is visible at any size
         if self.has_class("-narrow"):  # one scrolling column: the verdict at the top (PgUp: the chart)
             # after the layout that sizes the verdict, advice and buttons just filled in
+            self._pin_verdict = True
             self.call_after_refresh(self.call_after_refresh, self._show_verdict_first)
 
     def _show_verdict_first(self, tries: int = VERDICT_SCROLL_TRIES) -> None:
         """Scroll the one column so the verdict is at its top; again a moment later while the advice and
         buttons under it are still being sized (the column cannot scroll that far before they are)."""
         body = self.query_one("#bench-body")
-        if self.busy or self.result is None:
+        if self.busy or self.result is None or not self._pin_verdict:
             return
         if self.focused is not None and body in self.focused.ancestors:
             self.set_focus(None, scroll_visible=False)  # a focused field in the column would pull it back
