@@ -114,3 +114,10 @@ class FindingCard(Static):
         self.card = content
         self.set_classes(f"-{content.severity}")
         self.update(card_text(content))
+
+    @property
+    def plain(self) -> str:
+        """The card's text, unwrapped (for tests and copying)."""
+        parts = card_text(self.card).renderables
+        return "\n".join(part.plain if isinstance(part, Text) else
+                         "\n".join(f"  {line}" for line in part.lines) for part in parts)

@@ -66,8 +66,8 @@ def fit_end(text: str, width: int) -> str:
 
 class FittedTitle:
     """A header's "title — sub title" when it fits the width it is drawn in, else the sub title alone (the
-    app's name is in the terminal's title bar and never tells screens apart), cut at its end only when even
-    that is too wide."""
+    app's name never tells screens apart), else its first and last " · " parts, else its first part, cut at
+    its end only when even that is too wide."""
 
     def __init__(self, title: str, sub_title: str) -> None:
         self.title, self.sub_title = title, sub_title
@@ -81,8 +81,13 @@ class FittedTitle:
         full = self._full()
         if cell_len(full.plain) <= options.max_width or not self.sub_title:
             yield full
-        else:
-            yield Text(fit_end(self.sub_title, options.max_width))
+            return
+        parts = self.sub_title.split(SEPARATOR)
+        for shorter in (self.sub_title, SEPARATOR.join([parts[0], parts[-1]]), parts[0]):
+            if cell_len(shorter) <= options.max_width:
+                yield Text(shorter)
+                return
+        yield Text(fit_end(parts[0], options.max_width))
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         full = cell_len(self._full().plain)

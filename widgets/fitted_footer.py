@@ -28,15 +28,20 @@ SHORT_LABELS = {"Run again": "Again", "Run longer": "Longer", "fio side by side"
 help and the palette."""
 
 
+MAX_LEFT_OUT_IN_FULL = 1
+"""Full labels stay while they leave out at most this many keys (the last declared, e.g. w Report); more,
+and every key gets its short label instead."""
+
+
 def short_label(description: str) -> str:
     """The label a key shows when the full ones do not all fit."""
     return SHORT_LABELS.get(description, description.split(" ")[0])
 
 
 class FittedFooter(Footer):
-    """Compact footer that always fits one line: every key with its full label when there is room, else
-    every key with a short one (and the palette key without its word), and only then the last keys left out
-    (they stay in F1 help and the palette).
+    """Compact footer that always fits one line: the keys with their full labels when at most one is left
+    out for room, else with short ones (and the palette key without its word), and only then the last keys
+    left out (they stay in F1 help and the palette).
 
     Order of importance: the help key, the guides key, then the focused widget's keys, then the screen's
     in the order they are declared; key groups (the screen switcher 1-6, a screen's own) always show.
@@ -85,11 +90,12 @@ class FittedFooter(Footer):
             group_cells = sum(sum(self._cells(b) for b, _, _ in items) + len(group.description) + 2
                               for group, items in groups.items())
             room = width - (SHORT_PALETTE_CELLS if self.short else PALETTE_CELLS) - group_cells
-            if sum(self._cells(b) for b, _, _ in single) <= room:
+            fitting = list(single)
+            while fitting and sum(self._cells(b) for b, _, _ in fitting) > room:
+                fitting.pop()
+            if len(single) - len(fitting) <= MAX_LEFT_OUT_IN_FULL:
                 break
-        while single and sum(self._cells(b) for b, _, _ in single) > room:
-            single.pop()
-        return single + [item for items in groups.values() for item in items]
+        return fitting + [item for items in groups.values() for item in items]
 
     def compose(self) -> ComposeResult:
         if not self._bindings_ready:

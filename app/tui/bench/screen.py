@@ -48,6 +48,8 @@ from .threshold import ThresholdRow
 __all__ = ["NO_LIVE_HOST", "BenchScreen"]
 LONGER_FACTOR = 4
 WIDE_FROM = 160
+VERDICT_SCROLL_TRIES = 5
+VERDICT_SCROLL_RETRY_S = 0.1
 FOLD_BELOW = 45
 """Shorter terminals fold the form into one line while a run goes and after it, so its figures and verdict
 fit (e fetches the settings back)."""
@@ -117,8 +119,14 @@ class BenchScreen(SnapshotScreen):
         self.running_parts: tuple[tuple[str, int], ...] = ()
         """What the status line says while a run goes (the host's contention is added as it comes)."""
         self._contention: tuple[tuple[str, int], ...] = ()
+        self._phase = ""
+        self._pin_verdict = False
+        """Whether a finished run's verdict is being kept at the top of the one column (until the user
+        scrolls)."""
+        """The engine's phase while a run goes ("preparing", "closed loop (capacity)"), kept beside the
+        progress on the status line."""
         self.live = LivePanel(self)
-        self.engine = RunController(self, self._status)
+        self.engine = RunController(self, self._phase_status)
         self.fio_run = bench_fio_run.FioController(self, self._fio_tick)
 
     @property
@@ -230,6 +238,7 @@ class BenchScreen(SnapshotScreen):
 
     def action_scroll_body(self, pages: int) -> None:
         """Page the chart, figures and verdict (one scrolling column on a narrow terminal)."""
+        self._pin_verdict = False  # the user scrolls: the verdict no longer pulls the column back
         narrow = self.has_class("-narrow")
         body = self.query_one("#bench-body" if narrow else "#bench-right")
         if pages > 0:
@@ -302,7 +311,7 @@ class BenchScreen(SnapshotScreen):
         layers = " → ".join(message.target.layers) or "no block device"
         name = getattr(message.params, "profile", self.kind)
         durable = Caveats(None, view.not_durable(message.target), None).durability_text()
-        self._contention = ()
+        self._contention, self._phase = (), ""
         self.running_parts = ((f"Running {name} on {message.target.directory}", 0), ("Esc cancels", 1),
                               (durable or "", 1), (f"{message.target.fstype}; layers {layers}", 2))
         self.query_one(StatusLine).say(*self.running_parts)
@@ -321,7 +330,7 @@ class BenchScreen(SnapshotScreen):
             unit = kind_of(self.kind).form.progress_unit
             done = f"{self.live.last_progress:.0%} · {self.live.last_ops:,} {unit}"
             head, *rest = self.running_parts
-            self.query_one(StatusLine).say(head, (done, 0), *rest, *self._contention)
+            self.query_one(StatusLine).say(head, (done, 0), (self._phase, 2), *rest, *self._contention)
 
     @on(RunEnded)
     def show_end(self, message: RunEnded) -> None:
@@ -339,11 +348,22 @@ class BenchScreen(SnapshotScreen):
         self.query_one("#bench-run-fio").display = fio_available() is not None
         self.rejudge()  # the verdict, also on the status line so it is visible at any size
         if self.has_class("-narrow"):  # one scrolling column: the verdict at the top (PgUp: the chart)
-            self.call_after_refresh(self._show_verdict_first)
+            # after the layout that sizes the verdict, advice and buttons just filled in
+            self._pin_verdict = True
+            self.call_after_refresh(self.call_after_refresh, self._show_verdict_first)
 
-    def _show_verdict_first(self) -> None:
+    def _show_verdict_first(self, tries: int = VERDICT_SCROLL_TRIES) -> None:
+        """Scroll the one column so the verdict is at its top; again a moment later while the advice and
+        buttons under it are still being sized (the column cannot scroll that far before they are)."""
         body = self.query_one("#bench-body")
-        body.scroll_to_widget(self.query_one("#bench-verdict"), top=True, animate=False)
+        if self.busy or self.result is None or not self._pin_verdict:
+            return
+        if self.focused is not None and body in self.focused.ancestors:
+            self.set_focus(None, scroll_visible=False)  # a focused field in the column would pull it back
+        verdict = self.query_one("#bench-verdict")
+        body.scroll_to_widget(verdict, top=True, animate=False)
+        if tries > 1 and verdict.region.y != body.region.y:
+            self.set_timer(VERDICT_SCROLL_RETRY_S, lambda: self._show_verdict_first(tries - 1))
 
     def _show_stopped(self, message: RunEnded) -> None:
         """A cancelled or failed run: what it did, and nothing judged."""
@@ -543,6 +563,12 @@ class BenchScreen(SnapshotScreen):
 
     def on_unmount(self) -> None:
         self.action_cancel()
+
+    def _phase_status(self, text: str) -> None:
+        """A phase of the run ("closed loop (capacity)… · Esc cancels"), said now and kept beside the
+        progress."""
+        self._phase = text.partition("…")[0]
+        self._status(text)
 
     def _status(self, text: str) -> None:
         self.query_one(StatusLine).say(text)
