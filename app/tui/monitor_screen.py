@@ -11,10 +11,10 @@ from diskdoctor.probes.hotplug import HotplugWatcher, watch_block_devices
 from diskdoctor.probes.io_monitor import RESCAN_EVERY_S, IoMonitor, LayerSample, MonitorSample
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import middle_ellipsis
+from diskdoctor.widgets.fit_text import fit_parts, middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
-from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.sparkline_text import sparkline
+from diskdoctor.widgets.title_row_table import TitleRowTable
 from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
@@ -41,20 +41,26 @@ from .selection import Selection, choose, chosen
 SPARK_CELLS = 12
 INTERVAL_S = 1.0
 NAME_CELLS = 20
+"""A long device name is cut in the middle down to this before any figure is left out."""
+MIN_NAME_CELLS = 8
+"""The device column is as narrow as its names (filesystem titles span the row, not this column)."""
 MAX_NAME_CELLS = 36
 """The device column is as wide as its longest name, up to this (longer ones are cut in the middle)."""
 BUSY_UTIL = 0.6
 CELL_PADDING = 2
 """A DataTable cell's padding (one cell each side)."""
 SCROLLBAR_CELLS = 2
+STATUS_PADDING_CELLS = 2
+"""The status line's padding (one cell each side)."""
 SIDE_CELLS = 72
 SIDE_MIN_CELLS = 36
 """Narrower than this, "who does the I/O" goes under the table instead of taking figures' room."""
 SIDE_FRAME_CELLS = 3
 """The side pane's border and padding around its lines."""
-DROP_FIRST = ("in_flight", "d_await", "dmb_s", "d_s", "f_await", "spark", "f_s", "w_await", "r_await",
+DROP_FIRST = ("in_flight", "d_await", "dmb_s", "d_s", "f_await", "f_s", "spark", "w_await", "r_await",
               "rmb_s", "r_s", "io_ticks_ms", "flushes", "discards", "sectors_read", "reads")
-"""Columns left out when the table is too narrow for all, least telling first (the rest stay whole)."""
+"""Columns left out when the table is too narrow for all, least telling first (the rest stay whole); the
+latencies outlast the util trend, which only repeats util's recent past."""
 
 
 @dataclass
@@ -94,6 +100,19 @@ def util_style(util: float | None, saturated: bool) -> str:
     if saturated:
         return "bold white on red"
     return "yellow" if util is not None and util >= BUSY_UTIL else ""
+
+
+def hidden_note(hidden: list[str], width: int) -> str:
+    """The columns left out, said whole: "+8 hidden: inflight, d_await, …" with as many names as fit in
+    `width`, or "8 columns hidden for width" when not even one does."""
+    if not hidden:
+        return ""
+    head = f"+{len(hidden)} hidden: "
+    for count in range(len(hidden), 0, -1):
+        note = head + ", ".join(hidden[:count]) + (", …" if count < len(hidden) else "")
+        if cell_len(note) <= width:
+            return note
+    return f"{len(hidden)} columns hidden for width"
 
 
 def _look(cell: Text) -> tuple[object, ...]:
@@ -148,7 +167,7 @@ class MonitorScreen(Screen[None]):
         yield Header(show_clock=False)
         yield Static("Taking the first reading…", id="monitor-summary")
         with Horizontal(id="monitor-body"):
-            yield FittedTable(id="monitor-table", cursor_type="row", zebra_stripes=False)
+            yield TitleRowTable(id="monitor-table", cursor_type="row", zebra_stripes=False)
             with VerticalScroll(id="monitor-side"):
                 yield Static("", id="monitor-who")
                 yield Static("", id="monitor-selected")
@@ -257,8 +276,7 @@ class MonitorScreen(Screen[None]):
         for gone in sample.vanished:
             self.history.pop(gone, None)
         names = [cell_len(layer_label(layer)) for layer in sample.layers()]
-        names += [cell_len(group.group.title) for group in sample.groups]
-        wanted = min(max([NAME_CELLS, *names]), MAX_NAME_CELLS)
+        wanted = min(max([MIN_NAME_CELLS, *names]), MAX_NAME_CELLS)
         if wanted != self._name_cells:
             self._name_cells, self._fitted_width = wanted, 0
             self._fit_columns(self.size.width)
@@ -277,10 +295,13 @@ class MonitorScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self._fit_columns(self.size.width)
+        if self.sample is not None:  # the status line is fitted to the width
+            self._draw_summary(self.sample)
 
     def _fit_columns(self, width: int) -> None:
         """Put "who does the I/O" beside the table only when every column still fits; otherwise under
-        it, and leave out the least telling columns (named on the status line), never clip a figure."""
+        it (on a capture, which has no processes, nowhere: its rows go to the table), and leave out the
+        least telling columns (named on the status line), never clip a figure."""
         if width <= 0 or width == self._fitted_width:
             return
         self._fitted_width = width
@@ -291,6 +312,9 @@ class MonitorScreen(Screen[None]):
         self.set_class(not beside, "-side-below")
         side = self.query_one("#monitor-side")
         side.styles.width = side_cells if beside else None
+        counters = self._columns is COUNTER_COLUMNS  # a capture's reading: no process is known
+        self.query_one("#monitor-who").display = not counters  # the summary line says they need the host
+        side.display = beside or not counters  # under the table it would take the table's rows for nothing
         room = width - (side_cells + 1 if beside else 0)
         hidden: list[str] = []
         shrink = min(needed - room, self._name_cells - NAME_CELLS) if needed > room else 0
@@ -354,8 +378,7 @@ class MonitorScreen(Screen[None]):
         for group in sample.groups if self.sort_key is None else ():
             key = f"group|{group.group.key}"
             keys.append(key)
-            title = middle_ellipsis(group.group.title, self._device_cells())
-            rows[key] = {"device": Text(title, style="bold")}
+            rows[key] = {"device": Text(group.group.title, style="bold")}  # drawn over the empty cells
             for layer in group.layers:
                 key = f"{group.group.key}|{layer.row.kname}"
                 keys.append(key)
@@ -494,7 +517,8 @@ class MonitorScreen(Screen[None]):
             parts.append(f"busiest: {busiest.row.name} {busiest.delta.util:.0%}"
                          + (" SATURATED" if busiest.saturated else ""))
         self.query_one("#monitor-summary", Static).update(Text(" · ".join(parts)))
-        status = ["hidden for width: " + ", ".join(self.hidden_columns)] if self.hidden_columns else []
+        width = max(self.size.width - STATUS_PADDING_CELLS, 1)
+        status = [hidden_note(self.hidden_columns, width)] if self.hidden_columns else []
         if self.filter_text:
             shown = {key.rsplit("|", 1)[1] for key in self._row_keys if not key.startswith("group|")}
             devices = {layer.row.kname for layer in sample.layers()}
@@ -512,7 +536,9 @@ class MonitorScreen(Screen[None]):
             status.append("paused (p resumes)")
         elif self.root.live:
             status.append(f"every {self.interval:g} s · {self.hotplug_note}")
-        self.query_one("#monitor-status", Static).update(Text(" · ".join(status)))
+        first = 1 + bool(self.hidden_columns and self.filter_text)  # what the table leaves out comes first
+        parts = [(part, 0 if index < first else 1) for index, part in enumerate(status)]
+        self.query_one("#monitor-status", Static).update(Text(fit_parts(parts, width)))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Pause only where something ticks, and watch only where processes run (the live host)."""
