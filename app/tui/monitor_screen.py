@@ -57,10 +57,11 @@ SIDE_MIN_CELLS = 36
 """Narrower than this, "who does the I/O" goes under the table instead of taking figures' room."""
 SIDE_FRAME_CELLS = 3
 """The side pane's border and padding around its lines."""
-DROP_FIRST = ("in_flight", "d_await", "dmb_s", "d_s", "f_await", "f_s", "spark", "w_await", "r_await",
-              "rmb_s", "r_s", "io_ticks_ms", "flushes", "discards", "sectors_read", "reads")
+DROP_FIRST = ("in_flight", "d_await", "dmb_s", "d_s", "f_await", "f_s", "spark", "rmb_s", "w_await",
+              "r_await", "r_s", "io_ticks_ms", "flushes", "discards", "sectors_read", "reads")
 """Columns left out when the table is too narrow for all, least telling first (the rest stay whole); the
-latencies outlast the util trend, which only repeats util's recent past."""
+latencies outlast the util trend (util's recent past) and read MB/s (a deep stack's long names at 80
+columns leave room for both latencies then)."""
 
 
 @dataclass

@@ -1,0 +1,143 @@
+"""The Monitor's layout as a new user saw it in tmux at 80x24, 120x40 and 200x60 (issue 23): filesystem
+titles whole across the row, latency kept before the util trend, the hidden columns said whole, and a
+capture's table given the rows the live host's process pane would take."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from conftest import fixture_root
+from diskdoctor.app.tui import monitor_screen
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.monitor_screen import MonitorScreen, hidden_note
+from diskdoctor.probes.root import live_root
+from support.loop_stack import LoopStack
+from textual.widgets import DataTable, Static
+
+SIZES = [(80, 24), (120, 40), (200, 60)]
+SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
+LAB = "lab-ssd"
+
+
+async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def open_monitor(pilot) -> MonitorScreen:  # type: ignore[no-untyped-def]
+    await settle(pilot)
+    await pilot.press("6")
+    for _ in range(100):
+        await settle(pilot)
+        screen = pilot.app.screen
+        if isinstance(screen, MonitorScreen) and screen.sample is not None:
+            break
+    await pilot.pause(0.1)
+    return pilot.app.screen
+
+
+def screen_lines(app: DiskDoctorApp) -> list[str]:
+    """The screen as `tmux capture-pane` shows it: one string per row."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def status(screen: MonitorScreen) -> str:
+    return str(screen.query_one("#monitor-status", Static).render())
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_filesystem_titles_show_their_whole_mountpoint(loop_stack: LoopStack,
+                                                             size: tuple[int, int]) -> None:
+    """Two filesystems whose mountpoints end alike are told apart: each title row shows the whole path."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        await open_monitor(pilot)
+        await pilot.press("slash", *loop_stack.workdir.name, "enter")  # only this test's loop filesystems
+        await pilot.pause(0.2)
+        lines = screen_lines(app)
+        for role in ("ext4-discard", "xfs"):
+            title = f" {loop_stack.mountpoints[role]} ({role.split('-')[0]})"
+            assert any(line.startswith(title) for line in lines), (title, lines)
+
+
+async def test_a_title_wider_than_the_table_is_cut_in_the_middle() -> None:
+    """Only when the whole row is too narrow is a title cut, in the middle: both ends of the path stay."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_monitor(pilot)
+        long = "/lab/" + "/".join(f"level-{n:02d}" for n in range(12)) + "/mnt-xfs"
+        first = screen.sample.groups[0]
+        group = dataclasses.replace(first.group, title=f"{long} (xfs)")
+        sample = dataclasses.replace(screen.sample, groups=(dataclasses.replace(first, group=group),
+                                                            *screen.sample.groups[1:]))
+        screen.post_message(monitor_screen.MonitorTick(sample))
+        await pilot.pause(0.2)
+        table = screen.query_one("#monitor-table", DataTable)
+        row = screen_lines(app)[table.region.y + 1]  # under the headings
+        assert row.startswith(" /lab/level-00") and "…" in row and row.rstrip().endswith("/mnt-xfs (xfs)")
+        assert len(row.rstrip()) > 60  # the whole row's width, not the device column's
+
+
+async def test_latency_outlasts_the_util_trend_at_80_columns() -> None:
+    """At 80 columns with the live host's rate columns, w_await and r_await show; the trend may go."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_monitor(pilot)
+        screen._columns, screen._fitted_width = monitor_screen.COLUMNS, 0  # as on the live host
+        screen._fit_columns(80)
+        await pilot.pause(0.1)
+        keys = [str(column.key.value) for column in screen.query_one("#monitor-table", DataTable).columns.values()]
+        assert "w_await" in keys and "r_await" in keys
+        hidden = screen.hidden_columns
+        assert "util trend" in hidden
+        assert not ({"w_await", "r_await"} & set(hidden))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_the_hidden_columns_are_said_whole(size: tuple[int, int]) -> None:
+    """The status line names every hidden column it can whole, and says how many there are; never a
+    name cut in the middle (the note once ended in "f/s," at 80 columns)."""
+    width = size[0]
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=size) as pilot:
+        screen = await open_monitor(pilot)
+        screen._columns, screen._fitted_width = monitor_screen.COLUMNS, 0  # as on the live host
+        screen._fit_columns(width)
+        screen._draw_summary(screen.sample)
+        await pilot.pause(0.1)
+        line = status(screen)
+        hidden = screen.hidden_columns
+        if not hidden:
+            assert "hidden" not in line
+            return
+        note = hidden_note(hidden, width - 2)
+        assert line.startswith(note) and note.startswith(f"+{len(hidden)} hidden: ")
+        names = note.split(": ", 1)[1].removesuffix(", …").split(", ")
+        assert names == hidden[:len(names)]
+
+
+def test_the_hidden_note_shortens_by_whole_names() -> None:
+    hidden = ["inflight", "d_await", "dMB/s", "d/s", "f_await", "f/s", "util trend", "w_await"]
+    assert hidden_note(hidden, 200) == "+8 hidden: " + ", ".join(hidden)
+    assert hidden_note(hidden, 40) == "+8 hidden: inflight, d_await, dMB/s, …"
+    assert hidden_note(hidden, 20) == "8 columns hidden for width"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_a_capture_gives_the_process_pane_rows_to_the_table(size: tuple[int, int]) -> None:
+    """A capture has no processes: no "Who does the I/O" pane (the summary line says it needs the live
+    host), and under the table nothing at all, so at 80x24 the table has the rows."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=size) as pilot:
+        screen = await open_monitor(pilot)
+        lines = screen_lines(app)
+        assert not any("Who does the I/O" in line for line in lines)
+        assert "processes need the live host" in str(screen.query_one("#monitor-summary", Static).render())
+        table = screen.query_one("#monitor-table", DataTable)
+        side = screen.query_one("#monitor-side")
+        if not side.display or side.region.area == 0:
+            assert table.region.height >= size[1] - 5  # header, summary, status and footer only
+        else:
+            assert side.region.y == table.region.y  # beside, never under
