@@ -143,8 +143,8 @@ def test_processes_are_sampled_only_while_wanted(monkeypatch: pytest.MonkeyPatch
     from diskdoctor.probes.root import live_root
 
     walks: list[int] = []
-    real = process_io.read_process_io
-    monkeypatch.setattr(process_io, "read_process_io", lambda exclude: walks.append(1) or real(exclude))
+    real = process_io.read_process_bytes
+    monkeypatch.setattr(process_io, "read_process_bytes", lambda exclude: walks.append(1) or real(exclude))
     clock = FakeClock()
     monitor = IoMonitor(live_root(), clock=clock)
     monitor.poll()
@@ -162,18 +162,10 @@ def test_processes_are_sampled_only_while_wanted(monkeypatch: pytest.MonkeyPatch
     assert len(walks) == 2
 
 
-async def test_the_monitor_table_repaints_only_cells_that_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_monitor_table_repaints_only_cells_that_changed() -> None:
     from diskdoctor.app.tui.monitor_screen import MonitorScreen
-    from textual.widgets import DataTable
+    from textual.widgets import DataTable, Static
 
-    updates: list[str] = []
-    real = DataTable.update_cell
-
-    def counting(self: DataTable[Any], row: Any, column: Any, value: Any, **kwargs: Any) -> None:
-        updates.append(f"{row}/{column}")
-        real(self, row, column, value, **kwargs)
-
-    monkeypatch.setattr(DataTable, "update_cell", counting)
     app = DiskDoctorApp(fixture_root("lab-ssd"))
     async with app.run_test(size=SIZE) as pilot:
         await app.workers.wait_for_complete()
@@ -182,11 +174,62 @@ async def test_the_monitor_table_repaints_only_cells_that_changed(monkeypatch: p
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, MonitorScreen) and screen.sample is not None
-        rows = screen.query_one("#monitor-table", DataTable).row_count
+        table = screen.query_one("#monitor-table", DataTable)
+        repainted: list[str] = []
+        for widget in (table, *screen.query(Static)):
+            real = widget.refresh
+            widget.refresh = (lambda real, name: lambda *regions, **kw:  # type: ignore[method-assign]
+                              repainted.append(name) or real(*regions, **kw))(real, widget.id)
         screen.tick()  # the same capture counters again
         await app.workers.wait_for_complete()
         await pilot.pause()
-    assert rows > 3 and updates == []
+        painted = list(repainted)
+    assert table.row_count > 3 and painted == []
+
+
+async def test_a_changed_counter_is_shown_and_only_its_cells_are_repainted(tmp_path: Path) -> None:
+    """Each tick puts new figures in the Monitor's table and repaints those cells alone (a whole-table
+    repaint rendered every visible cell again each second: most of the idle screen's CPU)."""
+    from diskdoctor.app.tui.monitor_screen import MonitorScreen
+    from textual.widgets import DataTable
+
+    root = tmp_path / "lab-ssd"
+    shutil.copytree(FIXTURES / "lab-ssd", root, symlinks=True)
+    app = DiskDoctorApp(Root(str(root), live=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("6")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MonitorScreen) and screen.sample is not None
+        table = screen.query_one("#monitor-table", DataTable)
+        lines = [table.header_height + index for index, key in enumerate(screen._row_keys)
+                 if key.endswith("|sda") and table.header_height + index < table.size.height]
+
+        def shown() -> list[str]:
+            return [table.render_line(y).text for y in range(table.size.height)]
+
+        sda_rows = [index for index, key in enumerate(screen._row_keys) if key.endswith("|sda")]
+        before = shown()
+        repainted: list[Any] = []
+        real_refresh = table.refresh
+        table.refresh = lambda *regions, **kw: repainted.append(regions) or real_refresh(*regions, **kw)
+        stats = (root / "proc/diskstats").read_text().splitlines()
+        index, = (i for i, text in enumerate(stats) if text.split()[2] == "sda")
+        fields = stats[index].split()
+        fields[3] = str(int(fields[3]) + 1_000_000)  # sda completed a million more reads
+        stats[index] = " ".join(fields)
+        (root / "proc/diskstats").write_text("\n".join(stats) + "\n")
+        screen.tick()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        after, painted = shown(), list(repainted)
+    reads = f"{int(fields[3]):,}"
+    assert len(lines) > 1 and all(reads in after[y] and reads not in before[y] for y in lines)
+    assert [y for y, (old, new) in enumerate(zip(before, after, strict=True)) if old != new] == lines
+    assert painted and all(regions and all(region.height == 1 and region.y - table.header_height in sda_rows
+                                           for region in regions) for regions in painted), painted
 
 
 @pytest.mark.parametrize("numbers", ["100 2 300 4 500 6 700 8 9 1000 11",

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from diskdoctor.probes.hotplug import HotplugWatcher, watch_block_devices
 from diskdoctor.probes.io_monitor import RESCAN_EVERY_S, IoMonitor, LayerSample, MonitorSample
 from diskdoctor.probes.root import Root
+from diskdoctor.widgets.cell_updates import update_cells
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
 from diskdoctor.widgets.fit_text import middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
@@ -131,6 +132,7 @@ class MonitorScreen(Screen[None]):
         self._row_keys: list[str] = []
         self._columns = COLUMNS
         self._shown_cells: dict[tuple[str, str], tuple[object, ...]] = {}
+        self._shown_text: dict[str, tuple[object, ...]] = {}
         self.hidden_columns: list[str] = []
         """Headings of the columns left out for want of width (said on the status line)."""
         self._fitted_width = 0
@@ -245,7 +247,7 @@ class MonitorScreen(Screen[None]):
 
     def on_monitor_failed(self, message: MonitorFailed) -> None:
         self.in_flight = False
-        self.query_one("#monitor-status", Static).update(Text(message.reason, style="bold red"))
+        self._show("#monitor-status", Text(message.reason, style="bold red"))
 
     def on_monitor_tick(self, message: MonitorTick) -> None:
         """Draw the tick: keyed rows updated in place, the table rebuilt only when the layout changed."""
@@ -265,6 +267,19 @@ class MonitorScreen(Screen[None]):
         self._draw_table(sample)
         self._draw_side(sample)
         self._draw_summary(sample)
+
+    def _show(self, selector: str, text: Text) -> None:
+        """Put `text` in a Static, only if it shows something else: an update repaints the widget, and a
+        layout pass (measuring every widget of the screen) is asked for only when its height may change."""
+        look = _look(text)
+        shown = self._shown_text.get(selector)
+        if shown == look:
+            return
+        static = self.query_one(selector, Static)
+        self._shown_text[selector] = look
+        lines = text.plain.split("\n")
+        fits = max(cell_len(line) for line in lines) <= static.content_size.width
+        static.update(text, layout=shown is None or not fits or shown[0].count("\n") != len(lines) - 1)
 
     def _all_columns(self) -> list[tuple[str, str, int]]:
         """(heading, key, width) of every column this root can show, in display order."""
@@ -375,12 +390,14 @@ class MonitorScreen(Screen[None]):
             elif self.app.screen is self:
                 self._show_selection()
             return
+        changes: dict[tuple[str, str], Text] = {}
         for key in keys:
             for column in column_keys:
                 cell = rows[key].get(column)
-                if cell is not None and self._shown_cells.get((key, column)) != _look(cell):
-                    table.update_cell(key, column, cell)  # only what changed: each update repaints
-                    self._shown_cells[(key, column)] = _look(cell)
+                if cell is not None and self._shown_cells.get((key, column)) != (look := _look(cell)):
+                    changes[key, column] = cell
+                    self._shown_cells[(key, column)] = look
+        update_cells(table, changes)  # only what changed is repainted
 
     def _kept(self, keys: list[str], sample: MonitorSample) -> list[str]:
         """The rows the filter keeps: a device whose name, kernel name or type has the text (under its
@@ -470,7 +487,7 @@ class MonitorScreen(Screen[None]):
         who = Text.assemble(("Who does the I/O\n", "bold"))
         for line in process_lines(sample.processes, sample.live or self.root.live, limit=8):
             who.append(line + "\n")
-        self.query_one("#monitor-who", Static).update(who)
+        self._show("#monitor-who", who)
         layer = self._selected_layer()
         detail = Text()
         if layer is not None:
@@ -479,7 +496,7 @@ class MonitorScreen(Screen[None]):
             columns = COLUMNS if layer.delta is not None else COUNTER_COLUMNS
             for label, key, _ in columns:
                 detail.append(f"  {label:<9} {cells[key]}\n")
-        self.query_one("#monitor-selected", Static).update(detail)
+        self._show("#monitor-selected", detail)
         lines = [*who.plain.splitlines(), *detail.plain.splitlines()]
         wanted = max((cell_len(line) for line in lines), default=0) + SIDE_FRAME_CELLS
         if wanted > self._side_cells:  # a longer line: the pane grows to hold it (or goes under the table)
@@ -493,7 +510,7 @@ class MonitorScreen(Screen[None]):
         if busiest is not None and busiest.delta is not None and busiest.delta.util is not None:
             parts.append(f"busiest: {busiest.row.name} {busiest.delta.util:.0%}"
                          + (" SATURATED" if busiest.saturated else ""))
-        self.query_one("#monitor-summary", Static).update(Text(" · ".join(parts)))
+        self._show("#monitor-summary", Text(" · ".join(parts)))
         status = ["hidden for width: " + ", ".join(self.hidden_columns)] if self.hidden_columns else []
         if self.filter_text:
             shown = {key.rsplit("|", 1)[1] for key in self._row_keys if not key.startswith("group|")}
@@ -512,7 +529,7 @@ class MonitorScreen(Screen[None]):
             status.append("paused (p resumes)")
         elif self.root.live:
             status.append(f"every {self.interval:g} s · {self.hotplug_note}")
-        self.query_one("#monitor-status", Static).update(Text(" · ".join(status)))
+        self._show("#monitor-status", Text(" · ".join(status)))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Pause only where something ticks, and watch only where processes run (the live host)."""
