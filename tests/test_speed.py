@@ -232,6 +232,61 @@ async def test_a_changed_counter_is_shown_and_only_its_cells_are_repainted(tmp_p
                                            for region in regions) for regions in painted), painted
 
 
+async def test_live_rates_a_device_that_goes_idle_shows_zeros_and_idle_rows_are_left_alone(
+        tmp_path: Path) -> None:
+    """The Monitor's live table (rates): a device that wrote shows its rate, then zeros once it stops;
+    the rows of devices that stayed idle are not drawn again."""
+    from diskdoctor.app.tui.monitor_screen import MonitorScreen
+    from textual.app import App
+    from textual.widgets import DataTable
+
+    root = tmp_path / "lab-ssd"
+    shutil.copytree(FIXTURES / "lab-ssd", root, symlinks=True)
+    screen = MonitorScreen(Root(str(root), live=True), interval=3600)  # ticks by hand below
+
+    class OneScreen(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(screen)
+
+    app = OneScreen()
+    stats_file = root / "proc/diskstats"
+    stats = stats_file.read_text().splitlines()
+    index, = (i for i, text in enumerate(stats) if text.split()[2] == "sda")
+
+    def writes(more: int) -> None:
+        fields = stats[index].split()
+        fields[7] = str(int(fields[7]) + more)  # writes completed
+        stats[index] = " ".join(fields)
+        stats_file.write_text("\n".join(stats) + "\n")
+
+    async def tick() -> dict[str, dict[str, str]]:
+        screen.tick()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        table = screen.query_one("#monitor-table", DataTable)
+        return {key: {str(column.key.value): str(getattr(table.get_cell(key, column.key), "plain", ""))
+                      for column in table.columns.values()} for key in screen._row_keys}
+
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await tick()  # the first rates (an interval after the first reading)
+        writes(50_000)
+        busy = await tick()
+        table, repainted = screen.query_one("#monitor-table", DataTable), []
+        real_refresh = table.refresh
+        table.refresh = lambda *regions, **kw: repainted.append(regions) or real_refresh(*regions, **kw)
+        idle = await tick()
+        rows = {region.y - table.header_height for regions in repainted for region in regions}
+        whole = [regions for regions in repainted if not regions]
+    sda = [key for key in busy if key.endswith("|sda")]
+    assert sda and all(busy[key]["w_s"] not in ("0.0", "-") for key in sda)
+    assert all(idle[key]["w_s"] == "0.0" and idle[key]["util"] == "0%" for key in sda)
+    others = [key for key in idle if not key.startswith("group|") and not key.endswith("|sda")]
+    assert others and all(idle[key] == busy[key] for key in others)
+    assert rows and not whole and {screen._row_keys[row] for row in rows} <= set(sda)
+
+
 @pytest.mark.parametrize("numbers", ["100 2 300 4 500 6 700 8 9 1000 11",
                                      "100 2 300 4 500 6 700 8 9 1000 11 12 13 14 15",
                                      "100 2 300 4 500 6 700 8 9 1000 11 12 13 14 15 16 17"])
