@@ -4,10 +4,11 @@ Each run starts a fresh process in a pseudo-terminal (120x40, as a user's termin
 really written and read), waits for its first paint, presses 6 (the Monitor screen) for the TUI, lets it
 settle, then reads the process's CPU time (user + system of every thread, /proc/PID/stat) over
 --seconds. The baseline is a minimal Textual app (a header, one line, a footer) idling the same time in
-the same way. The runs alternate (TUI, floor, floor, TUI, ...), and the medians are printed with the
-bytes each wrote to the terminal per second. The target is under 1% of one core on ~10 live devices.
+the same way. With --versus PYTHON the TUI of another install (the code before a change) runs too. The
+runs rotate (each round starts with the next one), and the medians are printed with the bytes each wrote
+to the terminal per second. The target is under 1% of one core on ~10 live devices.
 Usage: .venv/bin/python bench/monitor_idle.py [--seconds 30] [--rounds 3] [--sysroot DIR]
-       [--screen 6] (run under `flock -x /work/wt/measure.lock`).
+       [--screen 6] [--versus OTHER/.venv/bin/python] (run under `flock -x /work/wt/measure.lock`).
 """
 
 from __future__ import annotations
@@ -100,26 +101,28 @@ def run_once(argv: list[str], keys: bytes, seconds: float) -> tuple[float, float
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--rounds", type=int, default=3, help="pairs of runs (TUI and floor)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of runs (each TUI and the floor)")
     parser.add_argument("--sysroot", default="", help="a capture ('' for the live host)")
     parser.add_argument("--screen", default="6", help="the key that opens the screen measured (6: Monitor)")
+    parser.add_argument("--versus", metavar="PYTHON", help="also run the TUI from this interpreter's install "
+                        "(another checkout's venv: the code before a change), in the same rotation")
     args = parser.parse_args()
-    ours = [sys.executable, "-m", "diskdoctor.app"] + (["--sysroot", args.sysroot] if args.sysroot else [])
-    floor = [sys.executable, "-c", FLOOR_APP]
-    mine: list[tuple[float, float]] = []
-    theirs: list[tuple[float, float]] = []
+    tui = ["-m", "diskdoctor.app"] + (["--sysroot", args.sysroot] if args.sysroot else [])
+    arms = [("diskdoctor", [sys.executable, *tui], args.screen.encode())]
+    if args.versus:
+        arms.append(("versus", [args.versus, *tui], args.screen.encode()))
+    arms.append(("minimal app", [sys.executable, "-c", FLOOR_APP], b""))
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name, _, _ in arms}
     for index in range(args.rounds):
-        order = [(ours, mine), (floor, theirs)]
-        for argv, into in order if index % 2 == 0 else reversed(order):
-            percent, rate = run_once(argv, args.screen.encode() if argv is ours else b"", args.seconds)
-            into.append((percent, rate))
-            print(f"  {'diskdoctor' if argv is ours else 'minimal app'}: {percent:.2f}% of one core, "
-                  f"{rate:,.0f} B/s to the terminal", flush=True)
-    cpu, floor_cpu = (statistics.median(p for p, _ in runs) for runs in (mine, theirs))
-    rate, floor_rate = (statistics.median(r for _, r in runs) for runs in (mine, theirs))
-    print(f"idle {args.seconds:.0f} s on screen {args.screen}, {args.rounds} pairs, medians: diskdoctor "
-          f"{cpu:.2f}% of one core ({rate:,.0f} B/s written); a minimal Textual app {floor_cpu:.2f}% "
-          f"({floor_rate:,.0f} B/s); difference {cpu - floor_cpu:+.2f} points")
+        shift = index % len(arms)
+        for name, argv, keys in arms[shift:] + arms[:shift]:
+            percent, rate = run_once(argv, keys, args.seconds)
+            runs[name].append((percent, rate))
+            print(f"  {name}: {percent:.2f}% of one core, {rate:,.0f} B/s to the terminal", flush=True)
+    print(f"idle {args.seconds:.0f} s on screen {args.screen}, {args.rounds} rounds, medians:")
+    for name, found in runs.items():
+        print(f"  {name:<12} {statistics.median(p for p, _ in found):5.2f}% of one core "
+              f"({statistics.median(r for _, r in found):,.0f} B/s written to the terminal)")
     return 0
 
 
