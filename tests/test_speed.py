@@ -232,6 +232,49 @@ async def test_a_changed_counter_is_shown_and_only_its_cells_are_repainted(tmp_p
                                            for region in regions) for regions in painted), painted
 
 
+async def test_a_filtered_monitor_shows_new_counters_of_the_rows_it_keeps(tmp_path: Path) -> None:
+    """Rows the `/` filter leaves out are not in the table: their changed counters must not be put in
+    it, and the kept rows still show theirs (then every row comes back with its latest figures)."""
+    from diskdoctor.app.tui.monitor_screen import MonitorScreen
+    from textual.widgets import DataTable
+
+    root = tmp_path / "lab-ssd"
+    shutil.copytree(FIXTURES / "lab-ssd", root, symlinks=True)
+    stats_file = root / "proc/diskstats"
+    app = DiskDoctorApp(Root(str(root), live=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("6")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MonitorScreen)
+        await pilot.press("slash", *"sdb", "enter")
+        await pilot.pause()
+        kept = list(screen._row_keys)
+        stats = stats_file.read_text().splitlines()
+        reads = {}
+        for index, text in enumerate(stats):
+            fields = text.split()
+            if fields[2] in ("sda", "sdb"):  # sda is filtered out, sdb is kept
+                fields[3] = reads[fields[2]] = str(int(fields[3]) + 1_000_000)
+                stats[index] = " ".join(fields)
+        stats_file.write_text("\n".join(stats) + "\n")
+        screen.tick()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        table = screen.query_one("#monitor-table", DataTable)
+        filtered = {key: table.get_cell(key, "reads").plain for key in screen._row_keys
+                    if key.endswith("|sdb")}
+        await pilot.press("slash", "escape")
+        await pilot.pause()
+        every = {key: table.get_cell(key, "reads").plain for key in screen._row_keys
+                 if key.endswith(("|sda", "|sdb"))}
+    assert kept and not any(key.endswith("|sda") for key in kept)
+    assert filtered and set(filtered.values()) == {f"{int(reads['sdb']):,}"}
+    assert {value for key, value in every.items() if key.endswith("|sda")} == {f"{int(reads['sda']):,}"}
+
+
 async def test_live_rates_a_device_that_goes_idle_shows_zeros_and_idle_rows_are_left_alone(
         tmp_path: Path) -> None:
     """The Monitor's live table (rates): a device that wrote shows its rate, then zeros once it stops;
