@@ -232,6 +232,37 @@ async def test_a_changed_counter_is_shown_and_only_its_cells_are_repainted(tmp_p
                                            for region in regions) for regions in painted), painted
 
 
+async def test_a_filesystem_row_shows_its_device_figures_and_the_side_pane_keeps_its_height() -> None:
+    """The Monitor's side pane shows the selected row's figures; on a filesystem's heading row, those of
+    the filesystem's own device. Its height stays the same from row to row (a height change was a layout
+    pass and two more frames on every key)."""
+    from diskdoctor.app.tui.monitor_screen import MonitorScreen
+    from textual.widgets import DataTable, Static
+
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(200, 60)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("6")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MonitorScreen) and screen.sample is not None
+        table = screen.query_one("#monitor-table", DataTable)
+        pane = screen.query_one("#monitor-selected", Static)
+        shown = []
+        for _ in range(4):
+            await pilot.pause()
+            shown.append((screen._row_keys[table.cursor_row], str(pane.render()), pane.size.height))
+            await pilot.press("down")
+    heading, first, *_ = shown
+    group = screen.sample.groups[0]
+    top = group.layers[0].row
+    assert heading[0] == f"group|{group.group.key}" and first[0] == f"{group.group.key}|{top.kname}"
+    assert f"{group.group.title} on {top.name} ({top.kind})" in heading[1] and "reads" in heading[1]
+    assert heading[1].split("\n", 2)[2] == first[1].split("\n", 2)[2]  # the same figures
+    assert len({height for _, _, height in shown}) == 1 and heading[2] > 5
+
+
 async def test_a_filtered_monitor_shows_new_counters_of_the_rows_it_keeps(tmp_path: Path) -> None:
     """Rows the `/` filter leaves out are not in the table: their changed counters must not be put in
     it, and the kept rows still show theirs (then every row comes back with its latest figures)."""

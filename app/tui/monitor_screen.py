@@ -8,6 +8,7 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 
+from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.hotplug import HotplugWatcher, watch_block_devices
 from diskdoctor.probes.io_monitor import RESCAN_EVERY_S, IoMonitor, LayerSample, MonitorSample
 from diskdoctor.probes.root import Root
@@ -507,15 +508,25 @@ class MonitorScreen(Screen[None]):
             return None
         return self._row_keys[table.cursor_row]
 
-    def _selected_layer(self) -> LayerSample | None:
+    def _selected_layer(self) -> tuple[LayerSample | None, str]:
+        """The layer whose figures the side pane shows, and its heading: a filesystem's heading row shows
+        its own device's (the pane keeps its height from row to row: a height change asks for a layout
+        pass and two more frames, which were most of a key's time here)."""
         key, sample = self._selected_key(), self.sample
-        if key is None or sample is None or key.startswith("group|"):
-            return None
-        group_key, kname = key.split("|", 1)
+        if key is None or sample is None:
+            return None, ""
+        heading = key.startswith("group|")
+        group_key, kname = key.removeprefix("group|"), ""
+        if not heading:
+            group_key, kname = key.split("|", 1)
         for group in sample.groups:
             if group.group.key == group_key:
-                return next((layer for layer in group.layers if layer.row.kname == kname), None)
-        return None
+                layer = next((layer for layer in group.layers if heading or layer.row.kname == kname), None)
+                if layer is None:
+                    return None, ""
+                name = f"{visible(layer.row.name)} ({layer.row.kind})"
+                return layer, f"{visible(group.group.title)} on {name}" if heading else name
+        return None, ""
 
     @on(DataTable.RowHighlighted, "#monitor-table")
     def _highlighted(self) -> None:
@@ -527,10 +538,10 @@ class MonitorScreen(Screen[None]):
         for line in process_lines(sample.processes, sample.live or self.root.live, limit=8):
             who.append(line + "\n")
         self._show("#monitor-who", who)
-        layer = self._selected_layer()
+        layer, heading = self._selected_layer()
         detail = Text()
         if layer is not None:
-            detail.append(f"\n{layer.row.name} ({layer.row.kind})\n", style="bold")
+            detail.append(f"\n{heading}\n", style="bold")
             cells = rate_cells(layer.delta) if layer.delta is not None else counter_cells(layer)
             columns = COLUMNS if layer.delta is not None else COUNTER_COLUMNS
             for label, key, _ in columns:
