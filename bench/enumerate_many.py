@@ -9,7 +9,8 @@ The TUI's first paint is also taken from a fresh process (launch to the Stack sc
 waits for it), paired with the floor of any Textual app: a fresh process that imports Textual and paints
 a screen of a header, one line and a footer (the order alternating; medians), and the ratio is printed.
 With --monitor-only it times only the Monitor tick (mean of 10 after the first), --repeat times, and
-prints each mean and their median with the CPU of those ticks.
+prints each mean and their median with the CPU of those ticks, then the UI-thread CPU the Monitor screen
+spends drawing each of 5 ticks (with rates, as on the live host).
 Usage: .venv/bin/python bench/enumerate_many.py [--devices 10,100,1000,5000] [--repeat 5] [--lsblk]
        [--cli-only] [--monitor-only]
 """
@@ -34,6 +35,7 @@ from support.sysfs_builder import SysrootBuilder  # noqa: E402
 GIB = 1 << 30
 CURSOR_MOVES = 20
 MONITOR_TICKS = 10
+SCREEN_TICKS = 5
 
 
 def build(root: Path, total: int) -> Path:
@@ -127,8 +129,42 @@ def monitor_ticks(root: Path) -> tuple[float, float]:
     return (time.perf_counter() - start) / MONITOR_TICKS, (time.process_time() - cpu) / MONITOR_TICKS
 
 
+async def screen_ticks(root: Path) -> list[float]:
+    """UI-thread CPU seconds the Monitor screen spends drawing each tick (its MonitorTick handler), with
+    rates as on the live host (the capture's counters do not move: every device idle), after the first
+    reading and the first rates."""
+    import functools
+
+    from diskdoctor.app.tui import monitor_screen
+    from diskdoctor.app.tui.app import DiskDoctorApp
+    from diskdoctor.probes.root import Root
+
+    spent: list[float] = []
+    handler = monitor_screen.MonitorScreen.on_monitor_tick
+
+    def timed(screen: object, message: object) -> None:
+        start = time.thread_time()
+        handler(screen, message)  # type: ignore[arg-type]
+        spent.append(time.thread_time() - start)
+
+    monitor_screen.MonitorScreen.on_monitor_tick = timed  # type: ignore[method-assign]
+    monitor_screen.IoMonitor = functools.partial(monitor_screen.IoMonitor, rates=True)  # type: ignore[misc]
+    app = DiskDoctorApp(Root(str(root), live=False))
+    async with app.run_test(size=(150, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("6")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        for _ in range(SCREEN_TICKS + 1):
+            app.screen.tick()  # type: ignore[attr-defined]
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+    return spent[2:]
+
+
 def monitor_only(root: Path, count: int, repeat: int) -> None:
-    """The Monitor tick alone, `repeat` times: each mean of 10 ticks, then the medians."""
+    """The Monitor tick alone, `repeat` times: each mean of 10 ticks, then the medians; then the screen's
+    own share of a tick (drawing it)."""
     walls, cpus = [], []
     for _ in range(repeat):
         mean, cpu = monitor_ticks(root)
@@ -138,6 +174,10 @@ def monitor_only(root: Path, count: int, repeat: int) -> None:
           + ", ".join(f"{mean * 1000:.1f}" for mean in walls)
           + f" ms; median {statistics.median(walls) * 1000:.1f} ms "
           f"(CPU {statistics.median(cpus) * 1000:.1f} ms)", flush=True)
+    drawn = asyncio.run(screen_ticks(root))
+    print(f"{count:>6} devices: Monitor screen drawing a tick, UI-thread CPU: "
+          + ", ".join(f"{spent * 1000:.1f}" for spent in drawn)
+          + f" ms; median {statistics.median(drawn) * 1000:.1f} ms", flush=True)
 
 
 def _child_first_paint(root: str) -> None:
