@@ -525,7 +525,10 @@ class MonitorScreen(Screen[None]):
                 if layer is None:
                     return None, ""
                 name = f"{visible(layer.row.name)} ({layer.row.kind})"
-                return layer, f"{visible(group.group.title)} on {name}" if heading else name
+                if not heading:
+                    return layer, name
+                room = max(self._side_cells - SIDE_FRAME_CELLS - len(name) - 4, 12)  # never widens the pane
+                return layer, f"{middle_ellipsis(visible(group.group.title), room)} on {name}"
         return None, ""
 
     @on(DataTable.RowHighlighted, "#monitor-table")
