@@ -8,8 +8,11 @@ minutes at 5,000 devices).
 The TUI's first paint is also taken from a fresh process (launch to the Stack screen's first rows, as a user
 waits for it), paired with the floor of any Textual app: a fresh process that imports Textual and paints
 a screen of a header, one line and a footer (the order alternating; medians), and the ratio is printed.
+With --monitor-only it times only the Monitor tick (mean of 10 after the first), --repeat times, and
+prints each mean and their median with the CPU of those ticks, then the UI-thread CPU the Monitor screen
+spends drawing each of 5 ticks (with rates, as on the live host).
 Usage: .venv/bin/python bench/enumerate_many.py [--devices 10,100,1000,5000] [--repeat 5] [--lsblk]
-       [--cli-only]
+       [--cli-only] [--monitor-only]
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from support.sysfs_builder import SysrootBuilder  # noqa: E402
 GIB = 1 << 30
 CURSOR_MOVES = 20
 MONITOR_TICKS = 10
+SCREEN_TICKS = 5
 
 
 def build(root: Path, total: int) -> Path:
@@ -109,15 +113,71 @@ async def tui_figures(root: Path) -> tuple[float, float, float]:
 
 def monitor_tick(root: Path) -> float:
     """Mean seconds of a Monitor poll after the first (which reads the stack)."""
+    return monitor_ticks(root)[0]
+
+
+def monitor_ticks(root: Path) -> tuple[float, float]:
+    """Mean wall and CPU seconds of a Monitor poll after the first (which reads the stack)."""
     from diskdoctor.probes.io_monitor import IoMonitor
     from diskdoctor.probes.root import Root
 
     monitor = IoMonitor(Root(str(root), live=False), processes=False, rates=True)
     monitor.poll()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for _ in range(MONITOR_TICKS):
         monitor.poll()
-    return (time.perf_counter() - start) / MONITOR_TICKS
+    return (time.perf_counter() - start) / MONITOR_TICKS, (time.process_time() - cpu) / MONITOR_TICKS
+
+
+async def screen_ticks(root: Path) -> list[float]:
+    """UI-thread CPU seconds the Monitor screen spends drawing each tick (its MonitorTick handler), with
+    rates as on the live host (the capture's counters do not move: every device idle), after the first
+    reading and the first rates."""
+    import functools
+
+    from diskdoctor.app.tui import monitor_screen
+    from diskdoctor.app.tui.app import DiskDoctorApp
+    from diskdoctor.probes.root import Root
+
+    spent: list[float] = []
+    handler = monitor_screen.MonitorScreen.on_monitor_tick
+
+    def timed(screen: object, message: object) -> None:
+        start = time.thread_time()
+        handler(screen, message)  # type: ignore[arg-type]
+        spent.append(time.thread_time() - start)
+
+    monitor_screen.MonitorScreen.on_monitor_tick = timed  # type: ignore[method-assign]
+    monitor_screen.IoMonitor = functools.partial(monitor_screen.IoMonitor, rates=True)  # type: ignore[misc]
+    app = DiskDoctorApp(Root(str(root), live=False))
+    async with app.run_test(size=(150, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("6")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        for _ in range(SCREEN_TICKS + 1):
+            app.screen.tick()  # type: ignore[attr-defined]
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+    return spent[2:]
+
+
+def monitor_only(root: Path, count: int, repeat: int) -> None:
+    """The Monitor tick alone, `repeat` times: each mean of 10 ticks, then the medians; then the screen's
+    own share of a tick (drawing it)."""
+    walls, cpus = [], []
+    for _ in range(repeat):
+        mean, cpu = monitor_ticks(root)
+        walls.append(mean)
+        cpus.append(cpu)
+    print(f"{count:>6} devices: Monitor tick, mean of {MONITOR_TICKS} ticks, {repeat} times: "
+          + ", ".join(f"{mean * 1000:.1f}" for mean in walls)
+          + f" ms; median {statistics.median(walls) * 1000:.1f} ms "
+          f"(CPU {statistics.median(cpus) * 1000:.1f} ms)", flush=True)
+    drawn = asyncio.run(screen_ticks(root))
+    print(f"{count:>6} devices: Monitor screen drawing a tick, UI-thread CPU: "
+          + ", ".join(f"{spent * 1000:.1f}" for spent in drawn)
+          + f" ms; median {statistics.median(drawn) * 1000:.1f} ms", flush=True)
 
 
 def _child_first_paint(root: str) -> None:
@@ -219,6 +279,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--lsblk", action="store_true", help="also time lsblk --sysroot (slow at 5,000)")
     parser.add_argument("--cli-only", action="store_true", help="only `devices --json` (no TUI, no Monitor)")
+    parser.add_argument("--monitor-only", action="store_true", help="only the Monitor tick, --repeat times")
     parser.add_argument("--keep", metavar="DIR", help="build the trees here and keep them (reused if there)")
     parser.add_argument("--child-paint", metavar="ROOT", help=argparse.SUPPRESS)
     parser.add_argument("--child-floor", action="store_true", help=argparse.SUPPRESS)
@@ -236,6 +297,9 @@ def main() -> None:
             if not (root / "sys").is_dir():
                 build(root, count)
             real = len(list((root / "sys/class/block").iterdir()))
+            if args.monitor_only:
+                monitor_only(root, real, args.repeat)
+                continue
             measure(root, real, args.repeat, args.lsblk, args.cli_only)
     finally:
         if not args.keep:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import psutil
 
-from .diskstats import DiskCounters, DiskDelta, DiskstatsParser, disk_delta, read_counters
+from .diskstats import DiskCounters, DiskDelta, DiskstatsParser, deltas_since, read_counters
 from .host import SWAP_MOUNTPOINT, Host, natural_key, read_host
 from .host_load import cpu_shares
 from .mountinfo import MOUNTINFO
@@ -98,10 +98,12 @@ def monitor_layout(host: Host, present: set[str] | None = None) -> list[MonitorG
     return groups
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class LayerSample:
     """One layer in one group at one tick: its counters, the delta since the last tick (None on the first
-    reading or a capture), and whether it is the group's saturated layer."""
+    reading or a capture), and whether it is the group's saturated layer. Not frozen: a tick builds one
+    per device (5,000 on a big host) and a frozen class's __init__ costs several times a plain one's;
+    nothing changes a sample after the tick built it."""
 
     row: MonitorRow
     counters: DiskCounters | None
@@ -218,11 +220,13 @@ def _group_sample(group: MonitorGroup, counters: dict[str, DiskCounters],
     busiest, busiest_util = None, SATURATED_UTIL
     for row in group.rows:
         delta = deltas.get(row.kname)
-        if delta is not None and delta.util is not None and delta.util >= busiest_util:
-            busiest, busiest_util = row.kname, delta.util
-    return GroupSample(group, tuple(
+        if delta is not None and delta.io_ticks_ms:  # an idle layer (no busy time) is never saturated
+            util = delta.util
+            if util is not None and util >= busiest_util:
+                busiest, busiest_util = row.kname, util
+    return GroupSample(group, tuple([
         LayerSample(row, counters.get(row.kname), deltas.get(row.kname), row.kname == busiest)
-        for row in group.rows))
+        for row in group.rows]))
 
 
 class IoMonitor:
@@ -287,8 +291,7 @@ class IoMonitor:
                 present = set(counters)
             self.layout = monitor_layout(self.host, present)
         seconds = now - self._last_at if previous is not None and self.rates else None
-        deltas = {} if previous is None or not seconds else {
-            k: disk_delta(previous[k], counters[k], seconds) for k in present & set(previous)}
+        deltas = {} if previous is None or not seconds else deltas_since(previous, counters, seconds)
         self._last, self._last_at = counters, now
         groups = tuple(_group_sample(group, counters, deltas) for group in self.layout)
         appeared = tuple(sorted(present - set(previous), key=natural_key)) if previous is not None else ()

@@ -93,35 +93,65 @@ class ProcessRates:
         return f"{self.denied} process{plural} not readable ({why})"
 
 
-def process_rates(before: ProcessIoReading, after: ProcessIoReading, seconds: float,
-                  limit: int = 10) -> ProcessRates:
-    """Bytes per second of every process present in both readings that moved any bytes, busiest first."""
-    rates = []
-    for key, now in after.processes.items():
-        then = before.processes.get(key)
-        if then is None or seconds <= 0:
+ByteCounts = dict[ProcessKey, tuple[int, int, psutil.Process]]
+"""(pid, create time) -> (read bytes, write bytes, the process) of every readable process."""
+
+
+def read_process_bytes(exclude: set[int] | frozenset[int] = frozenset()) -> tuple[ByteCounts, int]:
+    """Cumulative storage bytes of every process except `exclude`, and how many could not be read: one
+    read of /proc/PID/io each (psutil keeps each process's object, with its create time, between calls);
+    the name is left for the few that moved bytes."""
+    found: ByteCounts = {}
+    denied = 0
+    for process in psutil.process_iter():
+        if process.pid in exclude:
             continue
-        read, written = max(now.read_bytes - then.read_bytes, 0), max(now.write_bytes - then.write_bytes, 0)
-        if read or written:
-            rates.append(ProcessRate(key[0], now.name, read / seconds, written / seconds))
-    rates.sort(key=lambda rate: rate.read_bytes_s + rate.write_bytes_s, reverse=True)
-    return ProcessRates(rates[:limit], after.denied, os.geteuid() == 0)
+        try:
+            counters = process.io_counters()
+            key = (process.pid, process.create_time())
+        except psutil.AccessDenied:
+            denied += 1
+            continue
+        except (psutil.Error, OSError):  # gone meanwhile, or a zombie
+            continue
+        found[key] = (counters.read_bytes, counters.write_bytes, process)
+    return found, denied
+
+
+def _name(process: psutil.Process) -> str:
+    """The process's name now ("?" when it is gone or unreadable)."""
+    try:
+        return process.name() or "?"
+    except (psutil.Error, OSError):
+        return "?"
 
 
 class ProcessIoSampler:
-    """Reads every process's counters on each `sample()` and returns the rates since the previous one."""
+    """Reads every process's byte counters on each `sample()` and returns the rates since the previous one;
+    only the processes shown (the busiest `limit`) have their names read (the monitor samples each tick,
+    so what is read for every process is kept to one file: walking /proc was most of an idle tick)."""
 
     def __init__(self, exclude: set[int] | frozenset[int] = frozenset()) -> None:
         self.exclude = exclude
-        self.last = read_process_io(exclude)
+        self.last, _ = read_process_bytes(exclude)
 
     def restart(self) -> None:
         """Read the counters again as the baseline of the next sample (after sampling paused)."""
-        self.last = read_process_io(self.exclude)
+        self.last, _ = read_process_bytes(self.exclude)
 
     def sample(self, seconds: float, limit: int = 10) -> ProcessRates:
         """Rates over the last `seconds` (the caller's clock measured them)."""
-        now = read_process_io(self.exclude)
-        rates = process_rates(self.last, now, seconds, limit)
-        self.last = now
-        return rates
+        now, denied = read_process_bytes(self.exclude)
+        before, self.last = self.last, now
+        moved = []
+        for key, (read_now, written_now, process) in now.items():
+            then = before.get(key)
+            if then is None or seconds <= 0:
+                continue
+            read, written = max(read_now - then[0], 0), max(written_now - then[1], 0)
+            if read or written:
+                moved.append((read + written, key[0], read, written, process))
+        moved.sort(key=lambda item: item[0], reverse=True)
+        top = [ProcessRate(pid, _name(process), read / seconds, written / seconds)
+               for _, pid, read, written, process in moved[:limit]]
+        return ProcessRates(top, denied, os.geteuid() == 0)

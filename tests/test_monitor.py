@@ -81,6 +81,34 @@ def test_rates_per_layer_and_the_saturated_layer_is_named(capture: Path) -> None
     assert layer["w_s"] == 200 and layer["saturated"] is True and layer["f_await_ms"] == 3.0
 
 
+def test_a_device_that_goes_idle_shows_zeros_and_is_no_longer_saturated(capture: Path) -> None:
+    from diskdoctor.app.text.monitor import rate_cells
+    from diskdoctor.probes.diskstats import disk_delta, parse_diskstats
+
+    clock, lines = FakeClock(), _diskstats(capture)
+    monitor = _monitor(capture, clock)
+    monitor.poll()
+    sda = lines["sda"].split()
+    lines["sda"] = _line(lines["sda"], f5=int(sda[7]) + 400, f7=int(sda[9]) + 8192, f10=int(sda[12]) + 1900)
+    _write(capture, lines)
+    clock.now += 2.0
+    busy = monitor.poll()
+    assert _layer(busy, "sda").saturated and rate_cells(_layer(busy, "sda").delta)["w_s"] == "200"
+    clock.now += 1.5
+    idle = monitor.poll()  # the same counters: nothing happened
+    layer = _layer(idle, "sda")
+    assert not layer.saturated and idle.busiest() is not None and not any(g.saturated for g in idle.groups)
+    cells = rate_cells(layer.delta)
+    assert (cells["util"], cells["r_s"], cells["w_s"], cells["wmb_s"], cells["w_await"]) == \
+        ("0%", "0.0", "0.0", "0.0", "-")
+    figures = layer.to_json()
+    assert figures["w_s"] == 0 and figures["util"] == 0 and figures["saturated"] is False
+    counters = parse_diskstats((capture / "proc/diskstats").read_text())
+    for every in idle.layers():  # each idle delta is the one every field compared gives
+        assert every.delta == disk_delta(counters[every.row.kname], parse_diskstats(
+            (capture / "proc/diskstats").read_text())[every.row.kname], 1.5)
+
+
 def test_a_wrapped_32_bit_counter_and_a_reset_never_give_negative_rates(capture: Path) -> None:
     clock, lines = FakeClock(), _diskstats(capture)
     lines["sdb"] = _line(lines["sdb"], f10=(1 << 32) - 500)  # io_ticks just below the 32-bit wrap

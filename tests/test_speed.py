@@ -143,8 +143,8 @@ def test_processes_are_sampled_only_while_wanted(monkeypatch: pytest.MonkeyPatch
     from diskdoctor.probes.root import live_root
 
     walks: list[int] = []
-    real = process_io.read_process_io
-    monkeypatch.setattr(process_io, "read_process_io", lambda exclude: walks.append(1) or real(exclude))
+    real = process_io.read_process_bytes
+    monkeypatch.setattr(process_io, "read_process_bytes", lambda exclude: walks.append(1) or real(exclude))
     clock = FakeClock()
     monitor = IoMonitor(live_root(), clock=clock)
     monitor.poll()
@@ -162,18 +162,10 @@ def test_processes_are_sampled_only_while_wanted(monkeypatch: pytest.MonkeyPatch
     assert len(walks) == 2
 
 
-async def test_the_monitor_table_repaints_only_cells_that_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_monitor_table_repaints_only_cells_that_changed() -> None:
     from diskdoctor.app.tui.monitor_screen import MonitorScreen
-    from textual.widgets import DataTable
+    from textual.widgets import DataTable, Static
 
-    updates: list[str] = []
-    real = DataTable.update_cell
-
-    def counting(self: DataTable[Any], row: Any, column: Any, value: Any, **kwargs: Any) -> None:
-        updates.append(f"{row}/{column}")
-        real(self, row, column, value, **kwargs)
-
-    monkeypatch.setattr(DataTable, "update_cell", counting)
     app = DiskDoctorApp(fixture_root("lab-ssd"))
     async with app.run_test(size=SIZE) as pilot:
         await app.workers.wait_for_complete()
@@ -182,11 +174,191 @@ async def test_the_monitor_table_repaints_only_cells_that_changed(monkeypatch: p
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, MonitorScreen) and screen.sample is not None
-        rows = screen.query_one("#monitor-table", DataTable).row_count
+        table = screen.query_one("#monitor-table", DataTable)
+        repainted: list[str] = []
+        for widget in (table, *screen.query(Static)):
+            real = widget.refresh
+            widget.refresh = (lambda real, name: lambda *regions, **kw:  # type: ignore[method-assign]
+                              repainted.append(name) or real(*regions, **kw))(real, widget.id)
         screen.tick()  # the same capture counters again
         await app.workers.wait_for_complete()
         await pilot.pause()
-    assert rows > 3 and updates == []
+        painted = list(repainted)
+    assert table.row_count > 3 and painted == []
+
+
+async def test_a_changed_counter_is_shown_and_only_its_cells_are_repainted(tmp_path: Path) -> None:
+    """Each tick puts new figures in the Monitor's table and repaints those cells alone (a whole-table
+    repaint rendered every visible cell again each second: most of the idle screen's CPU)."""
+    from diskdoctor.app.tui.monitor_screen import MonitorScreen
+    from textual.widgets import DataTable
+
+    root = tmp_path / "lab-ssd"
+    shutil.copytree(FIXTURES / "lab-ssd", root, symlinks=True)
+    app = DiskDoctorApp(Root(str(root), live=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("6")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MonitorScreen) and screen.sample is not None
+        table = screen.query_one("#monitor-table", DataTable)
+        lines = [table.header_height + index for index, key in enumerate(screen._row_keys)
+                 if key.endswith("|sda") and table.header_height + index < table.size.height]
+
+        def shown() -> list[str]:
+            return [table.render_line(y).text for y in range(table.size.height)]
+
+        sda_rows = [index for index, key in enumerate(screen._row_keys) if key.endswith("|sda")]
+        before = shown()
+        repainted: list[Any] = []
+        real_refresh = table.refresh
+        table.refresh = lambda *regions, **kw: repainted.append(regions) or real_refresh(*regions, **kw)
+        stats = (root / "proc/diskstats").read_text().splitlines()
+        index, = (i for i, text in enumerate(stats) if text.split()[2] == "sda")
+        fields = stats[index].split()
+        fields[3] = str(int(fields[3]) + 1_000_000)  # sda completed a million more reads
+        stats[index] = " ".join(fields)
+        (root / "proc/diskstats").write_text("\n".join(stats) + "\n")
+        screen.tick()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        after, painted = shown(), list(repainted)
+    reads = f"{int(fields[3]):,}"
+    assert len(lines) > 1 and all(reads in after[y] and reads not in before[y] for y in lines)
+    assert [y for y, (old, new) in enumerate(zip(before, after, strict=True)) if old != new] == lines
+    assert painted and all(regions and all(region.height == 1 and region.y - table.header_height in sda_rows
+                                           for region in regions) for regions in painted), painted
+
+
+async def test_a_filesystem_row_shows_its_device_figures_and_the_side_pane_keeps_its_height() -> None:
+    """The Monitor's side pane shows the selected row's figures; on a filesystem's heading row, those of
+    the filesystem's own device. Its height stays the same from row to row (a height change was a layout
+    pass and two more frames on every key)."""
+    from diskdoctor.app.tui.monitor_screen import MonitorScreen
+    from textual.widgets import DataTable, Static
+
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(200, 60)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("6")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MonitorScreen) and screen.sample is not None
+        table = screen.query_one("#monitor-table", DataTable)
+        pane = screen.query_one("#monitor-selected", Static)
+        shown = []
+        for _ in range(4):
+            await pilot.pause()
+            shown.append((screen._row_keys[table.cursor_row], str(pane.render()), pane.size.height))
+            await pilot.press("down")
+    heading, first, *_ = shown
+    group = screen.sample.groups[0]
+    top = group.layers[0].row
+    assert heading[0] == f"group|{group.group.key}" and first[0] == f"{group.group.key}|{top.kname}"
+    assert f"{group.group.title} on {top.name} ({top.kind})" in heading[1] and "reads" in heading[1]
+    assert heading[1].split("\n", 2)[2] == first[1].split("\n", 2)[2]  # the same figures
+    assert len({height for _, _, height in shown}) == 1 and heading[2] > 5
+
+
+async def test_a_filtered_monitor_shows_new_counters_of_the_rows_it_keeps(tmp_path: Path) -> None:
+    """Rows the `/` filter leaves out are not in the table: their changed counters must not be put in
+    it, and the kept rows still show theirs (then every row comes back with its latest figures)."""
+    from diskdoctor.app.tui.monitor_screen import MonitorScreen
+    from textual.widgets import DataTable
+
+    root = tmp_path / "lab-ssd"
+    shutil.copytree(FIXTURES / "lab-ssd", root, symlinks=True)
+    stats_file = root / "proc/diskstats"
+    app = DiskDoctorApp(Root(str(root), live=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("6")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MonitorScreen)
+        await pilot.press("slash", *"sdb", "enter")
+        await pilot.pause()
+        kept = list(screen._row_keys)
+        stats = stats_file.read_text().splitlines()
+        reads = {}
+        for index, text in enumerate(stats):
+            fields = text.split()
+            if fields[2] in ("sda", "sdb"):  # sda is filtered out, sdb is kept
+                fields[3] = reads[fields[2]] = str(int(fields[3]) + 1_000_000)
+                stats[index] = " ".join(fields)
+        stats_file.write_text("\n".join(stats) + "\n")
+        screen.tick()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        table = screen.query_one("#monitor-table", DataTable)
+        filtered = {key: table.get_cell(key, "reads").plain for key in screen._row_keys
+                    if key.endswith("|sdb")}
+        await pilot.press("slash", "escape")
+        await pilot.pause()
+        every = {key: table.get_cell(key, "reads").plain for key in screen._row_keys
+                 if key.endswith(("|sda", "|sdb"))}
+    assert kept and not any(key.endswith("|sda") for key in kept)
+    assert filtered and set(filtered.values()) == {f"{int(reads['sdb']):,}"}
+    assert {value for key, value in every.items() if key.endswith("|sda")} == {f"{int(reads['sda']):,}"}
+
+
+async def test_live_rates_a_device_that_goes_idle_shows_zeros_and_idle_rows_are_left_alone(
+        tmp_path: Path) -> None:
+    """The Monitor's live table (rates): a device that wrote shows its rate, then zeros once it stops;
+    the rows of devices that stayed idle are not drawn again."""
+    from diskdoctor.app.tui.monitor_screen import MonitorScreen
+    from textual.app import App
+    from textual.widgets import DataTable
+
+    root = tmp_path / "lab-ssd"
+    shutil.copytree(FIXTURES / "lab-ssd", root, symlinks=True)
+    screen = MonitorScreen(Root(str(root), live=True), interval=3600)  # ticks by hand below
+
+    class OneScreen(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(screen)
+
+    app = OneScreen()
+    stats_file = root / "proc/diskstats"
+    stats = stats_file.read_text().splitlines()
+    index, = (i for i, text in enumerate(stats) if text.split()[2] == "sda")
+
+    def writes(more: int) -> None:
+        fields = stats[index].split()
+        fields[7] = str(int(fields[7]) + more)  # writes completed
+        stats[index] = " ".join(fields)
+        stats_file.write_text("\n".join(stats) + "\n")
+
+    async def tick() -> dict[str, dict[str, str]]:
+        screen.tick()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        table = screen.query_one("#monitor-table", DataTable)
+        return {key: {str(column.key.value): str(getattr(table.get_cell(key, column.key), "plain", ""))
+                      for column in table.columns.values()} for key in screen._row_keys}
+
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await tick()  # the first rates (an interval after the first reading)
+        writes(50_000)
+        busy = await tick()
+        table, repainted = screen.query_one("#monitor-table", DataTable), []
+        real_refresh = table.refresh
+        table.refresh = lambda *regions, **kw: repainted.append(regions) or real_refresh(*regions, **kw)
+        idle = await tick()
+        rows = {region.y - table.header_height for regions in repainted for region in regions}
+        whole = [regions for regions in repainted if not regions]
+    sda = [key for key in busy if key.endswith("|sda")]
+    assert sda and all(busy[key]["w_s"] not in ("0.0", "-") for key in sda)
+    assert all(idle[key]["w_s"] == "0.0" and idle[key]["util"] == "0%" for key in sda)
+    others = [key for key in idle if not key.startswith("group|") and not key.endswith("|sda")]
+    assert others and all(idle[key] == busy[key] for key in others)
+    assert rows and not whole and {screen._row_keys[row] for row in rows} <= set(sda)
 
 
 @pytest.mark.parametrize("numbers", ["100 2 300 4 500 6 700 8 9 1000 11",

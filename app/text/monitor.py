@@ -52,6 +52,17 @@ def rate_cells(delta: DiskDelta | None) -> dict[str, str]:
         "in_flight": str(delta.in_flight)}
 
 
+def rate_cells_key(delta: DiskDelta | None) -> tuple[object, ...] | None:
+    """What rate_cells' text depends on: deltas with equal keys give the same cells (an idle device's
+    every tick, whatever the interval's length), so a screen can leave such a row alone."""
+    if delta is None:
+        return None
+    amounts = (delta.reads, delta.writes, delta.read_bytes, delta.write_bytes, delta.read_ms, delta.write_ms,
+               delta.io_ticks_ms, delta.discards, delta.discard_bytes, delta.discard_ms, delta.flushes,
+               delta.flush_ms)
+    return (*amounts, delta.in_flight, delta.seconds if any(amounts) else delta.seconds > 0)
+
+
 def counter_cells(layer: LayerSample) -> dict[str, str]:
     """A capture's cumulative counters as text (sectors as bytes, busy time in seconds)."""
     counters = layer.counters

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from functools import lru_cache
 
+from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.hotplug import HotplugWatcher, watch_block_devices
 from diskdoctor.probes.io_monitor import RESCAN_EVERY_S, IoMonitor, LayerSample, MonitorSample
 from diskdoctor.probes.root import Root
+from diskdoctor.widgets.cell_updates import update_cells
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
 from diskdoctor.widgets.fit_text import fit_parts, middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
@@ -34,6 +37,7 @@ from ..text.monitor import (
     layer_label,
     process_lines,
     rate_cells,
+    rate_cells_key,
 )
 from .screen_help import MONITOR_HELP
 from .selection import Selection, choose, chosen
@@ -103,6 +107,12 @@ def util_style(util: float | None, saturated: bool) -> str:
     return "yellow" if util is not None and util >= BUSY_UTIL else ""
 
 
+@lru_cache(maxsize=4096)
+def sparkline_of(values: tuple[float | None, ...]) -> str:
+    """The util trend cell of these ticks' values (most devices' are the same few: idle)."""
+    return sparkline(values, SPARK_CELLS)
+
+
 def hidden_note(hidden: list[str], width: int) -> str:
     """The columns left out, said whole: "+8 hidden: inflight, d_await, …" with as many names as fit in
     `width`, or "8 columns hidden for width" when not even one does."""
@@ -151,6 +161,11 @@ class MonitorScreen(Screen[None]):
         self._row_keys: list[str] = []
         self._columns = COLUMNS
         self._shown_cells: dict[tuple[str, str], tuple[object, ...]] = {}
+        self._shown_text: dict[str, tuple[object, ...]] = {}
+        self._row_memo: dict[str, tuple[tuple[object, ...], dict[str, Text]]] = {}
+        """Each row's cells and what they were made from: a row made from the same is left alone."""
+        self._measured_layout: tuple[object, ...] = ()
+        self._wanted_name_cells = NAME_CELLS
         self.hidden_columns: list[str] = []
         """Headings of the columns left out for want of width (said on the status line)."""
         self._fitted_width = 0
@@ -265,7 +280,7 @@ class MonitorScreen(Screen[None]):
 
     def on_monitor_failed(self, message: MonitorFailed) -> None:
         self.in_flight = False
-        self.query_one("#monitor-status", Static).update(Text(message.reason, style="bold red"))
+        self._show("#monitor-status", Text(message.reason, style="bold red"))
 
     def on_monitor_tick(self, message: MonitorTick) -> None:
         """Draw the tick: keyed rows updated in place, the table rebuilt only when the layout changed."""
@@ -276,14 +291,31 @@ class MonitorScreen(Screen[None]):
             values.append(layer.delta.util if layer.delta is not None else None)
         for gone in sample.vanished:
             self.history.pop(gone, None)
-        names = [cell_len(layer_label(layer)) for layer in sample.layers()]
-        wanted = min(max([MIN_NAME_CELLS, *names]), MAX_NAME_CELLS)
+        layout = tuple(group.group for group in sample.groups)
+        if layout != self._measured_layout:  # the names' widths change only with the layout
+            self._measured_layout = layout
+            names = [cell_len(layer_label(layer)) for layer in sample.layers()]
+            self._wanted_name_cells = min(max([MIN_NAME_CELLS, *names]), MAX_NAME_CELLS)
+        wanted = self._wanted_name_cells
         if wanted != self._name_cells:
             self._name_cells, self._fitted_width = wanted, 0
             self._fit_columns(self.size.width)
         self._draw_table(sample)
         self._draw_side(sample)
         self._draw_summary(sample)
+
+    def _show(self, selector: str, text: Text) -> None:
+        """Put `text` in a Static, only if it shows something else: an update repaints the widget, and a
+        layout pass (measuring every widget of the screen) is asked for only when its height may change."""
+        look = _look(text)
+        shown = self._shown_text.get(selector)
+        if shown == look:
+            return
+        static = self.query_one(selector, Static)
+        self._shown_text[selector] = look
+        lines = text.plain.split("\n")
+        fits = max(cell_len(line) for line in lines) <= static.content_size.width
+        static.update(text, layout=shown is None or not fits or shown[0].count("\n") != len(lines) - 1)
 
     def _all_columns(self) -> list[tuple[str, str, int]]:
         """(heading, key, width) of every column this root can show, in display order."""
@@ -355,36 +387,55 @@ class MonitorScreen(Screen[None]):
             self._draw_table(self.sample)
             self._draw_summary(self.sample)
 
-    def _row_cells(self, layer: LayerSample, live: bool) -> dict[str, Text]:
+    def _row_cells(self, key: str, layer: LayerSample, live: bool,
+                   device_cells: int) -> tuple[dict[str, Text], bool]:
+        """The row's cells, and whether they may differ from the last ones made for it (at 5,000 devices
+        making every row's cells each tick took a third of a second of the UI thread)."""
+        spark = sparkline_of(tuple(self.history.get(layer.row.kname, ()))) if live else ""
+        made_from = (layer.row, rate_cells_key(layer.delta) if live else layer.counters, layer.saturated,
+                     spark, device_cells, live)
+        memo = self._row_memo.get(key)
+        if memo is not None and memo[0] == made_from:
+            return memo[1], False
         cells = rate_cells(layer.delta) if live else counter_cells(layer)
         util = layer.delta.util if layer.delta is not None else None
         style = util_style(util, layer.saturated)
-        label = middle_ellipsis(layer_label(layer), self._device_cells())
+        label = middle_ellipsis(layer_label(layer), device_cells)
         row = {"device": Text(label, style="bold white on red" if layer.saturated else "")}
         row.update({key: Text(value, justify="right") for key, value in cells.items()})
         if "util" in row:
             row["util"].stylize(style)
         if live:
-            row["spark"] = Text(sparkline(self.history.get(layer.row.kname, ()), SPARK_CELLS),
-                                style="red" if layer.saturated else "cyan")
-        return row
+            row["spark"] = Text(spark, style="red" if layer.saturated else "cyan")
+        self._row_memo[key] = (made_from, row)
+        return row, True
 
     def _draw_table(self, sample: MonitorSample) -> None:
         table = self.query_one("#monitor-table", DataTable)
         live = sample.seconds is not None or self.root.live
         keys: list[str] = []
         rows: dict[str, dict[str, Text]] = {}
+        device_cells = self._device_cells()
+        fresh: list[str] = []
+        """The rows whose cells may have changed (the others were made from the same figures)."""
         if self.sort_key is not None:
-            keys, rows = self._sorted_rows(sample, live)
+            keys, rows = self._sorted_rows(sample, live, device_cells)
+            fresh = keys
         for group in sample.groups if self.sort_key is None else ():
             key = f"group|{group.group.key}"
             keys.append(key)
+            fresh.append(key)
             rows[key] = {"device": Text(group.group.title, style="bold")}  # drawn over the empty cells
             for layer in group.layers:
                 key = f"{group.group.key}|{layer.row.kname}"
                 keys.append(key)
-                rows[key] = self._row_cells(layer, live)
+                rows[key], changed = self._row_cells(key, layer, live, device_cells)
+                if changed:
+                    fresh.append(key)
         keys = self._kept(keys, sample)
+        if self.filter_text:  # only the kept rows are in the table
+            kept = set(keys)
+            fresh = [key for key in fresh if key in kept]
         column_keys = [str(column.key.value) for column in table.columns.values()]
         if keys != self._row_keys:
             selected = self._selected_key()
@@ -394,17 +445,20 @@ class MonitorScreen(Screen[None]):
             self._row_keys = keys
             self._shown_cells = {(key, column): _look(cell) for key, row in rows.items()
                                  for column, cell in row.items()}
+            self._row_memo = {key: memo for key, memo in self._row_memo.items() if key in rows}
             if selected in keys:
                 table.move_cursor(row=keys.index(selected))
             elif self.app.screen is self:
                 self._show_selection()
             return
-        for key in keys:
+        changes: dict[tuple[str, str], Text] = {}
+        for key in fresh:
             for column in column_keys:
                 cell = rows[key].get(column)
-                if cell is not None and self._shown_cells.get((key, column)) != _look(cell):
-                    table.update_cell(key, column, cell)  # only what changed: each update repaints
-                    self._shown_cells[(key, column)] = _look(cell)
+                if cell is not None and self._shown_cells.get((key, column)) != (look := _look(cell)):
+                    changes[key, column] = cell
+                    self._shown_cells[(key, column)] = look
+        update_cells(table, changes)  # only what changed is repainted
 
     def _kept(self, keys: list[str], sample: MonitorSample) -> list[str]:
         """The rows the filter keeps: a device whose name, kernel name or type has the text (under its
@@ -439,17 +493,20 @@ class MonitorScreen(Screen[None]):
             self._draw_table(self.sample)
             self._draw_summary(self.sample)
 
-    def _sorted_rows(self, sample: MonitorSample, live: bool) -> tuple[list[str], dict[str, dict[str, Text]]]:
+    def _sorted_rows(self, sample: MonitorSample, live: bool,
+                     device_cells: int) -> tuple[list[str], dict[str, dict[str, Text]]]:
         """Every device once, the largest value of the sort column first (as htop's sorted view)."""
         layers: dict[str, tuple[str, LayerSample]] = {}
         for group in sample.groups:
             for layer in group.layers:
                 layers.setdefault(layer.row.kname, (group.group.key, layer))
-        rows = {f"{group}|{kname}": self._row_cells(layer, live) for kname, (group, layer) in layers.items()}
+        rows = {f"{group}|{kname}": self._row_cells(f"{group}|{kname}", layer, live, device_cells)[0]
+                for kname, (group, layer) in layers.items()}
         column = self.sort_key or ""
         keys = sorted(rows, key=lambda key: -sort_value(rows[key].get(column, Text("")).plain))
-        for key in keys:
-            rows[key]["device"] = Text(rows[key]["device"].plain.strip(), style=rows[key]["device"].style)
+        for key in keys:  # a copy: the row's memo keeps the grouped view's indented name
+            device = rows[key]["device"]
+            rows[key] = {**rows[key], "device": Text(device.plain.strip(), style=device.style)}
         return keys, rows
 
     def action_sort(self) -> None:
@@ -475,15 +532,28 @@ class MonitorScreen(Screen[None]):
             return None
         return self._row_keys[table.cursor_row]
 
-    def _selected_layer(self) -> LayerSample | None:
+    def _selected_layer(self) -> tuple[LayerSample | None, str]:
+        """The layer whose figures the side pane shows, and its heading: a filesystem's heading row shows
+        its own device's (the pane keeps its height from row to row: a height change asks for a layout
+        pass and two more frames, which were most of a key's time here)."""
         key, sample = self._selected_key(), self.sample
-        if key is None or sample is None or key.startswith("group|"):
-            return None
-        group_key, kname = key.split("|", 1)
+        if key is None or sample is None:
+            return None, ""
+        heading = key.startswith("group|")
+        group_key, kname = key.removeprefix("group|"), ""
+        if not heading:
+            group_key, kname = key.split("|", 1)
         for group in sample.groups:
             if group.group.key == group_key:
-                return next((layer for layer in group.layers if layer.row.kname == kname), None)
-        return None
+                layer = next((layer for layer in group.layers if heading or layer.row.kname == kname), None)
+                if layer is None:
+                    return None, ""
+                name = f"{visible(layer.row.name)} ({layer.row.kind})"
+                if not heading:
+                    return layer, name
+                room = max(self._side_cells - SIDE_FRAME_CELLS - len(name) - 4, 12)  # never widens the pane
+                return layer, f"{middle_ellipsis(visible(group.group.title), room)} on {name}"
+        return None, ""
 
     @on(DataTable.RowHighlighted, "#monitor-table")
     def _highlighted(self) -> None:
@@ -494,16 +564,16 @@ class MonitorScreen(Screen[None]):
         who = Text.assemble(("Who does the I/O\n", "bold"))
         for line in process_lines(sample.processes, sample.live or self.root.live, limit=8):
             who.append(line + "\n")
-        self.query_one("#monitor-who", Static).update(who)
-        layer = self._selected_layer()
+        self._show("#monitor-who", who)
+        layer, heading = self._selected_layer()
         detail = Text()
         if layer is not None:
-            detail.append(f"\n{layer.row.name} ({layer.row.kind})\n", style="bold")
+            detail.append(f"\n{heading}\n", style="bold")
             cells = rate_cells(layer.delta) if layer.delta is not None else counter_cells(layer)
             columns = COLUMNS if layer.delta is not None else COUNTER_COLUMNS
             for label, key, _ in columns:
                 detail.append(f"  {label:<9} {cells[key]}\n")
-        self.query_one("#monitor-selected", Static).update(detail)
+        self._show("#monitor-selected", detail)
         lines = [*who.plain.splitlines(), *detail.plain.splitlines()]
         wanted = max((cell_len(line) for line in lines), default=0) + SIDE_FRAME_CELLS
         if wanted > self._side_cells:  # a longer line: the pane grows to hold it (or goes under the table)
@@ -517,7 +587,7 @@ class MonitorScreen(Screen[None]):
         if busiest is not None and busiest.delta is not None and busiest.delta.util is not None:
             parts.append(f"busiest: {busiest.row.name} {busiest.delta.util:.0%}"
                          + (" SATURATED" if busiest.saturated else ""))
-        self.query_one("#monitor-summary", Static).update(Text(" · ".join(parts)))
+        self._show("#monitor-summary", Text(" · ".join(parts)))
         width = max(self.size.width - STATUS_PADDING_CELLS, 1)
         status = [hidden_note(self.hidden_columns, width)] if self.hidden_columns else []
         if self.filter_text:
@@ -539,7 +609,7 @@ class MonitorScreen(Screen[None]):
             status.append(f"every {self.interval:g} s · {self.hotplug_note}")
         first = 1 + bool(self.hidden_columns and self.filter_text)  # what the table leaves out comes first
         parts = [(part, 0 if index < first else 1) for index, part in enumerate(status)]
-        self.query_one("#monitor-status", Static).update(Text(fit_parts(parts, width)))
+        self._show("#monitor-status", Text(fit_parts(parts, width)))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Pause only where something ticks, and watch only where processes run (the live host)."""

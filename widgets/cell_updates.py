@@ -1,0 +1,66 @@
+"""Update cells of a DataTable in place and repaint only those cells, for tables refreshed every second.
+
+Textual's `DataTable.update_cell` repaints the whole table: it bumps the table's update count, which every
+render cache of the table (cells, rows, lines) is keyed on, so the next frame renders every visible cell
+again through Rich and writes every line of the table to the terminal. On the Monitor screen that was
+most of an idle tick's CPU. Here the new values go in, only the changed rows' cached renders are dropped,
+and only the changed cells are marked for repainting. Tied to Textual's DataTable internals (the pinned
+version's); a table with fixed rows or columns, or rows of another height than one line, takes the plain
+path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from textual.geometry import Region
+from textual.widgets import DataTable
+from textual.widgets.data_table import CellDoesNotExist, ColumnKey, RowKey
+
+
+def update_cells(table: DataTable[Any], changes: Mapping[tuple[str, str], object]) -> None:
+    """Set each (row key, column key) cell to its new value and repaint those cells alone."""
+    if not changes:
+        return
+    rows, data = table.rows, table._data
+    for row, column in changes:
+        if RowKey(row) not in table._row_locations or ColumnKey(column) not in table._column_locations:
+            raise CellDoesNotExist(f"No cell exists for row_key={row!r}, column_key={column!r}.")
+    if table.fixed_columns or table.fixed_rows or any(
+            rows[RowKey(row)].auto_height or rows[RowKey(row)].height != 1 for row, _ in changes):
+        for (row, column), value in changes.items():
+            table.update_cell(row, column, value)
+        return
+    for (row, column), value in changes.items():
+        data[RowKey(row)][ColumnKey(column)] = value
+    changed = {RowKey(row) for row, _ in changes}
+    cells = {(RowKey(row), ColumnKey(column)) for row, column in changes}
+    cell_cache, row_cache = table._cell_render_cache, table._row_render_cache  # LRUCache: no __iter__
+    for key in [key for key in cell_cache.keys() if key[:2] in cells]:  # noqa: SIM118 keyed (row, column, ...)
+        cell_cache.discard(key)
+    for key in [key for key in row_cache.keys() if key[0] in changed]:  # noqa: SIM118 keyed (row, ...)
+        row_cache.discard(key)
+    for row_key in changed:
+        table._row_renderable_cache.discard((table._update_count, table._row_locations.get(row_key)))
+    table._line_cache.clear()  # keyed by screen line; its rows come from the caches above
+    _repaint(table, changes)
+
+
+def _repaint(table: DataTable[Any], changes: Mapping[tuple[str, str], object]) -> None:
+    """Mark the changed cells dirty (every row one line high, so a row's line is its index)."""
+    left, lefts = table._row_label_column_width, {}
+    for column in table.ordered_columns:
+        width = column.get_render_width(table)
+        lefts[column.key] = (left, width)
+        left += width
+    top = table.header_height if table.show_header else 0
+    window = table.window_region
+    regions = []
+    for row, column in changes:
+        x, width = lefts[ColumnKey(column)]
+        region = Region(x, top + table._row_locations.get(RowKey(row)), width, 1)
+        if window.overlaps(region):
+            regions.append(region.translate(-table.scroll_offset))
+    if regions:
+        table.refresh(*regions)
