@@ -88,7 +88,8 @@ async def test_latency_outlasts_the_util_trend_at_80_columns() -> None:
         screen._columns, screen._fitted_width = monitor_screen.COLUMNS, 0  # as on the live host
         screen._fit_columns(80)
         await pilot.pause(0.1)
-        keys = [str(column.key.value) for column in screen.query_one("#monitor-table", DataTable).columns.values()]
+        table = screen.query_one("#monitor-table", DataTable)
+        keys = [str(column.key.value) for column in table.columns.values()]
         assert "w_await" in keys and "r_await" in keys
         hidden = screen.hidden_columns
         assert "util trend" in hidden
@@ -141,3 +142,25 @@ async def test_a_capture_gives_the_process_pane_rows_to_the_table(size: tuple[in
             assert table.region.height >= size[1] - 5  # header, summary, status and footer only
         else:
             assert side.region.y == table.region.y  # beside, never under
+
+
+async def test_a_title_that_changes_at_a_tick_is_repainted_across_its_row() -> None:
+    """A tick that changes only a title (a second mountpoint appears) repaints the whole title row, not
+    just its first column: the terminal never keeps the old title's end beside the new one's start."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_monitor(pilot)
+        table = screen.query_one("#monitor-table", DataTable)
+        painted: list = []
+        refresh = table.refresh
+        table.refresh = lambda *regions, **kw: (painted.extend(regions), refresh(*regions, **kw))[1]
+        first = screen.sample.groups[0]
+        title = "/lab/data, /srv/a-bind-mount-of-the-same-filesystem/with/a/long/path (ext4)"
+        group = dataclasses.replace(first.group, title=title)
+        sample = dataclasses.replace(screen.sample, groups=(dataclasses.replace(first, group=group),
+                                                            *screen.sample.groups[1:]))
+        screen.post_message(monitor_screen.MonitorTick(sample))
+        await pilot.pause(0.2)
+        device = table.columns[next(iter(table.columns))].get_render_width(table)
+        assert any(region.width > device and region.width >= len(title) for region in painted), painted
+        assert any(line.startswith(f" {title}") for line in screen_lines(app))

@@ -48,7 +48,8 @@ def update_cells(table: DataTable[Any], changes: Mapping[tuple[str, str], object
 
 
 def _repaint(table: DataTable[Any], changes: Mapping[tuple[str, str], object]) -> None:
-    """Mark the changed cells dirty (every row one line high, so a row's line is its index)."""
+    """Mark the changed cells dirty (every row one line high, so a row's line is its index); a title row's
+    text flows over its empty cells, so its whole row is."""
     left, lefts = table._row_label_column_width, {}
     for column in table.ordered_columns:
         width = column.get_render_width(table)
@@ -56,10 +57,14 @@ def _repaint(table: DataTable[Any], changes: Mapping[tuple[str, str], object]) -
         left += width
     top = table.header_height if table.show_header else 0
     window = table.window_region
+    title_of = getattr(table, "title_of", None)  # a title row is drawn across its row (TitleRowTable)
     regions = []
     for row, column in changes:
         x, width = lefts[ColumnKey(column)]
-        region = Region(x, top + table._row_locations.get(RowKey(row)), width, 1)
+        index = table._row_locations.get(RowKey(row))
+        if title_of is not None and title_of(index) is not None:
+            x, width = table._row_label_column_width, left - table._row_label_column_width
+        region = Region(x, top + index, width, 1)
         if window.overlaps(region):
             regions.append(region.translate(-table.scroll_offset))
     if regions:
