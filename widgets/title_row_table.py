@@ -1,5 +1,8 @@
 """A fitted DataTable whose title rows (a first cell and no figures) use the row's whole width, so a long
-title such as a filesystem's mountpoint is shown whole instead of cut to the first column."""
+title such as a filesystem's mountpoint is shown whole instead of cut to the first column.
+
+Tied to the pinned Textual's DataTable internals (`_render_line_in_row` and its style helpers), as
+widgets/cell_updates.py is; a table with fixed columns or row labels is drawn as DataTable draws it."""
 
 from __future__ import annotations
 
