@@ -73,8 +73,8 @@ def _fold(piece: str, width: int) -> list[str]:
 
 
 def wrap_value(text: str, width: int) -> list[str]:
-    """`text` as lines of at most `width` cells: words whole, a path too long for the line broken after a
-    "/" with PATH_INDENT before its continuation, only a word with no "/" cut mid-word."""
+    """`text` as lines of at most `width` cells: words whole, a path longer than a line broken after a "/"
+    with PATH_INDENT before its continuation, only a word with no "/" cut mid-word."""
     width = max(width, len(PATH_INDENT) + 1)
     lines: list[str] = []
     for paragraph in text.split("\n"):
@@ -84,11 +84,11 @@ def wrap_value(text: str, width: int) -> list[str]:
             if cell_len(joined) <= width:
                 line = joined
                 continue
-            pieces = _path_pieces(word) if "/" in word.strip("/") else [word]
-            if len(pieces) == 1 and cell_len(word) <= width:
+            if cell_len(word) <= width:  # a word a line holds goes whole to the next line
                 lines.append(line)
                 line = word
                 continue
+            pieces = _path_pieces(word) if "/" in word.strip("/") else [word]
             continuing = False
             for piece in pieces:
                 joined = (line + piece) if continuing else (f"{line} {piece}" if line else piece)

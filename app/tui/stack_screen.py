@@ -188,16 +188,20 @@ class StackScreen(SnapshotScreen):
 
     def _size_panes(self) -> None:
         """Side by side, the tree pane is as wide as its columns (with the extra ones when the details
-        keep DETAILS_MIN_CELLS); when they do not fit, as wide as its names whole need (up to
-        TREE_SHARE of the screen), never wider; the details take the rest. Stacked (narrow): full width."""
+        keep DETAILS_MIN_CELLS); when they do not fit, as wide as whole names and the usual FSTYPE and
+        MOUNTPOINTS widths need (up to TREE_SHARE of the screen), never wider: the details take the rest
+        (they show the whole mountpoint). Stacked (narrow): both full width."""
         pane = self.query_one("#stack-pane")
         width = self.size.width
         if self.has_class("-narrow") or width <= 0:
             pane.styles.width = None
             return
         tree = self.query_one(StackTree)
-        wanted = min(tree.natural_width(), width - DETAILS_MIN_CELLS)
-        wanted = max(wanted, min(tree.needed_width(), int(width * TREE_SHARE)))
+        room = width - DETAILS_MIN_CELLS
+        if tree.base_width() <= room:
+            wanted = min(tree.natural_width(), room)
+        else:
+            wanted = min(tree.needed_width(), int(width * TREE_SHARE))
         pane.styles.width = wanted + BORDER_CELLS
 
     def _show_tree(self, keep_cursor: bool = False, keep_expansion: bool = False) -> None:
