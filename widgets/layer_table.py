@@ -97,7 +97,8 @@ def wrap_value(text: str, width: int) -> list[str]:
                     continue
                 if line:
                     lines.append(line)
-                prefix = PATH_INDENT if continuing and len(pieces) > 1 else ""
+                indent = continuing and len(pieces) > 1 and cell_len(PATH_INDENT + piece) <= width
+                prefix = PATH_INDENT if indent else ""  # a piece a line holds only unindented: no indent
                 chunks = _fold(piece, width - len(prefix))
                 lines.extend(prefix + chunk for chunk in chunks[:-1])
                 line, continuing = prefix + chunks[-1], True
