@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions
@@ -94,6 +95,7 @@ class FittedTitle:
         return Measurement(min(cell_len(self.sub_title or self.title), full), full)
 
 
+@lru_cache(maxsize=4096)  # drawn again on every repaint of the row; the names rarely change
 def distinct_cut(text: str, width: int, others: frozenset[str] = frozenset()) -> str:
     """`text` cut in the middle to `width` cells like `middle_ellipsis`, but with the cut moved to keep the
     end that tells it apart from `others` ("vg0-t…down" beside "vg0-p…down", not "vg0-…down" twice)."""

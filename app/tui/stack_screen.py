@@ -39,7 +39,6 @@ TREE_SHARE = 0.6
 DETAILS_ENOUGH_CELLS = 80
 """Details wider than this (a value column of ~50, most caveats on one line) gain little: past it the
 tree's cut mountpoints get the room."""
-"""The most of the width the tree pane takes for whole names when its columns do not all fit."""
 
 
 class StackScreen(SnapshotScreen):
