@@ -162,7 +162,7 @@ async def test_stack_mounts_down_says_the_trim_verdict() -> None:
         await settle(pilot)
         tree = pilot.app.screen.query_one("#stack-tree")
         rows = {node.data.key: node.data.trim for node in tree.root.children}
-        assert rows["mount:/lab/data"] == "unscheduled" and rows["mount:/lab/luks1"] == "BLOCKED"
+        assert rows["mount:/lab/data"] == "UNSCHEDULED" and rows["mount:/lab/luks1"] == "BLOCKED"
 
 
 async def test_runs_show_each_target_at_80_and_120(three_runs: list[str]) -> None:

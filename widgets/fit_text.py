@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions
@@ -92,3 +93,31 @@ class FittedTitle:
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         full = cell_len(self._full().plain)
         return Measurement(min(cell_len(self.sub_title or self.title), full), full)
+
+
+@lru_cache(maxsize=4096)  # drawn again on every repaint of the row; the names rarely change
+def distinct_cut(text: str, width: int, others: frozenset[str] = frozenset()) -> str:
+    """`text` cut in the middle to `width` cells like `middle_ellipsis`, but with the cut moved to keep the
+    end that tells it apart from `others` ("vg0-t…down" beside "vg0-p…down", not "vg0-…down" twice)."""
+    plain = middle_ellipsis(text, width)
+    if plain == text or width < 3 or not others or cell_len(text) != len(text):
+        return plain
+    rivals = [other for other in others if other != text]
+    if not rivals:
+        return plain
+
+    def clashes(head: int, tail: int) -> int:
+        start, end = text[:head], text[len(text) - tail:] if tail else ""
+        return sum(1 for other in rivals if len(other) >= head + tail
+                   and other.startswith(start) and other.endswith(end))
+
+    default_head = plain.index(ELLIPSIS)
+    room = width - 1
+    best = (clashes(default_head, room - default_head), 0, default_head)
+    if best[0] == 0:
+        return plain
+    for head in range(1, room):
+        found = (clashes(head, room - head), abs(head - default_head), head)
+        best = min(best, found)
+    head = best[2]
+    return text[:head] + ELLIPSIS + text[len(text) - (room - head):]

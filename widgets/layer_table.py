@@ -12,8 +12,12 @@ from textual.reactive import reactive
 from textual.widgets import DataTable
 
 LABEL_WIDTH = 22
+"""The attribute column's widest; it is as wide as the widest label shown when that is less."""
+MIN_LABEL_WIDTH = len("attribute")
 MIN_VALUE_WIDTH = 20
 CELL_PADDING = 4
+PATH_INDENT = "  "
+"""In front of the rest of a path that goes on to the next line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +47,62 @@ def wrapped_height(text: str, width: int) -> int:
         if "\t" in line:
             line = line.expandtabs(8)
         lines += 1 if cell_len(line) <= width else len(divide_line(line, width, fold=True)) + 1
+    return lines
+
+
+def _path_pieces(word: str) -> list[str]:
+    """A path split after each "/" ("/sys/", "block/", "loop5") so it can wrap where a reader expects."""
+    pieces, start = [], 0
+    for index, char in enumerate(word):
+        if char == "/" and 0 < index < len(word) - 1:
+            pieces.append(word[start:index + 1])
+            start = index + 1
+    pieces.append(word[start:])
+    return [piece for piece in pieces if piece]
+
+
+def _fold(piece: str, width: int) -> list[str]:
+    """A piece wider than a line cut into line-wide chunks (a word without anywhere better to break)."""
+    chunks, current = [], ""
+    for char in piece:
+        if current and cell_len(current + char) > width:
+            chunks.append(current)
+            current = ""
+        current += char
+    return [*chunks, current] if current else chunks
+
+
+def wrap_value(text: str, width: int) -> list[str]:
+    """`text` as lines of at most `width` cells: words whole, a path longer than a line broken after a "/"
+    with PATH_INDENT before its continuation, only a word with no "/" cut mid-word."""
+    width = max(width, len(PATH_INDENT) + 1)
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            joined = f"{line} {word}" if line else word
+            if cell_len(joined) <= width:
+                line = joined
+                continue
+            if cell_len(word) <= width:  # a word a line holds goes whole to the next line
+                lines.append(line)
+                line = word
+                continue
+            pieces = _path_pieces(word) if "/" in word.strip("/") else [word]
+            continuing = False
+            for piece in pieces:
+                joined = (line + piece) if continuing else (f"{line} {piece}" if line else piece)
+                if cell_len(joined) <= width:
+                    line, continuing = joined, True
+                    continue
+                if line:
+                    lines.append(line)
+                indent = continuing and len(pieces) > 1 and cell_len(PATH_INDENT + piece) <= width
+                prefix = PATH_INDENT if indent else ""  # a piece a line holds only unindented: no indent
+                chunks = _fold(piece, width - len(prefix))
+                lines.extend(prefix + chunk for chunk in chunks[:-1])
+                line, continuing = prefix + chunks[-1], True
+        lines.append(line)
     return lines
 
 
@@ -84,20 +144,26 @@ class LayerTable(DataTable):
         if not self.is_mounted:
             return
         self._built_width = self.size.width
-        value_width = max(MIN_VALUE_WIDTH, self.size.width - LABEL_WIDTH - CELL_PADDING - 2)
+        labels = [group.title for group in self._groups]
+        labels += [row.label for group in self._groups for row in group.rows]
+        label_width = min(LABEL_WIDTH, max([MIN_LABEL_WIDTH, *map(cell_len, labels)]))
+        value_width = max(MIN_VALUE_WIDTH, self.size.width - label_width - CELL_PADDING - 2)
         self.clear(columns=True)
-        self.add_column("attribute", key="attribute", width=LABEL_WIDTH)
+        self.add_column("attribute", key="attribute", width=label_width)
         self.add_column("value" + (" / source" if self.show_sources else " / note"),
                         key="value", width=value_width)
         for group_index, group in enumerate(self._groups):
             self.add_row(Text(group.title, style="bold reverse"), "", key=f"group-{group_index}")
             for row_index, row in enumerate(group.rows):
-                cell = Text(row.value, style="" if row.known else "italic yellow",
-                            overflow="fold")
+                value = wrap_value(row.value, value_width)
+                cell = Text("\n".join(value), style="" if row.known else "italic yellow", overflow="fold")
                 extra = self.extra_text(row)
+                lines = len(value)
                 if extra:
-                    cell.append("\n" + extra, style="dim")
+                    wrapped = wrap_value(extra, value_width)
+                    cell.append("\n" + "\n".join(wrapped), style="dim")
+                    lines += len(wrapped)
                 # The height of the wrapped cells, so nothing is cut off; counted here instead of
                 # height=None, which renders every cell of every row once more just to measure it.
-                height = max(wrapped_height(row.label, LABEL_WIDTH), wrapped_height(cell.plain, value_width))
+                height = max(wrapped_height(row.label, label_width), lines)
                 self.add_row(Text(row.label), cell, key=f"row-{group_index}-{row_index}", height=height)

@@ -16,18 +16,25 @@ from textual.widgets import Tree
 from textual.widgets._tree import TOGGLE_STYLE
 from textual.widgets.tree import TreeNode
 
-from .fit_text import middle_ellipsis
+from .fit_text import distinct_cut, fit_end
 from .list_keys import TREE_KEYS
 
 GUIDE_WIDTH = 4
 ICON_WIDTH = 2
 GAP = 1
-MIN_NAME = 14
 MIN_MOUNTS = 12
+MIN_FSTYPE = 6
+"""FSTYPE's narrowest form ("linux…" still says what it is; ext4, xfs, btrfs are whole)."""
+WHOLE_FSTYPE = 11
+"""FSTYPE wide enough for crypto_LUKS and LVM2_member; linux_raid_member is cut when room is short."""
+NEEDED_MOUNTS = 24
+"""The share of a long mountpoint the tree asks for before the details pane gets the rest (the details
+show the whole path)."""
 MIN_NAME_CELLS = 9
 """Cells every name keeps after the deepest indentation ("vg_…rd_01" still tells rows apart)."""
-TRIM_STYLES = {"yes": "green", "no": "red", "BLOCKED": "bold red", "ok": "green",
-               "unsupported": "yellow", "unscheduled": "yellow", "unknown": "dim", "?": "dim"}
+TRIM_STYLES = {"yes": "green", "no": "red", "BLOCKED": "bold red", "OK": "bold green",
+               "UNSUPPORTED": "yellow", "UNSCHEDULED": "bold yellow", "UNKNOWN": "magenta", "?": "dim"}
+"""Device rows say whether the layer accepts discard; mountpoint rows carry the TRIM screen's verdict."""
 HEADINGS = ("NAME", "TYPE", "SIZE", "TRIM", "FSTYPE", "MOUNTPOINTS")
 EXTRA_HEADINGS = ("ROTA", "SCHED", "DISC-MAX", "DISC-GRAN")
 """Shown after MOUNTPOINTS, in this order of importance, only when every column before them is whole."""
@@ -67,6 +74,8 @@ class ColumnWidths:
     """Widths of the extra columns seen; `fitted` keeps only those that fit (see `shown_extra`)."""
     shown_extra: int = 0
     """How many extra columns a fitted line shows."""
+    has_mounts: bool = False
+    """Whether any row has a mountpoint to show: MOUNTPOINTS (and its header) is left out when none has."""
 
     def see(self, row: StackRow, depth: int) -> None:
         """Widen the columns for one more row at `depth`."""
@@ -78,30 +87,50 @@ class ColumnWidths:
         self.trim = max(self.trim, cell_len(row.trim))
         self.fstype = max(self.fstype, cell_len(row.fstype))
         self.mounts = max(self.mounts, cell_len(row.mounts))
+        self.has_mounts = self.has_mounts or bool(row.mounts)
         for index, value in enumerate(row.extra[:len(self.extra)]):
             self.extra[index] = max(self.extra[index], cell_len(value))
 
+    def _fixed(self) -> int:
+        """TYPE, SIZE and TRIM (always whole) with the gaps between the shown columns."""
+        return self.kind + self.size + self.trim + GAP * (5 if self.has_mounts else 4)
+
     def natural(self, extra: int = len(EXTRA_HEADINGS)) -> int:
         """Cells a line needs with every column whole and the first `extra` extra columns."""
-        return (self.name + self.kind + self.size + self.trim + self.fstype + self.mounts + GAP * 5
+        return (self.name + self._fixed() + self.fstype + (self.mounts if self.has_mounts else 0)
                 + sum(width + GAP for width in self.extra[:extra]))
 
+    def needed(self) -> int:
+        """Cells a line needs with every name whole, FSTYPE and MOUNTPOINTS at the width most of their
+        values take (the rest of the screen is worth more to the details than to a long path here)."""
+        mounts = min(self.mounts, NEEDED_MOUNTS) if self.has_mounts else 0
+        return self.name + self._fixed() + min(self.fstype, WHOLE_FSTYPE) + mounts
+
     def fitted(self, width: int) -> ColumnWidths:
-        """Widths for a `width`-cell line: the short columns whole, MOUNTPOINTS given the room it needs
-        before NAME, both cut (in the middle) only when the line is too narrow for them."""
+        """Widths for a `width`-cell line: TYPE/SIZE/TRIM whole, then the names (whole when they can be),
+        then FSTYPE to its common values, MOUNTPOINTS, and the rest of FSTYPE; a column without room
+        for its shortest form is left out (MOUNTPOINTS first) rather than pushed off the edge."""
         shown = len(self.extra)
         while shown and self.natural(shown) > width:
             shown -= 1
         if shown:
             return replace(self, extra=list(self.extra), shown_extra=shown)
-        fixed = self.kind + self.size + self.trim + self.fstype + GAP * 5
-        room = max(width - fixed, MIN_NAME + MIN_MOUNTS)
-        name_floor = min(self.name, max(MIN_NAME, room * 2 // 5, self.indent + MIN_NAME_CELLS))
-        mounts = min(self.mounts, room - name_floor)
-        name = min(self.name, room - mounts)
-        mounts = max(room - name, MIN_MOUNTS)
-        return ColumnWidths(name, self.kind, self.size, self.trim, self.fstype, mounts, self.indent,
-                            list(self.extra), 0)
+        has_mounts = self.has_mounts
+        flex = width - self._fixed()
+        fstype_floor = min(self.fstype, MIN_FSTYPE)
+        mounts_floor = min(self.mounts, MIN_MOUNTS) if has_mounts else 0
+        if flex - fstype_floor - mounts_floor < self.indent + MIN_NAME_CELLS and has_mounts:
+            has_mounts, mounts_floor, flex = False, 0, flex + GAP  # too narrow: MOUNTPOINTS goes first
+        name = max(min(self.name, self.indent + MIN_NAME_CELLS),
+                   min(self.name, flex - fstype_floor - mounts_floor))
+        left = flex - name
+        fstype = max(fstype_floor, min(self.fstype, WHOLE_FSTYPE, left - mounts_floor))
+        left -= fstype
+        mounts = max(mounts_floor, min(self.mounts, left)) if has_mounts else 0
+        left -= mounts
+        fstype += max(0, min(self.fstype - fstype, left))
+        return ColumnWidths(name, self.kind, self.size, self.trim, fstype, mounts, self.indent,
+                            list(self.extra), 0, has_mounts)
 
 
 def header_text(widths: ColumnWidths | None = None) -> Text:
@@ -109,28 +138,33 @@ def header_text(widths: ColumnWidths | None = None) -> Text:
     w = widths or ColumnWidths()
     gap = " " * GAP
     text = (f"{HEADINGS[0]:<{w.name}}{gap}{HEADINGS[1]:<{w.kind}}{gap}{HEADINGS[2]:>{w.size}}{gap}"
-            f"{HEADINGS[3]:<{w.trim}}{gap}{HEADINGS[4]:<{w.fstype}}{gap}")
+            f"{HEADINGS[3]:<{w.trim}}{gap}{fit_end(HEADINGS[4], w.fstype):<{w.fstype}}")
+    if w.has_mounts:
+        text += f"{gap}{fit_end(HEADINGS[5], w.mounts):<{w.mounts}}"
     if w.shown_extra:
         shown = zip(EXTRA_HEADINGS, w.extra[:w.shown_extra], strict=False)
-        text += f"{HEADINGS[5]:<{w.mounts}}" + "".join(f"{gap}{heading:<{width}}" for heading, width in shown)
-    else:
-        text += HEADINGS[5]
-    return Text(text, style="bold")
+        text += "".join(f"{gap}{heading:<{width}}" for heading, width in shown)
+    return Text(text.rstrip(), style="bold")
 
 
-def row_label(row: StackRow, depth: int, widths: ColumnWidths | None = None) -> Text:
-    """The row's cells padded so columns line up whatever the indentation; long names and
-    mountpoints are cut in the middle so both ends stay readable."""
+def row_label(row: StackRow, depth: int, widths: ColumnWidths | None = None,
+              names: frozenset[str] = frozenset(), mounts: frozenset[str] = frozenset()) -> Text:
+    """The row's cells padded so columns line up whatever the indentation; a long name or mountpoint is
+    cut in the middle where the end that tells it from the others in `names` / `mounts` stays."""
     w = widths or ColumnWidths()
     icon = 0 if row.has_children else ICON_WIDTH
     width = max(1, w.name - depth * GUIDE_WIDTH - ICON_WIDTH + icon)
     gap = " " * GAP
-    label = Text(f"{middle_ellipsis(row.name, width):<{width}}{gap}", style=row.emphasis or "bold")
+    label = Text(f"{distinct_cut(row.name, width, names):<{width}}{gap}", style=row.emphasis or "bold")
     label.append(f"{row.kind:<{w.kind}}{gap}{row.size:>{w.size}}{gap}")
     label.append(f"{row.trim:<{w.trim}}", style=TRIM_STYLES.get(row.trim, ""))
-    label.append(f"{gap}{row.fstype:<{w.fstype}}{gap}{middle_ellipsis(row.mounts, w.mounts)}")
+    label.append(f"{gap}{fit_end(row.fstype, w.fstype):<{w.fstype}}")
+    if w.has_mounts:
+        shown = distinct_cut(row.mounts, w.mounts, mounts)
+        label.append(f"{gap}{shown}")
+        if w.shown_extra:
+            label.append(" " * (w.mounts - cell_len(shown)))
     if w.shown_extra:
-        label.append(" " * (w.mounts - cell_len(middle_ellipsis(row.mounts, w.mounts))))
         for value, width in zip(row.extra, w.extra[:w.shown_extra], strict=False):
             label.append(f"{gap}{value:<{width}}", style="dim")
     return label
@@ -181,6 +215,10 @@ class StackTree(Tree[StackRow]):
         self.widths = ColumnWidths()
         """Widest content of every row loaded so far."""
         self._fitted: ColumnWidths | None = None
+        self._names: frozenset[str] = frozenset()
+        """Every name loaded, so a name cut short keeps what tells it from the others."""
+        self._mounts: frozenset[str] = frozenset()
+        self._cut_among: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
 
     def show_rows(self, load_children: Callable[[str | None], list[StackRow]],
                   expand_depth: int = 0) -> None:
@@ -188,6 +226,7 @@ class StackTree(Tree[StackRow]):
         self._load_children = load_children
         self._loaded.clear()
         self.widths = ColumnWidths()
+        self._names = self._mounts = frozenset()
         self.clear()
         self._add_children(self.root, None, depth=0)
         self._loaded.add(self.root.id)
@@ -197,9 +236,12 @@ class StackTree(Tree[StackRow]):
         self._refit()
 
     def _add_children(self, node: TreeNode[StackRow], key: str | None, depth: int) -> None:
-        for row in self._load_children(key):
+        rows = self._load_children(key)
+        for row in rows:
             self.widths.see(row, depth)
             node.add(Text(row.name), data=row, allow_expand=row.has_children)
+        self._names |= {row.name for row in rows}
+        self._mounts |= {row.mounts for row in rows if row.mounts}
         if self._fitted is not None:
             self.call_after_refresh(self._refit)
 
@@ -211,13 +253,20 @@ class StackTree(Tree[StackRow]):
         """Cells the tree needs with its six columns whole (scrollbar included)."""
         return self.widths.natural(0) + SCROLLBAR
 
+    def needed_width(self) -> int:
+        """Cells the tree needs with every name whole and FSTYPE / MOUNTPOINTS at their usual widths."""
+        return self.widths.needed() + SCROLLBAR
+
     def _refit(self) -> None:
         """Fit the columns to the width; when they change, redraw and give the screen the new header."""
         fitted = self.widths.fitted(self.scrollable_content_region.width or self.size.width)
         if fitted != self._fitted:
-            self._fitted = fitted
+            self._fitted, self._cut_among = fitted, (self._names, self._mounts)
             self._invalidate()
             self.post_message(self.ColumnsChanged(header_text(fitted)))
+        elif self._cut_among != (self._names, self._mounts):  # new rows: the cuts that tell names apart
+            self._cut_among = (self._names, self._mounts)
+            self._invalidate()
 
     def _on_resize(self, event: events.Resize) -> None:
         super()._on_resize(event)
@@ -227,7 +276,7 @@ class StackTree(Tree[StackRow]):
         """The row's columns at the fitted widths (the node's own label is only its name)."""
         if node.data is None:
             return super().render_label(node, base_style, style)
-        label = row_label(node.data, _depth(node), self._fitted)
+        label = row_label(node.data, _depth(node), self._fitted, self._names, self._mounts)
         label.stylize(style)
         if node.allow_expand:
             icon = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE

@@ -34,6 +34,11 @@ DETAILS_MIN_CELLS = 56
 """The details pane keeps this much (a value and its caveat on one or two lines) unless the tree's six
 columns need it; the tree takes what its columns hold, no more."""
 BORDER_CELLS = 1
+TREE_SHARE = 0.6
+"""The most of the width the tree pane takes for whole names when its columns do not all fit."""
+DETAILS_ENOUGH_CELLS = 80
+"""Details wider than this (a value column of ~50, most caveats on one line) gain little: past it the
+tree's cut mountpoints get the room."""
 
 
 class StackScreen(SnapshotScreen):
@@ -186,15 +191,20 @@ class StackScreen(SnapshotScreen):
 
     def _size_panes(self) -> None:
         """Side by side, the tree pane is as wide as its columns (with the extra ones when the details
-        keep DETAILS_MIN_CELLS), the details take the rest; stacked (narrow), both are full width."""
+        keep DETAILS_MIN_CELLS); when they do not fit, as wide as whole names and the usual FSTYPE and
+        MOUNTPOINTS widths need (up to TREE_SHARE of the screen), never wider: the details take the rest
+        (they show the whole mountpoint) up to DETAILS_ENOUGH_CELLS. Stacked (narrow): both full width."""
         pane = self.query_one("#stack-pane")
         width = self.size.width
         if self.has_class("-narrow") or width <= 0:
             pane.styles.width = None
             return
         tree = self.query_one(StackTree)
-        wanted = min(tree.natural_width(), width - DETAILS_MIN_CELLS)
-        wanted = max(wanted, min(tree.base_width(), width * 3 // 5))
+        room = width - DETAILS_MIN_CELLS
+        if tree.base_width() <= room:
+            wanted = min(tree.natural_width(), room)
+        else:
+            wanted = max(min(tree.needed_width(), int(width * TREE_SHARE)), width - DETAILS_ENOUGH_CELLS)
         pane.styles.width = wanted + BORDER_CELLS
 
     def _show_tree(self, keep_cursor: bool = False, keep_expansion: bool = False) -> None:

@@ -20,15 +20,14 @@ MOUNT_PREFIX = "mount:"
 
 
 def verdict_text(verdict: str, trim_verdict: str | None = None) -> str:
-    """TRIM column text for a mountpoint row: the TRIM screen's verdict once it is read (so a path that
-    reaches the disk but is never trimmed says unscheduled, as there), else whether discard reaches."""
+    """TRIM column text for a mountpoint row in the TRIM screen's words and case: its verdict once it is
+    read (a path that reaches the disk but is never trimmed says UNSCHEDULED, as there); before, what the
+    discard path alone settles (BLOCKED, UNSUPPORTED, UNKNOWN), or "?" while a schedule is still unread."""
     if trim_verdict is not None:
-        return "BLOCKED" if trim_verdict == "blocked" else trim_verdict
-    if verdict == "reaches":
-        return "ok"
-    if verdict == "blocked":
-        return "BLOCKED"
-    return verdict if verdict != "unknown" else "?"
+        return trim_verdict.upper()
+    if verdict in ("blocked", "unsupported", "unknown"):
+        return verdict.upper()
+    return "?"
 
 
 def device_extra(device: BlockDevice) -> tuple[str, str, str, str]:
@@ -82,22 +81,26 @@ class StackView:
         return kept
 
     def device_row(self, key: str, kname: str, has_children: bool) -> StackRow:
-        """A row for one device."""
+        """A row for one device; under a mountpoint row its mountpoints leave out that one (the row's
+        own name at the top of the view, not worth a column)."""
         device = self.host.devices[kname]
+        named = key.split(SEPARATOR, 1)[0][len(MOUNT_PREFIX):] if key.startswith(MOUNT_PREFIX) else None
+        mounts = [point for point in self.host.mountpoints(kname) if point != named]
         return StackRow(key=key, name=device.name, kind=device.kind,
                         size=human_bytes(device.size_bytes.value),
                         trim=yes_no(device.accepts_discard), fstype=device.fstype.value or "",
-                        mounts=" ".join(self.host.mountpoints(kname)), has_children=has_children,
+                        mounts=" ".join(mounts), has_children=has_children,
                         extra=device_extra(device))
 
     def mount_row(self, trim: MountTrim) -> StackRow:
-        """A row for a mountpoint at the top of the mounts-down view."""
+        """A row for a mountpoint at the top of the mounts-down view (its device is the row beneath it
+        and the details' title, so its MOUNTPOINTS cell stays empty and the names get the room)."""
         device = self.host.devices[trim.kname]
         return StackRow(key=MOUNT_PREFIX + trim.mountpoint, name=trim.mountpoint, kind=trim.fstype,
                         size=human_bytes(device.size_bytes.value),
                         trim=verdict_text(trim.reach.verdict, self.trim_verdicts.get(trim.mountpoint)),
                         fstype=trim.fstype,
-                        mounts=f"on {device.name}", has_children=True, emphasis="bold cyan")
+                        mounts="", has_children=True, emphasis="bold cyan")
 
     def children(self, key: str | None) -> list[StackRow]:
         """Rows under `key` (None for the top level)."""
