@@ -85,7 +85,7 @@ class RunsScreen(Screen[None]):
         Binding("r", "reload", "Reload", tooltip="Read the runs directory again."),
         Binding("slash", "filter", "Filter",
                 tooltip="Keep the runs whose id, date, kind, result or target has the text (Esc clears)."),
-        Binding("q", "app.quit", "Quit", show=False),
+        Binding("q", "app.quit", "Quit"),
     ]
 
     @dataclass
