@@ -34,3 +34,77 @@ async def test_at_80_columns_the_footer_keeps_quit_report_and_the_palette_word(k
         assert "q Quit" in row and "w Report" in row, row
         assert (" 1-6 " in row) if footer.short else ("123456 screens" in row), row
         assert row.rstrip().endswith("^p palette"), row
+
+
+WAL_TITLE = "WAL p99 fdatasync from due at 500/s steady is 15.6 ms, at or over the 10 ms threshold"
+SUBJECTS = ("/lab/data", "/lab/luks2on", "/lab/plain", "/lab/raid0", "/lab/raid1", "/lab/xfs-longname-one",
+            "/lab/xfs-longname-two", "/lab/zz-last-subject")
+
+
+def _findings() -> list:  # type: ignore[type-arg]
+    from diskdoctor.app.core.findings.finding import Evidence, Finding
+    from diskdoctor.app.core.findings.vocabulary import Severity
+
+    source = "run 20261125-172054-wal-ef4f: verdict.value_ms with a long source that has to wrap"
+    wal = Finding("ETCD-FSYNC-P99", Severity.CRIT, "/tmp/nu2-ext4-discard", WAL_TITLE,
+                  (Evidence("p99 fdatasync from due at 500/s steady", "15.6 ms", source),),
+                  "why", ("# put the WAL on a dedicated SSD",))
+    many = [Finding("MOUNT-ATIME", Severity.INFO, subject, f"{subject} updates access times on reads")
+            for subject in SUBJECTS]
+    return [wal, *many]
+
+
+async def _advice_with(pilot):  # type: ignore[no-untyped-def]
+    from diskdoctor.app.tui.advice_screen import AdviceReady
+
+    await settle(pilot)
+    await pilot.press("4")
+    await settle(pilot)
+    screen = pilot.app.screen
+    screen.post_message(AdviceReady(_findings(), "test"))
+    await pilot.pause()
+    await pilot.pause()
+    return screen
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_advice_list_shows_the_figure_whole_before_the_words(size: tuple[int, int]) -> None:
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=size) as pilot:
+        await _advice_with(pilot)
+        row = next(line for line in screen_lines(app) if " CRIT " in line)
+        assert "WAL p99 15.6 ms ≥ 10 ms" in row, row
+
+
+async def test_advice_card_at_120_has_room_for_fix_commands() -> None:
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _advice_with(pilot)
+        assert screen.query_one("#advice-details").region.width >= 54
+
+
+async def test_advice_card_header_wraps_a_long_subject_list_at_200() -> None:
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await _advice_with(pilot)
+        await pilot.press("down")
+        await pilot.pause()
+        await pilot.pause()
+        header = screen.query_one("#advice-details-title")
+        lines = screen_lines(app)[header.region.y:header.region.bottom]
+        text = " ".join(line[header.region.x:header.region.right].strip() for line in lines)
+        assert header.region.height >= 2 and SUBJECTS[-1] in text, lines
+
+
+def test_card_evidence_sources_hang_under_their_line() -> None:
+    from diskdoctor.app.tui.cards import card_content
+    from diskdoctor.widgets.finding_card import card_text
+    from rich.console import Console
+
+    console = Console(width=50, record=True, color_system=None)
+    console.print(card_text(card_content(_findings()[0])))
+    lines = console.export_text().splitlines()
+    start = lines.index("Evidence:")
+    evidence = lines[start + 1:lines.index("Why: why")]
+    assert len(evidence) > 1 and evidence[0].startswith("  p99")
+    assert all(line.startswith("    ") for line in evidence[1:]), evidence

@@ -31,12 +31,40 @@ class CardContent:
     """The severity badge's style from the caller's vocabulary (else this module's default)."""
 
 
-def _evidence(text: Text, evidence: tuple[tuple[str, str, str], ...]) -> None:
-    text.append("Evidence:\n", "bold magenta")
+EVIDENCE_INDENT = 2
+"""An evidence line's indent; its continuation lines hang two further in, under its text."""
+
+
+class HangingLines:
+    """Lines drawn at an indent, each wrapped with its continuation lines hanging further in, so that a
+    long evidence source never runs back to column 0."""
+
+    def __init__(self, lines: list[Text], indent: int = EVIDENCE_INDENT, hang: int = EVIDENCE_INDENT) -> None:
+        self.lines, self.indent, self.hang = lines, indent, hang
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        width = max(options.max_width - self.indent - self.hang, 8)
+        for line in self.lines:
+            for index, piece in enumerate(line.wrap(console, width)):
+                yield Text(" " * (self.indent + (self.hang if index else 0))) + piece
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        longest = max((line.cell_len + self.indent for line in self.lines), default=0)
+        return Measurement(min(longest, options.max_width), longest)
+
+    @property
+    def plain(self) -> str:
+        return "\n".join(" " * self.indent + line.plain for line in self.lines)
+
+
+def _evidence(evidence: tuple[tuple[str, str, str], ...]) -> HangingLines:
+    lines = []
     for what, value, source in evidence:
-        text.append(f"  {what}: ")
-        text.append(value, "bold")
-        text.append(f"  {source}\n", "dim")
+        line = Text(f"{what}: ")
+        line.append(value, "bold")
+        line.append(f"  {source}", "dim")
+        lines.append(line)
+    return HangingLines(lines)
 
 
 class ShellBlock:
@@ -68,12 +96,15 @@ def card_text(content: CardContent) -> Group:
     head.append(f" {content.severity.upper()} ", badge)
     head.append(f" {content.id}\n", "bold")
     head.append(content.text + "\n", "bold" if content.why else "")
+    parts: list[Text | ShellBlock | HangingLines] = [head]
     if content.evidence:
-        _evidence(head, content.evidence)
+        head.append("Evidence:", "bold magenta")
+        parts.append(_evidence(content.evidence))
+        head = Text()
+        parts.append(head)  # why and the fix's label, after the evidence
     if content.why:
         head.append("Why: ", "bold")
         head.append(content.why + "\n")
-    parts: list[Text | ShellBlock] = [head]
     if content.fix:
         head.append("Fix:", "bold green")
         parts.append(ShellBlock(content.fix, _fix_style))
@@ -88,7 +119,7 @@ def card_text(content: CardContent) -> Group:
     if content.verify:
         parts.append(ShellBlock(content.verify, lambda _line: ""))
     head.rstrip()
-    return Group(*parts)
+    return Group(*(part for part in parts if not (isinstance(part, Text) and not part.plain)))
 
 
 class FindingCard(Static):
@@ -119,5 +150,5 @@ class FindingCard(Static):
     def plain(self) -> str:
         """The card's text, unwrapped (for tests and copying)."""
         parts = card_text(self.card).renderables
-        return "\n".join(part.plain if isinstance(part, Text) else
+        return "\n".join(part.plain if isinstance(part, (Text, HangingLines)) else
                          "\n".join(f"  {line}" for line in part.lines) for part in parts)
