@@ -3,6 +3,9 @@ and the palette's word at 80 columns; list titles never cut a figure; the `/` fi
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 from conftest import fixture_root
 from diskdoctor.app.tui.app import DiskDoctorApp
@@ -108,3 +111,57 @@ def test_card_evidence_sources_hang_under_their_line() -> None:
     evidence = lines[start + 1:lines.index("Why: why")]
     assert len(evidence) > 1 and evidence[0].startswith("  p99")
     assert all(line.startswith("    ") for line in evidence[1:]), evidence
+
+
+RUNS = Path(__file__).parent / "fixtures" / "runs-list"
+"""Two runs saved on the test VM: a watch of a database (unjudged, "p99 fdatasync (other file w.log)") and a
+WAL run that failed on a busy host ("FAIL p99 963 ms >= 10 ms [host busy]")."""
+
+
+@pytest.fixture
+def two_saved_runs(private_state_dir: Path) -> Path:
+    runs = private_state_dir / "diskdoctor" / "runs"
+    runs.mkdir(parents=True)
+    for run in RUNS.glob("*.json"):
+        shutil.copy(run, runs / run.name)
+        (runs / run.name).chmod(0o600)
+    return runs
+
+
+async def _runs_at_80(pilot):  # type: ignore[no-untyped-def]
+    await settle(pilot)
+    await pilot.press("5")
+    await settle(pilot)
+    await pilot.pause()
+    return pilot.app.screen
+
+
+async def test_runs_list_at_80_keeps_each_figure_with_its_unit(two_saved_runs: Path) -> None:
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _runs_at_80(pilot)
+        lines = screen_lines(app)
+        watch = next(line for line in lines if " watch " in line)
+        wal = next(line for line in lines if " wal " in line)
+        assert "p99 fdatasync 345 µs" in watch, watch
+        assert "FAIL p99 963 ms" in wal and ">= …" not in wal and not wal.rstrip().endswith("10 …"), wal
+
+
+def test_a_cut_run_result_cuts_its_tags_after_the_figure() -> None:
+    from diskdoctor.app.tui.runs_screen import fit_result
+
+    parts = [("FAIL p99 15.6 ms", 0), (">= 10 ms", 2), ("[host busy]", 1)]
+    assert fit_result(parts, 40) == "FAIL p99 15.6 ms >= 10 ms [host busy]"
+    assert fit_result(parts, 34) == "FAIL p99 15.6 ms [host busy]"
+    assert fit_result(parts, 24) == "FAIL p99 15.6 ms [host…"
+
+
+async def test_runs_detail_continuation_lines_hang_under_the_value(two_saved_runs: Path) -> None:
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _runs_at_80(pilot)
+        detail = screen.query_one("#runs-detail")
+        lines = [line[detail.region.x:detail.region.right] for line in
+                 screen_lines(app)[detail.region.y:detail.region.bottom]]
+        host = next(index for index, line in enumerate(lines) if line.startswith("host      "))
+        assert lines[host + 1].startswith(" " * 10) and lines[host + 1].strip(), lines
