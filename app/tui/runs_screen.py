@@ -70,9 +70,12 @@ def hanging(line: str, width: int) -> list[str]:
     if width <= 0 or cell_len(line) <= width:
         return [line]
     found = VALUE_COLUMN.match(line)
-    hang = len(found[1]) if found else len(line) - len(line.lstrip()) + 2
-    hang = min(hang, width // 2)
-    return textwrap.wrap(line, width, subsequent_indent=" " * hang, break_on_hyphens=False) or [line]
+    if found is None or len(found[1]) > width // 2:  # no value column: two in from the text
+        hang = min(len(line) - len(line.lstrip()) + 2, width // 2)
+        return textwrap.wrap(line, width, subsequent_indent=" " * hang, break_on_hyphens=False) or [line]
+    label, hang = found[1], len(found[1])
+    pieces = textwrap.wrap(line[hang:], width - hang, break_on_hyphens=False) or [""]
+    return [label + pieces[0], *(" " * hang + piece for piece in pieces[1:])]
 
 
 def styled_hanging(lines: list[str], width: int) -> Text:
