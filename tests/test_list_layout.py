@@ -165,3 +165,69 @@ async def test_runs_detail_continuation_lines_hang_under_the_value(two_saved_run
                  screen_lines(app)[detail.region.y:detail.region.bottom]]
         host = next(index for index, line in enumerate(lines) if line.startswith("host      "))
         assert lines[host + 1].startswith(" " * 10) and lines[host + 1].strip(), lines
+
+
+LOOPS = "captured-loops"
+"""Nine devices: loop0 ext4, loop1 ext4 (discard), loop2 xfs, loop4 btrfs, loop5 with two partitions, ..."""
+
+
+async def _filter(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
+    await pilot.press("slash", *text, "enter")
+    await settle(pilot)
+    await pilot.pause()
+
+
+def _line_of(app: DiskDoctorApp, selector: str) -> str:
+    widget = app.screen.query_one(selector)
+    return screen_lines(app)[widget.region.y][widget.region.x:widget.region.right].strip()
+
+
+async def test_stack_filter_says_what_it_keeps_and_esc_in_the_list_clears_it() -> None:
+    from diskdoctor.widgets.filter_bar import FilterBar
+
+    app = DiskDoctorApp(fixture_root(LOOPS))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await _filter(pilot, "xfs")
+        assert _line_of(app, "#stack-filter") == "filter: xfs (1 of 9) · Esc clears"
+        assert _line_of(app, "#stack-title").endswith("· 1 of 9 devices")
+        assert not isinstance(app.focused, FilterBar)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen.query_one(FilterBar).value == ""
+        assert _line_of(app, "#stack-title").endswith("· 9 devices")
+        assert "loop4" in "\n".join(screen_lines(app))
+
+
+async def test_stack_details_follow_the_filter_to_a_kept_row() -> None:
+    app = DiskDoctorApp(fixture_root(LOOPS))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("down", "down", "down")  # loop4 (btrfs)
+        await settle(pilot)
+        assert "loop4" in _line_of(app, "#details-title")
+        await _filter(pilot, "xfs")
+        await pilot.pause()
+        assert "loop2" in _line_of(app, "#details-title")
+
+
+async def test_slash_again_replaces_the_old_filter_text() -> None:
+    from diskdoctor.widgets.filter_bar import FilterBar
+
+    app = DiskDoctorApp(fixture_root(LOOPS))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await _filter(pilot, "xfs")
+        await _filter(pilot, "btrfs")
+        assert app.screen.query_one(FilterBar).value == "btrfs"
+        assert _line_of(app, "#stack-filter") == "filter: btrfs (1 of 9) · Esc clears"
+
+
+async def test_runs_filter_status_fits_80_columns(two_saved_runs: Path) -> None:
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _runs_at_80(pilot)
+        await _filter(pilot, "watch")
+        status = _line_of(app, "#runs-status")
+        assert status == "filter 'watch': 1 of 2 runs · Esc clears · Space picks two", status
+        assert _line_of(app, "#runs-filter") == "filter: watch (1 of 2) · Esc clears"

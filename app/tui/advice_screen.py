@@ -187,6 +187,7 @@ class AdviceScreen(Screen[None]):
     def _filter_changed(self, message: FilterBar.Filter) -> None:
         self.filter_text = message.text
         self._refilter()
+        message.bar.counted(len(self.rows), len(self.all_rows))
 
     def show_subject(self, subject: str | None) -> None:
         """Only the findings about `subject` (None: every finding); `a` goes back to all."""

@@ -414,6 +414,11 @@ class MonitorScreen(Screen[None]):
         if self.sample is not None:
             self._draw_table(self.sample)
             self._draw_summary(self.sample)
+            layers = [(group.group.title, layer.row) for group in self.sample.groups
+                      for layer in group.layers]
+            kept = {row.kname for title, row in layers
+                    if matches(message.text, title) or matches(message.text, row.name, row.kname, row.kind)}
+            message.bar.counted(len(kept), len({row.kname for _, row in layers}))
 
     def _sorted_rows(self, sample: MonitorSample, live: bool) -> tuple[list[str], dict[str, dict[str, Text]]]:
         """Every device once, the largest value of the sort column first (as htop's sorted view)."""

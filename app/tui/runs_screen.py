@@ -218,8 +218,10 @@ class RunsScreen(Screen[None]):
         if was is not None and was.id in ids:  # the cursor stays on its run
             self.query_one(DataTable).move_cursor(row=ids.index(was.id))
         status = [self._status_text]
-        if self.filter_text:
-            status.insert(0, filter_note(self.filter_text, len(self.runs), len(self.all_runs), "runs"))
+        if self.filter_text:  # the count of saved runs is in the note: the status keeps its hint
+            note = filter_note(self.filter_text, len(self.runs), len(self.all_runs), "runs")
+            status = [note, "Space picks two" if self.all_runs else self._status_text]
+        self.query_one(FilterBar).counted(len(self.runs), len(self.all_runs))
         self.query_one("#runs-status", Static).update(Text(" · ".join(status)))
         self._show_detail()
 
