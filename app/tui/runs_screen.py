@@ -220,7 +220,7 @@ class RunsScreen(Screen[None]):
         status = [self._status_text]
         if self.filter_text:  # the count of saved runs is in the note: the status keeps its hint
             note = filter_note(self.filter_text, len(self.runs), len(self.all_runs), "runs")
-            status = [note, "Space picks two" if self.all_runs else self._status_text]
+            status = [note, self._status_text.removeprefix(f"{counted(len(self.all_runs), 'saved run')} · ")]
         self.query_one(FilterBar).counted(len(self.runs), len(self.all_runs))
         self.query_one("#runs-status", Static).update(Text(" · ".join(status)))
         self._show_detail()
