@@ -203,12 +203,25 @@ async def test_stack_details_follow_the_filter_to_a_kept_row() -> None:
     app = DiskDoctorApp(fixture_root(LOOPS))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("down", "down", "down")  # loop4 (btrfs)
-        await settle(pilot)
-        assert "loop4" in _line_of(app, "#details-title")
+        assert "loop0" in _line_of(app, "#details-title")  # the first row: the kept one takes its line
         await _filter(pilot, "xfs")
         await pilot.pause()
         assert "loop2" in _line_of(app, "#details-title")
+
+
+async def test_trim_details_follow_the_filter_to_a_kept_row() -> None:
+    app = DiskDoctorApp(fixture_root(LOOPS))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        screen = app.screen
+        first = screen.query_one("#trim-table").get_row_at(0)[0].plain
+        await _filter(pilot, "xfs")
+        await pilot.pause()
+        kept = screen.query_one("#trim-table").get_row_at(0)[0].plain
+        assert kept.endswith("mnt-xfs") and kept != first
+        assert screen.selected.endswith("mnt-xfs") and "mnt-xfs" in _line_of(app, "#trim-details-title")
 
 
 async def test_slash_again_replaces_the_old_filter_text() -> None:
