@@ -111,6 +111,10 @@ def test_card_evidence_sources_hang_under_their_line() -> None:
     evidence = lines[start + 1:lines.index("Why: why")]
     assert len(evidence) > 1 and evidence[0].startswith("  p99")
     assert all(line.startswith("    ") for line in evidence[1:]), evidence
+    for width in range(30, 60):  # the figure with its unit stays on one line at every width
+        console = Console(width=width, record=True, color_system=None)
+        console.print(card_text(card_content(_findings()[0])))
+        assert "15.6 ms" in console.export_text(), width
 
 
 RUNS = Path(__file__).parent / "fixtures" / "runs-list"

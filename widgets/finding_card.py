@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from diskdoctor.app.base.shell_wrap import wrap_shell_line
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group
 from rich.measure import Measurement
 from rich.text import Text
@@ -35,35 +36,53 @@ EVIDENCE_INDENT = 2
 """An evidence line's indent; its continuation lines hang two further in, under its text."""
 
 
-class HangingLines:
-    """Lines drawn at an indent, each wrapped with its continuation lines hanging further in, so that a
-    long evidence source never runs back to column 0."""
+Token = tuple[str, str, str]
+"""A word that is never broken (a figure with its unit is one), its style, and the space before it."""
 
-    def __init__(self, lines: list[Text], indent: int = EVIDENCE_INDENT, hang: int = EVIDENCE_INDENT) -> None:
+
+class HangingLines:
+    """Lines of words drawn at an indent, each wrapped between words with its continuation lines hanging
+    further in, so that a long evidence source never runs back to column 0 and a figure never splits."""
+
+    def __init__(self, lines: list[list[Token]], indent: int = EVIDENCE_INDENT,
+                 hang: int = EVIDENCE_INDENT) -> None:
         self.lines, self.indent, self.hang = lines, indent, hang
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
-        width = max(options.max_width - self.indent - self.hang, 8)
-        for line in self.lines:
-            for index, piece in enumerate(line.wrap(console, width)):
-                yield Text(" " * (self.indent + (self.hang if index else 0))) + piece
+        for tokens in self.lines:
+            yield from self._wrapped(tokens, options.max_width)
+
+    def _wrapped(self, tokens: list[Token], width: int) -> Iterator[Text]:
+        line, room = Text(" " * self.indent), width
+        for word, style, gap in tokens:
+            if line.cell_len > self.indent and line.cell_len + len(gap) + cell_len(word) > room:
+                yield line
+                line = Text(" " * (self.indent + self.hang))
+            elif line.cell_len > self.indent:
+                line.append(gap)
+            line.append(word, style)
+        yield line
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        longest = max((line.cell_len + self.indent for line in self.lines), default=0)
+        longest = max((cell_len(self._plain(tokens)) + self.indent for tokens in self.lines), default=0)
         return Measurement(min(longest, options.max_width), longest)
+
+    @staticmethod
+    def _plain(tokens: list[Token]) -> str:
+        return "".join((gap if index else "") + word for index, (word, _, gap) in enumerate(tokens))
 
     @property
     def plain(self) -> str:
-        return "\n".join(" " * self.indent + line.plain for line in self.lines)
+        return "\n".join(" " * self.indent + self._plain(tokens) for tokens in self.lines)
 
 
 def _evidence(evidence: tuple[tuple[str, str, str], ...]) -> HangingLines:
     lines = []
     for what, value, source in evidence:
-        line = Text(f"{what}: ")
-        line.append(value, "bold")
-        line.append(f"  {source}", "dim")
-        lines.append(line)
+        tokens: list[Token] = [(word, "", " ") for word in f"{what}:".split(" ")]
+        tokens.append((value, "bold", " "))  # whole: "963 ms" never splits
+        tokens += [(word, "dim", "  " if index == 0 else " ") for index, word in enumerate(source.split(" "))]
+        lines.append(tokens)
     return HangingLines(lines)
 
 
