@@ -50,7 +50,7 @@ async def test_slash_filters_the_runs_and_the_keys_move_over_what_it_keeps(three
         await pilot.pause()
         assert [run.id for run in screen.runs] == three_runs[::-1]  # newest first, the randwrite run out
         assert table.row_count == 3 and screen.focused is table
-        assert status_of(app, "#runs-status").startswith("filter 'wal': 3 of 4 runs · Esc clears · 4 saved")
+        assert status_of(app, "#runs-status").startswith("filter 'wal': 3 of 4 runs · Esc clears · Space")
         for keys, row in ((["G"], 2), (["k"], 1), (["g"], 0), (["j"], 1)):
             await pilot.press(*keys)
             await pilot.pause()

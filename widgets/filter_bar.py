@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Input
+from textual.widgets.input import Selection
 
 
 class FilterBar(Input):
     """Type to keep the rows that contain the text; Enter keeps the filter and returns to the list,
-    Esc clears it. The screen does the filtering (it knows what a row says)."""
+    Esc clears it. The screen does the filtering (it knows what a row says) and tells the bar how many rows
+    it kept, which the bar says once the list has the focus again ("filter: ssd (2 of 12) · Esc clears");
+    `/` again selects the old text, so typing replaces it."""
 
     DEFAULT_CSS = """
     FilterBar { display: none; height: 1; border: none; padding: 0 1; background: $boost; }
@@ -35,12 +39,41 @@ class FilterBar(Input):
         super().__init__(placeholder="filter: type to keep matching rows · Enter keeps it · Esc clears",
                          id=id, select_on_focus=False, compact=True)
         self._return_to = None
+        self.kept: tuple[int, int] | None = None
+        """(rows shown, rows in all) of the last filtering, as the screen counted them."""
 
     def open(self) -> None:
-        """Show the line and type into it (the focused list gets the focus back on Enter or Esc)."""
+        """Show the line and type into it (the focused list gets the focus back on Enter or Esc); the old
+        text is selected, so typing replaces it and the arrow keys keep it."""
         self._return_to = self.screen.focused
         self.add_class("-open")
         self.focus()
+        self.selection = Selection(0, len(self.value))
+
+    def counted(self, shown: int, total: int) -> None:
+        """The screen's count of the rows this filter keeps (said on the line once the list has the focus)."""
+        self.kept = (shown, total)
+        self.refresh()
+
+    @property
+    def summary(self) -> str:
+        """What the line says while the list has the focus: "filter: ssd (2 of 12) · Esc clears"."""
+        counts = f" ({self.kept[0]} of {self.kept[1]})" if self.kept is not None else ""
+        return f"filter: {self.value.strip()}{counts} · Esc clears"
+
+    @property
+    def _value(self) -> Text:
+        """The text typed, or the summary while the list has the focus."""
+        if self.has_focus or not self.value:
+            return super()._value
+        return Text(self.summary, no_wrap=True, overflow="ellipsis", end="")
+
+    def on_blur(self) -> None:
+        self.scroll_to(0, animate=False)  # the summary from its start
+        self.refresh()
+
+    def on_focus(self) -> None:
+        self.refresh()
 
     def _on_input_changed(self, event: Input.Changed) -> None:
         event.stop()

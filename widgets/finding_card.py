@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from diskdoctor.app.base.shell_wrap import wrap_shell_line
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group
 from rich.measure import Measurement
 from rich.text import Text
@@ -31,12 +32,58 @@ class CardContent:
     """The severity badge's style from the caller's vocabulary (else this module's default)."""
 
 
-def _evidence(text: Text, evidence: tuple[tuple[str, str, str], ...]) -> None:
-    text.append("Evidence:\n", "bold magenta")
+EVIDENCE_INDENT = 2
+"""An evidence line's indent; its continuation lines hang two further in, under its text."""
+
+
+Token = tuple[str, str, str]
+"""A word that is never broken (a figure with its unit is one), its style, and the space before it."""
+
+
+class HangingLines:
+    """Lines of words drawn at an indent, each wrapped between words with its continuation lines hanging
+    further in, so that a long evidence source never runs back to column 0 and a figure never splits."""
+
+    def __init__(self, lines: list[list[Token]], indent: int = EVIDENCE_INDENT,
+                 hang: int = EVIDENCE_INDENT) -> None:
+        self.lines, self.indent, self.hang = lines, indent, hang
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        for tokens in self.lines:
+            yield from self._wrapped(tokens, options.max_width)
+
+    def _wrapped(self, tokens: list[Token], width: int) -> Iterator[Text]:
+        line, room = Text(" " * self.indent), width
+        for word, style, gap in tokens:
+            if line.cell_len > self.indent and line.cell_len + len(gap) + cell_len(word) > room:
+                yield line
+                line = Text(" " * (self.indent + self.hang))
+            elif line.cell_len > self.indent:
+                line.append(gap)
+            line.append(word, style)
+        yield line
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        longest = max((cell_len(self._plain(tokens)) + self.indent for tokens in self.lines), default=0)
+        return Measurement(min(longest, options.max_width), longest)
+
+    @staticmethod
+    def _plain(tokens: list[Token]) -> str:
+        return "".join((gap if index else "") + word for index, (word, _, gap) in enumerate(tokens))
+
+    @property
+    def plain(self) -> str:
+        return "\n".join(" " * self.indent + self._plain(tokens) for tokens in self.lines)
+
+
+def _evidence(evidence: tuple[tuple[str, str, str], ...]) -> HangingLines:
+    lines = []
     for what, value, source in evidence:
-        text.append(f"  {what}: ")
-        text.append(value, "bold")
-        text.append(f"  {source}\n", "dim")
+        tokens: list[Token] = [(word, "", " ") for word in f"{what}:".split(" ")]
+        tokens.append((value, "bold", " "))  # whole: "963 ms" never splits
+        tokens += [(word, "dim", "  " if index == 0 else " ") for index, word in enumerate(source.split(" "))]
+        lines.append(tokens)
+    return HangingLines(lines)
 
 
 class ShellBlock:
@@ -68,12 +115,15 @@ def card_text(content: CardContent) -> Group:
     head.append(f" {content.severity.upper()} ", badge)
     head.append(f" {content.id}\n", "bold")
     head.append(content.text + "\n", "bold" if content.why else "")
+    parts: list[Text | ShellBlock | HangingLines] = [head]
     if content.evidence:
-        _evidence(head, content.evidence)
+        head.append("Evidence:", "bold magenta")
+        parts.append(_evidence(content.evidence))
+        head = Text()
+        parts.append(head)  # why and the fix's label, after the evidence
     if content.why:
         head.append("Why: ", "bold")
         head.append(content.why + "\n")
-    parts: list[Text | ShellBlock] = [head]
     if content.fix:
         head.append("Fix:", "bold green")
         parts.append(ShellBlock(content.fix, _fix_style))
@@ -88,7 +138,7 @@ def card_text(content: CardContent) -> Group:
     if content.verify:
         parts.append(ShellBlock(content.verify, lambda _line: ""))
     head.rstrip()
-    return Group(*parts)
+    return Group(*(part for part in parts if not (isinstance(part, Text) and not part.plain)))
 
 
 class FindingCard(Static):
@@ -119,5 +169,5 @@ class FindingCard(Static):
     def plain(self) -> str:
         """The card's text, unwrapped (for tests and copying)."""
         parts = card_text(self.card).renderables
-        return "\n".join(part.plain if isinstance(part, Text) else
+        return "\n".join(part.plain if isinstance(part, (Text, HangingLines)) else
                          "\n".join(f"  {line}" for line in part.lines) for part in parts)

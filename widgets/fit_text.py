@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
@@ -121,3 +122,47 @@ def distinct_cut(text: str, width: int, others: frozenset[str] = frozenset()) ->
         best = min(best, found)
     head = best[2]
     return text[:head] + ELLIPSIS + text[len(text) - (room - head):]
+
+
+_FIGURE = r"\d[\d,.]*(?:\s?(?:ns|µs|us|ms|s|%|x|×|[KMGT]i?B(?:/s)?|IOPS|/s))?"
+_FIGURE_TITLE = re.compile(rf"^(?P<what>.+?) is (?P<figure>{_FIGURE})(?P<rest>.*)$")
+_AGAINST = ((re.compile(r"^, at or over the (?P<limit>.+?) threshold$"), "≥"),
+            (re.compile(r"^: passes the (?P<limit>.+?) threshold with little headroom$"), "<"))
+_BARE_NUMBER = re.compile(r"^[(\[]?\d[\d,.]*$")
+_STATISTIC = re.compile(r"^(?:p\d+(?:\.\d+)?|median|mean|max)$")
+
+
+def figure_first(title: str) -> str:
+    """A finding's title with its figure first, for a list cell that may be cut at its end:
+    "WAL p99 fdatasync from due at 500/s steady is 15.6 ms, at or over the 10 ms threshold" reads
+    "WAL p99 15.6 ms ≥ 10 ms · fdatasync from due at 500/s steady" (a title without "is <figure>" stays)."""
+    found = _FIGURE_TITLE.match(title)
+    if found is None:
+        return title
+    figure, rest = found["figure"], found["rest"]
+    for pattern, sign in _AGAINST:
+        against = pattern.match(rest)
+        if against is not None:
+            figure, rest = f"{figure} {sign} {against['limit']}", ""
+            break
+    words = found["what"].split(" ")
+    lead = next((index + 1 for index, word in enumerate(words) if _STATISTIC.match(word)), 0)
+    head = " ".join([*words[:lead], figure]) + rest
+    tail = " ".join(words[lead:])
+    return f"{head}{SEPARATOR}{tail}" if tail else head
+
+
+def fit_words(text: str, width: int) -> str:
+    """`text` cut at its end to `width` cells with an ellipsis, never inside or just after a number: a
+    figure is shown with its unit ("15.6 ms", "500/s") or not at all; other words may be cut."""
+    if width <= 0:
+        return ""
+    if cell_len(text) <= width:
+        return text
+    kept = text[: max(width - 1, 0)]
+    words = kept.split(" ")
+    if not text[len(kept)].isspace() and any(char.isdigit() for char in words[-1]):
+        words.pop()  # the cut falls inside a word with a figure in it
+    while len(words) > 1 and (not words[-1] or _BARE_NUMBER.match(words[-1])):
+        words.pop()  # "discard_max_bytes 0…" or "is 15.6…" would read as a cut number
+    return " ".join(words).rstrip(" ·,:;(") + ELLIPSIS

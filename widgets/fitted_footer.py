@@ -14,9 +14,9 @@ HELP_ACTION = "help"
 GUIDES_ACTION = "guides"
 """The walkthroughs key comes right after help: a new user's way in on every screen."""
 PALETTE_CELLS = 13
-"""The docked "^p palette" key and its separator."""
-SHORT_PALETTE_CELLS = 5
-"""The palette key alone ("▏^p") with its margin, when the keys need its label's room."""
+"""The docked "^p palette" key and its separator (it keeps its word: a new user's way to every command)."""
+KEPT_ACTIONS = frozenset({HELP_ACTION, GUIDES_ACTION, "filter", "app.quit", "quit", "write_report"})
+"""Keys that stay at every width: help, guides, the filter, quit and the report; others are left out first."""
 Shown = tuple[Binding, bool, str]
 """A binding to show, whether it is enabled, and its tooltip."""
 SHORT_LABELS = {"Run again": "Again", "Run longer": "Longer", "fio side by side": "fio",
@@ -47,6 +47,11 @@ class FittedFooter(Footer):
     in the order they are declared; key groups (the screen switcher 1-6, a screen's own) always show.
     """
 
+    DEFAULT_CSS = """
+    FittedFooter KeyGroup.-spaced { margin: 0; }
+    FittedFooter KeyGroup.-spaced FooterKey.-grouped { margin: 0 1 0 0; }
+    """
+
     def __init__(self) -> None:
         super().__init__(compact=True)
         self._fitted_width = 0
@@ -68,9 +73,15 @@ class FittedFooter(Footer):
 
     def _cells(self, binding: Binding) -> int:
         key = self.app.get_key_display(binding)
-        if binding.group is not None:  # a compact group: its keys side by side, no space between
-            return len(key)
+        if binding.group is not None:  # a group: its keys side by side (a space between unless compact)
+            return len(key) + (0 if binding.group.compact else 1)
         return len(key) + 1 + len(self._label(binding)) + 1
+
+    def _group_cells(self, group: Binding.Group, items: list[Shown]) -> int:
+        """The cells a key group takes: its keys and its label, or "1-6" alone when short."""
+        if self.short and _span(items):
+            return len(_span(items)) + 2
+        return sum(self._cells(b) for b, _, _ in items) + len(group.description) + 2
 
     @staticmethod
     def _groups(shown: list[Shown]) -> dict[Binding.Group, list[Shown]]:
@@ -87,12 +98,18 @@ class FittedFooter(Footer):
         groups = self._groups(shown)
         single = [item for item in shown if item[0].group is None]
         for self.short in (False, True):
-            group_cells = sum(sum(self._cells(b) for b, _, _ in items) + len(group.description) + 2
-                              for group, items in groups.items())
-            room = width - (SHORT_PALETTE_CELLS if self.short else PALETTE_CELLS) - group_cells
+            group_cells = sum(self._group_cells(group, items) for group, items in groups.items())
+            room = width - PALETTE_CELLS - group_cells
             fitting = list(single)
-            while fitting and sum(self._cells(b) for b, _, _ in fitting) > room:
-                fitting.pop()
+            while sum(self._cells(b) for b, _, _ in fitting) > room:
+                optional = [item for item in fitting if item[0].action not in KEPT_ACTIONS]
+                if not optional:
+                    break
+                fitting.remove(optional[-1])  # the last declared of the keys that may go
+            for item in single:  # a shorter key left out may still fit in the room the others left
+                used = sum(self._cells(b) for b, _, _ in fitting)
+                if item not in fitting and used + self._cells(item[0]) <= room:
+                    fitting = [kept for kept in single if kept in fitting or kept is item]
             if len(single) - len(fitting) <= MAX_LEFT_OUT_IN_FULL:
                 break
         return fitting + [item for items in groups.values() for item in items]
@@ -107,7 +124,15 @@ class FittedFooter(Footer):
         self.styles.grid_size_columns = len(singles) + 2 * len(groups) + 1
         yield from self._single_keys(singles)
         for group, grouped in groups.items():
-            with KeyGroup(classes="-compact"):
+            span = _span(grouped) if self.short else ""
+            if span:  # "1-6": the screen keys in three cells
+                binding, enabled, _ = grouped[0]
+                with KeyGroup(classes="-compact"):
+                    yield FooterKey(binding.key, span, "", binding.action, disabled=not enabled,
+                                    tooltip=f"{span}: {group.description}",
+                                    classes="-grouped").data_bind(compact=Footer.compact)
+                continue
+            with KeyGroup(classes="-compact" if group.compact else "-compact -spaced"):
                 for binding, enabled, tooltip in grouped:
                     yield FooterKey(binding.key, self.app.get_key_display(binding), "", binding.action,
                                     disabled=not enabled, tooltip=tooltip or binding.description,
@@ -128,8 +153,7 @@ class FittedFooter(Footer):
         if found is None:
             return
         _, binding, enabled, _ = found
-        label = "" if self.short else binding.description
-        yield FooterKey(binding.key, self.app.get_key_display(binding), label, binding.action,
+        yield FooterKey(binding.key, self.app.get_key_display(binding), binding.description, binding.action,
                         classes="-command-palette", disabled=not enabled,
                         tooltip=binding.tooltip or binding.description)
 
@@ -137,3 +161,13 @@ class FittedFooter(Footer):
         """Fit again when the terminal width changes."""
         if event.size.width != self._fitted_width and self._bindings_ready:
             self.call_after_refresh(self.recompose)
+
+
+def _span(items: list[Shown]) -> str:
+    """"1-6" for a group of consecutive one-digit keys (the screen switcher), else ""."""
+    keys = [binding.key for binding, _, _ in items]
+    if len(keys) < 3 or not all(len(key) == 1 and key.isdigit() for key in keys):
+        return ""
+    if [int(key) for key in keys] != list(range(int(keys[0]), int(keys[0]) + len(keys))):
+        return ""
+    return f"{keys[0]}-{keys[-1]}"

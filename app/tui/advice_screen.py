@@ -11,7 +11,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import fit_end, middle_ellipsis
+from diskdoctor.widgets.fit_text import figure_first, fit_end, fit_words, middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from rich.cells import cell_len
@@ -86,6 +86,8 @@ class AdviceScreen(Screen[None]):
         """The selection the user arrived with (applied once the findings are in)."""
         self._runs_stamp: int | None = None
         """The saved runs folder's change time when its runs were last judged."""
+        self._header_lines = 1
+        """Lines the card's header took last (it wraps a long subject list)."""
         self._judged = False
         """Whether the rules have run once (a run saved after that makes them run again)."""
 
@@ -185,6 +187,7 @@ class AdviceScreen(Screen[None]):
     def _filter_changed(self, message: FilterBar.Filter) -> None:
         self.filter_text = message.text
         self._refilter()
+        message.bar.counted(len(self.rows), len(self.all_rows))
 
     def show_subject(self, subject: str | None) -> None:
         """Only the findings about `subject` (None: every finding); `a` goes back to all."""
@@ -232,7 +235,7 @@ class AdviceScreen(Screen[None]):
         first, then the subjects, the id only when both fit whole (it is on the card too)."""
         table = self.query_one("#advice-table", DataTable)
         width = table.size.width or self.app.size.width
-        title = max((cell_len(row.finding.title) for row in self.rows), default=TITLE_MIN_CELLS)
+        title = max((cell_len(figure_first(row.finding.title)) for row in self.rows), default=TITLE_MIN_CELLS)
         subjects = max((cell_len(row.subjects_text) for row in self.rows), default=SUBJECTS_MIN_CELLS)
         ids = max((cell_len(row.finding.id) for row in self.rows), default=0)
         room = width - SCROLLBAR_CELLS - SEV_CELLS - 3 * CELL_PADDING
@@ -265,7 +268,7 @@ class AdviceScreen(Screen[None]):
             shown = (middle_ellipsis(row.subjects_text, subjects) if len(row.subjects) == 1
                      else fit_end(row.subjects_text, subjects))
             cells = [Text(finding.severity.value.upper(), finding.severity.style),
-                     Text(fit_end(finding.title, title)), Text(shown, "bold")]
+                     Text(fit_words(figure_first(finding.title), title)), Text(shown, "bold")]
             if ids:
                 cells.append(Text(finding.id, "dim"))
             table.add_row(*cells, key=str(index))
@@ -282,8 +285,11 @@ class AdviceScreen(Screen[None]):
             return
         row = self.rows[index]
         finding = row.finding
-        self.query_one("#advice-details-title", Static).update(Text(f"{row.subjects_text}: {finding.id}"),
-                                                               layout=False)  # one line: no layout pass
+        header = self.query_one("#advice-details-title", Static)
+        text = f"{finding.id} · {row.subjects_text}"
+        lines = len(Text(text).wrap(self.app.console, max(header.content_size.width, 1)))
+        header.update(Text(text), layout=lines != self._header_lines)  # wraps: a layout pass only when the
+        self._header_lines = lines                                       # number of lines changes
         card = self.query_one("#advice-card", FindingCard)
         card.display = True
         card.show(card_content(finding))

@@ -9,6 +9,7 @@ import signal
 from typing import TYPE_CHECKING, ClassVar
 
 from diskdoctor.probes.root import Root
+from diskdoctor.widgets.filter_bar import FilterBar
 from diskdoctor.widgets.fit_text import FittedTitle
 from textual import work
 from textual.app import App
@@ -77,6 +78,7 @@ class DiskDoctorApp(App[None]):
         Binding(GUIDES_KEY, "guides", "Guides",
                 tooltip="Guided walkthroughs: etcd speed, TRIM end to end, a slow node, Elasticsearch/Ceph."),
         Binding("escape,question_mark", "close_keys", show=False, priority=True),  # no palette entry
+        Binding("escape", "clear_filter", show=False),  # Esc in a filtered list: every row again
     ]
     DEFAULT_MODE = STACK_MODE
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
@@ -161,7 +163,19 @@ class DiskDoctorApp(App[None]):
             return bool(self.screen.query(HelpPanel))
         if action == "help":
             return not isinstance(self.screen, ModalScreen)
+        if action == "clear_filter":
+            return self._applied_filter() is not None
         return True
+
+    def _applied_filter(self) -> FilterBar | None:
+        """The screen's `/` filter line when it holds a filter (Esc in its list clears it)."""
+        return next((bar for bar in self.screen.query(FilterBar) if bar.value.strip()), None)
+
+    def action_clear_filter(self) -> None:
+        """Esc with the focus on a filtered list: the filter goes, every row shows again."""
+        bar = self._applied_filter()
+        if bar is not None:
+            bar.action_clear_filter()
 
     def action_close_keys(self) -> None:
         self.action_hide_help_panel()

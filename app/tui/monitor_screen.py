@@ -143,7 +143,7 @@ class MonitorScreen(Screen[None]):
         Binding("d", "watch", "Watch a database", tooltip="Per-call sync latency of a running database."),
         Binding("slash", "filter", "Filter", tooltip="Keep the devices whose name, kernel name or type has "
                 "the text, and the filesystems whose mountpoint has it (Esc clears)."),
-        Binding("q", "app.quit", "Quit", show=False),
+        Binding("q", "app.quit", "Quit"),
     ]
 
     def __init__(self, root: Root, interval: float = INTERVAL_S) -> None:
@@ -492,6 +492,11 @@ class MonitorScreen(Screen[None]):
         if self.sample is not None:
             self._draw_table(self.sample)
             self._draw_summary(self.sample)
+            layers = [(group.group.title, layer.row) for group in self.sample.groups
+                      for layer in group.layers]
+            kept = {row.kname for title, row in layers
+                    if matches(message.text, title) or matches(message.text, row.name, row.kname, row.kind)}
+            message.bar.counted(len(kept), len({row.kname for _, row in layers}))
 
     def _sorted_rows(self, sample: MonitorSample, live: bool,
                      device_cells: int) -> tuple[list[str], dict[str, dict[str, Text]]]:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+import textwrap
 from dataclasses import dataclass
 
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import fit_parts, middle_ellipsis
+from diskdoctor.widgets.fit_text import ELLIPSIS, middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from rich.cells import cell_len
@@ -45,14 +47,64 @@ MAX_NOTICE_LINES = 3
 NOTICE_SECONDS = 12
 
 
+def line_style(line: str) -> str:
+    """REGRESSION lines red, improvements green."""
+    return "bold red" if line.startswith("REGRESSION") or line.endswith("REGRESSION") else (
+        "bold green" if line.startswith("improved") else "")
+
+
 def styled(lines: list[str]) -> Text:
     """Plain lines as Text (never parsed as markup), with REGRESSION lines red and improvements green."""
     text = Text()
     for line in lines:
-        style = "bold red" if line.startswith("REGRESSION") or line.endswith("REGRESSION") else (
-            "bold green" if line.startswith("improved") else "")
-        text.append(line + "\n", style=style)
+        text.append(line + "\n", style=line_style(line))
     return text
+
+
+VALUE_COLUMN = re.compile(r"^( *\S.*?\S {2,})(?=\S)")
+"""A detail line's label and the spaces before its value ("host      vm · …"): continuations hang there."""
+
+
+def hanging(line: str, width: int) -> list[str]:
+    """`line` wrapped to `width` with its continuation lines under its value (or two in from its text)."""
+    if width <= 0 or cell_len(line) <= width:
+        return [line]
+    found = VALUE_COLUMN.match(line)
+    if found is None or len(found[1]) > width // 2:  # no value column: two in from the text
+        hang = min(len(line) - len(line.lstrip()) + 2, width // 2)
+        return textwrap.wrap(line, width, subsequent_indent=" " * hang, break_on_hyphens=False) or [line]
+    label, hang = found[1], len(found[1])
+    pieces = textwrap.wrap(line[hang:], width - hang, break_on_hyphens=False) or [""]
+    return [label + pieces[0], *(" " * hang + piece for piece in pieces[1:])]
+
+
+def styled_hanging(lines: list[str], width: int) -> Text:
+    """styled() with each line wrapped to `width` under its value (the detail of one run)."""
+    text = Text()
+    for line in lines:
+        for piece in hanging(line, width):
+            text.append(piece + "\n", style=line_style(line))
+    return text
+
+
+def fit_result(parts: list[tuple[str, int]], width: int) -> str:
+    """A run's result in `width` cells: the verdict with its figure whole, then the other parts by priority
+    whole where they fit, the last kept one (tags) cut with an ellipsis only after the figure."""
+    core, rest = parts[0][0], [part for part in parts[1:] if part[0]]
+    if cell_len(core) >= width:
+        return core if cell_len(core) == width else core[: max(width - 1, 0)] + ELLIPSIS
+    kept = {0}
+    for index, _ in sorted(enumerate(rest, 1), key=lambda item: item[1][1]):
+        line = " ".join(parts[i][0] for i in sorted(kept | {index}) if parts[i][0])
+        if cell_len(line) <= width:
+            kept.add(index)
+    line = " ".join(parts[i][0] for i in sorted(kept) if parts[i][0])
+    dropped = [part[0] for index, part in sorted(enumerate(rest, 1), key=lambda item: item[1][1])
+               if index not in kept and not any(char.isdigit() for char in part[0])]  # never a cut figure
+    room = width - cell_len(line) - 1
+    if dropped and room >= 4:  # "[host…": a cut tag says it was cut
+        line += " " + dropped[0][: room - 1].rstrip() + ELLIPSIS
+    return line
 
 
 def target_forms(run: SavedRun, whole: str) -> tuple[str, str, str]:
@@ -85,7 +137,7 @@ class RunsScreen(Screen[None]):
         Binding("r", "reload", "Reload", tooltip="Read the runs directory again."),
         Binding("slash", "filter", "Filter",
                 tooltip="Keep the runs whose id, date, kind, result or target has the text (Esc clears)."),
-        Binding("q", "app.quit", "Quit", show=False),
+        Binding("q", "app.quit", "Quit"),
     ]
 
     @dataclass
@@ -166,8 +218,10 @@ class RunsScreen(Screen[None]):
         if was is not None and was.id in ids:  # the cursor stays on its run
             self.query_one(DataTable).move_cursor(row=ids.index(was.id))
         status = [self._status_text]
-        if self.filter_text:
-            status.insert(0, filter_note(self.filter_text, len(self.runs), len(self.all_runs), "runs"))
+        if self.filter_text:  # the count of saved runs is in the note: the status keeps its hint
+            note = filter_note(self.filter_text, len(self.runs), len(self.all_runs), "runs")
+            status = [note, self._status_text.removeprefix(f"{counted(len(self.all_runs), 'saved run')} · ")]
+        self.query_one(FilterBar).counted(len(self.runs), len(self.all_runs))
         self.query_one("#runs-status", Static).update(Text(" · ".join(status)))
         self._show_detail()
 
@@ -178,6 +232,11 @@ class RunsScreen(Screen[None]):
     def _filter_changed(self, message: FilterBar.Filter) -> None:
         self.filter_text = message.text
         self._refilter()
+
+    def on_resize(self) -> None:
+        """The one run's detail wrapped again to the new width (its continuation lines hang)."""
+        if len(self.picked) < MAX_PICKS:
+            self.call_after_refresh(self._show_detail)
 
     @on(FittedTable.Resized, "#runs-table")
     def _resized(self) -> None:
@@ -205,7 +264,8 @@ class RunsScreen(Screen[None]):
         target = max(min(shortest, room - result), TARGET_MIN_CELLS)
         result = max(result, min(result_whole, room - target))
         target = max(target, min(whole if room - result >= whole else with_device, room - result))
-        return saved, kind, target, max(room - target, result)
+        result = max(room - target, result)
+        return saved, kind, max(min(target, room - result), TARGET_MIN_CELLS), result
 
     def _head(self, run: SavedRun) -> list[tuple[str, int]]:
         """The run's headline in parts (its verdict is judged once, not at every resize)."""
@@ -230,7 +290,7 @@ class RunsScreen(Screen[None]):
             when = when.removesuffix(" UTC")
             table.add_row(self._mark(run.id), when if saved == SAVED_CELLS else when[5:], Text(run.kind),
                           Text(target_cell(run, target, target_cells) if target else ""),
-                          Text(fit_parts(self._head(run), result_cells, " "),
+                          Text(fit_result(self._head(run), result_cells),
                                style="bold red" if not target else ""),
                           key=run.id)
         if self.runs:
@@ -333,7 +393,8 @@ class RunsScreen(Screen[None]):
         hint = ("Space picks this run; pick a second one to compare." if not self.picked else
                 "Space on another run compares it with the picked one.")
         try:
-            detail.update(styled([*show_lines(run), "", hint]))
+            width = (detail.content_size.width or self.app.size.width) - SCROLLBAR_CELLS
+            detail.update(styled_hanging([*show_lines(run), "", hint], width))
         except RunRenderError as err:
             detail.update(Text(f"{err}\n\n{hint}", style="bold red"))
 

@@ -228,8 +228,9 @@ class StackScreen(SnapshotScreen):
             if moved:
                 tree.reveal(StackView.ancestor_keys(moved))
         count = len(self.host.devices)
+        shown = f"{self.view.shown_devices()} of {count}" if self.filter_text else str(count)
         self.query_one("#stack-title", Static).update(
-            f"Storage stack {VIEW_TITLES[self.mode]} · {count} devices")
+            f"Storage stack {VIEW_TITLES[self.mode]} · {shown} devices")
         if tree.cursor_node is None or tree.cursor_node.data is None:
             self.query_one(StatusLine).say(*self._status_parts())
         if not isinstance(self.focused, FilterBar):  # typing a filter goes on in the filter line
@@ -316,10 +317,28 @@ class StackScreen(SnapshotScreen):
     @on(FilterBar.Filter)
     def _filter_changed(self, message: FilterBar.Filter) -> None:
         self.filter_text = message.text
+        tree = self.query_one(StackTree)
         self._show_tree(keep_cursor=True)
+        if self.view is not None and self.host is not None:
+            message.bar.counted(self.view.shown_devices(), len(self.host.devices))
         if message.text:
-            shown = len(self.query_one(StackTree).root.children)
+            shown = len(tree.root.children)
             self.query_one(StatusLine).say(f"filter '{message.text}': {shown} stacks · Esc clears")
+        if tree.root.children:
+            tree.call_after_refresh(self._select_kept_row)
+
+    def _select_kept_row(self) -> None:
+        """The details follow the filter: the row under the cursor, or the first kept row when the filter
+        hid the one shown."""
+        tree = self.query_one(StackTree)
+        node = tree.cursor_node
+        if node is None or node.data is None:
+            node = tree.root.children[0] if tree.root.children else None
+            if node is None:
+                return
+            tree.move_cursor(node)
+        if node.data is not None:
+            tree.post_message(StackTree.LayerSelected(node.data))
 
     def action_toggle_view(self) -> None:
         self.mode = MOUNTS_DOWN if self.mode == DISKS_UP else DISKS_UP

@@ -166,6 +166,20 @@ class StackView:
         points = [point for point in self.host.mountpoints(kname) if point.startswith("/")]
         return points[0] if points else None
 
+    def shown_devices(self) -> int:
+        """How many devices the tree holds with the filter applied (each once, however often it shows)."""
+        seen: set[str] = set()
+        rows = list(self.children(None))
+        while rows:
+            row = rows.pop()
+            kname = self.kname_of(row.key)
+            if kname is None:
+                continue
+            seen.add(kname)
+            if row.has_children:
+                rows.extend(self.children(row.key))
+        return len(seen)
+
     def kname_of(self, key: str) -> str | None:
         """The device a row stands for (a mountpoint row stands for the device it is on)."""
         if key.startswith(MOUNT_PREFIX) and SEPARATOR not in key:

@@ -243,7 +243,13 @@ class TrimScreen(SnapshotScreen):
     def _filter_changed(self, message: FilterBar.Filter) -> None:
         self.filter_text = message.text
         self._fill_table()
-        shown = self.query_one("#trim-table", DataTable).row_count
+        table = self.query_one("#trim-table", DataTable)
+        shown = table.row_count
+        message.bar.counted(shown, len(self.verdicts))
+        if shown:  # the details follow the filter: the row under the cursor, never one it hid
+            key = table.coordinate_to_cell_key((min(max(table.cursor_row, 0), shown - 1), 0)).row_key.value
+            if key is not None:
+                self._show_details(str(key))
         if message.text:
             note = filter_note(message.text, shown, len(self.verdicts), "filesystems")
             self.query_one(StatusLine).say(note)

@@ -56,7 +56,7 @@ fit (e fetches the settings back)."""
 RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory", "workload"})
 """Actions that act on the form or start something: never on a capture (the form is disabled there)."""
 READY_HINT = "Pick a filesystem or type a directory, then press s (or Start)."
-WORKLOADS = Binding.Group("workload", compact=True)
+WORKLOADS = Binding.Group("Workload", compact=False)
 """[ and ] pick the workload tab (number keys switch screens), as lazygit's tabs."""
 NO_LIVE_HOST = ("Benchmarks write to this host's storage, so they need the live host; this session reads a "
                 "capture (--sysroot). Start diskdoctor without --sysroot to run one.")
