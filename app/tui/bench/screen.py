@@ -24,6 +24,7 @@ from diskdoctor.probes.fio_run import fio_available
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.wal_params import ParamError, WalParams, profile_params
 from diskdoctor.widgets import LatencyBars, LayerTimeTable, PercentileChart, StatusLine
+from diskdoctor.widgets.figures_text import FiguresText
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from rich.text import Text
 from textual import on
@@ -147,10 +148,10 @@ class BenchScreen(SnapshotScreen):
                 yield Static(view.LAYERS_LIVE_TITLE, id="bench-layers-title", classes="pane-title")
                 yield LayerTimeTable(id="bench-layers")
                 yield ThresholdRow()
-                yield Static("", id="bench-previous")
-                yield Static("", id="bench-verdict")
-                yield Static("", id="bench-advice")
-                yield Static("", id="bench-fio")
+                yield FiguresText("", id="bench-previous")
+                yield FiguresText("", id="bench-verdict")
+                yield FiguresText("", id="bench-advice")
+                yield FiguresText("", id="bench-fio")
                 with Horizontal(id="bench-after"):  # shown once a run has finished
                     yield Button("Run again", id="bench-again", tooltip="Same settings, same directory (a).")
                     yield Button("Run longer ×4", id="bench-longer",
