@@ -5,10 +5,10 @@ shown, the folded form's key hint a phrase, and a number never split from its un
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 import pytest
 from diskdoctor.app.tui.app import DiskDoctorApp
-from diskdoctor.app.tui.bench.form import SELECT_EDGES
 from diskdoctor.probes.root import live_root
 from diskdoctor.widgets.figures_text import FiguresText, KeepFigures
 from rich.console import Console
@@ -18,6 +18,8 @@ from test_layout_defects import SIZE_IDS, SIZES, screen_lines
 from textual.widgets import Select, Static, Tabs
 
 __all__ = ["long_name_mounts"]
+SELECT_EDGES = 8
+"""A menu's edges, padding and ▼ besides its entry."""
 UNIT_FIRST = re.compile(r"^\s*(ns|µs|ms|s|MiB|B|samples?|writes)\b")
 VERDICT = ("FAIL p99 fdatasync from due at 500/s steady 8.73 ms >= 10 ms: etcd docs threshold; 10,000 samples; "
            "95% interval 6.50 ms to 12.1 ms (sections) [host busy]")
@@ -78,7 +80,7 @@ def test_a_wrapped_verdict_never_splits_a_number_from_its_unit(width: int) -> No
     console.print(KeepFigures(Text(VERDICT, style="bold")))
     lines = console.export_text().splitlines()
     assert " ".join(line.strip() for line in lines) == VERDICT  # nothing lost or added
-    for before, after in zip(lines, lines[1:], strict=False):
+    for before, after in pairwise(lines):
         assert not (re.search(r"\d$", before.rstrip()) and UNIT_FIRST.match(after)), (width, before, after)
 
 
