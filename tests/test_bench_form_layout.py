@@ -91,3 +91,23 @@ async def test_the_verdict_and_figures_panes_keep_figures_whole(long_name_mounts
         screen = await _bench(pilot)
         for name in ("verdict", "previous", "advice", "fio"):
             assert isinstance(screen.query_one(f"#bench-{name}"), FiguresText), name
+
+
+@pytest.mark.parametrize("size", SIZES[:2], ids=SIZE_IDS[:2])
+async def test_after_a_run_figures_show_with_their_column_headers(long_name_mounts: str,
+                                                                  size: tuple[int, int]) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        screen = await _bench(pilot)
+        screen.choose_directory(long_name_mounts)
+        feed_fixed_run(screen, long_name_mounts)
+        await pilot.pause(1.0)  # the column settles where the verdict is pinned (a few retries)
+        body = screen.query_one("#bench-body")
+        lines = screen_lines(app)[body.region.y:body.region.bottom]
+        rows = [line for line in lines if re.match(r"^ (p50|p90|p99|p99\.9|max) ", line)]
+        if rows:  # figures in view: the header naming their columns is too, above them
+            header = next((i for i, line in enumerate(lines)
+                           if "last interval" in line and "whole phase" in line), None)
+            assert header is not None and lines.index(rows[0]) > header, lines
+        verdict = screen.query_one("#bench-verdict")
+        assert body.region.y <= verdict.region.y < body.region.bottom  # the verdict stays in view
