@@ -7,6 +7,7 @@ import re
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.text import Text
+from textual.visual import RichVisual
 from textual.widgets import Static
 
 UNITS = ("ns|µs|us|ms|s|min|h|B|KiB|MiB|GiB|TiB|kB|MB|GB|TB|MB/s|GB/s|ops/s|writes/s|IOPS|%|samples?|"
@@ -51,6 +52,14 @@ def _joined(lines: list[Text]) -> RenderResult:
     yield Text("\n").join(lines)
 
 
+class FiguresVisual(RichVisual):
+    """How Textual draws KeepFigures; as a string, the text it holds (what a user would read)."""
+
+    def __str__(self) -> str:
+        renderable = self._renderable
+        return renderable.text.plain if isinstance(renderable, KeepFigures) else super().__str__()
+
+
 class FiguresText(Static):
     """A Static for verdicts and figures: what it is given wraps between words, never inside a figure."""
 
@@ -58,5 +67,5 @@ class FiguresText(Static):
         if isinstance(content, str) and content:
             content = Text(content)
         if isinstance(content, Text) and content.plain:
-            content = KeepFigures(content)
+            content = FiguresVisual(self, KeepFigures(content))
         super().update(content, layout=layout)  # type: ignore[arg-type]

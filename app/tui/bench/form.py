@@ -48,6 +48,8 @@ FIELD_EDGES = 6
 CHECKBOX_EDGES = 9
 """Columns a checkbox takes besides its label (edges, padding, the ▐X▌)."""
 START_WIDTH = 10
+DIRECTORY_ROOM = 40
+"""The directory field's width to share towards even before a path is typed, so it does not grow per key."""
 
 
 def one_leading_slash(path: str) -> str:
@@ -181,7 +183,9 @@ class BenchForm(Vertical):
         settings = [] if total >= WIDE_FROM else rest[1:]
         fixed = sum(self._want(field) for field in what)
         least = {"bench-fs": 20, "bench-dir": cell_len(view.FIELD_LABELS["#bench-dir"]) + FIELD_EDGES}
-        wants = [(least[field.id], max(least[field.id], self._want(field))) for field in where]
+        steady = {"bench-fs": 0, "bench-dir": DIRECTORY_ROOM}  # the field does not grow at every key typed
+        wants = [(least[field.id], max(least[field.id], steady[field.id], self._want(field)))
+                 for field in where]
         first = list(zip(where, share(max(total - fixed, 0), wants), strict=True))
         first += [(field, self._want(field)) for field in what]
         lay_out_rows(grid, [first, [(field, self._want(field)) for field in settings],
