@@ -41,15 +41,10 @@ class KeepFigures:
         for line in lines:
             if GLUE in line.plain:
                 line.plain = line.plain.replace(GLUE, " ")
-        yield from _joined(list(lines))
+        yield Text("\n").join(lines)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement.get(console, options, self.text)
-
-
-def _joined(lines: list[Text]) -> RenderResult:
-    """The wrapped lines, one under the other."""
-    yield Text("\n").join(lines)
 
 
 class FiguresVisual(RichVisual):
@@ -65,7 +60,7 @@ class FiguresText(Static):
 
     def update(self, content: object = "", *, layout: bool = True) -> None:  # type: ignore[override]
         if isinstance(content, str) and content:
-            content = Text(content)
+            content = Text.from_markup(content)  # as Static reads a string
         if isinstance(content, Text) and content.plain:
             content = FiguresVisual(self, KeepFigures(content))
         super().update(content, layout=layout)  # type: ignore[arg-type]
