@@ -51,7 +51,8 @@ async def test_the_report_goes_to_the_reports_folder_and_the_dialog_says_where(
         said = await write_to(app, pilot, proposed)
         assert said.startswith(f"Wrote {proposed}:"), said
         assert Path(proposed).is_file() and oct(reports.stat().st_mode & 0o777) == "0o700"
-        assert proposed in [n.message for n in app._notifications]
+        assert f"{reports}/\n{Path(proposed).name}" in [n.message.replace("\n", "", n.message.count("\n") - 1)
+                                                        for n in app._notifications]
         assert not list(tmp_path.iterdir())  # nothing in the current folder
 
 

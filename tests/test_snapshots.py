@@ -67,7 +67,7 @@ def test_bench_screen_after_a_run(snap_compare, long_name_mounts: None,  # type:
         feed_fixed_run(screen, long_name_mounts)
         await pilot.pause()
         screen.set_focus(None)
-        await pilot.pause()
+        await pilot.pause(1.0)  # where the column rests once the verdict is pinned (a few retries)
 
     assert snap_compare(DiskDoctorApp(live_root()), terminal_size=size, run_before=show_fixed_result)
 

@@ -283,7 +283,7 @@ async def test_the_report_key_says_the_full_path_it_wrote(tmp_path: Path, monkey
         await pilot.press("enter")
         await settle(pilot)
         await pilot.pause(0.2)
-        said = [n.message for n in app._notifications]
+        said = [n.message.replace("\n", "") for n in app._notifications]  # the folder's lines, then the file
         assert str(tmp_path / "case.md") in said and (tmp_path / "case.md").exists()
 
 

@@ -38,6 +38,8 @@ def default_report_name(hostname: str | None, now: dt.datetime, folder: str | No
 
 NOTIFY_SECONDS = 15
 """The notice naming the report's full path stays long enough to copy it."""
+TOAST_WIDTH, TOAST_GUTTER = 60, 4
+"""Textual's notice is 60 columns wide (half the screen at most), 4 of them padding and edge."""
 
 
 class ReportDialog(ModalScreen[str | None]):
@@ -153,7 +155,9 @@ class ReportDialog(ModalScreen[str | None]):
         self.replace_path = None
         self.query_one("#report-write", Button).label = "Write"
         self._say(message)
-        self.app.notify(os.path.abspath(path), title="Report written", timeout=NOTIFY_SECONDS, markup=False)
+        width = min(TOAST_WIDTH, self.app.size.width // 2) - TOAST_GUTTER
+        self.app.notify(written_notice(path, width), title="Report written", timeout=NOTIFY_SECONDS,
+                        markup=False)
         self.query_one("#report-close", Button).focus()
 
     def _said_error(self, message: str) -> None:
@@ -167,6 +171,20 @@ class ReportDialog(ModalScreen[str | None]):
     @on(Button.Pressed, "#report-close")
     def action_cancel(self) -> None:
         self.dismiss(self.written)
+
+
+def written_notice(path: str, width: int) -> str:
+    """The written report's folder and file name on lines of their own, so the notice never breaks the
+    path inside a word (a folder longer than the notice breaks after one of its slashes)."""
+    folder, name = os.path.split(os.path.abspath(path))
+    parts = [part + "/" for part in folder.strip("/").split("/") if part]
+    lines, line = [], "/"
+    for part in parts:
+        if len(line) + len(part) > width and line != "/":
+            lines.append(line)
+            line = ""
+        line += part
+    return "\n".join([*lines, line, name])
 
 
 def snapshot_parts(snapshot: HostSnapshot | None) -> dict[str, Any]:

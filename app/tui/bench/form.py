@@ -20,12 +20,15 @@ from diskdoctor.probes.wal_params import (
     profile_params,
 )
 from diskdoctor.widgets import TextField
+from diskdoctor.widgets.form_rows import lay_out_rows, share
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.dom import DOMNode
 from textual.validation import Function
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Select, Static, Tab, Tabs
 from textual.widgets._select import SelectCurrent
 
@@ -36,6 +39,17 @@ FIELDS = ("bs", "size", "duration", "jobs", "rates")
 LOAD_CONTROLS = ("rates", "arrival", "capacity")
 """The WAL's load: open-loop rates, their arrivals, and whether the closed-loop capacity run follows."""
 DEFAULT_RATES = ",".join(f"{rate:g}" for rate in PROFILES["etcd"].rates)
+WIDE_FROM = 160
+"""From this width the settings take one row (the WAL's load a second); narrower, where, what, then how."""
+SELECT_EDGES = 8
+"""Columns a menu takes besides its longest entry (edges, padding, the ▼)."""
+FIELD_EDGES = 6
+"""Columns a text field takes besides its text (edges and padding); its label in the border needs as many."""
+CHECKBOX_EDGES = 9
+"""Columns a checkbox takes besides its label (edges, padding, the ▐X▌)."""
+START_WIDTH = 10
+DIRECTORY_ROOM = 40
+"""The directory field's width to share towards even before a path is typed, so it does not grow per key."""
 
 
 def one_leading_slash(path: str) -> str:
@@ -96,7 +110,7 @@ class BenchForm(Vertical):
                    id="bench-workloads")
         with Horizontal(id="bench-form"):
             yield Select([], prompt="pick one", id="bench-fs")
-            yield TextField(placeholder="/path/to/test", id="bench-dir", select_on_focus=False,
+            yield TextField(placeholder="/path/to/test", id="bench-dir", select_on_focus=False, show_end=True,
                             validators=[Function(self._valid_directory, "directory: no such directory")])
             yield Select([(value, value) for _, value in workloads.choices()], value="etcd",
                          allow_blank=False, id="bench-profile",
@@ -132,6 +146,50 @@ class BenchForm(Vertical):
         self.query_one("#bench-jobs").display = self.query_one("#bench-direct").display = False
         self.query_one("#bench-form").add_class("-load")  # the form starts on etcd's WAL
         label_fields(self)
+        self.fit_fields()
+
+    def on_resize(self) -> None:
+        self.fit_fields()
+
+    def _want(self, field: Widget) -> int:
+        """The columns `field` needs to show its label and its longest value whole."""
+        label = cell_len(view.FIELD_LABELS.get(f"#{field.id}", "")) + FIELD_EDGES
+        if isinstance(field, Select):
+            return max(label, max((cell_len(str(prompt)) for prompt, _ in field._options if prompt),
+                                  default=0) + SELECT_EDGES)
+        if isinstance(field, Input):
+            return max(label, cell_len(field.value or field.placeholder) + FIELD_EDGES + 1)
+        if isinstance(field, Checkbox):
+            return cell_len(str(field.label)) + CHECKBOX_EDGES
+        return START_WIDTH
+
+    def fit_fields(self) -> None:
+        """Size every field from what it holds: menus and short fields as wide as their longest value, the
+        filesystem and the directory sharing the rest (so a path shows more than a menu of short words)."""
+        grid = self.query_one("#bench-form")
+        total = self.size.width - grid.styles.gutter.width
+        if total <= 0:
+            return
+        shown = [field for field in grid.children if field.display]
+        where = [field for field in shown if field.id in ("bench-fs", "bench-dir")]
+        load = [field for field in shown if field.id in ("bench-rates", "bench-arrival", "bench-capacity")]
+        start = [field for field in shown if field.id == "bench-start"]
+        rest = [field for field in shown if field not in where and field not in load and field not in start]
+        if load:
+            load += start
+        else:
+            rest += start
+        what = rest[:1] if total < WIDE_FROM else rest  # the profile beside where; the settings after it
+        settings = [] if total >= WIDE_FROM else rest[1:]
+        fixed = sum(self._want(field) for field in what)
+        least = {"bench-fs": 20, "bench-dir": cell_len(view.FIELD_LABELS["#bench-dir"]) + FIELD_EDGES}
+        steady = {"bench-fs": 0, "bench-dir": DIRECTORY_ROOM}  # the field does not grow at every key typed
+        wants = [(least[field.id], max(least[field.id], steady[field.id], self._want(field)))
+                 for field in where]
+        first = list(zip(where, share(max(total - fixed, 0), wants), strict=True))
+        first += [(field, self._want(field)) for field in what]
+        lay_out_rows(grid, [first, [(field, self._want(field)) for field in settings],
+                            [(field, self._want(field)) for field in load]], total)
 
     @property
     def folded(self) -> bool:
@@ -142,7 +200,7 @@ class BenchForm(Vertical):
         """Fold the settings into `summary` (one line, so a short terminal has room for the run's figures and
         verdict), or unfold them (None)."""
         line = self.query_one("#bench-form-summary", Static)
-        line.update(Text.assemble(("e", "bold yellow"), (" settings  ", "dim"), summary or ""))
+        line.update(Text.assemble(("e", "bold yellow"), (": edit settings  ", "dim"), summary or ""))
         line.display = summary is not None
         self.query_one("#bench-form").display = summary is None
         if summary is not None:
@@ -200,6 +258,7 @@ class BenchForm(Vertical):
     @on(Input.Changed, "#bench-dir")
     def _follow_directory(self) -> None:
         """The filesystem menu shows the filesystem holding the typed directory (blank when it lists none)."""
+        self.fit_fields()
         select = self.query_one("#bench-fs", Select)
         mountpoint = self._holding_mount(self.directory)
         if mountpoint is not None and any(value == mountpoint for _, value in select._options):
@@ -265,6 +324,7 @@ class BenchForm(Vertical):
         for control in LOAD_CONTROLS:
             self.query_one(f"#bench-{control}").display = self.kind == "wal"
         self.query_one("#bench-form").set_class(self.kind == "wal", "-load")  # a row for the load
+        self.fit_fields()
 
     def show_params(self, params: object) -> None:
         """Make the form say what is running (run longer and run again change it behind the user's back)."""

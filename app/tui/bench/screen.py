@@ -24,6 +24,7 @@ from diskdoctor.probes.fio_run import fio_available
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.wal_params import ParamError, WalParams, profile_params
 from diskdoctor.widgets import LatencyBars, LayerTimeTable, PercentileChart, StatusLine
+from diskdoctor.widgets.figures_text import FiguresText
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from rich.text import Text
 from textual import on
@@ -147,10 +148,10 @@ class BenchScreen(SnapshotScreen):
                 yield Static(view.LAYERS_LIVE_TITLE, id="bench-layers-title", classes="pane-title")
                 yield LayerTimeTable(id="bench-layers")
                 yield ThresholdRow()
-                yield Static("", id="bench-previous")
-                yield Static("", id="bench-verdict")
-                yield Static("", id="bench-advice")
-                yield Static("", id="bench-fio")
+                yield FiguresText("", id="bench-previous")
+                yield FiguresText("", id="bench-verdict")
+                yield FiguresText("", id="bench-advice")
+                yield FiguresText("", id="bench-fio")
                 with Horizontal(id="bench-after"):  # shown once a run has finished
                     yield Button("Run again", id="bench-again", tooltip="Same settings, same directory (a).")
                     yield Button("Run longer ×4", id="bench-longer",
@@ -364,6 +365,26 @@ class BenchScreen(SnapshotScreen):
         body.scroll_to_widget(verdict, top=True, animate=False)
         if tries > 1 and verdict.region.y != body.region.y:
             self.set_timer(VERDICT_SCROLL_RETRY_S, lambda: self._show_verdict_first(tries - 1))
+        else:  # where the column rests: never inside a table's figures with its header above the fold
+            self.set_timer(VERDICT_SCROLL_RETRY_S, self._keep_headers)
+
+    def _keep_headers(self) -> None:
+        """When the column cannot scroll the verdict to its top, its top row may fall inside a table above
+        it (figures without the header saying which column is which): start at that table's header instead,
+        as long as the verdict's first line stays in view."""
+        body = self.query_one("#bench-body")
+        if self.busy or self.result is None or not self._pin_verdict:
+            return
+        top, bottom = body.region.y, body.region.bottom
+        verdict = self.query_one("#bench-verdict")
+        if verdict.region.y <= top:
+            return
+        for table, head in (("#bench-stats", "#bench-stats"), ("#bench-layers", "#bench-layers-title")):
+            widget, header = self.query_one(table), self.query_one(head)
+            if header.region.y < top < widget.region.bottom:
+                if verdict.region.y + (top - header.region.y) < bottom:
+                    body.scroll_to(y=body.scroll_y - (top - header.region.y), animate=False, immediate=True)
+                return
 
     def _show_stopped(self, message: RunEnded) -> None:
         """A cancelled or failed run: what it did, and nothing judged."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -12,6 +14,13 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from .guide import Guide
+
+
+def titled_option(title: str, note: str | None, *, bold: bool = True) -> RenderableType:
+    """A list entry: its title, then its note indented by two under it, every wrapped line of the note too
+    (a hanging indent, so a wrapped description never reads as the next entry's title)."""
+    head = Text(title, style="bold" if bold else "")
+    return Group(head, Padding(Text(note, style="dim" if bold else ""), (0, 0, 0, 2))) if note else head
 
 
 class GuideMenu(ModalScreen[str | None]):
@@ -27,8 +36,8 @@ class GuideMenu(ModalScreen[str | None]):
         with Vertical(classes="dialog", id="guide-menu"):
             yield Static(Text("Guided walkthroughs: one step at a time, ending in a verdict", style="bold"),
                          classes="dialog-title")
-            yield OptionList(*(Option(Text.assemble((g.title, "bold"), "\n  ", (g.about, "dim")), id=g.key)
-                               for g in self.guides), id="guide-menu-list")
+            yield OptionList(*(Option(titled_option(g.title, g.about), id=g.key) for g in self.guides),
+                             id="guide-menu-list")
             yield Static(Text("Enter opens it · Esc closes · every step is also a screen of its own",
                               style="dim"))
 

@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 from ..host_snapshot import HostSnapshot, SnapshotScreen
 from ..screen_help import GUIDE_HELP
 from .guide import Guide
+from .guide_menu import titled_option
 from .quick_bench import QuickSizes
 from .steps import Action, DialogAction, GuideContext, Question, Step, StepKind, StepView
 
@@ -152,7 +153,7 @@ class GuideScreen(SnapshotScreen):
         choices = self.query_one("#guide-choices", OptionList)
         choices.clear_options()
         if view.choices:
-            choices.add_options([Option(Text(c.label + (f"\n  {c.note}" if c.note else "")), id=str(i))
+            choices.add_options([Option(titled_option(c.label, c.note, bold=False), id=str(i))
                                  for i, c in enumerate(view.choices)])
             chosen = self.ctx.answers.get(self.step.title) or view.default
             values = [c.value for c in view.choices]

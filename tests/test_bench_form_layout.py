@@ -1,0 +1,119 @@
+"""The Benchmark form and figures as a new user saw them in tmux (issue 23): menus as wide as their longest
+entry, the filesystem and directory given the room, the directory's label whole and its distinguishing end
+shown, the folded form's key hint a phrase, and a number never split from its unit when a verdict wraps."""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+import pytest
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.probes.root import live_root
+from diskdoctor.widgets.figures_text import FiguresText, KeepFigures
+from rich.console import Console
+from rich.text import Text
+from support.bench_fixed_run import feed_fixed_run, long_name_mounts
+from test_layout_defects import SIZE_IDS, SIZES, screen_lines
+from textual.widgets import Select, Static, Tabs
+
+__all__ = ["long_name_mounts"]
+SELECT_EDGES = 8
+"""A menu's edges, padding and ▼ besides its entry."""
+UNIT_FIRST = re.compile(r"^\s*(ns|µs|ms|s|MiB|B|samples?|writes)\b")
+VERDICT = ("FAIL p99 fdatasync from due at 500/s steady 8.73 ms >= 10 ms: etcd docs threshold; "
+           "10,000 samples; 95% interval 6.50 ms to 12.1 ms (sections) [host busy]")
+
+
+async def _bench(pilot):  # type: ignore[no-untyped-def]
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.press("3")
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    return pilot.app.screen
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_menus_fit_their_entries_and_the_directory_gets_the_room(long_name_mounts: str,
+                                                                      size: tuple[int, int]) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        screen = await _bench(pilot)
+        screen.choose_directory(long_name_mounts)
+        for tab in ("wal", "compaction", "randwrite", "interference"):
+            screen.query_one("#bench-workloads", Tabs).active = f"workload-{tab}"
+            await pilot.pause()
+            await pilot.pause()
+            lines = screen_lines(app)
+            for menu in screen.query("#bench-form Select").results(Select):
+                if menu.id == "bench-fs" or not menu.display:
+                    continue
+                longest = max(len(str(prompt)) for prompt, _ in menu._options)
+                assert menu.region.width <= longest + SELECT_EDGES, (tab, menu.id, menu.region)
+                label = menu.query_one("#label", Static)
+                assert str(menu.value) in lines[label.region.y], (tab, menu.id)  # and the entry is whole
+            field = screen.query_one("#bench-dir")
+            assert "directory to test" in lines[field.region.y], (tab, lines[field.region.y])
+            shown = lines[field.region.y + 1][field.region.x:field.region.right].strip("▊▎ ")
+            assert long_name_mounts.endswith(shown) and len(shown) >= 20, (tab, shown)  # its end, not start
+            fs = screen.query_one("#bench-fs")
+            profile = screen.query_one("#bench-profile")
+            row = fs.region.width + field.region.width + profile.region.width
+            assert row == size[0] - 2 or size[0] >= 160  # where and what fill the first row
+
+
+async def test_folded_form_says_which_key_edits_the_settings(long_name_mounts: str) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _bench(pilot)
+        screen.choose_directory(long_name_mounts)
+        feed_fixed_run(screen, long_name_mounts)
+        await pilot.pause()
+        summary = screen.query_one("#bench-form-summary", Static)
+        assert summary.display
+        assert screen_lines(app)[summary.region.y].startswith(" e: edit settings  etcd · ")
+
+
+@pytest.mark.parametrize("width", range(30, 90))
+def test_a_wrapped_verdict_never_splits_a_number_from_its_unit(width: int) -> None:
+    console = Console(width=width, file=None, record=True, color_system=None)
+    console.print(KeepFigures(Text(VERDICT, style="bold")))
+    lines = console.export_text().splitlines()
+    assert " ".join(line.strip() for line in lines) == VERDICT  # nothing lost or added
+    for before, after in pairwise(lines):
+        assert not (re.search(r"\d$", before.rstrip()) and UNIT_FIRST.match(after)), (width, before, after)
+
+
+async def test_the_verdict_and_figures_panes_keep_figures_whole(long_name_mounts: str) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _bench(pilot)
+        for name in ("verdict", "previous", "advice", "fio"):
+            assert isinstance(screen.query_one(f"#bench-{name}"), FiguresText), name
+
+
+@pytest.mark.parametrize("size", SIZES[:2], ids=SIZE_IDS[:2])
+async def test_after_a_run_figures_show_with_their_column_headers(long_name_mounts: str,
+                                                                  size: tuple[int, int]) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        screen = await _bench(pilot)
+        screen.choose_directory(long_name_mounts)
+        feed_fixed_run(screen, long_name_mounts)
+        body, verdict = screen.query_one("#bench-body"), screen.query_one("#bench-verdict")
+        for _ in range(50):  # the column settles where the verdict is pinned (a few retries, then headers)
+            await pilot.pause(0.1)
+            lines = screen_lines(app)[body.region.y:body.region.bottom]
+            if body.region.y <= verdict.region.y < body.region.bottom and _headed(lines):
+                break
+        assert _headed(lines), lines  # figures in view come with the header naming their columns
+        assert body.region.y <= verdict.region.y < body.region.bottom  # the verdict stays in view
+
+
+def _headed(lines: list[str]) -> bool:
+    """Whether every percentile row in view has the header naming its columns above it."""
+    rows = [index for index, line in enumerate(lines) if re.match(r"^ (p50|p90|p99|p99\.9|max) ", line)]
+    header = next((index for index, line in enumerate(lines)
+                   if "last interval" in line and "whole phase" in line), None)
+    return not rows or (header is not None and header < rows[0])
