@@ -54,7 +54,8 @@ async def test_filesystem_titles_show_their_whole_mountpoint(loop_stack: LoopSta
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=size) as pilot:
         await open_monitor(pilot)
-        await pilot.press("slash", *loop_stack.workdir.name, "enter")  # only this test's loop filesystems
+        own = f"{loop_stack.workdir.parent.name}/{loop_stack.workdir.name}"  # unique to this pytest run
+        await pilot.press("slash", *own, "enter")  # only this test's loop filesystems
         await pilot.pause(0.2)
         lines = screen_lines(app)
         for role in ("ext4-discard", "xfs"):
