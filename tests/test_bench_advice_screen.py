@@ -14,6 +14,7 @@ __all__ = ["fixture_mounts"]
 
 def _badge_style(app: DiskDoctorApp, word: str) -> set[str]:
     text = app.screen.query_one("#bench-advice", Static).render()
+    text = getattr(getattr(text, "_renderable", None), "text", text)  # a FiguresText's Text, as drawn
     for span in text.spans:  # type: ignore[attr-defined]
         if text.plain[span.start:span.end].strip() == word:  # type: ignore[attr-defined]
             return set(str(span.style).replace("ansi_", "").split())  # Textual names ANSI colours so
