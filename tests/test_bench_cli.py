@@ -378,7 +378,7 @@ def test_randwrite_reports_stdev_and_judges_only_with_a_threshold(tmpfs_dir: str
 def test_interference_json_has_both_wal_results_and_the_ratio(tmpfs_dir: str) -> None:
     result = run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "1m", *SMALL_COMPACTION,
                      "--json")
-    assert result.code == 0, result.err
+    assert result.code in (0, 3), result.err  # PASS, or INCONCLUSIVE on a busy host
     document = json.loads(result.out)
     for part in ("alone", "under_compaction"):
         # each phase at 500 writes/s, open loop, as long as 1 MiB of writes takes
