@@ -9,7 +9,7 @@ from ..core.findings.finding import Finding
 
 
 def advice_text(findings: list[Finding]) -> Text:
-    """Each finding as a badge, its id and title, and its first fix; a line saying so when there is none."""
+    """Each finding as a badge, its id and title, its first advice and first command; a line when none."""
     text = Text("Advisor: ", style="bold")
     if not findings:
         text.append("no finding: the p99 leaves ample headroom under the threshold (key 4 for the host's "
@@ -20,8 +20,16 @@ def advice_text(findings: list[Finding]) -> Text:
         text.append(f" {finding.severity.value.upper()} ", style=finding.severity.badge_style)
         text.append(f" {finding.id}  ", style="bold")
         text.append(finding.title + "\n")
-        if finding.fix:
-            text.append("  fix  ", style="dim")
-            text.append(finding.fix[0] + "\n")
+        for label, line in first_advice_and_command(finding.fix):
+            text.append(f"  {label}  ", style="dim")
+            text.append(line + "\n")
     text.rstrip()
     return text
+
+
+def first_advice_and_command(fix: tuple[str, ...] | list[str]) -> list[tuple[str, str]]:
+    """The first piece of advice ("do ", a `#` line in words) and the first command ("fix") of a fix block,
+    so the short form never shows a shell comment where a command is expected."""
+    advice = next((line.lstrip("# ").strip() for line in fix if line.lstrip().startswith("#")), None)
+    command = next((line for line in fix if not line.lstrip().startswith("#")), None)
+    return [(label, line) for label, line in (("do ", advice), ("fix", command)) if line]
