@@ -261,3 +261,21 @@ async def test_refresh_clears_reading_the_host_and_keeps_the_device_when_rows_mo
         await settled(app, pilot)
         assert "Reading the host" not in text_of(app, "#status")
         assert "luks-etcd" in text_of(app, "#details-title")
+
+
+async def test_a_target_taken_from_another_screens_selection_says_where_it_came_from(
+        fixture_mounts: None) -> None:
+    """A new user moved the cursor on one screen, pressed 3 then s, and benchmarked "/" without knowing
+    why "/" was the target: the status line names the screen the selection came from."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("v")  # mountpoints down: the first row is "/"
+        await settled(app, pilot)
+        await pilot.press("end", "home")
+        await settled(app, pilot)
+        await pilot.press("3")
+        await settled(app, pilot)
+        assert app.current_mode == "bench"
+        assert app.screen.query_one("#bench-dir", Input).value == "/"
+        assert "/ chosen (selected on the Stack screen): press s to start" in text_of(app, "#bench-status")

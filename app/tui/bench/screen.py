@@ -63,6 +63,9 @@ NO_LIVE_HOST = ("Benchmarks write to this host's storage, so they need the live 
                 "capture (--sysroot). Start diskdoctor without --sysroot to run one.")
 
 
+SELECTED_ON = {"stack": "Stack", "trim": "TRIM", "monitor": "Monitor", "advice": "Advice"}
+"""The screen a selection came from, as the status line names it."""
+
 class BenchScreen(SnapshotScreen):
     """The benchmarks (WAL, compaction, randwrite, WAL under compaction): the engine runs in a child
     process; this screen only draws what it streams."""
@@ -182,7 +185,7 @@ class BenchScreen(SnapshotScreen):
             return
         self._offered = selection
         if self.query_one(BenchForm).directory != selection.mountpoint:
-            self.choose_directory(selection.mountpoint)
+            self.choose_directory(selection.mountpoint, SELECTED_ON.get(selection.by, selection.by))
 
     def on_screen_suspend(self) -> None:
         """Help (F1) or another screen covers this one: when it comes back, focus stays where the user left
@@ -213,11 +216,13 @@ class BenchScreen(SnapshotScreen):
             return None if self.busy else True
         return True
 
-    def choose_directory(self, directory: str) -> None:
-        """Pick `directory` (from the stack or TRIM screen's "bench this"); the user then presses s."""
+    def choose_directory(self, directory: str, screen: str | None = None) -> None:
+        """Pick `directory` (from "bench this", or the selection made on `screen`); the user then presses s.
+        A target taken from another screen's selection says so: the user never benchmarked there before."""
         self.query_one(BenchForm).choose(directory)
         self.set_focus(None)
-        self._status(f"{directory} chosen: press s to start (or change the settings first).")
+        source = f" (selected on the {screen} screen)" if screen else ""
+        self._status(f"{directory} chosen{source}: press s to start (or change the settings first).")
 
     def action_workload(self, step: int) -> None:
         """Pick the workload tab `step` places to the right (left when negative), wrapping round."""
