@@ -279,3 +279,32 @@ async def test_a_target_taken_from_another_screens_selection_says_where_it_came_
         assert app.current_mode == "bench"
         assert app.screen.query_one("#bench-dir", Input).value == "/"
         assert "/ chosen (selected on the Stack screen): press s to start" in text_of(app, "#bench-status")
+
+
+async def test_advice_narrowed_to_one_filesystem_speaks_of_it_and_counts_its_rows() -> None:
+    """Arriving on Advice narrowed to /lab/raid1 (selected elsewhere): a finding merged over many
+    filesystems reads, shows and copies /lab/raid1's version, and the status line says how many rows
+    of all are shown."""
+    from diskdoctor.app.tui.advice_screen import AdviceScreen
+    from diskdoctor.app.tui.selection import choose
+
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(app, pilot)
+        choose(app, None, "/lab/raid1", "stack")
+        await pilot.press("4")
+        await settled(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, AdviceScreen)
+        merged = [row for row in screen.rows if "/lab/raid1" in row.subjects and len(row.subjects) > 1
+                  and row.finding.subject != "/lab/raid1"]
+        assert merged, "the lab has TRIM-NO-SCHEDULE merged over several filesystems, /lab/data first"
+        assert f"only /lab/raid1: {len(screen.rows)} of {len(screen.all_rows)} rows (a: all)" in \
+            text_of(app, "#status")
+        index = screen.rows.index(merged[0])
+        await pilot.press("home", *["down"] * index)
+        await settled(app, pilot)
+        selected = screen.selected()
+        assert selected is not None and selected.subject == "/lab/raid1"
+        assert "/lab/raid1" in selected.title and "/lab/data" not in selected.title
+        assert "/lab/raid1" in str(screen.query_one("#advice-table").get_row_at(index)[1])

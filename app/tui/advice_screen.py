@@ -11,7 +11,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import figure_first, fit_end, fit_words, middle_ellipsis
+from diskdoctor.widgets.fit_text import distinct_cut, figure_first, fit_end, fit_words
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from rich.cells import cell_len
@@ -167,7 +167,7 @@ class AdviceScreen(Screen[None]):
     def _say_status(self) -> None:
         parts = ["↑↓ choose · c copy the fix commands · / filter · r read the host again"]
         if self.subject is not None:
-            parts.insert(0, f"only {self.subject} (a: all)")
+            parts.insert(0, f"only {self.subject}: {len(self.rows)} of {len(self.all_rows)} rows (a: all)")
         if self.filter_text:
             parts.insert(0, filter_note(self.filter_text, len(self.rows), len(self.all_rows), "rows"))
         self.query_one("#status", Static).update(Text(" · ".join(parts)))
@@ -263,9 +263,10 @@ class AdviceScreen(Screen[None]):
                          key="subject", width=subjects)
         if ids:
             table.add_column("Id", key="id", width=ids)
+        singles = frozenset(row.subjects_text for row in self.rows if len(row.subjects) == 1)
         for index, row in enumerate(self.rows):
-            finding = row.finding
-            shown = (middle_ellipsis(row.subjects_text, subjects) if len(row.subjects) == 1
+            finding = self._finding_of(row)
+            shown = (distinct_cut(row.subjects_text, subjects, singles) if len(row.subjects) == 1
                      else fit_end(row.subjects_text, subjects))
             cells = [Text(finding.severity.value.upper(), finding.severity.style),
                      Text(fit_words(figure_first(finding.title), title)), Text(shown, "bold")]
@@ -284,7 +285,7 @@ class AdviceScreen(Screen[None]):
         if not 0 <= index < len(self.rows):
             return
         row = self.rows[index]
-        finding = row.finding
+        finding = self._finding_of(row)
         header = self.query_one("#advice-details-title", Static)
         text = f"{finding.id} · {row.subjects_text}"
         lines = len(Text(text).wrap(self.app.console, max(header.content_size.width, 1)))
@@ -298,7 +299,15 @@ class AdviceScreen(Screen[None]):
         """The finding under the cursor."""
         table = self.query_one("#advice-table", DataTable)
         row = table.cursor_row
-        return self.rows[row].finding if 0 <= row < len(self.rows) else None
+        return self._finding_of(self.rows[row]) if 0 <= row < len(self.rows) else None
+
+    def _finding_of(self, row: MergedFinding) -> Finding:
+        """The row's finding about the chosen subject when the list is narrowed to one (its title, evidence
+        and fix name that filesystem), else the row's first."""
+        if self.subject is None or row.finding.subject == self.subject:
+            return row.finding
+        return next((f for f in self.findings if f.id == row.finding.id and f.subject == self.subject),
+                    row.finding)
 
     def action_refresh(self) -> None:
         self.query_one("#status", Static).update("Reading the host…")
