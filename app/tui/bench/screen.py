@@ -93,7 +93,7 @@ class BenchScreen(SnapshotScreen):
         Binding("f", "fio", "fio side by side", tooltip="Run the equivalent fio job on the same directory."),
         Binding("a", "again", "Run again", tooltip="Run again with the same settings in the same directory."),
         Binding("l", "longer", "Run longer", tooltip="Run again, four times as long."),
-        Binding("q", "app.quit", "Quit", show=False, tooltip="Quit diskdoctor."),
+        Binding("q", "app.quit", "Quit", tooltip="Quit diskdoctor."),
     ]
     RunStarted = RunStarted
     IntervalReady = IntervalReady
