@@ -1,5 +1,5 @@
 """A judged run's findings (core/bench/verdict.py) in the Advice screen's words: the severity badge, the
-finding's id and title, and the first fix, so the two screens never disagree."""
+finding's id and title, the first advice and the first fix command, so the two screens never disagree."""
 
 from __future__ import annotations
 
