@@ -161,3 +161,21 @@ async def test_the_status_line_at_80_keeps_each_hint_whole() -> None:
         assert status.startswith(f"only {XFS}: 1 of 2 rows (a: all)"), status
         whole = {"↑↓ choose", "c copy fixes", "/ filter", "r read again"}
         assert all(part in whole for part in status.split(" · ")[1:]), status
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+async def test_narrowed_to_one_filesystem_the_titles_take_the_subjects_room(size: tuple[int, int]) -> None:
+    """newuser4 at 120x40, narrowed to the benchmarked filesystem: `WAL p99 28.1 ms ≥ 10 ms · fdatas…` beside
+    `/tmp…/mnt-ext4-discard` repeated on every row; the status line and the card already name it."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=size) as pilot:
+        await settled(app, pilot)
+        choose(app, None, "/lab/luks1", "stack")
+        screen = await _advice(app, pilot)
+        assert screen.subject == "/lab/luks1"
+        table = screen.query_one("#advice-table", DataTable)
+        assert [str(column.label) for column in table.ordered_columns] == ["Sev", "Finding"]
+        width = table.ordered_columns[1].width
+        for index in range(table.row_count):
+            title = _cells(table, index)[1]
+            assert not title.endswith("…") or len(title) >= width - 2, title

@@ -261,6 +261,8 @@ class AdviceScreen(Screen[None]):
         """The list's width with every title and single subject whole (a merged list of subjects needs
         its count and first subject)."""
         title = max((cell_len(self._title_of(row)) for row in self.rows), default=TITLE_MIN_CELLS)
+        if self.subject is not None:  # narrowed to one subject: no subjects column
+            return LIST_BORDER_CELLS + self._scrollbar_cells() + SEV_CELLS + 2 * CELL_PADDING + title
         return (LIST_BORDER_CELLS + self._scrollbar_cells() + SEV_CELLS + 3 * CELL_PADDING + title
                 + max((_subjects_needs(row) for row in self.rows), default=SUBJECTS_MIN_CELLS))
 
@@ -305,13 +307,16 @@ class AdviceScreen(Screen[None]):
     def _column_widths(self) -> tuple[int, int, int, int]:
         """Severity, title, subjects and id widths from what they hold and the table's width: single
         subjects whole first (up to SUBJECT_SHARE of the room), then the titles, then merged subject lists;
-        the id only when everything else is whole (it is on the card too)."""
+        the id only when everything else is whole (it is on the card too). Narrowed to one subject (said on
+        the status line and the card), the titles get the subjects' room too."""
         table = self.query_one("#advice-table", DataTable)
         width = table.size.width or self.app.size.width
         title = max((cell_len(self._title_of(row)) for row in self.rows), default=TITLE_MIN_CELLS)
         subjects = max((cell_len(row.subjects_text) for row in self.rows), default=SUBJECTS_MIN_CELLS)
         ids = max((cell_len(row.finding.id) for row in self.rows), default=0)
         room = width - self._scrollbar_cells() - SEV_CELLS - 3 * CELL_PADDING
+        if self.subject is not None:
+            return SEV_CELLS, room + CELL_PADDING, 0, 0
         if title + subjects + CELL_PADDING + ids <= room:  # everything whole: the rest to the subjects
             return SEV_CELLS, title, room - CELL_PADDING - ids - title, ids
         if title + subjects <= room:
@@ -336,8 +341,9 @@ class AdviceScreen(Screen[None]):
         sev, title, subjects, ids = widths
         table.add_column("Sev", key="sev", width=sev)
         table.add_column("Finding", key="title", width=title)
-        table.add_column("Subjects" if any(len(r.subjects) > 1 for r in self.rows) else "Subject",
-                         key="subject", width=subjects)
+        if subjects:
+            table.add_column("Subjects" if any(len(r.subjects) > 1 for r in self.rows) else "Subject",
+                             key="subject", width=subjects)
         if ids:
             table.add_column("Id", key="id", width=ids)
         singles = frozenset(row.subjects_text for row in self.rows if len(row.subjects) == 1)
@@ -346,7 +352,9 @@ class AdviceScreen(Screen[None]):
             shown = (distinct_cut(row.subjects_text, subjects, singles) if len(row.subjects) == 1
                      else fit_end(row.subjects_text, subjects))
             cells = [Text(finding.severity.value.upper(), finding.severity.style),
-                     Text(fit_title(self._title_of(row), title)), Text(shown, "bold")]
+                     Text(fit_title(self._title_of(row), title))]
+            if subjects:
+                cells.append(Text(shown, "bold"))
             if ids:
                 cells.append(Text(finding.id, "dim"))
             table.add_row(*cells, key=str(index))
