@@ -423,7 +423,7 @@ def _card_needs(finding: Finding, row: MergedFinding, core: bool = False) -> int
     commands = [cell_len(line.split("  #")[0].rstrip()) + 2 for line in (*finding.fix, *finding.verify)
                 if not line.startswith("#")]  # a trailing comment may go on the next line
     evidence = [] if core else [cell_len(f"{e.what}: {e.value}  {e.source}") + 2 for e in finding.evidence]
-    header = cell_len(f"{finding.id} · {row.subjects[0] if len(row.subjects) == 1 else finding.id}")
+    header = cell_len(f"{finding.id} · {row.subjects[0] if len(row.subjects) == 1 else ''}")  # a list wraps
     return max([header, *commands, *evidence])
 
 
