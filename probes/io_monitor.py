@@ -21,6 +21,7 @@ from .diskstats import DiskCounters, DiskDelta, DiskstatsParser, deltas_since, r
 from .host import SWAP_MOUNTPOINT, Host, natural_key, read_host
 from .host_load import cpu_shares
 from .mountinfo import MOUNTINFO
+from .page_cache import PageCache, read_page_cache
 from .process_io import ProcessIoSampler, ProcessRates
 from .root import Root
 
@@ -30,6 +31,8 @@ that serve requests in parallel it is a hint, not a proof: the wait times tell t
 CAPTURE_NOTE = ("a capture holds one reading of the counters: live rates need the live host "
                 "(diskdoctor monitor on that host)")
 OTHER_TITLE = "no filesystem"
+PROCESS_TOP = 20
+"""The busiest processes named each tick (a tall pane lists them all; only these have their names read)."""
 RESCAN_EVERY_S = 10.0
 """Without hotplug events, the stack is also re-read this often (a loop device attached in place keeps
 its line in /proc/diskstats, so only sysfs shows it)."""
@@ -185,6 +188,8 @@ class MonitorSample:
     note: str | None = None
     """Why rates or processes are missing (a capture, the first reading)."""
     late_ticks: int = 0
+    page_cache: PageCache | None = None
+    """The dirty bytes not yet written back, read with the processes (their writes land there first)."""
 
     def layers(self) -> list[LayerSample]:
         """Every device once (its first appearance in the layout)."""
@@ -258,6 +263,7 @@ class IoMonitor:
         self._rescan = threading.Event()
         self._cpu = psutil.cpu_times() if root.live else None
         self._processes = ProcessIoSampler({os.getpid()}) if root.live and processes else None
+        self._page_cache: PageCache | None = None
 
     def request_rescan(self) -> None:
         """Read the stack again at the next poll (safe from any thread)."""
@@ -298,10 +304,11 @@ class IoMonitor:
         vanished = tuple(sorted(set(previous) - present, key=natural_key)) if previous is not None else ()
         cpu = self._cpu_sample() if seconds else None
         processes = self._process_sample(seconds)
+        page_cache = self._page_cache_sample(seconds) if processes is not None else None
         note = CAPTURE_NOTE if not self.rates else (
             "first reading: rates follow at the next tick" if previous is None else None)
         return MonitorSample(dt.datetime.now().astimezone(), seconds, self.rates, groups, appeared,
-                             vanished, cpu, processes, note, late_ticks)
+                             vanished, cpu, processes, note, late_ticks, page_cache)
 
     def _process_sample(self, seconds: float | None) -> ProcessRates | None:
         """The processes' rates when wanted; after a gap the counters are read again as a new baseline."""
@@ -311,8 +318,15 @@ class IoMonitor:
         if self._processes_stale:
             self._processes_stale = False
             self._processes.restart()
+            self._page_cache = read_page_cache(self.root)  # the baseline of Dirty's growth too
             return None
-        return self._processes.sample(seconds)
+        return self._processes.sample(seconds, limit=PROCESS_TOP)
+
+    def _page_cache_sample(self, seconds: float | None) -> PageCache | None:
+        """The dirty bytes now, with their growth since the last reading (one reading after a gap)."""
+        cache = read_page_cache(self.root)
+        before, self._page_cache = self._page_cache, cache
+        return cache.since(before, seconds) if cache is not None else None
 
     def _cpu_sample(self) -> CpuSample | None:
         if self._cpu is None:

@@ -109,6 +109,27 @@ def process_lines(processes: ProcessRates | None, live: bool, limit: int = 5) ->
     return lines
 
 
+DIRTY_GROWTH_BYTES_S = 1e6
+"""Dirty data growing this fast: say why the processes' writes are on no device yet."""
+
+
+def writeback_lines(sample: MonitorSample) -> list[str]:
+    """The page cache under the processes: "page cache: 182M dirty, +21M/s · 0B being written back", and
+    while it grows, why no device shows the processes' writes yet (they wait there for writeback)."""
+    cache = sample.page_cache
+    if cache is None or sample.processes is None:
+        return []
+    growth = cache.dirty_growth_s
+    grew = f", {'+' if growth >= 0 else '-'}{bytes_rate(abs(growth))}" if growth is not None else ""
+    lines = [f"page cache: {human_bytes(cache.dirty_bytes)} dirty{grew} · "
+             f"{human_bytes(cache.writeback_bytes)} being written back"]
+    if growth is not None and growth >= DIRTY_GROWTH_BYTES_S:
+        expire = f"{cache.expire_s:g} s" if cache.expire_s else "a while"
+        lines.append("a process's write counts when it reaches the page cache; devices get it at writeback "
+                     f"(once dirty {expire}, sooner past vm.dirty_background_ratio or at fsync)")
+    return lines
+
+
 def sample_text(sample: MonitorSample) -> str:
     """The block `diskdoctor monitor` prints for one tick."""
     head = sample.taken_at.strftime("%H:%M:%S")
@@ -134,4 +155,5 @@ def sample_text(sample: MonitorSample) -> str:
                 f"{cells[key]:>{width + 1}}" for _, key, width in columns)
             lines.append(row + ("  <- saturated" if layer.saturated else ""))
     lines.append("who: " + "; ".join(process_lines(sample.processes, sample.live)))
+    lines += writeback_lines(sample)
     return "\n".join(lines)

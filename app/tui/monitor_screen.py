@@ -38,6 +38,7 @@ from ..text.monitor import (
     process_lines,
     rate_cells,
     rate_cells_key,
+    writeback_lines,
 )
 from .screen_help import MONITOR_HELP
 from .selection import Selection, choose, chosen
@@ -46,10 +47,16 @@ SPARK_CELLS = 12
 INTERVAL_S = 1.0
 NAME_CELLS = 20
 """A long device name is cut in the middle down to this before any figure is left out."""
+SORTED_NAME_CELLS = 32
+"""Sorted, the device column holds a name and the mountpoint it serves: it is cut to this (not NAME_CELLS)
+before any figure is left out, so rows stay told apart without their filesystem title rows."""
+SORTED_MOUNT_CELLS = 14
+"""A sorted row keeps this much of its mountpoint, cutting a long device name in the middle for it."""
 MIN_NAME_CELLS = 8
 """The device column is as narrow as its names (filesystem titles span the row, not this column)."""
-MAX_NAME_CELLS = 36
-"""The device column is as wide as its longest name, up to this (longer ones are cut in the middle)."""
+MAX_NAME_CELLS = 72
+"""The device column is as wide as its longest name, up to this: a name is whole wherever the figures leave
+room for it (the fitting cuts it in the middle, down to NAME_CELLS, before any figure is left out)."""
 BUSY_UTIL = 0.6
 CELL_PADDING = 2
 """A DataTable cell's padding (one cell each side)."""
@@ -61,6 +68,17 @@ SIDE_MIN_CELLS = 36
 """Narrower than this, "who does the I/O" goes under the table instead of taking figures' room."""
 SIDE_FRAME_CELLS = 3
 """The side pane's border and padding around its lines."""
+SIDE_WRAP_CELLS = 46
+"""Beside the table, the side pane may be narrower than its longest line (that line wraps) down to this: a
+process line ("name[pid] read 0B/s write 57.5M/s") stays whole; narrower, the pane goes under the table."""
+SIDE_BELOW_ROWS = 8
+"""Under the table, the side pane has at least this many rows (up to half the body when its lines need
+them); the table has the rest it needs, and the pane every row the table does not need (never blank rows
+above a cramped pane)."""
+PROCESS_LINES = 20
+"""The most processes the pane lists (as many as its rows hold, up to this)."""
+WHO_EXTRA_LINES = 4
+"""The pane's lines besides the processes: its heading, the unreadable note and the page cache's two."""
 DROP_FIRST = ("in_flight", "d_await", "dmb_s", "d_s", "f_await", "f_s", "spark", "rmb_s", "w_await",
               "r_await", "r_s", "io_ticks_ms", "flushes", "discards", "sectors_read", "reads")
 """Columns left out when the table is too narrow for all, least telling first (the rest stay whole); the
@@ -126,6 +144,24 @@ def hidden_note(hidden: list[str], width: int) -> str:
     return f"{len(hidden)} columns hidden for width"
 
 
+def sorted_label(layer: LayerSample, mountpoint: str) -> str:
+    """A sorted row's device: its name, then the mountpoint it serves (the title rows are gone)."""
+    return f"{visible(layer.row.name)}  {visible(mountpoint)}".rstrip()
+
+
+def sorted_cell(layer: LayerSample, mountpoint: str, cells: int, style: str | object) -> Text:
+    """The sorted row's device cell in `cells`: the name whole when it can be, the mountpoint (dim) cut in
+    the middle to what is left (its last folder kept, which names the place)."""
+    mount = visible(mountpoint)
+    least = min(cell_len(mount), SORTED_MOUNT_CELLS) + 2 if mount else 0  # a long name leaves the mount this
+    name = middle_ellipsis(visible(layer.row.name), max(cells - least, cells // 2))
+    room = cells - cell_len(name) - 2
+    cell = Text(name, style=style)  # type: ignore[arg-type]
+    if room >= 1 and mount:
+        cell.append("  " + middle_ellipsis(mount, room), style="dim")
+    return cell
+
+
 def _look(cell: Text) -> tuple[object, ...]:
     """What a cell shows (Text's own == ignores its style)."""
     return cell.plain, str(cell.style), tuple(cell.spans), cell.justify
@@ -176,6 +212,10 @@ class MonitorScreen(Screen[None]):
         self.sort_key: str | None = None
         """The figure column the rows are sorted by (largest first), or None: grouped by filesystem."""
         self._placed_key: str | None = None
+        self._table_rows: int | None = None
+        self._who_lines = 0
+        """The most lines "who does the I/O" has held (under the table it gets as many rows, up to half)."""
+        """The table's height when the side pane is under it (None: the whole body's, beside)."""
         self.filter_text = ""
         """The `/` filter: only the rows that have it stay, tick after tick."""
 
@@ -291,18 +331,35 @@ class MonitorScreen(Screen[None]):
             values.append(layer.delta.util if layer.delta is not None else None)
         for gone in sample.vanished:
             self.history.pop(gone, None)
-        layout = tuple(group.group for group in sample.groups)
+        self._measure_names(sample)
+        self._draw_table(sample)
+        self._draw_side(sample)
+        self._draw_summary(sample)
+
+    def _measure_names(self, sample: MonitorSample) -> None:
+        """Size the device column from its names (sorted: each name with its filesystem after it), and fit
+        the columns again when that changes."""
+        layout = (tuple(group.group for group in sample.groups), self.sort_key is None)
         if layout != self._measured_layout:  # the names' widths change only with the layout
             self._measured_layout = layout
-            names = [cell_len(layer_label(layer)) for layer in sample.layers()]
+            if self.sort_key is None:
+                names = [cell_len(layer_label(layer)) for layer in sample.layers()]
+            else:
+                names = [cell_len(sorted_label(layer, mount)) for mount, layer in self._first_groups(sample)]
             self._wanted_name_cells = min(max([MIN_NAME_CELLS, *names]), MAX_NAME_CELLS)
         wanted = self._wanted_name_cells
         if wanted != self._name_cells:
             self._name_cells, self._fitted_width = wanted, 0
             self._fit_columns(self.size.width)
-        self._draw_table(sample)
-        self._draw_side(sample)
-        self._draw_summary(sample)
+
+    @staticmethod
+    def _first_groups(sample: MonitorSample) -> list[tuple[str, LayerSample]]:
+        """Every device once, with the mountpoint of the first filesystem group it is in ("" for none)."""
+        seen: dict[str, tuple[str, LayerSample]] = {}
+        for group in sample.groups:
+            for layer in group.layers:
+                seen.setdefault(layer.row.kname, (group.group.key, layer))
+        return list(seen.values())
 
     def _show(self, selector: str, text: Text) -> None:
         """Put `text` in a Static, only if it shows something else: an update repaints the widget, and a
@@ -328,6 +385,7 @@ class MonitorScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self._fit_columns(self.size.width)
+        self.call_after_refresh(self._fit_heights)
         if self.sample is not None:  # the status line is fitted to the width
             self._draw_summary(self.sample)
 
@@ -341,6 +399,8 @@ class MonitorScreen(Screen[None]):
         columns = self._all_columns()
         needed = sum(w + CELL_PADDING for _, _, w in columns) + SCROLLBAR_CELLS
         side_cells = min(self._side_cells, SIDE_CELLS)  # as wide as its lines, when they fit beside
+        if SIDE_WRAP_CELLS <= width - needed - 1 < side_cells:  # room for most lines: the longest wrap
+            side_cells = width - needed - 1
         beside = width - needed >= side_cells
         self.set_class(not beside, "-side-below")
         side = self.query_one("#monitor-side")
@@ -350,7 +410,8 @@ class MonitorScreen(Screen[None]):
         side.display = beside or not counters  # under the table it would take the table's rows for nothing
         room = width - (side_cells + 1 if beside else 0)
         hidden: list[str] = []
-        shrink = min(needed - room, self._name_cells - NAME_CELLS) if needed > room else 0
+        floor = NAME_CELLS if self.sort_key is None else SORTED_NAME_CELLS  # sorted: room for a mountpoint
+        shrink = min(needed - room, self._name_cells - floor) if needed > room else 0
         if shrink > 0:  # a long name is cut in the middle before any figure is left out
             columns[0] = ("device", "device", self._name_cells - shrink)
             needed -= shrink
@@ -363,6 +424,7 @@ class MonitorScreen(Screen[None]):
                 hidden.append(found[0])
                 needed -= found[2] + CELL_PADDING
         self._set_columns(columns, hidden)
+        self._fit_heights()
 
     def _heading(self, label: str, key: str) -> Text:
         """A column heading; the sorted column is marked ▼ (largest first)."""
@@ -452,6 +514,7 @@ class MonitorScreen(Screen[None]):
                 self._show_selection()
             if selected is None or selected == self._placed_key:  # still where the screen put it: the
                 self._placed_key = self._selected_key()           # default row is nobody's choice
+            self._fit_heights()
             return
         changes: dict[tuple[str, str], Text] = {}
         for key in fresh:
@@ -507,13 +570,16 @@ class MonitorScreen(Screen[None]):
         for group in sample.groups:
             for layer in group.layers:
                 layers.setdefault(layer.row.kname, (group.group.key, layer))
+        titles = {group.group.key: group.group.key for group in sample.groups}
         rows = {f"{group}|{kname}": self._row_cells(f"{group}|{kname}", layer, live, device_cells)[0]
                 for kname, (group, layer) in layers.items()}
         column = self.sort_key or ""
         keys = sorted(rows, key=lambda key: -sort_value(rows[key].get(column, Text("")).plain))
         for key in keys:  # a copy: the row's memo keeps the grouped view's indented name
+            group, kname = key.split("|", 1)
             device = rows[key]["device"]
-            rows[key] = {**rows[key], "device": Text(device.plain.strip(), style=device.style)}
+            rows[key] = {**rows[key], "device": sorted_cell(layers[kname][1], titles.get(group, ""),
+                                                              device_cells, device.style)}
         return keys, rows
 
     def action_sort(self) -> None:
@@ -529,6 +595,7 @@ class MonitorScreen(Screen[None]):
             column.label = self._heading(label, str(column.key.value))
         self._row_keys = []
         if self.sample is not None:
+            self._measure_names(self.sample)  # sorted, each name has its filesystem beside it
             self._draw_table(self.sample)
             self._draw_summary(self.sample)
         table.refresh()
@@ -568,10 +635,6 @@ class MonitorScreen(Screen[None]):
             self._draw_side(self.sample)
 
     def _draw_side(self, sample: MonitorSample) -> None:
-        who = Text.assemble(("Who does the I/O\n", "bold"))
-        for line in process_lines(sample.processes, sample.live or self.root.live, limit=8):
-            who.append(line + "\n")
-        self._show("#monitor-who", who)
         layer, heading = self._selected_layer()
         detail = Text()
         if layer is not None:
@@ -580,12 +643,55 @@ class MonitorScreen(Screen[None]):
             columns = COLUMNS if layer.delta is not None else COUNTER_COLUMNS
             for label, key, _ in columns:
                 detail.append(f"  {label:<9} {cells[key]}\n")
+        who = Text.assemble(("Who does the I/O\n", "bold"))
+        live = sample.live or self.root.live
+        for line in process_lines(sample.processes, live, limit=self._who_room(detail)):
+            who.append(line + "\n")
+        for line in writeback_lines(sample):
+            who.append(line + "\n", style="dim")
+        self._show("#monitor-who", who)
         self._show("#monitor-selected", detail)
+        width = max(self.query_one("#monitor-who").content_size.width, 1)
+        rows = sum(-(-max(cell_len(line), 1) // width) for line in who.plain.splitlines())  # wrapped
+        if rows > self._who_lines:  # the most it held, so the table does not jump
+            self._who_lines = rows
+            self._fit_heights()
         lines = [*who.plain.splitlines(), *detail.plain.splitlines()]
         wanted = max((cell_len(line) for line in lines), default=0) + SIDE_FRAME_CELLS
         if wanted > self._side_cells:  # a longer line: the pane grows to hold it (or goes under the table)
             self._side_cells, self._fitted_width = wanted, 0
             self._fit_columns(self.size.width)
+
+    def _who_room(self, detail: Text) -> int:
+        """How many processes the pane lists: as many as its rows hold beside the selected layer's figures
+        (which sit under the processes beside the table, and beside them under it)."""
+        if self.has_class("-side-below"):  # the pane may grow to half the body for its lines
+            rows = max(self._body_rows() // 2 - 1, SIDE_BELOW_ROWS - 1)
+        else:
+            rows = self.query_one("#monitor-side").content_size.height - detail.plain.count("\n")
+        return max(min(rows - WHO_EXTRA_LINES, PROCESS_LINES), 3)
+
+    def _body_rows(self) -> int:
+        """The rows of the table and side pane together: the screen's less its one-line bars."""
+        return self.size.height - sum(child.outer_size.height for child in self.children
+                                      if child.id != "monitor-body" and child.display)
+
+    def _fit_heights(self) -> None:
+        """Under the table, the side pane takes every row the table's rows do not need (at least
+        SIDE_BELOW_ROWS); beside it, the table has the whole height."""
+        table = self.query_one("#monitor-table", DataTable)
+        side = self.query_one("#monitor-side")
+        height: int | None = None
+        if self.has_class("-side-below") and side.display:
+            body = self._body_rows()
+            if body <= 0:  # not laid out yet
+                return
+            wanted = table.row_count + table.header_height
+            side_rows = max(SIDE_BELOW_ROWS, min(self._who_lines + 1, body // 2))  # + its top border
+            height = max(min(wanted, body - side_rows), min(body, 3))
+        if height != self._table_rows:
+            self._table_rows = height
+            table.styles.height = height if height is not None else "1fr"
 
     def _draw_summary(self, sample: MonitorSample) -> None:
         parts = [cpu_line(sample.cpu, self.root.live) if self.root.live else

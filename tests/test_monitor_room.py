@@ -1,0 +1,154 @@
+"""The Monitor uses its room as newuser4 saw it in tmux (issue 23): device names whole where the figures
+leave room, the process pane given the rows the table does not need, sorted rows that still say which
+filesystem they serve, and "who does the I/O" explaining writes that no device shows yet."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import fixture_root
+from diskdoctor.app.text.monitor import writeback_lines
+from diskdoctor.app.tui import monitor_screen
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.monitor_screen import MonitorScreen
+from diskdoctor.probes.io_monitor import IoMonitor, MonitorSample
+from diskdoctor.probes.page_cache import PageCache, parse_meminfo_kib
+from diskdoctor.probes.process_io import ProcessRate, ProcessRates
+from diskdoctor.probes.root import Root, live_root
+from test_monitor_layout import SIZE_IDS, SIZES, open_monitor, screen_lines
+from textual.widgets import DataTable, Static
+
+LONG = "luks-elasticsearch-hot-tier-data-volume-01"
+
+
+def row_of(lines: list[str], name: str) -> str:
+    return next(line for line in lines if line.lstrip().startswith(name))
+
+
+async def test_a_long_device_name_is_whole_beside_room_at_200_columns() -> None:
+    """long-names at 200x60: the 42-character crypt name was cut to 36 with ~36 blank columns beside."""
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=(200, 60)) as pilot:
+        await open_monitor(pilot)
+        lines = screen_lines(app)
+        assert any(line.startswith(f" {LONG} ") for line in lines), [row_of(lines, LONG[:6])]
+        assert any(line.lstrip().startswith("vg_elasticsearch_hot-lv_data_nodes_shard_01 ") for line in lines)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_sorted_rows_keep_the_mountpoint_they_serve(size: tuple[int, int]) -> None:
+    """After `o` the filesystem title rows are gone: every device row names its mountpoint itself, so
+    two devices of two filesystems are told apart at every size."""
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=size) as pilot:
+        screen = await open_monitor(pilot)
+        await pilot.press("o")
+        await pilot.pause(0.1)
+        assert screen.sort_key is not None
+        table = screen.query_one("#monitor-table", DataTable)
+        lines = screen_lines(app)[table.region.y + 1:table.region.y + 1 + table.row_count]
+        assert not any(line.startswith(" /") for line in lines)  # no title rows
+        assert any(line.startswith(" nvme0n1p2  / ") for line in lines), lines
+        for name in ("luks-e", "vg_elast", "nvme0n1p1 ", "nvme1n1p1 "):
+            row = row_of(lines, name)
+            assert "/mount" in row or "recovery" in row or "/srv/" in row, row
+
+
+async def test_the_process_pane_under_the_table_gets_the_rows_the_table_does_not_need() -> None:
+    """Live at 120x40 the pane goes under the table: no blank rows between the table's last row and the
+    pane (at 200x60 newuser4 saw ~40 of them above a 6-row pane)."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_monitor(pilot)
+        await pilot.pause(0.2)
+        table = screen.query_one("#monitor-table", DataTable)
+        side = screen.query_one("#monitor-side")
+        assert screen.has_class("-side-below") and side.display
+        assert table.region.height <= table.row_count + table.header_height
+        assert side.region.y == table.region.bottom
+        assert side.region.height >= monitor_screen.SIDE_BELOW_ROWS
+
+
+async def test_the_process_pane_beside_the_table_when_most_lines_fit() -> None:
+    """At 200 columns the live table leaves ~50 columns: the pane sits beside it with the whole height
+    (its longest line wraps) instead of going under it with 8 rows."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await open_monitor(pilot)
+        await pilot.pause(0.2)
+        side = screen.query_one("#monitor-side")
+        table = screen.query_one("#monitor-table", DataTable)
+        assert not screen.has_class("-side-below")
+        assert side.region.y == table.region.y and side.region.height == table.region.height
+
+
+def _sample_with(processes: ProcessRates, cache: PageCache | None) -> MonitorSample:
+    return MonitorSample(dt.datetime.now().astimezone(), 1.0, True, (), processes=processes, page_cache=cache)
+
+
+def test_writes_growing_dirty_data_are_explained() -> None:
+    writer = ProcessRates([ProcessRate(42, "python", 0.0, 57.5e6)])
+    growing = PageCache(300 << 20, 0, 30.0, 57.5e6)
+    lines = writeback_lines(_sample_with(writer, growing))
+    assert lines[0] == "page cache: 300M dirty, +54.8M/s · 0B being written back"
+    assert "reaches the page cache" in lines[1] and "writeback" in lines[1] and "30 s" in lines[1]
+    steady = dataclasses.replace(growing, dirty_growth_s=0.0)
+    assert writeback_lines(_sample_with(writer, steady)) == [
+        "page cache: 300M dirty, +0B/s · 0B being written back"]
+    assert writeback_lines(_sample_with(writer, None)) == []
+
+
+def test_meminfo_dirty_and_writeback_are_read_in_bytes() -> None:
+    text = "MemTotal:        8000000 kB\nDirty:              1234 kB\nWriteback:            16 kB\n"
+    assert parse_meminfo_kib(text, ("Dirty", "Writeback")) == {"Dirty": 1234 * 1024, "Writeback": 16 * 1024}
+
+
+WRITER = """
+import sys, time
+with open(sys.argv[1], "wb") as out:
+    for _ in range(60):
+        out.write(b"x" * (1 << 20))
+        time.sleep(0.02)
+    time.sleep(30)
+"""
+
+
+def test_a_buffered_writer_shows_as_dirty_page_cache_on_the_live_host(tmp_path: Path) -> None:
+    """A process writing 50 MiB/s without fsync: the monitor reads Dirty and how fast it grew."""
+    monitor = IoMonitor(Root("/", live=True), rescan_every=None)
+    monitor.poll()
+    monitor.poll()
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path / "dirty")])
+    try:
+        time.sleep(0.3)
+        monitor.poll()  # the writer's counters' baseline (a process is rated from its second reading)
+        time.sleep(0.7)
+        sample = monitor.poll()
+        assert sample.page_cache is not None and sample.page_cache.dirty_growth_s is not None
+        assert writeback_lines(sample)[0].startswith("page cache: ")
+        assert any(process.pid == writer.pid for process in sample.processes.top)
+    finally:
+        writer.kill()
+        writer.wait()
+
+
+async def test_the_pane_says_why_no_device_shows_the_writes() -> None:
+    """The pane under "Who does the I/O" says the page cache holds the writes (newuser4 saw python
+    writing 57.5M/s while no device showed that rate, with no explanation)."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen: MonitorScreen = await open_monitor(pilot)
+        screen._timer.pause()
+        sample = dataclasses.replace(screen.sample, processes=ProcessRates(
+            [ProcessRate(42, "python", 0.0, 57.5e6)]), page_cache=PageCache(300 << 20, 0, 30.0, 57.5e6))
+        screen.post_message(monitor_screen.MonitorTick(sample))
+        await pilot.pause(0.2)
+        who = str(screen.query_one("#monitor-who", Static).render())
+        assert "python[42] read 0B/s write 54.8M/s" in who
+        assert "page cache: 300M dirty, +54.8M/s" in who and "reaches the page cache" in who
