@@ -48,6 +48,8 @@ FIELD_EDGES = 6
 CHECKBOX_EDGES = 9
 """Columns a checkbox takes besides its label (edges, padding, the ▐X▌)."""
 START_WIDTH = 10
+NO_DURATION = "by size"
+"""The seconds field when empty: the run goes by its size (once "-", which said nothing to a newcomer)."""
 DIRECTORY_ROOM = 40
 """The directory field's width to share towards even before a path is typed, so it does not grow per key."""
 
@@ -116,20 +118,23 @@ class BenchForm(Vertical):
                          allow_blank=False, id="bench-profile",
                          tooltip="a WAL profile, or another workload: compaction, 4k random writes, "
                                  "the WAL under compaction")
-            yield TextField("2300", placeholder="2300", id="bench-bs",
+            yield TextField("2300", placeholder="2300", id="bench-bs", select_on_focus=False,
                             tooltip="bytes per write, e.g. 2300 or 8k",
                             validators=[Function(_valid_size, "block size: bytes, e.g. 2300 or 8k")])
-            yield TextField("22m", placeholder="22m", id="bench-size", tooltip="total bytes, e.g. 22m",
+            yield TextField("22m", placeholder="22m", id="bench-size", select_on_focus=False,
+                            tooltip="total bytes, e.g. 22m",
                             validators=[Function(_valid_size, "size: bytes, e.g. 22m or 1g")])
-            yield TextField(placeholder="-", id="bench-duration", tooltip="seconds; overrides size",
+            yield TextField(placeholder=NO_DURATION, id="bench-duration", select_on_focus=False,
+                            tooltip="seconds; overrides size (empty: the run goes by size)",
                             validators=[Function(_valid_duration, "duration: seconds, e.g. 30 or 2m")])
             yield Select([(m, m) for m in SYNC_METHODS], value="fdatasync", allow_blank=False,
                          id="bench-sync")
             yield Checkbox("prealloc", True, id="bench-prealloc")
-            yield TextField("1", placeholder="1", id="bench-jobs", tooltip="parallel compaction processes",
+            yield TextField("1", placeholder="1", id="bench-jobs", select_on_focus=False,
+                            tooltip="parallel compaction processes",
                             validators=[Function(_valid_jobs, "jobs: a whole number, 1 or more")])
             yield Checkbox("O_DIRECT", True, id="bench-direct")
-            yield TextField(DEFAULT_RATES, placeholder="closed loop", id="bench-rates",
+            yield TextField(DEFAULT_RATES, placeholder="closed loop", id="bench-rates", select_on_focus=False,
                             tooltip="open-loop writes/s, each its own load: 500, 50,500 or 1.5k "
                                     "(empty: the closed loop only)",
                             validators=[Function(_valid_rates, "writes/s: e.g. 500 or 50,500")])

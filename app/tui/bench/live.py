@@ -8,7 +8,7 @@ from typing import Any
 from diskdoctor.app.core.bench.kinds import kind_of
 from diskdoctor.probes.engine.protocol import Interval
 from diskdoctor.probes.engine.workloads.compaction import CompactionResult
-from diskdoctor.probes.engine.workloads.wal import WalResult
+from diskdoctor.probes.engine.workloads.wal import WalLevel, WalResult
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.wal_params import PROFILES, load_text
 from diskdoctor.widgets import LatencyBars, LayerTimeTable, PercentileChart
@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from . import view, workloads
+from .phases import PhaseTraces, level_text
 
 HISTOGRAM_TITLE = "latency histogram (whole run)"
 
@@ -32,6 +33,9 @@ class LivePanel:
         self.last_t = 0.0
         self.last_ops = 0
         self.last_progress = 0.0
+        self.phases = PhaseTraces()
+        """Each load's chart and figures (a WAL run), to show the judged one after the run."""
+        self.result: WalResult | None = None
 
     def reset(self, kind: str, params: object) -> None:
         """A new run: empty chart, histogram, layers and figures."""
@@ -39,6 +43,7 @@ class LivePanel:
         self.figures = workloads.LiveFigures(kind, params)
         self.total_sync, self.total_write = LatencyHistogram(), LatencyHistogram()
         self.last_t, self.last_ops, self.last_progress = 0.0, 0, 0.0
+        self.phases, self.result = PhaseTraces(), None
         query = self.screen.query_one
         chart = query(PercentileChart)
         series = kind_of(kind).form.series
@@ -81,6 +86,8 @@ class LivePanel:
             stats.append(self.figures.beside_text())
         query = self.screen.query_one
         load = self.figures.load
+        if load and not self.figures.phased:
+            self.phases.add(load, workloads.load_label(metric, load), point, stats)
         with self.screen.app.batch_update():
             if self.figures.load_changed:  # the next load of a WAL run: its own chart and figures
                 query(PercentileChart).clear_history(workloads.load_label(metric, load))
@@ -120,3 +127,41 @@ class LivePanel:
         query(LatencyBars).show_bands(HISTOGRAM_TITLE, view.log_bands(self.total_sync))
         query("#bench-progress-text", Static).update(view.progress_text(
             1.0, result.duration_s, result.samples, result.ops_per_s or 0.0, finished=True))
+        self.result = result  # the screen's verdict then says which load is judged (judge)
+
+    def judge(self, level: WalLevel | None) -> None:
+        """The verdict judged `level`: the chart, figures, histogram and layer times show it."""
+        judged = self.phases.judge(level)
+        if judged is not None and self.result is not None:
+            self.show_phase(judged)
+
+    @property
+    def can_step(self) -> bool:
+        """Whether a finished WAL run has other loads to show."""
+        return self.result is not None and len(self.phases.traces) > 1
+
+    def step_phase(self) -> None:
+        """Show the next load of the finished run."""
+        if self.can_step:
+            self.phases.step()
+            self.show_phase(self.phases.shown)
+
+    def show_phase(self, index: int) -> None:
+        """Draw the load at `index` of the finished run: its chart, figures, histogram and layer times."""
+        trace, result = self.phases.traces[index], self.result
+        query = self.screen.query_one
+        chart = query(PercentileChart)
+        chart.clear_history(self.phases.title(index))
+        for t, values in trace.points:
+            chart.push(t, values)
+        if trace.stats is not None:
+            query("#bench-stats", Static).update(trace.stats, layout=False)
+        level = self.phases.level(result, index) if result is not None else None
+        if level is None:
+            return
+        title = f"latency histogram (at {level_text(level)})"
+        query(LatencyBars).show_bands(title, view.log_bands(level.latency))
+        rows = view.layer_rows(level.layers)
+        if rows:
+            query("#bench-layers-title", Static).update(view.layers_title(level_text(level)))
+            query(LayerTimeTable).show_layers(rows)

@@ -14,7 +14,7 @@ from diskdoctor.app.core.bench.kinds import kind_of
 from diskdoctor.app.core.bench.outcome import verdict_word
 from diskdoctor.app.core.bench.record import BenchRecord
 from diskdoctor.app.core.bench.verdict import run_findings
-from diskdoctor.app.core.bench.wal import format_ms
+from diskdoctor.app.core.bench.wal import format_ms, judged_result
 from diskdoctor.app.text import bench_advice
 from diskdoctor.probes.engine.workloads.interference import InterferenceResult
 from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
@@ -31,6 +31,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Header, Input, Select, Static, Tabs
 from textual.worker import Worker, WorkerState
 
@@ -50,6 +51,8 @@ __all__ = ["NO_LIVE_HOST", "BenchScreen"]
 LONGER_FACTOR = 4
 WIDE_FROM = 160
 VERDICT_SCROLL_TRIES = 5
+VERDICT_ROWS = 8
+"""After a run the one column starts at "Where the time goes" when this much of the verdict shows under it."""
 VERDICT_SCROLL_RETRY_S = 0.1
 FOLD_BELOW = 45
 """Shorter terminals fold the form into one line while a run goes and after it, so its figures and verdict
@@ -90,6 +93,8 @@ class BenchScreen(SnapshotScreen):
                 tooltip="Scroll the chart, figures and verdict (one column below 160 columns)."),
         Binding("pageup", "scroll_body(-1)", "Scroll up", show=False,
                 tooltip="Scroll the chart, figures and verdict back up."),
+        Binding("c", "phase", "Chart load", tooltip="Show the run's next load on the chart, figures, "
+                "histogram and layer times (after a run they show the load the verdict judged)."),
         Binding("f", "fio", "fio side by side", tooltip="Run the equivalent fio job on the same directory."),
         Binding("a", "again", "Run again", tooltip="Run again with the same settings in the same directory."),
         Binding("l", "longer", "Run longer", tooltip="Run again, four times as long."),
@@ -151,6 +156,7 @@ class BenchScreen(SnapshotScreen):
                 yield Static(view.LAYERS_LIVE_TITLE, id="bench-layers-title", classes="pane-title")
                 yield LayerTimeTable(id="bench-layers")
                 yield ThresholdRow()
+                yield FiguresText("", id="bench-plan")  # before the first run: what Start runs
                 yield FiguresText("", id="bench-previous")
                 yield FiguresText("", id="bench-verdict")
                 yield FiguresText("", id="bench-advice")
@@ -167,6 +173,7 @@ class BenchScreen(SnapshotScreen):
     def on_mount(self) -> None:
         self.sub_title = "Benchmark: database-style writes, measured live"
         self.query_one("#bench-after").display = self.query_one("#bench-advice").display = False
+        self._show_live_panes(False)
         self.query_one(LatencyBars).show_bands(HISTOGRAM_TITLE, [])
         label_fields(self.query_one(ThresholdRow))
         self.rejudge()
@@ -208,6 +215,8 @@ class BenchScreen(SnapshotScreen):
             return self.query_one(ThresholdRow).display
         if action == "settings":
             return self.query_one(BenchForm).folded
+        if action == "phase":
+            return not self.busy and self.live.can_step
         if action == "longer" and not kind_of(self.kind).form.can_lengthen:
             return False  # as its button: a compaction or interference run has no longer version
         if action in ("again", "longer", "fio"):
@@ -277,6 +286,7 @@ class BenchScreen(SnapshotScreen):
         if isinstance(self.focused, (Input, Button)):
             self.set_focus(None)  # so s, f, t, a, l and Esc reach the screen instead of the form
         self.query_one("#bench-after").display = False
+        self._show_live_panes(True)
         self.query_one("#bench-progress-text").remove_class("-note")  # back to its fixed two lines
         self.query_one(BenchForm).show_params(params)
         self.query_one("#bench-body").scroll_home(animate=False)
@@ -369,11 +379,21 @@ class BenchScreen(SnapshotScreen):
         if self.focused is not None and body in self.focused.ancestors:
             self.set_focus(None, scroll_visible=False)  # a focused field in the column would pull it back
         verdict = self.query_one("#bench-verdict")
-        body.scroll_to_widget(verdict, top=True, animate=False)
-        if tries > 1 and verdict.region.y != body.region.y:
+        target = self._first_in_view(body, verdict)
+        body.scroll_to_widget(target, top=True, animate=False)
+        if tries > 1 and target.region.y != body.region.y:
             self.set_timer(VERDICT_SCROLL_RETRY_S, lambda: self._show_verdict_first(tries - 1))
         else:  # where the column rests: never inside a table's figures with its header above the fold
             self.set_timer(VERDICT_SCROLL_RETRY_S, self._keep_headers)
+
+    def _first_in_view(self, body: Widget, verdict: Widget) -> Widget:
+        """Where the one column starts after a run: at "Where the time goes" when the verdict's first
+        VERDICT_ROWS lines still show under it (the layer times explain the verdict), else at the verdict."""
+        title = self.query_one("#bench-layers-title")
+        if not title.display or not self.query_one(LayerTimeTable).display:
+            return verdict
+        above = verdict.region.y - title.region.y
+        return title if above > 0 and above + VERDICT_ROWS <= body.region.height else verdict
 
     def _keep_headers(self) -> None:
         """When the column cannot scroll the verdict to its top, its top row may fall inside a table above
@@ -447,6 +467,8 @@ class BenchScreen(SnapshotScreen):
         text, verdict = view.verdict_text(self.params, self.target, self.result, threshold,  # type: ignore[arg-type]
                                           source, self.record.sections if self.record else None, caveats)
         self.query_one("#bench-verdict", Static).update(text)
+        sections = self.record.sections if self.record else None
+        self.live.judge(judged_result(self.params, self.result, threshold, source, sections).headline)  # type: ignore[arg-type]
         if self.record is not None:
             self._show_advice(replace(self.record, threshold=threshold, threshold_source=source))
         fio = self.fio if isinstance(self.fio, FioSyncStats) else None
@@ -490,6 +512,21 @@ class BenchScreen(SnapshotScreen):
             return
         self._show_verdict(row.choice, threshold, problem)
 
+    def _show_live_panes(self, shown: bool) -> None:
+        """The progress, figures and layer times once a run starts; before it, what Start runs instead (an
+        empty layer table put the threshold row under its headings, and blank panes filled the column)."""
+        for selector in ("#bench-progress-text", "#bench-stats", "#bench-layers-title", "#bench-layers"):
+            self.query_one(selector).display = shown
+        self.query_one("#bench-plan").display = not shown
+        self._show_plan()
+
+    def _show_plan(self) -> None:
+        """What Start runs, for the workload the form is set to (before the first run only)."""
+        plan = self.query_one("#bench-plan", Static)
+        if plan.display:
+            kind = workloads.workload_of(str(self.query_one("#bench-profile", Select).value))
+            plan.update(view.plan_text(kind, self.query_one(BenchForm).directory))
+
     def _show_judging(self) -> None:
         """The threshold row and the chart's limit line only where something is judged against them.
 
@@ -507,6 +544,11 @@ class BenchScreen(SnapshotScreen):
         elif threshold is not None:  # an unusable custom value leaves the last usable limit drawn
             chart.set_threshold(threshold, view.LIMIT_LABELS.get(row.choice, ""))
         self.refresh_bindings()
+
+    def action_phase(self) -> None:
+        """Show the finished run's next load (the verdict's load comes first)."""
+        if not self.busy:
+            self.live.step_phase()
 
     def action_threshold(self) -> None:
         """Cycle the threshold profile: etcd docs, vendor, custom."""
@@ -614,6 +656,8 @@ class BenchScreen(SnapshotScreen):
         """Once the form is changed, the problem shown for its old values is gone from the status line."""
         if event.control.id == "bench-profile":
             self._show_judging()
+        if event.control.id in ("bench-profile", "bench-dir"):
+            self._show_plan()
         if self._problem_form is not None and not self.busy \
                 and self.query_one(BenchForm).values() != self._problem_form:
             self._status(READY_HINT)

@@ -34,6 +34,7 @@ class ThresholdRow(Horizontal):
         yield Select([(label, key) for key, label in view.THRESHOLDS], value="etcd", allow_blank=False,
                      id="bench-threshold")
         yield TextField("10", placeholder="ms", id="bench-threshold-custom", disabled=True,
+                        select_on_focus=False,
                         validators=[Function(_valid_threshold, "a number of ms above 0")])
         yield Static("", id="bench-threshold-error")
 

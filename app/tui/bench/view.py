@@ -7,6 +7,7 @@ import math
 from diskdoctor.app.base.units import format_latency, format_threshold
 from diskdoctor.app.core.bench import wal as wal_report
 from diskdoctor.app.core.bench.caveats import Caveats, not_durable_of
+from diskdoctor.app.core.bench.kinds import kind_of
 from diskdoctor.app.core.bench.outcome import Sections, verdict_style, verdict_word
 from diskdoctor.app.core.bench.wal import (
     ETCD_THRESHOLD_MS,
@@ -44,6 +45,27 @@ FIELD_LABELS = {"#bench-fs": "filesystem", "#bench-dir": "directory to test",
 LAYERS_LIVE_TITLE = "Where the time goes (last interval, /proc/diskstats)"
 LAYERS_RUN_TITLE = "Where the time goes (whole run, /proc/diskstats)"
 NO_LAYERS_TITLE = "Where the time goes: no block device under this directory, so no per-layer times"
+
+
+def layers_title(load: str) -> str:
+    """The layer table's title while it shows one load of a finished run."""
+    return f"Where the time goes (at {load}, /proc/diskstats)"
+
+
+def plan_text(kind: str, directory: str) -> Text:
+    """Before the first run, what Start will do: the workload in words, where it writes, what is judged."""
+    workload = kind_of(kind)
+    where = directory or "the directory above"
+    text = Text("What Start runs\n", style="bold")
+    text.append(workload.cli.description + "\n\n")
+    text.append(f"It writes only in a scratch directory it makes in {where}, and removes it when the run "
+                "ends, is cancelled (Esc) or fails.\n")
+    if workload.judged:
+        text.append("The verdict compares its p99 with the threshold above; the chart draws each load as it "
+                    "runs, then the judged one (c: the others).")
+    else:
+        text.append("Nothing is judged: the figures are reported as measured.")
+    return text
 
 
 def filesystem_choices(host: Host) -> list[tuple[Text, str]]:
