@@ -51,8 +51,9 @@ __all__ = ["NO_LIVE_HOST", "BenchScreen"]
 LONGER_FACTOR = 4
 WIDE_FROM = 160
 VERDICT_SCROLL_TRIES = 5
-VERDICT_ROWS = 8
-"""After a run the one column starts at "Where the time goes" when this much of the verdict shows under it."""
+VERDICT_ROWS = 12
+"""After a run the one column starts at "Where the time goes" when this much of the verdict shows under it
+(at 120x40 it does; at 80x24 the verdict keeps the top, its layer times one PgUp away)."""
 VERDICT_SCROLL_RETRY_S = 0.1
 FOLD_BELOW = 45
 """Shorter terminals fold the form into one line while a run goes and after it, so its figures and verdict
@@ -320,6 +321,7 @@ class BenchScreen(SnapshotScreen):
     @on(RunStarted)
     def show_started(self, message: RunStarted) -> None:
         self.target, self.params = message.target, message.params
+        self._show_live_panes(True)
         self.live.started(message.params)
         # the filesystem just benchmarked is the selection: Advice arrives narrowed to its findings
         choose(self.app, None, message.target.mountpoint or message.target.directory, "bench")
