@@ -121,3 +121,22 @@ async def test_tabbing_into_a_field_keeps_its_text_and_an_empty_duration_says_by
         await pilot.press("7")
         assert screen.query_one("#bench-bs", Input).value == "23007"
         assert screen.query_one("#bench-duration", Input).placeholder == "by size"
+
+
+async def test_before_a_run_the_column_lists_the_runs_saved_on_that_filesystem() -> None:
+    """The room under what Start runs holds the runs saved there before, newest first, with verdicts."""
+    from diskdoctor.app.core.runs.store import RunStore
+    from support.runs_support import saved_run
+
+    RunStore().save(saved_run(20, slow_ms=2.0))
+    RunStore().save(saved_run(21, slow_ms=30.0))
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await open_bench(app, pilot)
+        screen.query_one("#bench-dir", Input).value = "/var/lib/etcd"
+        await until(pilot, lambda: "Earlier runs on this filesystem" in text_of(app, "#bench-plan"))
+        lines = text_of(app, "#bench-plan").split("Earlier runs on this filesystem", 1)[1].splitlines()
+        assert lines[1].startswith("2026-11-21 14:30 UTC  wal") and "FAIL p99" in lines[1]
+        assert lines[2].startswith("2026-11-20 14:30 UTC  wal") and "PASS p99" in lines[2]
+        screen.query_one("#bench-dir", Input).value = "/nowhere-saved"
+        await until(pilot, lambda: "none saved yet for /nowhere-saved" in text_of(app, "#bench-plan"))

@@ -253,6 +253,10 @@ class BenchForm(Vertical):
         options = self.query_one("#bench-fs", Select)._options if self.is_mounted else []
         return not path or os.path.isdir(path) or any(value == path for _, value in options)
 
+    def mountpoint_of(self, directory: str) -> str | None:
+        """The mountpoint of the filesystem holding `directory` (None when the host lists none)."""
+        return self._holding_mount(directory)
+
     def _holding_mount(self, directory: str) -> str | None:
         """The mountpoint of the filesystem that holds `directory`, as the filesystem menu lists it."""
         if self.host is None or not directory.startswith("/"):

@@ -11,6 +11,14 @@ from textual.message import Message
 
 
 @dataclass
+class EarlierRuns(Message):
+    """The saved runs on the filesystem holding `directory`, newest first: (when, kind, headline)."""
+
+    directory: str
+    runs: list[tuple[str, str, str]]
+
+
+@dataclass
 class RunStarted(Message):
     """The target was checked and the engine child started."""
 

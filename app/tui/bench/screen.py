@@ -15,7 +15,9 @@ from diskdoctor.app.core.bench.outcome import verdict_word
 from diskdoctor.app.core.bench.record import BenchRecord
 from diskdoctor.app.core.bench.verdict import run_findings
 from diskdoctor.app.core.bench.wal import format_ms, judged_result
+from diskdoctor.app.core.runs.store import RunStore, RunStoreError
 from diskdoctor.app.text import bench_advice
+from diskdoctor.app.text.runs import headline_parts
 from diskdoctor.probes.engine.workloads.interference import InterferenceResult
 from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
 from diskdoctor.probes.engine.workloads.wal import WalResult
@@ -27,7 +29,7 @@ from diskdoctor.widgets import LatencyBars, LayerTimeTable, PercentileChart, Sta
 from diskdoctor.widgets.figures_text import FiguresText
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
@@ -43,7 +45,7 @@ from . import fio_view, view, workloads
 from . import run as bench_run
 from .form import BenchForm, label_fields
 from .live import HISTOGRAM_TITLE, LivePanel
-from .messages import ContentionReady, FioEnded, IntervalReady, RunEnded, RunStarted
+from .messages import ContentionReady, EarlierRuns, FioEnded, IntervalReady, RunEnded, RunStarted
 from .run import RunController
 from .threshold import ThresholdRow
 
@@ -135,6 +137,8 @@ class BenchScreen(SnapshotScreen):
         scrolls)."""
         """The engine's phase while a run goes ("preparing", "closed loop (capacity)"), kept beside the
         progress on the status line."""
+        self._earlier: EarlierRuns | None = None
+        """The saved runs on the form's filesystem (shown under what Start runs, before the first run)."""
         self.live = LivePanel(self)
         self.engine = RunController(self, self._phase_status)
         self.fio_run = bench_fio_run.FioController(self, self._fio_tick)
@@ -523,11 +527,39 @@ class BenchScreen(SnapshotScreen):
         self._show_plan()
 
     def _show_plan(self) -> None:
-        """What Start runs, for the workload the form is set to (before the first run only)."""
+        """What Start runs, for the workload the form is set to, and the runs saved on that filesystem
+        before (before the first run only: the column's room is for the run once there is one)."""
         plan = self.query_one("#bench-plan", Static)
-        if plan.display:
-            kind = workloads.workload_of(str(self.query_one("#bench-profile", Select).value))
-            plan.update(view.plan_text(kind, self.query_one(BenchForm).directory))
+        if not plan.display:
+            return
+        form = self.query_one(BenchForm)
+        kind = workloads.workload_of(str(self.query_one("#bench-profile", Select).value))
+        text = view.plan_text(kind, form.directory)
+        if self._earlier is not None and self._earlier.directory == form.directory:
+            text.append("\n\n")
+            text.append(view.earlier_runs_text(self._earlier.runs, form.directory))
+        plan.update(text)
+        if form.directory and (self._earlier is None or self._earlier.directory != form.directory):
+            self.load_earlier(form.directory, form.mountpoint_of(form.directory))
+
+    @work(thread=True, exclusive=True, group="bench-earlier", exit_on_error=False,
+          description="read the runs saved on this filesystem")
+    def load_earlier(self, directory: str, mountpoint: str | None) -> None:
+        """Worker: the saved runs on the filesystem holding `directory` (every run file is parsed)."""
+        try:
+            runs = RunStore().scan().newest_first()
+        except RunStoreError:
+            runs = []
+        here = [run for run in runs if run.stack.target.directory == directory
+                or (mountpoint is not None and run.stack.target.mountpoint == mountpoint)]
+        listed = [(run.when(), run.kind, " ".join(part for part, _ in headline_parts(run) if part))
+                  for run in here[:view.EARLIER_RUNS]]
+        self.post_message(EarlierRuns(directory, listed))
+
+    @on(EarlierRuns)
+    def _earlier_runs(self, message: EarlierRuns) -> None:
+        self._earlier = message
+        self._show_plan()
 
     def _show_judging(self) -> None:
         """The threshold row and the chart's limit line only where something is judged against them.

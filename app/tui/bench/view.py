@@ -68,6 +68,23 @@ def plan_text(kind: str, directory: str) -> Text:
     return text
 
 
+WORD_STYLES = {"PASS": "green", "FAIL": "red", "INCONCLUSIVE": "yellow", "DAMAGED": "red"}
+EARLIER_RUNS = 8
+"""Saved runs listed under what Start runs (the newest on that filesystem)."""
+
+
+def earlier_runs_text(runs: list[tuple[str, str, str]], directory: str) -> Text:
+    """The runs saved on the filesystem of `directory`, newest first: "2026-11-26 02:55 UTC  wal  FAIL …"."""
+    text = Text("Earlier runs on this filesystem", style="bold")
+    text.append(" (key 5: all saved runs)\n", style="dim")
+    if not runs:
+        text.append(f"none saved yet for {directory}", style="dim")
+    for when, kind, head in runs:
+        text.append(f"{when}  {kind:<12} ")
+        text.append(head + "\n", style=WORD_STYLES.get(head.split(" ", 1)[0], ""))
+    return text
+
+
 def filesystem_choices(host: Host) -> list[tuple[Text, str]]:
     """(label, mountpoint) for every mounted filesystem a benchmark could target, block devices first."""
     choices: list[tuple[Text, str]] = []
