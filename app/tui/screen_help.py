@@ -60,8 +60,12 @@ BENCH_HELP = ScreenHelp(
            "directory that is always removed. A child process measures; this screen only draws. Live: "
            "p50/p90/p99/p99.9 per interval, a histogram of the whole run, ops/s, progress and the time "
            "each layer adds; at the end, the verdict against the threshold you pick (WAL and WAL under "
-           "compaction; compaction and randwrite are measured, not judged, so they have no threshold). / "
-           "moves to the directory field without typing into it; a path already there stays."),
+           "compaction; compaction and randwrite are measured, not judged, so they have no threshold). "
+           "After a WAL run the chart, figures, histogram and layer times show the load the verdict judged; "
+           "c steps through the other loads (the closed-loop capacity run is never judged). Before the first "
+           "run the column says what Start runs and lists the runs saved on that filesystem. / moves to the "
+           "directory field without typing into it; a path already there stays; a field tabbed into keeps "
+           "its text (the cursor at its end)."),
     words=(("PASS", "bold green", "the p99 of the durable call is under the threshold"),
            ("FAIL", "bold red", "the p99 is at or over the threshold"),
            ("yellow figure", "yellow", "a percentile resting on fewer than 10 samples: not worth much"),
@@ -95,8 +99,11 @@ MONITOR_HELP = ScreenHelp(
            "the disks (a layer under two filesystems shows in both), then devices under none. Per layer: "
            "utilisation and its trend, read/write IOPS and MB/s, average wait per read and write, flushes "
            "and discards with their waits, requests in flight. Beside it: the processes moving the most "
-           "storage bytes and CPU iowait/steal (a noisy neighbour on a VM shows as steal). On a capture "
-           "there is one reading: its cumulative counters are shown, and live rates need the live host."),
+           "storage bytes and CPU iowait/steal (a noisy neighbour on a VM shows as steal), and the page "
+           "cache's dirty bytes: a process's buffered write counts when it reaches the page cache, and a "
+           "device shows it only at writeback, so a writer no device matches yet is explained there. o sorts "
+           "by a column; sorted, each device names the mountpoint it serves. On a capture there is one "
+           "reading: its cumulative counters are shown, and live rates need the live host."),
     words=(("red row", "bold white on red", "the group's saturated layer: busy 90% of the interval or more"),
            ("yellow util", "yellow", "busy 60% of the interval or more"),
            ("util trend", "cyan", "utilisation over the last 12 ticks, 0 to 100%, newest on the right"),
@@ -106,6 +113,8 @@ MONITOR_HELP = ScreenHelp(
     sources=("/proc/diskstats (every field; /sys/block/X/stat on a capture without it), deltas per tick",
              "the stack under each filesystem: the shared host snapshot (sysfs holders/slaves, mountinfo)",
              "per-process read/write bytes: psutil (/proc/PID/io; another user's process needs root)",
+             "dirty and writeback bytes: /proc/meminfo; how long a page stays dirty: "
+             "/proc/sys/vm/dirty_expire_centisecs",
              "CPU iowait and steal: psutil.cpu_times() deltas",
              "hotplug: pyudev netlink events (udev, or kernel uevents without udevd); else sysfs re-read"),
 )
