@@ -75,6 +75,8 @@ SIDE_BELOW_ROWS = 8
 """Under the table, the side pane has at least this many rows (up to half the body when its lines need
 them); the table has the rest it needs, and the pane every row the table does not need (never blank rows
 above a cramped pane)."""
+TABLE_KEEP_ROWS = 16
+"""Under the table, the side pane grows past SIDE_BELOW_ROWS only while the table keeps this many rows."""
 PROCESS_LINES = 20
 """The most processes the pane lists (as many as its rows hold, up to this)."""
 WHO_EXTRA_LINES = 4
@@ -665,11 +667,17 @@ class MonitorScreen(Screen[None]):
     def _who_room(self, detail: Text) -> int:
         """How many processes the pane lists: as many as its rows hold beside the selected layer's figures
         (which sit under the processes beside the table, and beside them under it)."""
-        if self.has_class("-side-below"):  # the pane may grow to half the body for its lines
-            rows = max(self._body_rows() // 2 - 1, SIDE_BELOW_ROWS - 1)
+        if self.has_class("-side-below"):  # the pane may grow for its lines (less its top border)
+            rows = self._side_rows_most(self._body_rows()) - 1
         else:
             rows = self.query_one("#monitor-side").content_size.height - detail.plain.count("\n")
         return max(min(rows - WHO_EXTRA_LINES, PROCESS_LINES), 3)
+
+    @staticmethod
+    def _side_rows_most(body: int) -> int:
+        """The most rows the pane under the table may take: SIDE_BELOW_ROWS, or more for its lines while
+        the table keeps TABLE_KEEP_ROWS and half the body (at 80x24 the table keeps its rows)."""
+        return max(SIDE_BELOW_ROWS, min(body // 2, body - TABLE_KEEP_ROWS))
 
     def _body_rows(self) -> int:
         """The rows of the table and side pane together: the screen's less its one-line bars."""
@@ -687,7 +695,7 @@ class MonitorScreen(Screen[None]):
             if body <= 0:  # not laid out yet
                 return
             wanted = table.row_count + table.header_height
-            side_rows = max(SIDE_BELOW_ROWS, min(self._who_lines + 1, body // 2))  # + its top border
+            side_rows = max(SIDE_BELOW_ROWS, min(self._who_lines + 1, self._side_rows_most(body)))  # + border
             height = max(min(wanted, body - side_rows), min(body, 3))
         if height != self._table_rows:
             self._table_rows = height
