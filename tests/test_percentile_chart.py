@@ -120,6 +120,21 @@ async def test_narrow_chart_keeps_the_limit_with_a_shorter_title() -> None:
         assert all(len(row) <= 50 for row in text)
 
 
+async def test_a_long_metric_keeps_the_limit_whole_at_80_columns() -> None:
+    """After a WAL run the title names the judged load and the key: at 80 columns the limit stays whole
+    (the scale goes unsaid) instead of being cut at "(etcd"."""
+    app = ChartApp()
+    async with app.run_test(size=(78, 12)) as pilot:
+        chart = app.query_one(PercentileChart)
+        chart.clear_history("fdatasync at 500/s steady (judged · c: 2 of 3)")
+        chart.set_threshold(10, "etcd docs")
+        chart.push(0.5, {"p50": 3.0})
+        await pilot.pause()
+        title = rows(chart)[0]
+        assert title.startswith("fdatasync at 500/s steady (judged · c: 2 of 3)")
+        assert title.rstrip().endswith("limit 10 ms (etcd docs)")
+
+
 @pytest.mark.parametrize("width", [78, 118])
 async def test_the_live_p99_and_the_whole_phase_p99_say_which_is_which_at_any_width(width: int) -> None:
     app = ChartApp()

@@ -159,6 +159,8 @@ class PercentileChart(Widget):
             limit = f"limit {format_threshold(self.threshold_ms)}{source}"
             if len(title) + len(limit) + 4 > width:
                 title = f"{self.metric}, log scale"
+            if len(title) + len(limit) + 4 > width:  # the metric and the limit whole, the scale unsaid
+                title = self.metric
         parts = [(title, self._style("chart--title"))]
         if limit:
             gap = max(width - len(title) - len(limit) - 2, 2)
