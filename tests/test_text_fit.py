@@ -1,0 +1,103 @@
+"""Figures that line up and text that wraps where a reader expects (issue 23, a new-user pass in tmux):
+numbers aligned on their decimal point and unit, paths broken only after a "/", wrapped lines hanging under
+the text of their first line. Driven with Pilot at the sizes the pass used; read as `tmux capture-pane`."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import fixture_root
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.probes.root import live_root
+from support.bench_fixed_run import PARAMS, feed_fixed_run, fixed_result, fixture_mounts
+from textual.widget import Widget
+
+__all__ = ["fixture_mounts"]
+LATENCY = re.compile(r"(\d[\d,]*)(\.\d+)? +(ns|µs|ms|s)\b")
+
+
+async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def screen_lines(app: DiskDoctorApp) -> list[str]:
+    """The screen as a new user reads it in `tmux capture-pane`: one string per row."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def drawn(app: DiskDoctorApp, widget: Widget) -> list[str]:
+    """The rows of the screen inside `widget`'s region, as drawn."""
+    region = widget.region
+    return [line[region.x:region.right] for line in screen_lines(app)[region.y:region.bottom]]
+
+
+def columns_of(rows: list[str]) -> list[list[tuple[int, int]]]:
+    """Per figure column, (where its decimal point or the end of its digits is, where its unit starts)."""
+    found = [[(m.start() + len(m[1]), m.start(3)) for m in LATENCY.finditer(row)] for row in rows]
+    width = max(map(len, found))
+    return [[row[index] for row in found if len(row) == width] for index in range(width)]
+
+
+def blank(row: str) -> str:
+    """A figures row with its label and latencies blanked out: what is left are the sample counts."""
+    return LATENCY.sub(lambda m: " " * len(m[0]), re.sub(r"^\S+", lambda m: " " * len(m[0]), row))
+
+
+@pytest.mark.parametrize("size", [(120, 40), (200, 60)], ids=["120x40", "200x60"])
+async def test_the_figures_table_lines_up_on_the_decimal_point_and_the_unit(
+        fixture_mounts: None, size: tuple[int, int]) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        screen = app.screen
+        feed_fixed_run(screen)
+        await pilot.pause()
+        rows = drawn(app, screen.query_one("#bench-stats"))
+        figures = [row for row in rows if re.match(r"(p50|p90|p99|p99\.9|max) ", row)]
+        assert len(figures) == 5, rows
+        columns = columns_of(figures)
+        assert len(columns) == 2, figures
+        for column in columns:
+            assert len(column) == 5 and len(set(column)) == 1, (column, figures)  # points and units line up
+        counts = [[m.end() for m in re.finditer(r"\d[\d,]*", blank(row))]
+                  for row in figures[:4]]
+        samples = [m.end() for m in re.finditer("samples", rows[0])]
+        assert all(ends == samples for ends in counts), (samples, counts, rows)  # counts under "samples"
+        layers = drawn(app, screen.query_one("#bench-layers"))
+        ends = [[m.end() for m in re.finditer(r"[\d.,]+(?: ms|%)?(?= |$)", row[12:])] for row in layers[1:]]
+        assert len(ends) == 4 and all(row == ends[0] and len(row) == 5 for row in ends), layers  # right-aligned
+
+
+def test_the_levels_and_fio_tables_line_up_too() -> None:
+    from dataclasses import replace
+
+    from diskdoctor.app.tui.bench import view
+    from diskdoctor.probes.engine.workloads.wal import WalLevel
+    from diskdoctor.probes.latency_histogram import LatencyHistogram
+    from test_tui_defects import fio_with_p99
+
+    def histogram(*samples: tuple[int, int]) -> LatencyHistogram:
+        made = LatencyHistogram()
+        for value, count in samples:
+            for _ in range(count):
+                made.record(value)
+        return made
+
+    empty = LatencyHistogram()
+    levels = [WalLevel(None, "steady", 100, 100, 1.0, histogram((400_000, 99), (2_000_000, 1)), empty,
+                       histogram((400_000, 99), (2_000_000, 1)), empty),
+              WalLevel(500.0, "steady", 100, 100, 1.0, histogram((600_000, 90), (15_000_000, 10)), empty,
+                       empty, empty),
+              WalLevel(2000.0, "poisson", 100, 100, 1.0, histogram((6_000_000, 90), (150_000_000, 10)), empty,
+                       empty, empty)]
+    result = replace(fixed_result(), levels=levels)
+    for text in (view.levels_table(result, 10.0).plain,
+                 view.comparison_text(PARAMS, fixed_result(), fio_with_p99(800_000), 10.0).plain):
+        rows = [row for row in text.splitlines() if LATENCY.search(row)]
+        assert len(rows) >= 3, text
+        for column in columns_of(rows):
+            assert len(set(column)) == 1, (column, text)

@@ -1,0 +1,159 @@
+"""Text wrapped as a reader expects: between words, a path only after a "/", a figure never from its unit, and
+every wrapped line hanging under the text of its first line (a label column, or two past the indent)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
+from rich.text import Text
+from textual.visual import RichVisual
+from textual.widgets import Static
+
+UNITS = ("ns|µs|us|ms|s|min|h|B|KiB|MiB|GiB|TiB|kB|MB|GB|TB|MB/s|GB/s|ops/s|writes/s|IOPS|%|samples?|"
+         "writes")
+FIGURE = re.compile(rf"(?<![\w.])[<>≤≥~]?\d[\d,.]*(?:[eE][-+]?\d+)?( )(?=(?:{UNITS})(?![\w/]))")
+"""A number followed by one space and a unit: that space is not a place to wrap."""
+GLUE = "\u2800"
+"""Stands in for a glued space while the breaks are found: one cell wide and not whitespace."""
+WORD = re.compile(r"\s*\S+\s*")
+LABEL = re.compile(r"( *)\S+ {2,}(?=\S)")
+"""A line that starts with one word and a gap ("note      …", "  nvme0n1p2   part …"): its wrapped lines go
+under the text after the gap, as a table's second column."""
+HANG = 2
+"""How much further in than an indented line its wrapped lines go when it has no label column."""
+MIN_ROOM = 20
+"""A hanging indent never leaves less than this (nor more than half the width) for the text."""
+
+
+def glued_spaces(plain: str) -> list[int]:
+    """Offsets of the spaces between a number and its unit."""
+    return [match.start(1) for match in FIGURE.finditer(plain)]
+
+
+def path_pieces(word: str) -> list[str]:
+    """A word split after each "/" that has text after it ("/sys/", "block/", "loop5")."""
+    return [piece for piece in re.findall(r"/*[^/]*/+|/*[^/]+", word) if piece]
+
+
+def hang_of(plain: str, width: int) -> int:
+    """Where the wrapped lines of `plain` start: under its label column, else two past its indent (0 for
+    an unindented paragraph), never so far in that the text has no room."""
+    indent = len(plain) - len(plain.lstrip(" "))
+    match = LABEL.match(plain)
+    hang = match.end() if match else indent + HANG if indent else 0
+    if hang > min(width // 2, width - MIN_ROOM):
+        hang = indent + HANG if indent and indent + HANG <= min(width // 2, width - MIN_ROOM) else 0
+    return hang
+
+
+def _chop(piece: str, start: int, first: int, room: int) -> tuple[list[int], int]:
+    """Offsets that cut a piece with nowhere better to break into chunks (the first `first` cells wide, the
+    rest `room`), and the cells its last chunk takes."""
+    offsets, used, limit = [], 0, first
+    for index, char in enumerate(piece):
+        if used and used + cell_len(char) > limit:
+            offsets.append(start + index)
+            used, limit = 0, room
+        used += cell_len(char)
+    return offsets, used
+
+
+def break_offsets(plain: str, width: int, hang: int = 0) -> list[int]:
+    """Where to break one line of `plain` so that every piece fits `width` cells, the pieces after the first
+    being drawn after `hang` cells of indent: between words; inside a word too long for a line only after a
+    "/"; mid-word only in a piece with no "/" that no line holds."""
+    chars = list(plain)
+    for offset in glued_spaces(plain):
+        chars[offset] = GLUE
+    room = max(width - hang, 1)
+    offsets: list[int] = []
+    used, limit = 0, width  # cells taken on the line being filled, and what it holds
+    for match in WORD.finditer("".join(chars)):
+        start, word = match.start(), match.group()
+        length = cell_len(word.rstrip())
+        if used + length <= limit:
+            used += cell_len(word)
+            continue
+        if length <= room:  # a line of its own holds it
+            offsets.append(start)
+            used, limit = cell_len(word), room
+            continue
+        lead = len(word) - len(word.lstrip())
+        position, used = start + lead, used + lead
+        for piece in path_pieces(word.strip()):
+            size = cell_len(piece)
+            if used and used + size > limit:
+                offsets.append(position)
+                used, limit = 0, room
+            if size > limit - used:
+                cuts, used = _chop(piece, position, limit - used, room)
+                offsets.extend(cuts)
+                limit = room if cuts else limit
+            else:
+                used += size
+            position += len(piece)
+        used += cell_len(word) - cell_len(word.rstrip())
+    return [offset for offset in offsets if 0 < offset < len(plain)]
+
+
+def wrap_lines(text: Text, width: int, hang: int | None = None) -> list[Text]:
+    """`text` wrapped to `width` cells, line by line, each wrapped line hanging (see hang_of)."""
+    lines: list[Text] = []
+    for line in text.split("\n", allow_blank=True):
+        plain = line.plain
+        if cell_len(plain.rstrip()) <= width:
+            line.rstrip()
+            lines.append(line)
+            continue
+        indent = hang_of(plain, width) if hang is None else hang
+        pieces = line.divide(break_offsets(plain, width, indent))
+        for number, piece in enumerate(pieces):
+            piece.rstrip()
+            if number:
+                piece = Text(" " * indent) + piece
+                piece.rstrip()
+            lines.append(piece)
+    return lines
+
+
+class WordWrap:
+    """A Rich renderable: `text` wrapped by wrap_lines at the width it is drawn in."""
+
+    def __init__(self, text: Text, hang: int | None = None) -> None:
+        self.text, self.hang = text, hang
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield Text("\n").join(self.lines(options.max_width))
+
+    def lines(self, width: int) -> list[Text]:
+        """The lines drawn at `width` cells."""
+        return wrap_lines(self.text.copy(), max(width, 1), self.hang)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.text)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.text.plain.split("\n"))
+
+
+class WrappedVisual(RichVisual):
+    """How Textual draws WordWrap; as a string, the text it holds (what a user would read)."""
+
+    def __str__(self) -> str:
+        renderable = self._renderable
+        return renderable.text.plain if isinstance(renderable, WordWrap) else super().__str__()
+
+
+class WrappedText(Static):
+    """A Static whose text wraps between words, a path after a "/", with hanging lines (wrap_lines)."""
+
+    def update(self, content: object = "", *, layout: bool = True) -> None:  # type: ignore[override]
+        if isinstance(content, str) and content:
+            content = Text.from_markup(content)  # as Static reads a string
+        if isinstance(content, Text) and content.plain:
+            content = WrappedVisual(self, WordWrap(content))
+        super().update(content, layout=layout)  # type: ignore[arg-type]
