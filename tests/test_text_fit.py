@@ -101,3 +101,40 @@ def test_the_levels_and_fio_tables_line_up_too() -> None:
         assert len(rows) >= 3, text
         for column in columns_of(rows):
             assert len(set(column)) == 1, (column, text)
+
+
+def split_words(lines: list[str], words: set[str]) -> list[str]:
+    """Words of `words` that the drawn `lines` cut anywhere but after a "/" (as "fstrim.t" / "imer")."""
+    cut = []
+    for above, below in zip(lines, lines[1:], strict=False):
+        if not above.strip() or not below.strip():
+            continue
+        tail, head = above.split()[-1], below.split()[0]
+        if not tail.endswith("/") and any(tail + head in word for word in words):
+            cut.append(f"{tail} | {head}")
+    return cut
+
+
+@pytest.mark.parametrize(("fixture", "size"), [("lab-ssd", (120, 40)), ("long-names", (120, 40)),
+                                               ("long-names", (80, 24))],
+                         ids=["lab-ssd-120x40", "long-names-120x40", "long-names-80x24"])
+async def test_advice_cards_break_paths_only_after_a_slash(fixture: str, size: tuple[int, int]) -> None:
+    from diskdoctor.widgets import FindingCard
+
+    app = DiskDoctorApp(fixture_root(fixture))
+    async with app.run_test(size=(size[0], 120)) as pilot:  # tall: the whole card is drawn
+        await settle(pilot)
+        await pilot.press("4")
+        for _ in range(100):
+            await settle(pilot)
+            if getattr(app.screen, "rows", None):
+                break
+        screen = app.screen
+        for _ in screen.rows:
+            card, title = screen.query_one("#advice-card", FindingCard), screen.query_one("#advice-details-title")
+            card_lines = [line[1:-1] for line in drawn(app, card)[1:-1]]  # inside the border
+            words = set(card.plain.split()) | set(str(title.render()).split())
+            assert not split_words(card_lines, words), (card.card.id, card_lines)
+            assert not split_words(drawn(app, title), words), drawn(app, title)
+            await pilot.press("down")
+            await settle(pilot)

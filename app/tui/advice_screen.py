@@ -10,6 +10,7 @@ from diskdoctor.probes.host import Host
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard
+from diskdoctor.widgets.wrap_text import WrappedText, wrap_lines
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
 from diskdoctor.widgets.fit_text import distinct_cut, figure_first, fit_end, fit_words
 from diskdoctor.widgets.fitted_footer import FittedFooter
@@ -97,7 +98,7 @@ class AdviceScreen(Screen[None]):
         with Horizontal(id="advice-body"):
             yield FittedTable(id="advice-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="advice-details"):
-                yield Static("Details", classes="pane-title", id="advice-details-title")
+                yield WrappedText("Details", classes="pane-title", id="advice-details-title")
                 yield FindingCard(card_content(_placeholder()), id="advice-card")
         yield FilterBar(id="advice-filter")
         yield Static("Reading the host…", id="status")
@@ -288,7 +289,7 @@ class AdviceScreen(Screen[None]):
         finding = self._finding_of(row)
         header = self.query_one("#advice-details-title", Static)
         text = f"{finding.id} · {row.subjects_text}"
-        lines = len(Text(text).wrap(self.app.console, max(header.content_size.width, 1)))
+        lines = len(wrap_lines(Text(text), max(header.content_size.width, 1)))
         header.update(Text(text), layout=lines != self._header_lines)  # wraps: a layout pass only when the
         self._header_lines = lines                                       # number of lines changes
         card = self.query_one("#advice-card", FindingCard)
