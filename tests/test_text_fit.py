@@ -138,3 +138,27 @@ async def test_advice_cards_break_paths_only_after_a_slash(fixture: str, size: t
             assert not split_words(drawn(app, title), words), drawn(app, title)
             await pilot.press("down")
             await settle(pilot)
+
+
+@pytest.mark.parametrize("width", [80, 120])
+async def test_trim_layer_rows_line_up_and_wrap_under_their_row(width: int) -> None:
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=(width, 80)) as pilot:  # 80 or 120 wide, tall enough to draw every layer
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        screen = app.screen
+        for _ in screen.verdicts:
+            lines = drawn(app, screen.query_one("#trim-verdict"))
+            start = next(i for i, line in enumerate(lines) if line.startswith("Layers, top to bottom"))
+            end = next(i for i, line in enumerate(lines) if line.startswith("Discard mode"))
+            block = lines[start + 1:end]
+            rows = [line for line in block if re.match(r"  \S+ +(crypt|lvm|part|disk|raid\d*|loop)\b", line)]
+            assert len(rows) >= 2, block
+            kinds = {re.search(r" (crypt|lvm|part|disk|raid\d*|loop)\b", row).start() for row in rows}
+            slashes = {row.index(" / ") for row in rows}
+            assert len(kinds) == 1 and len(slashes) == 1, block  # one column each, under the longest name
+            assert all(line.startswith("   ") for line in block if line not in rows), block  # hanging
+            assert not any(line.rstrip().endswith("←") for line in block), block  # the marker whole
+            await pilot.press("down")
+            await settle(pilot)

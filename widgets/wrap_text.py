@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -29,9 +30,13 @@ MIN_ROOM = 20
 """A hanging indent never leaves less than this (nor more than half the width) for the text."""
 
 
-def glued_spaces(plain: str) -> list[int]:
-    """Offsets of the spaces between a number and its unit."""
-    return [match.start(1) for match in FIGURE.finditer(plain)]
+def glued_spaces(plain: str, keep: tuple[str, ...] = ()) -> list[int]:
+    """Offsets of the spaces between a number and its unit, and inside the phrases in `keep`."""
+    spaces = [match.start(1) for match in FIGURE.finditer(plain)]
+    for phrase in keep:
+        for match in re.finditer(re.escape(phrase), plain):
+            spaces += [match.start() + index for index, char in enumerate(phrase) if char == " "]
+    return spaces
 
 
 def path_pieces(word: str) -> list[str]:
@@ -62,12 +67,12 @@ def _chop(piece: str, start: int, first: int, room: int) -> tuple[list[int], int
     return offsets, used
 
 
-def break_offsets(plain: str, width: int, hang: int = 0) -> list[int]:
+def break_offsets(plain: str, width: int, hang: int = 0, keep: tuple[str, ...] = ()) -> list[int]:
     """Where to break one line of `plain` so that every piece fits `width` cells, the pieces after the first
     being drawn after `hang` cells of indent: between words; inside a word too long for a line only after a
-    "/"; mid-word only in a piece with no "/" that no line holds."""
+    "/"; mid-word only in a piece with no "/" that no line holds; never inside a phrase of `keep`."""
     chars = list(plain)
-    for offset in glued_spaces(plain):
+    for offset in glued_spaces(plain, keep):
         chars[offset] = GLUE
     room = max(width - hang, 1)
     offsets: list[int] = []
@@ -100,8 +105,9 @@ def break_offsets(plain: str, width: int, hang: int = 0) -> list[int]:
     return [offset for offset in offsets if 0 < offset < len(plain)]
 
 
-def wrap_lines(text: Text, width: int, hang: int | None = None) -> list[Text]:
-    """`text` wrapped to `width` cells, line by line, each wrapped line hanging (see hang_of)."""
+def wrap_lines(text: Text, width: int, hang: int | None = None, keep: tuple[str, ...] = ()) -> list[Text]:
+    """`text` wrapped to `width` cells, line by line, each wrapped line hanging (see hang_of), never inside a
+    phrase of `keep`."""
     lines: list[Text] = []
     for line in text.split("\n", allow_blank=True):
         plain = line.plain
@@ -110,7 +116,7 @@ def wrap_lines(text: Text, width: int, hang: int | None = None) -> list[Text]:
             lines.append(line)
             continue
         indent = hang_of(plain, width) if hang is None else hang
-        pieces = line.divide(break_offsets(plain, width, indent))
+        pieces = line.divide(break_offsets(plain, width, indent, keep))
         for number, piece in enumerate(pieces):
             piece.rstrip()
             if number:
@@ -123,15 +129,15 @@ def wrap_lines(text: Text, width: int, hang: int | None = None) -> list[Text]:
 class WordWrap:
     """A Rich renderable: `text` wrapped by wrap_lines at the width it is drawn in."""
 
-    def __init__(self, text: Text, hang: int | None = None) -> None:
-        self.text, self.hang = text, hang
+    def __init__(self, text: Text, hang: int | None = None, keep: tuple[str, ...] = ()) -> None:
+        self.text, self.hang, self.keep = text, hang, keep
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield Text("\n").join(self.lines(options.max_width))
 
     def lines(self, width: int) -> list[Text]:
         """The lines drawn at `width` cells."""
-        return wrap_lines(self.text.copy(), max(width, 1), self.hang)
+        return wrap_lines(self.text.copy(), max(width, 1), self.hang, self.keep)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement.get(console, options, self.text)
@@ -151,9 +157,14 @@ class WrappedVisual(RichVisual):
 class WrappedText(Static):
     """A Static whose text wraps between words, a path after a "/", with hanging lines (wrap_lines)."""
 
+    def __init__(self, content: object = "", *, keep: tuple[str, ...] = (), **kwargs: Any) -> None:
+        self.keep = keep
+        """Phrases never broken across lines (a marker such as "← blocks discard")."""
+        super().__init__(content, **kwargs)  # type: ignore[arg-type]
+
     def update(self, content: object = "", *, layout: bool = True) -> None:  # type: ignore[override]
         if isinstance(content, str) and content:
             content = Text.from_markup(content)  # as Static reads a string
         if isinstance(content, Text) and content.plain:
-            content = WrappedVisual(self, WordWrap(content))
+            content = WrappedVisual(self, WordWrap(content, keep=self.keep))
         super().update(content, layout=layout)  # type: ignore[arg-type]

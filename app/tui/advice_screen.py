@@ -10,11 +10,11 @@ from diskdoctor.probes.host import Host
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard
-from diskdoctor.widgets.wrap_text import WrappedText, wrap_lines
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
 from diskdoctor.widgets.fit_text import distinct_cut, figure_first, fit_end, fit_words
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
+from diskdoctor.widgets.wrap_text import WrappedText, wrap_lines
 from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
