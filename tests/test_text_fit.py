@@ -162,3 +162,45 @@ async def test_trim_layer_rows_line_up_and_wrap_under_their_row(width: int) -> N
             assert not any(line.rstrip().endswith("←") for line in block), block  # the marker whole
             await pilot.press("down")
             await settle(pilot)
+
+
+def unhung(drawn_lines: list[str], text: str) -> list[str]:
+    """The wrapped lines of an indented line of `text` that do not start further in than it (a hanging
+    indent), read off the drawn lines in order."""
+    bad, rows = [], iter(line.rstrip() for line in drawn_lines)
+    for logical in text.split("\n"):
+        words, first = logical.split(), None
+        taken: list[str] = []
+        while len(taken) < len(words):
+            row = next(rows)
+            if not row.strip():
+                continue
+            first = first or row
+            if row is not first and logical.startswith("  ") and \
+                    len(row) - len(row.lstrip()) <= len(logical) - len(logical.lstrip()):
+                bad.append(f"{first!r} / {row!r}")
+            taken += row.split()
+    return bad
+
+
+@pytest.mark.parametrize(("fixture", "directory"), [
+    ("long-names", "/srv/postgresql/16/main/pg_wal_archive_for_point_in_time_recovery"),
+    ("lab-ssd", "/lab/data")], ids=["long-names", "lab-ssd"])
+async def test_guide_lines_hang_under_their_first_line_at_80x24(fixture: str, directory: str) -> None:
+    from support.guide_pilot import next_step, open_guide, type_answer
+
+    app = DiskDoctorApp(fixture_root(fixture))
+    async with app.run_test(size=(80, 60)) as pilot:  # 80 wide, as at 80x24, tall enough for a whole page
+        screen = await open_guide(pilot, "etcd")
+        await type_answer(pilot, screen, directory)
+        pages = 0
+        while screen.query_one("#guide-next").display and pages < 8:
+            widget = screen.query_one("#guide-text")
+            text = str(widget.render())
+            assert not unhung(drawn(app, widget), text), (screen.step.title, drawn(app, widget))
+            if "WARN" in text or "discard yes" in text:
+                pages += 1
+            await next_step(pilot)
+        widget = screen.query_one("#guide-text")
+        assert "findings" in str(widget.render()) and not unhung(drawn(app, widget), str(widget.render()))
+        assert pages >= 2  # the stack and the TRIM pages were read
