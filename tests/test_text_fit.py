@@ -5,6 +5,9 @@ the text of their first line. Driven with Pilot at the sizes the pass used; read
 from __future__ import annotations
 
 import re
+import shutil
+from itertools import pairwise
+from pathlib import Path
 
 import pytest
 from conftest import fixture_root
@@ -69,7 +72,7 @@ async def test_the_figures_table_lines_up_on_the_decimal_point_and_the_unit(
         assert all(ends == samples for ends in counts), (samples, counts, rows)  # counts under "samples"
         layers = drawn(app, screen.query_one("#bench-layers"))
         ends = [[m.end() for m in re.finditer(r"[\d.,]+(?: ms|%)?(?= |$)", row[12:])] for row in layers[1:]]
-        assert len(ends) == 4 and all(row == ends[0] and len(row) == 5 for row in ends), layers  # right-aligned
+        assert len(ends) == 4 and all(row == ends[0] and len(row) == 5 for row in ends), layers  # aligned
 
 
 def test_the_levels_and_fio_tables_line_up_too() -> None:
@@ -106,7 +109,7 @@ def test_the_levels_and_fio_tables_line_up_too() -> None:
 def split_words(lines: list[str], words: set[str]) -> list[str]:
     """Words of `words` that the drawn `lines` cut anywhere but after a "/" (as "fstrim.t" / "imer")."""
     cut = []
-    for above, below in zip(lines, lines[1:], strict=False):
+    for above, below in pairwise(lines):
         if not above.strip() or not below.strip():
             continue
         tail, head = above.split()[-1], below.split()[0]
@@ -131,7 +134,8 @@ async def test_advice_cards_break_paths_only_after_a_slash(fixture: str, size: t
                 break
         screen = app.screen
         for _ in screen.rows:
-            card, title = screen.query_one("#advice-card", FindingCard), screen.query_one("#advice-details-title")
+            card = screen.query_one("#advice-card", FindingCard)
+            title = screen.query_one("#advice-details-title")
             card_lines = [line[1:-1] for line in drawn(app, card)[1:-1]]  # inside the border
             words = set(card.plain.split()) | set(str(title.render()).split())
             assert not split_words(card_lines, words), (card.card.id, card_lines)
@@ -204,3 +208,37 @@ async def test_guide_lines_hang_under_their_first_line_at_80x24(fixture: str, di
         widget = screen.query_one("#guide-text")
         assert "findings" in str(widget.render()) and not unhung(drawn(app, widget), str(widget.render()))
         assert pages >= 2  # the stack and the TRIM pages were read
+
+
+async def test_runs_figures_and_comparison_line_up(private_state_dir: Path) -> None:
+    from test_list_layout import RUNS
+
+    runs = private_state_dir / "diskdoctor" / "runs"
+    runs.mkdir(parents=True)
+    for run in RUNS.glob("*.json"):
+        shutil.copy(run, runs / run.name)
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(120, 60)) as pilot:
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        screen = app.screen
+        table = screen.query_one("#runs-table")
+        for row in range(table.row_count):
+            table.move_cursor(row=row)
+            await pilot.pause()
+            lines = drawn(app, screen.query_one("#runs-detail"))
+            start = next(i for i, line in enumerate(lines) if line.strip() == "figures")
+            figures = [line for line in lines[start + 1:] if LATENCY.search(line)]
+            assert figures and all(len(set(column)) == 1 for column in columns_of(figures)), lines
+
+
+def test_the_runs_comparison_lines_up_on_the_decimal_point() -> None:
+    from diskdoctor.app.core.runs.compare import compare_runs
+    from diskdoctor.app.text.runs import compare_lines
+    from support.runs_support import saved_run
+
+    comparison = compare_runs(saved_run(20, slow_ms=0.9), saved_run(23, slow_ms=6.8, ops_per_s=1500))
+    lines = compare_lines(comparison)
+    rows = [line for line in lines if re.match(r" +(p\d+(\.\d)?|max) ", line)]
+    assert len(rows) >= 4 and all(len(set(column)) == 1 for column in columns_of(rows)), lines

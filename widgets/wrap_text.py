@@ -16,14 +16,15 @@ from textual.widgets import Static
 
 UNITS = ("ns|µs|us|ms|s|min|h|B|KiB|MiB|GiB|TiB|kB|MB|GB|TB|MB/s|GB/s|ops/s|writes/s|IOPS|%|samples?|"
          "writes")
-FIGURE = re.compile(rf"(?<![\w.])[<>≤≥~]?\d[\d,.]*(?:[eE][-+]?\d+)?( )(?=(?:{UNITS})(?![\w/]))")
-"""A number followed by one space and a unit: that space is not a place to wrap."""
+FIGURE = re.compile(rf"(?<![\w.])[<>≤≥~]?\d[\d,.]*(?:[eE][-+]?\d+)?( +)(?=(?:{UNITS})(?![\w/]))")
+"""A number followed by spaces and a unit (more than one in an aligned column): no place to wrap."""
 GLUE = "\u2800"
 """Stands in for a glued space while the breaks are found: one cell wide and not whitespace."""
 WORD = re.compile(r"\s*\S+\s*")
-LABEL = re.compile(r"( *)\S+ {2,}(?=\S)")
-"""A line that starts with one word and a gap ("note      …", "  nvme0n1p2   part …"): its wrapped lines go
-under the text after the gap, as a table's second column."""
+LABEL = re.compile(r" *\S(?:.*?\S)? {2,}(?=\S)")
+"""A line whose text starts with a label and a gap of two spaces or more ("note      …", "  nvme0n1p2   part
+…", "  p99 write()   39.8 µs"): its wrapped lines go under the text after the gap, as a table's second
+column."""
 HANG = 2
 """How much further in than an indented line its wrapped lines go when it has no label column."""
 MIN_ROOM = 20
@@ -32,7 +33,7 @@ MIN_ROOM = 20
 
 def glued_spaces(plain: str, keep: tuple[str, ...] = ()) -> list[int]:
     """Offsets of the spaces between a number and its unit, and inside the phrases in `keep`."""
-    spaces = [match.start(1) for match in FIGURE.finditer(plain)]
+    spaces = [offset for match in FIGURE.finditer(plain) for offset in range(*match.span(1))]
     for phrase in keep:
         for match in re.finditer(re.escape(phrase), plain):
             spaces += [match.start() + index for index, char in enumerate(phrase) if char == " "]
