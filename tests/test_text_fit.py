@@ -10,9 +10,9 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from conftest import fixture_root
+from conftest import FIXTURES, fixture_root
 from diskdoctor.app.tui.app import DiskDoctorApp
-from diskdoctor.probes.root import live_root
+from diskdoctor.probes.root import Root, live_root
 from support.bench_fixed_run import PARAMS, feed_fixed_run, fixed_result, fixture_mounts
 from textual.widget import Widget
 
@@ -242,3 +242,21 @@ def test_the_runs_comparison_lines_up_on_the_decimal_point() -> None:
     lines = compare_lines(comparison)
     rows = [line for line in lines if re.match(r" +(p\d+(\.\d)?|max) ", line)]
     assert len(rows) >= 4 and all(len(set(column)) == 1 for column in columns_of(rows)), lines
+
+
+async def test_trim_table_headers_stay_whole_when_rows_scroll(tmp_path: Path) -> None:
+    root = tmp_path / "lab-ssd"
+    shutil.copytree(FIXTURES / "lab-ssd", root, symlinks=True)
+    mountinfo = root / "proc" / "self" / "mountinfo"  # /lab/data with discard: a wider Discard column
+    text = mountinfo.read_text().replace("/lab/data rw,relatime", "/lab/data rw,relatime,discard")
+    mountinfo.write_text(text.replace(" /lab/", " /lab/mounted-under-a-longer-directory/"))  # cut to fit
+    app = DiskDoctorApp(Root(str(root), live=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.pause()
+        table = app.screen.query_one("#trim-table")
+        assert table.row_count + 1 > table.size.height, table.row_count  # its rows scroll
+        assert not table.show_horizontal_scrollbar, table.virtual_size
+        assert drawn(app, table)[0].rstrip().endswith("Warnings"), drawn(app, table)[0]

@@ -25,6 +25,11 @@ LABEL = re.compile(r" *\S(?:.*?\S)? {2,}(?=\S)")
 """A line whose text starts with a label and a gap of two spaces or more ("note      …", "  nvme0n1p2   part
 …", "  p99 write()   39.8 µs"): its wrapped lines go under the text after the gap, as a table's second
 column."""
+FIELD = re.compile(r" *\w[\w.()/-]*(?: [\w.()/-]+){0,2}: (?=\S)")
+"""A line that starts with a short field name and a colon ("Discard mode: off …", "Why: …"): its wrapped
+lines go under the value."""
+FIELD_WIDTH = 16
+"""The longest field name (with its colon and space) that its value hangs after."""
 HANG = 2
 """How much further in than an indented line its wrapped lines go when it has no label column."""
 MIN_ROOM = 20
@@ -46,14 +51,16 @@ def path_pieces(word: str) -> list[str]:
 
 
 def hang_of(plain: str, width: int) -> int:
-    """Where the wrapped lines of `plain` start: under its label column, else two past its indent (0 for
-    an unindented paragraph), never so far in that the text has no room."""
+    """Where the wrapped lines of `plain` start: under its label column ("note      …"), else after a short
+    "Field: " label, else two past its indent (0 for an unindented paragraph), never so far in that the
+    text has no room."""
     indent = len(plain) - len(plain.lstrip(" "))
-    match = LABEL.match(plain)
-    hang = match.end() if match else indent + HANG if indent else 0
-    if hang > min(width // 2, width - MIN_ROOM):
-        hang = indent + HANG if indent and indent + HANG <= min(width // 2, width - MIN_ROOM) else 0
-    return hang
+    limit = min(width // 2, width - MIN_ROOM)
+    column, field = LABEL.match(plain), FIELD.match(plain)
+    for hang in (column.end() if column else 0, field.end() if field else 0, indent + HANG if indent else 0):
+        if 0 < hang <= limit and (hang != (field.end() if field else -1) or hang - indent <= FIELD_WIDTH):
+            return hang
+    return 0
 
 
 def _chop(piece: str, start: int, first: int, room: int) -> tuple[list[int], int]:

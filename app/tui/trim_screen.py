@@ -219,7 +219,10 @@ class TrimScreen(SnapshotScreen):
                          schedule, str(len(problems)) if problems else "-"))
         others = sum(max([len(COLUMNS[i]), *(len(row[i]) for row in rows)]) + 2
                      for i in range(1, len(COLUMNS)))
-        room = max((table.size.width or self.app.size.width) - others - 3, MIN_MOUNTPOINT_CELLS)
+        width = table.size.width or self.app.size.width
+        if len(rows) + 1 > table.size.height:  # more rows than it shows: its scrollbar takes room too
+            width -= table.styles.scrollbar_size_vertical
+        room = max(width - others - 3, MIN_MOUNTPOINT_CELLS)
         cursor = table.cursor_row
         table.clear()
         for mountpoint, fstype, verdict, mode, schedule, problems in rows:
