@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from rich.text import Text
-from textual.widgets import Static
-
-from .wrap_text import WordWrap, WrappedVisual, glued_spaces
+from .wrap_text import WordWrap, WrappedText, WrappedVisual, glued_spaces
 
 __all__ = ["FiguresText", "FiguresVisual", "KeepFigures", "glued_spaces"]
 
@@ -19,12 +16,5 @@ FiguresVisual = WrappedVisual
 """How Textual draws KeepFigures; as a string, the text it holds (what a user would read)."""
 
 
-class FiguresText(Static):
+class FiguresText(WrappedText):
     """A Static for verdicts and figures: what it is given wraps between words, never inside a figure."""
-
-    def update(self, content: object = "", *, layout: bool = True) -> None:  # type: ignore[override]
-        if isinstance(content, str) and content:
-            content = Text.from_markup(content)  # as Static reads a string
-        if isinstance(content, Text) and content.plain:
-            content = FiguresVisual(self, KeepFigures(content))
-        super().update(content, layout=layout)  # type: ignore[arg-type]

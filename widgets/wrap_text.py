@@ -4,7 +4,6 @@ every wrapped line hanging under the text of its first line (a label column, or 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 from rich.cells import cell_len
@@ -55,12 +54,14 @@ def hang_of(plain: str, width: int) -> int:
     "Field: " label, else two past its indent (0 for an unindented paragraph), never so far in that the
     text has no room."""
     indent = len(plain) - len(plain.lstrip(" "))
-    limit = min(width // 2, width - MIN_ROOM)
     column, field = LABEL.match(plain), FIELD.match(plain)
-    for hang in (column.end() if column else 0, field.end() if field else 0, indent + HANG if indent else 0):
-        if 0 < hang <= limit and (hang != (field.end() if field else -1) or hang - indent <= FIELD_WIDTH):
-            return hang
-    return 0
+    candidates = [column.end()] if column else []
+    if field and field.end() - indent <= FIELD_WIDTH:
+        candidates.append(field.end())
+    if indent:
+        candidates.append(indent + HANG)
+    limit = min(width // 2, width - MIN_ROOM)
+    return next((hang for hang in candidates if hang <= limit), 0)
 
 
 def _chop(piece: str, start: int, first: int, room: int) -> tuple[list[int], int]:
@@ -149,9 +150,6 @@ class WordWrap:
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement.get(console, options, self.text)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.text.plain.split("\n"))
 
 
 class WrappedVisual(RichVisual):
