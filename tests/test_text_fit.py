@@ -260,3 +260,15 @@ async def test_trim_table_headers_stay_whole_when_rows_scroll(tmp_path: Path) ->
         assert table.row_count + 1 > table.size.height, table.row_count  # its rows scroll
         assert not table.show_horizontal_scrollbar, table.virtual_size
         assert drawn(app, table)[0].rstrip().endswith("Warnings"), drawn(app, table)[0]
+
+
+def test_a_wrapped_guide_choice_title_hangs_past_its_note() -> None:
+    from diskdoctor.app.tui.guides.guide_menu import titled_option
+    from rich.console import Console
+
+    console = Console(width=60, record=True, color_system=None)
+    title = "/tmp/pytest-of-root/pytest-1019/loops0/mnt-ext4-discard (ext4 on /dev/loop16)"
+    console.print(titled_option(title, "TRIM OK"))
+    lines = [line.rstrip() for line in console.export_text().splitlines()]
+    assert lines == ["/tmp/pytest-of-root/pytest-1019/loops0/mnt-ext4-discard",
+                     "    (ext4 on /dev/loop16)", "  TRIM OK"], lines
