@@ -12,6 +12,8 @@ from rich.measure import Measurement
 from rich.text import Text
 from textual.widgets import Static
 
+from .wrap_text import WordWrap, path_pieces, wrap_lines
+
 SEVERITY_STYLES = {"crit": "bold white on red", "warn": "bold black on yellow", "info": "bold black on cyan"}
 
 
@@ -53,14 +55,19 @@ class HangingLines:
             yield from self._wrapped(tokens, options.max_width)
 
     def _wrapped(self, tokens: list[Token], width: int) -> Iterator[Text]:
-        line, room = Text(" " * self.indent), width
+        line, start = Text(" " * self.indent), self.indent
         for word, style, gap in tokens:
-            if line.cell_len > self.indent and line.cell_len + len(gap) + cell_len(word) > room:
-                yield line
-                line = Text(" " * (self.indent + self.hang))
-            elif line.cell_len > self.indent:
-                line.append(gap)
-            line.append(word, style)
+            room = width - self.indent - self.hang
+            pieces = path_pieces(word) if cell_len(word) > room and "/" in word.strip("/") else [word]
+            for index, piece in enumerate(pieces):  # a path longer than a line breaks only after a "/"
+                joiner = gap if index == 0 else ""
+                if line.cell_len > start and line.cell_len + len(joiner) + cell_len(piece) > width:
+                    yield line
+                    line = Text(" " * (self.indent + self.hang))
+                    start = line.cell_len
+                elif line.cell_len > start:
+                    line.append(joiner)
+                line.append(piece, style)
         yield line
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
@@ -96,8 +103,9 @@ class ShellBlock:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
         for line in self.lines:
             style = self.style_of(line)
-            for piece in wrap_shell_line(f"  {line}", options.max_width):
-                yield Text(piece, style=style, overflow="fold")  # only a single over-long word folds
+            for piece in wrap_shell_line(f"  {line}", options.max_width):  # a word longer than a line
+                yield from wrap_lines(Text(piece, style=style), options.max_width,  # breaks after a "/"
+                                      len(piece) - len(piece.lstrip(" ")))
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         longest = max((len(line) + 2 for line in self.lines), default=0)
@@ -138,7 +146,8 @@ def card_text(content: CardContent) -> Group:
     if content.verify:
         parts.append(ShellBlock(content.verify, lambda _line: ""))
     head.rstrip()
-    return Group(*(part for part in parts if not (isinstance(part, Text) and not part.plain)))
+    kept = [part for part in parts if not (isinstance(part, Text) and not part.plain)]
+    return Group(*(WordWrap(part) if isinstance(part, Text) else part for part in kept))
 
 
 class FindingCard(Static):
@@ -169,5 +178,6 @@ class FindingCard(Static):
     def plain(self) -> str:
         """The card's text, unwrapped (for tests and copying)."""
         parts = card_text(self.card).renderables
-        return "\n".join(part.plain if isinstance(part, (Text, HangingLines)) else
+        return "\n".join(part.text.plain if isinstance(part, WordWrap) else
+                         part.plain if isinstance(part, HangingLines) else
                          "\n".join(f"  {line}" for line in part.lines) for part in parts)

@@ -41,8 +41,8 @@ class LayerTimeTable(DataTable[str]):
 
     def on_mount(self) -> None:
         self.cursor_type = "row"
-        for key, label in COLUMNS:
-            self.add_column(label, key=key)
+        for key, label in COLUMNS:  # figures right-aligned under right-aligned headers, as iostat's
+            self.add_column(label if key == "layer" else Text(label, justify="right"), key=key)
 
     def show_layers(self, rows: list[LayerTimeRow]) -> None:
         """Show these layers, top of the stack first; rows of layers no longer given are removed."""
@@ -50,8 +50,9 @@ class LayerTimeTable(DataTable[str]):
         for key in [k for k in self.rows if k.value not in wanted]:
             self.remove_row(key)
         for row in rows:
-            cells = (Text(row.kname), f"{row.writes:,}", _ms(row.write_ms), _count(row.flushes),
-                     _ms(row.flush_ms), "-" if row.util is None else f"{row.util:.0%}")
+            figures = (f"{row.writes:,}", _ms(row.write_ms), _count(row.flushes), _ms(row.flush_ms),
+                       "-" if row.util is None else f"{row.util:.0%}")
+            cells = (Text(row.kname), *(Text(figure, justify="right") for figure in figures))
             if row.kname in {k.value for k in self.rows}:
                 for (key, _), cell in zip(COLUMNS, cells, strict=False):
                     self.update_cell(row.kname, key, cell)

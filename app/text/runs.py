@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..base.columns import aligned_figures
 from ..base.units import compared, format_threshold
 from ..core.bench.caveats import contention_change, durability_change, model_change
 from ..core.bench.kind import Metric
@@ -119,9 +120,12 @@ def _layers_text(run: SavedRun) -> str:
 
 
 def metric_lines(metrics: list[Metric]) -> list[str]:
-    """"p99 fdatasync      0.956 ms" per metric, the labels in one column."""
+    """"p99 fdatasync      0.956 ms" per metric, the labels in one column, the values aligned on their
+    decimal point and unit (as iostat prints them)."""
     width = max((len(metric.label) for metric in metrics), default=0)
-    return [f"  {metric.label:<{width}}  {value_text(metric.value, metric.unit)}" for metric in metrics]
+    values = aligned_figures([value_text(metric.value, metric.unit) for metric in metrics])
+    return [f"  {metric.label:<{width}}  {value}".rstrip()
+            for metric, value in zip(metrics, values, strict=True)]
 
 
 def show_lines(run: SavedRun) -> list[str]:
@@ -151,12 +155,15 @@ def _show_lines(run: SavedRun) -> list[str]:
     return lines + record_level_lines(run.kind, run.record)
 
 
-def delta_line(delta: MetricDelta, width: int = 18) -> str:
-    """One row of the comparison table (labels padded to `width`)."""
+def delta_line(delta: MetricDelta, width: int = 18, cells: tuple[str, str] | None = None,
+               change: int = 8) -> str:
+    """One row of the comparison table (labels padded to `width`; `cells`: the two values as the table
+    aligns them; the change in `change` cells)."""
     mark = "  REGRESSION" if delta.regression else ("  better" if delta.improvement else
                                                     "  within noise" if delta.within_noise else "")
-    return (f"  {delta.label:<{width}} {value_text(delta.before, delta.unit):>14} "
-            f"{value_text(delta.after, delta.unit):>14} {delta.percent_text():>8}{mark}")
+    before, after = cells or (f"{value_text(delta.before, delta.unit):>14}",
+                              f"{value_text(delta.after, delta.unit):>14}")
+    return f"  {delta.label:<{width}} {before}  {after}  {delta.percent_text():>{change}}{mark}"
 
 
 def compare_lines(comparison: Comparison) -> list[str]:
@@ -175,8 +182,14 @@ def _compare_lines(comparison: Comparison) -> list[str]:
     lines += comparison.noise_lines()
     lines += caveat_changes(comparison)
     width = max([18, *(len(delta.label) for delta in comparison.deltas)])
-    lines.append(f"  {'metric':<{width}} {'baseline':>14} {'candidate':>14} {'change':>8}")
-    lines += [delta_line(delta, width) for delta in comparison.deltas]
+    deltas = comparison.deltas  # each column aligned on its decimal points and units, as wide as it needs
+    before = aligned_figures([value_text(delta.before, delta.unit) for delta in deltas])
+    after = aligned_figures([value_text(delta.after, delta.unit) for delta in deltas])
+    cell = max(len("candidate"), *map(len, before + after))
+    change = max(len("change"), *(len(delta.percent_text()) for delta in deltas))
+    lines.append(f"  {'metric':<{width}} {'baseline':>{cell}}  {'candidate':>{cell}}  {'change':>{change}}")
+    lines += [delta_line(delta, width, (f"{b:>{cell}}", f"{a:>{cell}}"), change)
+              for delta, b, a in zip(deltas, before, after, strict=True)]
     lines += [f"baseline  {base.id}  {base.when()}  {base.stack.describe()} on {base.host.hostname or '?'}",
               f"candidate {cand.id}  {cand.when()}  {cand.stack.describe()} on {cand.host.hostname or '?'}",
               f"where     {comparison.where()}"]

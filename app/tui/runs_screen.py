@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
-import textwrap
 from dataclasses import dataclass
 
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
 from diskdoctor.widgets.fit_text import ELLIPSIS, middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
+from diskdoctor.widgets.wrap_text import WrappedText
 from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
@@ -59,32 +58,6 @@ def styled(lines: list[str]) -> Text:
     text = Text()
     for line in lines:
         text.append(line + "\n", style=line_style(line))
-    return text
-
-
-VALUE_COLUMN = re.compile(r"^( *\S.*?\S {2,})(?=\S)")
-"""A detail line's label and the spaces before its value ("host      vm · …"): continuations hang there."""
-
-
-def hanging(line: str, width: int) -> list[str]:
-    """`line` wrapped to `width` with its continuation lines under its value (or two in from its text)."""
-    if width <= 0 or cell_len(line) <= width:
-        return [line]
-    found = VALUE_COLUMN.match(line)
-    if found is None or len(found[1]) > width // 2:  # no value column: two in from the text
-        hang = min(len(line) - len(line.lstrip()) + 2, width // 2)
-        return textwrap.wrap(line, width, subsequent_indent=" " * hang, break_on_hyphens=False) or [line]
-    label, hang = found[1], len(found[1])
-    pieces = textwrap.wrap(line[hang:], width - hang, break_on_hyphens=False) or [""]
-    return [label + pieces[0], *(" " * hang + piece for piece in pieces[1:])]
-
-
-def styled_hanging(lines: list[str], width: int) -> Text:
-    """styled() with each line wrapped to `width` under its value (the detail of one run)."""
-    text = Text()
-    for line in lines:
-        for piece in hanging(line, width):
-            text.append(piece + "\n", style=line_style(line))
     return text
 
 
@@ -173,7 +146,7 @@ class RunsScreen(Screen[None]):
         with Horizontal(id="runs-body"):
             yield FittedTable(id="runs-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="runs-detail-pane"):
-                yield Static("", id="runs-detail")
+                yield WrappedText("", id="runs-detail")
         yield FilterBar(id="runs-filter")
         yield Static("Reading saved runs…", id="runs-status")
         yield FittedFooter()
@@ -410,8 +383,7 @@ class RunsScreen(Screen[None]):
         hint = ("Space picks this run; pick a second one to compare." if not self.picked else
                 "Space on another run compares it with the picked one.")
         try:
-            width = (detail.content_size.width or self.app.size.width) - SCROLLBAR_CELLS
-            detail.update(styled_hanging([*show_lines(run), "", hint], width))
+            detail.update(styled([*show_lines(run), "", hint]))  # wrapped where drawn, lines hanging
         except RunRenderError as err:
             detail.update(Text(f"{err}\n\n{hint}", style="bold red"))
 

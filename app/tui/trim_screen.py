@@ -14,6 +14,8 @@ from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
 from diskdoctor.widgets.fit_text import middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
+from diskdoctor.widgets.wrap_text import WrappedText
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -35,6 +37,8 @@ from .trim_dialogs import ConfirmTrim, PeakDialog, TrimProgress
 
 COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Warnings")
 MIN_MOUNTPOINT_CELLS = 16
+MARKERS = ("← blocks discard", "← no discard support")
+"""A layer's marker (layer_marker) reads whole on one line."""
 WORST_FIRST = {"blocked": 0, "unscheduled": 1, "unsupported": 2, "unknown": 3, "ok": 4}
 """Rows by consequence: discard stopped at a layer, never trimmed, cannot be, unknown, then fine."""
 
@@ -98,12 +102,16 @@ def verdict_text(verdict: TrimVerdict, facts: TrimFacts) -> Text:
     text = Text()
     text.append(verdict.summary + "\n\n", verdict.verdict.style)
     text.append("Layers, top to bottom (discard_max_bytes / granularity):\n", "bold")
-    for layer in verdict.reach.layers:
+    layers = verdict.reach.layers
+    name_width = max((cell_len(layer.name) for layer in layers), default=0)  # the columns line up under
+    kind_width = max((len(layer.kind) for layer in layers), default=0)     # the longest name shown
+    for layer in layers:
         marker = layer_marker(verdict, layer.kname)
-        text.append(f"  {layer.name:<20} {layer.kind:<6} {human_bytes(layer.discard_max_bytes):>7} / "
+        name = layer.name + " " * (name_width - cell_len(layer.name))
+        text.append(f"  {name}  {layer.kind:<{kind_width}}  {human_bytes(layer.discard_max_bytes):>6} / "
                     f"{human_bytes(layer.discard_granularity):<6}", "bold red" if marker else "")
-        text.append(f"  {layer.source}", "dim")
-        text.append(f"  ← {marker}\n" if marker else "\n", "bold red")
+        text.append(f"  ← {marker}" if marker else "", "bold red")  # before the source, which may wrap
+        text.append(f"  {layer.source}\n", "dim")
     text.append("Discard mode: ", "bold")
     text.append(f"{verdict.mode.text}  ")
     text.append(f"{verdict.mode.source}\n", "dim")
@@ -168,7 +176,7 @@ class TrimScreen(SnapshotScreen):
         yield FittedTable(id="trim-table", cursor_type="row", zebra_stripes=True)
         yield Static("Details", id="trim-details-title", classes="pane-title")
         with VerticalScroll(id="trim-details"):
-            yield Static(id="trim-verdict")
+            yield WrappedText(id="trim-verdict", keep=MARKERS)
             yield Vertical(id="trim-findings")
         yield FilterBar(id="trim-filter")
         yield StatusLine("Reading the host…", id="status")
@@ -236,7 +244,10 @@ class TrimScreen(SnapshotScreen):
                          schedule, str(len(problems)) if problems else "-"))
         others = sum(max([len(COLUMNS[i]), *(len(row[i]) for row in rows)]) + 2
                      for i in range(1, len(COLUMNS)))
-        room = max((table.size.width or self.app.size.width) - others - 3, MIN_MOUNTPOINT_CELLS)
+        width = table.size.width or self.app.size.width
+        if len(rows) + 1 > table.size.height:  # more rows than it shows: its scrollbar takes room too
+            width -= table.styles.scrollbar_size_vertical
+        room = max(width - others - 3, MIN_MOUNTPOINT_CELLS)
         cursor = table.cursor_row
         table.clear()
         for mountpoint, fstype, verdict, mode, schedule, problems in rows:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from diskdoctor.app.base.columns import aligned_column
 from diskdoctor.app.base.units import format_latency, format_threshold
 from diskdoctor.app.core.bench import wal as wal_report
 from diskdoctor.app.core.bench.caveats import Caveats, not_durable_of
@@ -122,16 +123,23 @@ def percentile_values(histogram: LatencyHistogram) -> dict[str, float | None]:
 
 def stats_text(interval: LatencyHistogram, total: LatencyHistogram, metric: str,
                writes: LatencyHistogram | None = None) -> Text:
-    """Interval and cumulative percentiles, each with the number of samples behind it; then write()."""
-    text = Text(f"{metric:<9} {'last interval':>26}  {'whole phase':>26}\n", style="bold")
-    for name, percent in SHOWN:
-        text.append(f"{name:<9} ")
-        for histogram in (interval, total):
-            behind = tail_samples(percent, histogram.count)
-            cell = f"{_ms(histogram.percentile(percent))} from {behind:,} sample{'' if behind == 1 else 's'}"
-            text.append(f"{cell:>26}  ", style="yellow" if 0 < behind < FEW_SAMPLES else "")
-        text.append("\n")
-    text.append(f"{'max':<9} {_ms(interval.maximum):>26}  {_ms(total.maximum):>26}")
+    """Interval and cumulative percentiles, each with the number of samples behind it, in columns whose
+    decimal points and units line up (as iostat and fio print them); then write()."""
+    names = [name for name, _ in SHOWN] + ["max"]
+    label = max(len(metric), *map(len, names))
+    rows = [Text(f"{name:<{label}}") for name in names]
+    head = Text(f"{metric:<{label}}", style="bold")
+    for title, histogram in (("last interval", interval), ("whole phase", total)):
+        behind = [tail_samples(percent, histogram.count) for _, percent in SHOWN]
+        values = [_ms(histogram.percentile(percent)) for _, percent in SHOWN] + [_ms(histogram.maximum)]
+        counts = [f"{count:,}" for count in behind] + [""]
+        value_width = max(len(title), *map(len, aligned_column(values)))
+        count_width = max(len("samples"), *map(len, counts))
+        head.append(f"  {title:>{value_width}} {'samples':>{count_width}}")
+        for row, (value, count) in enumerate(zip(aligned_column(values, value_width), counts, strict=True)):
+            shaky = row < len(behind) and 0 < behind[row] < FEW_SAMPLES
+            rows[row].append(f"  {value} {count:>{count_width}}", style="yellow" if shaky else "")
+    text = Text("\n").join([head, *rows])
     if writes is not None and metric != "O_DSYNC write":
         text.append(f"\nwrite() alone, whole run: p50 {_ms(writes.percentile(50))} · "
                     f"p99 {_ms(writes.percentile(99))} · max {_ms(writes.maximum)}")
@@ -245,13 +253,17 @@ def levels_table(result: WalResult, threshold: float) -> Text:
     the writer could not keep up with did: the CLI's `load` lines, short enough for the figures pane."""
     if not result.levels:
         return Text("")
-    text = Text(f"{'load':<16}{'p50':>10}{'p99':>10}{'p99.9':>10}  \n", style="bold")
-    for level in result.levels:
+    percents = (50.0, 99.0, 99.9)
+    figures_of = [level.sync if level.rate is None else level.latency for level in result.levels]
+    columns = [aligned_column([_ms(figures.percentile(p)) for figures in figures_of], 8) for p in percents]
+    text = Text(f"{'load':<16}" + "".join(f"  {title:>{len(column[0])}}" for title, column in
+                                          zip(("p50", "p99", "p99.9"), columns, strict=True)) + "\n",
+                style="bold")
+    for row, (level, figures) in enumerate(zip(result.levels, figures_of, strict=True)):
         closed = level.rate is None
-        figures = level.sync if closed else level.latency
         name = f"capacity {level.achieved_per_s or 0:,.0f}/s" if closed else \
             wal_report.short_load(level.rate, level.arrival)  # type: ignore[arg-type]
-        text.append(f"{name:<16}" + "".join(f"{_ms(figures.percentile(p)):>10}" for p in (50.0, 99.0, 99.9)))
+        text.append(f"{name:<16}" + "".join(f"  {column[row]}" for column in columns))
         p99 = figures.percentile(99.0)
         if closed:
             text.append("  sync call, not judged\n", style="dim")
@@ -293,8 +305,10 @@ def comparison_text(params: WalParams, result: WalResult, fio: FioSyncStats,
     text = Text(f"{label:<12} {ours_name:>12} {fio.version:>12} {'ours/fio':>9}\n", style="bold")
     rows = [(name, sync.percentile(p), fio.percentiles_ns.get(p)) for name, p in SHOWN]
     rows.append(("max", sync.maximum, fio.max_ns))
-    for name, ours, theirs in rows:
-        text.append(f"{name:<12} {_ms(ours):>12} {_ms(theirs):>12} {_ratio(ours, theirs):>9}\n")
+    ours_column = aligned_column([_ms(ours) for _, ours, _ in rows], 12)
+    fio_column = aligned_column([_ms(theirs) for _, _, theirs in rows], 12)
+    for (name, ours, theirs), ours_cell, fio_cell in zip(rows, ours_column, fio_column, strict=True):
+        text.append(f"{name:<12} {ours_cell} {fio_cell} {_ratio(ours, theirs):>9}\n")
     text.append(f"{'samples':<12} {samples:>12,} {fio.samples:>12,}\n")
     text.append(f"{'ops/s':<12} {ops or 0:>12,.0f} {fio.ops_per_s:>12,.0f} "
                 f"{_ratio(ops, fio.ops_per_s):>9}\n")

@@ -21,6 +21,7 @@ from diskdoctor.probes.discard_path import layers_below
 from diskdoctor.probes.host import MountedFs
 from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.wal_target import TargetError
+from rich.cells import cell_len
 from rich.text import Text
 
 from .quick_bench import run_quick, size_text
@@ -95,10 +96,9 @@ def stack_text(ctx: GuideContext, mounted: MountedFs) -> Text:
     host = ctx.host()
     text = Text(f"{visible(mounted.mount.mountpoint)} is {visible(mounted.mount.fstype)} on "
                 f"{visible(mounted.mount.source)}; its layers from the top:\n\n", style="bold")
-    for kname in layers_below(host, mounted.kname or ""):
-        device = host.devices.get(kname)
-        if device is None:
-            continue
+    devices = [device for device in map(host.devices.get, layers_below(host, mounted.kname or "")) if device]
+    width = max(17, *(cell_len(visible(device.name)) for device in devices)) if devices else 17
+    for device in devices:
         details = [device.kind, human_bytes(device.size_bytes.value)]
         if device.scheduler.value:
             details.append(f"scheduler {device.scheduler.value}")
@@ -106,7 +106,8 @@ def stack_text(ctx: GuideContext, mounted: MountedFs) -> Text:
         details.append(f"discard {'yes' if device.accepts_discard else 'no'}")
         if device.model.value:
             details.append(visible(device.model.value))
-        text.append(f"  {visible(device.name):<18}", style="cyan")
+        name = visible(device.name)
+        text.append(f"  {name}{' ' * (width - cell_len(name))}  ", style="cyan")  # under the longest name
         text.append(" · ".join(details) + "\n")
     text.append(f"\nMount options: {visible(','.join(mounted.mount.options))}\n", style="dim")
     text.append("The Stack screen (1) shows every value with its source.", style="dim")
@@ -137,10 +138,14 @@ def trim_text(verdict: TrimVerdict | None) -> Text:
     summary = visible(verdict.summary)
     text = Text.assemble((summary if summary.upper().startswith(word) else f"{word}  {summary}", style))
     text.append("\n\n")
+    names = {layer.kname: visible(layer.name) for layer in verdict.reach.layers}
+    width = max(18, *(cell_len(name) for name in names.values()))  # one column under the longest name
+    kinds = max(6, *(len(layer.kind) for layer in verdict.reach.layers))
     for layer in verdict.reach.layers:
         accepts, style = {True: ("passes discard", "green"), False: ("drops discard", "bold red"),
                           None: ("unknown", "magenta")}[layer.accepts]
-        text.append(f"  {visible(layer.name):<18} {layer.kind:<6} ")
+        name = names[layer.kname]
+        text.append(f"  {name}{' ' * (width - cell_len(name))} {layer.kind:<{kinds}} ")
         text.append(accepts + "\n", style=style)
     schedule = verdict.schedule
     text.append(f"\nSchedule: {visible(schedule.kind)}")
@@ -152,8 +157,8 @@ def trim_text(verdict: TrimVerdict | None) -> Text:
         text.append(f", last {schedule.last_run.strftime('%a %d %b %H:%M')}")
     text.append(f"\nDiscard mount mode: {visible(verdict.mode.text)}\n")
     for finding in verdict.findings:
-        text.append(f"\n{str(finding.severity).upper()} ", style=finding.severity.style)
-        text.append(f"{finding.id}: {visible(finding.title)}")
+        text.append(f"\n  {str(finding.severity).upper()} ", style=finding.severity.style)  # an item: its
+        text.append(f"{finding.id}: {visible(finding.title)}")                           # lines hang
     text.append("\n\nThe TRIM screen (2) shows the fixes as exact commands.", style="dim")
     return text
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from diskdoctor.widgets.wrap_text import WordWrap
 from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
@@ -17,10 +18,12 @@ from .guide import Guide
 
 
 def titled_option(title: str, note: str | None, *, bold: bool = True) -> RenderableType:
-    """A list entry: its title, then its note indented by two under it, every wrapped line of the note too
-    (a hanging indent, so a wrapped description never reads as the next entry's title)."""
-    head = Text(title, style="bold" if bold else "")
-    return Group(head, Padding(Text(note, style="dim" if bold else ""), (0, 0, 0, 2))) if note else head
+    """A list entry: its title, its wrapped lines four in, then its note indented by two under it, every
+    wrapped line of the note too (a hanging indent, so a wrapped title or description never reads as the
+    next entry's title); paths break only after a "/"."""
+    head = WordWrap(Text(title, style="bold" if bold else ""), hang=4)
+    return Group(head, Padding(WordWrap(Text(note, style="dim" if bold else ""), hang=0),
+                               (0, 0, 0, 2))) if note else head
 
 
 class GuideMenu(ModalScreen[str | None]):

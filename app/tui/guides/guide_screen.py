@@ -9,6 +9,7 @@ from diskdoctor.app.base.errors import UsageError
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.text_field import TextField
+from diskdoctor.widgets.wrap_text import WrappedText
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -87,11 +88,11 @@ class GuideScreen(SnapshotScreen):
         yield Header(show_clock=False)
         yield Static("", id="guide-progress")
         with VerticalScroll(id="guide-body"):
-            yield Static("", id="guide-text")
+            yield WrappedText("", id="guide-text")
             yield OptionList(id="guide-choices")
             yield TextField(id="guide-typed")
             yield Static("", id="guide-error")
-            yield Static("", id="guide-result")
+            yield WrappedText("", id="guide-result")
         with Horizontal(id="guide-buttons"):
             yield Button("◀ Back", id="guide-back", compact=True)
             yield Button("Start", id="guide-start", variant="warning", compact=True)

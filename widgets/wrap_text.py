@@ -1,0 +1,176 @@
+"""Text wrapped as a reader expects: between words, a path only after a "/", a figure never from its unit, and
+every wrapped line hanging under the text of its first line (a label column, or two past the indent)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
+from rich.text import Text
+from textual.visual import RichVisual
+from textual.widgets import Static
+
+UNITS = ("ns|µs|us|ms|s|min|h|B|KiB|MiB|GiB|TiB|kB|MB|GB|TB|MB/s|GB/s|ops/s|writes/s|IOPS|%|samples?|"
+         "writes")
+FIGURE = re.compile(rf"(?<![\w.])[<>≤≥~]?\d[\d,.]*(?:[eE][-+]?\d+)?( +)(?=(?:{UNITS})(?![\w/]))")
+"""A number followed by spaces and a unit (more than one in an aligned column): no place to wrap."""
+GLUE = "\u2800"
+"""Stands in for a glued space while the breaks are found: one cell wide and not whitespace."""
+WORD = re.compile(r"\s*\S+\s*")
+LABEL = re.compile(r" *\S(?:.*?\S)? {2,}(?=\S)")
+"""A line whose text starts with a label and a gap of two spaces or more ("note      …", "  nvme0n1p2   part
+…", "  p99 write()   39.8 µs"): its wrapped lines go under the text after the gap, as a table's second
+column."""
+FIELD = re.compile(r" *\w[\w.()/-]*(?: [\w.()/-]+){0,2}: (?=\S)")
+"""A line that starts with a short field name and a colon ("Discard mode: off …", "Why: …"): its wrapped
+lines go under the value."""
+FIELD_WIDTH = 16
+"""The longest field name (with its colon and space) that its value hangs after."""
+HANG = 2
+"""How much further in than an indented line its wrapped lines go when it has no label column."""
+MIN_ROOM = 20
+"""A hanging indent never leaves less than this (nor more than half the width) for the text."""
+
+
+def glued_spaces(plain: str, keep: tuple[str, ...] = ()) -> list[int]:
+    """Offsets of the spaces between a number and its unit, and inside the phrases in `keep`."""
+    spaces = [offset for match in FIGURE.finditer(plain) for offset in range(*match.span(1))]
+    for phrase in keep:
+        for match in re.finditer(re.escape(phrase), plain):
+            spaces += [match.start() + index for index, char in enumerate(phrase) if char == " "]
+    return spaces
+
+
+def path_pieces(word: str) -> list[str]:
+    """A word split after each "/" that has text after it ("/sys/", "block/", "loop5")."""
+    return [piece for piece in re.findall(r"/*[^/]*/+|/*[^/]+", word) if piece]
+
+
+def hang_of(plain: str, width: int) -> int:
+    """Where the wrapped lines of `plain` start: under its label column ("note      …"), else after a short
+    "Field: " label, else two past its indent (0 for an unindented paragraph), never so far in that the
+    text has no room."""
+    indent = len(plain) - len(plain.lstrip(" "))
+    column, field = LABEL.match(plain), FIELD.match(plain)
+    candidates = [column.end()] if column else []
+    if field and field.end() - indent <= FIELD_WIDTH:
+        candidates.append(field.end())
+    if indent:
+        candidates.append(indent + HANG)
+    limit = min(width // 2, width - MIN_ROOM)
+    return next((hang for hang in candidates if hang <= limit), 0)
+
+
+def _chop(piece: str, start: int, first: int, room: int) -> tuple[list[int], int]:
+    """Offsets that cut a piece with nowhere better to break into chunks (the first `first` cells wide, the
+    rest `room`), and the cells its last chunk takes."""
+    offsets, used, limit = [], 0, first
+    for index, char in enumerate(piece):
+        if used and used + cell_len(char) > limit:
+            offsets.append(start + index)
+            used, limit = 0, room
+        used += cell_len(char)
+    return offsets, used
+
+
+def break_offsets(plain: str, width: int, hang: int = 0, keep: tuple[str, ...] = ()) -> list[int]:
+    """Where to break one line of `plain` so that every piece fits `width` cells, the pieces after the first
+    being drawn after `hang` cells of indent: between words; inside a word too long for a line only after a
+    "/"; mid-word only in a piece with no "/" that no line holds; never inside a phrase of `keep`."""
+    chars = list(plain)
+    for offset in glued_spaces(plain, keep):
+        chars[offset] = GLUE
+    room = max(width - hang, 1)
+    offsets: list[int] = []
+    used, limit = 0, width  # cells taken on the line being filled, and what it holds
+    for match in WORD.finditer("".join(chars)):
+        start, word = match.start(), match.group()
+        length = cell_len(word.rstrip())
+        if used + length <= limit:
+            used += cell_len(word)
+            continue
+        if length <= room:  # a line of its own holds it
+            offsets.append(start)
+            used, limit = cell_len(word), room
+            continue
+        lead = len(word) - len(word.lstrip())
+        position, used = start + lead, used + lead
+        for piece in path_pieces(word.strip()):
+            size = cell_len(piece)
+            if used and used + size > limit:
+                offsets.append(position)
+                used, limit = 0, room
+            if size > limit - used:
+                cuts, used = _chop(piece, position, limit - used, room)
+                offsets.extend(cuts)
+                limit = room if cuts else limit
+            else:
+                used += size
+            position += len(piece)
+        used += cell_len(word) - cell_len(word.rstrip())
+    return [offset for offset in offsets if 0 < offset < len(plain)]
+
+
+def wrap_lines(text: Text, width: int, hang: int | None = None, keep: tuple[str, ...] = ()) -> list[Text]:
+    """`text` wrapped to `width` cells, line by line, each wrapped line hanging (see hang_of), never inside a
+    phrase of `keep`."""
+    lines: list[Text] = []
+    for line in text.split("\n", allow_blank=True):
+        plain = line.plain
+        if cell_len(plain.rstrip()) <= width:
+            line.rstrip()
+            lines.append(line)
+            continue
+        indent = hang_of(plain, width) if hang is None else hang
+        pieces = line.divide(break_offsets(plain, width, indent, keep))
+        for number, piece in enumerate(pieces):
+            piece.rstrip()
+            if number:
+                piece = Text(" " * indent) + piece
+                piece.rstrip()
+            lines.append(piece)
+    return lines
+
+
+class WordWrap:
+    """A Rich renderable: `text` wrapped by wrap_lines at the width it is drawn in."""
+
+    def __init__(self, text: Text, hang: int | None = None, keep: tuple[str, ...] = ()) -> None:
+        self.text, self.hang, self.keep = text, hang, keep
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield Text("\n").join(self.lines(options.max_width))
+
+    def lines(self, width: int) -> list[Text]:
+        """The lines drawn at `width` cells."""
+        return wrap_lines(self.text.copy(), max(width, 1), self.hang, self.keep)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.text)
+
+
+class WrappedVisual(RichVisual):
+    """How Textual draws WordWrap; as a string, the text it holds (what a user would read)."""
+
+    def __str__(self) -> str:
+        renderable = self._renderable
+        return renderable.text.plain if isinstance(renderable, WordWrap) else super().__str__()
+
+
+class WrappedText(Static):
+    """A Static whose text wraps between words, a path after a "/", with hanging lines (wrap_lines)."""
+
+    def __init__(self, content: object = "", *, keep: tuple[str, ...] = (), **kwargs: Any) -> None:
+        self.keep = keep
+        """Phrases never broken across lines (a marker such as "← blocks discard")."""
+        super().__init__(content, **kwargs)  # type: ignore[arg-type]
+
+    def update(self, content: object = "", *, layout: bool = True) -> None:  # type: ignore[override]
+        if isinstance(content, str) and content:
+            content = Text.from_markup(content)  # as Static reads a string
+        if isinstance(content, Text) and content.plain:
+            content = WrappedVisual(self, WordWrap(content, keep=self.keep))
+        super().update(content, layout=layout)  # type: ignore[arg-type]
