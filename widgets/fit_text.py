@@ -66,6 +66,42 @@ def fit_end(text: str, width: int) -> str:
     return cut.rstrip() + ELLIPSIS
 
 
+LEAST_PATH = 12
+"""A path cut to fit never gets fewer cells than this ("/tmp/…/data"), while other parts can still shrink."""
+
+
+def fit_forms(parts: Sequence[Sequence[str]], width: int, order: Sequence[int], *, path: int | None = None,
+              separator: str = SEPARATOR) -> list[str]:
+    """Each part's form for a line of `width` cells: its first (longest) form, then, step by step in `order`
+    (part indexes, one step each), the named part's next shorter form ("" drops it) until the line fits.
+
+    The part at `path` has one form; its first step in `order` lets it be cut in the middle to the room
+    left (never under LEAST_PATH cells), a second drops it. A part given no shorter form (a figure) is never
+    cut here; a line that still does not fit once `order` is spent comes back as it is, for `fit_words` to
+    cut at a word.
+    """
+    step = [0] * len(parts)
+    cut_path = False
+    taken = iter(order)
+    while True:
+        chosen = [forms[at] if at < len(forms) else "" for forms, at in zip(parts, step, strict=True)]
+        if path is not None and cut_path and chosen[path]:
+            others = [text for at, text in enumerate(chosen) if text and at != path]
+            room = width - cell_len(separator.join(others)) - (cell_len(separator) if others else 0)
+            chosen[path] = middle_ellipsis(chosen[path], max(room, LEAST_PATH))
+        if cell_len(separator.join(text for text in chosen if text)) <= width:
+            return chosen
+        following = next(taken, None)
+        if following is None:
+            return chosen
+        if following == path and cut_path:
+            step[path] = len(parts[path])  # past its forms: dropped
+        elif following == path:
+            cut_path = True
+        elif step[following] + 1 < len(parts[following]):
+            step[following] += 1
+
+
 class FittedTitle:
     """A header's "title — sub title" when it fits the width it is drawn in, else the sub title alone (the
     app's name never tells screens apart), else its first and last " · " parts, else its first part, cut at
