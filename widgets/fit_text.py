@@ -37,6 +37,18 @@ def middle_ellipsis(text: str, width: int) -> str:
     return text[:head_len] + ELLIPSIS + (text[-tail_len:] if tail_len else "")
 
 
+def path_ellipsis(path: str, width: int) -> str:
+    """`path` cut in the middle to `width` cells, the room given to its end, where paths differ:
+    "/var/…8192a3/mount" keeps the top folder (at most a third of the width) and as much of the end as
+    fits."""
+    if width <= 0 or cell_len(path) <= width or cell_len(path) != len(path):
+        return middle_ellipsis(path, width)
+    top = path[: path.find("/", 1) + 1] if path.find("/", 1) > 0 else ""
+    head = top if 0 < len(top) <= width // 3 else path[: width // 3]
+    tail = width - 1 - len(head)
+    return head + ELLIPSIS + (path[-tail:] if tail > 0 else "")
+
+
 def fit_parts(parts: Sequence[tuple[str, int]], width: int, separator: str = SEPARATOR) -> str:
     """Join (text, priority) parts, dropping the lowest priorities (0 is highest) until they fit.
 
@@ -88,7 +100,7 @@ def fit_forms(parts: Sequence[Sequence[str]], width: int, order: Sequence[int], 
         if path is not None and cut_path and chosen[path]:
             others = [text for at, text in enumerate(chosen) if text and at != path]
             room = width - cell_len(separator.join(others)) - (cell_len(separator) if others else 0)
-            chosen[path] = middle_ellipsis(chosen[path], max(room, LEAST_PATH))
+            chosen[path] = path_ellipsis(chosen[path], max(room, LEAST_PATH))
         if cell_len(separator.join(text for text in chosen if text)) <= width:
             return chosen
         following = next(taken, None)

@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.geometry import Size
 from textual.widgets import Input
 
-from .fit_text import fit_end, middle_ellipsis
+from .fit_text import fit_end, path_ellipsis
 
 
 class TextField(Input):
@@ -27,7 +27,8 @@ class TextField(Input):
     def __init__(self, *args: Any, show_end: bool = False, **kwargs: Any) -> None:
         self.show_end = show_end
         """Whether a value too long for the field is cut in its middle when the field is not being edited,
-        keeping its end (a path's distinguishing part is its last folder); otherwise it is cut at its end."""
+        keeping its top folder and as much of its end as fits (a path's distinguishing part is its last
+        folder); otherwise it is cut at its end."""
         super().__init__(*args, **kwargs)
 
     def action_leave(self) -> None:
@@ -37,11 +38,11 @@ class TextField(Input):
     @property
     def _value(self) -> Text:
         """The value as typed while it is edited; else cut to the field's width with an ellipsis
-        ("/tmp/nu3/…/data" for a path, "50,5…" for another value)."""
+        ("/tmp/…3/mnt-ext4/data" for a path, "50,5…" for another value)."""
         width = self.scrollable_content_region.width
         if self.has_focus or self.password or not self.value or width <= 0:
             return super()._value
-        fitted = middle_ellipsis(self.value, width) if self.show_end else fit_end(self.value, width)
+        fitted = path_ellipsis(self.value, width) if self.show_end else fit_end(self.value, width)
         return Text(fitted, no_wrap=True, overflow="ignore", end="")
 
     def _on_focus(self, event: events.Focus) -> None:
