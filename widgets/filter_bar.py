@@ -11,10 +11,13 @@ from textual.strip import Strip
 from textual.widgets import Input
 from textual.widgets.input import Selection
 
+from .text_field import consumes
+
 TYPING_HINTS = ("Enter keeps the filter · Esc clears it", "Enter keeps · Esc clears", "⏎ keeps · Esc clears")
 """What the line says at its right end while the user types, the longest that fits after the text typed
 (the placeholder says it before anything is typed; once typed, nothing else would)."""
 HINT_GAP = 2
+"""Cells kept between the text typed (and its cursor) and the hint."""
 
 
 class FilterBar(Input):
@@ -51,6 +54,9 @@ class FilterBar(Input):
         self._return_to = None
         self.kept: tuple[int, int] | None = None
         """(rows shown, rows in all) of the last filtering, as the screen counted them."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return consumes(key, character)  # "/" too: it types a slash while the filter is typed
 
     def open(self) -> None:
         """Show the line and type into it (the focused list gets the focus back on Enter or Esc); the old

@@ -21,7 +21,7 @@ PALETTE_CELLS = 13
 """The docked "^p palette" key and its separator (it keeps its word: a new user's way to every command)."""
 KEPT_ACTIONS = frozenset({HELP_ACTION, GUIDES_ACTION, "filter", *QUIT_ACTIONS, "write_report"})
 """Keys that stay at every width: help, guides, the filter, quit and the report; others are left out first
-(only on a terminal too narrow for two lines of keys, under 80 columns)."""
+(only where a line cannot hold its keys even with short labels)."""
 Shown = tuple[Binding, bool, str]
 """A binding to show, whether it is enabled, and its tooltip."""
 SHORT_LABELS = {"Run again": "Again", "Run longer": "Longer", "fio side by side": "fio",
@@ -41,11 +41,11 @@ def short_label(description: str) -> str:
 class FittedFooter(Footer):
     """Compact footer that shows every key of the screen, as htop's and nano's do.
 
-    One line when every key fits on it (full labels, else short ones); else two lines: the screen's own keys
-    above (the focused widget's first, then the screen's in the order they are declared), and under them the
-    keys that are the same on every screen (help, guides, quit, report, the screen switcher 1-6 and the
-    palette). Only a terminal too narrow even for that (under 80 columns) loses keys, the last declared
-    first; F1 help and the palette list every key.
+    One line when every key the screen declares fits on it with its full label (help first); else two
+    lines: the screen's own keys above (the focused widget's first, then the screen's in the order they are
+    declared), and under them the keys that are the same on every screen (help, guides, quit, report, the
+    screen switcher 1-6 and the palette). Only a line too narrow even for that (under about 70 columns)
+    takes short labels, then loses keys, the last declared first; F1 help and the palette list every key.
     """
 
     DEFAULT_CSS = """
@@ -61,7 +61,7 @@ class FittedFooter(Footer):
         self.short = False
         """Whether the screen's own keys show their short labels (the terminal is too narrow for the full)."""
         self.lines = 1
-        """How many lines the keys take: 2 when they do not all fit on one."""
+        """How many lines the keys take: 2 when the screen's keys do not all fit on one."""
 
     def _shown(self) -> list[tuple[DOMNode, Binding, bool, str]]:
         """Bindings to show with the node that declares them, one per action, help first."""

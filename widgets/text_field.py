@@ -8,9 +8,23 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.geometry import Size
+from textual.keys import REPLACED_KEYS, key_to_character
 from textual.widgets import Input
 
 from .fit_text import fit_end, path_ellipsis
+
+
+def typed_character(key: str) -> str | None:
+    """The character a key types: "/" for "slash" too, which Textual's `key_to_character` misses, so a
+    focused field's footer listed "/ Filter" or "/ Directory" though the key types a slash there."""
+    return key_to_character(REPLACED_KEYS.get(key, key))
+
+
+def consumes(key: str, character: str | None) -> bool:
+    """Whether a text field takes this key as typing (every printable character), so no screen key fires
+    and the footer does not list it."""
+    character = character or typed_character(key)
+    return character is not None and character.isprintable()
 
 
 class TextField(Input):
@@ -30,6 +44,9 @@ class TextField(Input):
         keeping its top folder and as much of its end as fits (a path's distinguishing part is its last
         folder); otherwise it is cut at its end."""
         super().__init__(*args, **kwargs)
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return consumes(key, character)
 
     def action_leave(self) -> None:
         """Blur the field (its value stays); the screen's footer keys come back."""
