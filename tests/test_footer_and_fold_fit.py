@@ -196,3 +196,15 @@ async def test_at_80x24_the_folded_form_and_the_directory_field_show_a_cut_path_
         for figure in FIGURES:
             assert figure in line, line
         assert "…" in line and "50,5…" not in line, line
+
+
+async def test_a_stack_filter_that_keeps_no_device_leaves_an_empty_tree_not_a_traceback() -> None:
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"zzqq", "enter")
+        await settle(pilot)
+        assert app.is_running and "0 of 37 devices" in screen_lines(app)[1], screen_lines(app)[1]
+        await pilot.press("j", "k", "g", "G", "e", "right", "left", "escape")
+        await settle(pilot)
+        assert app.is_running and "37 devices" in screen_lines(app)[1]
