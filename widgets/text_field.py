@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region
 from textual.keys import REPLACED_KEYS, key_to_character
 from textual.widgets import Input
 
@@ -62,10 +63,21 @@ class TextField(Input):
         fitted = path_ellipsis(self.value, width) if self.show_end else fit_end(self.value, width)
         return Text(fitted, no_wrap=True, overflow="ignore", end="")
 
+    @property
+    def content_width(self) -> int:
+        """The width of the whole value and the cursor after it, fitted or not, so the field scrolls to
+        the cursor as soon as editing starts."""
+        if self.placeholder and not self.value:
+            return cell_len(self.placeholder)
+        return cell_len(self.value) + 1
+
     def _on_focus(self, event: events.Focus) -> None:
-        """Editing: the whole value again, scrollable to the cursor."""
-        self.virtual_size = Size(self.content_width, 1)
+        """Editing: the whole value, scrolled to where the cursor is."""
         super()._on_focus(event)
+        self.call_after_refresh(self._scroll_to_cursor)
+
+    def _scroll_to_cursor(self) -> None:
+        self.scroll_to_region(Region(self._cursor_offset, 0, 1, 1), force=True, animate=False, immediate=True)
 
     def _on_blur(self, event: events.Blur) -> None:
         """After editing: the value fitted to the field, from its first cell."""
@@ -82,7 +94,6 @@ class TextField(Input):
             self.call_after_refresh(self._rest_view)
 
     def _rest_view(self) -> None:
-        """Show the value fitted to the field (it no longer scrolls: the ellipsis says what is left out)."""
-        self.virtual_size = Size(self.content_width, 1)
+        """Show the value fitted to the field from its first cell (the ellipsis says what is left out)."""
         self.scroll_to(0, animate=False, immediate=True)
         self.refresh()
