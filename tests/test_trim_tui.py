@@ -126,3 +126,25 @@ async def test_trim_now_cancel_runs_nothing(loop_stack: LoopStack) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, (ConfirmTrim, TrimProgress))
+
+
+async def test_details_heading_cuts_each_path_and_keeps_what_sits_between() -> None:
+    async with running(fixture_root("long-names"), (80, 24)) as (app, pilot):
+        await open_trim(app, pilot)
+        heading = text_of(app, "#trim-details-title")
+        assert heading.startswith("Details: /var/lib/") and " (xfs on /dev/mapper/" in heading, heading
+        assert heading.endswith(")") and heading.count("(") == heading.count(")") == 1, heading
+        assert len(heading) <= 78
+
+
+async def test_list_that_cannot_show_every_row_says_how_many_fit() -> None:
+    async with running(fixture_root("lab-ssd"), (80, 24)) as (app, pilot):
+        table = await open_trim(app, pilot)
+        await pilot.pause()
+        fits = table.size.height - 1
+        assert 0 < fits < table.row_count == 12
+        assert f"{fits} of 12 rows fit: ↓ for more" in text_of(app, "#status")
+    async with running(fixture_root("lab-ssd"), (120, 40)) as (app, pilot):
+        await open_trim(app, pilot)
+        await pilot.pause()
+        assert "rows fit" not in text_of(app, "#status")  # all 12 show: nothing to say

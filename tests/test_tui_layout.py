@@ -67,8 +67,7 @@ async def test_advice_titles_are_whole_or_end_in_an_ellipsis_and_every_column_is
         cells_whole_or_marked(table)
         for index, row in enumerate(screen.rows):
             title = plain_cells(table, index)[1]
-            assert title == row.finding.title or (title.endswith("…") and
-                                                  row.finding.title.startswith(title[:-1].rstrip()))
+            assert title == row.title or (title.endswith("…") and row.title.startswith(title[:-1].rstrip()))
             assert len(title) >= 24  # a title column of 15 cells says nothing
 
 

@@ -209,8 +209,8 @@ def fit_words(text: str, width: int) -> str:
         return text
     kept = text[: max(width - 1, 0)]
     words = kept.split(" ")
-    if not text[len(kept)].isspace() and any(char.isdigit() for char in words[-1]):
-        words.pop()  # the cut falls inside a word with a figure in it
+    if text[len(kept)] not in " ;,:)" and any(char.isdigit() for char in words[-1]):
+        words.pop()  # the cut falls inside a word with a figure in it (not just before its punctuation)
     while len(words) > 1 and (not words[-1] or _BARE_NUMBER.match(words[-1])):
         words.pop()  # "discard_max_bytes 0…" or "is 15.6…" would read as a cut number
     return " ".join(words).rstrip(" ·,:;(") + ELLIPSIS

@@ -3,6 +3,8 @@ with evidence, why, fix, risk and verify."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from diskdoctor.probes.etcd_metrics import discover as discover_etcd_metrics
@@ -11,10 +13,13 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import distinct_cut, figure_first, fit_end, fit_words
+from diskdoctor.widgets.fit_text import distinct_cut, figure_first, fit_end, fit_words, middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
+from diskdoctor.widgets.status_line import StatusLine
 from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions
+from rich.measure import Measurement
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -42,6 +47,19 @@ SUBJECTS_MIN_CELLS = 12
 CELL_PADDING = 2
 """A DataTable cell's padding (one cell each side)."""
 SCROLLBAR_CELLS = 2
+LIST_BORDER_CELLS = 1
+"""The line between the list and the details."""
+DETAILS_MIN_CELLS = 54
+"""The details pane is never narrower than this beside the list (a fix command of about 50 columns whole)."""
+DETAILS_MAX_CELLS = 76
+"""Nor wider: past this the card's lines are long enough, and the list takes the rest."""
+LIST_COMFORT_CELLS = 110
+"""A list this wide shows a finding's title and subject well: past it the details get all they need."""
+CARD_PADDING = 2
+SUBJECT_SHARE = 0.4
+"""Of the list's room, at most this share goes to subjects when titles and subjects cannot both be whole."""
+PATH_MIN_CELLS = 16
+"""A path in a title is never cut shorter than this (its last component, where it fits)."""
 
 
 @dataclass
@@ -100,7 +118,7 @@ class AdviceScreen(Screen[None]):
                 yield Static("Details", classes="pane-title", id="advice-details-title")
                 yield FindingCard(card_content(_placeholder()), id="advice-card")
         yield FilterBar(id="advice-filter")
-        yield Static("Reading the host…", id="status")
+        yield StatusLine("Reading the host…", id="status")
         yield FittedFooter()
 
     def on_mount(self) -> None:
@@ -162,15 +180,17 @@ class AdviceScreen(Screen[None]):
         """The rows about the chosen subject that match the filter text."""
         return [row for row in self.all_rows
                 if (self.subject is None or self.subject in row.subjects)
-                and matches(self.filter_text, row.finding.title, row.finding.id, *row.subjects)]
+                and matches(self.filter_text, row.finding.title, row.title, row.finding.id, *row.subjects)]
 
     def _say_status(self) -> None:
-        parts = ["↑↓ choose · c copy the fix commands · / filter · r read the host again"]
+        """What is shown, then the key hints: a narrow line drops whole hints, the least needed first."""
+        parts = [("↑↓ choose", 3), ("c copy fixes", 2), ("/ filter", 4), ("r read again", 5)]
         if self.subject is not None:
-            parts.insert(0, f"only {self.subject}: {len(self.rows)} of {len(self.all_rows)} rows (a: all)")
+            shown = f"{len(self.rows)} of {len(self.all_rows)} rows"
+            parts.insert(0, (f"only {self.subject}: {shown} (a: all)", 0))  # the way back never drops
         if self.filter_text:
-            parts.insert(0, filter_note(self.filter_text, len(self.rows), len(self.all_rows), "rows"))
-        self.query_one("#status", Static).update(Text(" · ".join(parts)))
+            parts.insert(0, (filter_note(self.filter_text, len(self.rows), len(self.all_rows), "rows"), 0))
+        self.query_one("#status", StatusLine).say(*parts)
 
     def _refilter(self) -> None:
         self.rows = self._filtered()
@@ -230,25 +250,87 @@ class AdviceScreen(Screen[None]):
     def _resized(self) -> None:
         self._fill_table()
 
+    def on_resize(self) -> None:
+        self._size_panes()
+
+    def _title_of(self, row: MergedFinding) -> str:
+        """The row's title as listed: the chosen subject's own, else one naming every subject."""
+        return figure_first(self._finding_of(row).title if self.subject is not None else row.title)
+
+    def _list_needs(self) -> int:
+        """The list's width with every title and single subject whole (a merged list of subjects needs
+        its count and first subject)."""
+        title = max((cell_len(self._title_of(row)) for row in self.rows), default=TITLE_MIN_CELLS)
+        if self.subject is not None:  # narrowed to one subject: no subjects column
+            return LIST_BORDER_CELLS + self._scrollbar_cells() + SEV_CELLS + 2 * CELL_PADDING + title
+        return (LIST_BORDER_CELLS + self._scrollbar_cells() + SEV_CELLS + 3 * CELL_PADDING + title
+                + max((_subjects_needs(row) for row in self.rows), default=SUBJECTS_MIN_CELLS))
+
+    def _scrollbar_cells(self) -> int:
+        """The list's scrollbar: only when its rows are more than it has lines for."""
+        height = self.query_one("#advice-table", DataTable).size.height
+        return 0 if height and len(self.rows) + 1 <= height else SCROLLBAR_CELLS
+
+    def _details_needs(self, core: bool = False) -> int:
+        """The details pane's width that shows the longest command, evidence line and header whole (only
+        the commands and header: `core`), from DETAILS_MIN_CELLS to DETAILS_MAX_CELLS: the same for every
+        row, so it never jumps."""
+        longest = max((_card_needs(self._finding_of(row), row, core) for row in self.rows), default=0)
+        return min(max(longest + CARD_PADDING + SCROLLBAR_CELLS, DETAILS_MIN_CELLS), DETAILS_MAX_CELLS)
+
+    def _size_panes(self) -> None:
+        """Side by side, the details get the width they need and the list the rest; when both cannot be
+        whole, the details shrink so that the list is whole while the card's commands stay whole, or, when
+        the list cannot be whole, so that it keeps LIST_COMFORT_CELLS (DETAILS_MIN_CELLS at the least)."""
+        if not self.is_mounted:
+            return
+        table = self.query_one("#advice-table", DataTable)
+        details = self.query_one("#advice-details", VerticalScroll)
+        if self.has_class("-narrow") or self.app.has_class("-narrow"):  # one above the other
+            table.styles.width = details.styles.width = None
+            return
+        width = self.size.width or self.app.size.width
+        needs = self._details_needs()
+        core = self._details_needs(core=True)
+        spare = width - self._list_needs()  # beside a list with every title and subject whole
+        if spare >= needs:
+            wanted = needs
+        elif spare >= core:  # the list whole, the card's prose and evidence wrap a little more
+            wanted = spare
+        else:  # the list cannot be whole: the card as it needs it, unless the list gets too narrow
+            wanted = next((cells for cells in (needs, core) if width - cells >= LIST_COMFORT_CELLS),
+                          DETAILS_MIN_CELLS)
+        table.styles.width = max(width - wanted, 1)
+        details.styles.width = "1fr"
+        details.styles.min_width = 0
+
     def _column_widths(self) -> tuple[int, int, int, int]:
-        """Severity, title, subjects and id widths from what they hold and the table's width: the title
-        first, then the subjects, the id only when both fit whole (it is on the card too)."""
+        """Severity, title, subjects and id widths from what they hold and the table's width: single
+        subjects whole first (up to SUBJECT_SHARE of the room), then the titles, then merged subject lists;
+        the id only when everything else is whole (it is on the card too). Narrowed to one subject (said on
+        the status line and the card), the titles get the subjects' room too."""
         table = self.query_one("#advice-table", DataTable)
         width = table.size.width or self.app.size.width
-        title = max((cell_len(figure_first(row.finding.title)) for row in self.rows), default=TITLE_MIN_CELLS)
+        title = max((cell_len(self._title_of(row)) for row in self.rows), default=TITLE_MIN_CELLS)
         subjects = max((cell_len(row.subjects_text) for row in self.rows), default=SUBJECTS_MIN_CELLS)
         ids = max((cell_len(row.finding.id) for row in self.rows), default=0)
-        room = width - SCROLLBAR_CELLS - SEV_CELLS - 3 * CELL_PADDING
+        room = width - self._scrollbar_cells() - SEV_CELLS - 3 * CELL_PADDING
+        if self.subject is not None:
+            return SEV_CELLS, room + CELL_PADDING, 0, 0
         if title + subjects + CELL_PADDING + ids <= room:  # everything whole: the rest to the subjects
             return SEV_CELLS, title, room - CELL_PADDING - ids - title, ids
-        subjects = min(subjects, max(SUBJECTS_MIN_CELLS, room // 4))
-        title = min(title, room - subjects)
+        if title + subjects <= room:
+            return SEV_CELLS, title, room - title, 0
+        needs = max((_subjects_needs(row) for row in self.rows), default=SUBJECTS_MIN_CELLS)
+        least = min(needs, max(SUBJECTS_MIN_CELLS, int(room * SUBJECT_SHARE)))
+        title = min(title, room - least)
         return SEV_CELLS, title, room - title, 0
 
     def _fill_table(self) -> None:
         """(Re)build the table when the rows or the column widths change; the cursor stays."""
         if not self.is_mounted:
             return
+        self._size_panes()
         widths = self._column_widths()
         if widths == self._widths:
             return
@@ -259,8 +341,9 @@ class AdviceScreen(Screen[None]):
         sev, title, subjects, ids = widths
         table.add_column("Sev", key="sev", width=sev)
         table.add_column("Finding", key="title", width=title)
-        table.add_column("Subjects" if any(len(r.subjects) > 1 for r in self.rows) else "Subject",
-                         key="subject", width=subjects)
+        if subjects:
+            table.add_column("Subjects" if any(len(r.subjects) > 1 for r in self.rows) else "Subject",
+                             key="subject", width=subjects)
         if ids:
             table.add_column("Id", key="id", width=ids)
         singles = frozenset(row.subjects_text for row in self.rows if len(row.subjects) == 1)
@@ -269,7 +352,9 @@ class AdviceScreen(Screen[None]):
             shown = (distinct_cut(row.subjects_text, subjects, singles) if len(row.subjects) == 1
                      else fit_end(row.subjects_text, subjects))
             cells = [Text(finding.severity.value.upper(), finding.severity.style),
-                     Text(fit_words(figure_first(finding.title), title)), Text(shown, "bold")]
+                     Text(fit_title(self._title_of(row), title))]
+            if subjects:
+                cells.append(Text(shown, "bold"))
             if ids:
                 cells.append(Text(finding.id, "dim"))
             table.add_row(*cells, key=str(index))
@@ -287,10 +372,11 @@ class AdviceScreen(Screen[None]):
         row = self.rows[index]
         finding = self._finding_of(row)
         header = self.query_one("#advice-details-title", Static)
-        text = f"{finding.id} · {row.subjects_text}"
-        lines = len(Text(text).wrap(self.app.console, max(header.content_size.width, 1)))
-        header.update(Text(text), layout=lines != self._header_lines)  # wraps: a layout pass only when the
-        self._header_lines = lines                                       # number of lines changes
+        subjects = self.subject if self.subject is not None else row.subjects_text
+        text = f"{finding.id} · {subjects}"
+        lines = len(wrap_at_slashes(text, max(header.content_size.width, 1)))
+        header.update(SlashWrapped(text), layout=lines != self._header_lines)  # a layout pass only
+        self._header_lines = lines                                            # when its height changes
         card = self.query_one("#advice-card", FindingCard)
         card.display = True
         card.show(card_content(finding))
@@ -322,6 +408,75 @@ class AdviceScreen(Screen[None]):
             return
         self.app.copy_to_clipboard("\n".join(lines) + "\n")
         self.notify(f"Copied {len(lines)} lines (your terminal must allow OSC 52 clipboard access)")
+
+
+def _subjects_needs(row: MergedFinding) -> int:
+    """A row's subjects cell: a single subject whole, a merged list its count and first ("3: /, …")."""
+    if len(row.subjects) == 1:
+        return cell_len(row.subjects_text)
+    return min(cell_len(row.subjects_text), cell_len(f"{len(row.subjects)}: {row.subjects[0]}, …"))
+
+
+def _card_needs(finding: Finding, row: MergedFinding, core: bool = False) -> int:
+    """The card's width that keeps its commands, evidence lines and header (with one subject) whole (only
+    its commands and header: `core`); its prose wraps anywhere."""
+    commands = [cell_len(line.split("  #")[0].rstrip()) + 2 for line in (*finding.fix, *finding.verify)
+                if not line.startswith("#")]  # a trailing comment may go on the next line
+    evidence = [] if core else [cell_len(f"{e.what}: {e.value}  {e.source}") + 2 for e in finding.evidence]
+    header = cell_len(f"{finding.id} · {row.subjects[0] if len(row.subjects) == 1 else ''}")  # a list wraps
+    return max([header, *commands, *evidence])
+
+
+def fit_title(text: str, width: int) -> str:
+    """A title in `width` cells: a path that would be cut away is cut in the middle instead (keeping its
+    end), so that "the bottom of /tmp/…/mnt-xfs's stack" still names the place, then the end of the title
+    goes with an ellipsis."""
+    if cell_len(text) <= width:
+        return text
+    words = text.split(" ")
+    for index, word in enumerate(words):
+        if not word.lstrip("('\"").startswith("/") or cell_len(word) <= PATH_MIN_CELLS:
+            continue
+        start = cell_len(" ".join(words[:index])) + (1 if index else 0)
+        whole = width - (cell_len(" ".join(words)) - cell_len(word))  # the path's room in the whole title
+        visible = width - 1 - start  # else its room before the ellipsis at the end
+        room = whole if whole >= PATH_MIN_CELLS else visible
+        if room >= PATH_MIN_CELLS and room < cell_len(word):
+            words[index] = middle_ellipsis(word, room)
+        break
+    return fit_words(" ".join(words), width)
+
+
+def wrap_at_slashes(text: str, width: int) -> list[str]:
+    """`text` in lines of `width` cells broken at spaces and after a `/` (a long path goes on after its
+    last whole component), inside a word only when one component is longer than a line."""
+    pieces = [piece for piece in re.split(r"(?<=[ /])", text) if piece]
+    lines, line = [], ""
+    for piece in pieces:
+        if line and cell_len(line + piece.rstrip()) > width:
+            lines.append(line.rstrip())
+            line = ""
+        while cell_len(piece) > width:  # one component longer than the line: cut it
+            lines.append(piece[:width])
+            piece = piece[width:]
+        line += piece
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines or [""]
+
+
+class SlashWrapped:
+    """A line of text wrapped at the width it is drawn in, after spaces and `/` (wrap_at_slashes)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        for line in wrap_at_slashes(self.text, options.max_width):
+            yield Text(line, no_wrap=True, overflow="crop")
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(min(cell_len(self.text), options.max_width), cell_len(self.text))
 
 
 def _runs_stamp() -> int | None:

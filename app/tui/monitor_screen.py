@@ -450,6 +450,8 @@ class MonitorScreen(Screen[None]):
                 table.move_cursor(row=keys.index(selected))
             elif self.app.screen is self:
                 self._show_selection()
+            if selected is None or selected == self._placed_key:  # still where the screen put it: the
+                self._placed_key = self._selected_key()           # default row is nobody's choice
             return
         changes: dict[tuple[str, str], Text] = {}
         for key in fresh:

@@ -27,6 +27,7 @@ from ..core.runs.record import SavedRun
 from ..core.runs.render_guard import RunRenderError, rendering
 from ..core.runs.store import RunListing, RunStore, RunStoreError
 from ..text.runs import compare_lines, headline_parts, list_row, show_lines
+from .selection import choose
 
 TARGET_MIN_CELLS = 16
 """A target is never cut shorter than this (the table scrolls sideways instead)."""
@@ -164,6 +165,8 @@ class RunsScreen(Screen[None]):
         self._status_text = ""
         self._widths: tuple[int, ...] = ()
         self._heads: dict[str, list[tuple[str, int]]] = {}
+        self._placed: str | None = None
+        """The run the screen put the cursor on (the newest by default): nobody chose it."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -184,6 +187,16 @@ class RunsScreen(Screen[None]):
         the runs again when their folder changed since the last reading."""
         if self.store is not None and self.store.stamp() != self.stamp:
             self.load_runs()
+
+    def on_screen_suspend(self) -> None:
+        """Leaving: a run the user moved to makes its filesystem the selection of every screen (Advice
+        narrows to it); the row the cursor was put on by default chooses nothing."""
+        run = self._highlighted()
+        if run is None or run.id == self._placed:
+            return
+        target = run.stack.target
+        choose(self.app, None, target.mountpoint or target.directory, "runs")
+        self._placed = run.id
 
     @work(thread=True, exclusive=True, group="runs", exit_on_error=False, description="load saved runs")
     def load_runs(self) -> None:
@@ -215,7 +228,11 @@ class RunsScreen(Screen[None]):
         self._widths = ()
         self._fill_table()
         ids = [run.id for run in self.runs]
-        if was is not None and was.id in ids:  # the cursor stays on its run
+        if was is None or was.id == self._placed:  # where the screen put it: on the newest run again
+            if ids:
+                self.query_one(DataTable).move_cursor(row=0)
+            self._placed = ids[0] if ids else None
+        elif was.id in ids:  # the cursor stays on the run the user chose
             self.query_one(DataTable).move_cursor(row=ids.index(was.id))
         status = [self._status_text]
         if self.filter_text:  # the count of saved runs is in the note: the status keeps its hint

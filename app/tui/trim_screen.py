@@ -56,6 +56,21 @@ def _schedule_cell(verdict: TrimVerdict, facts: TrimFacts) -> str:
     return f"{schedule.kind}{when}"
 
 
+def details_heading(mountpoint: str, fstype: str, source: str, width: int) -> str:
+    """"Details: MOUNTPOINT (FSTYPE on SOURCE)" in `width` cells, each path cut in its own middle.
+
+    One ellipsis across the whole line would swallow the "(xfs on /dev/…" between the two paths.
+    """
+    prefix, middle = "Details: ", f" ({fstype} on "
+    whole = f"{prefix}{mountpoint}{middle}{source})"
+    if len(whole) <= width:
+        return whole
+    room = max(width - len(prefix) - len(middle) - 1, 16)  # for the two paths
+    mountpoint_room = min(len(mountpoint), max(room - len(source), room // 2))  # the row name: half or more
+    source_cut = middle_ellipsis(source, room - mountpoint_room)
+    return f"{prefix}{middle_ellipsis(mountpoint, room - len(source_cut))}{middle}{source_cut})"
+
+
 def host_summary(facts: TrimFacts, peak: PeakWindow | None) -> Text:
     """Two lines on the host-wide trim machinery: timer state, cron jobs, peak window."""
     timer = facts.timer
@@ -190,10 +205,20 @@ class TrimScreen(SnapshotScreen):
         elif verdicts:
             self._show_details(verdicts[0].mountpoint)
         self._placed = self.selected
-        bad = sum(1 for v in verdicts if v.verdict != "ok")
-        self.query_one(StatusLine).say((f"{len(verdicts) - bad} of {len(verdicts)} filesystems OK", 0),
-                                       ("t trim now", 2), ("b bench this", 3), ("F1 help", 1))
+        self._say_counts()
         table.focus()
+
+    def _say_counts(self) -> None:
+        """The status: how many are OK, and how many rows the list shows when it cannot show them all."""
+        verdicts = list(self.verdicts.values())
+        if not verdicts or self.filter_text:
+            return
+        table = self.query_one("#trim-table", DataTable)
+        ok = sum(1 for v in verdicts if v.verdict == "ok")
+        fits = max(table.size.height - 1, 0)  # the header row takes one
+        hidden = f"{fits} of {table.row_count} rows fit: ↓ for more" if 0 < fits < table.row_count else ""
+        self.query_one(StatusLine).say((f"{ok} of {len(verdicts)} filesystems OK", 0), (hidden, 0),
+                                       ("t trim now", 2), ("b bench this", 3), ("F1 help", 1))
 
     def _fill_table(self) -> None:
         """One row per filesystem; long mountpoints are cut in the middle (no sideways scrolling)."""
@@ -233,8 +258,9 @@ class TrimScreen(SnapshotScreen):
 
     @on(FittedTable.Resized, "#trim-table")
     def _resized(self) -> None:
-        """Fit the mountpoints to the new width."""
+        """Fit the mountpoints to the new width, and say again how many rows fit."""
         self._fill_table()
+        self.call_after_refresh(self._say_counts)
 
     def action_filter(self) -> None:
         self.query_one(FilterBar).open()
@@ -253,6 +279,8 @@ class TrimScreen(SnapshotScreen):
         if message.text:
             note = filter_note(message.text, shown, len(self.verdicts), "filesystems")
             self.query_one(StatusLine).say(note)
+        else:
+            self._say_counts()
 
     @on(DataTable.RowHighlighted, "#trim-table")
     def highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -280,8 +308,8 @@ class TrimScreen(SnapshotScreen):
         self.selected = mountpoint
         title = self.query_one("#trim-details-title", Static)
         room = max((title.size.width or self.app.size.width) - 2, 20)
-        heading = f"Details: {mountpoint} ({verdict.fstype} on {verdict.source})"
-        title.update(Text(middle_ellipsis(heading, room)), layout=False)  # one line: no layout pass
+        heading = details_heading(mountpoint, verdict.fstype, verdict.source, room)
+        title.update(Text(heading), layout=False)  # one line: no layout pass
         self.query_one("#trim-verdict", Static).update(verdict_text(verdict, self.facts))
         # The cards already shown draw the new findings; only a difference in number mounts or removes
         # one (a remove and a mount of every card cost a restyle of each on every key).

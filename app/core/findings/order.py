@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from diskdoctor.probes.host import natural_key
@@ -54,11 +55,45 @@ class MergedFinding:
     subjects: tuple[str, ...]
 
     @property
+    def title(self) -> str:
+        """The title naming no one subject when the finding holds for several (see merged_title)."""
+        return merged_title(self.finding, self.subjects)
+
+    @property
     def subjects_text(self) -> str:
         """The subject, or "N: first, second, …" when the same finding holds for several."""
         if len(self.subjects) == 1:
             return self.subjects[0]
         return f"{len(self.subjects)}: " + ", ".join(self.subjects)
+
+
+PLURAL_VERBS = {"is": "are", "has": "have", "was": "were", "does": "do", "reaches": "reach", "holds": "hold"}
+"""The verb after a subject that opens a title, as it reads after "3 filesystems"."""
+
+
+def _subject_noun(subjects: tuple[str, ...]) -> str:
+    """What the subjects are: filesystems (mountpoints), devices (kernel names), else subjects."""
+    if all(subject.startswith("/") for subject in subjects):
+        return "filesystems"
+    return "devices" if all(re.fullmatch(r"[\w.:-]+", subject) for subject in subjects) else "subjects"
+
+
+def merged_title(finding: Finding, subjects: tuple[str, ...]) -> str:
+    """`finding`'s title said of all `subjects` instead of the first: "/ (ext4) is mounted with continuous
+    discard" over three becomes "3 ext4 filesystems are mounted with continuous discard", "... of /'s
+    stack" becomes "... of each filesystem's stack"; a title that names no subject stays as it is."""
+    title, subject, count = finding.title, finding.subject, len(subjects)
+    if count < 2:
+        return title
+    noun = _subject_noun(subjects)
+    opening = re.match(re.escape(subject) + r"(?: \(([^()]+)\))? (\w+) ", title)
+    if opening and opening[2] in PLURAL_VERBS:  # "S (ext4) is ..." / "S has ..."
+        kind = f"{opening[1]} " if opening[1] else ""
+        return f"{count} {kind}{noun} {PLURAL_VERBS[opening[2]]} {title[opening.end():]}"
+    alone = r"(?<![\w/.~-])" + re.escape(subject) + r"(?![\w/.~-])"
+    if re.search(alone + "'s ", title):
+        return re.sub(alone + "'s ", lambda _m: f"each {noun[:-1]}'s ", title, count=1)
+    return re.sub(alone, lambda _m: f"{count} {noun}", title, count=1)
 
 
 def worst_first(findings: list[Finding]) -> list[MergedFinding]:

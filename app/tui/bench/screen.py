@@ -36,7 +36,7 @@ from textual.worker import Worker, WorkerState
 
 from ..host_snapshot import HostSnapshot, SnapshotScreen
 from ..screen_help import BENCH_HELP
-from ..selection import Selection, chosen
+from ..selection import Selection, choose, chosen
 from . import fio_run as bench_fio_run
 from . import fio_view, view, workloads
 from . import run as bench_run
@@ -64,7 +64,7 @@ NO_LIVE_HOST = ("Benchmarks write to this host's storage, so they need the live 
                 "capture (--sysroot). Start diskdoctor without --sysroot to run one.")
 
 
-SELECTED_ON = {"stack": "Stack", "trim": "TRIM", "monitor": "Monitor", "advice": "Advice"}
+SELECTED_ON = {"stack": "Stack", "trim": "TRIM", "monitor": "Monitor", "advice": "Advice", "runs": "Runs"}
 """The screen a selection came from, as the status line names it."""
 
 class BenchScreen(SnapshotScreen):
@@ -300,6 +300,8 @@ class BenchScreen(SnapshotScreen):
     def show_started(self, message: RunStarted) -> None:
         self.target, self.params = message.target, message.params
         self.live.started(message.params)
+        # the filesystem just benchmarked is the selection: Advice arrives narrowed to its findings
+        choose(self.app, None, message.target.mountpoint or message.target.directory, "bench")
         if self.size.height < FOLD_BELOW:  # room for the run's figures and verdict on a short terminal
             self.query_one(BenchForm).fold(FoldedForm(message.params, message.target.directory))
             self.refresh_bindings()

@@ -1,0 +1,181 @@
+"""The Advice screen sized from what it holds (issue 23, newuser4 items 3, 5, 12, 13, 20): subjects and
+titles whole where there is room, merged findings titled for all their subjects, the card's header
+wrapped after a `/`, the status line's hints dropped whole."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import fixture_root
+from diskdoctor.app.core.findings.finding import Finding
+from diskdoctor.app.core.findings.order import merged_title, worst_first
+from diskdoctor.app.core.findings.vocabulary import Severity
+from diskdoctor.app.tui.advice_screen import (
+    SUBJECTS_MIN_CELLS,
+    AdviceReady,
+    AdviceScreen,
+    _subjects_needs,
+    fit_title,
+    wrap_at_slashes,
+)
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.selection import choose
+from test_list_layout import screen_lines
+from test_tui import settled
+from textual.widgets import DataTable
+
+SIZES = [(80, 24), (120, 40), (200, 60)]
+IDS = ["80x24", "120x40", "200x60"]
+XFS = "/tmp/newuser4/mnt-xfs-nodiscard"
+UNSCHEDULED = f"Discard reaches the bottom of {XFS}'s stack, but nothing trims it"
+
+
+def _finding(subject: str, title: str, finding_id: str = "DISCARD-ONLINE") -> Finding:
+    return Finding(finding_id, Severity.WARN, subject, title)
+
+
+def test_a_merged_title_speaks_of_every_subject() -> None:
+    """newuser4: `/ (ext4) is mounted with continuous discard` headed a row about 3 filesystems."""
+    online = [_finding(s, f"{s} (ext4) is mounted with continuous discard") for s in ("/", "/a", "/b")]
+    row, = worst_first(online)
+    assert row.title == "3 ext4 filesystems are mounted with continuous discard"
+    stack = [_finding(s, f"Discard reaches the bottom of {s}'s stack, but nothing trims it",
+                      "TRIM-NO-SCHEDULE") for s in ("/", "/srv")]
+    assert worst_first(stack)[0].title == \
+        "Discard reaches the bottom of each filesystem's stack, but nothing trims it"
+    cache = [_finding(s, f"{s} has a volatile cache but no FUA", "WCACHE-NO-FUA") for s in ("sdc", "sdd")]
+    assert worst_first(cache)[0].title == "2 devices have a volatile cache but no FUA"
+    lvm = [_finding(s, "lvm.conf has issue_discards unset", "TRIM-LVM-MYTH") for s in ("/a", "/b")]
+    assert worst_first(lvm)[0].title == "lvm.conf has issue_discards unset"
+    one = _finding("/", "/ (ext4) is mounted with continuous discard")
+    assert merged_title(one, ("/",)) == one.title
+
+
+def test_a_title_cut_short_keeps_the_path_it_names() -> None:
+    """newuser4 at 80x24: `Discard reaches the bottom of…` (30 cells in a 52-cell column): the path with a
+    digit in it was dropped whole; it is cut in the middle instead, keeping its end."""
+    cut = fit_title(UNSCHEDULED, 52)
+    assert len(cut) >= 50 and "discard's" in cut and cut.endswith("…")
+    assert fit_title(UNSCHEDULED, 80) == \
+        "Discard reaches the bottom of /…/mnt-xfs-nodiscard's stack, but nothing trims it"
+    assert fit_title("Thin pool vg0/pool_nopassdown has discards=nopassdown", 47).startswith(
+        "Thin pool vg0/pool_nopassdown has")  # not a path: never cut in the middle
+
+
+def test_a_long_path_wraps_after_a_slash() -> None:
+    long = "/var/lib/kubelet/pods/8f0c2a4e-5b1d-4c0e-9a77-3c1f2d4e5f60/volumes/kubernetes.io~csi/mount"
+    lines = wrap_at_slashes(f"TRIM-CRYPT-OFF · {long}", 50)
+    assert "".join(line if line.endswith("/") else line + " " for line in lines).strip() == \
+        f"TRIM-CRYPT-OFF · {long}"
+    assert all(line.endswith(("/", "·")) for line in lines[:-1]), lines
+    assert all(len(line) <= 50 for line in lines)
+
+
+async def _advice(app: DiskDoctorApp, pilot) -> AdviceScreen:  # type: ignore[no-untyped-def]
+    await settled(app, pilot)
+    await pilot.press("4")
+    await settled(app, pilot)
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, AdviceScreen)
+    return screen
+
+
+def _cells(table: DataTable, row: int) -> list[str]:
+    return [cell.plain if hasattr(cell, "plain") else str(cell) for cell in table.get_row_at(row)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+async def test_no_title_is_cut_beside_a_subjects_column_with_room_to_spare(size: tuple[int, int]) -> None:
+    """newuser4 at 200x60: titles cut `…but nothing trims…` with ~40 blank columns under Subjects."""
+    for fixture in ("lab-ssd", "long-names"):
+        app = DiskDoctorApp(fixture_root(fixture))
+        async with app.run_test(size=size) as pilot:
+            screen = await _advice(app, pilot)
+            table = screen.query_one("#advice-table", DataTable)
+            subjects_width = screen._widths[2]
+            needs = max(max(_subjects_needs(row) for row in screen.rows), SUBJECTS_MIN_CELLS)
+            for index, row in enumerate(screen.rows):
+                title = _cells(table, index)[1]
+                if title != row.title:  # cut: the subjects take no more than single ones whole need
+                    assert subjects_width <= needs, (fixture, title, subjects_width, needs)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (200, 60)], ids=IDS[1:])
+async def test_single_subjects_are_whole_where_the_list_has_room(size: tuple[int, int]) -> None:
+    """newuser4 at 120x40: every subject cut (`/tmp…-discard`) in a list of 64 columns: the lab's
+    mountpoints are whole."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=size) as pilot:
+        screen = await _advice(app, pilot)
+        table = screen.query_one("#advice-table", DataTable)
+        for index, row in enumerate(screen.rows):
+            if len(row.subjects) == 1:
+                assert _cells(table, index)[2] == row.subjects[0]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+async def test_merged_rows_do_not_name_only_their_first_subject(size: tuple[int, int]) -> None:
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=size) as pilot:
+        screen = await _advice(app, pilot)
+        table = screen.query_one("#advice-table", DataTable)
+        merged = [(i, row) for i, row in enumerate(screen.rows) if len(row.subjects) > 1]
+        assert merged
+        for index, row in merged:
+            named = re.search(rf"(?<![\w/]){re.escape(row.subjects[0])}(?![\w/])", _cells(table, index)[1])
+            assert named is None, _cells(table, index)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (200, 60)], ids=IDS[1:])
+async def test_the_card_header_wraps_a_long_path_after_a_slash(size: tuple[int, int]) -> None:
+    """newuser4, long-names: the header showed `…5f60/volume` then `s/kubernetes.io~csi/…/moun` then `t`."""
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=size) as pilot:
+        screen = await _advice(app, pilot)
+        header = screen.query_one("#advice-details-title")
+        lines = [line[header.region.x:header.region.right].rstrip()
+                 for line in screen_lines(app)[header.region.y:header.region.bottom]]
+        assert len(lines) >= 2 and "kubelet" in "".join(lines)
+        assert all(line.endswith(("/", "·")) for line in lines[:-1]), lines
+
+
+async def test_the_status_line_at_80_keeps_each_hint_whole() -> None:
+    """newuser4 at 80x24: `only /tmp/newuser4/mnt-xfs-nodiscard: 1 of 11 rows (a: all) · ↑↓ choose · c`."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(app, pilot)
+        screen = await _advice(app, pilot)
+        screen.post_message(AdviceReady([_finding(XFS, UNSCHEDULED, "TRIM-NO-SCHEDULE"),
+                                         _finding("/", UNSCHEDULED.replace(XFS, "/"), "TRIM-NO-SCHEDULE"),
+                                         _finding("/srv", "/srv has no trim")], "test"))
+        await pilot.pause()
+        choose(app, None, XFS, "stack")
+        await pilot.press("1")
+        await settled(app, pilot)
+        await pilot.press("4")
+        await settled(app, pilot)
+        await pilot.pause()
+        status = screen_lines(app)[screen.query_one("#status").region.y].strip()
+        assert status.startswith(f"only {XFS}: 1 of 2 rows (a: all)"), status
+        whole = {"↑↓ choose", "c copy fixes", "/ filter", "r read again"}
+        assert all(part in whole for part in status.split(" · ")[1:]), status
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+async def test_narrowed_to_one_filesystem_the_titles_take_the_subjects_room(size: tuple[int, int]) -> None:
+    """newuser4 at 120x40, narrowed to the benchmarked filesystem: `WAL p99 28.1 ms ≥ 10 ms · fdatas…` beside
+    `/tmp…/mnt-ext4-discard` repeated on every row; the status line and the card already name it."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=size) as pilot:
+        await settled(app, pilot)
+        choose(app, None, "/lab/luks1", "stack")
+        screen = await _advice(app, pilot)
+        assert screen.subject == "/lab/luks1"
+        table = screen.query_one("#advice-table", DataTable)
+        assert [str(column.label) for column in table.ordered_columns] == ["Sev", "Finding"]
+        width = table.ordered_columns[1].width
+        for index in range(table.row_count):
+            title = _cells(table, index)[1]
+            assert not title.endswith("…") or len(title) >= width - 2, title

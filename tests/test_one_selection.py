@@ -1,0 +1,146 @@
+"""One selection across screens (issue 23): only a row the user chose is the selection; a cursor left
+where a screen put it by default never narrows another screen (newuser4's Advice filtered to `/` because
+Monitor's first row counted)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from conftest import fixture_root
+from diskdoctor.app.core.runs.store import RunStore
+from diskdoctor.app.tui.advice_screen import AdviceScreen
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.bench.screen import BenchScreen
+from diskdoctor.app.tui.selection import chosen
+from diskdoctor.probes.root import live_root
+from support.bench_fixed_run import feed_fixed_run, fixture_mounts
+from support.runs_support import STACK, saved_run
+from test_tui import settled
+
+__all__ = ["fixture_mounts"]
+
+SIZES = [(80, 24), (120, 40), (200, 60)]
+
+
+async def _advice(app: DiskDoctorApp, pilot) -> AdviceScreen:  # type: ignore[no-untyped-def]
+    await pilot.press("4")
+    await settled(app, pilot)
+    screen = app.screen
+    assert isinstance(screen, AdviceScreen)
+    return screen
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("key", ["1", "2", "5", "6"])
+async def test_a_screen_only_visited_never_narrows_advice(key: str, size: tuple[int, int]) -> None:
+    """Visiting Stack, TRIM, Runs or Monitor without moving the cursor leaves Advice showing every row."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=size) as pilot:
+        await settled(app, pilot)
+        await pilot.press(key)
+        await settled(app, pilot)
+        await pilot.pause(0.3)  # a Monitor tick fills its rows
+        await settled(app, pilot)
+        await pilot.press("1" if key != "1" else "2")
+        await settled(app, pilot)
+        assert chosen(app) is None
+        screen = await _advice(app, pilot)
+        assert screen.subject is None
+        assert len(screen.rows) == len(screen.all_rows)
+        assert "only " not in str(screen.query_one("#status").render())
+
+
+async def test_every_screen_visited_in_turn_leaves_advice_whole() -> None:
+    """newuser4's path: 1, 2, 3, 6, 3, 5, 4 without choosing anything: Advice is not filtered."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        for key in "123635":
+            await pilot.press(key)
+            await settled(app, pilot)
+            await pilot.pause(0.2)
+        screen = await _advice(app, pilot)
+        assert screen.subject is None
+
+
+@pytest.mark.parametrize("key", ["1", "2", "6"])
+async def test_a_row_the_user_moved_to_narrows_advice(key: str) -> None:
+    """Moving the cursor is choosing: Advice arrives narrowed to that row's filesystem or device."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await pilot.press(key)
+        await settled(app, pilot)
+        await pilot.pause(0.3)
+        await settled(app, pilot)
+        await pilot.press("down", "down")
+        await settled(app, pilot)
+        screen = await _advice(app, pilot)
+        selection = chosen(app)
+        assert selection is not None and selection.by in ("stack", "trim", "monitor")
+        subjects = {s for row in screen.all_rows for s in row.subjects}
+        if selection.subject in subjects or selection.kname in subjects:
+            assert screen.subject in (selection.mountpoint, selection.kname)
+
+
+@pytest.fixture
+def runs_on_two_filesystems(private_state_dir: Path) -> list[str]:
+    """A slow run on /var/lib/etcd (older) and a run on / (newest), on the etcd-raid0-lvm-luks host."""
+    store = RunStore()
+    root_target = replace(STACK.target, directory="/", mountpoint="/", device="nvme0n1p2",
+                          layers=("nvme0n1p2",))
+    older = replace(saved_run(20, slow_ms=30.0), id="20261120-143000-wal-0001")
+    newest = replace(saved_run(21, stack=replace(STACK, target=root_target)), id="20261121-143000-wal-0002")
+    for run in (older, newest):
+        store.save(run)
+    return [newest.id, older.id]
+
+
+async def test_runs_default_row_chooses_nothing_and_a_row_moved_to_narrows_advice(
+        runs_on_two_filesystems: list[str]) -> None:
+    """The newest run under the cursor by default is nobody's choice; the run the user moves to makes its
+    filesystem the selection, and Advice arrives narrowed to it (its benchmark finding shown)."""
+    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("5")
+        await settled(app, pilot)
+        await pilot.press("1")
+        await settled(app, pilot)
+        assert chosen(app) is None
+        await pilot.press("5")
+        await settled(app, pilot)
+        await pilot.press("down")
+        await settled(app, pilot)
+        screen = await _advice(app, pilot)
+        selection = chosen(app)
+        assert selection is not None and (selection.mountpoint, selection.by) == ("/var/lib/etcd", "runs")
+        assert screen.subject == "/var/lib/etcd"
+        assert "only /var/lib/etcd:" in str(screen.query_one("#status").render())
+        assert any(row.finding.id == "ETCD-FSYNC-P99" for row in screen.rows)  # the slow run's verdict
+
+
+async def test_a_run_just_started_is_what_advice_narrows_to(fixture_mounts: None) -> None:
+    """newuser4's path: a benchmark on a filesystem, then Monitor, Benchmark and Runs only looked at:
+    Advice arrives narrowed to the benchmarked filesystem, not to Monitor's first row."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("3")
+        await settled(app, pilot)
+        bench = app.screen
+        assert isinstance(bench, BenchScreen)
+        feed_fixed_run(bench, "/var/lib/etcd")
+        await settled(app, pilot)
+        for key in "635":
+            await pilot.press(key)
+            await settled(app, pilot)
+            await pilot.pause(0.2)
+        selection = chosen(app)
+        assert selection is not None and (selection.mountpoint, selection.by) == ("/var/lib/etcd", "bench")
+        screen = await _advice(app, pilot)
+        subjects = {s for row in screen.all_rows for s in row.subjects}
+        assert "/var/lib/etcd" in subjects
+        assert screen.subject == "/var/lib/etcd"
