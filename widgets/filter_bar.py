@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+from rich.segment import Segment
 from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
+from textual.strip import Strip
 from textual.widgets import Input
 from textual.widgets.input import Selection
+
+from .text_field import consumes
+
+TYPING_HINTS = ("Enter keeps the filter · Esc clears it", "Enter keeps · Esc clears", "⏎ keeps · Esc clears")
+"""What the line says at its right end while the user types, the longest that fits after the text typed
+(the placeholder says it before anything is typed; once typed, nothing else would)."""
+HINT_GAP = 2
+"""Cells kept between the text typed (and its cursor) and the hint."""
 
 
 class FilterBar(Input):
@@ -20,7 +31,9 @@ class FilterBar(Input):
     FilterBar.-open { display: block; }
     FilterBar.-textual-compact { padding: 0 1; }
     """
-    BINDINGS = [Binding("escape", "clear_filter", "Clear filter", show=False)]
+    BINDINGS = [Binding("enter", "submit", "Keep filter", tooltip="Keep the filter; back to the list."),
+                Binding("escape", "clear_filter", "Clear filter", tooltip="Every row again.")]
+    """Shown in the footer while the filter is typed, as the line's own hint says."""
 
     class Filter(Message):
         """The filter text changed ("" shows every row)."""
@@ -41,6 +54,9 @@ class FilterBar(Input):
         self._return_to = None
         self.kept: tuple[int, int] | None = None
         """(rows shown, rows in all) of the last filtering, as the screen counted them."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return consumes(key, character)  # "/" too: it types a slash while the filter is typed
 
     def open(self) -> None:
         """Show the line and type into it (the focused list gets the focus back on Enter or Esc); the old
@@ -67,6 +83,21 @@ class FilterBar(Input):
         if self.has_focus or not self.value:
             return super()._value
         return Text(self.summary, no_wrap=True, overflow="ellipsis", end="")
+
+    def render_line(self, y: int) -> Strip:
+        """The line as Input draws it, with the keys' hint at its right end while a filter is typed."""
+        strip = super().render_line(y)
+        if y != 0 or not self.has_focus or not self.value:
+            return strip
+        width = self.scrollable_content_region.width
+        typed = self._value.cell_len + 1 - self.scroll_offset.x  # the text and the cursor after it
+        hint = next((hint for hint in TYPING_HINTS if typed + HINT_GAP + cell_len(hint) <= width), None)
+        if hint is None:
+            return strip
+        style = self.rich_style + self.get_component_rich_style("input--placeholder")
+        hinted = strip.crop(0, width - cell_len(hint)).extend_cell_length(width - cell_len(hint))
+        return Strip.join([hinted, Strip([Segment(hint, style)])]).extend_cell_length(strip.cell_length,
+                                                                                  self.rich_style)
 
     def on_blur(self) -> None:
         self.scroll_to(0, animate=False)  # the summary from its start

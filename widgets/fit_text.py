@@ -37,6 +37,18 @@ def middle_ellipsis(text: str, width: int) -> str:
     return text[:head_len] + ELLIPSIS + (text[-tail_len:] if tail_len else "")
 
 
+def path_ellipsis(path: str, width: int) -> str:
+    """`path` cut in the middle to `width` cells, the room given to its end, where paths differ:
+    "/var/…8192a3/mount" keeps the top folder (at most a third of the width) and as much of the end as
+    fits."""
+    if width <= 0 or cell_len(path) <= width or cell_len(path) != len(path):
+        return middle_ellipsis(path, width)
+    top = path[: path.find("/", 1) + 1] if path.find("/", 1) > 0 else ""
+    head = top if 0 < len(top) <= width // 3 else path[: width // 3]
+    tail = width - 1 - len(head)
+    return head + ELLIPSIS + (path[-tail:] if tail > 0 else "")
+
+
 def fit_parts(parts: Sequence[tuple[str, int]], width: int, separator: str = SEPARATOR) -> str:
     """Join (text, priority) parts, dropping the lowest priorities (0 is highest) until they fit.
 
@@ -64,6 +76,42 @@ def fit_end(text: str, width: int) -> str:
     while cut and cell_len(cut) > width - 1:
         cut = cut[:-1]
     return cut.rstrip() + ELLIPSIS
+
+
+LEAST_PATH = 12
+"""A path cut to fit never gets fewer cells than this ("/tmp/…/data"), while other parts can still shrink."""
+
+
+def fit_forms(parts: Sequence[Sequence[str]], width: int, order: Sequence[int], *, path: int | None = None,
+              separator: str = SEPARATOR) -> list[str]:
+    """Each part's form for a line of `width` cells: its first (longest) form, then, step by step in `order`
+    (part indexes, one step each), the named part's next shorter form ("" drops it) until the line fits.
+
+    The part at `path` has one form; its first step in `order` lets it be cut in the middle to the room
+    left (never under LEAST_PATH cells), a second drops it. A part given no shorter form (a figure) is never
+    cut here; a line that still does not fit once `order` is spent comes back as it is, for `fit_words` to
+    cut at a word.
+    """
+    step = [0] * len(parts)
+    cut_path = False
+    taken = iter(order)
+    while True:
+        chosen = [forms[at] if at < len(forms) else "" for forms, at in zip(parts, step, strict=True)]
+        if path is not None and cut_path and chosen[path]:
+            others = [text for at, text in enumerate(chosen) if text and at != path]
+            room = width - cell_len(separator.join(others)) - (cell_len(separator) if others else 0)
+            chosen[path] = path_ellipsis(chosen[path], max(room, LEAST_PATH))
+        if cell_len(separator.join(text for text in chosen if text)) <= width:
+            return chosen
+        following = next(taken, None)
+        if following is None:
+            return chosen
+        if following == path and cut_path:
+            step[path] = len(parts[path])  # past its forms: dropped
+        elif following == path:
+            cut_path = True
+        elif step[following] + 1 < len(parts[following]):
+            step[following] += 1
 
 
 class FittedTitle:

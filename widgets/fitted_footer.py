@@ -1,4 +1,4 @@
-"""A footer that always fits one line: help first, then the keys in order, the last dropped when narrow."""
+"""A footer that shows every key of the screen: one line where all fit, else two (the screen's, the app's)."""
 
 from __future__ import annotations
 
@@ -7,16 +7,21 @@ from collections.abc import Iterator
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import HorizontalGroup
+from textual.dom import DOMNode
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup
 
 HELP_ACTION = "help"
 GUIDES_ACTION = "guides"
 """The walkthroughs key comes right after help: a new user's way in on every screen."""
+QUIT_ACTIONS = frozenset({"app.quit", "quit"})
+"""Quit is declared by each screen but does the same everywhere: on two lines it sits with the app's keys."""
 PALETTE_CELLS = 13
 """The docked "^p palette" key and its separator (it keeps its word: a new user's way to every command)."""
-KEPT_ACTIONS = frozenset({HELP_ACTION, GUIDES_ACTION, "filter", "app.quit", "quit", "write_report"})
-"""Keys that stay at every width: help, guides, the filter, quit and the report; others are left out first."""
+KEPT_ACTIONS = frozenset({HELP_ACTION, GUIDES_ACTION, "filter", *QUIT_ACTIONS, "write_report"})
+"""Keys that stay at every width: help, guides, the filter, quit and the report; others are left out first
+(only where a line cannot hold its keys even with short labels)."""
 Shown = tuple[Binding, bool, str]
 """A binding to show, whether it is enabled, and its tooltip."""
 SHORT_LABELS = {"Run again": "Again", "Run longer": "Longer", "fio side by side": "fio",
@@ -28,103 +33,142 @@ SHORT_LABELS = {"Run again": "Again", "Run longer": "Longer", "fio side by side"
 help and the palette."""
 
 
-MAX_LEFT_OUT_IN_FULL = 1
-"""Full labels stay while they leave out at most this many keys (the last declared, e.g. w Report); more,
-and every key gets its short label instead."""
-
-
 def short_label(description: str) -> str:
     """The label a key shows when the full ones do not all fit."""
     return SHORT_LABELS.get(description, description.split(" ")[0])
 
 
 class FittedFooter(Footer):
-    """Compact footer that always fits one line: the keys with their full labels when at most one is left
-    out for room, else with short ones (and the palette key without its word), and only then the last keys
-    left out (they stay in F1 help and the palette).
+    """Compact footer that shows every key of the screen, as htop's and nano's do.
 
-    Order of importance: the help key, the guides key, then the focused widget's keys, then the screen's
-    in the order they are declared; key groups (the screen switcher 1-6, a screen's own) always show.
+    One line when every key the screen declares fits on it with its full label (help first); else two
+    lines: the screen's own keys above (the focused widget's first, then the screen's in the order they are
+    declared), and under them the keys that are the same on every screen (help, guides, quit, report, the
+    screen switcher 1-6 and the palette). Only a line too narrow even for that (under about 70 columns)
+    takes short labels, then loses keys, the last declared first; F1 help and the palette list every key.
     """
 
     DEFAULT_CSS = """
     FittedFooter KeyGroup.-spaced { margin: 0; }
     FittedFooter KeyGroup.-spaced FooterKey.-grouped { margin: 0 1 0 0; }
+    FittedFooter.-two-lines { layout: vertical; height: 2; }
+    FittedFooter .footer-line { width: 1fr; height: 1; }
     """
 
     def __init__(self) -> None:
         super().__init__(compact=True)
         self._fitted_width = 0
         self.short = False
-        """Whether the keys show their short labels (the terminal is too narrow for the full ones)."""
+        """Whether the screen's own keys show their short labels (the terminal is too narrow for the full)."""
+        self.lines = 1
+        """How many lines the keys take: 2 when the screen's keys do not all fit on one."""
 
-    def _shown(self) -> list[Shown]:
-        """Bindings to show, one per action, help first."""
-        by_action: dict[str, tuple[Binding, bool, str]] = {}
-        for _, binding, enabled, tooltip in self.screen.active_bindings.values():
+    def _shown(self) -> list[tuple[DOMNode, Binding, bool, str]]:
+        """Bindings to show with the node that declares them, one per action, help first."""
+        by_action: dict[str, tuple[DOMNode, Binding, bool, str]] = {}
+        for node, binding, enabled, tooltip in self.screen.active_bindings.values():
             if binding.show and binding.action not in by_action:
-                by_action[binding.action] = (binding, enabled, tooltip)
-        ordered = sorted(by_action.values(), key=lambda item: (item[0].action != HELP_ACTION,
-                                                               item[0].action != GUIDES_ACTION))
-        return ordered
+                by_action[binding.action] = (node, binding, enabled, tooltip)
+        return sorted(by_action.values(), key=lambda item: (item[1].action != HELP_ACTION,
+                                                            item[1].action != GUIDES_ACTION))
 
-    def _label(self, binding: Binding) -> str:
-        return short_label(binding.description) if self.short else binding.description
+    def _label(self, binding: Binding, short: bool) -> str:
+        return short_label(binding.description) if short else binding.description
 
-    def _cells(self, binding: Binding) -> int:
+    def _cells(self, binding: Binding, short: bool) -> int:
         key = self.app.get_key_display(binding)
         if binding.group is not None:  # a group: its keys side by side (a space between unless compact)
             return len(key) + (0 if binding.group.compact else 1)
-        return len(key) + 1 + len(self._label(binding)) + 1
+        return len(key) + 1 + len(self._label(binding, short)) + 1
 
-    def _group_cells(self, group: Binding.Group, items: list[Shown]) -> int:
+    def _group_cells(self, group: Binding.Group, items: list[Shown], short: bool) -> int:
         """The cells a key group takes: its keys and its label, or "1-6" alone when short."""
-        if self.short and _span(items):
+        if short and _span(items):
             return len(_span(items)) + 2
-        return sum(self._cells(b) for b, _, _ in items) + len(group.description) + 2
+        return sum(self._cells(b, short) for b, _, _ in items) + len(group.description) + 2
 
-    @staticmethod
-    def _groups(shown: list[Shown]) -> dict[Binding.Group, list[Shown]]:
-        """The grouped keys by their group, in order."""
-        groups: dict[Binding.Group, list[Shown]] = {}
-        for item in shown:
-            if item[0].group is not None:
-                groups.setdefault(item[0].group, []).append(item)
-        return groups
+    def _line_cells(self, items: list[Shown], short: bool) -> int:
+        """The cells a line of these keys takes."""
+        groups = _groups(items)
+        return (sum(self._cells(b, short) for b, _, _ in items if b.group is None)
+                + sum(self._group_cells(group, grouped, short) for group, grouped in groups.items()))
 
-    def _fitting(self, width: int) -> list[Shown]:
-        """The keys that fit in `width`; sets `short` when they fit only with short labels."""
-        shown = self._shown()
-        groups = self._groups(shown)
-        single = [item for item in shown if item[0].group is None]
-        for self.short in (False, True):
-            group_cells = sum(self._group_cells(group, items) for group, items in groups.items())
-            room = width - PALETTE_CELLS - group_cells
-            fitting = list(single)
-            while sum(self._cells(b) for b, _, _ in fitting) > room:
-                optional = [item for item in fitting if item[0].action not in KEPT_ACTIONS]
-                if not optional:
-                    break
-                fitting.remove(optional[-1])  # the last declared of the keys that may go
-            for item in single:  # a shorter key left out may still fit in the room the others left
-                used = sum(self._cells(b) for b, _, _ in fitting)
-                if item not in fitting and used + self._cells(item[0]) <= room:
-                    fitting = [kept for kept in single if kept in fitting or kept is item]
-            if len(single) - len(fitting) <= MAX_LEFT_OUT_IN_FULL:
+    def _fit_line(self, items: list[Shown], room: int) -> tuple[list[Shown], bool]:
+        """The keys of one line that fit in `room` cells and whether they take short labels: full labels when
+        all fit, else short ones, and only then the last declared of the keys that may go are left out."""
+        if self._line_cells(items, short=False) <= room:
+            return items, False
+        groups = _groups(items)
+        room -= sum(self._group_cells(group, grouped, True) for group, grouped in groups.items())
+        single = [item for item in items if item[0].group is None]
+        fitting = list(single)
+        while sum(self._cells(b, True) for b, _, _ in fitting) > room:
+            optional = [item for item in fitting if item[0].action not in KEPT_ACTIONS]
+            if not optional:
                 break
-        return fitting + [item for items in groups.values() for item in items]
+            fitting.remove(optional[-1])
+        for item in single:  # a shorter key left out may still fit in the room the others left
+            used = sum(self._cells(b, True) for b, _, _ in fitting)
+            if item not in fitting and used + self._cells(item[0], True) <= room:
+                fitting = [kept for kept in single if kept in fitting or kept is item]
+        return fitting + [item for grouped in groups.values() for item in grouped], True
+
+    def _declared(self) -> list[Shown]:
+        """Every key the screen and the app declare for the footer, whether or not it is shown right now (a
+        key that comes and goes with the state, e.g. Cancel while a run goes, keeps its room)."""
+        declared: dict[str, Shown] = {}
+        for node in (self.screen, self.app):
+            for cls in type(node).__mro__:
+                for binding in Binding.make_bindings(cls.__dict__.get("BINDINGS", ())):
+                    if binding.show and binding.description and binding.action not in declared:
+                        declared[binding.action] = (binding, True, "")
+        return list(declared.values())
+
+    def _fits_one_line(self, items: list[Shown], width: int) -> bool:
+        """Whether one line holds these keys with their full labels and the palette key."""
+        return self._line_cells(items, short=False) + PALETTE_CELLS <= width
+
+    def _lines(self, width: int) -> list[tuple[list[Shown], bool]]:
+        """The keys line by line, each with whether it takes short labels (the palette key is docked right
+        on the last line). One line only when every key the screen declares fits on it with its full label,
+        so the footer does not grow and shrink as keys come and go with the screen's state; short labels
+        only where a line cannot hold the full ones."""
+        shown = self._shown()
+        every = [(binding, enabled, tooltip) for _, binding, enabled, tooltip in shown]
+        if self._fits_one_line(every, width) and self._fits_one_line(self._declared(), width):
+            return [(every, False)]
+        own = [(b, e, t) for node, b, e, t in shown if node is not self.app and b.action not in QUIT_ACTIONS]
+        if not own:  # nothing of the screen's own to show (a benchmark on a capture): no empty line
+            return [self._fit_line(every, width - PALETTE_CELLS)]
+        app_wide = [item for item in every if item not in own]
+        return [self._fit_line(own, width), self._fit_line(app_wide, width - PALETTE_CELLS)]
 
     def compose(self) -> ComposeResult:
         if not self._bindings_ready:
             return
         self._fitted_width = self.size.width or self.app.size.width
-        items = self._fitting(self._fitted_width)
-        singles = [item for item in items if item[0].group is None]
-        groups = self._groups(items)
-        self.styles.grid_size_columns = len(singles) + 2 * len(groups) + 1
-        yield from self._single_keys(singles)
-        for group, grouped in groups.items():
-            span = _span(grouped) if self.short else ""
+        lines = self._lines(self._fitted_width)
+        self.lines = len(lines)
+        self.short = lines[0][1]
+        self.set_class(self.lines > 1, "-two-lines")
+        if self.lines == 1:
+            yield from self._keys(*lines[0])
+            yield from self._palette_key()
+            return
+        for number, (items, short) in enumerate(lines, 1):
+            with HorizontalGroup(classes="footer-line"):
+                yield from self._keys(items, short)
+                if number == len(lines):
+                    yield from self._palette_key()
+
+    def _keys(self, items: list[Shown], short: bool) -> Iterator[FooterKey | FooterLabel | KeyGroup]:
+        """One line's keys: the single keys, then the key groups."""
+        for binding, enabled, tooltip in (item for item in items if item[0].group is None):
+            yield FooterKey(binding.key, self.app.get_key_display(binding), self._label(binding, short),
+                            binding.action, disabled=not enabled,
+                            tooltip=tooltip or binding.description).data_bind(compact=Footer.compact)
+        for group, grouped in _groups(items).items():
+            span = _span(grouped) if short else ""
             if span:  # "1-6": the screen keys in three cells
                 binding, enabled, _ = grouped[0]
                 with KeyGroup(classes="-compact"):
@@ -138,13 +182,6 @@ class FittedFooter(Footer):
                                     disabled=not enabled, tooltip=tooltip or binding.description,
                                     classes="-grouped").data_bind(compact=Footer.compact)
             yield FooterLabel(group.description)
-        yield from self._palette_key()
-
-    def _single_keys(self, items: list[Shown]) -> Iterator[FooterKey]:
-        for binding, enabled, tooltip in items:
-            yield FooterKey(binding.key, self.app.get_key_display(binding), self._label(binding),
-                            binding.action, disabled=not enabled,
-                            tooltip=tooltip or binding.description).data_bind(compact=Footer.compact)
 
     def _palette_key(self) -> Iterator[FooterKey]:
         if not (self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE):
@@ -161,6 +198,15 @@ class FittedFooter(Footer):
         """Fit again when the terminal width changes."""
         if event.size.width != self._fitted_width and self._bindings_ready:
             self.call_after_refresh(self.recompose)
+
+
+def _groups(items: list[Shown]) -> dict[Binding.Group, list[Shown]]:
+    """The grouped keys by their group, in order."""
+    groups: dict[Binding.Group, list[Shown]] = {}
+    for item in items:
+        if item[0].group is not None:
+            groups.setdefault(item[0].group, []).append(item)
+    return groups
 
 
 def _span(items: list[Shown]) -> str:

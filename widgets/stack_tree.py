@@ -232,7 +232,8 @@ class StackTree(Tree[StackRow]):
         self._loaded.add(self.root.id)
         if expand_depth:
             self._expand(self.root, expand_depth)
-        self.move_cursor_to_line(0)
+        if self.last_line >= 0:  # a filter that keeps no row leaves no line to put the cursor on
+            self.move_cursor_to_line(0)
         self._refit()
 
     def _add_children(self, node: TreeNode[StackRow], key: str | None, depth: int) -> None:

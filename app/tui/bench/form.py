@@ -33,6 +33,7 @@ from textual.widgets import Button, Checkbox, Input, Select, Static, Tab, Tabs
 from textual.widgets._select import SelectCurrent
 
 from . import view, workloads
+from .folded import FoldedForm
 
 FIELDS = ("bs", "size", "duration", "jobs", "rates")
 """The form's text fields after the directory, in the order they are shown."""
@@ -201,11 +202,11 @@ class BenchForm(Vertical):
         """Whether the form is folded into its one-line summary."""
         return bool(self.query_one("#bench-form-summary").display)
 
-    def fold(self, summary: str | None) -> None:
+    def fold(self, summary: FoldedForm | None) -> None:
         """Fold the settings into `summary` (one line, so a short terminal has room for the run's figures and
         verdict), or unfold them (None)."""
         line = self.query_one("#bench-form-summary", Static)
-        line.update(Text.assemble(("e", "bold yellow"), (": edit settings  ", "dim"), summary or ""))
+        line.update(summary or "")
         line.display = summary is not None
         self.query_one("#bench-form").display = summary is None
         if summary is not None:

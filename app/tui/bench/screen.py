@@ -43,6 +43,7 @@ from ..selection import Selection, choose, chosen
 from . import fio_run as bench_fio_run
 from . import fio_view, view, workloads
 from . import run as bench_run
+from .folded import FoldedForm
 from .form import BenchForm, label_fields
 from .live import HISTOGRAM_TITLE, LivePanel
 from .messages import ContentionReady, EarlierRuns, FioEnded, IntervalReady, RunEnded, RunStarted
@@ -310,18 +311,6 @@ class BenchScreen(SnapshotScreen):
         self._status(f"Checking {directory}…")
         self.engine.start(params, directory, self.query_one(ThresholdRow).settings())
 
-    @staticmethod
-    def _summary(params: object, directory: str) -> str:
-        """The folded form: "etcd · /mnt/x · 2,300 B · 2 s · 50,500/s steady"."""
-        kind = bench_run.kind_of(params)
-        parts = [str(getattr(params, "profile", kind)), directory]
-        if isinstance(params, WalParams):
-            parts.append(f"{params.bs:,} B")
-            parts.append(f"{params.duration_s:g} s" if params.duration_s else f"{params.size >> 20} MiB")
-            rates = ",".join(f"{rate:g}" for rate in params.rates)
-            parts.append(f"{rates}/s {params.arrival}" if rates else "closed loop")
-        return " · ".join(parts)
-
     @on(RunStarted)
     def show_started(self, message: RunStarted) -> None:
         self.target, self.params = message.target, message.params
@@ -330,7 +319,7 @@ class BenchScreen(SnapshotScreen):
         # the filesystem just benchmarked is the selection: Advice arrives narrowed to its findings
         choose(self.app, None, message.target.mountpoint or message.target.directory, "bench")
         if self.size.height < FOLD_BELOW:  # room for the run's figures and verdict on a short terminal
-            self.query_one(BenchForm).fold(self._summary(message.params, message.target.directory))
+            self.query_one(BenchForm).fold(FoldedForm(message.params, message.target.directory))
             self.refresh_bindings()
         layers = " → ".join(message.target.layers) or "no block device"
         name = getattr(message.params, "profile", self.kind)
