@@ -213,3 +213,29 @@ async def test_a_short_tree_leaves_the_height_to_the_details_and_follows_its_row
         await settle(pilot)
         assert tree.last_line + 1 < rows
         assert screen.query_one("#stack-pane").region.height == tree.last_line + 1 + 3
+
+
+async def test_details_of_a_layer_with_the_same_rows_go_in_place(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Moving from one loop device to the next puts in only the values that differ: the table is not
+    cleared and drawn again (every key rebuilt it and re-rendered every visible cell)."""
+    from diskdoctor.probes.root import Root
+    from support.sysfs_builder import SysrootBuilder
+
+    builder = SysrootBuilder(tmp_path, hostname="siblings")
+    for index in range(3):
+        builder.loop(f"loop{index}", f"7:{index}", 1 << 30, f"/images/{index}.img")
+    app = DiskDoctorApp(Root(str(builder.finish()), live=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one(LayerTable)
+        rows, count = [row.key for row in table.ordered_rows], table._update_count
+        await pilot.press("down")
+        await settle(pilot)
+        assert app.screen.query_one(StackTree).cursor_node.data.name == "loop1"
+        assert [row.key for row in table.ordered_rows] == rows and table._update_count == count
+        cells = {table.get_row(row.key)[0].plain: table.get_row(row.key)[1] for row in table.ordered_rows}
+        assert str(cells["name"]) == "loop1" and str(cells["path"]) == "/dev/loop1"
+        assert "loop1 (loop)" in cells  # a TRIM path layer's name, in the attribute column
+        await pilot.press("s")  # the sources replace the caveats: the table is built again
+        await settle(pilot)
+        assert table._update_count != count and "from " in str(table.get_row(table.ordered_rows[1].key)[1])
