@@ -11,8 +11,10 @@ a screen of a header, one line and a footer (the order alternating; medians), an
 With --monitor-only it times only the Monitor tick (mean of 10 after the first), --repeat times, and
 prints each mean and their median with the CPU of those ticks, then the UI-thread CPU the Monitor screen
 spends drawing each of 5 ticks (with rates, as on the live host).
+With --moves-only it prints only the Stack screen's cursor-move UI-thread CPU (median of 20 moves,
+beside an unbound key's: Pilot's own share).
 Usage: .venv/bin/python bench/enumerate_many.py [--devices 10,100,1000,5000] [--repeat 5] [--lsblk]
-       [--cli-only] [--monitor-only]
+       [--cli-only] [--monitor-only] [--moves-only] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -280,6 +282,7 @@ def main() -> None:
     parser.add_argument("--lsblk", action="store_true", help="also time lsblk --sysroot (slow at 5,000)")
     parser.add_argument("--cli-only", action="store_true", help="only `devices --json` (no TUI, no Monitor)")
     parser.add_argument("--monitor-only", action="store_true", help="only the Monitor tick, --repeat times")
+    parser.add_argument("--moves-only", action="store_true", help="only the Stack screen's cursor move")
     parser.add_argument("--keep", metavar="DIR", help="build the trees here and keep them (reused if there)")
     parser.add_argument("--child-paint", metavar="ROOT", help=argparse.SUPPRESS)
     parser.add_argument("--child-floor", action="store_true", help=argparse.SUPPRESS)
@@ -299,6 +302,11 @@ def main() -> None:
             real = len(list((root / "sys/class/block").iterdir()))
             if args.monitor_only:
                 monitor_only(root, real, args.repeat)
+                continue
+            if args.moves_only:
+                _, move, unbound = asyncio.run(tui_figures(root))
+                print(f"{real:>6} devices: cursor move {move * 1000:5.1f} ms UI-thread CPU (an unbound key: "
+                      f"{unbound * 1000:4.1f} ms)", flush=True)
                 continue
             measure(root, real, args.repeat, args.lsblk, args.cli_only)
     finally:

@@ -31,6 +31,18 @@ def test_stack_screen(snap_compare, size: tuple[int, int]) -> None:  # type: ign
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_stack_screen_lab(snap_compare, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    """A real kernel's 37-device stack: the details under the tree at 120, lsblk's extra columns at 200."""
+    async def select_thin_volume(pilot) -> None:  # type: ignore[no-untyped-def]
+        await _settle(pilot)
+        await pilot.press(*["down"] * 13)
+        await _settle(pilot)
+
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    assert snap_compare(app, terminal_size=size, run_before=select_thin_volume)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
 def test_stack_screen_mounts_down(snap_compare, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     async def switch(pilot) -> None:  # type: ignore[no-untyped-def]
         await _settle(pilot)

@@ -49,13 +49,13 @@ async def test_names_cut_short_still_tell_devices_apart(size: tuple[int, int]) -
             assert all(cell in names for cell, names in shown.items())  # room: every name whole
 
 
-async def test_names_come_before_a_wide_fstype_at_120() -> None:
+async def test_names_come_before_a_wide_fstype_at_80() -> None:
     app = DiskDoctorApp(fixture_root(LAB))
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         tree = app.screen.query_one(StackTree)
         fitted = tree._fitted
-        assert fitted is not None and fitted.name < tree.widths.name  # names are cut here...
+        assert fitted is not None and fitted.name == tree.widths.name  # names whole here...
         assert fitted.fstype < len("linux_raid_member")  # ...so FSTYPE is not 17 wide for one value
         cells = {cell for _name, cell, _line in drawn_rows(tree)}
         assert {"vg0-pool_passdown_tdata", "vg0-thin_passdown", "vg0-pool_ignore"} <= cells
@@ -103,7 +103,7 @@ async def test_mounts_down_says_the_trim_screens_words() -> None:
 
 async def test_details_wrap_paths_at_a_slash_with_the_sources_on() -> None:
     app = DiskDoctorApp(fixture_root(LAB))
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("s")
         await settle(pilot)
@@ -125,3 +125,117 @@ async def test_details_wrap_paths_at_a_slash_with_the_sources_on() -> None:
                     assert joined in cell.plain.replace("\n", " "), (before, after)  # broken at a space
         assert paths  # the fixture's sysfs paths are long enough to wrap
         assert table.columns["attribute"].width < 22  # type: ignore[index]  # as wide as its labels
+
+
+SIZES = [(80, 24), (120, 40), (200, 60)]
+SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
+MIN_VALUE_CELLS = 30
+
+
+def cut_cells(tree: StackTree) -> list[tuple[str, str]]:
+    """(row name, the cell's whole text) for every name, FSTYPE or mountpoint drawn with an ellipsis."""
+    cut = []
+    for line in range(tree.last_line + 1):
+        node = tree.get_node_at_line(line)
+        if node is None or node.data is None:
+            continue
+        label = tree.render_label(node, tree.rich_style, tree.rich_style).plain
+        row = node.data
+        for whole in (row.name, row.fstype, row.mounts):
+            if whole and whole not in label:
+                assert "…" in label, (whole, label)  # never cut without saying so
+                cut.append((row.name, whole))
+    return cut
+
+
+@pytest.mark.parametrize("fixture", [LAB, "long-names"])
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_the_layout_comes_from_what_the_panes_hold(fixture: str, size: tuple[int, int]) -> None:
+    """Names, FSTYPE and mountpoints whole where the width allows (an ellipsis only when the columns
+    fill the tree's width), a details value column of 30 cells or more, the details under the tree when
+    its columns do not fit beside them, and a short tree that leaves the height to the details."""
+    app = DiskDoctorApp(fixture_root(fixture))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.1)
+        screen = app.screen
+        tree = screen.query_one(StackTree)
+        fitted = tree._fitted
+        room = tree.scrollable_content_region.width
+        assert fitted is not None
+        cut = cut_cells(tree)
+        if cut:  # cut only when every cell of the line is taken
+            assert fitted.natural(fitted.shown_extra) >= room - 1, (room, fitted, cut)
+        if size[0] >= 120:
+            assert not [name for name, whole in cut if whole == name], cut  # every name whole
+            assert fixture != LAB or not cut, cut  # lab-ssd: every FSTYPE and mountpoint whole too
+        table = screen.query_one(LayerTable)
+        assert table.columns["value"].width >= MIN_VALUE_CELLS  # type: ignore[index]
+        pane, details = screen.query_one("#stack-pane").region, screen.query_one("#details-pane").region
+        if details.y > pane.y:  # stacked: a short tree takes only its rows
+            assert pane.height <= tree.last_line + 1 + 3 or tree.size.height < tree.last_line + 1
+            assert details.width == size[0]
+        header = str(screen.query_one("#stack-columns", Static).render())
+        shown = [h for h in ("ROTA", "SCHED", "DISC-MAX", "DISC-GRAN") if h in header]
+        assert len(shown) == fitted.shown_extra
+        if fitted.shown_extra:  # a real value under every extra column shown
+            rows = [node.data for node in tree.root.children if node.data is not None]
+            for index in range(fitted.shown_extra):
+                assert any(row.extra[index] for row in rows), shown[index]
+        if size[0] >= 200:  # only the 131-cell kubelet path is longer than the room left
+            assert not [whole for _name, whole in cut if cell_len(whole) < 100], cut
+        if size == (200, 60) and fixture == LAB:
+            assert shown == ["ROTA", "SCHED", "DISC-MAX", "DISC-GRAN"] and details.x > pane.x
+
+
+async def test_at_120_the_details_go_under_a_tree_whose_columns_do_not_fit_beside_them() -> None:
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        pane, details = screen.query_one("#stack-pane").region, screen.query_one("#details-pane").region
+        assert details.y > pane.y and pane.width == details.width == 120
+        table = screen.query_one(LayerTable)
+        vendor = next(row for row in table.ordered_rows
+                      if table.get_row(row.key)[0].plain == "vendor")
+        assert vendor.height == 1  # "unknown: only SCSI-family disks report a vendor" on one line
+
+
+async def test_a_short_tree_leaves_the_height_to_the_details_and_follows_its_rows() -> None:
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        tree = screen.query_one(StackTree)
+        rows = tree.last_line + 1
+        assert screen.query_one("#stack-pane").region.height == rows + 3
+        await pilot.press("home", "left")  # collapse the first disk
+        await settle(pilot)
+        assert tree.last_line + 1 < rows
+        assert screen.query_one("#stack-pane").region.height == tree.last_line + 1 + 3
+
+
+async def test_details_of_a_layer_with_the_same_rows_go_in_place(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Moving from one loop device to the next puts in only the values that differ: the table is not
+    cleared and drawn again (every key rebuilt it and re-rendered every visible cell)."""
+    from diskdoctor.probes.root import Root
+    from support.sysfs_builder import SysrootBuilder
+
+    builder = SysrootBuilder(tmp_path, hostname="siblings")
+    for index in range(3):
+        builder.loop(f"loop{index}", f"7:{index}", 1 << 30, f"/images/{index}.img")
+    app = DiskDoctorApp(Root(str(builder.finish()), live=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one(LayerTable)
+        rows, count = [row.key for row in table.ordered_rows], table._update_count
+        await pilot.press("down")
+        await settle(pilot)
+        assert app.screen.query_one(StackTree).cursor_node.data.name == "loop1"
+        assert [row.key for row in table.ordered_rows] == rows and table._update_count == count
+        cells = {table.get_row(row.key)[0].plain: table.get_row(row.key)[1] for row in table.ordered_rows}
+        assert str(cells["name"]) == "loop1" and str(cells["path"]) == "/dev/loop1"
+        assert "loop1 (loop)" in cells  # a TRIM path layer's name, in the attribute column
+        await pilot.press("s")  # the sources replace the caveats: the table is built again
+        await settle(pilot)
+        assert table._update_count != count and "from " in str(table.get_row(table.ordered_rows[1].key)[1])

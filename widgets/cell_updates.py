@@ -4,8 +4,9 @@ Textual's `DataTable.update_cell` repaints the whole table: it bumps the table's
 render cache of the table (cells, rows, lines) is keyed on, so the next frame renders every visible cell
 again through Rich and writes every line of the table to the terminal. On the Monitor screen that was
 most of an idle tick's CPU. Here the new values go in, only the changed rows' cached renders are dropped,
-and only the changed cells are marked for repainting. Tied to Textual's DataTable internals (the pinned
-version's); a table with fixed rows or columns, or rows of another height than one line, takes the plain
+and only the changed cells are marked for repainting. A row taller than one line (a value with its caveat
+beneath) keeps its height: the new value must take as many lines. Tied to Textual's DataTable internals
+(the pinned version's); a table with fixed rows or columns, or rows of automatic height, takes the plain
 path.
 """
 
@@ -27,8 +28,7 @@ def update_cells(table: DataTable[Any], changes: Mapping[tuple[str, str], object
     for row, column in changes:
         if RowKey(row) not in table._row_locations or ColumnKey(column) not in table._column_locations:
             raise CellDoesNotExist(f"No cell exists for row_key={row!r}, column_key={column!r}.")
-    if table.fixed_columns or table.fixed_rows or any(
-            rows[RowKey(row)].auto_height or rows[RowKey(row)].height != 1 for row, _ in changes):
+    if table.fixed_columns or table.fixed_rows or any(rows[RowKey(row)].auto_height for row, _ in changes):
         for (row, column), value in changes.items():
             table.update_cell(row, column, value)
         return
@@ -48,14 +48,14 @@ def update_cells(table: DataTable[Any], changes: Mapping[tuple[str, str], object
 
 
 def _repaint(table: DataTable[Any], changes: Mapping[tuple[str, str], object]) -> None:
-    """Mark the changed cells dirty (every row one line high, so a row's line is its index); a title row's
-    text flows over its empty cells, so its whole row is."""
+    """Mark the changed cells dirty (each as tall as its row); a title row's text flows over its empty
+    cells, so its whole row is."""
     left, lefts = table._row_label_column_width, {}
     for column in table.ordered_columns:
         width = column.get_render_width(table)
         lefts[column.key] = (left, width)
         left += width
-    top = table.header_height if table.show_header else 0
+    tops = _row_tops(table)
     window = table.window_region
     title_of = getattr(table, "title_of", None)  # a title row is drawn across its row (TitleRowTable)
     regions = []
@@ -64,8 +64,23 @@ def _repaint(table: DataTable[Any], changes: Mapping[tuple[str, str], object]) -
         index = table._row_locations.get(RowKey(row))
         if title_of is not None and title_of(index) is not None:
             x, width = table._row_label_column_width, left - table._row_label_column_width
-        region = Region(x, top + index, width, 1)
+        line, height = tops[RowKey(row)]
+        region = Region(x, line, width, height)
         if window.overlaps(region):
             regions.append(region.translate(-table.scroll_offset))
     if regions:
         table.refresh(*regions)
+
+
+def _row_tops(table: DataTable[Any]) -> dict[RowKey, tuple[int, int]]:
+    """Each row's first line (the sum of the heights above it, under the header) and height; kept on the
+    table until its rows change (values put in here leave the update count alone)."""
+    kept = getattr(table, "_cell_updates_tops", None)
+    if kept is not None and kept[0] == table._update_count:
+        return kept[1]
+    tops, y = {}, table.header_height if table.show_header else 0
+    for row in table.ordered_rows:
+        tops[row.key] = (y, row.height)
+        y += row.height
+    table._cell_updates_tops = (table._update_count, tops)  # type: ignore[attr-defined]
+    return tops

@@ -8,8 +8,11 @@ from rich._wrap import divide_line
 from rich.cells import cell_len
 from rich.text import Text
 from textual.events import Resize
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widgets import DataTable
+
+from .cell_updates import update_cells
 
 LABEL_WIDTH = 22
 """The attribute column's widest; it is as wide as the widest label shown when that is less."""
@@ -106,11 +109,28 @@ def wrap_value(text: str, width: int) -> list[str]:
     return lines
 
 
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """One table row as drawn: its key, attribute cell, height, and what its value cell was made from."""
+
+    key: str
+    label: str
+    height: int
+    value: tuple[tuple[str, ...], tuple[str, ...], bool]
+    """The value's wrapped lines, those of the line under it, and whether it is known (the value cell is
+    made from these)."""
+    title: bool = False
+
+
 class LayerTable(DataTable):
-    """A read-only table of detail groups; `show_sources` swaps each caveat for its source."""
+    """A read-only table of detail groups; `show_sources` swaps each caveat for its source.
+
+    The next layer's details often have rows as tall as the last's (a sibling partition or volume): then
+    only the attributes and values that differ are put in and repainted (widgets/cell_updates.py), instead of
+    clearing the table and rendering every visible cell again on every cursor move."""
 
     DEFAULT_CSS = """
-    LayerTable { height: 1fr; }
+    LayerTable { height: 1fr; overflow-y: scroll; }
     """
 
     show_sources: reactive[bool] = reactive(False)
@@ -120,6 +140,8 @@ class LayerTable(DataTable):
         super().__init__(id=id, cursor_type="row", zebra_stripes=False)
         self._groups: list[DetailGroup] = []
         self._built_width = 0
+        self._shown: tuple[tuple[int, int, bool], list[_Line]] | None = None
+        """The column widths and rows on screen, to tell whether the next groups fit the same rows."""
 
     def on_mount(self) -> None:
         self._rebuild()
@@ -129,7 +151,7 @@ class LayerTable(DataTable):
             self._rebuild()
 
     def show_groups(self, groups: list[DetailGroup]) -> None:
-        """Display these groups, replacing what was shown."""
+        """Display these groups, replacing what was shown (in place when they have the same rows)."""
         self._groups = groups
         self._rebuild()
 
@@ -140,30 +162,73 @@ class LayerTable(DataTable):
         """The line shown under a value: its source, or its caveat."""
         return f"from {row.source}" if self.show_sources else row.note
 
+    def _widths(self) -> tuple[int, int]:
+        """The attribute column as wide as its widest label (up to LABEL_WIDTH), the value column the rest."""
+        labels = [group.title for group in self._groups]
+        labels += [row.label for group in self._groups for row in group.rows]
+        label_width = min(LABEL_WIDTH, max([MIN_LABEL_WIDTH, *map(cell_len, labels)]))
+        return label_width, max(MIN_VALUE_WIDTH, self.size.width - label_width - CELL_PADDING - 2)
+
+    def _lines(self, label_width: int, value_width: int) -> list[_Line]:
+        """The rows for the groups: a title row per group, then one row per attribute, as tall as its
+        wrapped value and the line under it (counted here instead of height=None, which renders every
+        cell of every row once more just to measure it)."""
+        lines = []
+        for group_index, group in enumerate(self._groups):
+            lines.append(_Line(f"group-{group_index}", group.title, 1, ((), (), True), title=True))
+            for row_index, row in enumerate(group.rows):
+                extra = self.extra_text(row)
+                value = tuple(wrap_value(row.value, value_width))
+                under = tuple(wrap_value(extra, value_width)) if extra else ()
+                height = max(wrapped_height(row.label, label_width), len(value) + len(under))
+                lines.append(_Line(f"row-{group_index}-{row_index}", row.label, height,
+                                   (value, under, row.known)))
+        return lines
+
+    @staticmethod
+    def _label_cell(line: _Line) -> Text:
+        return Text(line.label, style="bold reverse" if line.title else "")
+
+    @staticmethod
+    def _value_cell(line: _Line) -> Text | str:
+        value, under, known = line.value
+        if line.title:
+            return ""
+        cell = Text("\n".join(value), style="" if known else "italic yellow", overflow="fold")
+        if under:
+            cell.append("\n" + "\n".join(under), style="dim")
+        return cell
+
     def _rebuild(self) -> None:
         if not self.is_mounted:
             return
         self._built_width = self.size.width
-        labels = [group.title for group in self._groups]
-        labels += [row.label for group in self._groups for row in group.rows]
-        label_width = min(LABEL_WIDTH, max([MIN_LABEL_WIDTH, *map(cell_len, labels)]))
-        value_width = max(MIN_VALUE_WIDTH, self.size.width - label_width - CELL_PADDING - 2)
+        label_width, value_width = self._widths()
+        lines = self._lines(label_width, value_width)
+        columns = (label_width, value_width, self.show_sources)
+        shown = self._shown
+        if shown is not None and shown[0] == columns and self.row_count == len(shown[1]) and [
+                (line.key, line.height) for line in shown[1]] == [(line.key, line.height) for line in lines]:
+            changes: dict[tuple[str, str], object] = {}
+            for line, before in zip(lines, shown[1], strict=True):
+                if (line.label, line.title) != (before.label, before.title):
+                    changes[(line.key, "attribute")] = self._label_cell(line)
+                if line.value != before.value:
+                    changes[(line.key, "value")] = self._value_cell(line)
+            self._shown = (columns, lines)
+            update_cells(self, changes)
+            return
+        self._shown = (columns, lines)
         self.clear(columns=True)
         self.add_column("attribute", key="attribute", width=label_width)
         self.add_column("value" + (" / source" if self.show_sources else " / note"),
                         key="value", width=value_width)
-        for group_index, group in enumerate(self._groups):
-            self.add_row(Text(group.title, style="bold reverse"), "", key=f"group-{group_index}")
-            for row_index, row in enumerate(group.rows):
-                value = wrap_value(row.value, value_width)
-                cell = Text("\n".join(value), style="" if row.known else "italic yellow", overflow="fold")
-                extra = self.extra_text(row)
-                lines = len(value)
-                if extra:
-                    wrapped = wrap_value(extra, value_width)
-                    cell.append("\n" + "\n".join(wrapped), style="dim")
-                    lines += len(wrapped)
-                # The height of the wrapped cells, so nothing is cut off; counted here instead of
-                # height=None, which renders every cell of every row once more just to measure it.
-                height = max(wrapped_height(row.label, label_width), lines)
-                self.add_row(Text(row.label), cell, key=f"row-{group_index}-{row_index}", height=height)
+        for line in lines:
+            self.add_row(self._label_cell(line), self._value_cell(line), key=line.key, height=line.height)
+        # The size is known here (fixed column widths, counted heights): set it now instead of letting the
+        # table measure every cell when idle, which also drew the whole table a second time.
+        self._require_update_dimensions = False
+        self._new_rows.clear()
+        header = self.header_height if self.show_header else 0
+        self.virtual_size = Size(sum(column.get_render_width(self) for column in self.columns.values()),
+                                 header + sum(line.height for line in lines))

@@ -27,9 +27,6 @@ MIN_FSTYPE = 6
 """FSTYPE's narrowest form ("linux…" still says what it is; ext4, xfs, btrfs are whole)."""
 WHOLE_FSTYPE = 11
 """FSTYPE wide enough for crypto_LUKS and LVM2_member; linux_raid_member is cut when room is short."""
-NEEDED_MOUNTS = 24
-"""The share of a long mountpoint the tree asks for before the details pane gets the rest (the details
-show the whole path)."""
 MIN_NAME_CELLS = 9
 """Cells every name keeps after the deepest indentation ("vg_…rd_01" still tells rows apart)."""
 TRIM_STYLES = {"yes": "green", "no": "red", "BLOCKED": "bold red", "OK": "bold green",
@@ -99,12 +96,6 @@ class ColumnWidths:
         """Cells a line needs with every column whole and the first `extra` extra columns."""
         return (self.name + self._fixed() + self.fstype + (self.mounts if self.has_mounts else 0)
                 + sum(width + GAP for width in self.extra[:extra]))
-
-    def needed(self) -> int:
-        """Cells a line needs with every name whole, FSTYPE and MOUNTPOINTS at the width most of their
-        values take (the rest of the screen is worth more to the details than to a long path here)."""
-        mounts = min(self.mounts, NEEDED_MOUNTS) if self.has_mounts else 0
-        return self.name + self._fixed() + min(self.fstype, WHOLE_FSTYPE) + mounts
 
     def fitted(self, width: int) -> ColumnWidths:
         """Widths for a `width`-cell line: TYPE/SIZE/TRIM whole, then the names (whole when they can be),
@@ -253,10 +244,6 @@ class StackTree(Tree[StackRow]):
     def base_width(self) -> int:
         """Cells the tree needs with its six columns whole (scrollbar included)."""
         return self.widths.natural(0) + SCROLLBAR
-
-    def needed_width(self) -> int:
-        """Cells the tree needs with every name whole and FSTYPE / MOUNTPOINTS at their usual widths."""
-        return self.widths.needed() + SCROLLBAR
 
     def _refit(self) -> None:
         """Fit the columns to the width; when they change, redraw and give the screen the new header."""

@@ -9,6 +9,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.widgets import LayerTable, StackTree, StatusLine
 from diskdoctor.widgets.filter_bar import FilterBar
 from diskdoctor.widgets.fitted_footer import FittedFooter
+from diskdoctor.widgets.layer_table import CELL_PADDING, LABEL_WIDTH
 from diskdoctor.widgets.stack_tree import header_text
 from rich.text import Text
 from textual import on, work
@@ -30,15 +31,16 @@ HOTPLUG_SETTLE_S = 0.3
 VIEW_TITLES = {DISKS_UP: "from the disks up", MOUNTS_DOWN: "from the mountpoints down"}
 EXPAND_LEVELS = 16
 MAX_AUTO_EXPAND_ROOTS = 64
-DETAILS_MIN_CELLS = 56
-"""The details pane keeps this much (a value and its caveat on one or two lines) unless the tree's six
-columns need it; the tree takes what its columns hold, no more."""
+DETAILS_MIN_CELLS = LABEL_WIDTH + CELL_PADDING + 30 + 2
+"""Side by side, the details keep a value column of 30 cells (most values and caveats on one or two
+lines) beside the widest labels, their padding and the scrollbar."""
 BORDER_CELLS = 1
+"""The line between the panes (right of the tree beside, under it when stacked)."""
+PANE_CHROME_LINES = 3
+"""Stacked, the tree pane's title, column header and bottom border."""
 TREE_SHARE = 0.6
-"""The most of the width the tree pane takes for whole names when its columns do not all fit."""
-DETAILS_ENOUGH_CELLS = 80
-"""Details wider than this (a value column of ~50, most caveats on one line) gain little: past it the
-tree's cut mountpoints get the room."""
+"""Stacked, the most of the height the tree pane takes when its rows need more (the details get the
+rest); a short tree takes only its rows."""
 
 
 class StackScreen(SnapshotScreen):
@@ -85,6 +87,8 @@ class StackScreen(SnapshotScreen):
         """The details last read per device of this Host: drawn at once when the cursor comes back
         (then read again; the pane changes only if they did)."""
         self._details_shown: tuple[str, str, list[DetailSection]] | None = None
+        self._sizing = False
+        """A pane sizing is queued (expansions come in bursts)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -189,23 +193,37 @@ class StackScreen(SnapshotScreen):
     def on_resize(self) -> None:
         self._size_panes()
 
+    @on(StackTree.NodeExpanded)
+    @on(StackTree.NodeCollapsed)
+    def _rows_changed(self) -> None:
+        """Stacked, a short tree's pane follows its rows: sized once after a burst of expansions."""
+        if self.has_class("-stacked") and not self._sizing:
+            self._sizing = True
+            self.call_after_refresh(self._size_panes)
+
     def _size_panes(self) -> None:
-        """Side by side, the tree pane is as wide as its columns (with the extra ones when the details
-        keep DETAILS_MIN_CELLS); when they do not fit, as wide as whole names and the usual FSTYPE and
-        MOUNTPOINTS widths need (up to TREE_SHARE of the screen), never wider: the details take the rest
-        (they show the whole mountpoint) up to DETAILS_ENOUGH_CELLS. Stacked (narrow): both full width."""
-        pane = self.query_one("#stack-pane")
+        """Layout from content: side by side when the tree's six columns are whole beside details with a
+        value column of 30 cells (the tree as wide as its columns, with the lsblk extras that fit, the
+        details the rest); otherwise stacked, both full width, the details under a tree as tall as its rows
+        (up to TREE_SHARE of the height): a tree cut beside a squeezed details pane serves neither."""
+        self._sizing = False
         width = self.size.width
-        if self.has_class("-narrow") or width <= 0:
-            pane.styles.width = None
+        if width <= 0:
             return
         tree = self.query_one(StackTree)
-        room = width - DETAILS_MIN_CELLS
-        if tree.base_width() <= room:
-            wanted = min(tree.natural_width(), room)
-        else:
-            wanted = max(min(tree.needed_width(), int(width * TREE_SHARE)), width - DETAILS_ENOUGH_CELLS)
-        pane.styles.width = wanted + BORDER_CELLS
+        pane = self.query_one("#stack-pane")
+        beside = (not self.has_class("-narrow")
+                  and tree.base_width() + BORDER_CELLS + DETAILS_MIN_CELLS <= width)
+        self.set_class(not beside, "-stacked")
+        if beside:
+            pane.styles.height = None
+            room = width - DETAILS_MIN_CELLS - BORDER_CELLS
+            pane.styles.width = min(tree.natural_width(), room) + BORDER_CELLS
+            return
+        pane.styles.width = None
+        body = self.query_one("#stack-body").size.height or max(0, self.size.height - 3)
+        rows = tree.last_line + 1 + PANE_CHROME_LINES
+        pane.styles.height = max(PANE_CHROME_LINES + 1, min(rows, int(body * TREE_SHARE)))
 
     def _show_tree(self, keep_cursor: bool = False, keep_expansion: bool = False) -> None:
         if self.host is None:
@@ -231,6 +249,7 @@ class StackScreen(SnapshotScreen):
         shown = f"{self.view.shown_devices()} of {count}" if self.filter_text else str(count)
         self.query_one("#stack-title", Static).update(
             f"Storage stack {VIEW_TITLES[self.mode]} · {shown} devices")
+        self._size_panes()  # a filter or the other direction: other rows, maybe other widths
         if tree.cursor_node is None or tree.cursor_node.data is None:
             self.query_one(StatusLine).say(*self._status_parts())
         if not isinstance(self.focused, FilterBar):  # typing a filter goes on in the filter line
