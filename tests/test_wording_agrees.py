@@ -1,0 +1,72 @@
+"""Words that must agree wherever they appear (issue 23, new-user pass 4): the TRIM verdict of a filesystem
+in `devices`, `trim`, the Stack screen and its status line; ROTA as yes/no in the CLI and the TUI."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import fixture_root
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.widgets import StackTree, StatusLine
+from support.cli_runner import run_cli
+
+LAB = "lab-ssd"
+
+
+def _lab() -> str:
+    return str(fixture_root(LAB).path)
+
+
+def test_devices_says_each_filesystems_trim_verdict_in_trims_words() -> None:
+    """`devices` said 'discard reaches sda' where `trim` said UNSCHEDULED (nothing trims it), and 'BLOCKED
+    at vg0-pool_nopassdown-tpool (... discards=ignore?)' where `trim` names the nopassdown pool."""
+    devices = run_cli("devices", "--sysroot", _lab())
+    trim = run_cli("trim", "--json", "--sysroot", _lab())
+    assert devices.code == 0, devices.err
+    verdicts = json.loads(trim.out)["filesystems"]
+    assert verdicts
+    lines = devices.out.splitlines()
+    for verdict in verdicts:
+        line = next(line for line in lines if line.startswith(f"  {verdict['mountpoint']} ("))
+        assert line.endswith(f"): {verdict['summary']}"), (line, verdict["summary"])
+    data = next(line for line in lines if line.startswith("  /lab/data ("))
+    assert "UNSCHEDULED: discard passes down to sda through vg0-data, sda3; nothing trims it" in data
+    assert "discard reaches" not in devices.out
+
+
+def test_rota_is_yes_or_no_in_the_cli_and_the_tui() -> None:
+    devices = run_cli("devices", "--sysroot", _lab())
+    table = devices.out.split("\n\n", 1)[0].splitlines()
+    start = table[0].index("ROTA")
+    rota = {line[start:start + 4].strip() for line in table[1:]}
+    assert rota and rota <= {"yes", "no"}, rota
+
+    from diskdoctor.app.tui.stack_view import device_extra
+    from diskdoctor.probes.host import read_host
+
+    host = read_host(fixture_root(LAB))
+    assert {device_extra(device)[0] for device in host.devices.values()} <= {"yes", "no"}
+
+
+async def test_stack_status_line_and_details_say_the_trim_screens_verdict() -> None:
+    """On the Stack screen, the device /lab/data sits on said 'discard reaches sda' in the status line and
+    the details while the TRIM screen said UNSCHEDULED."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        tree = app.screen.query_one(StackTree)
+        for _ in range(tree.last_line + 1):
+            node = tree.cursor_node
+            if node is not None and node.data is not None and node.data.name == "vg0-data":
+                break
+            await pilot.press("down")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.pause()
+        said = app.screen.query_one(StatusLine).plain
+        wanted = "UNSCHEDULED: discard passes down to sda through vg0-data, sda3; nothing trims it"
+        assert said.startswith(wanted), said
+        rows = app.screen.query_one("#details")._groups  # type: ignore[attr-defined]
+        verdict = next(row for group in rows for row in group.rows if row.label == "verdict")
+        assert verdict.value.startswith("UNSCHEDULED: "), verdict
