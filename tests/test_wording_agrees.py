@@ -70,3 +70,61 @@ async def test_stack_status_line_and_details_say_the_trim_screens_verdict() -> N
         rows = app.screen.query_one("#details")._groups  # type: ignore[attr-defined]
         verdict = next(row for group in rows for row in group.rows if row.label == "verdict")
         assert verdict.value.startswith("UNSCHEDULED: "), verdict
+
+
+class _Delta:
+    util = 0.12
+
+
+class _Row:
+    name = "loop1"
+
+
+class _Busiest:
+    delta, row, saturated = _Delta(), _Row(), False
+
+
+def _sample(busy: float, iowait: float, steal: float = 0.0) -> object:
+    from diskdoctor.probes.io_monitor import CpuSample
+
+    class Sample:
+        cpu = CpuSample(busy=busy, iowait=iowait, steal=steal)
+
+    return Sample()
+
+
+def test_slow_node_verdict_says_the_figures_it_rests_on_and_their_thresholds() -> None:
+    """The guide said 'Storage looks idle enough right now: … little iowait' above 'iowait 9%'."""
+    from diskdoctor.app.text.monitor import cpu_line
+    from diskdoctor.app.tui.guides.slow_guide import slow_verdict
+
+    sample = _sample(busy=0.3, iowait=0.09)
+    headline, style = slow_verdict(sample, _Busiest())  # type: ignore[arg-type]
+    assert "little" not in headline and "idle" not in headline, headline
+    assert "iowait 9% (under 20%)" in headline and "iowait 9%" in cpu_line(sample.cpu, True), headline
+    assert "loop1, the busiest device, is 12% busy (under 60%)" in headline
+    assert "steal 0% (under 5%)" in headline
+    assert style == "bold green"
+
+
+def test_slow_node_verdict_judges_the_figures_as_printed() -> None:
+    """iowait 19.6% prints as 20%: the verdict counts it at the 20% threshold, never 'under 20%'."""
+    from diskdoctor.app.text.monitor import cpu_line
+    from diskdoctor.app.tui.guides.slow_guide import slow_verdict
+
+    sample = _sample(busy=0.3, iowait=0.196)
+    headline, style = slow_verdict(sample, _Busiest())  # type: ignore[arg-type]
+    assert "iowait 20%" in cpu_line(sample.cpu, True)
+    assert headline.startswith("Storage is a likely cause: the CPUs wait for I/O 20% of the time"), headline
+    assert style == "bold red"
+
+
+def test_one_finding_is_counted_in_the_singular() -> None:
+    """The guide's findings list said '1 findings (1 warn)'."""
+    from diskdoctor.app.core.findings.finding import Finding
+    from diskdoctor.app.core.findings.vocabulary import Severity
+    from diskdoctor.app.tui.guides.common_steps import findings_text
+
+    one = Finding("TRIM-NO-SCHEDULE", Severity.WARN, "/data", "nothing trims it")
+    assert findings_text([one]).plain.startswith("1 finding (1 warn):\n")
+    assert findings_text([one, one]).plain.startswith("2 findings (2 warn):\n")
