@@ -128,3 +128,56 @@ def test_one_finding_is_counted_in_the_singular() -> None:
     one = Finding("TRIM-NO-SCHEDULE", Severity.WARN, "/data", "nothing trims it")
     assert findings_text([one]).plain.startswith("1 finding (1 warn):\n")
     assert findings_text([one, one]).plain.startswith("2 findings (2 warn):\n")
+
+
+def test_runs_results_drop_the_same_parts_on_every_row_tags_last() -> None:
+    """At 120 the Runs list showed 'PASS p99 3.42 ms [not durable] [host busy]' (its '< 10 ms' dropped for
+    the tags) beside 'PASS p99 8.55 ms < 10 ms'; a limit is now on every row or on none, tags after it."""
+    from diskdoctor.app.tui.runs_screen import fit_result, shown_parts
+
+    heads = [[("PASS p99 3.42 ms", 0), ("< 10 ms", 1), ("[not durable] [host busy]", 3)],
+             [("PASS p99 8.55 ms", 0), ("< 10 ms", 1), ("", 3)],
+             [("FAIL p99 15.6 ms", 0), (">= 10 ms", 1), ("[host busy]", 3)]]
+    for width, wanted in ((60, ["PASS p99 3.42 ms < 10 ms [not durable] [host busy]",
+                                "PASS p99 8.55 ms < 10 ms", "FAIL p99 15.6 ms >= 10 ms [host busy]"]),
+                          (40, ["PASS p99 3.42 ms < 10 ms [not durable] …", "PASS p99 8.55 ms < 10 ms",
+                                "FAIL p99 15.6 ms >= 10 ms [host busy]"]),
+                          (27, ["PASS p99 3.42 ms < 10 ms …", "PASS p99 8.55 ms < 10 ms",
+                                "FAIL p99 15.6 ms >= 10 ms …"]),
+                          (24, ["PASS p99 3.42 ms …", "PASS p99 8.55 ms", "FAIL p99 15.6 ms …"])):
+        shown = shown_parts(heads, width)
+        assert [fit_result(parts, width, shown) for parts in heads] == wanted, width
+
+
+async def test_runs_list_shows_every_limit_or_none_at_80_and_120(private_state_dir) -> None:  # type: ignore[no-untyped-def]
+    """A FAIL row dropped '>= 10 ms' at 80 where a PASS row kept '< 10 ms'."""
+    import dataclasses
+    import shutil
+    from pathlib import Path
+
+    from diskdoctor.app.core.runs.store import RunStore
+    from support.runs_support import saved_run
+    from textual.widgets import DataTable
+
+    runs = private_state_dir / "diskdoctor" / "runs"
+    runs.mkdir(parents=True)
+    for run in (Path(__file__).parent / "fixtures" / "runs-list").glob("*.json"):
+        shutil.copy(run, runs / run.name)
+        (runs / run.name).chmod(0o600)
+    RunStore().save(dataclasses.replace(saved_run(24, slow_ms=2.0), id="20261124-143000-wal-0009"))
+    for size in ((80, 24), (120, 40)):
+        app = DiskDoctorApp(fixture_root(LAB))
+        async with app.run_test(size=size) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.press("5")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            await pilot.pause()
+            table = app.screen.query_one(DataTable)
+            results = [str(table.get_cell_at((row, 4))) for row in range(table.row_count)]
+            judged = [text for text in results if text.startswith(("PASS", "FAIL"))]
+            assert len(judged) == 2, results
+            limits = [(" < " in text or " >= " in text) for text in judged]
+            assert all(limits) or not any(limits), (size, results)
+            cut = [text for text in results if "[" in text and not text.rstrip("…").rstrip().endswith("]")]
+            assert not cut, results  # a tag is whole or replaced by "…", never "[ho…"
