@@ -1,16 +1,22 @@
 """Words that must agree wherever they appear (issue 23, new-user pass 4): the TRIM verdict of a filesystem
-in `devices`, `trim`, the Stack screen and its status line; ROTA as yes/no in the CLI and the TUI."""
+in `devices`, `trim`, the Stack screen and its status line; ROTA as yes/no in the CLI and the TUI; the
+slow-node verdict and its figures; the Runs list's results;
+a fitted benchmark's sum; the report dialog's outcomes."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
 from conftest import fixture_root
 from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.probes.engine.workloads.compaction import CompactionParams
+from diskdoctor.probes.engine.workloads.interference import InterferenceParams
 from diskdoctor.widgets import StackTree, StatusLine
 from support.cli_runner import run_cli
 
 LAB = "lab-ssd"
+MIB = 1 << 20
 
 
 def _lab() -> str:
@@ -181,3 +187,36 @@ async def test_runs_list_shows_every_limit_or_none_at_80_and_120(private_state_d
             assert all(limits) or not any(limits), (size, results)
             cut = [text for text in results if "[" in text and not text.rstrip("…").rstrip().endswith("]")]
             assert not cut, results  # a tag is whole or replaced by "…", never "[ho…"
+
+
+def _evaluate(sum_text: str) -> int:
+    """'64 MiB + 2 × 2 × 4 × 12 MiB' -> MiB."""
+    total = 0
+    for term in sum_text.split(" + "):
+        product = 1
+        for factor in term.replace(" MiB", "").split(" × "):
+            product *= int(factor)
+        total += product
+    return total
+
+
+@pytest.mark.parametrize("params", [CompactionParams(), CompactionParams(jobs=2),
+                                    CompactionParams(inputs=1, file_size=512 * MIB),
+                                    InterferenceParams(), InterferenceParams(aggressor="rocksdb")],
+                         ids=["compaction", "compaction-2-jobs", "compaction-1-input", "interference-model",
+                              "interference-rocksdb"])
+def test_a_fitted_runs_message_adds_up_to_the_size_it_names(params: object) -> None:
+    """`bench compaction` said 'size it to 448 MiB: a smaller compaction (4 files of 56 MiB…)': 4 × 56 is
+    224; the other 224 MiB are the outputs, written before the inputs are deleted. The message says so."""
+    import re
+
+    from diskdoctor.app.core.bench.fit import fit_to_free
+
+    fits = [fit_to_free(params, free_mib * MIB) for free_mib in (150, 313, 500)]
+    assert any(fits)
+    for fitted in filter(None, fits):
+        found = re.search(r": ((?:[\d ×+]+ MiB ?)+)= (\d+) MiB", fitted.cost)
+        assert found, fitted.cost
+        assert _evaluate(found.group(1).strip()) == int(found.group(2)), fitted.cost
+        assert f"{found.group(2)} MiB" == fitted.sized, (fitted.sized, fitted.cost)
+        assert "output" in fitted.cost
