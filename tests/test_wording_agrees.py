@@ -220,3 +220,80 @@ def test_a_fitted_runs_message_adds_up_to_the_size_it_names(params: object) -> N
         assert _evaluate(found.group(1).strip()) == int(found.group(2)), fitted.cost
         assert f"{found.group(2)} MiB" == fitted.sized, (fitted.sized, fitted.cost)
         assert "output" in fitted.cost
+
+
+async def test_the_report_dialog_says_every_outcome_and_closes_once_written(  # type: ignore[no-untyped-def]
+        tmp_path, private_state_dir) -> None:
+    """A newcomer wrote a report; the dialog stayed open with Close focused, so Ctrl-U, a typed path and
+    Enter pressed Close: nothing written, nothing said. Now a written report closes the dialog with a notice
+    naming it, typing with a button focused edits the name, and closing without a report says so."""
+    from diskdoctor.app.tui.report_dialog import ReportDialog
+    from support.report_support import report_written
+    from textual.widgets import Button
+
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("w")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ReportDialog)
+        dialog.query_one("#report-close", Button).focus()  # where the focus was after the first write
+        await pilot.press("ctrl+u", *str(tmp_path / "r5.md"), "enter")
+        for _ in range(100):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            if app.screen is not dialog:
+                break
+        assert (tmp_path / "r5.md").is_file()
+        assert not isinstance(app.screen, ReportDialog)
+        assert report_written(app).startswith(f"Wrote {tmp_path / 'r5.md'}: "), report_written(app)
+        await pilot.press("w")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, ReportDialog)
+        assert [n.message for n in app._notifications][-1] == "No report written."
+
+
+async def test_the_palette_opened_on_runs_lists_the_runs_commands_first() -> None:
+    """Opened from Runs, the palette started with Stack's commands."""
+    from test_palette import SYSTEM, open_palette
+
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("5")
+        await pilot.pause()
+        commands = await open_palette(app, pilot)
+        names = [str(commands.get_option_at_index(i).hit.text) for i in range(commands.option_count)]
+        runs = [i for i, name in enumerate(names) if name.startswith("Runs: ")]
+        others = [i for i, name in enumerate(names) if not name.startswith("Runs: ") and name not in SYSTEM]
+        assert runs and others and max(runs) < min(others), names[:8]
+
+
+async def test_runs_say_whose_folder_they_are_in_and_f1_says_j_k(private_state_dir) -> None:  # type: ignore[no-untyped-def]
+    """Runs showed every run of the shared folder with no hint of whose; F1 on Runs did not mention j/k
+    where a newcomer at 80x24 could see it."""
+    import pwd
+
+    from diskdoctor.app.core.runs.store import RunStore
+    from diskdoctor.app.tui.help_screen import HelpScreen
+    from support.runs_support import saved_run
+    from textual.widgets import Static
+
+    RunStore().save(saved_run(24))
+    owner = pwd.getpwuid((private_state_dir / "diskdoctor" / "runs").stat().st_uid).pw_name
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("5")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        status = str(app.screen.query_one("#runs-status", Static).render())
+        assert status.startswith(f"1 saved run in {owner}'s runs folder · "), status
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        help_text = " ".join(str(part.render()) for part in app.screen.query(Static))
+        assert "j / k move" in help_text[:600], help_text[:600]  # in the opening paragraph

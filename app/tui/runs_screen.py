@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pwd
 import re
 import textwrap
 from dataclasses import dataclass
+from pathlib import Path
 
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
 from diskdoctor.widgets.fit_text import ELLIPSIS, middle_ellipsis
@@ -27,6 +29,7 @@ from ..core.runs.record import SavedRun
 from ..core.runs.render_guard import RunRenderError, rendering
 from ..core.runs.store import RunListing, RunStore, RunStoreError
 from ..text.runs import ASIDE, LIMIT, TAGS, compare_lines, headline_parts, list_row, show_lines
+from .screen_help import RUNS_HELP
 
 TARGET_MIN_CELLS = 16
 """A target is never cut shorter than this (the table scrolls sideways instead)."""
@@ -134,6 +137,18 @@ def _tags(parts: list[tuple[str, int]]) -> str:
     return next((text for text, part in parts if part == TAGS and text), "")
 
 
+def folder_owner(folder: Path) -> str | None:
+    """The user name owning `folder` (its uid when it has no name), None when it cannot be read."""
+    try:
+        uid = folder.stat().st_uid
+    except OSError:
+        return None
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
+
+
 def target_forms(run: SavedRun, whole: str) -> tuple[str, str, str]:
     """The target from shortest to whole: "/mnt/x (xfs)", "/mnt/x (xfs on sdb1)", then with its host."""
     target = run.stack.target
@@ -155,6 +170,7 @@ def target_cell(run: SavedRun, whole: str, width: int) -> str:
 class RunsScreen(Screen[None]):
     """Saved benchmark runs: Space picks up to two, the pane shows one run or the comparison of two."""
 
+    SCREEN_HELP = RUNS_HELP
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (STACKED_BELOW, "-wide")]
     """Below 160 columns the list takes the whole width (runs on several filesystems need it)."""
 
@@ -247,7 +263,7 @@ class RunsScreen(Screen[None]):
         status = [self._status_text]
         if self.filter_text:  # the count of saved runs is in the note: the status keeps its hint
             note = filter_note(self.filter_text, len(self.runs), len(self.all_runs), "runs")
-            status = [note, self._status_text.removeprefix(f"{counted(len(self.all_runs), 'saved run')} · ")]
+            status = [note, self._status_text.removeprefix(f"{self._count_text()} · ")]
         self.query_one(FilterBar).counted(len(self.runs), len(self.all_runs))
         self.query_one("#runs-status", Static).update(Text(" · ".join(status)))
         self._show_detail()
@@ -329,10 +345,17 @@ class RunsScreen(Screen[None]):
         if self.runs:
             table.move_cursor(row=min(max(cursor, 0), len(self.runs) - 1))
 
+    def _count_text(self) -> str:
+        """"16 saved runs in root's runs folder": every shell of that user on this host saves there, so
+        runs nobody here remembers starting are said to be whose they are (F1 names the folder)."""
+        count = counted(len(self.all_runs), "saved run")
+        owner = folder_owner(self.store.directory) if self.store else None
+        return f"{count} in {owner}'s runs folder" if owner else count
+
     def _status(self, listing: RunListing) -> str:
         """The status line: how many runs, and every file skipped ("skipped 1 file that is not a run ...")."""
         every = len(self.all_runs)
-        status = (f"{counted(every, 'saved run')} · Space picks two to compare" if every else
+        status = (f"{self._count_text()} · Space picks two to compare" if every else
                   f"No saved runs yet in {self.store.directory if self.store else '?'}: every benchmark run "
                   "is saved there.")
         skipped = listing.skipped

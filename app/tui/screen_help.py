@@ -89,6 +89,21 @@ ADVICE_HELP = ScreenHelp(
              "benchmark results given with advise --bench"),
 )
 
+RUNS_HELP = ScreenHelp(
+    title="Saved runs",
+    shows=("Every benchmark run saved in the runs folder of the user running diskdoctor "
+           "($XDG_STATE_HOME/diskdoctor/runs, else ~/.local/state/diskdoctor/runs; the status line says "
+           "whose): every shell and session of that user on this host saves there, and run files copied "
+           "from other hosts show their host after the target. Newest first: ↑ ↓ or j / k move, g / G go to "
+           "the first / last run, Space picks two to compare, / filters."),
+    words=(("PASS", "bold green", "the figure is under the workload's limit (e.g. etcd's p99 < 10 ms)"),
+           ("FAIL", "bold red", "at or over the limit"),
+           ("INCONCLUSIVE", "bold yellow", "the figure's 95% interval reaches both sides of the limit"),
+           ("[host busy]", "", "a caveat: the figures include other processes' load (the details say more)"),
+           ("…", "dim", "more caveats than the column has room for: the run's details list them")),
+    sources=("one JSON file per run in the runs folder (diskdoctor runs list shows the same)",),
+)
+
 MONITOR_HELP = ScreenHelp(
     title="Live I/O monitor",
     shows=("iostat -x for the whole stack, every second: a group per filesystem from its device down to "
