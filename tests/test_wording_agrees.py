@@ -296,4 +296,4 @@ async def test_runs_say_whose_folder_they_are_in_and_f1_says_j_k(private_state_d
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         help_text = " ".join(str(part.render()) for part in app.screen.query(Static))
-        assert "j / k move" in help_text[:600], help_text[:600]  # in the opening paragraph
+        assert "j/k move" in help_text[:600], help_text[:600]  # in the opening paragraph
