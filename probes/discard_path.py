@@ -26,7 +26,10 @@ class DiscardLayer:
 
 @dataclass(frozen=True, slots=True)
 class DiscardReach:
-    """The verdict for one device stack: reaches, blocked, unsupported or unknown."""
+    """Whether discard sent to a device passes down its stack: reaches, blocked, unsupported or unknown.
+
+    A fact about the path only: whether anything ever sends a discard (a schedule, a mount option) is the
+    TRIM verdict's business (app/core/trim/doctor.py)."""
 
     verdict: str
     layers: tuple[DiscardLayer, ...]
@@ -93,4 +96,4 @@ def discard_reach(host: Host, kname: str) -> DiscardReach:
                                 f"not supported: {leaf_names} does not accept discard")
     through = f" through {', '.join(via)}" if via else ""
     return DiscardReach("reaches", tuple(layers), None, leaves,
-                        f"discard reaches {leaf_names}{through}")
+                        f"discard passes down to {leaf_names}{through}")

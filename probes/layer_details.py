@@ -11,7 +11,7 @@ from .fs_usage import read_fs_usage
 from .host import Host
 from .root import Root
 
-ROTATIONAL_CAVEAT = "virtio and loop devices report 1 even on flash: do not infer an HDD"
+ROTATIONAL_CAVEAT = "virtio and loop devices say yes (rotational=1) even on flash: do not infer an HDD"
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,8 +60,9 @@ def test_the_cli_refusal_names_the_flag_and_fit_runs_the_smaller_compaction(smal
         assert "\n" not in line and "not enough free space" in line and flag in line, line
     fitted = run_cli("bench", "compaction", "--dir", small_fs, "--fit", "--json", "--no-save")
     assert fitted.code == 0, fitted.err
-    assert ("bench compaction: sized to 128 MiB to fit 150 MiB free: a smaller compaction (4 files of "
-            "16 MiB, not 64 MiB)") in fitted.err
+    assert ("bench compaction: sized to 128 MiB to fit 150 MiB free: a smaller compaction (4 input files of "
+            "16 MiB, not 64 MiB, and as much output, written before the inputs are deleted: 2 × 4 × 16 MiB = "
+            "128 MiB)") in fitted.err
     assert json.loads(fitted.out)["params"]["file_size"] == 16 * MIB
 
 

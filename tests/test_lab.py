@@ -118,7 +118,7 @@ def test_lvm_linear_over_two_pvs_reaches_both_disks(lab: Lab) -> None:
     verdict, run = group.verdicts["/lab/span"], group.fstrim("span")
     assert all(run.disk_discard_sectors[disk] > 0 for disk in ("sda", "sdb")), run
     assert verdict["verdict"] in REACHES
-    assert verdict["summary"].split(":")[1].startswith(" discard reaches sda, sdb through vg0-span")
+    assert verdict["summary"].split(":")[1].startswith(" discard passes down to sda, sdb through vg0-span")
 
 
 def test_thin_pool_passdown_reaches_the_disks(lab: Lab) -> None:

@@ -227,7 +227,7 @@ async def test_runs_list_tells_three_filesystems_apart_with_whole_verdicts(
                                                                       strict=True))
         assert [row[4].split(" ")[:3] for row in rows] == [["PASS", "p99", "4.00"], ["PASS", "p99", "3.00"],
                                                            ["PASS", "p99", "2.00"]]
-        assert all("…" not in row[4] for row in rows)
+        assert all("…" not in row[4].removesuffix(" …") for row in rows)  # " …": tags without room
         for row in range(3):
             for cell, column in zip(rows[row], table.columns.values(), strict=True):
                 assert len(cell) <= column.width, (cell, column.width)

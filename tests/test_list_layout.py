@@ -151,13 +151,13 @@ async def test_runs_list_at_80_keeps_each_figure_with_its_unit(two_saved_runs: P
         assert "FAIL p99 963 ms" in wal and ">= …" not in wal and not wal.rstrip().endswith("10 …"), wal
 
 
-def test_a_cut_run_result_cuts_its_tags_after_the_figure() -> None:
+def test_a_cut_run_result_keeps_its_limit_and_marks_tags_without_room() -> None:
     from diskdoctor.app.tui.runs_screen import fit_result
 
-    parts = [("FAIL p99 15.6 ms", 0), (">= 10 ms", 2), ("[host busy]", 1)]
+    parts = [("FAIL p99 15.6 ms", 0), (">= 10 ms", 1), ("[host busy]", 3)]
     assert fit_result(parts, 40) == "FAIL p99 15.6 ms >= 10 ms [host busy]"
-    assert fit_result(parts, 34) == "FAIL p99 15.6 ms [host busy]"
-    assert fit_result(parts, 24) == "FAIL p99 15.6 ms [host…"
+    assert fit_result(parts, 34) == "FAIL p99 15.6 ms >= 10 ms …"
+    assert fit_result(parts, 24) == "FAIL p99 15.6 ms …"
 
 
 async def test_runs_detail_continuation_lines_hang_under_the_value(two_saved_runs: Path) -> None:

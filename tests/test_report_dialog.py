@@ -10,6 +10,7 @@ import pytest
 from conftest import fixture_root
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.app.tui.report_dialog import ReportDialog
+from support.report_support import report_written
 from support.wal_support import read_only_tmpfs
 from test_tui_layout import settle
 from textual.widgets import Input, Static
@@ -24,13 +25,15 @@ async def open_dialog(app: DiskDoctorApp, pilot) -> ReportDialog:  # type: ignor
 
 
 async def write_to(app: DiskDoctorApp, pilot, path: str) -> str:  # type: ignore[no-untyped-def]
-    """Type `path`, press Enter, and return what the dialog says."""
+    """Type `path`, press Enter, and return what the dialog says (what the notice says once written)."""
     dialog = app.screen
     dialog.query_one("#report-path", Input).value = path
     dialog.query_one("#report-path", Input).focus()
     await pilot.press("enter")
     for _ in range(100):
         await settle(pilot)
+        if app.screen is not dialog:
+            return report_written(app)
         said = str(dialog.query_one("#report-result", Static).render())
         if not said.startswith(("Writing", "Reading")):
             return said
@@ -51,8 +54,8 @@ async def test_the_report_goes_to_the_reports_folder_and_the_dialog_says_where(
         said = await write_to(app, pilot, proposed)
         assert said.startswith(f"Wrote {proposed}:"), said
         assert Path(proposed).is_file() and oct(reports.stat().st_mode & 0o777) == "0o700"
-        assert f"{reports}/\n{Path(proposed).name}" in [n.message.replace("\n", "", n.message.count("\n") - 1)
-                                                        for n in app._notifications]
+        where = [n.message.rsplit("\n", 1)[0] for n in app._notifications]  # the last line: what it holds
+        assert f"{reports}/\n{Path(proposed).name}" in [w.replace("\n", "", w.count("\n") - 1) for w in where]
         assert not list(tmp_path.iterdir())  # nothing in the current folder
 
 

@@ -21,6 +21,7 @@ from diskdoctor.app.report.markdown_report import markdown_report
 from diskdoctor.app.report.model import build_report
 from diskdoctor.app.text.runs import compare_lines, list_lines, show_lines
 from support.cli_runner import Result
+from support.report_support import report_written
 from support.run_fuzz import KINDS, WRONG_VALUES, Mutation, field_name, mutate, mutations, real_run
 
 FIXTURE = "etcd-raid0-lvm-luks"
@@ -317,7 +318,7 @@ async def test_runs_screen_and_report_key_carry_on_around_damaged_files(private_
         await pilot.press("enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        result = str(app.screen.query_one("#report-result", Static).render())
+        result = report_written(app)
         assert result.startswith(f"Wrote {tmp_path / 'case.md'}: ") and f"Skipped {len(bad)} files" in result
     text = (tmp_path / "case.md").read_text()
     assert_rendered(text, "the TUI's report")

@@ -13,6 +13,7 @@ from diskdoctor.app.core.runs.record import SavedRun
 from diskdoctor.app.core.runs.store import RunStore
 from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.latency_histogram import LatencyHistogram
+from support.report_support import report_written
 from support.runs_support import histogram, saved_run
 from test_runs_fuzz import cli
 
@@ -112,7 +113,7 @@ async def test_runs_screen_and_report_key_show_the_broken_run_as_damaged(
         await pilot.press("enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        result = str(app.screen.query_one("#report-result", Static).render())
+        result = report_written(app)
         assert result.startswith(f"Wrote {tmp_path / 'case.md'}: "), result
     text = (tmp_path / "case.md").read_text()  # the newest run of the filesystem is the broken one
     assert f"### Run {broken.id}: damaged, not shown" in text and f"run {broken.id} cannot be shown" in text

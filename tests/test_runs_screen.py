@@ -12,6 +12,7 @@ from diskdoctor.app.core.runs.store import RunStore
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.app.tui.report_dialog import ReportDialog
 from diskdoctor.app.tui.runs_screen import RunsScreen
+from support.report_support import report_written
 from support.runs_support import saved_run
 from textual.widgets import DataTable, Input, Static
 
@@ -93,11 +94,9 @@ async def test_report_key_writes_the_report(three_runs: list[str], tmp_path: Pat
         await pilot.press("enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert text_of(app, "#report-result").startswith(f"Wrote {tmp_path / 'case.md'}: 4 findings")
+        assert report_written(app).startswith(f"Wrote {tmp_path / 'case.md'}: 4 findings")
         assert (tmp_path / "case.md").read_text().startswith("# diskdoctor report: etcd-2")
-        await pilot.press("escape")
-        await pilot.pause()
-        assert not isinstance(app.screen, ReportDialog)
+        assert not isinstance(app.screen, ReportDialog)  # written: the dialog closed, the notice says where
 
 
 async def test_report_is_built_from_the_snapshot_the_screens_show(three_runs: list[str],
@@ -117,8 +116,8 @@ async def test_report_is_built_from_the_snapshot_the_screens_show(three_runs: li
         await pilot.press("enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert text_of(app, "#report-result").startswith(f"Wrote {tmp_path / 'case.json'}: ")
-        assert "1 TRIM verdict," in text_of(app, "#report-result")
+        assert report_written(app).startswith(f"Wrote {tmp_path / 'case.json'}: ")
+        assert "1 TRIM verdict," in report_written(app)
     report = json.loads((tmp_path / "case.json").read_text())
     assert report["host"]["hostname"] == "snapshot-host"  # the capture says etcd-2
     assert report["host"]["kernel"] == "6.99.0-snapshot"
@@ -159,7 +158,7 @@ async def test_report_dialog_keeps_typing_after_an_error_and_replaces_only_when_
         await pilot.press("enter")  # asked and confirmed: replace
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert text_of(app, "#report-result").startswith(f"Wrote {existing}: 4 findings, 2 TRIM verdicts")
+        assert report_written(app).startswith(f"Wrote {existing}: 4 findings, 2 TRIM verdicts")
         assert existing.read_text().startswith("# diskdoctor report")
 
 

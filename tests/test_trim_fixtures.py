@@ -55,7 +55,7 @@ def test_allow_discards_reaches_both_nvme_and_reads_schedule_from_systemctl(tmp_
     verdicts, _ = doctor(tmp_path, scenarios.etcd_allowed)
     etcd = verdicts["/var/lib/etcd"]
     assert etcd.verdict == "ok", etcd.summary
-    assert etcd.summary.startswith("OK: discard reaches nvme0n1, nvme1n1 through ")
+    assert etcd.summary.startswith("OK: discard passes down to nvme0n1, nvme1n1 through ")
     assert "luks-etcd" in etcd.summary and "md0" in etcd.summary
     assert "trimmed weekly by fstrim.timer (next Mon 01:12, in 3 days; last run 4 days ago)" in etcd.summary
     assert etcd.schedule.last_run == dt.datetime(2026, 11, 16, 0, 41, 7, tzinfo=UTC)
@@ -95,7 +95,7 @@ def test_thin_pool_passdown_reaches_the_disk(tmp_path: Path) -> None:
     verdicts, _ = doctor(tmp_path, lambda root: scenarios.thin_pool(root, "passdown"))
     srv = verdicts["/srv"]
     assert srv.verdict == "ok" and srv.blocked_at is None, srv.summary
-    assert srv.summary.startswith("OK: discard reaches sdb through vg1-thin1, vg1-pool-tpool")
+    assert srv.summary.startswith("OK: discard passes down to sdb through vg1-thin1, vg1-pool-tpool")
     assert not {"TRIM-THIN-IGNORE", "TRIM-THIN-NOPASSDOWN", "TRIM-LAYER-BLOCKED"} & set(ids(srv))
 
 
@@ -104,7 +104,7 @@ def test_a_thin_pool_is_blamed_only_for_filesystems_on_it(tmp_path: Path, mode: 
     verdicts, _ = doctor(tmp_path, lambda root: scenarios.thin_pool(root, mode))
     data, secret = verdicts["/data"], verdicts["/secret"]
     assert data.verdict == "ok" and data.blocked_at is None, data.summary
-    assert data.summary.startswith("OK: discard reaches sdb through vg1-data")
+    assert data.summary.startswith("OK: discard passes down to sdb through vg1-data")
     assert secret.verdict == "blocked" and secret.blocked_at == "luks-secret"
     assert secret.summary.startswith("BLOCKED at luks-secret (dm-crypt without allow_discards)")
     for verdict in (data, secret):

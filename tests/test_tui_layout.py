@@ -282,8 +282,10 @@ async def test_the_report_key_says_the_full_path_it_wrote(tmp_path: Path, monkey
         await pilot.press("enter")
         await settle(pilot)
         await pilot.pause(0.2)
-        said = [n.message.replace("\n", "") for n in app._notifications]  # the folder's lines, then the file
-        assert str(tmp_path / "case.md") in said and (tmp_path / "case.md").exists()
+        from support.report_support import report_written
+
+        said = report_written(app)  # the folder's lines, the file, then what the report holds
+        assert said.startswith(f"Wrote {tmp_path / 'case.md'}: ") and (tmp_path / "case.md").exists(), said
 
 
 def test_stack_reads_the_host_again_when_a_loop_device_is_attached(tmp_path: Path) -> None:

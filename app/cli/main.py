@@ -230,11 +230,15 @@ def run_devices(args: argparse.Namespace) -> int:
         from diskdoctor.probes.host import read_host
 
         host = read_host(root, include_empty=args.all)
-    if args.json:
-        from ..core.stack.devices_json import devices_document
+        if args.json:
+            from ..core.stack.devices_json import devices_document
 
-        sys.stdout.write(json_text(devices_document(host), args) + "\n")
-        return EXIT_OK
+            sys.stdout.write(json_text(devices_document(host), args) + "\n")
+            return EXIT_OK
+        from ..core.snapshot import read_snapshot
+
+        # each filesystem's line says what `trim` says (whether anything trims it), not only the path
+        verdicts = () if host.mounts_unknown else read_snapshot(root, host=host).verdicts
     from rich.console import Console
 
     from ..text.devices_table import print_devices
@@ -242,7 +246,7 @@ def run_devices(args: argparse.Namespace) -> int:
     for warning in host.warnings:
         print(f"diskdoctor: warning: {warning}", file=sys.stderr)
     width = None if sys.stdout.isatty() else PIPE_WIDTH
-    print_devices(host, Console(highlight=False, width=width))
+    print_devices(host, Console(highlight=False, width=width), verdicts)
     return EXIT_OK
 
 

@@ -11,6 +11,12 @@ from ..base.formatting import human_bytes, yes_no
 from ..core.stack.walk import WalkRow, walk_forest
 from ..core.trim.summary import mount_trims
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every start-up ~2 ms
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..core.trim.doctor import TrimVerdict
+
 VERDICT_STYLE = {"reaches": "green", "blocked": "bold red", "unsupported": "yellow",
                  "unknown": "dim"}
 
@@ -49,8 +55,7 @@ def _add_row(host: Host, row: WalkRow, table: Table) -> None:
     )
 
 
-def devices_renderable(host: Host) -> Group:
-    """The table of the forest plus one TRIM line per mounted filesystem."""
+def _table(host: Host) -> Table:
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
     for column in ("NAME", "TYPE", "SIZE", "ROTA", "SCHED", "DISC-MAX", "TRIM", "FSTYPE",
                    "MOUNTPOINTS"):
@@ -58,24 +63,40 @@ def devices_renderable(host: Host) -> Group:
                          justify="right" if column in ("SIZE", "DISC-MAX") else "left")
     for row in walk_forest(host):
         _add_row(host, row, table)
-    lines = [table, Text("")]
+    return table
+
+
+def trim_lines(host: Host, verdicts: Sequence[TrimVerdict] = ()) -> list[Text]:
+    """One TRIM line per mounted filesystem: its TRIM verdict in `diskdoctor trim`'s words when
+    `verdicts` has it, else where discard passes down to (or where it stops)."""
     trims = mount_trims(host)
-    if trims:
-        lines.append(Text("TRIM per mounted filesystem:", style="bold"))
+    by_mountpoint = {verdict.mountpoint: verdict for verdict in verdicts}
+    lines = [Text("TRIM per mounted filesystem:", style="bold")] if trims else []
     for trim in trims:
         line = Text(f"  {trim.mountpoint} ({trim.fstype} on {host.devices[trim.kname].name}): ")
-        line.append(trim.reach.summary, style=VERDICT_STYLE.get(trim.reach.verdict, ""))
+        verdict = by_mountpoint.get(trim.mountpoint)
+        if verdict is not None:
+            line.append(verdict.summary, style=verdict.verdict.style)
+        else:
+            line.append(trim.reach.summary, style=VERDICT_STYLE.get(trim.reach.verdict, ""))
         lines.append(line)
+    return lines
+
+
+def devices_renderable(host: Host, verdicts: Sequence[TrimVerdict] = ()) -> Group:
+    """The table of the forest plus one TRIM line per mounted filesystem (see `trim_lines`)."""
     if not host.devices:
-        lines = [Text("No block devices found under " + host.root_label)]
-    return Group(*lines)
+        return Group(Text("No block devices found under " + host.root_label))
+    return Group(_table(host), Text(""), *trim_lines(host, verdicts))
 
 
-def print_devices(host: Host, console: Console) -> None:
-    """Write the stack table to the console; piped, without the table's padding at the ends of lines."""
-    if console.is_terminal:
-        console.print(devices_renderable(host))
+def print_devices(host: Host, console: Console, verdicts: Sequence[TrimVerdict] = ()) -> None:
+    """Write the stack table to the console; piped, without the table's padding at the ends of lines and
+    with each TRIM line whole (grep and a wider viewer see it on one line, as `diskdoctor trim` prints it)."""
+    if console.is_terminal or not host.devices:
+        console.print(devices_renderable(host, verdicts))
         return
     with console.capture() as captured:
-        console.print(devices_renderable(host))
+        console.print(_table(host))
     console.file.write("".join(line.rstrip() + "\n" for line in captured.get().splitlines()))
+    console.file.write("".join(line.plain + "\n" for line in [Text(""), *trim_lines(host, verdicts)]))

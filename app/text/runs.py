@@ -44,16 +44,21 @@ def headline(run: SavedRun) -> str:
     return f"{text} {tags}" if tags else text
 
 
+LIMIT, ASIDE, TAGS = 1, 2, 3
+"""The parts of a headline after its figure, in the order they are shown and kept: the limit ("< 10 ms"),
+an unjudged figure's aside ("(other file w.log)"), then the caveats' tags, always last."""
+
+
 def headline_parts(run: SavedRun) -> list[tuple[str, int]]:
-    """The headline in (text, priority) parts for a narrow column: the verdict word with its figure
-    ("PASS p99 6.08 ms") first, then the caveats' tags, then its limit ("< 10 ms"); an unjudged run's figure
-    alone. A run that cannot be shown says DAMAGED and why."""
+    """The headline in (text, part) parts for a narrow column, in display order: the verdict word with its
+    figure ("PASS p99 6.08 ms", part 0), its limit ("< 10 ms", LIMIT), then the caveats' tags (TAGS); an
+    unjudged run's figure, its aside (ASIDE) and tags. A run that cannot be shown says DAMAGED and why."""
     try:
         with rendering(f"run {run.id}"):
             verdict = run.record.verdict()
             tags = run.record.caveats().tags()
             if verdict is None:
-                return [*_figure_parts(run), (tags, 1)]
+                return [*_figure_parts(run), (tags, TAGS)]
             judged = verdict.to_json()
             value, limit = float(judged["value_ms"]), float(judged["threshold_ms"])
             word = verdict_word(verdict)
@@ -63,21 +68,22 @@ def headline_parts(run: SavedRun) -> list[tuple[str, int]]:
                 figure, sign = compared(value, limit, below=bool(verdict.passed)), \
                     "<" if verdict.passed else ">="
             statistic = str(judged["metric"]).split(" ")[0]
-            return [(f"{word} {statistic} {figure}", 0), (f"{sign} {format_threshold(limit)}", 2), (tags, 1)]
+            return [(f"{word} {statistic} {figure}", 0), (f"{sign} {format_threshold(limit)}", LIMIT),
+                    (tags, TAGS)]
     except RunRenderError as err:
         return [(damaged_text(err.reason), 0)]
 
 
 def _figure_parts(run: SavedRun) -> list[tuple[str, int]]:
-    """An unjudged run's figure with its unit, its label's aside ("(other file w.log)") after it and
-    dropped first: "p99 fdatasync 345 µs", then "(other file w.log)"."""
+    """An unjudged run's figure with its unit, then its label's aside ("(other file w.log)"):
+    "p99 fdatasync 345 µs", then "(other file w.log)"."""
     judged = next((m for m in run.kind_info.metrics(run.record) if m.judged), None)
     if judged is None:
         return [("", 0)]
     label, aside = judged.label, ""
     if label.endswith(")") and " (" in label:
         label, aside = label[: label.rindex(" (")], label[label.rindex(" ("):].strip()
-    return [(labelled_value(label, judged.value, judged.unit), 0), (aside, 3)]
+    return [(labelled_value(label, judged.value, judged.unit), 0), (aside, ASIDE)]
 
 
 def target_text(run: SavedRun) -> str:

@@ -31,10 +31,13 @@ class ScreenAction:
         return f"{self.screen_title}: {self.description} ({self.key})"
 
 
-def screen_actions(app: DiskDoctorApp) -> list[ScreenAction]:
-    """Every described binding of every screen, then the app's own (switch screen, help)."""
+def screen_actions(app: DiskDoctorApp, first: str | None = None) -> list[ScreenAction]:
+    """Every described binding of every screen, those of the screen `first` (the one the palette opened
+    on) first, then the app's own (switch screen, help) and the guides."""
     actions = []
-    for mode, (title, _) in app.SCREENS_BY_MODE.items():
+    modes = sorted(app.SCREENS_BY_MODE, key=lambda mode: mode != first)  # stable: the rest keep their order
+    for mode in modes:
+        title = app.SCREENS_BY_MODE[mode][0]
         for binding in app.screen_class(mode).BINDINGS:
             if isinstance(binding, Binding) and binding.description and not binding.action.startswith("app."):
                 actions.append(ScreenAction(mode, title, binding.action, app.get_key_display(binding),
@@ -53,6 +56,8 @@ def screen_actions(app: DiskDoctorApp) -> list[ScreenAction]:
     return actions
 
 
+OTHER_SCREEN_SCORE = 0.95
+"""For the same match, the commands of the screen the palette opened on come before other screens'."""
 SYSTEM_SCORE = 0.5
 """Textual's own commands (theme, keys, screenshot, quit) rank below the app's for the same match."""
 
@@ -67,7 +72,7 @@ class ScreenActionsProvider(Provider):
     def _hits(self) -> list[tuple[ScreenAction, object]]:
         app = self._app()
         return [(action, partial(app.run_screen_action, action.mode, action.action))
-                for action in screen_actions(app)]
+                for action in screen_actions(app, app.current_mode)]
 
     def _system(self) -> list[SystemCommand]:
         """Textual's commands for the screen the palette was opened on, by name."""
@@ -84,6 +89,8 @@ class ScreenActionsProvider(Provider):
         matcher = self.matcher(query)
         for action, command in self._hits():
             score = max(matcher.match(action.text), matcher.match(action.help) * 0.8)
+            if action.mode != self._app().current_mode:
+                score *= OTHER_SCREEN_SCORE
             if score > 0:
                 yield Hit(score, matcher.highlight(action.text), command,  # type: ignore[arg-type]
                           help=action.help or None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import os
 import re
@@ -10,7 +11,7 @@ from typing import Any
 from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.root import Root
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -43,7 +44,8 @@ TOAST_WIDTH, TOAST_GUTTER = 60, 4
 
 
 class ReportDialog(ModalScreen[str | None]):
-    """Asks where to write the report; returns the path written, or None when cancelled."""
+    """Asks where to write the report; returns the path written, or None when cancelled. Every outcome is
+    said: an error in the dialog; a written report, or a close without one, in a notice."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
@@ -58,6 +60,8 @@ class ReportDialog(ModalScreen[str | None]):
         """A path the user was told exists: writing it again replaces it (the TUI's --force)."""
         self.report_dir = default_report_dir()
         """Where the proposed name goes; created on the first write there (a typed folder must exist)."""
+        self._dismissed = False
+        """Dismissed (by Close, Esc or a written report): nothing more to do or say here."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -123,42 +127,48 @@ class ReportDialog(ModalScreen[str | None]):
             self.replace_path = None
             self.query_one("#report-write", Button).label = "Write"
 
-    @work(thread=True, exclusive=True, group="report", exit_on_error=False, description="write a report")
-    def write_report(self, path: str, force: bool = False) -> None:
-        """Build the report from the screens' snapshot (reading the host only without one), render it and
-        write it atomically; the outcome goes back to the UI thread."""
+    @work(exclusive=True, group="report", exit_on_error=False, description="write a report")
+    async def write_report(self, path: str, force: bool = False) -> None:
+        """Build the report (in a thread: it may read the host), render it and write it atomically; then
+        say the outcome here, on the UI side."""
+        path_written, message = await asyncio.to_thread(self._build_and_write, path, force)
+        self._finished(path_written, message)
+
+    def _build_and_write(self, path: str, force: bool) -> tuple[str | None, str]:
+        """(path, what the report holds) once written, or (None, why not): never raises."""
         try:
             if self.report_dir is not None and os.path.dirname(path) == os.path.abspath(self.report_dir):
                 make_report_dir(self.report_dir)
             report = build_report(self.root, **snapshot_parts(self.snapshot))
             write_report_file(path, render_report(report, report_format(path)), force=force)
         except ReportWriteError as err:
-            self.app.call_from_thread(self._finished, None, str(err))
-            return
+            return None, str(err)
         except Exception as err:  # a probe bug must not leave the dialog stuck
-            self.app.call_from_thread(self._finished, None, f"internal error: {err} (please report it)")
-            return
-        summary = (f"Wrote {os.path.abspath(path)}: {_count(len(report.findings), 'finding')}, "
+            return None, f"internal error: {err} (please report it)"
+        summary = (f"{_count(len(report.findings), 'finding')}, "
                    f"{_count(len(report.verdicts), 'TRIM verdict')}, {_count(len(report.runs), 'run')}.")
         if report.skipped_runs:
             left = "it is" if report.skipped_runs == 1 else "they are"
             summary += (f" Skipped {_count(report.skipped_runs, 'file')} of the runs folder (left as {left}; "
                         "named in the report's notes).")
-        self.app.call_from_thread(self._finished, path, summary)
+        return path, summary
 
     def _finished(self, path: str | None, message: str) -> None:
+        """Say the outcome: an error in the dialog, which stays open on the name to change; a written report
+        in a notice naming the whole path and what it holds, and the dialog closes (keys typed next go to
+        the screen, not to a dialog whose work is done)."""
         self.written = path or self.written
-        self.query_one("#report-write", Button).disabled = False
         if path is None:
+            self.query_one("#report-write", Button).disabled = False
             self._said_error(message)
             return
-        self.replace_path = None
-        self.query_one("#report-write", Button).label = "Write"
-        self._say(message)
+        self._say(f"Wrote {os.path.abspath(path)}: {message}")
         width = min(TOAST_WIDTH, self.app.size.width // 2) - TOAST_GUTTER
-        self.app.notify(written_notice(path, width), title="Report written", timeout=NOTIFY_SECONDS,
-                        markup=False)
-        self.query_one("#report-close", Button).focus()
+        self.app.notify(f"{written_notice(path, width)}\n{message}", title="Report written",
+                        timeout=NOTIFY_SECONDS, markup=False)
+        if not self._dismissed:
+            self._dismissed = True
+            self.dismiss(path)
 
     def _said_error(self, message: str) -> None:
         """Show what is wrong and give the name field the focus back, since that is what must change."""
@@ -170,7 +180,34 @@ class ReportDialog(ModalScreen[str | None]):
 
     @on(Button.Pressed, "#report-close")
     def action_cancel(self) -> None:
+        """Close, saying that nothing was written; while a write is under way the dialog stays (it closes
+        itself once the report is written, or shows why not)."""
+        if self._dismissed:
+            return
+        if self.query_one("#report-write", Button).disabled:
+            self._say("Still writing: this closes when the report is written, or says why it is not.")
+            return
+        self._dismissed = True
+        if self.written is None:
+            self.app.notify("No report written.", timeout=5)
         self.dismiss(self.written)
+
+    def on_key(self, event: events.Key) -> None:
+        """Typing with a button focused edits the name (Ctrl-U, a path and Enter once went to the Close
+        button: nothing was written and nothing said)."""
+        field = self.query_one("#report-path", Input)
+        typed = event.is_printable and event.key != "space"  # Space still presses the focused button
+        if self.focused is field or not (typed or event.key in ("ctrl+u", "backspace")):
+            return
+        event.stop()
+        event.prevent_default()
+        field.focus()
+        if event.key == "ctrl+u":
+            field.action_delete_left_all()
+        elif event.key == "backspace":
+            field.action_delete_left()
+        elif event.character:
+            field.insert_text_at_cursor(event.character)
 
 
 def written_notice(path: str, width: int) -> str:

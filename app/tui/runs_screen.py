@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pwd
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
 from diskdoctor.widgets.fit_text import ELLIPSIS, middle_ellipsis
@@ -25,12 +28,18 @@ from ..core.runs.compare import compare_runs, different_kinds
 from ..core.runs.record import SavedRun
 from ..core.runs.render_guard import RunRenderError, rendering
 from ..core.runs.store import RunListing, RunStore, RunStoreError
-from ..text.runs import compare_lines, headline_parts, list_row, show_lines
+from ..text.runs import ASIDE, LIMIT, TAGS, compare_lines, headline_parts, list_row, show_lines
+from .screen_help import RUNS_HELP
 from .selection import choose
 
 TARGET_MIN_CELLS = 16
 """A target is never cut shorter than this (the table scrolls sideways instead)."""
 RESULT_MIN_CELLS = 12
+TAG_MARK_CELLS = 2
+"""' …' after a verdict whose caveats' tags have no room: the details say them."""
+TARGET_BEFORE_LIMIT_CELLS = 32
+"""Every verdict's limit ("< 10 ms") is shown before the target gets its whole directory when the target
+keeps this many cells: enough for "/tmp/footfit…t-directory (ext4)"."""
 SAVED_CELLS = 16
 SHORT_SAVED_CELLS = 11
 """The save time without its year ("11-25 23:36") in a table narrower than SHORT_SAVED_BELOW."""
@@ -61,24 +70,58 @@ def styled(lines: list[str]) -> Text:
     return text
 
 
-def fit_result(parts: list[tuple[str, int]], width: int) -> str:
-    """A run's result in `width` cells: the verdict with its figure whole, then the other parts by priority
-    whole where they fit, the last kept one (tags) cut with an ellipsis only after the figure."""
-    core, rest = parts[0][0], [part for part in parts[1:] if part[0]]
+def _joined(parts: list[tuple[str, int]], shown: set[int]) -> str:
+    """The figure and the parts in `shown`, in display order (tags excluded)."""
+    return " ".join(text for text, part in parts if text and (part == 0 or part in shown))
+
+
+def shown_parts(heads: list[list[tuple[str, int]]], width: int) -> set[int]:
+    """The parts between figure and tags (the limit, an aside) the whole column shows: each is shown on
+    every row when it fits whole on every row that has it, else on none, so that rows never differ in
+    what they leave out ("PASS p99 3.42 ms [not durable]" beside "PASS p99 8.55 ms < 10 ms" did)."""
+    shown: set[int] = set()
+    for part in (LIMIT, ASIDE):
+        having = [parts for parts in heads if any(text and kind == part for text, kind in parts)]
+        if having and all(cell_len(_joined(parts, shown | {part})) <= width for parts in having):
+            shown.add(part)
+    return shown
+
+
+def fit_result(parts: list[tuple[str, int]], width: int, shown: set[int] | None = None) -> str:
+    """A run's result in `width` cells: the verdict with its figure whole, the parts in `shown` (see
+    `shown_parts`; by default those this row has room for), then its tags, last, each whole, and "…" for
+    those without room (the run has more caveats: the details say them)."""
+    core = parts[0][0]
     if cell_len(core) >= width:
         return core if cell_len(core) == width else core[: max(width - 1, 0)] + ELLIPSIS
-    kept = {0}
-    for index, _ in sorted(enumerate(rest, 1), key=lambda item: item[1][1]):
-        line = " ".join(parts[i][0] for i in sorted(kept | {index}) if parts[i][0])
-        if cell_len(line) <= width:
-            kept.add(index)
-    line = " ".join(parts[i][0] for i in sorted(kept) if parts[i][0])
-    dropped = [part[0] for index, part in sorted(enumerate(rest, 1), key=lambda item: item[1][1])
-               if index not in kept and not any(char.isdigit() for char in part[0])]  # never a cut figure
-    room = width - cell_len(line) - 1
-    if dropped and room >= 4:  # "[host…": a cut tag says it was cut
-        line += " " + dropped[0][: room - 1].rstrip() + ELLIPSIS
+    line = _joined(parts, shown_parts([parts], width) if shown is None else shown)
+    if cell_len(line) > width:
+        line = core
+    tags = re.findall(r"\[[^\]]*\]", _tags(parts))
+    for index, tag in enumerate(tags):
+        more = TAG_MARK_CELLS if index < len(tags) - 1 else 0
+        if cell_len(line) + 1 + cell_len(tag) + more > width:
+            if cell_len(line) + TAG_MARK_CELLS <= width:  # "…": more caveats, the details say them
+                line += " " + ELLIPSIS
+            break
+        line += " " + tag
     return line
+
+
+def _tags(parts: list[tuple[str, int]]) -> str:
+    return next((text for text, part in parts if part == TAGS and text), "")
+
+
+def folder_owner(folder: Path) -> str | None:
+    """The user name owning `folder` (its uid when it has no name), None when it cannot be read."""
+    try:
+        uid = folder.stat().st_uid
+    except OSError:
+        return None
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
 
 
 def target_forms(run: SavedRun, whole: str) -> tuple[str, str, str]:
@@ -102,6 +145,7 @@ def target_cell(run: SavedRun, whole: str, width: int) -> str:
 class RunsScreen(Screen[None]):
     """Saved benchmark runs: Space picks up to two, the pane shows one run or the comparison of two."""
 
+    SCREEN_HELP = RUNS_HELP
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (STACKED_BELOW, "-wide")]
     """Below 160 columns the list takes the whole width (runs on several filesystems need it)."""
 
@@ -210,7 +254,7 @@ class RunsScreen(Screen[None]):
         status = [self._status_text]
         if self.filter_text:  # the count of saved runs is in the note: the status keeps its hint
             note = filter_note(self.filter_text, len(self.runs), len(self.all_runs), "runs")
-            status = [note, self._status_text.removeprefix(f"{counted(len(self.all_runs), 'saved run')} · ")]
+            status = [note, self._status_text.removeprefix(f"{self._count_text()} · ")]
         self.query_one(FilterBar).counted(len(self.runs), len(self.all_runs))
         self.query_one("#runs-status", Static).update(Text(" · ".join(status)))
         self._show_detail()
@@ -233,9 +277,10 @@ class RunsScreen(Screen[None]):
         self._fill_table()
 
     def _column_widths(self) -> tuple[int, int, int, int]:
-        """Saved, kind, target and result widths, handed out in this order: the verdict with its figure,
-        the target with its filesystem type (cut in the middle of its directory only for want of room), the
-        rest of the result (tags, limit), then the target's device and host."""
+        """Saved, kind, target and result widths, handed out in this order: the verdict with its figure
+        (and its limit when the target keeps TARGET_BEFORE_LIMIT_CELLS), the target with its filesystem
+        type (cut in the middle of its directory only for want of room), the rest of the result (limit,
+        tags), then the target's device and host."""
         table = self.query_one(DataTable)
         width = table.size.width or self.app.size.width
         saved = SAVED_CELLS if width >= SHORT_SAVED_BELOW else SHORT_SAVED_CELLS
@@ -251,6 +296,10 @@ class RunsScreen(Screen[None]):
                            default=RESULT_MIN_CELLS)
         room = width - SCROLLBAR_CELLS - 5 * CELL_PADDING - 1 - saved - kind
         result = max(core, RESULT_MIN_CELLS)
+        limited = max((cell_len(_joined(parts, {LIMIT})) + (TAG_MARK_CELLS if _tags(parts) else 0)
+                       for parts in heads), default=result)
+        if room - limited >= TARGET_BEFORE_LIMIT_CELLS:  # every verdict keeps its limit ("< 10 ms")
+            result = max(result, limited)
         target = max(min(shortest, room - result), TARGET_MIN_CELLS)
         result = max(result, min(result_whole, room - target))
         target = max(target, min(whole if room - result >= whole else with_device, room - result))
@@ -276,20 +325,28 @@ class RunsScreen(Screen[None]):
         for label, key, width in (("", "pick", 1), ("saved (UTC)", "saved", saved), ("kind", "kind", kind),
                                   ("target", "target", target_cells), ("result", "result", result_cells)):
             table.add_column(label, key=key, width=width)
+        shown = shown_parts([self._head(run) for run in self.runs], result_cells)
         for run, (when, _, target) in zip(self.runs, self._rows, strict=True):
             when = when.removesuffix(" UTC")
             table.add_row(self._mark(run.id), when if saved == SAVED_CELLS else when[5:], Text(run.kind),
                           Text(target_cell(run, target, target_cells) if target else ""),
-                          Text(fit_result(self._head(run), result_cells),
+                          Text(fit_result(self._head(run), result_cells, shown),
                                style="bold red" if not target else ""),
                           key=run.id)
         if self.runs:
             table.move_cursor(row=min(max(cursor, 0), len(self.runs) - 1))
 
+    def _count_text(self) -> str:
+        """"16 saved runs in root's runs folder": every shell of that user on this host saves there, so
+        runs nobody here remembers starting are said to be whose they are (F1 names the folder)."""
+        count = counted(len(self.all_runs), "saved run")
+        owner = folder_owner(self.store.directory) if self.store else None
+        return f"{count} in {owner}'s runs folder" if owner else count
+
     def _status(self, listing: RunListing) -> str:
         """The status line: how many runs, and every file skipped ("skipped 1 file that is not a run ...")."""
         every = len(self.all_runs)
-        status = (f"{counted(every, 'saved run')} · Space picks two to compare" if every else
+        status = (f"{self._count_text()} · Space picks two to compare" if every else
                   f"No saved runs yet in {self.store.directory if self.store else '?'}: every benchmark run "
                   "is saved there.")
         skipped = listing.skipped

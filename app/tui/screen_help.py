@@ -24,10 +24,11 @@ STACK_HELP = ScreenHelp(
            "values say why."),
     words=(("yes", "green", "this layer accepts discard (its queue/discard_max_bytes is above 0)"),
            ("no", "red", "this layer does not accept discard"),
-           ("ok", "green", "discard from this filesystem reaches the flash"),
+           ("OK", "bold green", "a mountpoint row (v): discard passes down and something trims it"),
+           ("UNSCHEDULED", "bold yellow", "discard passes down, but nothing trims the filesystem"),
            ("BLOCKED", "bold red", "a layer drops discard on its way down; the details name it"),
-           ("unsupported", "yellow", "the bottom device does not accept discard at all"),
-           ("?", "dim", "a discard limit could not be read")),
+           ("UNSUPPORTED", "yellow", "the bottom device does not accept discard at all"),
+           ("?", "dim", "a discard limit could not be read, or the TRIM verdict is not in yet")),
     sources=("/sys/class/block/*: size, queue limits, holders/slaves (the tree), partitions",
              "/proc/self/mountinfo: mountpoints and mount options; /proc/swaps",
              "/run/udev/data: model, serial, filesystem type; blkid when udev has no record",
@@ -91,6 +92,21 @@ ADVICE_HELP = ScreenHelp(
     sources=("the same host snapshot as the other screens (sysfs, mountinfo, udev, TRIM facts)",
              "read-only commands (tune2fs, compsize, ceph-osd --version) where a rule needs them",
              "benchmark results given with advise --bench"),
+)
+
+RUNS_HELP = ScreenHelp(
+    title="Saved runs",
+    shows=("Every benchmark run saved in the runs folder of the user running diskdoctor "
+           "($XDG_STATE_HOME/diskdoctor/runs, else ~/.local/state/diskdoctor/runs; the status line says "
+           "whose): every shell and session of that user on this host saves there, and run files copied "
+           "from other hosts show their host after the target. Newest first: ↑↓ or j/k move, g/G go to "
+           "the first/last run, Space picks two to compare, / filters."),
+    words=(("PASS", "bold green", "the figure is under the workload's limit (e.g. etcd's p99 < 10 ms)"),
+           ("FAIL", "bold red", "at or over the limit"),
+           ("INCONCLUSIVE", "bold yellow", "the figure's 95% interval reaches both sides of the limit"),
+           ("[host busy]", "", "a caveat: the figures include other processes' load (the details say more)"),
+           ("…", "dim", "more caveats than the column has room for: the run's details list them")),
+    sources=("one JSON file per run in the runs folder (diskdoctor runs list shows the same)",),
 )
 
 MONITOR_HELP = ScreenHelp(

@@ -76,6 +76,8 @@ class StackScreen(SnapshotScreen):
         self.view: StackView | None = None
         self.mode = DISKS_UP
         self.trim_verdicts: dict[str, str] = {}
+        self.trim_summaries: dict[str, str] = {}
+        """The TRIM screen's verdict line by the kernel name of a device a filesystem is mounted on."""
         self._placed: str | None = None
         """The row this screen put the cursor on itself (not the user's choice)."""
         self._watcher: HotplugWatcher | None = None
@@ -167,13 +169,20 @@ class StackScreen(SnapshotScreen):
     def show_snapshot(self, snapshot: HostSnapshot) -> None:
         """Draw the tree of a new Host (the TRIM-only update of the same Host changes nothing here)."""
         verdicts = {v.mountpoint: str(v.verdict) for v in snapshot.trim_verdicts}
+        summaries: dict[str, str] = {}
+        for verdict in snapshot.trim_verdicts:
+            summaries.setdefault(verdict.kname, verdict.summary)
         if snapshot.host is self.host:
             if verdicts != self.trim_verdicts:
                 self.trim_verdicts = verdicts
                 if self.mode == MOUNTS_DOWN:
                     self._show_tree(keep_cursor=True, keep_expansion=True)
+            if summaries != self.trim_summaries:
+                self.trim_summaries = summaries
+                self._show_trim_of_cursor()
             return
         self.trim_verdicts = verdicts
+        self.trim_summaries = summaries
         refreshing = self.host is not None
         self.host = snapshot.host
         self._details_read.clear()
@@ -272,12 +281,29 @@ class StackScreen(SnapshotScreen):
         title = f"{message.row.name} · {device.kind}"
         if message.row.name != device.name:
             title = f"{message.row.name} on {device.name} · {device.kind}"
-        group = trim_group(self.host, kname)
-        self.query_one(StatusLine).say((group.rows[0].value, 0), *self.host_warnings(), ("F1 help", 3))
+        self._say_trim(kname)
         known = self._details_read.get(kname)
         if known is not None:  # drawn in the same frame as the cursor; the read below confirms it
             self._draw_details(kname, title, known)
         self.read_details(self.host, kname, title, self._neighbours())
+
+    def _say_trim(self, kname: str) -> None:
+        """The status line: the selected layer's TRIM verdict (the TRIM screen's words for a device a
+        filesystem is mounted on), the host's warnings, the help key."""
+        assert self.host is not None
+        group = trim_group(self.host, kname, self.trim_summaries.get(kname))
+        self.query_one(StatusLine).say((group.rows[0].value, 0), *self.host_warnings(), ("F1 help", 3))
+
+    def _show_trim_of_cursor(self) -> None:
+        """The TRIM verdicts arrived after the cursor's layer was drawn: say them there too."""
+        kname = self._cursor_kname()
+        if self.host is None or kname is None or kname not in self.host.devices:
+            return
+        self._say_trim(kname)
+        if self._details_shown is not None and self._details_shown[0] == kname:
+            _, title, sections = self._details_shown
+            self._details_shown = None
+            self._draw_details(kname, title, sections)
 
     def _neighbours(self) -> list[str]:
         """The devices of the rows just above and below the cursor (the next ones a key moves to)."""
@@ -325,7 +351,7 @@ class StackScreen(SnapshotScreen):
             return  # the read confirmed what the pane already shows: nothing to redraw
         self._details_shown = (kname, title, sections)
         groups = detail_groups(sections)
-        groups.insert(1, trim_group(self.host, kname))
+        groups.insert(1, trim_group(self.host, kname, self.trim_summaries.get(kname)))
         # A pane title is one line whatever it says: no layout pass for it.
         self.query_one("#details-title", Static).update(Text(f"Details: {title}"), layout=False)
         self.query_one(LayerTable).show_groups(groups)

@@ -31,9 +31,10 @@ def verdict_text(verdict: str, trim_verdict: str | None = None) -> str:
 
 
 def device_extra(device: BlockDevice) -> tuple[str, str, str, str]:
-    """ROTA, SCHED, DISC-MAX and DISC-GRAN as lsblk prints them ("" when unknown)."""
+    """ROTA (yes/no, as `diskdoctor devices` and the TRIM column say it), SCHED, DISC-MAX and DISC-GRAN as
+    lsblk prints them ("" when unknown)."""
     rota = device.rotational.value
-    return ("" if rota is None else "1" if rota else "0", device.scheduler.value or "",
+    return ("" if rota is None else yes_no(rota), device.scheduler.value or "",
             _lsblk_bytes(device.discard_max_bytes.value), _lsblk_bytes(device.discard_granularity.value))
 
 
@@ -208,10 +209,14 @@ def detail_groups(sections: list[DetailSection]) -> list[DetailGroup]:
         for section in sections]
 
 
-def trim_group(host: Host, kname: str) -> DetailGroup:
-    """The discard walk under a device as a details group."""
+def trim_group(host: Host, kname: str, trim_summary: str | None = None) -> DetailGroup:
+    """The discard walk under a device as a details group; its first row is the TRIM screen's verdict
+    (`trim_summary`) for a device a filesystem is mounted on, else where discard passes down to."""
     reach = discard_reach(host, kname)
-    rows = [DetailRow("verdict", reach.summary, "queue/discard_max_bytes of every layer",
+    source = "queue/discard_max_bytes of every layer"
+    if trim_summary:
+        source = "the TRIM screen: discard_max_bytes of every layer, mount options, fstrim.timer and cron"
+    rows = [DetailRow("verdict", trim_summary or reach.summary, source,
                       known=reach.verdict != "unknown")]
     for layer in reach.layers:
         accepts = yes_no(layer.accepts)

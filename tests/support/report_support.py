@@ -35,3 +35,13 @@ def hostile_report() -> Report:
                                       host=dataclasses.replace(run.host, hostname=HOSTILE))
     return dataclasses.replace(report, fingerprint=dataclasses.replace(report.fingerprint, hostname=HOSTILE),
                                runs=[hostile_run], notes=[f"runs directory: skipped {HOSTILE}.json"])
+
+
+def report_written(app: object) -> str:
+    """What the TUI said about the last report it wrote, as one line: "Wrote /path/r.md: 4 findings, …"
+    (the notice names the folder and file on lines of their own, then what the report holds); "" if none."""
+    notices = [n for n in app._notifications if n.title == "Report written"]  # type: ignore[attr-defined]
+    if not notices:
+        return ""
+    *where, summary = notices[-1].message.split("\n")
+    return f"Wrote {''.join(where)}: {summary}"

@@ -32,7 +32,8 @@ class Fitted:
     """What the run writes now, e.g. "128 MiB"."""
     free: str
     cost: str
-    """The trade-off, e.g. "a smaller compaction (4 files of 16 MiB, not 64 MiB): figures less stable"."""
+    """The trade-off, with what adds up to `sized`: "a smaller compaction (4 input files of 16 MiB, not
+    64 MiB, and as much output, written before the inputs are deleted: 2 × 4 × 16 MiB = 128 MiB): …"."""
     brief: str
     """The trade-off in a few words, for a status line ("figures less stable")."""
 
@@ -63,6 +64,35 @@ def _compaction_file(params: CompactionParams, room: int, jobs: int | None = Non
     return size if size >= params.read_bs else 0
 
 
+def compaction_space(params: CompactionParams, was: int | None = None) -> tuple[str, str]:
+    """What a compaction writes and the sum it adds up to, e.g. ("4 input files of 56 MiB, not 64 MiB, and
+    as much output, written before the inputs are deleted", "2 × 4 × 56 MiB"); "2 jobs, each with …" and
+    "2 × 2 × 4 × 56 MiB" for several jobs."""
+    plural = "s" if params.inputs != 1 else ""
+    instead = f", not {_mib(was)}," if was is not None else ""
+    each = (f"{params.inputs} input file{plural} of {_mib(params.file_size)}{instead} and as much output, "
+            f"written before the input{plural} {'are' if plural else 'is'} deleted")
+    sum_ = f"2 × {params.inputs} × {_mib(params.file_size)}"
+    if params.jobs > 1:
+        return f"{params.jobs} jobs, each with {each}", f"{params.jobs} × {sum_}"
+    return each, sum_
+
+
+def _smaller_compaction(fitted: CompactionParams, was: int) -> str:
+    """The trade-off of a compaction sized down, with the sum of what it writes."""
+    what, sum_ = compaction_space(fitted, was)
+    return (f"a smaller compaction ({what}: {sum_} = {_mib(fitted.scratch_bytes)}): figures less stable, "
+            "more of it stays in the drive's cache")
+
+
+def _lighter_load(fitted: InterferenceParams, model: str) -> str:
+    """The trade-off of an interference run sized down, with the sum of the WAL's and the model's files."""
+    what, sum_ = compaction_space(fitted.compaction)
+    wal = _mib(fitted.wal.scratch_bytes)
+    return (f"the WAL's {wal} beside {model} with {what}: {wal} + {sum_} = {_mib(fitted.scratch_bytes)}; a "
+            "lighter load beside the WAL, so the slowdown it shows is a lower bound")
+
+
 def fit_to_free(params: object, free: int) -> Fitted | None:
     """Smaller parameters that fit `free` bytes, or None when these already fit or nothing sensible does."""
     needed = params.scratch_bytes  # type: ignore[attr-defined]
@@ -75,9 +105,7 @@ def fit_to_free(params: object, free: int) -> Fitted | None:
             return None
         fitted = replace(params, file_size=size)
         return Fitted(fitted, f"--file-size {size // MIB}m", f"{size // MIB}m", _mib(fitted.scratch_bytes),
-                      have, f"a smaller compaction ({params.inputs} files of {_mib(size)}, not "
-                      f"{_mib(params.file_size)}): figures less stable, more of it stays in the drive's "
-                      "cache", "figures less stable")
+                      have, _smaller_compaction(fitted, params.file_size), "figures less stable")
     if isinstance(params, RandwriteParams):
         size = room // MIB * MIB // params.bs * params.bs
         if size < max(MIN_RANDWRITE, params.bs):
@@ -97,12 +125,11 @@ def fit_to_free(params: object, free: int) -> Fitted | None:
         fitted = replace(params, wal=wal, compaction=replace(params.compaction, file_size=size),
                          aggressor="model")
         model = "the compaction model" if params.aggressor == "model" else \
-            "the compaction model, not real RocksDB (its store needs more room),"
+            "the compaction model (not real RocksDB: its store needs more room)"
         flags = f"--file-size {size // MIB}m" + (" --aggressor model" if params.aggressor != "model" else "")
         flags += f" --segment-size {FIT_SEGMENT // MIB}m" if wal is not params.wal else ""
         return Fitted(fitted, flags, None, _mib(fitted.scratch_bytes), have,
-                      f"{model} with {params.compaction.jobs} jobs over files of {_mib(size)}: a lighter "
-                      "load beside the WAL, so the slowdown it shows is a lower bound", "a lighter load")
+                      _lighter_load(fitted, model), "a lighter load")
     return None
 
 

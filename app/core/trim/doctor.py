@@ -71,11 +71,11 @@ def _summary(verdict: str, reach: DiscardReach, mode: DiscardMode, schedule: Sch
         return f"UNKNOWN: {reach.summary.split(': ', 1)[-1]}"
     how = []
     if mode.mode != "off":
-        how.append(f"{mode.option} ({mode.mode})")
+        how.append(f"trimmed on delete by mount option {mode.option} ({mode.mode})")
     if schedule.kind != "none":
         how.append(describe_schedule(schedule, now))
     if verdict == "unscheduled":
-        return f"UNSCHEDULED: {reach.summary}, but nothing trims it (no timer, no cron job, no discard " \
+        return f"UNSCHEDULED: {reach.summary}; nothing trims it (no timer, no cron job, no discard " \
                "mount option)"
     return f"OK: {reach.summary}; " + "; ".join(how)
 

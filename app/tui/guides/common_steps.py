@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from diskdoctor.app.base.formatting import human_bytes, yes_no
+from diskdoctor.app.base.formatting import counted, human_bytes, yes_no
 from diskdoctor.app.core.advice.advise import advise, load_advice_input
 from diskdoctor.app.core.bench.context import BenchContext
 from diskdoctor.app.core.bench.fit import fit_for
@@ -298,8 +298,8 @@ def findings_text(findings: list[Finding], limit: int = 8) -> Text:
     counts: dict[str, int] = {}
     for finding in findings:
         counts[str(finding.severity)] = counts.get(str(finding.severity), 0) + 1
-    text = Text(f"{len(findings)} findings ({', '.join(f'{n} {s}' for s, n in counts.items())}):\n",
-                style="bold")
+    by_severity = ", ".join(f"{n} {s}" for s, n in counts.items())
+    text = Text(f"{counted(len(findings), 'finding')} ({by_severity}):\n", style="bold")
     for finding in findings[:limit]:
         text.append(f"  {str(finding.severity).upper()} ", style=finding.severity.style)
         text.append(f"{finding.id} · {visible(finding.subject)}: {visible(finding.title)}\n")

@@ -15,17 +15,25 @@ from .guide import Guide
 from .steps import Action, Choice, GuideContext, Say, Step, StepView, Verdict
 
 STEAL_NOTE = 0.05
-"""Steal above 5% of the CPU time: the hypervisor gives this VM's CPU to others (a noisy neighbour)."""
+"""Steal from 5% of the CPU time: the hypervisor gives this VM's CPU to others (a noisy neighbour)."""
 IOWAIT_NOTE = 0.2
+"""The CPUs waiting for I/O from 20% of the time: storage holds the node up."""
 BUSY_DEVICE = 0.6
 """A device busy this share of the interval or more is named in the verdict (the Monitor's yellow)."""
 BUSY_CPU = 0.9
 """CPUs busy this share of the time: the node is CPU-bound, whatever the storage does."""
 
 
+def _at_least(share: float, threshold: float) -> bool:
+    """Whether `share` reaches `threshold` as both are printed (whole percent): a verdict never says
+    "under 20%" beside a figure printed as 20%."""
+    return round(share * 100) >= round(threshold * 100)
+
+
 def slow_verdict(sample: MonitorSample | None, busiest: object) -> tuple[str, str]:
     """(headline, style) of the slow-node verdict, agreeing with the figures printed under it: a busy
-    device or busy CPUs are never called idle."""
+    device or busy CPUs are never called idle, and a verdict that storage is not the cause gives each
+    figure it rests on with the threshold it stays under."""
     if sample is None:
         return ("No live reading: the monitor needs the live host; the findings below are what the "
                 "configuration says.", "bold yellow")
@@ -35,21 +43,26 @@ def slow_verdict(sample: MonitorSample | None, busiest: object) -> tuple[str, st
     storage = []
     if busiest is not None and busiest.saturated:  # type: ignore[attr-defined]
         storage.append(f"{name} is saturated ({util:.0%} busy)")
-    elif util >= BUSY_DEVICE:
+    elif _at_least(util, BUSY_DEVICE):
         storage.append(f"{name} is {util:.0%} busy")
     cpu = sample.cpu
-    if cpu is not None and cpu.iowait >= IOWAIT_NOTE:
+    if cpu is not None and _at_least(cpu.iowait, IOWAIT_NOTE):
         storage.append(f"the CPUs wait for I/O {cpu.iowait:.0%} of the time")
-    if cpu is not None and cpu.steal >= STEAL_NOTE:
+    if cpu is not None and _at_least(cpu.steal, STEAL_NOTE):
         storage.append(f"the hypervisor steals {cpu.steal:.0%} of the CPU time")
-    cpu_bound = cpu is not None and cpu.busy >= BUSY_CPU
+    cpu_bound = cpu is not None and _at_least(cpu.busy, BUSY_CPU)
     if storage:
         also = f"; the CPUs are also {cpu.busy:.0%} busy" if cpu_bound and cpu is not None else ""
         return "Storage is a likely cause: " + "; ".join(storage) + also + ".", "bold red"
+    figures = [f"{name}, the busiest device, is {util:.0%} busy (under {BUSY_DEVICE:.0%})"
+               if busiest is not None else "no device did any I/O"]
+    if cpu is not None:
+        figures += [f"iowait {cpu.iowait:.0%} (under {IOWAIT_NOTE:.0%})",
+                    f"steal {cpu.steal:.0%} (under {STEAL_NOTE:.0%})"]
     if cpu_bound and cpu is not None:
-        return (f"The CPUs are {cpu.busy:.0%} busy while no device is: the node is CPU-bound, not "
-                "storage-bound.", "bold yellow")
-    return "Storage looks idle enough right now: no busy device, little iowait or steal.", "bold green"
+        return (f"The CPUs are {cpu.busy:.0%} busy while storage is not: the node is CPU-bound, not "
+                f"storage-bound; {'; '.join(figures)}.", "bold yellow")
+    return f"Storage is not the cause right now: {'; '.join(figures)}.", "bold green"
 
 
 class WatchIo(Action):
@@ -87,7 +100,8 @@ def monitor_summary(ctx: GuideContext) -> Text:
     text = Text()
     if busiest is not None and busiest.delta is not None:
         delta = busiest.delta
-        style = "bold red" if busiest.saturated else ("yellow" if (delta.util or 0) >= 0.6 else "green")
+        busy = _at_least(delta.util or 0, BUSY_DEVICE)
+        style = "bold red" if busiest.saturated else ("yellow" if busy else "green")
         text.append(f"Busiest device: {visible(busiest.row.name)} ({busiest.row.kind}) "
                     f"{(delta.util or 0):.0%} busy", style=style)
         text.append(f"{' (saturated)' if busiest.saturated else ''}; writes "
