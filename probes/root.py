@@ -94,9 +94,6 @@ class Root:
     _dirs: dict[str, tuple[str, ...] | _Escape] = field(default_factory=dict, repr=False, compare=False)
     _dir_paths: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     _started: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
-    _listed: dict[str, dict[str, bool]] = field(default_factory=dict, repr=False, compare=False)
-    """Per folder of a capture listed whole (by its real path): each name, and whether the listing
-    showed a regular file; a file read there is then not stat'ed again, a name not listed not opened."""
 
     def describe(self) -> str:
         """How to name this root to the user: "this host (/)" or "capture NAME"."""
@@ -250,17 +247,14 @@ class Root:
         """Read a small file: (data, None), or (None, reason); never a FIFO, device or huge file."""
         if self.recorded is not None:
             self._record("file", rel)
-        listed = None if self.live else self._listed_regular(rel)
-        if listed is False:
-            return None, describe_os_error(FileNotFoundError())
         try:
-            fd = os.open(listed, _READ_FLAGS | os.O_NOFOLLOW) if listed else self._open(rel)
+            fd = self._open(rel)
         except _Escape as err:
             return None, str(err)
         except OSError as err:
             return None, describe_os_error(err)
-        try:  # a name its folder's listing showed as a regular file needs no fstat to say so
-            if not listed and not stat.S_ISREG(os.fstat(fd).st_mode):
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
                 return None, "not a regular file (a device, FIFO or socket is never read)"
             wanted = min(READ_CHUNK, limit + 1)
             data = os.read(fd, wanted)
@@ -276,22 +270,6 @@ class Root:
         if len(data) > limit:
             return None, f"larger than {limit:,} bytes: not a real sysfs, procfs or /etc file"
         return data, None
-
-    def _listed_regular(self, rel: str) -> str | bool | None:
-        """For a file of a capture folder listed whole: its real path when the listing showed a regular
-        file, False when the listing did not show the name (missing), None when not known (a link, a
-        folder, anything else, or a folder not listed): the general path then opens and checks it."""
-        head, _, last = rel.strip("/").rpartition("/")
-        where = self._dir_paths.get(head)
-        if where is None or last in _SPECIAL_NAMES:
-            return None
-        names = self._listed.get(where)
-        if names is None:
-            return None
-        regular = names.get(last)
-        if regular is None:
-            return False
-        return f"{where}/{last}" if regular else None
 
     def _read_rest(self, fd: int, first: bytes, limit: int) -> list[bytes]:
         """The chunks of a file whose first read was full (or live): read on to its end or the limit."""
@@ -354,29 +332,21 @@ class Root:
         """Names in a directory (at most MAX_DIR_ENTRIES), sorted; None when missing or unreadable."""
         self._record("dir", rel)
         try:
-            real = self._confined(rel)
-            with os.scandir(real) as entries:
+            with os.scandir(self._confined(rel)) as entries:
                 listed = list(itertools.islice(entries, MAX_DIR_ENTRIES))
             if not self.live:
-                self._note_subfolders(rel, listed, real)
+                self._note_subfolders(rel, listed)
         except (OSError, _Escape):
             return None
         return sorted(_shown_name(e.name) for e in listed)
 
-    def _note_subfolders(self, rel: str, listed: list[os.DirEntry[str]], real: str) -> None:
+    def _note_subfolders(self, rel: str, listed: list[os.DirEntry[str]]) -> None:
         """Remember which entries of a listed capture folder are folders, not links (the listing's own
-        d_type says so): resolving a device's queue/, holders/ and slaves/ then reads no link; and,
-        when the listing is whole, which names are regular files (see `_listed_regular`)."""
+        d_type says so): resolving a device's queue/, holders/ and slaves/ then reads no link."""
         where = "/".join(self._resolved_dir(rel.strip("/")))
-        names: dict[str, bool] = {}
         for entry in listed:
             if entry.is_dir(follow_symlinks=False):
                 self._links[f"{where}/{entry.name}" if where else entry.name] = None
-                names[entry.name] = False
-            else:
-                names[entry.name] = entry.is_file(follow_symlinks=False)
-        if len(listed) < MAX_DIR_ENTRIES:
-            self._listed[real] = names
 
     def is_dir(self, rel: str) -> bool:
         """Whether `rel` is a directory (links followed inside the root)."""

@@ -388,8 +388,8 @@ def test_attributes_padded_with_nul_bytes_read_like_lsblk(tmp_path: Path) -> Non
 
 
 def test_a_listed_device_folder_still_never_reads_planted_nodes_fifos_or_links(tmp_path: Path) -> None:
-    """A device folder's listing spares the check of each file it shows as a regular file; what it shows
-    as anything else is opened and checked as before, and a name it does not show is missing."""
+    """After its folder was listed (as reading the host does first), a device node, FIFO or link planted as
+    an attribute is still refused, and a name the folder lacks reads as missing."""
     root = copy_fixture("etcd-raid0-lvm-luks", tmp_path)
     base = root / "sys/devices/virtual/block/dm-1"
     (base / "size").unlink()
