@@ -387,6 +387,36 @@ def test_attributes_padded_with_nul_bytes_read_like_lsblk(tmp_path: Path) -> Non
     assert read_host(Root(str(root), live=False)).devices["padded"].size_bytes.value == 2048 * 512
 
 
+def test_a_listed_device_folder_still_never_reads_planted_nodes_fifos_or_links(tmp_path: Path) -> None:
+    """After its folder was listed (as reading the host does first), a device node, FIFO or link planted as
+    an attribute is still refused, and a name the folder lacks reads as missing."""
+    root = copy_fixture("etcd-raid0-lvm-luks", tmp_path)
+    base = root / "sys/devices/virtual/block/dm-1"
+    (base / "size").unlink()
+    os.mknod(base / "size", 0o644 | 0o020000, os.makedev(1, 5))  # a /dev/zero character device
+    (base / "ro").unlink()
+    os.mkfifo(base / "ro")
+    (base / "removable").unlink()
+    (base / "removable").symlink_to("/etc/hostname")
+    (base / "discard_alignment").unlink()
+    captured = Root(str(root), live=False)
+    assert "size" in (captured.listdir("sys/block/dm-1") or [])  # the listing comes first, as in read_host
+    with audited_opens() as opened:
+        size, ro, removable = (captured.read_attr(f"sys/block/dm-1/{name}")
+                               for name in ("size", "ro", "removable"))
+        alignment = captured.read_attr("sys/block/dm-1/discard_alignment")
+        dev = captured.read_attr("sys/block/dm-1/dev")
+    assert_inside(opened, root)
+    assert size == (None, "not a regular file (a device, FIFO or socket is never read)")
+    assert ro == (None, "not a regular file (a device, FIFO or socket is never read)")
+    assert removable[0] is None  # a link out of the capture: never this machine's file
+    assert alignment == (None, "file missing (this kernel or device does not provide it)")
+    assert dev == ("253:1", None)
+    device = read_host(Root(str(root), live=False)).devices["dm-1"]
+    assert device.size_bytes.value is None and device.read_only.value is None
+    assert device.removable.value is None and device.discard_alignment.value is None
+
+
 def test_a_listed_folder_brings_names_not_contents(tmp_path: Path) -> None:
     from diskdoctor.app.core.capture.tree_copy import TreeCopier
 

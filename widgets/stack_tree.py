@@ -223,9 +223,9 @@ class StackTree(Tree[StackRow]):
         self._loaded.add(self.root.id)
         if expand_depth:
             self._expand(self.root, expand_depth)
+        self._refit()  # first: placing the cursor lays out every line, at these widths (not the last ones)
         if self.last_line >= 0:  # a filter that keeps no row leaves no line to put the cursor on
             self.move_cursor_to_line(0)
-        self._refit()
 
     def _add_children(self, node: TreeNode[StackRow], key: str | None, depth: int) -> None:
         rows = self._load_children(key)
