@@ -283,6 +283,8 @@ def main() -> None:
     parser.add_argument("--cli-only", action="store_true", help="only `devices --json` (no TUI, no Monitor)")
     parser.add_argument("--monitor-only", action="store_true", help="only the Monitor tick, --repeat times")
     parser.add_argument("--moves-only", action="store_true", help="only the Stack screen's cursor move")
+    parser.add_argument("--paint-only", action="store_true",
+                        help="only the TUI's first paint (fresh process), paired with a minimal Textual app")
     parser.add_argument("--keep", metavar="DIR", help="build the trees here and keep them (reused if there)")
     parser.add_argument("--child-paint", metavar="ROOT", help=argparse.SUPPRESS)
     parser.add_argument("--child-floor", action="store_true", help=argparse.SUPPRESS)
@@ -307,6 +309,11 @@ def main() -> None:
                 _, move, unbound = asyncio.run(tui_figures(root))
                 print(f"{real:>6} devices: cursor move {move * 1000:5.1f} ms UI-thread CPU (an unbound key: "
                       f"{unbound * 1000:4.1f} ms)", flush=True)
+                continue
+            if args.paint_only:
+                fresh, floor = first_paints(root, args.repeat)
+                print(f"{real:>6} devices: TUI first rows {fresh:5.2f} s from launch (a minimal Textual app: "
+                      f"{floor:5.2f} s, x{fresh / floor:.2f})", flush=True)
                 continue
             measure(root, real, args.repeat, args.lsblk, args.cli_only)
     finally:

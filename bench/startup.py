@@ -4,7 +4,7 @@ Each figure is the wall time of the whole process (start, do the job, exit). Eve
 with its baselines (the order alternating), so a busy machine slows both halves of a pair alike; the
 ratio quoted is the median of the per-pair ratios. Without --sysroot it reads this host (the issue's
 targets are for a live host of about ten devices). lsblk reads the same root.
-Usage: .venv/bin/python bench/startup.py [--repeat 15] [--sysroot DIR] [--command PATH]
+Usage: .venv/bin/python bench/startup.py [--repeat 15] [--sysroot DIR] [--command PATH] [--only 'trim --json']
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--sysroot", default=None, help="a capture folder (default: this host)")
     parser.add_argument("--command", default=str(Path(sys.executable).parent / "diskdoctor"))
+    parser.add_argument("--only", action="append", default=[],
+                        help="time only the commands whose name contains this (repeatable)")
     args = parser.parse_args()
     tool = [args.command]
     root = ["--sysroot", args.sysroot] if args.sysroot else []
@@ -66,6 +68,8 @@ def main() -> None:
     }
     print(f"{'command':<42} {'ms':>6} {'bare ms':>8} {'x bare':>7} {'lsblk ms':>9} {'x lsblk':>8}")
     for name, (argv, lsblk) in commands.items():
+        if args.only and not any(part in name for part in args.only):
+            continue
         seconds, base, ratio = paired(argv, bare, args.repeat)
         line = f"{name:<42} {seconds * 1000:6.0f} {base * 1000:8.1f} {ratio:7.2f}"
         if lsblk and shutil.which("lsblk"):

@@ -3,7 +3,8 @@
 Loading this package first imports `dataclasses` without `inspect` (with `ast`, `dis` and `tokenize`:
 ~6 ms of every command's start-up, 8% of `devices --json`): dataclasses calls `inspect.signature` only
 for a class without a docstring, so while it loads, `inspect` is a stand-in that imports the real
-module on the first attribute asked of it. Every later `import inspect` gets the real module."""
+module on the first attribute asked of it. Every later `import inspect` gets the real module.
+Then `dataclasses` is given the bytecode of our dataclasses' methods compiled ahead (record_code.py)."""
 
 import sys
 import types
@@ -24,3 +25,7 @@ if "dataclasses" not in sys.modules and "inspect" not in sys.modules:
         import dataclasses  # noqa: F401
     finally:
         del sys.modules["inspect"]
+
+from . import record_code  # noqa: E402  (after dataclasses, which it hands the compiled methods)
+
+record_code.install()
