@@ -265,6 +265,12 @@ TEXTS = (
     'def __create_fn__(_type_mountpoint, _type_fd, _type_mount_id, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,mountpoint:_type_mountpoint,fd:_type_fd,mount_id:_type_mount_id)->_return_type:\n  self.mountpoint=mountpoint\n  self.fd=fd\n  self.mount_id=mount_id\n return __init__',
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(mountpoint={self.mountpoint!r}, fd={self.fd!r}, mount_id={self.mount_id!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.mountpoint,self.fd,self.mount_id,)==(other.mountpoint,other.fd,other.mount_id,)\n  return NotImplemented\n return __eq__',
+    "def __create_fn__(_type_dirty_bytes, _type_writeback_bytes, _type_expire_s, _type_dirty_growth_s, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_dirty_growth_s, _return_type):\n def __init__(self,dirty_bytes:_type_dirty_bytes,writeback_bytes:_type_writeback_bytes,expire_s:_type_expire_s,dirty_growth_s:_type_dirty_growth_s=_dflt_dirty_growth_s)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'dirty_bytes',dirty_bytes)\n  __dataclass_builtins_object__.__setattr__(self,'writeback_bytes',writeback_bytes)\n  __dataclass_builtins_object__.__setattr__(self,'expire_s',expire_s)\n  __dataclass_builtins_object__.__setattr__(self,'dirty_growth_s',dirty_growth_s)\n return __init__",
+    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(dirty_bytes={self.dirty_bytes!r}, writeback_bytes={self.writeback_bytes!r}, expire_s={self.expire_s!r}, dirty_growth_s={self.dirty_growth_s!r})"\n return __repr__',
+    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.dirty_bytes,self.writeback_bytes,self.expire_s,self.dirty_growth_s,)==(other.dirty_bytes,other.writeback_bytes,other.expire_s,other.dirty_growth_s,)\n  return NotImplemented\n return __eq__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'dirty_bytes\',\'writeback_bytes\',\'expire_s\',\'dirty_growth_s\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'dirty_bytes\',\'writeback_bytes\',\'expire_s\',\'dirty_growth_s\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
+    'def __create_fn__():\n def __hash__(self):\n  return hash((self.dirty_bytes,self.writeback_bytes,self.expire_s,self.dirty_growth_s,))\n return __hash__',
     "def __create_fn__(_type_kname, _type_name, _type_kind, _type_depth, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,kname:_type_kname,name:_type_name,kind:_type_kind,depth:_type_depth)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'kname',kname)\n  __dataclass_builtins_object__.__setattr__(self,'name',name)\n  __dataclass_builtins_object__.__setattr__(self,'kind',kind)\n  __dataclass_builtins_object__.__setattr__(self,'depth',depth)\n return __init__",
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(kname={self.kname!r}, name={self.name!r}, kind={self.kind!r}, depth={self.depth!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.kname,self.name,self.kind,self.depth,)==(other.kname,other.name,other.kind,other.depth,)\n  return NotImplemented\n return __eq__',
@@ -292,12 +298,12 @@ TEXTS = (
     'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'busy\',\'iowait\',\'steal\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
     'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'busy\',\'iowait\',\'steal\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
     'def __create_fn__():\n def __hash__(self):\n  return hash((self.busy,self.iowait,self.steal,))\n return __hash__',
-    "def __create_fn__(_type_taken_at, _type_seconds, _type_live, _type_groups, _type_appeared, _type_vanished, _type_cpu, _type_processes, _type_note, _type_late_ticks, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_appeared, _dflt_vanished, _dflt_cpu, _dflt_processes, _dflt_note, _dflt_late_ticks, _return_type):\n def __init__(self,taken_at:_type_taken_at,seconds:_type_seconds,live:_type_live,groups:_type_groups,appeared:_type_appeared=_dflt_appeared,vanished:_type_vanished=_dflt_vanished,cpu:_type_cpu=_dflt_cpu,processes:_type_processes=_dflt_processes,note:_type_note=_dflt_note,late_ticks:_type_late_ticks=_dflt_late_ticks)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'taken_at',taken_at)\n  __dataclass_builtins_object__.__setattr__(self,'seconds',seconds)\n  __dataclass_builtins_object__.__setattr__(self,'live',live)\n  __dataclass_builtins_object__.__setattr__(self,'groups',groups)\n  __dataclass_builtins_object__.__setattr__(self,'appeared',appeared)\n  __dataclass_builtins_object__.__setattr__(self,'vanished',vanished)\n  __dataclass_builtins_object__.__setattr__(self,'cpu',cpu)\n  __dataclass_builtins_object__.__setattr__(self,'processes',processes)\n  __dataclass_builtins_object__.__setattr__(self,'note',note)\n  __dataclass_builtins_object__.__setattr__(self,'late_ticks',late_ticks)\n return __init__",
-    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(taken_at={self.taken_at!r}, seconds={self.seconds!r}, live={self.live!r}, groups={self.groups!r}, appeared={self.appeared!r}, vanished={self.vanished!r}, cpu={self.cpu!r}, processes={self.processes!r}, note={self.note!r}, late_ticks={self.late_ticks!r})"\n return __repr__',
-    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.taken_at,self.seconds,self.live,self.groups,self.appeared,self.vanished,self.cpu,self.processes,self.note,self.late_ticks,)==(other.taken_at,other.seconds,other.live,other.groups,other.appeared,other.vanished,other.cpu,other.processes,other.note,other.late_ticks,)\n  return NotImplemented\n return __eq__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'taken_at\',\'seconds\',\'live\',\'groups\',\'appeared\',\'vanished\',\'cpu\',\'processes\',\'note\',\'late_ticks\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'taken_at\',\'seconds\',\'live\',\'groups\',\'appeared\',\'vanished\',\'cpu\',\'processes\',\'note\',\'late_ticks\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
-    'def __create_fn__():\n def __hash__(self):\n  return hash((self.taken_at,self.seconds,self.live,self.groups,self.appeared,self.vanished,self.cpu,self.processes,self.note,self.late_ticks,))\n return __hash__',
+    "def __create_fn__(_type_taken_at, _type_seconds, _type_live, _type_groups, _type_appeared, _type_vanished, _type_cpu, _type_processes, _type_note, _type_late_ticks, _type_page_cache, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_appeared, _dflt_vanished, _dflt_cpu, _dflt_processes, _dflt_note, _dflt_late_ticks, _dflt_page_cache, _return_type):\n def __init__(self,taken_at:_type_taken_at,seconds:_type_seconds,live:_type_live,groups:_type_groups,appeared:_type_appeared=_dflt_appeared,vanished:_type_vanished=_dflt_vanished,cpu:_type_cpu=_dflt_cpu,processes:_type_processes=_dflt_processes,note:_type_note=_dflt_note,late_ticks:_type_late_ticks=_dflt_late_ticks,page_cache:_type_page_cache=_dflt_page_cache)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'taken_at',taken_at)\n  __dataclass_builtins_object__.__setattr__(self,'seconds',seconds)\n  __dataclass_builtins_object__.__setattr__(self,'live',live)\n  __dataclass_builtins_object__.__setattr__(self,'groups',groups)\n  __dataclass_builtins_object__.__setattr__(self,'appeared',appeared)\n  __dataclass_builtins_object__.__setattr__(self,'vanished',vanished)\n  __dataclass_builtins_object__.__setattr__(self,'cpu',cpu)\n  __dataclass_builtins_object__.__setattr__(self,'processes',processes)\n  __dataclass_builtins_object__.__setattr__(self,'note',note)\n  __dataclass_builtins_object__.__setattr__(self,'late_ticks',late_ticks)\n  __dataclass_builtins_object__.__setattr__(self,'page_cache',page_cache)\n return __init__",
+    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(taken_at={self.taken_at!r}, seconds={self.seconds!r}, live={self.live!r}, groups={self.groups!r}, appeared={self.appeared!r}, vanished={self.vanished!r}, cpu={self.cpu!r}, processes={self.processes!r}, note={self.note!r}, late_ticks={self.late_ticks!r}, page_cache={self.page_cache!r})"\n return __repr__',
+    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.taken_at,self.seconds,self.live,self.groups,self.appeared,self.vanished,self.cpu,self.processes,self.note,self.late_ticks,self.page_cache,)==(other.taken_at,other.seconds,other.live,other.groups,other.appeared,other.vanished,other.cpu,other.processes,other.note,other.late_ticks,other.page_cache,)\n  return NotImplemented\n return __eq__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'taken_at\',\'seconds\',\'live\',\'groups\',\'appeared\',\'vanished\',\'cpu\',\'processes\',\'note\',\'late_ticks\',\'page_cache\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'taken_at\',\'seconds\',\'live\',\'groups\',\'appeared\',\'vanished\',\'cpu\',\'processes\',\'note\',\'late_ticks\',\'page_cache\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
+    'def __create_fn__():\n def __hash__(self):\n  return hash((self.taken_at,self.seconds,self.live,self.groups,self.appeared,self.vanished,self.cpu,self.processes,self.note,self.late_ticks,self.page_cache,))\n return __hash__',
     'def __create_fn__(_type_call, _type_path, _type_file_class, _type_label, _type_histogram, _type_errors, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_histogram, _dflt_errors, _return_type):\n def __init__(self,call:_type_call,path:_type_path,file_class:_type_file_class,label:_type_label,histogram:_type_histogram=_HAS_DEFAULT_FACTORY,errors:_type_errors=_dflt_errors)->_return_type:\n  self.call=call\n  self.path=path\n  self.file_class=file_class\n  self.label=label\n  self.histogram=_dflt_histogram() if histogram is _HAS_DEFAULT_FACTORY else histogram\n  self.errors=errors\n return __init__',
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(call={self.call!r}, path={self.path!r}, file_class={self.file_class!r}, label={self.label!r}, histogram={self.histogram!r}, errors={self.errors!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.call,self.path,self.file_class,self.label,self.histogram,self.errors,)==(other.call,other.path,other.file_class,other.label,other.histogram,other.errors,)\n  return NotImplemented\n return __eq__',
@@ -565,6 +571,9 @@ TEXTS = (
     'def __create_fn__(_type_snapshot, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,snapshot:_type_snapshot)->_return_type:\n  self.snapshot=snapshot\n  self.__post_init__()\n return __init__',
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(snapshot={self.snapshot!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.snapshot,)==(other.snapshot,)\n  return NotImplemented\n return __eq__',
+    'def __create_fn__(_type_directory, _type_runs, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,directory:_type_directory,runs:_type_runs)->_return_type:\n  self.directory=directory\n  self.runs=runs\n  self.__post_init__()\n return __init__',
+    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(directory={self.directory!r}, runs={self.runs!r})"\n return __repr__',
+    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.directory,self.runs,)==(other.directory,other.runs,)\n  return NotImplemented\n return __eq__',
     'def __create_fn__(_type_target, _type_params, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,target:_type_target,params:_type_params)->_return_type:\n  self.target=target\n  self.params=params\n  self.__post_init__()\n return __init__',
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(target={self.target!r}, params={self.params!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.target,self.params,)==(other.target,other.params,)\n  return NotImplemented\n return __eq__',
@@ -595,6 +604,12 @@ TEXTS = (
     'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'start\',\'end\',\'dots\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
     'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'start\',\'end\',\'dots\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
     'def __create_fn__():\n def __hash__(self):\n  return hash((self.start,self.end,self.dots,))\n return __hash__',
+    'def __create_fn__(_type_rate, _type_arrival, _type_label, _type_points, _type_stats, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_points, _dflt_stats, _return_type):\n def __init__(self,rate:_type_rate,arrival:_type_arrival,label:_type_label,points:_type_points=_HAS_DEFAULT_FACTORY,stats:_type_stats=_dflt_stats)->_return_type:\n  self.rate=rate\n  self.arrival=arrival\n  self.label=label\n  self.points=_dflt_points() if points is _HAS_DEFAULT_FACTORY else points\n  self.stats=stats\n return __init__',
+    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(rate={self.rate!r}, arrival={self.arrival!r}, label={self.label!r}, points={self.points!r}, stats={self.stats!r})"\n return __repr__',
+    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.rate,self.arrival,self.label,self.points,self.stats,)==(other.rate,other.arrival,other.label,other.points,other.stats,)\n  return NotImplemented\n return __eq__',
+    'def __create_fn__(_type_traces, _type_shown, _type_judged, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_traces, _dflt_shown, _dflt_judged, _return_type):\n def __init__(self,traces:_type_traces=_HAS_DEFAULT_FACTORY,shown:_type_shown=_dflt_shown,judged:_type_judged=_dflt_judged)->_return_type:\n  self.traces=_dflt_traces() if traces is _HAS_DEFAULT_FACTORY else traces\n  self.shown=shown\n  self.judged=judged\n return __init__',
+    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(traces={self.traces!r}, shown={self.shown!r}, judged={self.judged!r})"\n return __repr__',
+    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.traces,self.shown,self.judged,)==(other.traces,other.shown,other.judged,)\n  return NotImplemented\n return __eq__',
     "def __create_fn__(_type_wal_bytes, _type_phase_s, _type_compaction_file, _type_compaction_jobs, _type_monitor_ticks, _type_store_memtable, _type_store_level_base, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_wal_bytes, _dflt_phase_s, _dflt_compaction_file, _dflt_compaction_jobs, _dflt_monitor_ticks, _dflt_store_memtable, _dflt_store_level_base, _return_type):\n def __init__(self,wal_bytes:_type_wal_bytes=_dflt_wal_bytes,phase_s:_type_phase_s=_dflt_phase_s,compaction_file:_type_compaction_file=_dflt_compaction_file,compaction_jobs:_type_compaction_jobs=_dflt_compaction_jobs,monitor_ticks:_type_monitor_ticks=_dflt_monitor_ticks,store_memtable:_type_store_memtable=_dflt_store_memtable,store_level_base:_type_store_level_base=_dflt_store_level_base)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'wal_bytes',wal_bytes)\n  __dataclass_builtins_object__.__setattr__(self,'phase_s',phase_s)\n  __dataclass_builtins_object__.__setattr__(self,'compaction_file',compaction_file)\n  __dataclass_builtins_object__.__setattr__(self,'compaction_jobs',compaction_jobs)\n  __dataclass_builtins_object__.__setattr__(self,'monitor_ticks',monitor_ticks)\n  __dataclass_builtins_object__.__setattr__(self,'store_memtable',store_memtable)\n  __dataclass_builtins_object__.__setattr__(self,'store_level_base',store_level_base)\n return __init__",
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(wal_bytes={self.wal_bytes!r}, phase_s={self.phase_s!r}, compaction_file={self.compaction_file!r}, compaction_jobs={self.compaction_jobs!r}, monitor_ticks={self.monitor_ticks!r}, store_memtable={self.store_memtable!r}, store_level_base={self.store_level_base!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.wal_bytes,self.phase_s,self.compaction_file,self.compaction_jobs,self.monitor_ticks,self.store_memtable,self.store_level_base,)==(other.wal_bytes,other.phase_s,other.compaction_file,other.compaction_jobs,other.monitor_ticks,other.store_memtable,other.store_level_base,)\n  return NotImplemented\n return __eq__',
@@ -664,6 +679,12 @@ TEXTS = (
     'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'title\',\'rows\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
     'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'title\',\'rows\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
     'def __create_fn__():\n def __hash__(self):\n  return hash((self.title,self.rows,))\n return __hash__',
+    "def __create_fn__(_type_key, _type_label, _type_height, _type_value, _type_title, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_title, _return_type):\n def __init__(self,key:_type_key,label:_type_label,height:_type_height,value:_type_value,title:_type_title=_dflt_title)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'key',key)\n  __dataclass_builtins_object__.__setattr__(self,'label',label)\n  __dataclass_builtins_object__.__setattr__(self,'height',height)\n  __dataclass_builtins_object__.__setattr__(self,'value',value)\n  __dataclass_builtins_object__.__setattr__(self,'title',title)\n return __init__",
+    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(key={self.key!r}, label={self.label!r}, height={self.height!r}, value={self.value!r}, title={self.title!r})"\n return __repr__',
+    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.key,self.label,self.height,self.value,self.title,)==(other.key,other.label,other.height,other.value,other.title,)\n  return NotImplemented\n return __eq__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'key\',\'label\',\'height\',\'value\',\'title\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'key\',\'label\',\'height\',\'value\',\'title\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
+    'def __create_fn__():\n def __hash__(self):\n  return hash((self.key,self.label,self.height,self.value,self.title,))\n return __hash__',
     "def __create_fn__(_type_rows, _type_devices, _type_first_row, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,rows:_type_rows,devices:_type_devices,first_row:_type_first_row)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'rows',rows)\n  __dataclass_builtins_object__.__setattr__(self,'devices',devices)\n  __dataclass_builtins_object__.__setattr__(self,'first_row',first_row)\n return __init__",
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(rows={self.rows!r}, devices={self.devices!r}, first_row={self.first_row!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.rows,self.devices,self.first_row,)==(other.rows,other.devices,other.first_row,)\n  return NotImplemented\n return __eq__',
@@ -2760,6 +2781,51 @@ def __create_fn__():
  return __eq__
 CODES.append(__create_fn__.__code__)
 
+def __create_fn__(_type_dirty_bytes, _type_writeback_bytes, _type_expire_s, _type_dirty_growth_s, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_dirty_growth_s, _return_type):
+ def __init__(self,dirty_bytes:_type_dirty_bytes,writeback_bytes:_type_writeback_bytes,expire_s:_type_expire_s,dirty_growth_s:_type_dirty_growth_s=_dflt_dirty_growth_s)->_return_type:
+  __dataclass_builtins_object__.__setattr__(self,'dirty_bytes',dirty_bytes)
+  __dataclass_builtins_object__.__setattr__(self,'writeback_bytes',writeback_bytes)
+  __dataclass_builtins_object__.__setattr__(self,'expire_s',expire_s)
+  __dataclass_builtins_object__.__setattr__(self,'dirty_growth_s',dirty_growth_s)
+ return __init__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__():
+ def __repr__(self):
+  return self.__class__.__qualname__ + f"(dirty_bytes={self.dirty_bytes!r}, writeback_bytes={self.writeback_bytes!r}, expire_s={self.expire_s!r}, dirty_growth_s={self.dirty_growth_s!r})"
+ return __repr__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
+   return (self.dirty_bytes,self.writeback_bytes,self.expire_s,self.dirty_growth_s,)==(other.dirty_bytes,other.writeback_bytes,other.expire_s,other.dirty_growth_s,)
+  return NotImplemented
+ return __eq__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __setattr__(self,name,value):
+  if type(self) is cls or name in ('dirty_bytes','writeback_bytes','expire_s','dirty_growth_s',):
+   raise FrozenInstanceError(f"cannot assign to field {name!r}")
+  super(cls, self).__setattr__(name, value)
+ return __setattr__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __delattr__(self,name):
+  if type(self) is cls or name in ('dirty_bytes','writeback_bytes','expire_s','dirty_growth_s',):
+   raise FrozenInstanceError(f"cannot delete field {name!r}")
+  super(cls, self).__delattr__(name)
+ return __delattr__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__():
+ def __hash__(self):
+  return hash((self.dirty_bytes,self.writeback_bytes,self.expire_s,self.dirty_growth_s,))
+ return __hash__
+CODES.append(__create_fn__.__code__)
+
 def __create_fn__(_type_kname, _type_name, _type_kind, _type_depth, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
  def __init__(self,kname:_type_kname,name:_type_name,kind:_type_kind,depth:_type_depth)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'kname',kname)
@@ -2959,8 +3025,8 @@ def __create_fn__():
  return __hash__
 CODES.append(__create_fn__.__code__)
 
-def __create_fn__(_type_taken_at, _type_seconds, _type_live, _type_groups, _type_appeared, _type_vanished, _type_cpu, _type_processes, _type_note, _type_late_ticks, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_appeared, _dflt_vanished, _dflt_cpu, _dflt_processes, _dflt_note, _dflt_late_ticks, _return_type):
- def __init__(self,taken_at:_type_taken_at,seconds:_type_seconds,live:_type_live,groups:_type_groups,appeared:_type_appeared=_dflt_appeared,vanished:_type_vanished=_dflt_vanished,cpu:_type_cpu=_dflt_cpu,processes:_type_processes=_dflt_processes,note:_type_note=_dflt_note,late_ticks:_type_late_ticks=_dflt_late_ticks)->_return_type:
+def __create_fn__(_type_taken_at, _type_seconds, _type_live, _type_groups, _type_appeared, _type_vanished, _type_cpu, _type_processes, _type_note, _type_late_ticks, _type_page_cache, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_appeared, _dflt_vanished, _dflt_cpu, _dflt_processes, _dflt_note, _dflt_late_ticks, _dflt_page_cache, _return_type):
+ def __init__(self,taken_at:_type_taken_at,seconds:_type_seconds,live:_type_live,groups:_type_groups,appeared:_type_appeared=_dflt_appeared,vanished:_type_vanished=_dflt_vanished,cpu:_type_cpu=_dflt_cpu,processes:_type_processes=_dflt_processes,note:_type_note=_dflt_note,late_ticks:_type_late_ticks=_dflt_late_ticks,page_cache:_type_page_cache=_dflt_page_cache)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'taken_at',taken_at)
   __dataclass_builtins_object__.__setattr__(self,'seconds',seconds)
   __dataclass_builtins_object__.__setattr__(self,'live',live)
@@ -2971,26 +3037,27 @@ def __create_fn__(_type_taken_at, _type_seconds, _type_live, _type_groups, _type
   __dataclass_builtins_object__.__setattr__(self,'processes',processes)
   __dataclass_builtins_object__.__setattr__(self,'note',note)
   __dataclass_builtins_object__.__setattr__(self,'late_ticks',late_ticks)
+  __dataclass_builtins_object__.__setattr__(self,'page_cache',page_cache)
  return __init__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(taken_at={self.taken_at!r}, seconds={self.seconds!r}, live={self.live!r}, groups={self.groups!r}, appeared={self.appeared!r}, vanished={self.vanished!r}, cpu={self.cpu!r}, processes={self.processes!r}, note={self.note!r}, late_ticks={self.late_ticks!r})"
+  return self.__class__.__qualname__ + f"(taken_at={self.taken_at!r}, seconds={self.seconds!r}, live={self.live!r}, groups={self.groups!r}, appeared={self.appeared!r}, vanished={self.vanished!r}, cpu={self.cpu!r}, processes={self.processes!r}, note={self.note!r}, late_ticks={self.late_ticks!r}, page_cache={self.page_cache!r})"
  return __repr__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.taken_at,self.seconds,self.live,self.groups,self.appeared,self.vanished,self.cpu,self.processes,self.note,self.late_ticks,)==(other.taken_at,other.seconds,other.live,other.groups,other.appeared,other.vanished,other.cpu,other.processes,other.note,other.late_ticks,)
+   return (self.taken_at,self.seconds,self.live,self.groups,self.appeared,self.vanished,self.cpu,self.processes,self.note,self.late_ticks,self.page_cache,)==(other.taken_at,other.seconds,other.live,other.groups,other.appeared,other.vanished,other.cpu,other.processes,other.note,other.late_ticks,other.page_cache,)
   return NotImplemented
  return __eq__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
-  if type(self) is cls or name in ('taken_at','seconds','live','groups','appeared','vanished','cpu','processes','note','late_ticks',):
+  if type(self) is cls or name in ('taken_at','seconds','live','groups','appeared','vanished','cpu','processes','note','late_ticks','page_cache',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
  return __setattr__
@@ -2998,7 +3065,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
-  if type(self) is cls or name in ('taken_at','seconds','live','groups','appeared','vanished','cpu','processes','note','late_ticks',):
+  if type(self) is cls or name in ('taken_at','seconds','live','groups','appeared','vanished','cpu','processes','note','late_ticks','page_cache',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
  return __delattr__
@@ -3006,7 +3073,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __hash__(self):
-  return hash((self.taken_at,self.seconds,self.live,self.groups,self.appeared,self.vanished,self.cpu,self.processes,self.note,self.late_ticks,))
+  return hash((self.taken_at,self.seconds,self.live,self.groups,self.appeared,self.vanished,self.cpu,self.processes,self.note,self.late_ticks,self.page_cache,))
  return __hash__
 CODES.append(__create_fn__.__code__)
 
@@ -5074,6 +5141,28 @@ def __create_fn__():
  return __eq__
 CODES.append(__create_fn__.__code__)
 
+def __create_fn__(_type_directory, _type_runs, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+ def __init__(self,directory:_type_directory,runs:_type_runs)->_return_type:
+  self.directory=directory
+  self.runs=runs
+  self.__post_init__()
+ return __init__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__():
+ def __repr__(self):
+  return self.__class__.__qualname__ + f"(directory={self.directory!r}, runs={self.runs!r})"
+ return __repr__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
+   return (self.directory,self.runs,)==(other.directory,other.runs,)
+  return NotImplemented
+ return __eq__
+CODES.append(__create_fn__.__code__)
+
 def __create_fn__(_type_target, _type_params, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
  def __init__(self,target:_type_target,params:_type_params)->_return_type:
   self.target=target
@@ -5300,6 +5389,52 @@ def __create_fn__():
  def __hash__(self):
   return hash((self.start,self.end,self.dots,))
  return __hash__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__(_type_rate, _type_arrival, _type_label, _type_points, _type_stats, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_points, _dflt_stats, _return_type):
+ def __init__(self,rate:_type_rate,arrival:_type_arrival,label:_type_label,points:_type_points=_HAS_DEFAULT_FACTORY,stats:_type_stats=_dflt_stats)->_return_type:
+  self.rate=rate
+  self.arrival=arrival
+  self.label=label
+  self.points=_dflt_points() if points is _HAS_DEFAULT_FACTORY else points
+  self.stats=stats
+ return __init__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__():
+ def __repr__(self):
+  return self.__class__.__qualname__ + f"(rate={self.rate!r}, arrival={self.arrival!r}, label={self.label!r}, points={self.points!r}, stats={self.stats!r})"
+ return __repr__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
+   return (self.rate,self.arrival,self.label,self.points,self.stats,)==(other.rate,other.arrival,other.label,other.points,other.stats,)
+  return NotImplemented
+ return __eq__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__(_type_traces, _type_shown, _type_judged, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_traces, _dflt_shown, _dflt_judged, _return_type):
+ def __init__(self,traces:_type_traces=_HAS_DEFAULT_FACTORY,shown:_type_shown=_dflt_shown,judged:_type_judged=_dflt_judged)->_return_type:
+  self.traces=_dflt_traces() if traces is _HAS_DEFAULT_FACTORY else traces
+  self.shown=shown
+  self.judged=judged
+ return __init__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__():
+ def __repr__(self):
+  return self.__class__.__qualname__ + f"(traces={self.traces!r}, shown={self.shown!r}, judged={self.judged!r})"
+ return __repr__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
+   return (self.traces,self.shown,self.judged,)==(other.traces,other.shown,other.judged,)
+  return NotImplemented
+ return __eq__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__(_type_wal_bytes, _type_phase_s, _type_compaction_file, _type_compaction_jobs, _type_monitor_ticks, _type_store_memtable, _type_store_level_base, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_wal_bytes, _dflt_phase_s, _dflt_compaction_file, _dflt_compaction_jobs, _dflt_monitor_ticks, _dflt_store_memtable, _dflt_store_level_base, _return_type):
@@ -5830,6 +5965,52 @@ CODES.append(__create_fn__.__code__)
 def __create_fn__():
  def __hash__(self):
   return hash((self.title,self.rows,))
+ return __hash__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__(_type_key, _type_label, _type_height, _type_value, _type_title, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_title, _return_type):
+ def __init__(self,key:_type_key,label:_type_label,height:_type_height,value:_type_value,title:_type_title=_dflt_title)->_return_type:
+  __dataclass_builtins_object__.__setattr__(self,'key',key)
+  __dataclass_builtins_object__.__setattr__(self,'label',label)
+  __dataclass_builtins_object__.__setattr__(self,'height',height)
+  __dataclass_builtins_object__.__setattr__(self,'value',value)
+  __dataclass_builtins_object__.__setattr__(self,'title',title)
+ return __init__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__():
+ def __repr__(self):
+  return self.__class__.__qualname__ + f"(key={self.key!r}, label={self.label!r}, height={self.height!r}, value={self.value!r}, title={self.title!r})"
+ return __repr__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
+   return (self.key,self.label,self.height,self.value,self.title,)==(other.key,other.label,other.height,other.value,other.title,)
+  return NotImplemented
+ return __eq__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __setattr__(self,name,value):
+  if type(self) is cls or name in ('key','label','height','value','title',):
+   raise FrozenInstanceError(f"cannot assign to field {name!r}")
+  super(cls, self).__setattr__(name, value)
+ return __setattr__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __delattr__(self,name):
+  if type(self) is cls or name in ('key','label','height','value','title',):
+   raise FrozenInstanceError(f"cannot delete field {name!r}")
+  super(cls, self).__delattr__(name)
+ return __delattr__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__():
+ def __hash__(self):
+  return hash((self.key,self.label,self.height,self.value,self.title,))
  return __hash__
 CODES.append(__create_fn__.__code__)
 

@@ -95,3 +95,21 @@ def test_commands_print_the_same_with_the_methods_compiled_ahead(argv: list[str]
         assert documents[0] == documents[1]
     else:
         assert outputs[0] == outputs[1]
+
+
+def test_under_another_python_the_cache_loads_one_module_at_most(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another Python's dataclasses write other texts: every class misses, so loading the other modules
+    (thousands of lines) for each miss would make its start slower than no cache at all."""
+    monkeypatch.setattr(record_code, "_loaded", [])
+    monkeypatch.setattr(record_code, "_codes", {})
+    monkeypatch.setattr(record_code_devices, "PYTHON", (2, 7))
+    assert record_code._load_next() is False
+    assert record_code._codes == {} and record_code._load_next() is False
+
+    @dataclass(frozen=True)
+    class Probe:
+        """Made while the cache stands aside."""
+
+        value: int
+
+    assert Probe(3) == Probe(3) and Probe(3).value == 3
