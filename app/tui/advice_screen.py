@@ -30,7 +30,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from ..core.advice.advise import advise, load_advice_input
-from ..core.advice.saved_runs import saved_runs_input
+from ..core.advice.saved_runs import mounted_now, saved_runs_input
 from ..core.bench.context import BenchContext
 from ..core.findings.finding import Finding
 from ..core.findings.order import MergedFinding, worst_first
@@ -140,7 +140,8 @@ class AdviceScreen(Screen[None]):
             etcd, _notes = discover_etcd_metrics(self.root)  # a local etcd's own commit p99 (live only)
             advice = load_advice_input(self.root, bench=self.bench, host=self.host, trim=self.trim,
                                        etcd_metrics=etcd)
-            saved = saved_runs_input(advice.host.hostname)  # the runs the report judges, gathered as it does
+            saved = saved_runs_input(advice.host.hostname,  # the runs the report judges, gathered as it does
+                                     mounted=mounted_now(advice.host))
             self._runs_stamp = saved.stamp
             given = {context.origin for context in advice.bench}  # a walkthrough's runs are saved runs too
             more = [context for context in saved.bench if context.origin not in given]
