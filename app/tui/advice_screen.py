@@ -298,9 +298,9 @@ class AdviceScreen(Screen[None]):
         needs = self._details_needs()
         core = self._details_needs(core=True)
         spare = width - self._list_needs()  # beside a list with every title and subject whole
-        stacked = spare < core and self._fits_above(width)
+        stacked = spare < core and self._fits_above()
         self.set_class(stacked, "-stacked")
-        if stacked:  # titles cut beside the card, whole above it: the card goes under the short list
+        if stacked:  # titles cut beside the card: the card under the short list, the titles get the width
             table.styles.width = details.styles.width = None
             return
         if spare >= needs:
@@ -314,7 +314,7 @@ class AdviceScreen(Screen[None]):
         details.styles.width = "1fr"
         details.styles.min_width = 0
 
-    def _fits_above(self, width: int) -> bool:
+    def _fits_above(self) -> bool:
         """Whether the list, full width, takes no more than STACKED_LIST_SHARE of the body's height (its
         header and every row): the titles then get the whole width."""
         body = self.query_one("#advice-body").size.height or max(0, self.size.height - 4)
