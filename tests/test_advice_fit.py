@@ -137,7 +137,7 @@ async def test_the_card_header_wraps_a_long_path_after_a_slash(size: tuple[int, 
         header = screen.query_one("#advice-details-title")
         lines = [line[header.region.x:header.region.right].rstrip()
                  for line in screen_lines(app)[header.region.y:header.region.bottom]]
-        assert len(lines) >= 2 and "kubelet" in "".join(lines)
+        assert "kubelet" in "".join(lines) and "".join(lines).endswith("/mount")  # whole, one line or more
         assert all(line.endswith(("/", "·")) for line in lines[:-1]), lines
 
 
@@ -179,3 +179,24 @@ async def test_narrowed_to_one_filesystem_the_titles_take_the_subjects_room(size
         for index in range(table.row_count):
             title = _cells(table, index)[1]
             assert not title.endswith("…") or len(title) >= width - 2, title
+
+
+@pytest.mark.parametrize("size", [(120, 40), (200, 60)], ids=IDS[1:])
+async def test_a_short_list_goes_above_the_card_so_its_titles_show_whole(size: tuple[int, int]) -> None:
+    """newuser5 at 120x40: `BLOCKED at luks1 (dm-crypt without…` beside the card with ~30 empty rows under
+    the 7-row list: a short list whose titles would be cut beside the card is put above it, full width."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=size) as pilot:
+        screen = await _advice(app, pilot)
+        table = screen.query_one("#advice-table", DataTable)
+        details = screen.query_one("#advice-details")
+        assert screen.has_class("-stacked")
+        titles = [_cells(table, index)[1] for index in range(len(screen.rows))]
+        if size[0] >= 200:
+            assert titles == [screen._title_of(row) for row in screen.rows]
+        else:  # the longest title is 105 columns: cut, but with the width beside the subjects
+            assert table.ordered_columns[1].width >= 80, titles
+        if screen.has_class("-stacked"):
+            assert details.region.y >= table.region.bottom and table.region.width >= size[0] - 1
+        else:
+            assert details.region.x >= table.region.right

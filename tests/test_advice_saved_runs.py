@@ -3,6 +3,7 @@ filesystem of the host), so a failed run's finding is on both, also when it was 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from conftest import fixture_root
@@ -10,7 +11,7 @@ from diskdoctor.app.core.runs.store import RunStore
 from diskdoctor.app.report.model import build_report
 from diskdoctor.app.tui.advice_screen import AdviceScreen
 from diskdoctor.app.tui.app import DiskDoctorApp
-from support.runs_support import saved_run
+from support.runs_support import STACK, TARGET, saved_run
 from test_tui_layout import open_advice, settle
 
 FIXTURE = "etcd-raid0-lvm-luks"
@@ -42,3 +43,38 @@ async def test_a_saved_runs_finding_is_on_the_advice_screen_as_in_the_report(pri
     report = build_report(fixture_root(FIXTURE))
     assert [saved.id for saved in report.runs] == [run.id]
     assert on_screen == {(finding.id, finding.subject, finding.title) for finding in report.findings}
+
+
+GONE = "/tmp/newuser5/mnt-ext4-data"
+"""A filesystem benchmarked earlier and unmounted since (not in the fixture's mounts)."""
+
+
+async def test_a_run_on_a_filesystem_not_mounted_now_is_history_after_the_live_findings(
+        private_state_dir: Path) -> None:
+    """newuser5: the top CRIT was `WAL p99 33.9 ms ≥ 10 ms · fdatas…  /tmp/fo…/mnt-ext4-data`, a run on a
+    filesystem unmounted since: it says so and comes after every live finding, on the screen and in the
+    report alike."""
+    gone = replace(STACK, target=replace(TARGET, directory=GONE, mountpoint=GONE))
+    store = RunStore()
+    store.save(saved_run(20, slow_ms=40.0, stack=gone))
+    live = store.save(saved_run(21, slow_ms=25.0))
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_advice(pilot)
+        for _ in range(50):
+            if any(GONE in row.subjects for row in screen.rows):
+                break
+            await settle(pilot)
+        subjects = [row.subjects for row in screen.rows]
+        history = [i for i, row in enumerate(screen.rows) if GONE in row.subjects]
+        assert history and history == list(range(len(screen.rows) - len(history), len(screen.rows))), subjects
+        assert all(screen.rows[i].title.endswith("(not mounted now)") for i in history)
+        wal = [row for row in screen.rows if row.finding.id == "ETCD-FSYNC-P99" and GONE not in row.subjects]
+        assert wal and wal[0].finding.severity.value == "crit" and "not mounted" not in wal[0].title
+        assert any(f"run {live.id}" in item.source for item in wal[0].finding.evidence)
+        on_screen = shown(screen)
+    report = build_report(fixture_root(FIXTURE))
+    assert on_screen == {(finding.id, finding.subject, finding.title) for finding in report.findings}
+    subjects_in_order = list(dict.fromkeys(finding.subject for finding in report.findings))
+    assert subjects_in_order[-1] == GONE, subjects_in_order
+    assert all(f.title.endswith("(not mounted now)") for f in report.findings if f.subject == GONE)

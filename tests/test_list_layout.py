@@ -117,6 +117,27 @@ def test_card_evidence_sources_hang_under_their_line() -> None:
         assert "15.6 ms" in console.export_text(), width
 
 
+def test_a_long_evidence_value_hangs_under_its_text() -> None:
+    """newuser5: `(too few samples; order` then ` statistics)` back at column 1: a value longer than a line
+    wraps between its words (a figure with its unit whole), its continuation under the text."""
+    from diskdoctor.widgets.finding_card import CardContent, card_text
+    from rich.console import Console
+
+    value = "9.80 ms; 95% interval from 7.1 ms, unbounded above (too few samples; order statistics)"
+    content = CardContent("ETCD-FSYNC-P99", "warn", "WAL p99", evidence=(("p99", value, "run 3"),))
+    for width in range(36, 70):
+        console = Console(width=width, record=True, color_system=None)
+        console.print(card_text(content))
+        text = console.export_text()
+        lines = text.splitlines()
+        evidence = lines[lines.index("Evidence:") + 1:]
+        evidence = evidence[:next((i for i, line in enumerate(evidence) if not line.strip()), len(evidence))]
+        assert evidence[0].startswith("  p99: 9.80 ms"), (width, evidence)
+        assert len(evidence) > 1 and all(line.startswith("    ") for line in evidence[1:]), (width, evidence)
+        assert all(len(line) <= width for line in evidence), (width, evidence)
+        assert "7.1 ms" in text, width
+
+
 RUNS = Path(__file__).parent / "fixtures" / "runs-list"
 """Two runs saved on the test VM: a watch of a database (unjudged, "p99 fdatasync (other file w.log)") and a
 WAL run that failed on a busy host ("FAIL p99 963 ms >= 10 ms [host busy]")."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -87,10 +88,26 @@ def _evidence(evidence: tuple[tuple[str, str, str], ...]) -> HangingLines:
     lines = []
     for what, value, source in evidence:
         tokens: list[Token] = [(word, "", " ") for word in f"{what}:".split(" ")]
-        tokens.append((value, "bold", " "))  # whole: "963 ms" never splits
+        tokens += [(word, "bold", " ") for word in _value_words(value)]  # "963 ms" never splits
         tokens += [(word, "dim", "  " if index == 0 else " ") for index, word in enumerate(source.split(" "))]
         lines.append(tokens)
     return HangingLines(lines)
+
+
+NUMBER = re.compile(r"[<>≤≥~±+-]?\d[\d.,]*%?")
+"""A word that is a figure: it stays on one line with the unit after it."""
+
+
+def _value_words(value: str) -> list[str]:
+    """An evidence value's words, each figure joined to its unit ("9.80 ms"), so that a value longer than
+    a line wraps between words and hangs under its text instead of running back to column 0."""
+    words: list[str] = []
+    for word in value.split(" "):
+        if words and NUMBER.fullmatch(words[-1]) and word and word[0].isalpha():
+            words[-1] += f" {word}"
+        else:
+            words.append(word)
+    return words
 
 
 class ShellBlock:

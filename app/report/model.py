@@ -11,7 +11,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 
 from ..core.advice.advise import advise, load_advice_input
-from ..core.advice.saved_runs import saved_runs_input
+from ..core.advice.saved_runs import mounted_now, saved_runs_input
 from ..core.findings.finding import Finding
 from ..core.findings.order import in_display_order
 from ..core.runs.host_fingerprint import HostFingerprint, host_fingerprint
@@ -47,7 +47,8 @@ def build_report(root: Root, runs: list[SavedRun] | None = None, *, store: RunSt
         snapshot = read_snapshot(root, host=host, trim_facts=trim)
         host, trim = snapshot.host, snapshot.trim_facts
         verdicts = list(snapshot.verdicts) if verdicts is None else verdicts
-    saved = saved_runs_input(host.hostname, runs=runs, listing=listing, store=store)  # as the Advice screen
+    saved = saved_runs_input(host.hostname, runs=runs, listing=listing, store=store,  # as the Advice screen
+                             mounted=mounted_now(host))
     etcd, etcd_notes = discover_etcd_metrics(root)  # as the Advice screen and `advise` do
     notes = [*saved.notes, *etcd_notes]
     advice = load_advice_input(root, host=host, trim=trim, verdicts=verdicts, bench=saved.bench,

@@ -30,7 +30,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from ..core.advice.advise import advise, load_advice_input
-from ..core.advice.saved_runs import saved_runs_input
+from ..core.advice.saved_runs import mounted_now, saved_runs_input
 from ..core.bench.context import BenchContext
 from ..core.findings.finding import Finding
 from ..core.findings.order import MergedFinding, worst_first
@@ -58,6 +58,9 @@ LIST_COMFORT_CELLS = 110
 CARD_PADDING = 2
 SUBJECT_SHARE = 0.4
 """Of the list's room, at most this share goes to subjects when titles and subjects cannot both be whole."""
+STACKED_LIST_SHARE = 0.4
+"""The card goes under the list (both full width) when titles would be cut beside it and the list's rows
+take no more than this share of the height (as the narrow layout's list does)."""
 PATH_MIN_CELLS = 16
 """A path in a title is never cut shorter than this (its last component, where it fits)."""
 
@@ -137,7 +140,8 @@ class AdviceScreen(Screen[None]):
             etcd, _notes = discover_etcd_metrics(self.root)  # a local etcd's own commit p99 (live only)
             advice = load_advice_input(self.root, bench=self.bench, host=self.host, trim=self.trim,
                                        etcd_metrics=etcd)
-            saved = saved_runs_input(advice.host.hostname)  # the runs the report judges, gathered as it does
+            saved = saved_runs_input(advice.host.hostname,  # the runs the report judges, gathered as it does
+                                     mounted=mounted_now(advice.host))
             self._runs_stamp = saved.stamp
             given = {context.origin for context in advice.bench}  # a walkthrough's runs are saved runs too
             more = [context for context in saved.bench if context.origin not in given]
@@ -287,12 +291,18 @@ class AdviceScreen(Screen[None]):
         table = self.query_one("#advice-table", DataTable)
         details = self.query_one("#advice-details", VerticalScroll)
         if self.has_class("-narrow") or self.app.has_class("-narrow"):  # one above the other
+            self.set_class(False, "-stacked")
             table.styles.width = details.styles.width = None
             return
         width = self.size.width or self.app.size.width
         needs = self._details_needs()
         core = self._details_needs(core=True)
         spare = width - self._list_needs()  # beside a list with every title and subject whole
+        stacked = spare < core and self._fits_above()
+        self.set_class(stacked, "-stacked")
+        if stacked:  # titles cut beside the card: the card under the short list, the titles get the width
+            table.styles.width = details.styles.width = None
+            return
         if spare >= needs:
             wanted = needs
         elif spare >= core:  # the list whole, the card's prose and evidence wrap a little more
@@ -303,6 +313,12 @@ class AdviceScreen(Screen[None]):
         table.styles.width = max(width - wanted, 1)
         details.styles.width = "1fr"
         details.styles.min_width = 0
+
+    def _fits_above(self) -> bool:
+        """Whether the list, full width, takes no more than STACKED_LIST_SHARE of the body's height (its
+        header and every row): the titles then get the whole width."""
+        body = self.query_one("#advice-body").size.height or max(0, self.size.height - 4)
+        return len(self.rows) + 2 <= int(body * STACKED_LIST_SHARE)
 
     def _column_widths(self) -> tuple[int, int, int, int]:
         """Severity, title, subjects and id widths from what they hold and the table's width: single

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from diskdoctor.probes.advice_facts import read_advice_facts
 from diskdoctor.probes.etcd_metrics import EtcdMetrics
 from diskdoctor.probes.host import Host, natural_key
@@ -42,8 +44,18 @@ def advise(advice: AdviceInput) -> list[Finding]:
         findings += run_rules(Scope.DEVICE, DeviceContext(advice, advice.host.devices[kname]))
     findings += run_rules(Scope.HOST, advice)
     for result in advice.bench:
-        findings += run_rules(Scope.BENCH, result)
+        found = run_rules(Scope.BENCH, result)
+        findings += [as_history(finding) for finding in found] if result.not_mounted else found
     return findings
+
+
+NOT_MOUNTED = " (not mounted now)"
+"""Said after the title of a finding about a saved run whose filesystem is gone."""
+
+
+def as_history(finding: Finding) -> Finding:
+    """A saved run's finding on a filesystem not mounted now: said so, and listed after the live ones."""
+    return replace(finding, title=finding.title + NOT_MOUNTED, history=True)
 
 
 def advice_document(findings: list[Finding]) -> dict[str, object]:

@@ -3,13 +3,15 @@ Advice screen, so both show the same findings for the same host and runs folder.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..bench.context import BenchContext
 from ..runs.render_guard import RunRenderError, rendering
 
 if TYPE_CHECKING:  # the store is imported when runs are read (a report module's import stays shallow)
+    from diskdoctor.probes.host import Host
+
     from ..runs.record import SavedRun
     from ..runs.store import RunListing, RunStore
 
@@ -37,14 +39,23 @@ def newest_runs(listing: RunListing, hostname: str | None) -> list[SavedRun]:
     return sorted(newest.values(), key=lambda run: (run.saved_at, run.id))
 
 
-def run_contexts(runs: list[SavedRun], notes: list[str] | None = None) -> list[BenchContext]:
+def mounted_now(host: Host) -> frozenset[str] | None:
+    """The mountpoints of `host`'s filesystems now (None: its mounts could not be read)."""
+    return None if host.mounts_unknown else frozenset(mounted.mount.mountpoint for mounted in host.mounts)
+
+
+def run_contexts(runs: list[SavedRun], notes: list[str] | None = None,
+                 mounted: frozenset[str] | None = None) -> list[BenchContext]:
     """Each run's result document, for the advisor's benchmark rules (a run that cannot give one is
-    left out, with a note)."""
+    left out, with a note); a run on a filesystem not in `mounted` is marked as history."""
     contexts = []
     for run in runs:
         try:
             with rendering(f"run {run.id}"):
-                contexts.append(BenchContext(run.record.to_json(), f"run {run.id}"))
+                context = BenchContext(run.record.to_json(), f"run {run.id}")
+                if mounted is not None and run.stack.target.mountpoint not in mounted:
+                    context = replace(context, not_mounted=True)
+                contexts.append(context)
         except RunRenderError as err:
             if notes is not None:
                 notes.append(str(err))
@@ -52,9 +63,11 @@ def run_contexts(runs: list[SavedRun], notes: list[str] | None = None) -> list[B
 
 
 def saved_runs_input(hostname: str | None, *, runs: list[SavedRun] | None = None,
-                     listing: RunListing | None = None, store: RunStore | None = None) -> SavedRunsInput:
+                     listing: RunListing | None = None, store: RunStore | None = None,
+                     mounted: frozenset[str] | None = None) -> SavedRunsInput:
     """The runs to judge: `runs` when given, else the newest per kind and filesystem of `hostname` from
-    `listing` or a scan of the runs folder (an unreadable folder is a note, never an error)."""
+    `listing` or a scan of the runs folder (an unreadable folder is a note, never an error); those on a
+    filesystem not in `mounted` (mounted_now) are judged as history."""
     from ..runs.store import RunListing, RunStore, RunStoreError
 
     notes: list[str] = []
@@ -71,5 +84,5 @@ def saved_runs_input(hostname: str | None, *, runs: list[SavedRun] | None = None
         notes += [f"runs directory: {warning}" for warning in listing.warnings()]
     if runs is None:
         runs = newest_runs(listing or RunListing(), hostname)
-    bench = tuple(run_contexts(runs, notes))
+    bench = tuple(run_contexts(runs, notes, mounted))
     return SavedRunsInput(runs, bench, notes, len(listing.skipped) if listing else 0, stamp)

@@ -12,3 +12,5 @@ class BenchContext:
     document: dict[str, object]
     origin: str
     """Where it came from: a file path, or "this run"."""
+    not_mounted: bool = False
+    """A saved run whose filesystem is not mounted on this host now: its findings are history."""

@@ -52,6 +52,8 @@ class Finding:
     fix: tuple[str, ...] = ()
     risk: str | None = None
     verify: tuple[str, ...] = field(default=())
+    history: bool = False
+    """About a saved run whose filesystem is not mounted now (its title says so): listed after the rest."""
 
     def __post_init__(self) -> None:
         commands = (*self.fix, *self.verify)

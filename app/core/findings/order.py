@@ -19,12 +19,14 @@ class FindingGroup:
 
 
 def grouped(findings: list[Finding]) -> list[FindingGroup]:
-    """Findings grouped by subject; groups with the worst severity first, then by subject name."""
+    """Findings grouped by subject; groups with the worst severity first (history, saved runs on filesystems
+    not mounted now, last), then by subject name."""
     by_subject: dict[str, list[Finding]] = {}
     for finding in findings:
         by_subject.setdefault(finding.subject, []).append(finding)
     groups = [FindingGroup(subject, by_severity(items)) for subject, items in by_subject.items()]
-    return sorted(groups, key=lambda g: (g.findings[0].severity.rank, natural_key(g.subject)))
+    return sorted(groups, key=lambda g: (all(f.history for f in g.findings), g.findings[0].severity.rank,
+                                         natural_key(g.subject)))
 
 
 def in_display_order(findings: list[Finding]) -> list[Finding]:
@@ -98,12 +100,14 @@ def merged_title(finding: Finding, subjects: tuple[str, ...]) -> str:
 
 def worst_first(findings: list[Finding]) -> list[MergedFinding]:
     """Findings by severity, then consequence (blocked before unscheduled before the rest), the same
-    finding on several subjects merged into one row that lists them (its card is the first's)."""
+    finding on several subjects merged into one row that lists them (its card is the first's); findings
+    about saved runs on filesystems not mounted now (history) after every live one."""
     merged: dict[tuple[str, str], list[Finding]] = {}
     for finding in findings:
         key = (finding.id, finding.title.replace(finding.subject, "\0"))
         merged.setdefault(key, []).append(finding)
     rows = [MergedFinding(items[0], tuple(sorted({f.subject for f in items}, key=natural_key)))
             for items in merged.values()]
-    return sorted(rows, key=lambda row: (row.finding.severity.rank, consequence_rank(row.finding.id),
-                                         natural_key(row.finding.id), natural_key(row.subjects[0])))
+    return sorted(rows, key=lambda row: (row.finding.history, row.finding.severity.rank,
+                                         consequence_rank(row.finding.id), natural_key(row.finding.id),
+                                         natural_key(row.subjects[0])))
