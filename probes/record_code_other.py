@@ -322,12 +322,12 @@ TEXTS = (
     'def __create_fn__(_type_seconds, _type_tally, _type_lost_events, _type_unpaired, _type_device_names, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_tally, _dflt_lost_events, _dflt_unpaired, _dflt_device_names, _return_type):\n def __init__(self,seconds:_type_seconds,tally:_type_tally=_HAS_DEFAULT_FACTORY,lost_events:_type_lost_events=_dflt_lost_events,unpaired:_type_unpaired=_dflt_unpaired,device_names:_type_device_names=_HAS_DEFAULT_FACTORY)->_return_type:\n  self.seconds=seconds\n  self.tally=_dflt_tally() if tally is _HAS_DEFAULT_FACTORY else tally\n  self.lost_events=lost_events\n  self.unpaired=unpaired\n  self.device_names=_dflt_device_names() if device_names is _HAS_DEFAULT_FACTORY else device_names\n return __init__',
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(seconds={self.seconds!r}, tally={self.tally!r}, lost_events={self.lost_events!r}, unpaired={self.unpaired!r}, device_names={self.device_names!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.seconds,self.tally,self.lost_events,self.unpaired,self.device_names,)==(other.seconds,other.tally,other.lost_events,other.unpaired,other.device_names,)\n  return NotImplemented\n return __eq__',
-    "def __create_fn__(_type_document, _type_origin, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,document:_type_document,origin:_type_origin)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'document',document)\n  __dataclass_builtins_object__.__setattr__(self,'origin',origin)\n return __init__",
-    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(document={self.document!r}, origin={self.origin!r})"\n return __repr__',
-    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.document,self.origin,)==(other.document,other.origin,)\n  return NotImplemented\n return __eq__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'document\',\'origin\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'document\',\'origin\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
-    'def __create_fn__():\n def __hash__(self):\n  return hash((self.document,self.origin,))\n return __hash__',
+    "def __create_fn__(_type_document, _type_origin, _type_not_mounted, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_not_mounted, _return_type):\n def __init__(self,document:_type_document,origin:_type_origin,not_mounted:_type_not_mounted=_dflt_not_mounted)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'document',document)\n  __dataclass_builtins_object__.__setattr__(self,'origin',origin)\n  __dataclass_builtins_object__.__setattr__(self,'not_mounted',not_mounted)\n return __init__",
+    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(document={self.document!r}, origin={self.origin!r}, not_mounted={self.not_mounted!r})"\n return __repr__',
+    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.document,self.origin,self.not_mounted,)==(other.document,other.origin,other.not_mounted,)\n  return NotImplemented\n return __eq__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'document\',\'origin\',\'not_mounted\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'document\',\'origin\',\'not_mounted\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
+    'def __create_fn__():\n def __hash__(self):\n  return hash((self.document,self.origin,self.not_mounted,))\n return __hash__',
     "def __create_fn__(_type_subject, _type_findings, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,subject:_type_subject,findings:_type_findings)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'subject',subject)\n  __dataclass_builtins_object__.__setattr__(self,'findings',findings)\n return __init__",
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(subject={self.subject!r}, findings={self.findings!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.subject,self.findings,)==(other.subject,other.findings,)\n  return NotImplemented\n return __eq__',
@@ -3215,30 +3215,31 @@ def __create_fn__():
  return __eq__
 CODES.append(__create_fn__.__code__)
 
-def __create_fn__(_type_document, _type_origin, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
- def __init__(self,document:_type_document,origin:_type_origin)->_return_type:
+def __create_fn__(_type_document, _type_origin, _type_not_mounted, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_not_mounted, _return_type):
+ def __init__(self,document:_type_document,origin:_type_origin,not_mounted:_type_not_mounted=_dflt_not_mounted)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'document',document)
   __dataclass_builtins_object__.__setattr__(self,'origin',origin)
+  __dataclass_builtins_object__.__setattr__(self,'not_mounted',not_mounted)
  return __init__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(document={self.document!r}, origin={self.origin!r})"
+  return self.__class__.__qualname__ + f"(document={self.document!r}, origin={self.origin!r}, not_mounted={self.not_mounted!r})"
  return __repr__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.document,self.origin,)==(other.document,other.origin,)
+   return (self.document,self.origin,self.not_mounted,)==(other.document,other.origin,other.not_mounted,)
   return NotImplemented
  return __eq__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
-  if type(self) is cls or name in ('document','origin',):
+  if type(self) is cls or name in ('document','origin','not_mounted',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
  return __setattr__
@@ -3246,7 +3247,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
-  if type(self) is cls or name in ('document','origin',):
+  if type(self) is cls or name in ('document','origin','not_mounted',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
  return __delattr__
@@ -3254,7 +3255,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __hash__(self):
-  return hash((self.document,self.origin,))
+  return hash((self.document,self.origin,self.not_mounted,))
  return __hash__
 CODES.append(__create_fn__.__code__)
 

@@ -94,12 +94,12 @@ TEXTS = (
     'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'what\',\'value\',\'source\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
     'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'what\',\'value\',\'source\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
     'def __create_fn__():\n def __hash__(self):\n  return hash((self.what,self.value,self.source,))\n return __hash__',
-    "def __create_fn__(_type_id, _type_severity, _type_subject, _type_title, _type_evidence, _type_why, _type_fix, _type_risk, _type_verify, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_evidence, _dflt_why, _dflt_fix, _dflt_risk, _dflt_verify, _return_type):\n def __init__(self,id:_type_id,severity:_type_severity,subject:_type_subject,title:_type_title,evidence:_type_evidence=_dflt_evidence,why:_type_why=_dflt_why,fix:_type_fix=_dflt_fix,risk:_type_risk=_dflt_risk,verify:_type_verify=_dflt_verify)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'id',id)\n  __dataclass_builtins_object__.__setattr__(self,'severity',severity)\n  __dataclass_builtins_object__.__setattr__(self,'subject',subject)\n  __dataclass_builtins_object__.__setattr__(self,'title',title)\n  __dataclass_builtins_object__.__setattr__(self,'evidence',evidence)\n  __dataclass_builtins_object__.__setattr__(self,'why',why)\n  __dataclass_builtins_object__.__setattr__(self,'fix',fix)\n  __dataclass_builtins_object__.__setattr__(self,'risk',risk)\n  __dataclass_builtins_object__.__setattr__(self,'verify',verify)\n  self.__post_init__()\n return __init__",
-    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(id={self.id!r}, severity={self.severity!r}, subject={self.subject!r}, title={self.title!r}, evidence={self.evidence!r}, why={self.why!r}, fix={self.fix!r}, risk={self.risk!r}, verify={self.verify!r})"\n return __repr__',
-    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.id,self.severity,self.subject,self.title,self.evidence,self.why,self.fix,self.risk,self.verify,)==(other.id,other.severity,other.subject,other.title,other.evidence,other.why,other.fix,other.risk,other.verify,)\n  return NotImplemented\n return __eq__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'id\',\'severity\',\'subject\',\'title\',\'evidence\',\'why\',\'fix\',\'risk\',\'verify\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'id\',\'severity\',\'subject\',\'title\',\'evidence\',\'why\',\'fix\',\'risk\',\'verify\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
-    'def __create_fn__():\n def __hash__(self):\n  return hash((self.id,self.severity,self.subject,self.title,self.evidence,self.why,self.fix,self.risk,self.verify,))\n return __hash__',
+    "def __create_fn__(_type_id, _type_severity, _type_subject, _type_title, _type_evidence, _type_why, _type_fix, _type_risk, _type_verify, _type_history, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_evidence, _dflt_why, _dflt_fix, _dflt_risk, _dflt_verify, _dflt_history, _return_type):\n def __init__(self,id:_type_id,severity:_type_severity,subject:_type_subject,title:_type_title,evidence:_type_evidence=_dflt_evidence,why:_type_why=_dflt_why,fix:_type_fix=_dflt_fix,risk:_type_risk=_dflt_risk,verify:_type_verify=_dflt_verify,history:_type_history=_dflt_history)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'id',id)\n  __dataclass_builtins_object__.__setattr__(self,'severity',severity)\n  __dataclass_builtins_object__.__setattr__(self,'subject',subject)\n  __dataclass_builtins_object__.__setattr__(self,'title',title)\n  __dataclass_builtins_object__.__setattr__(self,'evidence',evidence)\n  __dataclass_builtins_object__.__setattr__(self,'why',why)\n  __dataclass_builtins_object__.__setattr__(self,'fix',fix)\n  __dataclass_builtins_object__.__setattr__(self,'risk',risk)\n  __dataclass_builtins_object__.__setattr__(self,'verify',verify)\n  __dataclass_builtins_object__.__setattr__(self,'history',history)\n  self.__post_init__()\n return __init__",
+    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(id={self.id!r}, severity={self.severity!r}, subject={self.subject!r}, title={self.title!r}, evidence={self.evidence!r}, why={self.why!r}, fix={self.fix!r}, risk={self.risk!r}, verify={self.verify!r}, history={self.history!r})"\n return __repr__',
+    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.id,self.severity,self.subject,self.title,self.evidence,self.why,self.fix,self.risk,self.verify,self.history,)==(other.id,other.severity,other.subject,other.title,other.evidence,other.why,other.fix,other.risk,other.verify,other.history,)\n  return NotImplemented\n return __eq__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'id\',\'severity\',\'subject\',\'title\',\'evidence\',\'why\',\'fix\',\'risk\',\'verify\',\'history\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'id\',\'severity\',\'subject\',\'title\',\'evidence\',\'why\',\'fix\',\'risk\',\'verify\',\'history\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
+    'def __create_fn__():\n def __hash__(self):\n  return hash((self.id,self.severity,self.subject,self.title,self.evidence,self.why,self.fix,self.risk,self.verify,self.history,))\n return __hash__',
     "def __create_fn__(_type_mode, _type_option, _type_automatic, _type_text, _type_source, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,mode:_type_mode,option:_type_option,automatic:_type_automatic,text:_type_text,source:_type_source)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'mode',mode)\n  __dataclass_builtins_object__.__setattr__(self,'option',option)\n  __dataclass_builtins_object__.__setattr__(self,'automatic',automatic)\n  __dataclass_builtins_object__.__setattr__(self,'text',text)\n  __dataclass_builtins_object__.__setattr__(self,'source',source)\n return __init__",
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(mode={self.mode!r}, option={self.option!r}, automatic={self.automatic!r}, text={self.text!r}, source={self.source!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.mode,self.option,self.automatic,self.text,self.source,)==(other.mode,other.option,other.automatic,other.text,other.source,)\n  return NotImplemented\n return __eq__',
@@ -860,8 +860,8 @@ def __create_fn__():
  return __hash__
 CODES.append(__create_fn__.__code__)
 
-def __create_fn__(_type_id, _type_severity, _type_subject, _type_title, _type_evidence, _type_why, _type_fix, _type_risk, _type_verify, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_evidence, _dflt_why, _dflt_fix, _dflt_risk, _dflt_verify, _return_type):
- def __init__(self,id:_type_id,severity:_type_severity,subject:_type_subject,title:_type_title,evidence:_type_evidence=_dflt_evidence,why:_type_why=_dflt_why,fix:_type_fix=_dflt_fix,risk:_type_risk=_dflt_risk,verify:_type_verify=_dflt_verify)->_return_type:
+def __create_fn__(_type_id, _type_severity, _type_subject, _type_title, _type_evidence, _type_why, _type_fix, _type_risk, _type_verify, _type_history, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_evidence, _dflt_why, _dflt_fix, _dflt_risk, _dflt_verify, _dflt_history, _return_type):
+ def __init__(self,id:_type_id,severity:_type_severity,subject:_type_subject,title:_type_title,evidence:_type_evidence=_dflt_evidence,why:_type_why=_dflt_why,fix:_type_fix=_dflt_fix,risk:_type_risk=_dflt_risk,verify:_type_verify=_dflt_verify,history:_type_history=_dflt_history)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'id',id)
   __dataclass_builtins_object__.__setattr__(self,'severity',severity)
   __dataclass_builtins_object__.__setattr__(self,'subject',subject)
@@ -871,27 +871,28 @@ def __create_fn__(_type_id, _type_severity, _type_subject, _type_title, _type_ev
   __dataclass_builtins_object__.__setattr__(self,'fix',fix)
   __dataclass_builtins_object__.__setattr__(self,'risk',risk)
   __dataclass_builtins_object__.__setattr__(self,'verify',verify)
+  __dataclass_builtins_object__.__setattr__(self,'history',history)
   self.__post_init__()
  return __init__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(id={self.id!r}, severity={self.severity!r}, subject={self.subject!r}, title={self.title!r}, evidence={self.evidence!r}, why={self.why!r}, fix={self.fix!r}, risk={self.risk!r}, verify={self.verify!r})"
+  return self.__class__.__qualname__ + f"(id={self.id!r}, severity={self.severity!r}, subject={self.subject!r}, title={self.title!r}, evidence={self.evidence!r}, why={self.why!r}, fix={self.fix!r}, risk={self.risk!r}, verify={self.verify!r}, history={self.history!r})"
  return __repr__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.id,self.severity,self.subject,self.title,self.evidence,self.why,self.fix,self.risk,self.verify,)==(other.id,other.severity,other.subject,other.title,other.evidence,other.why,other.fix,other.risk,other.verify,)
+   return (self.id,self.severity,self.subject,self.title,self.evidence,self.why,self.fix,self.risk,self.verify,self.history,)==(other.id,other.severity,other.subject,other.title,other.evidence,other.why,other.fix,other.risk,other.verify,other.history,)
   return NotImplemented
  return __eq__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
-  if type(self) is cls or name in ('id','severity','subject','title','evidence','why','fix','risk','verify',):
+  if type(self) is cls or name in ('id','severity','subject','title','evidence','why','fix','risk','verify','history',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
  return __setattr__
@@ -899,7 +900,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
-  if type(self) is cls or name in ('id','severity','subject','title','evidence','why','fix','risk','verify',):
+  if type(self) is cls or name in ('id','severity','subject','title','evidence','why','fix','risk','verify','history',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
  return __delattr__
@@ -907,7 +908,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __hash__(self):
-  return hash((self.id,self.severity,self.subject,self.title,self.evidence,self.why,self.fix,self.risk,self.verify,))
+  return hash((self.id,self.severity,self.subject,self.title,self.evidence,self.why,self.fix,self.risk,self.verify,self.history,))
  return __hash__
 CODES.append(__create_fn__.__code__)
 
