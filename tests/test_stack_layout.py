@@ -239,3 +239,34 @@ async def test_details_of_a_layer_with_the_same_rows_go_in_place(tmp_path) -> No
         await pilot.press("s")  # the sources replace the caveats: the table is built again
         await settle(pilot)
         assert table._update_count != count and "from " in str(table.get_row(table.ordered_rows[1].key)[1])
+
+
+def loops_with_long_mountpoints(tmp_path):  # type: ignore[no-untyped-def]
+    """Three mounted loop devices: the six columns fit beside the details at 120, ROTA and SCHED do not."""
+    from diskdoctor.probes.root import Root
+    from support.sysfs_builder import SysrootBuilder
+
+    builder = SysrootBuilder(tmp_path, hostname="wide-mounts")
+    for index in range(3):
+        builder.loop(f"loop{index}", f"7:{index}", 1 << 30, f"/images/{index}.img")
+        builder.mount(f"7:{index}", f"/srv/mountpoints/loop-data-{index}", "ext4", f"/dev/loop{index}")
+    return Root(str(builder.finish()), live=False)
+
+
+async def test_a_wider_screen_never_shows_fewer_tree_columns(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """At 120 the tree went beside the details and dropped ROTA and SCHED that it showed at 80: side by
+    side only when the tree keeps them and the details keep a 30-cell value column; otherwise stacked."""
+    root = loops_with_long_mountpoints(tmp_path)
+    shown = []
+    for size in SIZES:
+        app = DiskDoctorApp(root)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await pilot.pause(0.1)
+            screen = app.screen
+            header = str(screen.query_one("#stack-columns", Static).render())
+            shown.append([h for h in ("ROTA", "SCHED", "DISC-MAX", "DISC-GRAN") if h in header])
+            table = screen.query_one(LayerTable)
+            assert table.columns["value"].width >= MIN_VALUE_CELLS  # type: ignore[index]
+    assert shown[0][:2] == ["ROTA", "SCHED"], shown
+    assert all(set(before[:2]) <= set(after) for before, after in pairwise(shown)), shown

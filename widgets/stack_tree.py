@@ -36,6 +36,8 @@ HEADINGS = ("NAME", "TYPE", "SIZE", "TRIM", "FSTYPE", "MOUNTPOINTS")
 EXTRA_HEADINGS = ("ROTA", "SCHED", "DISC-MAX", "DISC-GRAN")
 """Shown after MOUNTPOINTS, in this order of importance, only when every column before them is whole."""
 SCROLLBAR = 2
+KEPT_BESIDE = 2
+"""ROTA and SCHED: the extra columns a tree beside the details keeps when it would show them stacked."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,9 +243,14 @@ class StackTree(Tree[StackRow]):
         """Cells the tree needs with every column whole and every extra column (scrollbar included)."""
         return self.widths.natural() + SCROLLBAR
 
-    def base_width(self) -> int:
-        """Cells the tree needs with its six columns whole (scrollbar included)."""
-        return self.widths.natural(0) + SCROLLBAR
+    def base_width(self, extra: int = 0) -> int:
+        """Cells the tree needs with its six columns whole and `extra` extra columns (scrollbar included)."""
+        return self.widths.natural(extra) + SCROLLBAR
+
+    def stacked_extra(self, width: int) -> int:
+        """How many extra columns a side-by-side tree must keep: those a `width`-cell (stacked) tree
+        shows, up to ROTA and SCHED (DISC-MAX and DISC-GRAN may go to give the details room)."""
+        return min(KEPT_BESIDE, self.widths.fitted(width - SCROLLBAR).shown_extra)
 
     def _refit(self) -> None:
         """Fit the columns to the width; when they change, redraw and give the screen the new header."""
