@@ -3,6 +3,7 @@ ROTA / SCHED / DISC-MAX / DISC-GRAN (lsblk's names) after them when the pane has
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -36,6 +37,8 @@ HEADINGS = ("NAME", "TYPE", "SIZE", "TRIM", "FSTYPE", "MOUNTPOINTS")
 EXTRA_HEADINGS = ("ROTA", "SCHED", "DISC-MAX", "DISC-GRAN")
 """Shown after MOUNTPOINTS, in this order of importance, only when every column before them is whole."""
 SCROLLBAR = 2
+KEPT_BESIDE = 2
+"""ROTA and SCHED: the extra columns a tree beside the details keeps when it would show them stacked."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,12 +76,19 @@ class ColumnWidths:
     """How many extra columns a fitted line shows."""
     has_mounts: bool = False
     """Whether any row has a mountpoint to show: MOUNTPOINTS (and its header) is left out when none has."""
+    name_cells: Counter[int] = field(default_factory=Counter, compare=False, repr=False)
+    """Every row's NAME need (indentation included), to split a short line between names and mounts."""
+    mount_cells: Counter[int] = field(default_factory=Counter, compare=False, repr=False)
+    """Every mountpoint's width."""
 
     def see(self, row: StackRow, depth: int) -> None:
         """Widen the columns for one more row at `depth`."""
         icon = ICON_WIDTH if row.has_children else 0
         self.indent = max(self.indent, depth * GUIDE_WIDTH + icon)
         self.name = max(self.name, depth * GUIDE_WIDTH + icon + cell_len(row.name))
+        self.name_cells[depth * GUIDE_WIDTH + icon + cell_len(row.name)] += 1
+        if row.mounts:
+            self.mount_cells[cell_len(row.mounts)] += 1
         self.kind = max(self.kind, cell_len(row.kind))
         self.size = max(self.size, cell_len(row.size))
         self.trim = max(self.trim, cell_len(row.trim))
@@ -120,8 +130,25 @@ class ColumnWidths:
         mounts = max(mounts_floor, min(self.mounts, left)) if has_mounts else 0
         left -= mounts
         fstype += max(0, min(self.fstype - fstype, left))
+        if has_mounts and mounts < self.mounts:
+            name, mounts = self._split(name + mounts, min(self.name, self.indent + MIN_NAME_CELLS), mounts)
         return ColumnWidths(name, self.kind, self.size, self.trim, fstype, mounts, self.indent,
                             list(self.extra), 0, has_mounts)
+
+    def _split(self, cells: int, name_floor: int, mounts: int) -> tuple[int, int]:
+        """NAME and MOUNTPOINTS widths sharing `cells`: MOUNTPOINTS widened to a mountpoint's width when
+        that hides fewer cells of names and mountpoints over all rows (one deep name then no longer cuts
+        every mountpoint), else as they were, names whole first."""
+        def hidden(mounts: int) -> int:
+            name = cells - mounts
+            return (sum(rows * max(0, need - name) for need, rows in self.name_cells.items())
+                    + sum(rows * max(0, need - mounts) for need, rows in self.mount_cells.items()))
+
+        wider = [need for need in self.mount_cells if mounts < need <= cells - name_floor]
+        best = min(wider, key=lambda need: (hidden(need), need), default=mounts)
+        if hidden(best) >= hidden(mounts):
+            best = mounts
+        return cells - best, best
 
 
 def header_text(widths: ColumnWidths | None = None) -> Text:
@@ -241,9 +268,14 @@ class StackTree(Tree[StackRow]):
         """Cells the tree needs with every column whole and every extra column (scrollbar included)."""
         return self.widths.natural() + SCROLLBAR
 
-    def base_width(self) -> int:
-        """Cells the tree needs with its six columns whole (scrollbar included)."""
-        return self.widths.natural(0) + SCROLLBAR
+    def base_width(self, extra: int = 0) -> int:
+        """Cells the tree needs with its six columns whole and `extra` extra columns (scrollbar included)."""
+        return self.widths.natural(extra) + SCROLLBAR
+
+    def stacked_extra(self, width: int) -> int:
+        """How many extra columns a side-by-side tree must keep: those a `width`-cell (stacked) tree
+        shows, up to ROTA and SCHED (DISC-MAX and DISC-GRAN may go to give the details room)."""
+        return min(KEPT_BESIDE, self.widths.fitted(width - SCROLLBAR).shown_extra)
 
     def _refit(self) -> None:
         """Fit the columns to the width; when they change, redraw and give the screen the new header."""
