@@ -81,11 +81,11 @@ PROCESS_LINES = 20
 """The most processes the pane lists (as many as its rows hold, up to this)."""
 WHO_EXTRA_LINES = 4
 """The pane's lines besides the processes: its heading, the unreadable note and the page cache's two."""
-DROP_FIRST = ("in_flight", "d_await", "dmb_s", "d_s", "f_await", "f_s", "spark", "rmb_s", "w_await",
+DROP_FIRST = ("spark", "in_flight", "d_await", "dmb_s", "d_s", "f_await", "f_s", "rmb_s", "w_await",
               "r_await", "r_s", "io_ticks_ms", "flushes", "discards", "sectors_read", "reads")
-"""Columns left out when the table is too narrow for all, least telling first (the rest stay whole); the
-latencies outlast the util trend (util's recent past) and read MB/s (a deep stack's long names at 80
-columns leave room for both latencies then)."""
+"""Columns left out when the table is too narrow for all, least telling first (the rest stay whole): the
+util trend (util's recent past, a picture of the util column) goes before any figure; the latencies
+outlast read MB/s (a deep stack's long names at 80 columns leave room for both latencies then)."""
 
 
 @dataclass
