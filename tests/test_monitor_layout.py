@@ -5,6 +5,7 @@ capture's table given the rows the live host's process pane would take."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 from conftest import fixture_root
@@ -203,3 +204,20 @@ async def test_an_idle_live_host_draws_its_trend_from_the_first_figures() -> Non
         devices = [key for key in screen._row_keys if not key.startswith("group|")]
         cells = [table.get_cell(key, "spark").plain for key in devices]
         assert cells and all(cell.strip() for cell in cells), cells
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_a_capture_column_reads_one_way(size: tuple[int, int]) -> None:
+    """newuser5 saw `279M` above `302.6M` in one column of lab-ssd's Monitor: one decimal on every row."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=size) as pilot:
+        screen = await open_monitor(pilot)
+        table = screen.query_one("#monitor-table", DataTable)
+        devices = [key for key in screen._row_keys if not key.startswith("group|")]
+        shown = [str(column.key.value) for column in table.columns.values()]
+        for column in ("sectors_read", "sectors_written"):
+            if column not in shown:
+                continue
+            cells = [table.get_cell(key, column).plain.strip() for key in devices]
+            sized = [cell for cell in cells if cell[-1:] in "KMGTPE"]
+            assert sized and all(re.fullmatch(r"\d+\.\d[KMGTPE]", cell) for cell in sized), cells
