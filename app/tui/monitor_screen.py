@@ -71,6 +71,10 @@ SIDE_FRAME_CELLS = 3
 SIDE_WRAP_CELLS = 46
 """Beside the table, the side pane may be narrower than its longest line (that line wraps) down to this: a
 process line ("name[pid] read 0B/s write 57.5M/s") stays whole; narrower, the pane goes under the table."""
+SELECTED_MIN_CELLS = 22
+"""Under the table, the selected layer's figures keep this much width beside "who does the I/O"."""
+SELECTED_GAP_CELLS = 2
+"""The gap between "who does the I/O" and the selected layer's figures under the table."""
 SIDE_BELOW_ROWS = 8
 """Under the table, the side pane has at least this many rows (up to half the body when its lines need
 them); the table has the rest it needs, and the pane every row the table does not need (never blank rows
@@ -405,6 +409,8 @@ class MonitorScreen(Screen[None]):
             side_cells = width - needed - 1
         beside = width - needed >= side_cells
         self.set_class(not beside, "-side-below")
+        if beside:  # under the table it is sized from its lines (_fit_who_below)
+            self.query_one("#monitor-who").styles.width = None
         side = self.query_one("#monitor-side")
         side.styles.width = side_cells if beside else None
         counters = self._columns is COUNTER_COLUMNS  # a capture's reading: no process is known
@@ -638,19 +644,19 @@ class MonitorScreen(Screen[None]):
 
     def _draw_side(self, sample: MonitorSample) -> None:
         layer, heading = self._selected_layer()
-        detail = Text()
-        if layer is not None:
-            detail.append(f"\n{heading}\n", style="bold")
-            cells = rate_cells(layer.delta) if layer.delta is not None else counter_cells(layer)
-            columns = COLUMNS if layer.delta is not None else COUNTER_COLUMNS
-            for label, key, _ in columns:
-                detail.append(f"  {label:<9} {cells[key]}\n")
+        detail = self._detail(layer, heading)
         who = Text.assemble(("Who does the I/O\n", "bold"))
         live = sample.live or self.root.live
-        for line in process_lines(sample.processes, live, limit=self._who_room(detail)):
+        whole = process_lines(sample.processes, live, limit=self._who_room(detail))
+        for line in whole:
             who.append(line + "\n")
-        for line in writeback_lines(sample):
+        cache = writeback_lines(sample)
+        for line in cache:
             who.append(line + "\n", style="dim")
+        if self.has_class("-side-below"):
+            room = self._fit_who_below([*whole, *cache[:1]])
+            if cell_len(heading) > room:
+                detail = self._detail(layer, middle_ellipsis(heading, room))
         self._show("#monitor-who", who)
         self._show("#monitor-selected", detail)
         width = max(self.query_one("#monitor-who").content_size.width, 1)
@@ -663,6 +669,30 @@ class MonitorScreen(Screen[None]):
         if wanted > self._side_cells:  # a longer line: the pane grows to hold it (or goes under the table)
             self._side_cells, self._fitted_width = wanted, 0
             self._fit_columns(self.size.width)
+
+    @staticmethod
+    def _detail(layer: LayerSample | None, heading: str) -> Text:
+        """The selected layer's heading and every figure of its row, one a line."""
+        detail = Text()
+        if layer is not None:
+            detail.append(f"\n{heading}\n", style="bold")
+            cells = rate_cells(layer.delta) if layer.delta is not None else counter_cells(layer)
+            columns = COLUMNS if layer.delta is not None else COUNTER_COLUMNS
+            for label, key, _ in columns:
+                detail.append(f"  {label:<9} {cells[key]}\n")
+        return detail
+
+    def _fit_who_below(self, whole: list[str]) -> int:
+        """Under the table, "who does the I/O" is as wide as its process lines (a name[pid] and its figures
+        never break; newuser5 saw `kworker/u8:1+loop5[19` / `372] read…` in 24 columns with 30 blank beside)
+        and the selected layer's figures take the rest: returns their width."""
+        content = max(self.size.width - SIDE_FRAME_CELLS, 1)
+        longest = max((cell_len(line) for line in ["Who does the I/O", *whole]), default=0)
+        cells = max(min(longest, content - SELECTED_MIN_CELLS - SELECTED_GAP_CELLS), 1)
+        who = self.query_one("#monitor-who", Static)
+        if who.styles.width is None or who.styles.width.value != cells:
+            who.styles.width = cells
+        return max(content - cells - SELECTED_GAP_CELLS, 1)
 
     def _who_room(self, detail: Text) -> int:
         """How many processes the pane lists: as many as its rows hold beside the selected layer's figures
