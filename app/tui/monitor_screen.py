@@ -647,14 +647,16 @@ class MonitorScreen(Screen[None]):
         detail = self._detail(layer, heading)
         who = Text.assemble(("Who does the I/O\n", "bold"))
         live = sample.live or self.root.live
-        whole = process_lines(sample.processes, live, limit=self._who_room(detail))
-        for line in whole:
+        limit = self._who_room(detail)
+        lines = process_lines(sample.processes, live, limit=limit)
+        for line in lines:
             who.append(line + "\n")
         cache = writeback_lines(sample)
         for line in cache:
             who.append(line + "\n", style="dim")
         if self.has_class("-side-below"):
-            room = self._fit_who_below([*whole, *cache[:1]])
+            listed = len(sample.processes.top[:limit]) if sample.processes is not None else 0
+            room = self._fit_who_below(lines[:listed])  # the notes under them wrap
             if cell_len(heading) > room:
                 detail = self._detail(layer, middle_ellipsis(heading, room))
         self._show("#monitor-who", who)
@@ -692,7 +694,7 @@ class MonitorScreen(Screen[None]):
         who = self.query_one("#monitor-who", Static)
         if who.styles.width is None or who.styles.width.value != cells:
             who.styles.width = cells
-        return max(content - cells - SELECTED_GAP_CELLS, 1)
+        return max(content - cells - SELECTED_GAP_CELLS - SCROLLBAR_CELLS, 1)  # the pane may scroll
 
     def _who_room(self, detail: Text) -> int:
         """How many processes the pane lists: as many as its rows hold beside the selected layer's figures
