@@ -145,6 +145,8 @@ async def test_the_pane_says_why_no_device_shows_the_writes() -> None:
     async with app.run_test(size=(200, 60)) as pilot:
         screen: MonitorScreen = await open_monitor(pilot)
         screen._timer.pause()
+        await app.workers.wait_for_complete()  # a poll in flight would land after the sample made here
+        await pilot.pause()
         sample = dataclasses.replace(screen.sample, processes=ProcessRates(
             [ProcessRate(42, "python", 0.0, 57.5e6)]), page_cache=PageCache(300 << 20, 0, 30.0, 57.5e6))
         screen.post_message(monitor_screen.MonitorTick(sample))
@@ -163,6 +165,8 @@ async def test_a_process_line_is_whole_in_the_pane(size: tuple[int, int]) -> Non
     async with app.run_test(size=size) as pilot:
         screen: MonitorScreen = await open_monitor(pilot)
         screen._timer.pause()
+        await app.workers.wait_for_complete()  # a poll in flight would land after the sample made here
+        await pilot.pause()
         sample = dataclasses.replace(screen.sample, processes=ProcessRates(
             [ProcessRate(19372, "kworker/u8:1+loop5", 4096.0, 36.3 * (1 << 20)),
              ProcessRate(812, "etcd", 0.0, 2.1 * (1 << 20))]),
