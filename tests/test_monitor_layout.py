@@ -5,6 +5,7 @@ capture's table given the rows the live host's process pane would take."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 from conftest import fixture_root
@@ -165,3 +166,58 @@ async def test_a_title_that_changes_at_a_tick_is_repainted_across_its_row() -> N
         device = table.columns[next(iter(table.columns))].get_render_width(table)
         assert any(region.width > device and region.width >= len(title) for region in painted), painted
         assert any(line.startswith(f" {title}") for line in screen_lines(app))
+
+
+def test_an_idle_trend_is_a_flat_baseline() -> None:
+    """newuser5 saw the util trend blank on every row of an idle host: an idle tick is the lowest bar."""
+    assert monitor_screen.sparkline_of((None, 0.0, 0.0, 0.0)).endswith(" ▁▁▁")
+    assert monitor_screen.sparkline_of((0.0, 0.5, 1.0)).endswith("▁▄█")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_the_util_trend_goes_before_any_figure(size: tuple[int, int]) -> None:
+    """At 120 columns inflight, d_await and dMB/s were hidden while the trend stayed: the trend (a picture
+    of util) is left out first, and a figure only when that is not enough."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=size) as pilot:
+        screen = await open_monitor(pilot)
+        screen._columns, screen._fitted_width = monitor_screen.COLUMNS, 0  # as on the live host
+        screen._fit_columns(size[0])
+        await pilot.pause(0.1)
+        hidden = screen.hidden_columns
+        assert not hidden or hidden[0] == "util trend", hidden
+
+
+@pytest.mark.live
+async def test_an_idle_live_host_draws_its_trend_from_the_first_figures() -> None:
+    """Live at 200x60 every device row's trend cell shows bars once a tick has figures (it was blank)."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await open_monitor(pilot)
+        table = screen.query_one("#monitor-table", DataTable)
+        for _ in range(60):  # the first tick has no rates; the next one does
+            await pilot.pause(0.1)
+            if any(layer.delta is not None for layer in screen.sample.layers()):
+                break
+        await pilot.pause(0.2)
+        assert "spark" in [str(column.key.value) for column in table.columns.values()]
+        devices = [key for key in screen._row_keys if not key.startswith("group|")]
+        cells = [table.get_cell(key, "spark").plain for key in devices]
+        assert cells and all(cell.strip() for cell in cells), cells
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_a_capture_column_reads_one_way(size: tuple[int, int]) -> None:
+    """newuser5 saw `279M` above `302.6M` in one column of lab-ssd's Monitor: one decimal on every row."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=size) as pilot:
+        screen = await open_monitor(pilot)
+        table = screen.query_one("#monitor-table", DataTable)
+        devices = [key for key in screen._row_keys if not key.startswith("group|")]
+        shown = [str(column.key.value) for column in table.columns.values()]
+        for column in ("sectors_read", "sectors_written"):
+            if column not in shown:
+                continue
+            cells = [table.get_cell(key, column).plain.strip() for key in devices]
+            sized = [cell for cell in cells if cell[-1:] in "KMGTPE"]
+            assert sized and all(re.fullmatch(r"\d+\.\d[KMGTPE]", cell) for cell in sized), cells

@@ -145,6 +145,8 @@ async def test_the_pane_says_why_no_device_shows_the_writes() -> None:
     async with app.run_test(size=(200, 60)) as pilot:
         screen: MonitorScreen = await open_monitor(pilot)
         screen._timer.pause()
+        await app.workers.wait_for_complete()  # a poll in flight would land after the sample made here
+        await pilot.pause()
         sample = dataclasses.replace(screen.sample, processes=ProcessRates(
             [ProcessRate(42, "python", 0.0, 57.5e6)]), page_cache=PageCache(300 << 20, 0, 30.0, 57.5e6))
         screen.post_message(monitor_screen.MonitorTick(sample))
@@ -152,3 +154,25 @@ async def test_the_pane_says_why_no_device_shows_the_writes() -> None:
         who = str(screen.query_one("#monitor-who", Static).render())
         assert "python[42] read 0B/s write 54.8M/s" in who
         assert "page cache: 300M dirty, +54.8M/s" in who and "reaches the page cache" in who
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_a_process_line_is_whole_in_the_pane(size: tuple[int, int]) -> None:
+    """At 80x24 during a benchmark the pane under the table was 24 columns wide and split
+    `kworker/u8:1+loop5[19` / `372] read 4K/s write` with ~30 blank columns beside it: the pane is
+    sized from its process lines, so each reads whole on one screen row."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        screen: MonitorScreen = await open_monitor(pilot)
+        screen._timer.pause()
+        await app.workers.wait_for_complete()  # a poll in flight would land after the sample made here
+        await pilot.pause()
+        sample = dataclasses.replace(screen.sample, processes=ProcessRates(
+            [ProcessRate(19372, "kworker/u8:1+loop5", 4096.0, 36.3 * (1 << 20)),
+             ProcessRate(812, "etcd", 0.0, 2.1 * (1 << 20))]),
+            page_cache=PageCache(300 << 20, 0, 30.0, 57.5e6))
+        screen.post_message(monitor_screen.MonitorTick(sample))
+        await pilot.pause(0.3)
+        lines = screen_lines(app)
+        for line in ("kworker/u8:1+loop5[19372] read 4K/s write 36.3M/s", "etcd[812] read 0B/s write 2.1M/s"):
+            assert any(line in row for row in lines), lines

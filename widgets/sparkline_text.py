@@ -1,5 +1,6 @@
 """A sparkline as text (▁▂▃▄▅▆▇█), for a table cell: one character per tick, on a fixed scale so rows
-compare at a glance (a row's own maximum would make an idle disk's noise look like a spike)."""
+compare at a glance (a row's own maximum would make an idle disk's noise look like a spike); an idle tick
+is the lowest bar, so an idle device draws a flat baseline rather than a blank cell."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ BARS = " ▁▂▃▄▅▆▇█"
 
 
 def sparkline(values: Sequence[float | None], width: int, top: float = 1.0) -> str:
-    """The last `width` values as bars from 0 to `top` (None, a tick without a figure, is a space);
+    """The last `width` values as bars from 0 (▁) to `top` (None, a tick without a figure, is a space);
     right-aligned so the newest tick is always in the last cell."""
     cells = []
     for value in list(values)[-width:]:
@@ -17,5 +18,5 @@ def sparkline(values: Sequence[float | None], width: int, top: float = 1.0) -> s
             cells.append(" ")
             continue
         share = min(max(value / top, 0.0), 1.0) if top > 0 else 0.0
-        cells.append(BARS[max(round(share * (len(BARS) - 1)), 1 if value > 0 else 0)])
+        cells.append(BARS[max(round(share * (len(BARS) - 1)), 1)])
     return "".join(cells).rjust(width)

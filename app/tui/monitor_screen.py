@@ -71,6 +71,10 @@ SIDE_FRAME_CELLS = 3
 SIDE_WRAP_CELLS = 46
 """Beside the table, the side pane may be narrower than its longest line (that line wraps) down to this: a
 process line ("name[pid] read 0B/s write 57.5M/s") stays whole; narrower, the pane goes under the table."""
+SELECTED_MIN_CELLS = 22
+"""Under the table, the selected layer's figures keep this much width beside "who does the I/O"."""
+SELECTED_GAP_CELLS = 2
+"""The gap between "who does the I/O" and the selected layer's figures under the table."""
 SIDE_BELOW_ROWS = 8
 """Under the table, the side pane has at least this many rows (up to half the body when its lines need
 them); the table has the rest it needs, and the pane every row the table does not need (never blank rows
@@ -81,11 +85,11 @@ PROCESS_LINES = 20
 """The most processes the pane lists (as many as its rows hold, up to this)."""
 WHO_EXTRA_LINES = 4
 """The pane's lines besides the processes: its heading, the unreadable note and the page cache's two."""
-DROP_FIRST = ("in_flight", "d_await", "dmb_s", "d_s", "f_await", "f_s", "spark", "rmb_s", "w_await",
+DROP_FIRST = ("spark", "in_flight", "d_await", "dmb_s", "d_s", "f_await", "f_s", "rmb_s", "w_await",
               "r_await", "r_s", "io_ticks_ms", "flushes", "discards", "sectors_read", "reads")
-"""Columns left out when the table is too narrow for all, least telling first (the rest stay whole); the
-latencies outlast the util trend (util's recent past) and read MB/s (a deep stack's long names at 80
-columns leave room for both latencies then)."""
+"""Columns left out when the table is too narrow for all, least telling first (the rest stay whole): the
+util trend (util's recent past, a picture of the util column) goes before any figure; the latencies
+outlast read MB/s (a deep stack's long names at 80 columns leave room for both latencies then)."""
 
 
 @dataclass
@@ -405,6 +409,8 @@ class MonitorScreen(Screen[None]):
             side_cells = width - needed - 1
         beside = width - needed >= side_cells
         self.set_class(not beside, "-side-below")
+        if beside:  # under the table it is sized from its lines (_fit_who_below)
+            self.query_one("#monitor-who").styles.width = None
         side = self.query_one("#monitor-side")
         side.styles.width = side_cells if beside else None
         counters = self._columns is COUNTER_COLUMNS  # a capture's reading: no process is known
@@ -638,19 +644,21 @@ class MonitorScreen(Screen[None]):
 
     def _draw_side(self, sample: MonitorSample) -> None:
         layer, heading = self._selected_layer()
-        detail = Text()
-        if layer is not None:
-            detail.append(f"\n{heading}\n", style="bold")
-            cells = rate_cells(layer.delta) if layer.delta is not None else counter_cells(layer)
-            columns = COLUMNS if layer.delta is not None else COUNTER_COLUMNS
-            for label, key, _ in columns:
-                detail.append(f"  {label:<9} {cells[key]}\n")
+        detail = self._detail(layer, heading)
         who = Text.assemble(("Who does the I/O\n", "bold"))
         live = sample.live or self.root.live
-        for line in process_lines(sample.processes, live, limit=self._who_room(detail)):
+        limit = self._who_room(detail)
+        lines = process_lines(sample.processes, live, limit=limit)
+        for line in lines:
             who.append(line + "\n")
-        for line in writeback_lines(sample):
+        cache = writeback_lines(sample)
+        for line in cache:
             who.append(line + "\n", style="dim")
+        if self.has_class("-side-below"):
+            listed = len(sample.processes.top[:limit]) if sample.processes is not None else 0
+            room = self._fit_who_below(lines[:listed])  # the notes under them wrap
+            if cell_len(heading) > room:
+                detail = self._detail(layer, middle_ellipsis(heading, room))
         self._show("#monitor-who", who)
         self._show("#monitor-selected", detail)
         width = max(self.query_one("#monitor-who").content_size.width, 1)
@@ -663,6 +671,30 @@ class MonitorScreen(Screen[None]):
         if wanted > self._side_cells:  # a longer line: the pane grows to hold it (or goes under the table)
             self._side_cells, self._fitted_width = wanted, 0
             self._fit_columns(self.size.width)
+
+    @staticmethod
+    def _detail(layer: LayerSample | None, heading: str) -> Text:
+        """The selected layer's heading and every figure of its row, one a line."""
+        detail = Text()
+        if layer is not None:
+            detail.append(f"\n{heading}\n", style="bold")
+            cells = rate_cells(layer.delta) if layer.delta is not None else counter_cells(layer)
+            columns = COLUMNS if layer.delta is not None else COUNTER_COLUMNS
+            for label, key, _ in columns:
+                detail.append(f"  {label:<9} {cells[key]}\n")
+        return detail
+
+    def _fit_who_below(self, whole: list[str]) -> int:
+        """Under the table, "who does the I/O" is as wide as its process lines (a name[pid] and its figures
+        never break; newuser5 saw `kworker/u8:1+loop5[19` / `372] read…` in 24 columns with 30 blank beside)
+        and the selected layer's figures take the rest: returns their width."""
+        content = max(self.size.width - SIDE_FRAME_CELLS, 1)
+        longest = max((cell_len(line) for line in ["Who does the I/O", *whole]), default=0)
+        cells = max(min(longest, content - SELECTED_MIN_CELLS - SELECTED_GAP_CELLS), 1)
+        who = self.query_one("#monitor-who", Static)
+        if who.styles.width is None or who.styles.width.value != cells:
+            who.styles.width = cells
+        return max(content - cells - SELECTED_GAP_CELLS - SCROLLBAR_CELLS, 1)  # the pane may scroll
 
     def _who_room(self, detail: Text) -> int:
         """How many processes the pane lists: as many as its rows hold beside the selected layer's figures
