@@ -191,8 +191,8 @@ def _compare_lines(comparison: Comparison) -> list[str]:
     deltas = comparison.deltas  # each column aligned on its decimal points and units, as wide as it needs
     before = aligned_figures([value_text(delta.before, delta.unit) for delta in deltas])
     after = aligned_figures([value_text(delta.after, delta.unit) for delta in deltas])
-    cell = max(len("candidate"), *map(len, before + after))
-    change = max(len("change"), *(len(delta.percent_text()) for delta in deltas))
+    cell = max([len("candidate"), *map(len, before + after)])
+    change = max([len("change"), *(len(delta.percent_text()) for delta in deltas)])
     lines.append(f"  {'metric':<{width}} {'baseline':>{cell}}  {'candidate':>{cell}}  {'change':>{change}}")
     lines += [delta_line(delta, width, (f"{b:>{cell}}", f"{a:>{cell}}"), change)
               for delta, b, a in zip(deltas, before, after, strict=True)]
