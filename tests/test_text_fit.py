@@ -68,7 +68,7 @@ async def test_the_figures_table_right_aligns_numbers_and_lines_up_units(
         columns = columns_of(figures)
         assert len(columns) == 2, figures
         for column in columns:
-            assert len(column) == 5 and len(set(column)) == 1, (column, figures)  # number ends and units line up
+            assert len(column) == 5 and len(set(column)) == 1, (column, figures)  # numbers and units line up
         counts = [[m.end() for m in re.finditer(r"\d[\d,]*", blank(row))]
                   for row in figures[:4]]
         samples = [m.end() for m in re.finditer("samples", rows[0])]
