@@ -200,6 +200,7 @@ def _by_key(metrics: list[Metric]) -> dict[str, Metric]:
 
 
 def _load_of(run: SavedRun) -> tuple[object, object] | None:
+    """(rate, arrival) of the open-loop load a WAL run's verdict cited; None for any other run."""
     head = getattr(getattr(run.record, "result", None), "headline", None)
     return None if head is None or head.rate is None else (head.rate, head.arrival)
 
