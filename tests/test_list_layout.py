@@ -269,3 +269,23 @@ async def test_runs_filter_status_fits_80_columns(two_saved_runs: Path) -> None:
         status = _line_of(app, "#runs-status")
         assert status == "filter 'watch': 1 of 2 runs · Esc clears · Space picks two to compare", status
         assert _line_of(app, "#runs-filter") == "filter: watch (1 of 2) · Esc clears"
+
+
+@pytest.mark.parametrize("size", [(120, 40), (200, 60)], ids=["120x40", "200x60"])
+async def test_runs_list_shows_each_result_whole_at_120_and_200(two_saved_runs: Path,
+                                                                   size: tuple[int, int]) -> None:
+    """newuser5 #4: a result was cut ("FAIL p99 33.9 ms [host…") while its cell and the target's had blank
+    columns; the result column is sized from its content first, the target cut in its middle instead."""
+    for run in (RUNS.parent / "saved-runs").glob("*.json"):  # runs with two tags: the longest results
+        shutil.copy(run, two_saved_runs / run.name)
+        (two_saved_runs / run.name).chmod(0o600)
+    wal = next(two_saved_runs.glob("*-wal-ef4f.json"))  # a long target directory, as in the pass
+    wal.write_text(wal.read_text().replace("/var/tmp/ddw", "/tmp/footfit/mnt-ext4-data"))
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=size) as pilot:
+        await _runs_at_80(pilot)
+        lines = screen_lines(app)
+        for result in ("FAIL p99 963 ms >= 10 ms [host busy]",
+                       "FAIL p99 19.7 ms >= 10 ms [host busy] [closed-loop model]",
+                       "FAIL p99 116 ms >= 20 ms [host busy] [closed-loop model]"):
+            assert any(result in line for line in lines), (result, lines[:9])

@@ -15,6 +15,7 @@ import pytest
 from diskdoctor.app.core.runs.compare import compare_runs
 from diskdoctor.app.core.runs.record import SavedRun
 from diskdoctor.app.core.runs.store import RunStore, default_runs_dir, save_run
+from diskdoctor.app.text.runs import compare_lines
 from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.wal_params import PROFILES, WalParams
 from diskdoctor.probes.wal_target import Target
@@ -328,3 +329,45 @@ def test_compare_latest_previous_takes_the_previous_run_of_the_same_kind(store: 
     assert f"baseline  {older.id}" in result.out and f"candidate {newest.id}" in result.out
     alone = run_cli("runs", "compare", older.id, "previous")
     assert_one_line_error(alone, f"there is no wal run before {older.id}")
+
+
+def _two_load_run(day: int, judged: float, fast_ms: float, slow_ms: dict[float, float],
+                  rates: tuple[float, ...] = (50.0, 500.0)) -> SavedRun:
+    """A WAL run with open-loop levels at `rates` (p99 `slow_ms[rate]`), its verdict citing `judged`."""
+    from diskdoctor.probes.engine.workloads.wal import WalLevel
+    from diskdoctor.probes.latency_histogram import LatencyHistogram
+    from support.runs_support import histogram
+
+    levels = []
+    for rate in rates:
+        whole = histogram(int(fast_ms * 1e6), int(slow_ms[rate] * 1e6))
+        levels.append(WalLevel(rate, "steady", whole.count, whole.count, whole.count / rate, whole, whole,
+                               whole, LatencyHistogram(), scheduled_s=whole.count / rate))
+    result = WalResult.of_levels(levels)
+    result = result.judged_at(next(level for level in levels if level.rate == judged))
+    return saved_run(day, result=result)
+
+
+def test_runs_judged_at_different_loads_are_compared_at_one_load() -> None:
+    """Issue (newuser5 #1): a 50/s-judged run against a 500/s-judged one put 500/s figures under "at 50
+    writes/s" and called the higher configured rate "ops/s +900% better"."""
+    base = _two_load_run(20, 50.0, 0.8, {50.0: 2.7, 500.0: 9.0})
+    cand = _two_load_run(21, 500.0, 0.5, {50.0: 2.8, 500.0: 9.8})
+    comparison = compare_runs(base, cand)
+    p99 = next(delta for delta in comparison.deltas if delta.label.startswith("p99 fdatasync"))
+    assert "at 50 writes/s" in p99.label and p99.after == pytest.approx(2.8, rel=0.02)  # 50/s against 50/s
+    ops = next(delta for delta in comparison.deltas if delta.label.startswith("ops/s"))
+    assert ops.percent == pytest.approx(0, abs=1) and not ops.improvement
+    text = "\n".join(compare_lines(comparison))
+    assert "+900%" not in text and "better" not in text
+
+
+def test_runs_without_a_shared_load_are_not_compared() -> None:
+    base = _two_load_run(20, 50.0, 0.8, {50.0: 2.7}, rates=(50.0,))
+    cand = _two_load_run(21, 500.0, 0.5, {500.0: 9.8}, rates=(500.0,))
+    comparison = compare_runs(base, cand)
+    assert comparison.deltas == [] and not comparison.flags()
+    note = comparison.not_comparable()
+    assert note is not None and "loads differ" in note
+    assert "only in baseline: p99 fdatasync from due at 50 writes/s" in note and "only in candidate" in note
+    assert "better" not in "\n".join(compare_lines(comparison))

@@ -1,5 +1,5 @@
 """Figures that line up and text that wraps where a reader expects (issue 23, a new-user pass in tmux):
-numbers aligned on their decimal point and unit, paths broken only after a "/", wrapped lines hanging under
+numbers right-aligned with their units in a column, paths broken only after a "/", wrapped lines hanging under
 the text of their first line. Driven with Pilot at the sizes the pass used; read as `tmux capture-pane`."""
 
 from __future__ import annotations
@@ -38,8 +38,9 @@ def drawn(app: DiskDoctorApp, widget: Widget) -> list[str]:
 
 
 def columns_of(rows: list[str]) -> list[list[tuple[int, int]]]:
-    """Per figure column, (where its decimal point or the end of its digits is, where its unit starts)."""
-    found = [[(m.start() + len(m[1]), m.start(3)) for m in LATENCY.finditer(row)] for row in rows]
+    """Per figure column, (where its number ends, where its unit starts): numbers right-aligned, units in
+    one column."""
+    found = [[(m.end(2) if m[2] else m.end(1), m.start(3)) for m in LATENCY.finditer(row)] for row in rows]
     width = max(map(len, found))
     return [[row[index] for row in found if len(row) == width] for index in range(width)]
 
@@ -50,7 +51,7 @@ def blank(row: str) -> str:
 
 
 @pytest.mark.parametrize("size", [(120, 40), (200, 60)], ids=["120x40", "200x60"])
-async def test_the_figures_table_lines_up_on_the_decimal_point_and_the_unit(
+async def test_the_figures_table_right_aligns_numbers_and_lines_up_units(
         fixture_mounts: None, size: tuple[int, int]) -> None:
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=size) as pilot:
@@ -67,7 +68,7 @@ async def test_the_figures_table_lines_up_on_the_decimal_point_and_the_unit(
         columns = columns_of(figures)
         assert len(columns) == 2, figures
         for column in columns:
-            assert len(column) == 5 and len(set(column)) == 1, (column, figures)  # points and units line up
+            assert len(column) == 5 and len(set(column)) == 1, (column, figures)  # numbers and units line up
         counts = [[m.end() for m in re.finditer(r"\d[\d,]*", blank(row))]
                   for row in figures[:4]]
         samples = [m.end() for m in re.finditer("samples", rows[0])]
@@ -235,7 +236,7 @@ async def test_runs_figures_and_comparison_line_up(private_state_dir: Path) -> N
             assert figures and all(len(set(column)) == 1 for column in columns_of(figures)), lines
 
 
-def test_the_runs_comparison_lines_up_on_the_decimal_point() -> None:
+def test_the_runs_comparison_right_aligns_numbers_and_lines_up_units() -> None:
     from diskdoctor.app.core.runs.compare import compare_runs
     from diskdoctor.app.text.runs import compare_lines
     from support.runs_support import saved_run
@@ -274,3 +275,12 @@ def test_a_wrapped_guide_choice_title_hangs_past_its_note() -> None:
     lines = [line.rstrip() for line in console.export_text().splitlines()]
     assert lines == ["/tmp/pytest-of-root/pytest-1019/loops0/mnt-ext4-discard",
                      "    (ext4 on /dev/loop16)", "  TRIM OK"], lines
+
+
+def test_three_significant_digit_figures_read_as_plain_right_aligned_numbers() -> None:
+    """newuser5 #9: decimal alignment padded "870    µs" above "11.9  ms"; fio/iostat readers expect the
+    numbers right-aligned and the unit in its own column."""
+    from diskdoctor.app.base.columns import aligned_figures
+
+    assert aligned_figures(["870 µs", "11.9 ms", "2.74 ms", "-"]) == [" 870 µs", "11.9 ms", "2.74 ms",
+                                                                       "   -   "]

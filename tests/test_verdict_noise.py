@@ -52,7 +52,7 @@ def test_no_two_of_the_four_runs_are_a_regression() -> None:
     for first, second in combinations(issue_runs(), 2):
         comparison = compare_runs(first, second)
         assert not comparison.regressed
-        p99 = next(delta for delta in comparison.deltas if delta.key == "sync_p99")
+        p99 = next(delta for delta in comparison.deltas if delta.key == "sync_p99@500/s steady")
         assert p99.noise is not None and p99.noise.untested is None and not p99.noise.beyond_noise
         if p99.significant:  # +435% between two of them: said to be within noise, not flagged
             flags = comparison.flags()
@@ -80,7 +80,7 @@ def test_runs_compare_cli_on_the_issue_runs_and_on_a_real_slowdown(store: RunSto
     assert regressed.code == 1, regressed.err
     assert regressed.out.startswith("REGRESSION p99 fdatasync from due at 500 writes/s, steady +")
     document = json.loads(run_cli("runs", "compare", quiet.id, slow.id, "--json").out)
-    p99 = next(metric for metric in document["metrics"] if metric["key"] == "sync_p99")
+    p99 = next(metric for metric in document["metrics"] if metric["key"] == "sync_p99@500/s steady")
     assert p99["regression"] and p99["noise"]["intervals_apart"] and p99["noise"]["rank_p_value"] < 0.01
 
 

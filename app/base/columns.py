@@ -1,5 +1,5 @@
-"""Columns of figures as iostat and fio print them: digits right-aligned on the decimal point, units in a
-column of their own, so that "600 µs" and "5.00 ms" read down a table without hunting for the point."""
+"""Columns of figures as iostat and fio print them: numbers right-aligned, units in a column of their own, so
+that "870 µs" and "11.9 ms" (three significant digits each) read down a table as two plain figures."""
 
 from __future__ import annotations
 
@@ -17,13 +17,12 @@ def _parts(cell: str) -> tuple[str, str, str]:
 
 
 def aligned_figures(cells: list[str]) -> list[str]:
-    """`cells` padded to one width with their decimal points and their units one above the other:
-    ["600 µs", "5.00 ms", "15.0 ms", "-"] gives ["600    µs", "  5.00 ms", " 15.0  ms", "  -      "]."""
+    """`cells` padded to one width, their numbers right-aligned and their units one above the other:
+    ["600 µs", "5.00 ms", "15.0 ms", "-"] gives [" 600 µs", "5.00 ms", "15.0 ms", "   -   "]."""
     parts = [_parts(cell) for cell in cells]
-    whole = max((len(part[0]) for part in parts), default=0)
-    fraction = max((len(part[1]) for part in parts), default=0)
+    number = max((len(w + f) for w, f, _ in parts), default=0)
     unit = max((len(part[2]) for part in parts), default=0)
-    return [f"{w:>{whole}}{f:<{fraction}}" + (f" {u:<{unit}}" if unit else "") for w, f, u in parts]
+    return [f"{w + f:>{number}}" + (f" {u:<{unit}}" if unit else "") for w, f, u in parts]
 
 
 def aligned_column(cells: list[str], width: int = 0) -> list[str]:

@@ -126,8 +126,8 @@ def _layers_text(run: SavedRun) -> str:
 
 
 def metric_lines(metrics: list[Metric]) -> list[str]:
-    """"p99 fdatasync      0.956 ms" per metric, the labels in one column, the values aligned on their
-    decimal point and unit (as iostat prints them)."""
+    """"p99 fdatasync      0.956 ms" per metric, the labels in one column, the numbers right-aligned
+    and their units in a column of their own (as iostat prints them)."""
     width = max((len(metric.label) for metric in metrics), default=0)
     values = aligned_figures([value_text(metric.value, metric.unit) for metric in metrics])
     return [f"  {metric.label:<{width}}  {value}".rstrip()
@@ -188,11 +188,11 @@ def _compare_lines(comparison: Comparison) -> list[str]:
     lines += comparison.noise_lines()
     lines += caveat_changes(comparison)
     width = max([18, *(len(delta.label) for delta in comparison.deltas)])
-    deltas = comparison.deltas  # each column aligned on its decimal points and units, as wide as it needs
+    deltas = comparison.deltas  # each column: numbers right-aligned, units in one column, as wide as it needs
     before = aligned_figures([value_text(delta.before, delta.unit) for delta in deltas])
     after = aligned_figures([value_text(delta.after, delta.unit) for delta in deltas])
-    cell = max(len("candidate"), *map(len, before + after))
-    change = max(len("change"), *(len(delta.percent_text()) for delta in deltas))
+    cell = max([len("candidate"), *map(len, before + after)])
+    change = max([len("change"), *(len(delta.percent_text()) for delta in deltas)])
     lines.append(f"  {'metric':<{width}} {'baseline':>{cell}}  {'candidate':>{cell}}  {'change':>{change}}")
     lines += [delta_line(delta, width, (f"{b:>{cell}}", f"{a:>{cell}}"), change)
               for delta, b, a in zip(deltas, before, after, strict=True)]

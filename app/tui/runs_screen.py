@@ -278,9 +278,9 @@ class RunsScreen(Screen[None]):
 
     def _column_widths(self) -> tuple[int, int, int, int]:
         """Saved, kind, target and result widths, handed out in this order: the verdict with its figure
-        (and its limit when the target keeps TARGET_BEFORE_LIMIT_CELLS), the target with its filesystem
-        type (cut in the middle of its directory only for want of room), the rest of the result (limit,
-        tags), then the target's device and host."""
+        (and its limit when the target keeps TARGET_BEFORE_LIMIT_CELLS), the whole result when the target
+        keeps TARGET_MIN_CELLS (cut in the middle of its directory), the target with its filesystem type,
+        the rest of the result (limit, tags), then the target's device and host."""
         table = self.query_one(DataTable)
         width = table.size.width or self.app.size.width
         saved = SAVED_CELLS if width >= SHORT_SAVED_BELOW else SHORT_SAVED_CELLS
@@ -300,6 +300,8 @@ class RunsScreen(Screen[None]):
                        for parts in heads), default=result)
         if room - limited >= TARGET_BEFORE_LIMIT_CELLS:  # every verdict keeps its limit ("< 10 ms")
             result = max(result, limited)
+        if room - result_whole >= TARGET_MIN_CELLS:  # then the whole result: the target is cut in its middle
+            result = max(result, result_whole)
         target = max(min(shortest, room - result), TARGET_MIN_CELLS)
         result = max(result, min(result_whole, room - target))
         target = max(target, min(whole if room - result >= whole else with_device, room - result))

@@ -4,6 +4,8 @@ the Runs screen and the reports)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from diskdoctor.app.base.formatting import binary_size
 from diskdoctor.probes.engine.sections import section_key
 from diskdoctor.probes.engine.workloads.compaction import STREAM_LABELS
@@ -107,11 +109,16 @@ def latency_metrics(prefix: str, label: str, histogram: LatencyHistogram, *,
 def wal_metrics(record: BenchRecord) -> list[Metric]:
     """`bench wal`: the durable call's percentiles, ops/s and the write p99."""
     result, label = record.result, SYNC_LABELS[record.params.sync]
+    at, suffix = "", ""
     if result.model == "open loop":  # the judged load's figures, timed from when each write was due
         label = f"{label} from due at {result.load['text']}"
-    return [*latency_metrics("sync", label, result.sync, sections=_wal_sections(record, result)),
-            Metric("ops_per_s", "ops/s", "ops/s", result.ops_per_s, lower_is_better=False, judged=True),
-            Metric("write_p99", "p99 write()", "ms", _ms(result.write.percentile(99.0)))]
+        # the load is part of every key: runs compare never matches 50/s figures against 500/s ones
+        at, suffix = f" at {result.load['text']}", section_key("", "", result.load).removeprefix("/")
+    metrics = [*latency_metrics("sync", label, result.sync, sections=_wal_sections(record, result)),
+               Metric("ops_per_s", f"ops/s{at}", "ops/s", result.ops_per_s, lower_is_better=False,
+                      judged=True),
+               Metric("write_p99", f"p99 write(){at}", "ms", _ms(result.write.percentile(99.0)))]
+    return [replace(metric, key=metric.key + suffix) for metric in metrics]
 
 
 SectionsOf = list[list[LatencyHistogram]] | None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from diskdoctor.app.base.formatting import with_article
@@ -114,10 +114,16 @@ class Comparison:
     """Judged metrics only one run has (baseline's labels, candidate's): not comparable, never flagged."""
 
     def not_comparable(self) -> str | None:
-        """"not comparable on p99 fdatasync: the candidate measured p99 write() instead", or None."""
+        """"not comparable on p99 fdatasync: the candidate measured p99 write() instead"; for figures of
+        different loads "the loads differ: only in baseline …; only in candidate …"; or None."""
         only_base, only_cand = self.unmatched
         if not only_base and not only_cand:
             return None
+        if any(" at " in label for label in only_base + only_cand):  # WAL levels: each load is its own key
+            parts = [f"only in {side}: {', '.join(labels)}"
+                     for side, labels in (("baseline", only_base), ("candidate", only_cand)) if labels]
+            return (f"the loads differ, so these are not compared (no flag; compare runs with the same "
+                    f"writes/s): {'; '.join(parts)}")
         what = ", ".join(only_base or only_cand)
         other = ", ".join(only_cand or only_base)
         side = "candidate" if only_base else "baseline"
@@ -193,6 +199,34 @@ def _by_key(metrics: list[Metric]) -> dict[str, Metric]:
     return {metric.key: metric for metric in metrics}
 
 
+def _load_of(run: SavedRun) -> tuple[object, object] | None:
+    """(rate, arrival) of the open-loop load a WAL run's verdict cited; None for any other run."""
+    head = getattr(getattr(run.record, "result", None), "headline", None)
+    return None if head is None or head.rate is None else (head.rate, head.arrival)
+
+
+def _judged_at(run: SavedRun, load: tuple[object, object]) -> SavedRun | None:
+    """`run` with the figures of its level at `load` as its headline, or None when it has no such level."""
+    result = run.record.result  # type: ignore[attr-defined]
+    level = next((level for level in result.levels if (level.rate, level.arrival) == load), None)
+    if level is None:
+        return None
+    return replace(run, record=replace(run.record, result=result.judged_at(level)))  # type: ignore[type-var]
+
+
+def _at_one_load(baseline: SavedRun, candidate: SavedRun) -> tuple[SavedRun, SavedRun]:
+    """Two WAL runs whose verdicts cited different loads, both at one load they share (the baseline's when the
+    candidate has it): 50/s figures are compared with 50/s figures, never with 500/s ones."""
+    before, after = _load_of(baseline), _load_of(candidate)
+    if before is None or after is None or before == after:
+        return baseline, candidate
+    moved = _judged_at(candidate, before)
+    if moved is not None:
+        return baseline, moved
+    moved = _judged_at(baseline, after)
+    return (moved, candidate) if moved is not None else (baseline, candidate)
+
+
 def different_kinds(first: SavedRun, second: SavedRun) -> str:
     """Why two runs cannot be compared, when they measured different things."""
     return (f"run {first.id} is {with_article(first.kind)} run and {second.id} "
@@ -202,6 +236,7 @@ def different_kinds(first: SavedRun, second: SavedRun) -> str:
 def compare_runs(first: SavedRun, second: SavedRun) -> Comparison:
     """Compare two runs; the older one is the baseline whatever the argument order."""
     baseline, candidate = sorted((first, second), key=lambda run: (run.saved_at, run.id))
+    baseline, candidate = _at_one_load(baseline, candidate)
     before = _by_key(baseline.kind_info.metrics(baseline.record))
     after = _by_key(candidate.kind_info.metrics(candidate.record))
     deltas = []

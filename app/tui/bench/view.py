@@ -123,8 +123,8 @@ def percentile_values(histogram: LatencyHistogram) -> dict[str, float | None]:
 
 def stats_text(interval: LatencyHistogram, total: LatencyHistogram, metric: str,
                writes: LatencyHistogram | None = None) -> Text:
-    """Interval and cumulative percentiles, each with the number of samples behind it, in columns whose
-    decimal points and units line up (as iostat and fio print them); then write()."""
+    """Interval and cumulative percentiles, each with the number of samples behind it, in columns of
+    right-aligned numbers and their units one above the other (as iostat and fio print them); then write()."""
     names = [name for name, _ in SHOWN] + ["max"]
     label = max(len(metric), *map(len, names))
     rows = [Text(f"{name:<{label}}") for name in names]
