@@ -302,3 +302,20 @@ async def test_at_80_one_deep_name_does_not_cut_every_mountpoint() -> None:
                                         ("vg0-pool_passdown-tpool", "vg0-pool_passdown-tpool"),
                                         ("vg0-thin_passdown", "/lab/thin_passdown"),
                                         ("vg0-thin_nopassdown", "/lab/thin_nopassdown")}, cut
+
+
+async def test_every_extra_column_has_a_value_in_both_directions() -> None:
+    """lsblk's extra columns are never blank: md0 has no scheduler ("-", as `devices` prints it), and a
+    mountpoint's row in the mounts-down view shows its device's values, as it shows its size."""
+    from diskdoctor.app.tui.stack_view import DISKS_UP, MOUNTS_DOWN, StackView
+    from diskdoctor.probes.host import read_host
+
+    host = read_host(fixture_root("etcd-raid0-lvm-luks"))
+    for mode in (DISKS_UP, MOUNTS_DOWN):
+        view = StackView(host, mode)
+        rows = view.children(None)
+        while rows:
+            row = rows.pop()
+            assert len(row.extra) == 4 and all(row.extra), (mode, row.name, row.extra)
+            if row.has_children:
+                rows.extend(view.children(row.key))

@@ -32,15 +32,15 @@ def verdict_text(verdict: str, trim_verdict: str | None = None) -> str:
 
 def device_extra(device: BlockDevice) -> tuple[str, str, str, str]:
     """ROTA (yes/no, as `diskdoctor devices` and the TRIM column say it), SCHED, DISC-MAX and DISC-GRAN as
-    lsblk prints them ("" when unknown)."""
+    lsblk prints them ("-" when unknown or none, as `diskdoctor devices` prints it: never a blank cell)."""
     rota = device.rotational.value
-    return ("" if rota is None else yes_no(rota), device.scheduler.value or "",
+    return ("-" if rota is None else yes_no(rota), device.scheduler.value or "-",
             _lsblk_bytes(device.discard_max_bytes.value), _lsblk_bytes(device.discard_granularity.value))
 
 
 def _lsblk_bytes(value: int | None) -> str:
     """0B, 512B, 4K, 4G: lsblk's short sizes."""
-    return "" if value is None else "0B" if value == 0 else human_bytes(value)
+    return "-" if value is None else "0B" if value == 0 else human_bytes(value)
 
 
 class StackView:
@@ -101,7 +101,8 @@ class StackView:
                         size=human_bytes(device.size_bytes.value),
                         trim=verdict_text(trim.reach.verdict, self.trim_verdicts.get(trim.mountpoint)),
                         fstype=trim.fstype,
-                        mounts="", has_children=True, emphasis="bold cyan")
+                        mounts="", has_children=True, emphasis="bold cyan",
+                        extra=device_extra(device))  # its device's, as its size is: no blank cell
 
     def children(self, key: str | None) -> list[StackRow]:
         """Rows under `key` (None for the top level)."""
