@@ -144,3 +144,27 @@ async def test_a_run_just_started_is_what_advice_narrows_to(fixture_mounts: None
         subjects = {s for row in screen.all_rows for s in row.subjects}
         assert "/var/lib/etcd" in subjects
         assert screen.subject == "/var/lib/etcd"
+
+
+async def test_a_directory_typed_on_the_chosen_filesystem_stays(tmp_path: Path) -> None:
+    """newuser6: a run picked on Runs (its filesystem becomes the selection) replaced the directory typed
+    on the Benchmark screen with that filesystem's mountpoint, so `s` would have written elsewhere."""
+    from diskdoctor.app.tui.bench.form import BenchForm
+    from diskdoctor.app.tui.selection import choose
+
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("3")
+        await settled(app, pilot)
+        form = app.screen.query_one(BenchForm)
+        form.query_one("#bench-dir").value = str(tmp_path)  # as typed
+        await settled(app, pilot)
+        mountpoint = form.mountpoint_of(str(tmp_path))
+        assert mountpoint is not None
+        await pilot.press("5")
+        await settled(app, pilot)
+        choose(app, None, mountpoint, "runs")  # a run on that filesystem moved to on Runs
+        await pilot.press("3")
+        await settled(app, pilot)
+        assert form.directory == str(tmp_path)

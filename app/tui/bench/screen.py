@@ -197,7 +197,9 @@ class BenchScreen(SnapshotScreen):
                 or not self.root.live or selection == self._offered):
             return
         self._offered = selection
-        if self.query_one(BenchForm).directory != selection.mountpoint:
+        form = self.query_one(BenchForm)
+        # A directory already typed on the chosen filesystem stays: the run goes where the user said.
+        if form.mountpoint_of(form.directory) != selection.mountpoint:
             self.choose_directory(selection.mountpoint, SELECTED_ON.get(selection.by, selection.by))
 
     def on_screen_suspend(self) -> None:
