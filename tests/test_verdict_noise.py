@@ -136,3 +136,20 @@ def test_the_benchmark_screen_shows_inconclusive_in_yellow_with_what_settles_it(
     assert text.style == "bold yellow"
     line = view.previous_line(record.params, record.target, record.result, 10.0, record.sections)
     assert line.plain.startswith("previous run: INCONCLUSIVE ")
+
+
+def test_an_inconclusive_verdicts_fix_is_the_command_that_would_settle_it() -> None:
+    """newuser6 (issue 23: fix lines are commands): the fix was a shell comment ("# a run about 5 s
+    longer … would settle it"); it is now `bench wal` on the same directory, that long per load."""
+    import shlex
+
+    from diskdoctor.app.core.bench.uncertainty import settle_seconds
+
+    worst = issue_runs()[3].record
+    [finding] = verdict_findings("wal", worst.to_json())
+    line = finding.fix[0]
+    assert line.startswith("diskdoctor bench wal --dir "), line
+    argv = shlex.split(line, comments=True)
+    seconds = settle_seconds(worst.verdict().settle)
+    if seconds is not None:
+        assert argv[argv.index("--duration") + 1] == f"{seconds:g}s", line

@@ -80,8 +80,9 @@ def _directory(document: dict[str, object]) -> str:
     return shown(directory) if isinstance(directory, str) else "DIR"
 
 
-def rerun_command(document: dict[str, object]) -> str:
-    """`diskdoctor bench wal|interference --dir D ...` with every option this result ran with."""
+def rerun_command(document: dict[str, object], duration_s: float | None = None) -> str:
+    """`diskdoctor bench wal|interference --dir D ...` with every option this result ran with; a WAL run
+    with `duration_s` runs that long per load instead (what would settle an inconclusive verdict)."""
     argv = ["diskdoctor", "bench"]
     if "alone" in document and "under_compaction" in document:
         params, alone = _dict(document.get("params")), _dict(document.get("alone"))
@@ -103,6 +104,8 @@ def rerun_command(document: dict[str, object]) -> str:
     else:
         argv += ["wal", "--dir", _directory(document)]
         params = _dict(document.get("params"))
+        if duration_s is not None:
+            params = {**params, "duration_s": duration_s}
         profile = params.get("profile")
         base = PROFILES.get(profile if isinstance(profile, str) else "", PROFILES["etcd"])
         argv += _wal_options(params, None) + _load_options(params, base) + _threshold(document)

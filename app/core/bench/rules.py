@@ -12,7 +12,7 @@ from ..findings.registry import Scope, rule
 from ..findings.vocabulary import Severity
 from .context import BenchContext
 from .rerun import rerun_command
-from .uncertainty import FAIL, INCONCLUSIVE, PASS
+from .uncertainty import FAIL, INCONCLUSIVE, PASS, settle_seconds
 from .wal import ETCD_THRESHOLD_MS, format_ms, interval_from_json, interval_phrase
 
 HEADROOM_SHARE = 0.2
@@ -199,5 +199,5 @@ def inconclusive_finding(rule_id: str, subject: str, what: str, threshold: float
         "lies on both sides)", evidence,
         "The samples this run took cannot tell whether the p99 is under or over the threshold: its 95% "
         "interval reaches both sides. Changing hardware on this evidence could be a mistake either way.",
-        (f"# {settle}" if settle else "# run it longer, or at a quieter moment",),
+        (f"{rerun_command(document, settle_seconds(settle))}   # {settle or 'or at a quieter moment'}",),
         None, (f"{rerun_command(document)}   # longer (--duration) or at a quieter moment",))

@@ -4,6 +4,7 @@ verdict can say PASS or FAIL only when the whole interval is on one side of the 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist, stdev
@@ -260,6 +261,16 @@ def settle_factor(interval: Interval, threshold: float, samples: int,
     if reach is not None and reach <= 0:
         return None
     return factor if factor <= MAX_SETTLE_FACTOR else None
+
+
+SETTLE_SECONDS = re.compile(r"about ([\d,]+) s per load\) would settle it")
+"""How `settle_text` names the run length that would settle a verdict (read back for the fix command)."""
+
+
+def settle_seconds(settle: str | None) -> float | None:
+    """The seconds per load `settle_text` said would settle a verdict, None when it named none."""
+    found = SETTLE_SECONDS.search(settle or "")
+    return float(found[1].replace(",", "")) if found else None
 
 
 def settle_text(interval: Interval | None, threshold: float, samples: int, duration_s: float | None,
