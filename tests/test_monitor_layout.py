@@ -221,3 +221,17 @@ async def test_a_capture_column_reads_one_way(size: tuple[int, int]) -> None:
             cells = [table.get_cell(key, column).plain.strip() for key in devices]
             sized = [cell for cell in cells if cell[-1:] in "KMGTPE"]
             assert sized and all(re.fullmatch(r"\d+\.\d[KMGTPE]", cell) for cell in sized), cells
+
+
+@pytest.mark.parametrize("fixture", [LAB, "long-names"])
+async def test_a_cut_name_takes_the_width_left_blank_at_80_columns(fixture: str) -> None:
+    """At 80x24 a long device name is cut only while the row has no blank columns at its right: the
+    name column takes the width a left-out figure frees (newuser6 saw `vg0-po…ore_tmeta` with ~12 blank)."""
+    app = DiskDoctorApp(fixture_root(fixture))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_monitor(pilot)
+        table = screen.query_one("#monitor-table", DataTable)
+        device = table.columns.get("device")  # type: ignore[call-overload]
+        used = sum(column.width + 2 for column in table.columns.values()) + 2  # padding, scrollbar
+        room = table.size.width
+        assert device.width == screen._name_cells or used >= room - 1, (device.width, used, room)

@@ -148,3 +148,14 @@ async def test_list_that_cannot_show_every_row_says_how_many_fit() -> None:
         await open_trim(app, pilot)
         await pilot.pause()
         assert "rows fit" not in text_of(app, "#status")  # all 12 show: nothing to say
+
+
+async def test_the_host_summary_takes_two_rows_at_80x24() -> None:
+    """At 80x24 on lab-ssd the timer and cron lines are folded to two rows, the timer's state kept, so the
+    filesystem list gets the rows (newuser6 saw 5 rows of timer/cron text)."""
+    async with running(fixture_root("lab-ssd"), (80, 24)) as (app, pilot):
+        await open_trim(app, pilot)
+        await pilot.pause(0.1)
+        host = app.screen.query_one("#trim-host")
+        assert host.size.height <= 2, text_of(app, "#trim-host")
+        assert text_of(app, "#trim-host").startswith("fstrim.timer ")

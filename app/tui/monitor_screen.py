@@ -431,6 +431,9 @@ class MonitorScreen(Screen[None]):
                 columns.remove(found)
                 hidden.append(found[0])
                 needed -= found[2] + CELL_PADDING
+        grow = min(room - needed, self._name_cells - columns[0][2])
+        if grow > 0:  # a left-out figure freed more than the cut took: the name takes it back
+            columns[0] = ("device", "device", columns[0][2] + grow)
         self._set_columns(columns, hidden)
         self._fit_heights()
 

@@ -11,7 +11,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard, StatusLine
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import middle_ellipsis
+from diskdoctor.widgets.fit_text import fit_parts, middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.wrap_text import WrappedText
@@ -75,25 +75,35 @@ def details_heading(mountpoint: str, fstype: str, source: str, width: int) -> st
     return f"{prefix}{middle_ellipsis(mountpoint, room - len(source_cut))}{middle}{source_cut})"
 
 
-def host_summary(facts: TrimFacts, peak: PeakWindow | None) -> Text:
-    """Two lines on the host-wide trim machinery: timer state, cron jobs, peak window."""
+def host_summary(facts: TrimFacts, peak: PeakWindow | None, width: int = 0) -> Text:
+    """Two lines on the host-wide trim machinery: timer state, cron jobs, peak window; given a `width`, each
+    line keeps its first parts (the timer's state, the cron jobs) and leaves out what does not fit, so the
+    summary never wraps into rows the filesystem list needs (newuser6 saw 5 rows of it at 80x24)."""
     timer = facts.timer
-    text = Text()
-    text.append("fstrim.timer ", "bold")
-    text.append(timer.state, "green" if timer.active and timer.systemd_running else "yellow")
-    if not timer.systemd_running:
-        text.append(" (systemd not running)", "yellow")
-    if timer.calendars:
-        text.append(f" · OnCalendar={', '.join(timer.calendars)}")
-    if timer.dropins:
-        text.append(f" · overridden in {', '.join(timer.dropins)}")
+    state = timer.state + ("" if timer.systemd_running else " (systemd not running)")
+    good = timer.active and timer.systemd_running
     scope = {"fstab": "fstab mounts only", "all": "all mounts"}.get(timer.service_scope)
-    text.append(f" · fstrim.service trims {scope}" if scope else
-                " · fstrim.service scope unknown (its unit file was not found)")
+    first = [f"fstrim.timer {state}",
+             f"OnCalendar={', '.join(timer.calendars)}" if timer.calendars else "",
+             f"overridden in {', '.join(timer.dropins)}" if timer.dropins else "",
+             f"fstrim.service trims {scope}" if scope
+             else "fstrim.service scope unknown (its unit file was not found)"]
     crons = [f"{c.source}{'' if c.runs else ' (skipped)'}" for c in facts.crons]
-    text.append(f"\ncron: {', '.join(crons) if crons else 'no fstrim jobs'}")
-    text.append(f" · peak window: {peak.text if peak else 'not set (p)'}")
-    text.append(f" · times in {facts.clock.zone_name}, now = {facts.clock.source}", "dim")
+    second = [f"cron: {', '.join(crons) if crons else 'no fstrim jobs'}",
+              f"peak window: {peak.text if peak else 'not set (p)'}",
+              f"times in {facts.clock.zone_name}, now = {facts.clock.source}"]
+    if width > 0:
+        lines = [fit_parts([(part, index) for index, part in enumerate(first)], width),
+                 fit_parts([(part, index) for index, part in enumerate(second)], width)]
+    else:
+        lines = [" · ".join(part for part in first if part), " · ".join(second)]
+    text = Text("\n".join(lines))
+    text.stylize("bold", 0, len("fstrim.timer "))
+    end = min(len("fstrim.timer ") + len(state), len(lines[0]))
+    text.stylize("green" if good else "yellow", len("fstrim.timer "), end)
+    times = lines[1].find(" · times in ")
+    if times >= 0:
+        text.stylize("dim", len(lines[0]) + 1 + times + 3)
     return text
 
 
@@ -159,6 +169,7 @@ class TrimScreen(SnapshotScreen):
         self.root = root
         self.verdicts: dict[str, TrimVerdict] = {}
         self.facts: TrimFacts | None = None
+        self._peak: PeakWindow | None = None
         self.host: Host | None = None
         self.selected: str | None = None
         self.filter_text = ""
@@ -203,7 +214,8 @@ class TrimScreen(SnapshotScreen):
         self.facts = facts
         self.host = snapshot.host
         self.verdicts = {v.mountpoint: v for v in verdicts}
-        self.query_one("#trim-host", Static).update(host_summary(facts, snapshot.peak))
+        self._peak = snapshot.peak
+        self._draw_host()
         self._fill_table()
         table = self.query_one("#trim-table", DataTable)
         selection = chosen(self.app)
@@ -266,6 +278,16 @@ class TrimScreen(SnapshotScreen):
             table.move_cursor(row=table.get_row_index(mountpoint))
         self._show_details(mountpoint)
         return True
+
+    def _draw_host(self) -> None:
+        """The host summary folded to the screen's width (two rows, never wrapped into the list's rows)."""
+        if self.facts is not None:
+            host = self.query_one("#trim-host", Static)
+            width = host.content_size.width or self.size.width or self.app.size.width
+            host.update(host_summary(self.facts, self._peak, width))
+
+    def on_resize(self) -> None:
+        self._draw_host()
 
     @on(FittedTable.Resized, "#trim-table")
     def _resized(self) -> None:
