@@ -258,7 +258,8 @@ def test_the_runs_comparison_lines_up_an_ops_row_and_spaces_a_long_label() -> No
 
     comparison = compare_runs(saved_run(20, slow_ms=0.9), saved_run(23, slow_ms=6.8, ops_per_s=1500))
     long_label = "ops/s at 50 writes/s, steady, from due"  # the longest label, the widest figure
-    deltas = [dataclasses.replace(d, label=long_label) if d.label == "ops/s" else d for d in comparison.deltas]
+    deltas = [dataclasses.replace(d, label=long_label) if d.label == "ops/s" else d
+              for d in comparison.deltas]
     lines = compare_lines(dataclasses.replace(comparison, deltas=deltas))
     header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["metric", "baseline"])
     rows = [line for line in lines[header + 1:] if line.startswith("  ")]
