@@ -108,6 +108,13 @@ def test_the_levels_and_fio_tables_line_up_too() -> None:
         for column in columns_of(rows):
             assert len(set(column)) == 1, (column, text)
 
+    capacity = replace(levels[0], writes=128_170, batches=128_170)  # newuser6 #7: "capacity 128,170/s"
+    text = view.levels_table(replace(result, levels=[capacity, *levels[1:]]), 10.0).plain
+    rows = [row for row in text.splitlines() if LATENCY.search(row)]
+    assert len(rows) == 3 and "capacity 128,170/s" in text, text
+    for column in columns_of(rows):
+        assert len(set(column)) == 1, (column, text)
+
 
 def split_words(lines: list[str], words: set[str]) -> list[str]:
     """Words of `words` that the drawn `lines` cut anywhere but after a "/" (as "fstrim.t" / "imer")."""
