@@ -181,7 +181,8 @@ def delta_line(delta: MetricDelta, width: int = 18, cells: tuple[str, str] | Non
 
 
 def compare_lines(comparison: Comparison) -> list[str]:
-    """The flags first (the answer), then every metric with its change, both runs and their parameters;
+    """Every metric with its change first (the table fits above the fold of an 80x24 pane, its REGRESSION
+    marks the answer), then the flags and notes in words, both runs and their parameters;
     RunRenderError when the two runs cannot be shown side by side."""
     with rendering(f"the comparison of runs {comparison.baseline.id} and {comparison.candidate.id}"):
         return _compare_lines(comparison)
@@ -189,21 +190,21 @@ def compare_lines(comparison: Comparison) -> list[str]:
 
 def _compare_lines(comparison: Comparison) -> list[str]:
     base, cand = comparison.baseline, comparison.candidate
-    lines = comparison.flags() or [f"no judged metric changed by {REGRESSION_PERCENT:.0f}% or more "
-                                   f"({comparison.where()})"]
-    if comparison.not_comparable():
-        lines.append(str(comparison.not_comparable()))
-    lines += comparison.noise_lines()
-    lines += caveat_changes(comparison)
     width = max([18, *(len(delta.label) + 1 for delta in comparison.deltas)])  # two spaces before a value
     deltas = comparison.deltas  # each column: numbers right-aligned, units in one column, as wide as it needs
     before = aligned_figures([cell_text(delta.label, delta.before, delta.unit) for delta in deltas])
     after = aligned_figures([cell_text(delta.label, delta.after, delta.unit) for delta in deltas])
     cell = max([len("candidate"), *map(len, before + after)])
     change = max([len("change"), *(len(delta.percent_text()) for delta in deltas)])
-    lines.append(f"  {'metric':<{width}} {'baseline':>{cell}}  {'candidate':>{cell}}  {'change':>{change}}")
+    lines = [f"  {'metric':<{width}} {'baseline':>{cell}}  {'candidate':>{cell}}  {'change':>{change}}"]
     lines += [delta_line(delta, width, (f"{b:>{cell}}", f"{a:>{cell}}"), change)
               for delta, b, a in zip(deltas, before, after, strict=True)]
+    lines += comparison.flags() or [f"no judged metric changed by {REGRESSION_PERCENT:.0f}% or more "
+                                    f"({comparison.where()})"]
+    if comparison.not_comparable():
+        lines.append(str(comparison.not_comparable()))
+    lines += comparison.noise_lines()
+    lines += caveat_changes(comparison)
     lines += [f"baseline  {base.id}  {base.when()}  {base.stack.describe()} on {base.host.hostname or '?'}",
               f"candidate {cand.id}  {cand.when()}  {cand.stack.describe()} on {cand.host.hostname or '?'}",
               f"where     {comparison.where()}"]
