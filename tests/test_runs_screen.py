@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -122,6 +123,23 @@ async def test_report_is_built_from_the_snapshot_the_screens_show(three_runs: li
     assert report["host"]["hostname"] == "snapshot-host"  # the capture says etcd-2
     assert report["host"]["kernel"] == "6.99.0-snapshot"
     assert [verdict["mountpoint"] for verdict in report["trim"]] == [shown.trim_verdicts[1].mountpoint]
+
+
+async def test_the_comparison_table_is_above_the_fold_at_80x24(three_runs: list[str]) -> None:
+    """newuser6 #8: ~9 lines of prose came first and pushed the baseline/candidate/change table off an
+    80x24 screen; the table comes first, the prose after it."""
+    from test_text_fit import screen_lines
+
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_runs(pilot)
+        await pilot.press("space", "down", "space")
+        await pilot.pause()
+        screen = "\n".join(screen_lines(app))
+        for shown in ("metric", "baseline", "candidate", "change", "p99 fdatasync", "max fdatasync",
+                      "ops/s", "REGRESSION"):
+            assert shown in screen, screen
+        assert re.search(r"p99 fdatasync +[\d.]+ [µm]s +[\d.]+ ms +\+\d+%  REGRESSION", screen), screen
 
 
 @pytest.mark.parametrize("size", [(80, 24), (200, 60), (120, 40)])

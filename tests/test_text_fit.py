@@ -108,6 +108,13 @@ def test_the_levels_and_fio_tables_line_up_too() -> None:
         for column in columns_of(rows):
             assert len(set(column)) == 1, (column, text)
 
+    capacity = replace(levels[0], writes=128_170, batches=128_170)  # newuser6 #7: "capacity 128,170/s"
+    text = view.levels_table(replace(result, levels=[capacity, *levels[1:]]), 10.0).plain
+    rows = [row for row in text.splitlines() if LATENCY.search(row)]
+    assert len(rows) == 3 and "capacity 128,170/s" in text, text
+    for column in columns_of(rows):
+        assert len(set(column)) == 1, (column, text)
+
 
 def split_words(lines: list[str], words: set[str]) -> list[str]:
     """Words of `words` that the drawn `lines` cut anywhere but after a "/" (as "fstrim.t" / "imer")."""
@@ -245,6 +252,31 @@ def test_the_runs_comparison_right_aligns_numbers_and_lines_up_units() -> None:
     lines = compare_lines(comparison)
     rows = [line for line in lines if re.match(r" +(p\d+(\.\d)?|max) ", line)]
     assert len(rows) >= 4 and all(len(set(column)) == 1 for column in columns_of(rows)), lines
+
+
+def test_the_runs_comparison_lines_up_an_ops_row_and_spaces_a_long_label() -> None:
+    """newuser6 #6: the ops/s row's value ended 3 columns right of the latency rows, and the longest label
+    ("p99.9 fdatasync from due at 50 writes/s, steady") left one space before its value."""
+    import dataclasses
+
+    from diskdoctor.app.core.runs.compare import compare_runs
+    from diskdoctor.app.text.runs import compare_lines
+    from support.runs_support import saved_run
+
+    comparison = compare_runs(saved_run(20, slow_ms=0.9), saved_run(23, slow_ms=6.8, ops_per_s=1500))
+    long_label = "ops/s at 50 writes/s, steady, from due"  # the longest label, the widest figure
+    deltas = [dataclasses.replace(d, label=long_label) if d.label == "ops/s" else d
+              for d in comparison.deltas]
+    lines = compare_lines(dataclasses.replace(comparison, deltas=deltas))
+    header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["metric", "baseline"])
+    rows = [line for line in lines[header + 1:] if line.startswith("  ")]
+    ops = next(row for row in rows if long_label in row)
+    assert ops[2 + len(long_label):].startswith("  "), ops  # two spaces at least before the value
+    start = 2 + len(long_label) + 1
+    ends = {re.match(r" *[\d,.]+", row[start:]).end() for row in rows}
+    assert len(ends) == 1, lines  # the baseline numbers end in one column
+    cell_ends = {re.match(r" *[\d,.]+( \S+)?", row[start:]).end() for row in rows}
+    assert max(cell_ends) <= min(ends) + 3, lines  # no long unit pushes a value past the latency rows'
 
 
 async def test_trim_table_headers_stay_whole_when_rows_scroll(tmp_path: Path) -> None:

@@ -24,6 +24,14 @@ def value_text(value: float | None, unit: str) -> str:
     return format_ms(value) if unit == "ms" else f"{value:,.0f} {unit}"
 
 
+def cell_text(label: str, value: float | None, unit: str) -> str:
+    """A table cell: the bare number when the row's label already names its unit ("ops/s at 50 writes/s",
+    "write MB/s"), so that a long unit does not push that row's figure out of the column."""
+    if unit != "ms" and value is not None and unit in (label, *label.split()):
+        return f"{value:,.0f}"
+    return value_text(value, unit)
+
+
 def labelled_value(label: str, value: float | None, unit: str) -> str:
     """"p99 fdatasync 956 µs", and "write 273 MB/s" for a label that already ends in its unit."""
     name = label.removesuffix(f" {unit}") if label != unit else label
@@ -173,7 +181,8 @@ def delta_line(delta: MetricDelta, width: int = 18, cells: tuple[str, str] | Non
 
 
 def compare_lines(comparison: Comparison) -> list[str]:
-    """The flags first (the answer), then every metric with its change, both runs and their parameters;
+    """Every metric with its change first (the table fits above the fold of an 80x24 pane, its REGRESSION
+    marks the answer), then the flags and notes in words, both runs and their parameters;
     RunRenderError when the two runs cannot be shown side by side."""
     with rendering(f"the comparison of runs {comparison.baseline.id} and {comparison.candidate.id}"):
         return _compare_lines(comparison)
@@ -181,21 +190,21 @@ def compare_lines(comparison: Comparison) -> list[str]:
 
 def _compare_lines(comparison: Comparison) -> list[str]:
     base, cand = comparison.baseline, comparison.candidate
-    lines = comparison.flags() or [f"no judged metric changed by {REGRESSION_PERCENT:.0f}% or more "
-                                   f"({comparison.where()})"]
+    width = max([18, *(len(delta.label) + 1 for delta in comparison.deltas)])  # two spaces before a value
+    deltas = comparison.deltas  # each column: numbers right-aligned, units in one column, as wide as it needs
+    before = aligned_figures([cell_text(delta.label, delta.before, delta.unit) for delta in deltas])
+    after = aligned_figures([cell_text(delta.label, delta.after, delta.unit) for delta in deltas])
+    cell = max([len("candidate"), *map(len, before + after)])
+    change = max([len("change"), *(len(delta.percent_text()) for delta in deltas)])
+    lines = [f"  {'metric':<{width}} {'baseline':>{cell}}  {'candidate':>{cell}}  {'change':>{change}}"]
+    lines += [delta_line(delta, width, (f"{b:>{cell}}", f"{a:>{cell}}"), change)
+              for delta, b, a in zip(deltas, before, after, strict=True)]
+    lines += comparison.flags() or [f"no judged metric changed by {REGRESSION_PERCENT:.0f}% or more "
+                                    f"({comparison.where()})"]
     if comparison.not_comparable():
         lines.append(str(comparison.not_comparable()))
     lines += comparison.noise_lines()
     lines += caveat_changes(comparison)
-    width = max([18, *(len(delta.label) for delta in comparison.deltas)])
-    deltas = comparison.deltas  # each column: numbers right-aligned, units in one column, as wide as it needs
-    before = aligned_figures([value_text(delta.before, delta.unit) for delta in deltas])
-    after = aligned_figures([value_text(delta.after, delta.unit) for delta in deltas])
-    cell = max([len("candidate"), *map(len, before + after)])
-    change = max([len("change"), *(len(delta.percent_text()) for delta in deltas)])
-    lines.append(f"  {'metric':<{width}} {'baseline':>{cell}}  {'candidate':>{cell}}  {'change':>{change}}")
-    lines += [delta_line(delta, width, (f"{b:>{cell}}", f"{a:>{cell}}"), change)
-              for delta, b, a in zip(deltas, before, after, strict=True)]
     lines += [f"baseline  {base.id}  {base.when()}  {base.stack.describe()} on {base.host.hostname or '?'}",
               f"candidate {cand.id}  {cand.when()}  {cand.stack.describe()} on {cand.host.hostname or '?'}",
               f"where     {comparison.where()}"]

@@ -256,14 +256,15 @@ def levels_table(result: WalResult, threshold: float) -> Text:
     percents = (50.0, 99.0, 99.9)
     figures_of = [level.sync if level.rate is None else level.latency for level in result.levels]
     columns = [aligned_column([_ms(figures.percentile(p)) for figures in figures_of], 8) for p in percents]
-    text = Text(f"{'load':<16}" + "".join(f"  {title:>{len(column[0])}}" for title, column in
-                                          zip(("p50", "p99", "p99.9"), columns, strict=True)) + "\n",
+    names = [f"capacity {level.achieved_per_s or 0:,.0f}/s" if level.rate is None else
+             wal_report.short_load(level.rate, level.arrival) for level in result.levels]
+    width = max([16, *map(len, names)])  # as wide as the longest load, so every row's figures line up
+    text = Text(f"{'load':<{width}}" + "".join(f"  {title:>{len(column[0])}}" for title, column in
+                                               zip(("p50", "p99", "p99.9"), columns, strict=True)) + "\n",
                 style="bold")
-    for row, (level, figures) in enumerate(zip(result.levels, figures_of, strict=True)):
+    for row, (level, figures, name) in enumerate(zip(result.levels, figures_of, names, strict=True)):
         closed = level.rate is None
-        name = f"capacity {level.achieved_per_s or 0:,.0f}/s" if closed else \
-            wal_report.short_load(level.rate, level.arrival)  # type: ignore[arg-type]
-        text.append(f"{name:<16}" + "".join(f"  {column[row]}" for column in columns))
+        text.append(f"{name:<{width}}" + "".join(f"  {column[row]}" for column in columns))
         p99 = figures.percentile(99.0)
         if closed:
             text.append("  sync call, not judged\n", style="dim")
