@@ -65,8 +65,9 @@ def _pasted(lines: list[str]) -> list[str]:
     return shlex.split("\n".join(lines).replace("\\\n", " "), comments=True)
 
 
-@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
+@pytest.mark.parametrize("size", [(100, 30), (80, 24)], ids=["100x30", "80x24"])
 async def test_a_wrapped_fix_block_pastes_as_the_same_commands(size: tuple[int, int]) -> None:
+    """At 120 columns and more the card is as wide as the screen (under a short list) and this fix fits."""
     app = DiskDoctorApp(fixture_root(LAB))
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
