@@ -7,8 +7,9 @@ from diskdoctor.app.base.units import significant
 UNITS = ("B", "K", "M", "G", "T", "P", "E")
 
 
-def human_bytes(count: int | None) -> str:
-    """1024-based size like lsblk: 0B, 512B, 4K, 1.5G, 256G; "?" when unknown."""
+def human_bytes(count: int | None, *, fixed: bool = False) -> str:
+    """1024-based size like lsblk: 0B, 512B, 4K, 1.5G, 256G; "?" when unknown. `fixed` keeps the one
+    decimal ("279.0M" above "302.6M", for a table column that reads one way on every row)."""
     if count is None:
         return "?"
     value, unit = float(count), 0
@@ -17,7 +18,11 @@ def human_bytes(count: int | None) -> str:
         unit += 1
     if unit == 0:
         return f"{count}B"
-    text = f"{value:.1f}".rstrip("0").rstrip(".")
+    text = f"{value:.1f}"
+    if not fixed:
+        return f"{text.rstrip('0').rstrip('.')}{UNITS[unit]}"
+    if text.startswith("1024") and unit < len(UNITS) - 1:  # 1023.96K rounds to the next unit's 1.0
+        text, unit = "1.0", unit + 1
     return f"{text}{UNITS[unit]}"
 
 

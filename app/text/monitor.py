@@ -8,7 +8,7 @@ from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.io_monitor import CpuSample, LayerSample, MonitorSample, discard_await_ms
 from diskdoctor.probes.process_io import ProcessRates
 
-from ..base.formatting import UNITS, human_bytes
+from ..base.formatting import human_bytes
 
 COLUMNS: tuple[tuple[str, str, int], ...] = (
     ("util", "util", 5), ("r/s", "r_s", 7), ("w/s", "w_s", 7), ("rMB/s", "rmb_s", 7), ("wMB/s", "wmb_s", 7),
@@ -63,21 +63,6 @@ def rate_cells_key(delta: DiskDelta | None) -> tuple[object, ...] | None:
     return (*amounts, delta.in_flight, delta.seconds if any(amounts) else delta.seconds > 0)
 
 
-def column_bytes(count: int) -> str:
-    """A byte count for a table column, 1024-based with one decimal always ("279.0M", "302.6M", "512B"):
-    every row of the column reads the same way (human_bytes drops ".0", mixing "279M" and "302.6M")."""
-    value, unit = float(count), 0
-    while value >= 1024 and unit < len(UNITS) - 1:
-        value /= 1024
-        unit += 1
-    if unit == 0:
-        return f"{count}B"
-    text = f"{value:.1f}"
-    if text.startswith("1024") and unit < len(UNITS) - 1:  # 1023.96K rounds to the next unit's 1.0
-        text, unit = "1.0", unit + 1
-    return f"{text}{UNITS[unit]}"
-
-
 def counter_cells(layer: LayerSample) -> dict[str, str]:
     """A capture's cumulative counters as text (sectors as bytes, busy time in seconds)."""
     counters = layer.counters
@@ -85,7 +70,7 @@ def counter_cells(layer: LayerSample) -> dict[str, str]:
         return {key: "?" for _, key, _ in COUNTER_COLUMNS}
 
     def sectors(value: int | None) -> str:
-        return "-" if value is None else column_bytes(value * 512)
+        return "-" if value is None else human_bytes(value * 512, fixed=True)
 
     return {"reads": f"{counters.reads:,}", "writes": f"{counters.writes:,}",
             "sectors_read": sectors(counters.sectors_read),
