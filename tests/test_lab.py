@@ -40,7 +40,7 @@ class Lab:
         self.cache: Path | None = None
 
     def group(self, name: str) -> LabGroup:
-        """The outputs of one group, booting its guest the first time (a hung boot is retried once by run_group; a failed group is not)."""
+        """The outputs of one group, booted on first use (run_group boots a hung guest once more)."""
         if name in self.failures:
             pytest.fail(self.failures[name])
         if name not in self.groups:
