@@ -224,6 +224,11 @@ class StackTree(Tree[StackRow]):
             super().__init__()
             self.header = header
 
+    on_cursor: Callable[[StackRow], None] | None = None
+    """Called at once when the cursor moves to another row, in place of posting LayerSelected: what the
+    screen draws for the row then goes out in the same frame as the cursor (a message arrives after
+    that frame was drawn, and its changes wait for a second one)."""
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("stack", id=id)
         self.show_root = False
@@ -404,6 +409,14 @@ class StackTree(Tree[StackRow]):
     def _on_tree_node_expanded(self, event: Tree.NodeExpanded[StackRow]) -> None:
         self._ensure_loaded(event.node)
 
+    def watch_cursor_line(self, previous_line: int, line: int) -> None:
+        previous = self._get_node(previous_line)
+        super().watch_cursor_line(previous_line, line)
+        node = self.cursor_node
+        if (self.on_cursor is not None and previous_line != line and node is not None
+                and node is not previous and node.data is not None):
+            self.on_cursor(node.data)
+
     def _on_tree_node_highlighted(self, event: Tree.NodeHighlighted[StackRow]) -> None:
-        if event.node.data is not None:
+        if event.node.data is not None and self.on_cursor is None:
             self.post_message(self.LayerSelected(event.node.data))

@@ -10,7 +10,7 @@ from diskdoctor.widgets import LayerTable, StackTree, StatusLine
 from diskdoctor.widgets.filter_bar import FilterBar
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.layer_table import CELL_PADDING, LABEL_WIDTH
-from diskdoctor.widgets.stack_tree import header_text
+from diskdoctor.widgets.stack_tree import StackRow, header_text
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -114,6 +114,7 @@ class StackScreen(SnapshotScreen):
             self.action, self.kname = action, kname
 
     def on_mount(self) -> None:
+        self.query_one(StackTree).on_cursor = self._show_row
         self.take_snapshot(getattr(self.app, "snapshot", None))
         if self.root.live:
             self._watcher, self.hotplug_note = watch_block_devices(
@@ -273,15 +274,19 @@ class StackScreen(SnapshotScreen):
 
     @on(StackTree.LayerSelected)
     def show_layer(self, message: StackTree.LayerSelected) -> None:
+        self._show_row(message.row)
+
+    def _show_row(self, row: StackRow) -> None:
+        """The row under the cursor: its TRIM verdict on the status line, its details beside the tree."""
         if self.view is None or self.host is None:
             return
-        kname = self.view.kname_of(message.row.key)
+        kname = self.view.kname_of(row.key)
         if kname is None or kname not in self.host.devices:
             return
         device = self.host.devices[kname]
-        title = f"{message.row.name} · {device.kind}"
-        if message.row.name != device.name:
-            title = f"{message.row.name} on {device.name} · {device.kind}"
+        title = f"{row.name} · {device.kind}"
+        if row.name != device.name:
+            title = f"{row.name} on {device.name} · {device.kind}"
         self._say_trim(kname)
         known = self._details_read.get(kname)
         if known is not None:  # drawn in the same frame as the cursor; the read below confirms it
