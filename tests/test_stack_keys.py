@@ -1,0 +1,87 @@
+"""A Stack key as a user sees it (issue 23, keys under 50 ms): the cursor and the details of its row arrive
+together, and new details repaint the details, not the whole screen, and still scroll to their end."""
+
+from __future__ import annotations
+
+from conftest import fixture_root
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.widgets import LayerTable, StackTree
+from textual.widgets import Static
+
+LAB = "lab-ssd"
+
+
+async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.pause()
+
+
+def shown(app: DiskDoctorApp) -> tuple[str, str]:
+    """The cursor row's name and the details pane's title, as the screen holds them now."""
+    screen = app.screen
+    node = screen.query_one(StackTree).cursor_node
+    title = str(screen.query_one("#details-title", Static).content)
+    return (node.data.name if node is not None and node.data is not None else "", title)
+
+
+async def test_every_frame_shows_the_details_of_the_row_under_the_cursor() -> None:
+    """A frame drawn between the cursor's move and its details showed the new row beside the last row's
+    details (and the details then needed a second frame): each key now paints both at once. (The rows
+    beside the cursor are read ahead; a jump to a row never read waits for its read, off the UI thread.)"""
+    app = DiskDoctorApp(fixture_root(LAB))
+    frames: list[tuple[str, str]] = []
+    display = app._display
+
+    def recording_display(screen, renderable) -> None:  # type: ignore[no-untyped-def]
+        if renderable is not None and screen is app.screen:
+            frames.append(shown(app))
+        display(screen, renderable)
+
+    app._display = recording_display  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        moves = 0
+        for key in ["down"] * 8 + ["up"] * 3 + ["j", "k"]:
+            frames.clear()
+            await pilot.press(key)
+            await settle(pilot)
+            name, title = shown(app)
+            assert title.startswith(f"Details: {name}"), (key, name, title)
+            assert frames, key  # the move was painted
+            wrong = [frame for frame in frames if not frame[1].startswith(f"Details: {frame[0]}")]
+            assert not wrong, (key, wrong)
+            moves += 1
+        assert moves == 13
+
+
+async def test_new_details_repaint_only_the_details_and_still_scroll_to_their_end() -> None:
+    """Details with other rows than the last (a disk after a partition) no longer lay out and repaint the
+    whole screen; the table's scrollbar still follows the new height, so its last row can be reached."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        layouts = 0
+        refresh_layout = screen._refresh_layout
+
+        def counting_layout(*args, **kwargs):  # type: ignore[no-untyped-def]
+            nonlocal layouts
+            layouts += 1
+            return refresh_layout(*args, **kwargs)
+
+        screen._refresh_layout = counting_layout  # type: ignore[method-assign]
+        table = screen.query_one(LayerTable)
+        heights = set()
+        for _ in range(6):
+            await pilot.press("down")
+            await settle(pilot)
+            content = table.header_height + sum(row.height for row in table.ordered_rows)
+            assert table.virtual_size.height == content
+            assert table.max_scroll_y == max(0, content - table.scrollable_content_region.height)
+            heights.add(content)
+        assert len(heights) > 1  # the moves crossed layers with other details (the table was rebuilt)
+        assert layouts == 0
+        table.scroll_end(animate=False)
+        await settle(pilot)
+        assert table.scroll_y == table.max_scroll_y > 0  # the last rows can be scrolled to
