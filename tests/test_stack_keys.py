@@ -1,12 +1,15 @@
 """A Stack key as a user sees it (issue 23, keys under 50 ms): the cursor and the details of its row arrive
-together, and new details repaint the details, not the whole screen, and still scroll to their end."""
+together, new details repaint the details, not the whole screen, and still scroll to their end, and a
+screen switch leaves the footer as it is when its keys are the same."""
 
 from __future__ import annotations
 
 from conftest import fixture_root
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.widgets import LayerTable, StackTree
+from diskdoctor.widgets.fitted_footer import FittedFooter
 from textual.widgets import Static
+from textual.widgets._footer import FooterKey
 
 LAB = "lab-ssd"
 
@@ -85,3 +88,38 @@ async def test_new_details_repaint_only_the_details_and_still_scroll_to_their_en
         table.scroll_end(animate=False)
         await settle(pilot)
         assert table.scroll_y == table.max_scroll_y > 0  # the last rows can be scrolled to
+
+
+def footer_keys(app: DiskDoctorApp) -> list[tuple[str, str]]:
+    """The footer's keys as shown on the current screen: (key shown, label)."""
+    footer = app.screen.query_one(FittedFooter)
+    return [(key.key_display, key.description) for key in footer.query(FooterKey)]
+
+
+async def test_switching_back_to_a_screen_keeps_its_footer_and_a_change_of_keys_still_shows() -> None:
+    """A screen switch composed every footer key widget again (several times) for the same keys: most of a
+    switch's CPU. The footer now stays as it is when its keys are the same, and still follows a change
+    (the `/` filter's own keys while it is typed, the screen's keys once it is closed)."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        footer = app.screen.query_one(FittedFooter)
+        widgets = list(footer.query(FooterKey))
+        keys = footer_keys(app)
+        assert ("/", "Filter") in keys and ("v", "Direction") in keys
+        for screen in ("2", "1", "4", "1"):
+            await pilot.press(screen)
+            await settle(pilot)
+        assert list(footer.query(FooterKey)) == widgets  # the same key widgets, not composed again
+        assert footer_keys(app) == keys
+        await pilot.press("slash")
+        await settle(pilot)
+        typing = footer_keys(app)
+        assert ("enter", "Keep filter") in typing or ("⏎", "Keep filter") in typing, typing
+        await pilot.press("escape")
+        await settle(pilot)
+        assert footer_keys(app) == keys
