@@ -123,3 +123,30 @@ async def test_switching_back_to_a_screen_keeps_its_footer_and_a_change_of_keys_
         await pilot.press("escape")
         await settle(pilot)
         assert footer_keys(app) == keys
+
+
+async def test_last_and_first_row_keys_show_the_row_at_once() -> None:
+    """G and g put the cursor on the last / first row and the view there in the first frame (as less and
+    htop do): the tree slid there over ~9 frames, each drawing every line of the tree again."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    scrolled: list[float] = []
+    display = app._display
+
+    def recording_display(screen, renderable) -> None:  # type: ignore[no-untyped-def]
+        if renderable is not None and screen is app.screen:
+            scrolled.append(screen.query_one(StackTree).scroll_y)
+        display(screen, renderable)
+
+    app._display = recording_display  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(StackTree)
+        assert tree.max_scroll_y > 0  # the lab's tree is taller than its pane
+        for key, line, scroll in (("G", tree.last_line, tree.max_scroll_y), ("g", 0, 0)):
+            scrolled.clear()
+            await pilot.press(key)
+            await pilot.pause(0.5)  # Textual's slide took ~0.3 s
+            assert tree.cursor_line == line
+            assert scrolled and all(value == scroll for value in scrolled), (key, scrolled)
+            await settle(pilot)
+            assert shown(app)[1].startswith(f"Details: {tree.cursor_node.data.name}")

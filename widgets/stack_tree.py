@@ -389,6 +389,31 @@ class StackTree(Tree[StackRow]):
             node.expand()
             self._expand(node, 64)
 
+    def action_scroll_home(self) -> None:
+        """The cursor to the first row; the view jumps there as in less and htop (Textual's Tree slides
+        there over ~9 frames, each drawing every line of the tree again: 0.2-0.3 s before the last)."""
+        self.cursor_line = 0
+        self.scroll_to_line(self.cursor_line, animate=False)
+
+    def action_scroll_end(self) -> None:
+        """The cursor to the last row, the view jumping there (see `action_scroll_home`)."""
+        self.cursor_line = self.last_line
+        self.scroll_to_line(self.cursor_line, animate=False)
+
+    def action_page_down(self) -> None:
+        """The cursor a page down, the view jumping with it (see `action_scroll_home`)."""
+        if self.cursor_line == -1:
+            self.cursor_line = 0
+        self.cursor_line += self.scrollable_content_region.height - 1
+        self.scroll_to_line(self.cursor_line, animate=False)
+
+    def action_page_up(self) -> None:
+        """The cursor a page up, the view jumping with it (see `action_scroll_home`)."""
+        if self.cursor_line == -1:
+            self.cursor_line = self.last_line
+        self.cursor_line -= self.scrollable_content_region.height - 1
+        self.scroll_to_line(self.cursor_line, animate=False)
+
     def action_expand_cursor(self) -> None:
         """Open the highlighted row (loading its children on first use)."""
         node = self.cursor_node
