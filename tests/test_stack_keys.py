@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from conftest import fixture_root
 from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.stack_screen import PANE_CHROME_LINES, TREE_SHARE
 from diskdoctor.widgets import LayerTable, StackTree
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from textual.widgets import Static
@@ -150,3 +151,38 @@ async def test_last_and_first_row_keys_show_the_row_at_once() -> None:
             assert scrolled and all(value == scroll for value in scrolled), (key, scrolled)
             await settle(pilot)
             assert shown(app)[1].startswith(f"Details: {tree.cursor_node.data.name}")
+
+
+async def test_each_key_typed_in_the_filter_lays_out_the_screen_at_most_twice() -> None:
+    """Typing in the `/` filter: the line typed in and the tree's new rows take a layout each; the pane's
+    title and its size set again to the same values took two more. The title still says the count and
+    the pane still follows the rows it holds."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("slash")
+        await settle(pilot)
+        layouts = 0
+        refresh_layout = screen._refresh_layout
+
+        def counting_layout(*args, **kwargs):  # type: ignore[no-untyped-def]
+            nonlocal layouts
+            layouts += 1
+            return refresh_layout(*args, **kwargs)
+
+        screen._refresh_layout = counting_layout  # type: ignore[method-assign]
+        tree = screen.query_one(StackTree)
+        titles = []
+        for key in ("s", "d", "a", "3"):
+            layouts = 0
+            await pilot.press(key)
+            await settle(pilot)
+            assert layouts <= 2, key
+            titles.append(str(screen.query_one("#stack-title", Static).content))
+            count = f"· {screen.view.shown_devices()} of {len(screen.host.devices)} devices"
+            assert titles[-1].endswith(count), (titles[-1], count)
+            body = screen.query_one("#stack-body").size.height
+            rows = tree.last_line + 1 + PANE_CHROME_LINES
+            assert screen.query_one("#stack-pane").region.height == min(rows, int(body * TREE_SHARE)), key
+        assert len(set(titles)) > 1  # the count changed as the filter narrowed

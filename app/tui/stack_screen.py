@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Header, Static
 from textual.worker import get_current_worker
 
@@ -91,6 +92,8 @@ class StackScreen(SnapshotScreen):
         self._details_shown: tuple[str, str, list[DetailSection]] | None = None
         self._sizing = False
         """A pane sizing is queued (expansions come in bursts)."""
+        self._pane_size: tuple[int | None, int | None] | None = None
+        """The tree pane's width and height last set (None: the stylesheet's)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -227,14 +230,22 @@ class StackScreen(SnapshotScreen):
                   and tree.base_width(tree.stacked_extra(width)) + BORDER_CELLS + DETAILS_MIN_CELLS <= width)
         self.set_class(not beside, "-stacked")
         if beside:
-            pane.styles.height = None
             room = width - DETAILS_MIN_CELLS - BORDER_CELLS
-            pane.styles.width = min(tree.natural_width(), room) + BORDER_CELLS
+            self._size_pane(pane, min(tree.natural_width(), room) + BORDER_CELLS, None)
             return
-        pane.styles.width = None
         body = self.query_one("#stack-body").size.height or max(0, self.size.height - 3)
         rows = tree.last_line + 1 + PANE_CHROME_LINES
-        pane.styles.height = max(PANE_CHROME_LINES + 1, min(rows, int(body * TREE_SHARE)))
+        self._size_pane(pane, None, max(PANE_CHROME_LINES + 1, min(rows, int(body * TREE_SHARE))))
+
+    def _size_pane(self, pane: Widget, width: int | None, height: int | None) -> None:
+        """Give the tree pane this width and height (None: the stylesheet's), only if they changed: setting
+        a size, even the same one, lays out the whole screen again (each key typed in the filter did so
+        twice more)."""
+        if self._pane_size == (width, height):
+            return
+        self._pane_size = (width, height)
+        pane.styles.width = width
+        pane.styles.height = height
 
     def _show_tree(self, keep_cursor: bool = False, keep_expansion: bool = False) -> None:
         if self.host is None:
@@ -258,8 +269,8 @@ class StackScreen(SnapshotScreen):
                 tree.reveal(StackView.ancestor_keys(moved))
         count = len(self.host.devices)
         shown = f"{self.view.shown_devices()} of {count}" if self.filter_text else str(count)
-        self.query_one("#stack-title", Static).update(
-            f"Storage stack {VIEW_TITLES[self.mode]} · {shown} devices")
+        self.query_one("#stack-title", Static).update(  # one line whatever it says: no layout pass
+            f"Storage stack {VIEW_TITLES[self.mode]} · {shown} devices", layout=False)
         self._size_panes()  # a filter or the other direction: other rows, maybe other widths
         if tree.cursor_node is None or tree.cursor_node.data is None:
             self.query_one(StatusLine).say(*self._status_parts())
