@@ -236,8 +236,8 @@ class LayerTable(DataTable):
     def _set_virtual_size(self, size: Size) -> None:
         """Take the new content size without a layout pass when the scrollbars stay as they are.
 
-        Setting `virtual_size` asks the whole screen for a layout and a full repaint (every widget
-        composed again: the largest part of a Stack key). The table's own box does not depend on its
+        Setting `virtual_size` asks the whole screen for a layout pass and a repaint of every widget on
+        it (the largest part of a Stack key). The table's own box does not depend on its
         content (its height is 1fr, its vertical scrollbar always shown), so only the scrollbars and the
         scroll position follow the new size; a change of which scrollbars show still takes the layout."""
         if size == self.virtual_size:
