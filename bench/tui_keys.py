@@ -8,7 +8,7 @@ For every key it prints three figures:
   three times per key (each wait is at least one 20 ms sleep with under 1 ms of CPU in it), so this
   has a floor of its own: the "unbound" row (a key nothing handles) measures it in the same run, and
   the round trip minus that floor is printed beside it.
-Usage: .venv/bin/python bench/tui_keys.py [--sysroot DIR] [--presses 30] [--load N]
+Usage: .venv/bin/python bench/tui_keys.py [--sysroot DIR] [--presses 30] [--load N] [--stack-keys]
 (--load N starts N busy-looping child processes for the run and stops them after, to stand for a busy
 host; run under `flock -x /work/wt/measure.lock` when others measure on the same machine).
 The target is under 50 ms from key to paint on a busy 2-core host.
@@ -34,6 +34,13 @@ DEFAULT_SYSROOT = REPO / "tests" / "fixtures" / "lab-ssd"
 SCREENS = (("1", "unbound", ("f12",)), ("1", "Stack", ("down", "up")), ("2", "TRIM", ("down", "up")),
            ("4", "Advice", ("down", "up")), ("6", "Monitor", ("down", "up")),
            ("5", "Runs", ("down", "up")))
+STACK_KEYS = (("1", "Stack j/k", ("j", "k")), ("1", "Stack G/g", ("G", "g")),
+              ("1", "Stack /typed", ("s", "d", "a", "backspace", "backspace", "backspace")),
+              ("1", "switch 2/1", ("2", "1")))
+"""With --stack-keys: the Stack screen's other keys (last/first row, each key typed in its `/` filter,
+which is opened before and cleared after) and switching between two screens already visited."""
+OPEN_BEFORE = {"Stack /typed": "slash"}
+CLOSE_AFTER = {"Stack /typed": "escape"}
 TARGET_MS = 50.0
 
 
@@ -61,8 +68,8 @@ async def _idle(app: object, pilot: object, key: str, seconds: float) -> float:
     return (time.process_time() - cpu) / (time.perf_counter() - start) * 100
 
 
-async def _measure(root_dir: str | None, presses: int,
-                   idle: float) -> tuple[dict[str, Samples], list[float], dict[str, float]]:
+async def _measure(root_dir: str | None, presses: int, idle: float,
+                   stack_keys: bool = False) -> tuple[dict[str, Samples], list[float], dict[str, float]]:
     from diskdoctor.app.tui.app import DiskDoctorApp
     from diskdoctor.probes.root import Root, live_root
 
@@ -81,11 +88,14 @@ async def _measure(root_dir: str | None, presses: int,
     async with app.run_test(size=(120, 40)) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause(0.5)
-        for number, name, keys in SCREENS:
+        for number, name, keys in SCREENS + (STACK_KEYS if stack_keys else ()):
             start = time.perf_counter()
             await pilot.press(number)
             await pilot.pause()
-            switches.append(time.perf_counter() - start)
+            if name in dict.fromkeys(screen for _, screen, _ in SCREENS):
+                switches.append(time.perf_counter() - start)
+            if name in OPEN_BEFORE:
+                await pilot.press(OPEN_BEFORE[name])
             await pilot.pause(0.5)
             await app.workers.wait_for_complete()
             samples = results.setdefault(name, Samples())
@@ -98,6 +108,9 @@ async def _measure(root_dir: str | None, presses: int,
                 samples.cpu.append(time.thread_time() - cpu)
                 samples.round_trip.append(time.perf_counter() - start)
                 samples.paint.append(painted[-1] - start if painted else 0.0)
+            if name in CLOSE_AFTER:
+                await pilot.press(CLOSE_AFTER[name])
+                await pilot.pause()
         idle_cpu = {}
         for key, name in (("1", "Stack"), ("6", "Monitor")) if idle else ():
             idle_cpu[name] = await _idle(app, pilot, key, idle)
@@ -118,12 +131,15 @@ def main() -> int:
     parser.add_argument("--load", type=int, default=0, help="busy-looping children during the run")
     parser.add_argument("--idle", type=float, default=0, metavar="S",
                         help="then measure the idle CPU of the Stack and Monitor screens over S seconds each")
+    parser.add_argument("--stack-keys", action="store_true",
+                        help="also Stack's j/k, G/g, keys typed in its / filter, and switching 2/1")
     args = parser.parse_args()
     spinners = [multiprocessing.Process(target=_spin, daemon=True) for _ in range(args.load)]
     for spinner in spinners:
         spinner.start()
     try:
-        results, switches, idle_cpu = asyncio.run(_measure(args.sysroot or None, args.presses, args.idle))
+        results, switches, idle_cpu = asyncio.run(
+            _measure(args.sysroot or None, args.presses, args.idle, args.stack_keys))
     finally:
         for spinner in spinners:
             spinner.terminate()
@@ -131,10 +147,10 @@ def main() -> int:
     floor = results["unbound"]
     floor_trip, floor_cpu = _ms(floor.round_trip), _ms(floor.cpu)
     print(f"load: {args.load} busy processes; {args.presses} keys per screen; medians (p90) in ms")
-    print(f"{'keys on':<9} {'key to paint':>14} {'UI-thread CPU':>15} {'Pilot round trip':>18} "
+    print(f"{'keys on':<12} {'key to paint':>11} {'UI-thread CPU':>15} {'Pilot round trip':>18} "
           f"{'minus floor':>12}")
     for name, samples in results.items():
-        print(f"{name:<9} {_ms(samples.paint):>6.1f} ({_ms(samples.paint, 0.9):>5.1f}) "
+        print(f"{name:<12} {_ms(samples.paint):>6.1f} ({_ms(samples.paint, 0.9):>5.1f}) "
               f"{_ms(samples.cpu):>7.1f} ({_ms(samples.cpu, 0.9):>5.1f}) "
               f"{_ms(samples.round_trip):>9.1f} ({_ms(samples.round_trip, 0.9):>5.1f}) "
               f"{_ms(samples.round_trip) - floor_trip:>12.1f}")

@@ -9,6 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import HorizontalGroup
 from textual.dom import DOMNode
+from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup
 
@@ -62,6 +63,8 @@ class FittedFooter(Footer):
         """Whether the screen's own keys show their short labels (the terminal is too narrow for the full)."""
         self.lines = 1
         """How many lines the keys take: 2 when the screen's keys do not all fit on one."""
+        self._composed: tuple[object, ...] | None = None
+        """What the keys were last composed from (see `_layout_key`)."""
 
     def _shown(self) -> list[tuple[DOMNode, Binding, bool, str]]:
         """Bindings to show with the node that declares them, one per action, help first."""
@@ -143,11 +146,39 @@ class FittedFooter(Footer):
         app_wide = [item for item in every if item not in own]
         return [self._fit_line(own, width), self._fit_line(app_wide, width - PALETTE_CELLS)]
 
+    def bindings_changed(self, screen: Screen) -> None:
+        """The screen's keys may have changed (focus moved, the screen came back): compose the keys again
+        only if what they show did. Textual's Footer composes every key widget again each time, and a
+        screen switch announced it several times: most of a switch's CPU, for the same keys."""
+        self._bindings_ready = True
+        if not screen.app.app_focus:
+            return
+        if self.is_attached and screen is self.screen:
+            self.call_after_refresh(self._recompose_if_changed)
+
+    async def _recompose_if_changed(self) -> None:
+        if not self.is_attached:
+            return
+        width = self.size.width or self.app.size.width
+        if self._composed is None or self._layout_key(width, self._lines(width)) != self._composed:
+            await self.recompose()
+
+    def _layout_key(self, width: int, lines: list[tuple[list[Shown], bool]]) -> tuple[object, ...]:
+        """Everything the composed keys show: the width, each line's keys (key, action, label, enabled,
+        tooltip) with their short-label choice, and the palette key."""
+        keys = tuple((tuple((binding.key, binding.action, binding.description, enabled, tooltip)
+                            for binding, enabled, tooltip in items), short) for items, short in lines)
+        palette = self.screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
+        shown_palette = (palette[1].key, palette[2]) if palette is not None else None
+        return (width, keys, shown_palette, self.show_command_palette, self.compact)
+
     def compose(self) -> ComposeResult:
         if not self._bindings_ready:
+            self._composed = None
             return
         self._fitted_width = self.size.width or self.app.size.width
         lines = self._lines(self._fitted_width)
+        self._composed = self._layout_key(self._fitted_width, lines)
         self.lines = len(lines)
         self.short = lines[0][1]
         self.set_class(self.lines > 1, "-two-lines")

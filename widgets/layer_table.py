@@ -230,5 +230,23 @@ class LayerTable(DataTable):
         self._require_update_dimensions = False
         self._new_rows.clear()
         header = self.header_height if self.show_header else 0
-        self.virtual_size = Size(sum(column.get_render_width(self) for column in self.columns.values()),
-                                 header + sum(line.height for line in lines))
+        self._set_virtual_size(Size(sum(column.get_render_width(self) for column in self.columns.values()),
+                                    header + sum(line.height for line in lines)))
+
+    def _set_virtual_size(self, size: Size) -> None:
+        """Take the new content size without a layout pass when the scrollbars stay as they are.
+
+        Setting `virtual_size` asks the whole screen for a layout pass and a repaint of every widget on
+        it (the largest part of a Stack key). The table's own box does not depend on its
+        content (its height is 1fr, its vertical scrollbar always shown), so only the scrollbars and the
+        scroll position follow the new size; a change of which scrollbars show still takes the layout."""
+        if size == self.virtual_size:
+            return
+        shown = (self.show_horizontal_scrollbar, self.show_vertical_scrollbar)
+        self.set_reactive(LayerTable.virtual_size, size)
+        self._refresh_scrollbars()
+        if (self.show_horizontal_scrollbar, self.show_vertical_scrollbar) != shown:
+            self.refresh(layout=True)
+            return
+        self._scroll_update(size)
+        self.refresh()

@@ -224,6 +224,11 @@ class StackTree(Tree[StackRow]):
             super().__init__()
             self.header = header
 
+    on_cursor: Callable[[StackRow], None] | None = None
+    """Called at once when the cursor moves to another row, in place of posting LayerSelected: what the
+    screen draws for the row then goes out in the same frame as the cursor (a message arrives after
+    that frame was drawn, and its changes wait for a second one)."""
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("stack", id=id)
         self.show_root = False
@@ -384,6 +389,31 @@ class StackTree(Tree[StackRow]):
             node.expand()
             self._expand(node, 64)
 
+    def action_scroll_home(self) -> None:
+        """The cursor to the first row; the view jumps there as in less and htop (Textual's Tree slides
+        there over ~9 frames, each drawing every line of the tree again: 0.2-0.3 s before the last)."""
+        self.cursor_line = 0
+        self.scroll_to_line(self.cursor_line, animate=False)
+
+    def action_scroll_end(self) -> None:
+        """The cursor to the last row, the view jumping there (see `action_scroll_home`)."""
+        self.cursor_line = self.last_line
+        self.scroll_to_line(self.cursor_line, animate=False)
+
+    def action_page_down(self) -> None:
+        """The cursor a page down, the view jumping with it (see `action_scroll_home`)."""
+        if self.cursor_line == -1:
+            self.cursor_line = 0
+        self.cursor_line += self.scrollable_content_region.height - 1
+        self.scroll_to_line(self.cursor_line, animate=False)
+
+    def action_page_up(self) -> None:
+        """The cursor a page up, the view jumping with it (see `action_scroll_home`)."""
+        if self.cursor_line == -1:
+            self.cursor_line = self.last_line
+        self.cursor_line -= self.scrollable_content_region.height - 1
+        self.scroll_to_line(self.cursor_line, animate=False)
+
     def action_expand_cursor(self) -> None:
         """Open the highlighted row (loading its children on first use)."""
         node = self.cursor_node
@@ -404,6 +434,14 @@ class StackTree(Tree[StackRow]):
     def _on_tree_node_expanded(self, event: Tree.NodeExpanded[StackRow]) -> None:
         self._ensure_loaded(event.node)
 
+    def watch_cursor_line(self, previous_line: int, line: int) -> None:
+        previous = self._get_node(previous_line)
+        super().watch_cursor_line(previous_line, line)
+        node = self.cursor_node
+        if (self.on_cursor is not None and previous_line != line and node is not None
+                and node is not previous and node.data is not None):
+            self.on_cursor(node.data)
+
     def _on_tree_node_highlighted(self, event: Tree.NodeHighlighted[StackRow]) -> None:
-        if event.node.data is not None:
+        if event.node.data is not None and self.on_cursor is None:
             self.post_message(self.LayerSelected(event.node.data))

@@ -10,7 +10,7 @@ from diskdoctor.widgets import LayerTable, StackTree, StatusLine
 from diskdoctor.widgets.filter_bar import FilterBar
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.layer_table import CELL_PADDING, LABEL_WIDTH
-from diskdoctor.widgets.stack_tree import header_text
+from diskdoctor.widgets.stack_tree import StackRow, header_text
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Header, Static
 from textual.worker import get_current_worker
 
@@ -91,6 +92,8 @@ class StackScreen(SnapshotScreen):
         self._details_shown: tuple[str, str, list[DetailSection]] | None = None
         self._sizing = False
         """A pane sizing is queued (expansions come in bursts)."""
+        self._pane_size: tuple[int | None, int | None] | None = None
+        """The tree pane's width and height last set (None: the stylesheet's)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -114,6 +117,7 @@ class StackScreen(SnapshotScreen):
             self.action, self.kname = action, kname
 
     def on_mount(self) -> None:
+        self.query_one(StackTree).on_cursor = self._show_row
         self.take_snapshot(getattr(self.app, "snapshot", None))
         if self.root.live:
             self._watcher, self.hotplug_note = watch_block_devices(
@@ -226,14 +230,22 @@ class StackScreen(SnapshotScreen):
                   and tree.base_width(tree.stacked_extra(width)) + BORDER_CELLS + DETAILS_MIN_CELLS <= width)
         self.set_class(not beside, "-stacked")
         if beside:
-            pane.styles.height = None
             room = width - DETAILS_MIN_CELLS - BORDER_CELLS
-            pane.styles.width = min(tree.natural_width(), room) + BORDER_CELLS
+            self._size_pane(pane, min(tree.natural_width(), room) + BORDER_CELLS, None)
             return
-        pane.styles.width = None
         body = self.query_one("#stack-body").size.height or max(0, self.size.height - 3)
         rows = tree.last_line + 1 + PANE_CHROME_LINES
-        pane.styles.height = max(PANE_CHROME_LINES + 1, min(rows, int(body * TREE_SHARE)))
+        self._size_pane(pane, None, max(PANE_CHROME_LINES + 1, min(rows, int(body * TREE_SHARE))))
+
+    def _size_pane(self, pane: Widget, width: int | None, height: int | None) -> None:
+        """Give the tree pane this width and height (None: the stylesheet's), only if they changed: setting
+        a size, even the same one, lays out the whole screen again (each key typed in the filter did so
+        twice more)."""
+        if self._pane_size == (width, height):
+            return
+        self._pane_size = (width, height)
+        pane.styles.width = width
+        pane.styles.height = height
 
     def _show_tree(self, keep_cursor: bool = False, keep_expansion: bool = False) -> None:
         if self.host is None:
@@ -257,8 +269,8 @@ class StackScreen(SnapshotScreen):
                 tree.reveal(StackView.ancestor_keys(moved))
         count = len(self.host.devices)
         shown = f"{self.view.shown_devices()} of {count}" if self.filter_text else str(count)
-        self.query_one("#stack-title", Static).update(
-            f"Storage stack {VIEW_TITLES[self.mode]} · {shown} devices")
+        self.query_one("#stack-title", Static).update(  # one line whatever it says: no layout pass
+            f"Storage stack {VIEW_TITLES[self.mode]} · {shown} devices", layout=False)
         self._size_panes()  # a filter or the other direction: other rows, maybe other widths
         if tree.cursor_node is None or tree.cursor_node.data is None:
             self.query_one(StatusLine).say(*self._status_parts())
@@ -273,15 +285,19 @@ class StackScreen(SnapshotScreen):
 
     @on(StackTree.LayerSelected)
     def show_layer(self, message: StackTree.LayerSelected) -> None:
+        self._show_row(message.row)
+
+    def _show_row(self, row: StackRow) -> None:
+        """The row under the cursor: its TRIM verdict on the status line, its details beside the tree."""
         if self.view is None or self.host is None:
             return
-        kname = self.view.kname_of(message.row.key)
+        kname = self.view.kname_of(row.key)
         if kname is None or kname not in self.host.devices:
             return
         device = self.host.devices[kname]
-        title = f"{message.row.name} · {device.kind}"
-        if message.row.name != device.name:
-            title = f"{message.row.name} on {device.name} · {device.kind}"
+        title = f"{row.name} · {device.kind}"
+        if row.name != device.name:
+            title = f"{row.name} on {device.name} · {device.kind}"
         self._say_trim(kname)
         known = self._details_read.get(kname)
         if known is not None:  # drawn in the same frame as the cursor; the read below confirms it
