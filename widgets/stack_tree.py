@@ -113,13 +113,23 @@ class ColumnWidths:
     def in_view(self, view: ColumnWidths, width: int) -> ColumnWidths:
         """Widths for a `width`-cell line from the rows in `view` when all rows' do not fit whole: the
         columns shown and TYPE/SIZE/TRIM stay those of all rows (nothing comes or goes on a scroll),
-        NAME, FSTYPE and MOUNTPOINTS are shared out among the rows on screen."""
+        NAME, FSTYPE and MOUNTPOINTS are shared out among the rows on screen, and cells they leave grow
+        them toward all rows' widths (NAME first), so the columns move only when the rows need it."""
         whole = self.fitted(width)
         if self.natural(whole.shown_extra) <= width or not view.name_cells:
             return whole
         shown = replace(view, kind=self.kind, size=self.size, trim=self.trim, has_mounts=whole.has_mounts,
                         extra=list(self.extra))
-        return replace(shown.fitted(width, extra=0), extra=list(self.extra))
+        fitted = shown.fitted(width, extra=0)
+        spare = width - fitted.natural(0)
+        grown = {}
+        for column in ("name", "fstype", "mounts"):  # toward all rows' widths: less moves on a scroll
+            now = getattr(fitted, column)
+            grown[column] = now + max(0, min(spare, getattr(self, column) - now))
+            spare -= grown[column] - now
+        if not fitted.has_mounts:
+            grown["mounts"] = fitted.mounts
+        return replace(fitted, extra=list(self.extra), **grown)
 
     def fitted(self, width: int, extra: int = len(EXTRA_HEADINGS)) -> ColumnWidths:
         """Widths for a `width`-cell line: TYPE/SIZE/TRIM whole, then the names (whole when they can be),

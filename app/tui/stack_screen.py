@@ -196,7 +196,8 @@ class StackScreen(SnapshotScreen):
 
     @on(StackTree.ColumnsChanged)
     def show_columns(self, message: StackTree.ColumnsChanged) -> None:
-        self.query_one("#stack-columns", Static).update(message.header)
+        # The header is one line whatever it says: no layout pass for it (it changes on a scroll).
+        self.query_one("#stack-columns", Static).update(message.header, layout=False)
         self._size_panes()
 
     def on_resize(self) -> None:
