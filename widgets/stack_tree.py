@@ -31,8 +31,6 @@ GAP = 1
 MIN_MOUNTS = 12
 MIN_FSTYPE = 6
 """FSTYPE's narrowest form ("linux…" still says what it is; ext4, xfs, btrfs are whole)."""
-WHOLE_FSTYPE = 11
-"""FSTYPE wide enough for crypto_LUKS and LVM2_member; linux_raid_member is cut when room is short."""
 MIN_NAME_CELLS = 9
 """Cells every name keeps after the deepest indentation ("vg_…rd_01" still tells rows apart)."""
 TRIM_STYLES = {"yes": "green", "no": "red", "BLOCKED": "bold red", "OK": "bold green",
