@@ -9,9 +9,11 @@ import pytest
 from conftest import fixture_root
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.widgets import LayerTable, StackTree
+from diskdoctor.widgets.stack_tree import GUIDE_WIDTH, ColumnWidths
 from rich.cells import cell_len
 from rich.console import Console
 from textual.widgets import DataTable, Static
+from textual.widgets.tree import TreeNode
 
 LAB = "lab-ssd"
 ICONS = "▼▶ "
@@ -49,16 +51,66 @@ async def test_names_cut_short_still_tell_devices_apart(size: tuple[int, int]) -
             assert all(cell in names for cell, names in shown.items())  # room: every name whole
 
 
-async def test_names_come_before_a_wide_fstype_at_80() -> None:
+def on_screen(tree: StackTree) -> list[tuple[int, TreeNode]]:
+    """(line, node) of every row the tree shows on screen."""
+    top = round(tree.scroll_y)
+    shown = []
+    for line in range(top, min(top + tree.scrollable_content_region.height, tree.last_line + 1)):
+        node = tree.get_node_at_line(line)
+        if node is not None and node.data is not None:
+            shown.append((line, node))
+    return shown
+
+
+def room_on_screen(tree: StackTree) -> bool:
+    """Whether the rows on screen fit the tree's width with every name, FSTYPE and mountpoint whole."""
+    need = ColumnWidths(mounts=0)
+    for line, node in on_screen(tree):
+        depth = tree._tree_lines[line]._get_guide_width(tree.guide_depth, tree.show_root) // GUIDE_WIDTH
+        need.see(node.data, depth)
+    need.kind, need.size, need.trim = tree.widths.kind, tree.widths.size, tree.widths.trim
+    return need.natural(0) <= tree.scrollable_content_region.width
+
+
+def cut_on_screen(tree: StackTree) -> list[str]:
+    """The names, FSTYPEs and mountpoints of the rows on screen that are drawn cut."""
+    cut = []
+    for _line, node in on_screen(tree):
+        label = tree.render_label(node, tree.rich_style, tree.rich_style).plain
+        cut += [whole for whole in (node.data.name, node.data.fstype, node.data.mounts)
+                if whole and whole not in label]
+    return cut
+
+
+@pytest.mark.parametrize("keys", [(), ("slash", "m", "d", "enter"), ("v",)],
+                         ids=["disks-up", "filter-md", "mounts-down"])
+async def test_at_80_fstype_is_whole_where_the_rows_on_screen_leave_room(keys: tuple[str, ...]) -> None:
+    """lab-ssd at 80x24: `sda1 part 40M yes linux_ra…` with 14 blank cells at the right edge, because
+    a deep name and a long mountpoint further down took the width. The columns are sized from the rows in
+    view: scrolling through the whole tree, no name, FSTYPE or mountpoint on screen is cut while the rows
+    on screen fit whole, and the header lines up with the rows at every step."""
     app = DiskDoctorApp(fixture_root(LAB))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
+        await pilot.press(*keys)
+        await settle(pilot)
         tree = app.screen.query_one(StackTree)
-        fitted = tree._fitted
-        assert fitted is not None and fitted.name >= tree.widths.name - 4  # names (all but 2) whole...
-        assert fitted.fstype < len("linux_raid_member")  # ...so FSTYPE is not 17 wide for one value
-        cells = {cell for _name, cell, _line in drawn_rows(tree)}
-        assert {"vg0-pool_passdown_tdata", "vg0-thin_passdown", "vg0-pool_ignore"} <= cells
+        fstypes = {node.data.fstype for _line, node in on_screen(tree)}
+        if keys != ("v",):
+            assert {"linux_raid_member", "LVM2_member"} <= fstypes
+        roomy = 0
+        for _step in range(tree.last_line + 1):
+            if room_on_screen(tree):
+                roomy += 1
+                assert not cut_on_screen(tree), (round(tree.scroll_y), cut_on_screen(tree))
+            header = str(app.screen.query_one("#stack-columns", Static).render())
+            line, node = on_screen(tree)[0]
+            label = tree.render_label(node, tree.rich_style, tree.rich_style).plain
+            guides = tree._tree_lines[line]._get_guide_width(tree.guide_depth, tree.show_root)
+            assert header.index("TYPE") == guides + label.index(f" {node.data.kind} ") + 1, (header, label)
+            await pilot.press("j")
+            await pilot.pause()
+        assert roomy >= 5  # views with room were seen (the top one at least)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
@@ -319,3 +371,49 @@ async def test_every_extra_column_has_a_value_in_both_directions() -> None:
             assert len(row.extra) == 4 and all(row.extra), (mode, row.name, row.extra)
             if row.has_children:
                 rows.extend(view.children(row.key))
+
+
+def small_vm(tmp_path):  # type: ignore[no-untyped-def]
+    """This project's CI VM as `lsblk -o NAME,SCHED` shows it: loop0 (none), vda (mq-deadline) and zram0,
+    whose queue/ has no scheduler file at all on Linux 6.18 (a bio-based device: lsblk leaves SCHED
+    blank)."""
+    from diskdoctor.probes.root import Root
+    from support.sysfs_builder import SysrootBuilder
+
+    builder = SysrootBuilder(tmp_path, hostname="vm")
+    builder.loop("loop0", "7:0", 300 << 20, "/root/newuser7.img")
+    builder.mount("7:0", "/mnt/newuser7", "ext4", "/dev/loop0")
+    builder.whole("vda", "sys/devices/pci0000:00/0000:00:04.0/virtio1/block/vda", "254:0", 256 << 30,
+                  queue={"rotational": "1", "scheduler": "none [mq-deadline] kyber bfq",
+                         "discard_max_bytes": str(1 << 30)})
+    builder.mount("254:0", "/", "ext4", "/dev/vda")
+    zram = builder.whole("zram0", "sys/devices/virtual/block/zram0", "251:0", 0)
+    (tmp_path / zram / "queue" / "scheduler").unlink()
+    return Root(str(builder.finish()), live=False)
+
+
+async def test_at_120_a_small_host_shows_every_extra_column(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The live VM at 120x40: the tree sat beside the details 61 cells wide with ROTA and SCHED only
+    (DISC-MAX and DISC-GRAN needed 200). A tree whose columns fit the width stacked keeps them all:
+    the details go under it, or beside it when they keep a 30-cell value column, and a tree beside them
+    is no wider than the columns it shows. SCHED says what queue/scheduler says: `none` is a scheduler,
+    `-` is a device without the file."""
+    root = small_vm(tmp_path)
+    for size in SIZES[1:]:
+        app = DiskDoctorApp(root)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await pilot.pause(0.1)
+            screen = app.screen
+            header = str(screen.query_one("#stack-columns", Static).render())
+            assert header.split()[-4:] == ["ROTA", "SCHED", "DISC-MAX", "DISC-GRAN"], (size, header)
+            tree = screen.query_one(StackTree)
+            rows = {name: line.split() for name, _cell, line in drawn_rows(tree)}
+            assert rows["loop0"][-4:] == ["yes", "none", "2T", "4K"], rows  # "[none] mq-deadline"
+            assert rows["vda"][-4:] == ["yes", "mq-deadline", "1G", "4K"], rows
+            assert rows["zram0"][-4:] == ["no", "-", "2T", "4K"], rows  # no queue/scheduler file
+            table = screen.query_one(LayerTable)
+            assert table.columns["value"].width >= MIN_VALUE_CELLS  # type: ignore[index]
+            pane, details = screen.query_one("#stack-pane").region, screen.query_one("#details-pane").region
+            if details.x > pane.x:  # beside: no blank cells right of the last column
+                assert pane.width <= tree.base_width(4) + 1, (pane.width, tree.base_width(4))

@@ -1,5 +1,10 @@
 """A lazily expanded storage-stack tree with aligned TYPE / SIZE / TRIM / FSTYPE / MOUNT columns, and
-ROTA / SCHED / DISC-MAX / DISC-GRAN (lsblk's names) after them when the pane has room."""
+ROTA / SCHED / DISC-MAX / DISC-GRAN (lsblk's names) after them when the pane has room.
+
+When every row's cells do not fit the width, NAME, FSTYPE and MOUNTPOINTS are shared out among the rows in
+view (as k9s sizes its columns from the rows it shows): a long name further down no longer cuts the
+FSTYPE of the rows on screen. The set of columns stays that of all rows, so scrolling never adds or drops
+one."""
 
 from __future__ import annotations
 
@@ -26,8 +31,6 @@ GAP = 1
 MIN_MOUNTS = 12
 MIN_FSTYPE = 6
 """FSTYPE's narrowest form ("linux…" still says what it is; ext4, xfs, btrfs are whole)."""
-WHOLE_FSTYPE = 11
-"""FSTYPE wide enough for crypto_LUKS and LVM2_member; linux_raid_member is cut when room is short."""
 MIN_NAME_CELLS = 9
 """Cells every name keeps after the deepest indentation ("vg_…rd_01" still tells rows apart)."""
 TRIM_STYLES = {"yes": "green", "no": "red", "BLOCKED": "bold red", "OK": "bold green",
@@ -37,8 +40,6 @@ HEADINGS = ("NAME", "TYPE", "SIZE", "TRIM", "FSTYPE", "MOUNTPOINTS")
 EXTRA_HEADINGS = ("ROTA", "SCHED", "DISC-MAX", "DISC-GRAN")
 """Shown after MOUNTPOINTS, in this order of importance, only when every column before them is whole."""
 SCROLLBAR = 2
-KEPT_BESIDE = 2
-"""ROTA and SCHED: the extra columns a tree beside the details keeps when it would show them stacked."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,11 +108,34 @@ class ColumnWidths:
         return (self.name + self._fixed() + self.fstype + (self.mounts if self.has_mounts else 0)
                 + sum(width + GAP for width in self.extra[:extra]))
 
-    def fitted(self, width: int) -> ColumnWidths:
+    def in_view(self, view: ColumnWidths, width: int) -> ColumnWidths:
+        """Widths for a `width`-cell line from the rows in `view` when all rows' do not fit whole: the
+        columns shown and TYPE/SIZE/TRIM stay those of all rows (nothing comes or goes on a scroll),
+        NAME, FSTYPE and MOUNTPOINTS are shared out among the rows on screen, and cells they leave grow
+        them toward all rows' widths (NAME first), so the columns move only when the rows need it."""
+        whole = self.fitted(width)
+        if self.natural(whole.shown_extra) <= width or not view.name_cells:
+            return whole
+        shown = replace(view, kind=self.kind, size=self.size, trim=self.trim, has_mounts=whole.has_mounts,
+                        extra=list(self.extra))
+        fitted = shown.fitted(width, extra=0)
+        spare = width - fitted.natural(0)
+        grown = {}
+        for column in ("name", "fstype", "mounts"):  # toward all rows' widths: less moves on a scroll
+            now = getattr(fitted, column)
+            grown[column] = now + max(0, min(spare, getattr(self, column) - now))
+            spare -= grown[column] - now
+        if not fitted.has_mounts:
+            grown["mounts"] = fitted.mounts
+        return replace(fitted, extra=list(self.extra), **grown)
+
+    def fitted(self, width: int, extra: int = len(EXTRA_HEADINGS)) -> ColumnWidths:
         """Widths for a `width`-cell line: TYPE/SIZE/TRIM whole, then the names (whole when they can be),
-        then FSTYPE to its common values, MOUNTPOINTS, and the rest of FSTYPE; a column without room
-        for its shortest form is left out (MOUNTPOINTS first) rather than pushed off the edge."""
-        shown = len(self.extra)
+        then MOUNTPOINTS as wide as the widest mountpoint it can show whole, FSTYPE (at least its short
+        form: "crypto_L…" still says what it is, a cut name or mountpoint may not), and what is left to
+        the mountpoints still cut; a column without room for its shortest form is left out (MOUNTPOINTS
+        first) rather than pushed off the edge. At most `extra` extra columns are shown."""
+        shown = min(extra, len(self.extra))
         while shown and self.natural(shown) > width:
             shown -= 1
         if shown:
@@ -125,11 +149,11 @@ class ColumnWidths:
         name = max(min(self.name, self.indent + MIN_NAME_CELLS),
                    min(self.name, flex - fstype_floor - mounts_floor))
         left = flex - name
-        fstype = max(fstype_floor, min(self.fstype, WHOLE_FSTYPE, left - mounts_floor))
-        left -= fstype
-        mounts = max(mounts_floor, min(self.mounts, left)) if has_mounts else 0
-        left -= mounts
-        fstype += max(0, min(self.fstype - fstype, left))
+        whole = max((need for need in self.mount_cells if need <= left - fstype_floor), default=0)
+        mounts = max(mounts_floor, min(self.mounts, whole)) if has_mounts else 0
+        fstype = max(fstype_floor, min(self.fstype, left - mounts))
+        if has_mounts:
+            mounts = max(mounts, min(self.mounts, left - fstype))
         if has_mounts and mounts < self.mounts:
             name, mounts = self._split(name + mounts, min(self.name, self.indent + MIN_NAME_CELLS), mounts)
         return ColumnWidths(name, self.kind, self.size, self.trim, fstype, mounts, self.indent,
@@ -151,14 +175,16 @@ class ColumnWidths:
         return cells - best, best
 
 
-def header_text(widths: ColumnWidths | None = None) -> Text:
-    """The column header shown above the tree, aligned with the rows drawn at these widths."""
+def header_text(widths: ColumnWidths | None = None, room: int = 0) -> Text:
+    """The column header shown above the tree, aligned with the rows drawn at these widths; the last
+    column's heading runs on into the rest of a `room`-cell line (MOUNTPOINTS over shorter mountpoints)."""
     w = widths or ColumnWidths()
     gap = " " * GAP
     text = (f"{HEADINGS[0]:<{w.name}}{gap}{HEADINGS[1]:<{w.kind}}{gap}{HEADINGS[2]:>{w.size}}{gap}"
             f"{HEADINGS[3]:<{w.trim}}{gap}{fit_end(HEADINGS[4], w.fstype):<{w.fstype}}")
     if w.has_mounts:
-        text += f"{gap}{fit_end(HEADINGS[5], w.mounts):<{w.mounts}}"
+        last = w.mounts if w.shown_extra else max(w.mounts, room - cell_len(text) - GAP)
+        text += f"{gap}{fit_end(HEADINGS[5], last):<{w.mounts}}"
     if w.shown_extra:
         shown = zip(EXTRA_HEADINGS, w.extra[:w.shown_extra], strict=False)
         text += "".join(f"{gap}{heading:<{width}}" for heading, width in shown)
@@ -277,18 +303,35 @@ class StackTree(Tree[StackRow]):
         """Cells the tree needs with its six columns whole and `extra` extra columns (scrollbar included)."""
         return self.widths.natural(extra) + SCROLLBAR
 
-    def stacked_extra(self, width: int) -> int:
-        """How many extra columns a side-by-side tree must keep: those a `width`-cell (stacked) tree
-        shows, up to ROTA and SCHED (DISC-MAX and DISC-GRAN may go to give the details room)."""
-        return min(KEPT_BESIDE, self.widths.fitted(width - SCROLLBAR).shown_extra)
+    def extra_within(self, width: int) -> int:
+        """How many extra columns a `width`-cell tree (scrollbar included) shows: beside the details it
+        keeps all those it shows full width (a wider screen never shows fewer columns)."""
+        return self.widths.fitted(width - SCROLLBAR).shown_extra
 
-    def _refit(self) -> None:
-        """Fit the columns to the width; when they change, redraw and give the screen the new header."""
-        fitted = self.widths.fitted(self.scrollable_content_region.width or self.size.width)
+    def _in_view(self) -> ColumnWidths:
+        """The widest content of the rows on screen."""
+        widths = ColumnWidths(mounts=0)  # the last column: its heading may run on past its values
+        top = round(self.scroll_y)
+        for line in range(top, min(top + self.scrollable_content_region.height, self.last_line + 1)):
+            node = self.get_node_at_line(line)
+            if node is not None and node.data is not None:
+                widths.see(node.data, _depth(node))
+        return widths
+
+    def _refit(self, scrolled: bool = False) -> None:
+        """Fit the columns to the width and the rows in view; when they change, redraw and give the
+        screen the new header (after a scroll only the lines are drawn again: the rows are the same)."""
+        width = self.scrollable_content_region.width or self.size.width
+        fitted = self.widths.in_view(self._in_view(), width)
         if fitted != self._fitted:
             self._fitted, self._cut_among = fitted, (self._names, self._mounts)
-            self._invalidate()
-            self.post_message(self.ColumnsChanged(header_text(fitted)))
+            if scrolled:  # every line is as wide as the room: the tree's virtual size stays
+                self._line_cache.clear()
+                self._updates += 1
+                self.refresh()
+            else:
+                self._invalidate()
+            self.post_message(self.ColumnsChanged(header_text(fitted, self.size.width)))
         elif self._cut_among != (self._names, self._mounts):  # new rows: the cuts that tell names apart
             self._cut_among = (self._names, self._mounts)
             self._invalidate()
@@ -296,6 +339,12 @@ class StackTree(Tree[StackRow]):
     def _on_resize(self, event: events.Resize) -> None:
         super()._on_resize(event)
         self._refit()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        """Other rows in view: their widths (a few rows measured, the lines drawn again)."""
+        super().watch_scroll_y(old_value, new_value)
+        if round(old_value) != round(new_value) and self._fitted is not None:
+            self._refit(scrolled=True)
 
     def render_label(self, node: TreeNode[StackRow], base_style: Style, style: Style) -> Text:
         """The row's columns at the fitted widths (the node's own label is only its name)."""
@@ -433,6 +482,10 @@ class StackTree(Tree[StackRow]):
 
     def _on_tree_node_expanded(self, event: Tree.NodeExpanded[StackRow]) -> None:
         self._ensure_loaded(event.node)
+        self.call_after_refresh(self._refit)  # other rows in view
+
+    def _on_tree_node_collapsed(self, event: Tree.NodeCollapsed[StackRow]) -> None:
+        self.call_after_refresh(self._refit)
 
     def watch_cursor_line(self, previous_line: int, line: int) -> None:
         previous = self._get_node(previous_line)

@@ -200,7 +200,8 @@ class StackScreen(SnapshotScreen):
 
     @on(StackTree.ColumnsChanged)
     def show_columns(self, message: StackTree.ColumnsChanged) -> None:
-        self.query_one("#stack-columns", Static).update(message.header)
+        # The header is one line whatever it says: no layout pass for it (it changes on a scroll).
+        self.query_one("#stack-columns", Static).update(message.header, layout=False)
         self._size_panes()
 
     def on_resize(self) -> None:
@@ -216,8 +217,9 @@ class StackScreen(SnapshotScreen):
 
     def _size_panes(self) -> None:
         """Layout from content: side by side when the tree's six columns are whole beside details with a
-        value column of 30 cells, with the lsblk extras it would show stacked (ROTA and SCHED at least: a
-        wider screen never shows fewer columns); the tree as wide as its columns, the details the rest;
+        value column of 30 cells, with every lsblk extra it would show stacked (a wider screen never shows
+        fewer columns: at 120 a tree that shows DISC-MAX stacked does not drop it to go beside); the tree
+        as wide as the columns it shows, the details the rest;
         otherwise stacked, both full width, the details under a tree as tall as its rows
         (up to TREE_SHARE of the height): a tree cut beside a squeezed details pane serves neither."""
         self._sizing = False
@@ -227,11 +229,11 @@ class StackScreen(SnapshotScreen):
         tree = self.query_one(StackTree)
         pane = self.query_one("#stack-pane")
         beside = (not self.has_class("-narrow")
-                  and tree.base_width(tree.stacked_extra(width)) + BORDER_CELLS + DETAILS_MIN_CELLS <= width)
+                  and tree.base_width(tree.extra_within(width)) + BORDER_CELLS + DETAILS_MIN_CELLS <= width)
         self.set_class(not beside, "-stacked")
         if beside:
             room = width - DETAILS_MIN_CELLS - BORDER_CELLS
-            self._size_pane(pane, min(tree.natural_width(), room) + BORDER_CELLS, None)
+            self._size_pane(pane, tree.base_width(tree.extra_within(room)) + BORDER_CELLS, None)
             return
         body = self.query_one("#stack-body").size.height or max(0, self.size.height - 3)
         rows = tree.last_line + 1 + PANE_CHROME_LINES
