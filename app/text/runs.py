@@ -197,7 +197,7 @@ def _load_heading(delta: MetricDelta, comparison: Comparison) -> str:
 def _compare_lines(comparison: Comparison) -> list[str]:
     base, cand = comparison.baseline, comparison.candidate
     deltas = comparison.deltas  # each column: numbers right-aligned, units in one column, as wide as it needs
-    width = max([len("metric") + 1, *(len(delta.row_label) + 1 for delta in deltas)])  # two spaces before a value
+    width = max([18, *(len(delta.row_label) + 1 for delta in deltas)])  # two spaces before a value
     before = aligned_figures([cell_text(delta.label, delta.before, delta.unit) for delta in deltas])
     after = aligned_figures([cell_text(delta.label, delta.after, delta.unit) for delta in deltas])
     cell = max([len("candidate"), *map(len, before + after)])

@@ -133,10 +133,11 @@ class Comparison:
         when the runs share no load at all, that nothing is compared; None when every load is shared."""
         if not self.only_in:
             return None
-        named = "; ".join(f"{load} (only in the {side}, {short_id(run_id)})" for load, side, run_id in self.only_in)
+        named = "; ".join(f"{load} (only in the {side}, {short_id(run_id)})"
+                          for load, side, run_id in self.only_in)
         if not self.deltas:
-            return (f"the loads differ, so nothing is compared (no flag; compare runs with the same writes/s): "
-                    f"{named}")
+            return ("the loads differ, so nothing is compared (no flag; compare runs with the same "
+                    f"writes/s): {named}")
         return f"not compared, measured by one run only: {named}"
 
     def not_comparable(self) -> str | None:
@@ -150,7 +151,8 @@ class Comparison:
         other = ", ".join(only_cand or only_base)
         side = "candidate" if only_base else "baseline"
         instead = f" measured {other} instead" if only_base and only_cand else " lacks it"
-        metrics = f"not comparable on {what}: the {side}{instead} (no flag; compare runs with the same settings)"
+        metrics = (f"not comparable on {what}: the {side}{instead} (no flag; compare runs with the same "
+                   "settings)")
         return metrics if loads is None else f"{loads}; {metrics}"
 
     @property
@@ -201,7 +203,8 @@ class Comparison:
                 "metrics": [delta.to_json() for delta in self.deltas],
                 "param_changes": _raw_param_changes(self.baseline, self.candidate),
                 "flags": self.flags(), "not_comparable": self.not_comparable(),
-                "only_in": [{"load": load, "side": side, "run": run_id} for load, side, run_id in self.only_in],
+                "only_in": [{"load": load, "side": side, "run": run_id}
+                            for load, side, run_id in self.only_in],
                 "regression": self.regressed}
 
 
