@@ -380,7 +380,7 @@ def test_runs_compare_names_the_loads_only_one_run_measured(store: RunStore) -> 
     result = run_cli("runs", "compare", base.id, cand.id)
     assert result.code == 0, result.err
     short = cand.id.rsplit("-", 1)[-1]
-    assert (f"not compared, measured by one run only: 500 writes/s, steady (only in the candidate, {short})"
+    assert (f"not compared, measured by one run only: 500 writes/s, steady: only in the candidate, {short}"
             in result.out.splitlines())
     assert "no judged metric at 50 writes/s, steady changed by 20% or more" in result.out
     document = json.loads(run_cli("runs", "compare", base.id, cand.id, "--json").out)  # fits its schema
@@ -407,7 +407,7 @@ def test_runs_compare_shows_the_capacity_never_flagged() -> None:
     p99 = next(delta for delta in capacity if delta.key == "sync_p99@capacity")
     assert p99.label == "p99 fdatasync at capacity" and p99.percent == pytest.approx(800, rel=0.05)
     assert not p99.judged and not p99.regression and not comparison.regressed
-    assert "  at closed loop (capacity) (shown, not judged)" in compare_lines(comparison)
+    assert "  closed loop (capacity), not judged" in compare_lines(comparison)
 
 
 def test_runs_without_a_shared_load_are_not_compared() -> None:
@@ -417,6 +417,6 @@ def test_runs_without_a_shared_load_are_not_compared() -> None:
     assert comparison.deltas == [] and not comparison.flags()
     note = comparison.not_comparable()
     assert note is not None and "the loads differ, so nothing is compared" in note
-    assert f"50 writes/s, steady (only in the baseline, {base.id.rsplit('-', 1)[-1]})" in note
-    assert "500 writes/s, steady (only in the candidate" in note
+    assert f"50 writes/s, steady: only in the baseline, {base.id.rsplit('-', 1)[-1]}" in note
+    assert "500 writes/s, steady: only in the candidate" in note
     assert "better" not in "\n".join(compare_lines(comparison))

@@ -189,9 +189,12 @@ def compare_lines(comparison: Comparison) -> list[str]:
 
 
 def _load_heading(delta: MetricDelta, comparison: Comparison) -> str:
-    """"at 500 writes/s, steady (judged)": the load of the rows under it (two WAL runs compared per load)."""
-    judged = " (judged)" if delta.load in comparison.judged_loads else " (shown, not judged)"
-    return f"  at {delta.load}{judged}"
+    """"at 500 writes/s, steady (judged)", "closed loop (capacity), not judged": the load of the rows
+    under it (two WAL runs are compared load by load)."""
+    load = str(delta.load)
+    if delta.load in comparison.judged_loads:
+        return f"  at {load} (judged)"
+    return f"  {load}, not judged" if load.startswith("closed loop") else f"  at {load} (not judged)"
 
 
 def _compare_lines(comparison: Comparison) -> list[str]:

@@ -129,11 +129,11 @@ class Comparison:
     """The loads the two WAL verdicts cited that both runs measured (their figures are the judged ones)."""
 
     def loads_note(self) -> str | None:
-        """"not compared, measured by one run only: 500 writes/s, steady (only in the candidate, 3202)";
+        """"not compared, measured by one run only: 500 writes/s, steady: only in the candidate, 3202";
         when the runs share no load at all, that nothing is compared; None when every load is shared."""
         if not self.only_in:
             return None
-        named = "; ".join(f"{load} (only in the {side}, {short_id(run_id)})"
+        named = "; ".join(f"{load}: only in the {side}, {short_id(run_id)}"
                           for load, side, run_id in self.only_in)
         if not self.deltas:
             return ("the loads differ, so nothing is compared (no flag; compare runs with the same "
