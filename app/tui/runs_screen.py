@@ -48,7 +48,7 @@ CELL_PADDING = 2
 SCROLLBAR_CELLS = 2
 STACKED_BELOW = 160
 """Narrower than this the runs list takes the whole width and the run's details go under it."""
-DETAIL_MIN_CELLS = 62
+DETAIL_MIN_CELLS = 56
 """Side by side, the details pane of one run yields to the runs list down to this width (border and padding
 included): its lines wrap under their labels."""
 COMPARE_MIN_CELLS = 74
@@ -304,7 +304,7 @@ class RunsScreen(Screen[None]):
         if width >= STACKED_BELOW:
             least = COMPARE_MIN_CELLS if len(self.picked) == MAX_PICKS else DETAIL_MIN_CELLS
             wanted = max(min(self._wanted_cells(), width - least), width * 3 // 5)
-        current = table.styles.width
+        current = table.styles.inline.width  # the style sheet's own width is not ours to compare
         if (None if current is None else int(current.value)) == wanted:
             return False
         table.styles.width = wanted
