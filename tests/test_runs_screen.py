@@ -195,7 +195,8 @@ async def test_a_run_saved_while_away_is_listed_on_coming_back(three_runs: list[
         assert app.screen.runs[0].id == "20261124-143000-wal-0009"
 
 
-def _wal_run_at_loads(day: int, judged: float, slow_ms: dict[float, float], run_id: str):  # type: ignore[no-untyped-def]
+def _wal_run_at_loads(day: int, judged: float, slow_ms: dict[float, float],  # type: ignore[no-untyped-def]
+                      run_id: str):
     """An open-loop WAL run at 50 and 500 writes/s (p99 `slow_ms[rate]`), its verdict citing `judged`."""
     from diskdoctor.probes.engine.workloads.wal import WalLevel, WalResult
     from diskdoctor.probes.latency_histogram import LatencyHistogram
@@ -211,7 +212,8 @@ def _wal_run_at_loads(day: int, judged: float, slow_ms: dict[float, float], run_
     return dataclasses.replace(saved_run(day, result=result), id=run_id)
 
 
-async def test_a_wal_comparison_at_80x24_shows_every_load_one_line_per_metric(private_state_dir: Path) -> None:
+async def test_a_wal_comparison_at_80x24_shows_every_load_one_line_per_metric(
+        private_state_dir: Path) -> None:
     """Issue 23 (newuser7 #4, #13): two WAL runs were compared at the one load their verdicts shared, the
     judged 500/s left out, and at 80 columns every metric took two lines ("change" wrapped under it)."""
     from test_text_fit import screen_lines
@@ -254,3 +256,19 @@ async def test_side_by_side_a_long_target_is_whole_while_the_details_pane_has_ro
         screen = "\n".join(screen_lines(app))
         assert f"{directory} (ext4" in screen, screen
         assert "│ run       20261121-143000-wal-0001" in screen, screen  # the details pane still beside it
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
+def test_runs_screen_wal_loads_comparison_snapshot(snap_compare, private_state_dir: Path,  # type: ignore[no-untyped-def]
+                                                   size: tuple[int, int]) -> None:
+    """Issue 23: two WAL runs compared load by load, the judged 500/s first, one line per metric."""
+    store = RunStore()
+    store.save(_wal_run_at_loads(20, 50.0, {50.0: 2.7, 500.0: 9.0}, "20261120-143000-wal-0000"))
+    store.save(_wal_run_at_loads(21, 500.0, {50.0: 2.8, 500.0: 46.0}, "20261121-143000-wal-0001"))
+
+    async def compare_two(pilot) -> None:  # type: ignore[no-untyped-def]
+        await open_runs(pilot)
+        await pilot.press("space", "down", "space")
+        await pilot.pause()
+
+    assert snap_compare(DiskDoctorApp(fixture_root(FIXTURE)), terminal_size=size, run_before=compare_two)
