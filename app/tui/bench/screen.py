@@ -619,7 +619,7 @@ class BenchScreen(SnapshotScreen):
             return None
         record = self._judged or self.record  # judged against the threshold picked now
         verdict = record.verdict() if record is not None else None
-        settle = settle_seconds(verdict.settle) if verdict is not None and \
+        settle = settle_seconds(getattr(verdict, "settle", None)) if verdict is not None and \
             verdict_word(verdict) == "INCONCLUSIVE" else None
         if isinstance(self.params, RandwriteParams):
             seconds = settle or (self.params.duration_s or 30) * LONGER_FACTOR
