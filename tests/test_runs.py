@@ -371,6 +371,8 @@ def test_runs_judged_at_different_loads_are_compared_at_every_load() -> None:
     assert lines[heading + 3].split()[:4] == ["p99", "fdatasync", "from", "due"]  # the heading names the load
     assert "p99 fdatasync from due at 500 writes/s, steady +231%" in text  # the conclusion names its load
     assert comparison.not_comparable() is None
+    summary = compare_lines(comparison, judged_only=True)[:14]  # the TRIM guide's before/after summary
+    assert any(line.startswith("not flagged: p99 fdatasync from due at 500") for line in summary), summary
 
 
 def test_runs_compare_names_the_loads_only_one_run_measured(store: RunStore) -> None:
