@@ -184,7 +184,7 @@ def compare_lines(comparison: Comparison, *, judged_only: bool = False) -> list[
     """Every metric with its change first (the table fits above the fold of an 80x24 pane, its REGRESSION
     marks the answer), then the flags and notes in words, both runs and their parameters;
     RunRenderError when the two runs cannot be shown side by side. `judged_only`: of two WAL runs, only
-    the rows of the judged loads (a guide's short summary keeps its conclusion in view)."""
+    the rows of the first judged load (a guide's short summary keeps its conclusion in view)."""
     with rendering(f"the comparison of runs {comparison.baseline.id} and {comparison.candidate.id}"):
         return _compare_lines(comparison, judged_only)
 
@@ -200,8 +200,9 @@ def _load_heading(delta: MetricDelta, comparison: Comparison) -> str:
 
 def _compare_lines(comparison: Comparison, judged_only: bool = False) -> list[str]:
     base, cand = comparison.baseline, comparison.candidate
+    first = comparison.judged_loads[:1]  # the load the newer run's verdict cited
     deltas = [delta for delta in comparison.deltas  # each column: numbers right-aligned, units in their own
-              if not judged_only or delta.load is None or delta.load in comparison.judged_loads]
+              if not judged_only or delta.load is None or delta.load in first]
     width = max([18, *(len(delta.row_label) + 1 for delta in deltas)])  # two spaces before a value
     before = aligned_figures([cell_text(delta.label, delta.before, delta.unit) for delta in deltas])
     after = aligned_figures([cell_text(delta.label, delta.after, delta.unit) for delta in deltas])
