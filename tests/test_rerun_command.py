@@ -55,3 +55,18 @@ def test_a_hostile_directory_is_one_quoted_word() -> None:
     words = subprocess.run(["bash", "-c", "printf '%s\\0' " + command], capture_output=True,
                            check=True).stdout.split(b"\0")[:-1]
     assert words == [b"diskdoctor", b"bench", b"wal", b"--dir", b"/mnt/x; rm -rf /\x1b[2J"]
+
+
+def test_an_inconclusive_verdicts_verify_is_the_longer_run_not_the_inconclusive_one() -> None:
+    """Issue 23 (newuser7 #5): Fix said `--duration 10s` and Verify `--duration 5s`, the very run that was
+    inconclusive; Verify is the longer run whose verdict settles it."""
+    from diskdoctor.app.core.bench.rules import inconclusive_finding
+
+    document = wal({**ETCD, "profile": "custom", "duration_s": 5.0})
+    settle = "a run about 5 s longer (about 10 s per load) would settle it"
+    finding = inconclusive_finding("ETCD-FSYNC-P99", "/var/lib/etcd/x", "WAL p99", 10.0, (), settle, document)
+    longer = "diskdoctor bench wal --dir /var/lib/etcd/x --duration 10s"
+    assert [line.split("   #")[0] for line in finding.fix] == [longer]
+    assert [line.split("   #")[0] for line in finding.verify] == [longer]
+    assert "--duration 5s" not in " ".join(finding.verify)
+    assert "PASS or FAIL" in finding.verify[0]

@@ -198,7 +198,8 @@ def test_runs_cli_show_compare_json_and_plot(store: RunStore) -> None:
     document = json.loads(run_cli("runs", "compare", old.id, new.id, "--json").out)
     assert document["regression"] and document["baseline"] == old.id
     p99 = next(m for m in document["metrics"] if m["key"] == "sync_p99")
-    assert p99 == {"key": "sync_p99", "label": "p99 fdatasync", "unit": "ms", "before": 2.0,
+    assert p99 == {"key": "sync_p99", "label": "p99 fdatasync", "load": None, "judged": True, "unit": "ms",
+                   "before": 2.0,
                    "after": pytest.approx(6.8, rel=0.01), "change": pytest.approx(4.8, rel=0.01),
                    "percent": pytest.approx(240, abs=1), "worse": True, "regression": True,
                    "beyond_noise": True, "noise": p99["noise"]}
@@ -348,18 +349,67 @@ def _two_load_run(day: int, judged: float, fast_ms: float, slow_ms: dict[float, 
     return saved_run(day, result=result)
 
 
-def test_runs_judged_at_different_loads_are_compared_at_one_load() -> None:
+def test_runs_judged_at_different_loads_are_compared_at_every_load() -> None:
     """Issue (newuser5 #1): a 50/s-judged run against a 500/s-judged one put 500/s figures under "at 50
-    writes/s" and called the higher configured rate "ops/s +900% better"."""
+    writes/s" and called the higher configured rate "ops/s +900% better". Issue 23 (newuser7 #4): the
+    comparison then kept only one load, so a run that FAILed at 500/s was compared at 50/s alone."""
     base = _two_load_run(20, 50.0, 0.8, {50.0: 2.7, 500.0: 9.0})
-    cand = _two_load_run(21, 500.0, 0.5, {50.0: 2.8, 500.0: 9.8})
+    cand = _two_load_run(21, 500.0, 0.5, {50.0: 2.8, 500.0: 29.8})
     comparison = compare_runs(base, cand)
-    p99 = next(delta for delta in comparison.deltas if delta.label.startswith("p99 fdatasync"))
-    assert "at 50 writes/s" in p99.label and p99.after == pytest.approx(2.8, rel=0.02)  # 50/s against 50/s
-    ops = next(delta for delta in comparison.deltas if delta.label.startswith("ops/s"))
-    assert ops.percent == pytest.approx(0, abs=1) and not ops.improvement
-    text = "\n".join(compare_lines(comparison))
+    p99s = [delta for delta in comparison.deltas if delta.key.startswith("sync_p99@")]
+    # every load both measured, the load the newer verdict judged first, each figure against its own load
+    assert [delta.key for delta in p99s] == ["sync_p99@500/s steady", "sync_p99@50/s steady"]
+    assert p99s[0].after == pytest.approx(29.8, rel=0.02) and p99s[1].after == pytest.approx(2.8, rel=0.02)
+    assert all(delta.judged for delta in p99s)
+    assert comparison.judged_loads == ["500 writes/s, steady", "50 writes/s, steady"]
+    ops = [delta for delta in comparison.deltas if delta.key.startswith("ops_per_s")]
+    assert all(delta.percent == pytest.approx(0, abs=1) and not delta.improvement for delta in ops)
+    lines = compare_lines(comparison)
+    text = "\n".join(lines)
     assert "+900%" not in text and "better" not in text
+    heading = lines.index("  at 500 writes/s, steady (judged)")
+    assert lines[heading + 3].split()[:4] == ["p99", "fdatasync", "from", "due"]  # the heading names the load
+    assert "p99 fdatasync from due at 500 writes/s, steady +231%" in text  # the conclusion names its load
+    assert comparison.not_comparable() is None
+    summary = compare_lines(comparison, judged_only=True)[:14]  # the TRIM guide's before/after summary
+    assert any(line.startswith("not flagged: p99 fdatasync from due at 500") for line in summary), summary
+
+
+def test_runs_compare_names_the_loads_only_one_run_measured(store: RunStore) -> None:
+    """Issue 23 (newuser7 #4): the 500/s load of a run that failed there was silently left out."""
+    base = store.save(_two_load_run(20, 50.0, 0.8, {50.0: 2.7}, rates=(50.0,)))
+    cand = store.save(_two_load_run(21, 500.0, 0.5, {50.0: 2.8, 500.0: 29.8}))
+    result = run_cli("runs", "compare", base.id, cand.id)
+    assert result.code == 0, result.err
+    short = cand.id.rsplit("-", 1)[-1]
+    assert (f"not compared, measured by one run only: 500 writes/s, steady: only in the candidate, {short}"
+            in result.out.splitlines())
+    assert "no judged metric at 50 writes/s, steady changed by 20% or more" in result.out
+    document = json.loads(run_cli("runs", "compare", base.id, cand.id, "--json").out)  # fits its schema
+    assert document["only_in"] == [{"load": "500 writes/s, steady", "side": "candidate", "run": cand.id}]
+    assert {m["key"] for m in document["metrics"]} >= {"sync_p99@50/s steady", "ops_per_s@50/s steady"}
+    assert all(m["load"] == "50 writes/s, steady" for m in document["metrics"])
+
+
+def test_runs_compare_shows_the_capacity_never_flagged() -> None:
+    """The closed loop (capacity) of two runs is compared last, named, and never flagged."""
+    from diskdoctor.probes.engine.workloads.wal import WalLevel
+    from support.runs_support import histogram
+
+    def with_capacity(day: int, slow_ms: float) -> SavedRun:
+        run = _two_load_run(day, 500.0, 0.5, {50.0: 2.0, 500.0: 5.0})
+        whole = histogram(100_000, int(slow_ms * 1e6))
+        capacity = WalLevel(None, "closed", whole.count, whole.count, 1.0, whole, whole, whole, whole)
+        run.record.result.levels.append(capacity)  # type: ignore[attr-defined]
+        return run
+
+    comparison = compare_runs(with_capacity(20, 1.0), with_capacity(21, 9.0))
+    capacity = [delta for delta in comparison.deltas if delta.key.endswith("@capacity")]
+    assert capacity and comparison.deltas[-1] in capacity  # after every rate
+    p99 = next(delta for delta in capacity if delta.key == "sync_p99@capacity")
+    assert p99.label == "p99 fdatasync at capacity" and p99.percent == pytest.approx(800, rel=0.05)
+    assert not p99.judged and not p99.regression and not comparison.regressed
+    assert "  closed loop (capacity), not judged" in compare_lines(comparison)
 
 
 def test_runs_without_a_shared_load_are_not_compared() -> None:
@@ -368,6 +418,7 @@ def test_runs_without_a_shared_load_are_not_compared() -> None:
     comparison = compare_runs(base, cand)
     assert comparison.deltas == [] and not comparison.flags()
     note = comparison.not_comparable()
-    assert note is not None and "loads differ" in note
-    assert "only in baseline: p99 fdatasync from due at 50 writes/s" in note and "only in candidate" in note
+    assert note is not None and "the loads differ, so nothing is compared" in note
+    assert f"50 writes/s, steady: only in the baseline, {base.id.rsplit('-', 1)[-1]}" in note
+    assert "500 writes/s, steady: only in the candidate" in note
     assert "better" not in "\n".join(compare_lines(comparison))

@@ -193,3 +193,82 @@ async def test_a_run_saved_while_away_is_listed_on_coming_back(three_runs: list[
         assert isinstance(app.screen, RunsScreen)
         assert app.screen.query_one(DataTable).row_count == 4
         assert app.screen.runs[0].id == "20261124-143000-wal-0009"
+
+
+def _wal_run_at_loads(day: int, judged: float, slow_ms: dict[float, float],  # type: ignore[no-untyped-def]
+                      run_id: str):
+    """An open-loop WAL run at 50 and 500 writes/s (p99 `slow_ms[rate]`), its verdict citing `judged`."""
+    from diskdoctor.probes.engine.workloads.wal import WalLevel, WalResult
+    from diskdoctor.probes.latency_histogram import LatencyHistogram
+    from support.runs_support import histogram
+
+    levels = []
+    for rate, slow in slow_ms.items():
+        whole = histogram(500_000, int(slow * 1e6))
+        levels.append(WalLevel(rate, "steady", whole.count, whole.count, whole.count / rate, whole, whole,
+                               whole, LatencyHistogram(), scheduled_s=whole.count / rate))
+    result = WalResult.of_levels(levels)
+    result = result.judged_at(next(level for level in levels if level.rate == judged))
+    return dataclasses.replace(saved_run(day, result=result), id=run_id)
+
+
+async def test_a_wal_comparison_at_80x24_shows_every_load_one_line_per_metric(
+        private_state_dir: Path) -> None:
+    """Issue 23 (newuser7 #4, #13): two WAL runs were compared at the one load their verdicts shared, the
+    judged 500/s left out, and at 80 columns every metric took two lines ("change" wrapped under it)."""
+    from test_text_fit import screen_lines
+
+    store = RunStore()
+    store.save(_wal_run_at_loads(20, 50.0, {50.0: 2.7, 500.0: 9.0}, "20261120-143000-wal-0000"))
+    store.save(_wal_run_at_loads(21, 500.0, {50.0: 2.8, 500.0: 46.0}, "20261121-143000-wal-0001"))
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_runs(pilot)
+        await pilot.press("space", "down", "space")
+        await pilot.pause()
+        lines = screen_lines(app)
+        screen = "\n".join(lines)
+        assert "at 500 writes/s, steady (judged)" in screen, screen  # the failing load first
+        rows = [line for line in lines if re.search(r"^\s*(p50|p90|p99|p99\.9|max) fdatasync from due", line)]
+        assert len(rows) >= 4, screen
+        for row in rows:  # the change on the metric's own line
+            assert re.search(r"from due +[\d.]+ [µm]s +[\d.]+ [µm]s +[+-]\d+%", row), screen
+
+
+async def test_side_by_side_a_long_target_is_whole_while_the_details_pane_has_room(
+        private_state_dir: Path) -> None:
+    """Issue 23 (newuser7 #9): at 200x60 `/tmp/footfit/m…rget-directory (ext4)` was cut while the details
+    pane beside it was half empty: the list takes the width its targets need, the pane yields."""
+    from diskdoctor.app.core.runs.stack_fingerprint import StackFingerprint
+    from diskdoctor.probes.wal_target import Target
+    from support.runs_support import STACK
+    from test_text_fit import screen_lines
+
+    directory = "/tmp/footfit/mnt-ext4-data/a-rather-long-target-directory"
+    stack = StackFingerprint(Target(directory, "/tmp/footfit/mnt-ext4-data", "ext4", "loop3", ("loop3",)),
+                             STACK.mount_options, STACK.layers)
+    store = RunStore()
+    store.save(dataclasses.replace(saved_run(20, stack=stack), id="20261120-143000-wal-0000"))
+    store.save(dataclasses.replace(saved_run(21), id="20261121-143000-wal-0001"))
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(200, 60)) as pilot:
+        await open_runs(pilot)
+        screen = "\n".join(screen_lines(app))
+        assert f"{directory} (ext4" in screen, screen
+        assert "│ run       20261121-143000-wal-0001" in screen, screen  # the details pane still beside it
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
+def test_runs_screen_wal_loads_comparison_snapshot(snap_compare, private_state_dir: Path,  # type: ignore[no-untyped-def]
+                                                   size: tuple[int, int]) -> None:
+    """Issue 23: two WAL runs compared load by load, the judged 500/s first, one line per metric."""
+    store = RunStore()
+    store.save(_wal_run_at_loads(20, 50.0, {50.0: 2.7, 500.0: 9.0}, "20261120-143000-wal-0000"))
+    store.save(_wal_run_at_loads(21, 500.0, {50.0: 2.8, 500.0: 46.0}, "20261121-143000-wal-0001"))
+
+    async def compare_two(pilot) -> None:  # type: ignore[no-untyped-def]
+        await open_runs(pilot)
+        await pilot.press("space", "down", "space")
+        await pilot.pause()
+
+    assert snap_compare(DiskDoctorApp(fixture_root(FIXTURE)), terminal_size=size, run_before=compare_two)

@@ -177,29 +177,46 @@ def delta_line(delta: MetricDelta, width: int = 18, cells: tuple[str, str] | Non
                                                     "  within noise" if delta.within_noise else "")
     before, after = cells or (f"{value_text(delta.before, delta.unit):>14}",
                               f"{value_text(delta.after, delta.unit):>14}")
-    return f"  {delta.label:<{width}} {before}  {after}  {delta.percent_text():>{change}}{mark}"
+    return f"  {delta.row_label:<{width}} {before}  {after}  {delta.percent_text():>{change}}{mark}"
 
 
-def compare_lines(comparison: Comparison) -> list[str]:
+def compare_lines(comparison: Comparison, *, judged_only: bool = False) -> list[str]:
     """Every metric with its change first (the table fits above the fold of an 80x24 pane, its REGRESSION
     marks the answer), then the flags and notes in words, both runs and their parameters;
-    RunRenderError when the two runs cannot be shown side by side."""
+    RunRenderError when the two runs cannot be shown side by side. `judged_only`: of two WAL runs, only
+    the rows of the first judged load (a guide's short summary keeps its conclusion in view)."""
     with rendering(f"the comparison of runs {comparison.baseline.id} and {comparison.candidate.id}"):
-        return _compare_lines(comparison)
+        return _compare_lines(comparison, judged_only)
 
 
-def _compare_lines(comparison: Comparison) -> list[str]:
+def _load_heading(delta: MetricDelta, comparison: Comparison) -> str:
+    """"at 500 writes/s, steady (judged)", "closed loop (capacity), not judged": the load of the rows
+    under it (two WAL runs are compared load by load)."""
+    load = str(delta.load)
+    if delta.load in comparison.judged_loads:
+        return f"  at {load} (judged)"
+    return f"  {load}, not judged" if load.startswith("closed loop") else f"  at {load} (not judged)"
+
+
+def _compare_lines(comparison: Comparison, judged_only: bool = False) -> list[str]:
     base, cand = comparison.baseline, comparison.candidate
-    width = max([18, *(len(delta.label) + 1 for delta in comparison.deltas)])  # two spaces before a value
-    deltas = comparison.deltas  # each column: numbers right-aligned, units in one column, as wide as it needs
+    first = comparison.judged_loads[:1]  # the load the newer run's verdict cited
+    deltas = [delta for delta in comparison.deltas  # each column: numbers right-aligned, units in their own
+              if not judged_only or delta.load is None or delta.load in first]
+    width = max([18, *(len(delta.row_label) + 1 for delta in deltas)])  # two spaces before a value
     before = aligned_figures([cell_text(delta.label, delta.before, delta.unit) for delta in deltas])
     after = aligned_figures([cell_text(delta.label, delta.after, delta.unit) for delta in deltas])
     cell = max([len("candidate"), *map(len, before + after)])
     change = max([len("change"), *(len(delta.percent_text()) for delta in deltas)])
     lines = [f"  {'metric':<{width}} {'baseline':>{cell}}  {'candidate':>{cell}}  {'change':>{change}}"]
-    lines += [delta_line(delta, width, (f"{b:>{cell}}", f"{a:>{cell}}"), change)
-              for delta, b, a in zip(deltas, before, after, strict=True)]
-    lines += comparison.flags() or [f"no judged metric changed by {REGRESSION_PERCENT:.0f}% or more "
+    load: str | None = None
+    for delta, b, a in zip(deltas, before, after, strict=True):
+        if delta.load is not None and delta.load != load:  # WAL levels: one heading per load
+            load = delta.load
+            lines.append(_load_heading(delta, comparison))
+        lines.append(delta_line(delta, width, (f"{b:>{cell}}", f"{a:>{cell}}"), change))
+    at = f" at {' or '.join(comparison.judged_loads)}" if comparison.judged_loads else ""
+    lines += comparison.flags() or [f"no judged metric{at} changed by {REGRESSION_PERCENT:.0f}% or more "
                                     f"({comparison.where()})"]
     if comparison.not_comparable():
         lines.append(str(comparison.not_comparable()))

@@ -48,6 +48,12 @@ CELL_PADDING = 2
 SCROLLBAR_CELLS = 2
 STACKED_BELOW = 160
 """Narrower than this the runs list takes the whole width and the run's details go under it."""
+DETAIL_MIN_CELLS = 56
+"""Side by side, the details pane of one run yields to the runs list down to this width (border and padding
+included): its lines wrap under their labels."""
+COMPARE_MIN_CELLS = 74
+"""The details pane's least width while it shows a comparison: a WAL comparison's row (a 25-cell label, two
+values, the change and "within noise") on one line."""
 
 PICK_MARK = "●"
 MAX_PICKS = 2
@@ -276,6 +282,34 @@ class RunsScreen(Screen[None]):
     def _resized(self) -> None:
         self._fill_table()
 
+    def _wanted_cells(self) -> int:
+        """The table's width with every run's whole result and target directory (with its filesystem
+        type): side by side, the list takes that much and the details pane the rest (never less than
+        DETAIL_MIN_CELLS), so a target is not cut while the details pane has room to spare."""
+        targets = [cell_len(target_forms(run, whole)[0]) for run, (_, _, whole) in
+                   zip(self.runs, self._rows, strict=True) if whole]
+        results = [cell_len(" ".join(text for text, _ in self._head(run) if text)) for run in self.runs]
+        kind = max([len("kind"), *(len(run.kind) for run in self.runs)])
+        target = max([TARGET_MIN_CELLS, *targets])
+        result = max([RESULT_MIN_CELLS, *results])
+        return 1 + SAVED_CELLS + kind + target + result + 5 * CELL_PADDING + SCROLLBAR_CELLS + 1
+
+    def _size_panes(self) -> bool:
+        """Side by side, give the list the width its content wants (see `_wanted_cells`), at most what
+        leaves the details pane DETAIL_MIN_CELLS; stacked, the style sheet's widths. True when it changed
+        the table's width (the table's Resized then fills it)."""
+        table = self.query_one(DataTable)
+        width = self.app.size.width
+        wanted = None
+        if width >= STACKED_BELOW:
+            least = COMPARE_MIN_CELLS if len(self.picked) == MAX_PICKS else DETAIL_MIN_CELLS
+            wanted = max(min(self._wanted_cells(), width - least), width * 3 // 5)
+        current = table.styles.inline.width  # the style sheet's own width is not ours to compare
+        if (None if current is None else int(current.value)) == wanted:
+            return False
+        table.styles.width = wanted
+        return True
+
     def _column_widths(self) -> tuple[int, int, int, int]:
         """Saved, kind, target and result widths, handed out in this order: the verdict with its figure
         (and its limit when the target keeps TARGET_BEFORE_LIMIT_CELLS), the whole result when the target
@@ -316,6 +350,9 @@ class RunsScreen(Screen[None]):
 
     def _fill_table(self) -> None:
         """(Re)build the table when its runs or its width change; the cursor stays on its row."""
+        if self._size_panes():
+            self._widths = ()
+            return
         widths = self._column_widths()
         if widths == self._widths:
             return
@@ -389,6 +426,7 @@ class RunsScreen(Screen[None]):
             self.picked.remove(run.id)
         else:
             self.picked = [*self.picked, run.id][-MAX_PICKS:]
+        self._fill_table()  # a comparison's pane is wider than one run's
         table = self.query_one(DataTable)
         for row_run in self.runs:
             table.update_cell(row_run.id, "pick", self._mark(row_run.id))
@@ -396,6 +434,7 @@ class RunsScreen(Screen[None]):
 
     def action_clear(self) -> None:
         self.picked = []
+        self._fill_table()
         table = self.query_one(DataTable)
         for run in self.runs:
             table.update_cell(run.id, "pick", self._mark(run.id))

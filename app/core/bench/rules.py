@@ -192,12 +192,14 @@ def inconclusive_finding(rule_id: str, subject: str, what: str, threshold: float
                          evidence: tuple[Evidence, ...], settle: str | None,
                          document: dict[str, object]) -> Finding:
     """A verdict whose interval straddles the threshold: a warning to measure again, never the CRIT that
-    sends the user to move the WAL (the run cannot tell whether the disk is too slow)."""
+    sends the user to move the WAL (the run cannot tell whether the disk is too slow). The fix and its check
+    are one command: the run long enough to settle it (repeating the inconclusive run would not)."""
+    longer = rerun_command(document, settle_seconds(settle))
     return Finding(
         rule_id, Severity.WARN, subject,
         f"{what}: INCONCLUSIVE against the {format_threshold(threshold)} threshold (its confidence interval "
         "lies on both sides)", evidence,
         "The samples this run took cannot tell whether the p99 is under or over the threshold: its 95% "
         "interval reaches both sides. Changing hardware on this evidence could be a mistake either way.",
-        (f"{rerun_command(document, settle_seconds(settle))}   # {settle or 'or at a quieter moment'}",),
-        None, (f"{rerun_command(document)}   # longer (--duration) or at a quieter moment",))
+        (f"{longer}   # {settle or 'or at a quieter moment'}",),
+        None, (f"{longer}   # settled when its verdict is PASS or FAIL, no longer INCONCLUSIVE",))

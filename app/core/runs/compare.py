@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from diskdoctor.app.base.formatting import with_article
+from diskdoctor.probes.wal_params import load_text
 
 from ..bench.kind import Metric
 from ..bench.run_metrics import param_changes
@@ -33,6 +34,15 @@ class MetricDelta:
     judged: bool
     noise: NoiseTest | None = None
     """The test of the two runs' samples (judged percentiles); None for a figure without samples (ops/s)."""
+    load: str | None = None
+    """The load of a WAL level's figure ("500 writes/s, steady", "closed loop (capacity)"); None otherwise."""
+    name: str = ""
+    """The label without its load, for a table under a heading that names the load ("" : the label)."""
+
+    @property
+    def row_label(self) -> str:
+        """The label a table row shows: without its load when the table's heading names it."""
+        return self.name or self.label
 
     @property
     def change(self) -> float | None:
@@ -90,7 +100,8 @@ class MetricDelta:
     def to_json(self) -> dict[str, object]:
         """One entry of `metrics` in `runs compare --json`."""
         percent = self.percent
-        return {"key": self.key, "label": self.label, "unit": self.unit, "before": _round(self.before),
+        return {"key": self.key, "label": self.label, "load": self.load, "judged": self.judged,
+                "unit": self.unit, "before": _round(self.before),
                 "after": _round(self.after), "change": _round(self.change),
                 "percent": None if percent is None else round(percent, 1), "worse": self.worse,
                 "regression": self.regression, "beyond_noise": self.beyond_noise,
@@ -112,23 +123,37 @@ class Comparison:
     """(label, before, after) as a person reads them ("size", "2 MiB", "22 MiB")."""
     unmatched: tuple[list[str], list[str]] = ([], [])
     """Judged metrics only one run has (baseline's labels, candidate's): not comparable, never flagged."""
+    only_in: list[tuple[str, str, str]] = field(default_factory=list)
+    """WAL loads only one run measured: (load, "baseline" or "candidate", run id); never compared."""
+    judged_loads: list[str] = field(default_factory=list)
+    """The loads the two WAL verdicts cited that both runs measured (their figures are the judged ones)."""
+
+    def loads_note(self) -> str | None:
+        """"not compared, measured by one run only: 500 writes/s, steady: only in the candidate, 3202";
+        when the runs share no load at all, that nothing is compared; None when every load is shared."""
+        if not self.only_in:
+            return None
+        named = "; ".join(f"{load}: only in the {side}, {short_id(run_id)}"
+                          for load, side, run_id in self.only_in)
+        if not self.deltas:
+            return ("the loads differ, so nothing is compared (no flag; compare runs with the same "
+                    f"writes/s): {named}")
+        return f"not compared, measured by one run only: {named}"
 
     def not_comparable(self) -> str | None:
-        """"not comparable on p99 fdatasync: the candidate measured p99 write() instead"; for figures of
-        different loads "the loads differ: only in baseline …; only in candidate …"; or None."""
+        """"not comparable on p99 fdatasync: the candidate measured p99 write() instead"; the WAL loads only
+        one run measured (`loads_note`); or None."""
+        loads = self.loads_note()
         only_base, only_cand = self.unmatched
         if not only_base and not only_cand:
-            return None
-        if any(" at " in label for label in only_base + only_cand):  # WAL levels: each load is its own key
-            parts = [f"only in {side}: {', '.join(labels)}"
-                     for side, labels in (("baseline", only_base), ("candidate", only_cand)) if labels]
-            return (f"the loads differ, so these are not compared (no flag; compare runs with the same "
-                    f"writes/s): {'; '.join(parts)}")
+            return loads
         what = ", ".join(only_base or only_cand)
         other = ", ".join(only_cand or only_base)
         side = "candidate" if only_base else "baseline"
         instead = f" measured {other} instead" if only_base and only_cand else " lacks it"
-        return f"not comparable on {what}: the {side}{instead} (no flag; compare runs with the same settings)"
+        metrics = (f"not comparable on {what}: the {side}{instead} (no flag; compare runs with the same "
+                   "settings)")
+        return metrics if loads is None else f"{loads}; {metrics}"
 
     @property
     def same_filesystem(self) -> bool:
@@ -178,6 +203,8 @@ class Comparison:
                 "metrics": [delta.to_json() for delta in self.deltas],
                 "param_changes": _raw_param_changes(self.baseline, self.candidate),
                 "flags": self.flags(), "not_comparable": self.not_comparable(),
+                "only_in": [{"load": load, "side": side, "run": run_id}
+                            for load, side, run_id in self.only_in],
                 "regression": self.regressed}
 
 
@@ -214,17 +241,26 @@ def _judged_at(run: SavedRun, load: tuple[object, object]) -> SavedRun | None:
     return replace(run, record=replace(run.record, result=result.judged_at(level)))  # type: ignore[type-var]
 
 
-def _at_one_load(baseline: SavedRun, candidate: SavedRun) -> tuple[SavedRun, SavedRun]:
-    """Two WAL runs whose verdicts cited different loads, both at one load they share (the baseline's when the
-    candidate has it): 50/s figures are compared with 50/s figures, never with 500/s ones."""
-    before, after = _load_of(baseline), _load_of(candidate)
-    if before is None or after is None or before == after:
-        return baseline, candidate
-    moved = _judged_at(candidate, before)
-    if moved is not None:
-        return baseline, moved
-    moved = _judged_at(baseline, after)
-    return (moved, candidate) if moved is not None else (baseline, candidate)
+Load = tuple[object, object]
+"""(rate, arrival) of a WAL level; rate None for the closed loop (capacity)."""
+
+
+def _loads(run: SavedRun) -> list[Load]:
+    """Every load an open-loop WAL run measured, in the order it ran; [] for any other run."""
+    if _load_of(run) is None:
+        return []
+    return [(level.rate, level.arrival) for level in run.record.result.levels]  # type: ignore[attr-defined]
+
+
+def _load_rank(load: Load) -> tuple[bool, float, str]:
+    """Open-loop loads by rate, the closed loop (capacity) last."""
+    rate, arrival = load
+    return rate is None, float(rate) if isinstance(rate, (int, float)) else 0.0, str(arrival)
+
+
+def short_id(run_id: str) -> str:
+    """"3202" of "20261126-061200-wal-3202": the part a user types."""
+    return run_id.rsplit("-", 1)[-1]
 
 
 def different_kinds(first: SavedRun, second: SavedRun) -> str:
@@ -234,11 +270,49 @@ def different_kinds(first: SavedRun, second: SavedRun) -> str:
 
 
 def compare_runs(first: SavedRun, second: SavedRun) -> Comparison:
-    """Compare two runs; the older one is the baseline whatever the argument order."""
+    """Compare two runs; the older one is the baseline whatever the argument order. Two open-loop WAL runs
+    are compared at every load both measured: the loads their verdicts cited first (judged: flagged),
+    then the other rates, then the capacity (shown, never flagged); a load only one run has is named."""
     baseline, candidate = sorted((first, second), key=lambda run: (run.saved_at, run.id))
-    baseline, candidate = _at_one_load(baseline, candidate)
-    before = _by_key(baseline.kind_info.metrics(baseline.record))
-    after = _by_key(candidate.kind_info.metrics(candidate.record))
+    before_loads, after_loads = _loads(baseline), _loads(candidate)
+    if not before_loads or not after_loads:
+        deltas, unmatched = _deltas(baseline, candidate)
+        return Comparison(baseline, candidate, deltas, _param_changes(baseline, candidate), unmatched)
+    judged = [load for load in dict.fromkeys((_load_of(candidate), _load_of(baseline)))
+              if load in before_loads and load in after_loads]
+    shared = judged + sorted((load for load in dict.fromkeys(before_loads)
+                              if load in after_loads and load not in judged), key=_load_rank)
+    deltas, unmatched = [], ([], [])
+    for load in shared:
+        part, missing = _deltas(_judged_at(baseline, load), _judged_at(candidate, load),  # type: ignore[arg-type]
+                                load, judged=load in judged)
+        deltas += part
+        unmatched[0].extend(missing[0])
+        unmatched[1].extend(missing[1])
+    only = [(load_text(*load), side, run.id)  # type: ignore[arg-type]
+            for side, run, mine, other in (("baseline", baseline, before_loads, after_loads),
+                                           ("candidate", candidate, after_loads, before_loads))
+            for load in sorted(dict.fromkeys(mine), key=_load_rank) if load not in other]
+    return Comparison(baseline, candidate, deltas, _param_changes(baseline, candidate), unmatched, only,
+                      [load_text(*load) for load in judged])  # type: ignore[arg-type]
+
+
+def _at_load(metric: Metric, load: Load | None, judged: bool) -> Metric:
+    """A WAL level's metric: the capacity's named so (its key and label carry it, as the rates' do), and
+    judged only at a load a verdict cited (the figures at the other loads are shown, never flagged)."""
+    if load is None:
+        return metric
+    if load[0] is None:
+        metric = replace(metric, key=f"{metric.key}@capacity", label=f"{metric.label} at capacity")
+    return metric if judged else replace(metric, judged=False, samples=None)
+
+
+def _deltas(baseline: SavedRun, candidate: SavedRun, load: Load | None = None,
+            judged: bool = True) -> tuple[list[MetricDelta], tuple[list[str], list[str]]]:
+    """Every metric both runs have, and the labels of the judged ones only one run has (per side)."""
+    before = _by_key([_at_load(m, load, judged) for m in baseline.kind_info.metrics(baseline.record)])
+    after = _by_key([_at_load(m, load, judged) for m in candidate.kind_info.metrics(candidate.record)])
+    text = None if load is None else load_text(*load)  # type: ignore[arg-type]
     deltas = []
     for key, metric in before.items():
         other = after.get(key)
@@ -246,8 +320,18 @@ def compare_runs(first: SavedRun, second: SavedRun) -> Comparison:
             continue
         noise = noise_test(metric.samples, other.samples) \
             if metric.samples is not None and other.samples is not None else None
+        name = "" if text is None else _without_load(metric.label, text)
         deltas.append(MetricDelta(key, metric.label, metric.unit, metric.value, other.value,
-                                  metric.lower_is_better, metric.judged, noise))
+                                  metric.lower_is_better, metric.judged, noise, text, name))
     unmatched = ([metric.label for key, metric in before.items() if metric.judged and key not in after],
                  [metric.label for key, metric in after.items() if metric.judged and key not in before])
-    return Comparison(baseline, candidate, deltas, _param_changes(baseline, candidate), unmatched)
+    return deltas, unmatched
+
+
+def _without_load(label: str, load: str) -> str:
+    """"p99 fdatasync from due" of "p99 fdatasync from due at 500 writes/s, steady" (the table's heading
+    names the load); "p99 fdatasync" of "p99 fdatasync at capacity"."""
+    for suffix in (f" at {load}", " at capacity"):
+        if label.endswith(suffix):
+            return label.removesuffix(suffix)
+    return label

@@ -8,11 +8,13 @@ from __future__ import annotations
 import subprocess
 from dataclasses import replace
 
+from diskdoctor.app.base.formatting import binary_size
 from diskdoctor.app.base.units import compared, format_threshold
 from diskdoctor.app.core.bench.caveats import Caveats
 from diskdoctor.app.core.bench.kinds import kind_of
 from diskdoctor.app.core.bench.outcome import verdict_word
 from diskdoctor.app.core.bench.record import BenchRecord
+from diskdoctor.app.core.bench.uncertainty import settle_seconds
 from diskdoctor.app.core.bench.verdict import run_findings
 from diskdoctor.app.core.bench.wal import format_ms, judged_result
 from diskdoctor.app.core.runs.store import RunStore, RunStoreError
@@ -101,7 +103,8 @@ class BenchScreen(SnapshotScreen):
                 "histogram and layer times (after a run they show the load the verdict judged)."),
         Binding("f", "fio", "fio side by side", tooltip="Run the equivalent fio job on the same directory."),
         Binding("a", "again", "Run again", tooltip="Run again with the same settings in the same directory."),
-        Binding("l", "longer", "Run longer", tooltip="Run again, four times as long."),
+        Binding("l", "longer", "Run longer",
+                tooltip="Run again as long as would settle an INCONCLUSIVE verdict, else 4 times as long."),
         Binding("q", "app.quit", "Quit", tooltip="Quit diskdoctor."),
     ]
     RunStarted = RunStarted
@@ -121,6 +124,8 @@ class BenchScreen(SnapshotScreen):
         self.target = None
         self.result: object | None = None
         self.record: BenchRecord | None = None
+        self._judged: BenchRecord | None = None
+        """The record judged against the picked threshold (its verdict says what the longer button runs)."""
         self.fio: object | None = None
         self.busy = False
         self.saved_note: str | None = None
@@ -169,8 +174,9 @@ class BenchScreen(SnapshotScreen):
                 yield FiguresText("", id="bench-fio")
                 with Horizontal(id="bench-after"):  # shown once a run has finished
                     yield Button("Run again", id="bench-again", tooltip="Same settings, same directory (a).")
-                    yield Button("Run longer ×4", id="bench-longer",
-                                 tooltip="Four times the size or duration (l).")
+                    yield Button("Run longer", id="bench-longer",
+                                 tooltip="As long as would settle an INCONCLUSIVE verdict, else four times "
+                                         "the size or duration (l).")
                     yield Button("fio side by side", id="bench-run-fio",
                                  tooltip="The equivalent fio job on the same directory (f).")
         yield StatusLine(READY_HINT, id="bench-status")
@@ -357,8 +363,9 @@ class BenchScreen(SnapshotScreen):
             return
         self.result, self.saved_note = message.result, message.saved
         self.record = message.record or BenchRecord(self.kind, self.params, self.target, message.result)
+        self._judged = None
         self.query_one("#bench-after").display = True
-        self.query_one("#bench-longer").display = kind_of(self.kind).form.can_lengthen
+        self._label_longer()
         self.live.show_whole_run(message.result)
         self.query_one("#bench-run-fio").display = fio_available() is not None
         self.rejudge()  # the verdict, also on the status line so it is visible at any size
@@ -495,6 +502,8 @@ class BenchScreen(SnapshotScreen):
         findings = run_findings(record)
         advice.display = kind_of(record.workload).judged
         advice.update(bench_advice.advice_text(findings) if advice.display else "")
+        self._judged = record
+        self._label_longer()
 
     @on(ThresholdRow.Changed)
     def rejudge(self) -> None:
@@ -591,21 +600,40 @@ class BenchScreen(SnapshotScreen):
 
     @on(Button.Pressed, "#bench-longer")
     def action_longer(self) -> None:
+        longer = self._longer()
+        if longer is not None and self.target:
+            self.start_run(longer[0], self.target.directory)
+
+    def _label_longer(self) -> None:
+        """The longer button shown when the run can be lengthened, saying what it runs ("Run 10 s per load",
+        as the advice's fix for an INCONCLUSIVE verdict does)."""
+        longer = self._longer()
+        self.query_one("#bench-longer").display = longer is not None
+        if longer is not None:
+            self.query_one("#bench-longer", Button).label = longer[1]
+
+    def _longer(self) -> tuple[WalParams | RandwriteParams, str] | None:
+        """The run the longer button starts, and its words ("Run 10 s", "Run 88 MiB"): for an INCONCLUSIVE
+        verdict the length that would settle it (as Advice's fix says), else four times this run's."""
         if not (self.params and self.target) or not kind_of(self.kind).form.can_lengthen:
-            return
+            return None
+        record = self._judged or self.record  # judged against the threshold picked now
+        verdict = record.verdict() if record is not None else None
+        settle = settle_seconds(getattr(verdict, "settle", None)) if verdict is not None and \
+            verdict_word(verdict) == "INCONCLUSIVE" else None
         if isinstance(self.params, RandwriteParams):
-            self.start_run(replace(self.params, duration_s=(self.params.duration_s or 30) * LONGER_FACTOR),
-                           self.target.directory)
-            return
+            seconds = settle or (self.params.duration_s or 30) * LONGER_FACTOR
+            return replace(self.params, duration_s=seconds), f"Run {seconds:g} s"
         params = self.params
         assert isinstance(params, WalParams)
-        if params.duration_s:
+        if params.duration_s or settle:
+            seconds = settle or (params.duration_s or 0) * LONGER_FACTOR
             longer = profile_params("etcd", bs=params.bs, size=params.size, sync=params.sync,
-                                    prealloc=params.prealloc, duration_s=params.duration_s * LONGER_FACTOR)
-        else:
-            longer = profile_params("etcd", bs=params.bs, size=params.size * LONGER_FACTOR, sync=params.sync,
-                                    prealloc=params.prealloc)
-        self.start_run(longer, self.target.directory)
+                                    prealloc=params.prealloc, duration_s=seconds)
+            return longer, f"Run {seconds:g} s" + (" per load" if longer.rates else "")
+        longer = profile_params("etcd", bs=params.bs, size=params.size * LONGER_FACTOR, sync=params.sync,
+                                prealloc=params.prealloc)
+        return longer, f"Run {binary_size(longer.size)}"
 
     @on(Button.Pressed, "#bench-run-fio")
     def action_fio(self) -> None:

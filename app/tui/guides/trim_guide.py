@@ -126,7 +126,8 @@ class TrimCompare(Step):
         text = Text()
         text.append(f"Before (run {before.saved.id}) and after the trim (run {after.saved.id}):\n\n",
                     style="bold")
-        text.append("\n".join(visible(line) for line in compare_lines(comparison)[:14]))
+        lines = compare_lines(comparison, judged_only=True)  # the judged load's rows, then the conclusion
+        text.append("\n".join(visible(line) for line in lines[:14]))
         ctx.results["comparison"] = comparison
         return StepView(text)
 
