@@ -34,6 +34,25 @@ def private_state_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
     return state
 
 
+@pytest.fixture(autouse=True)
+def workers_replaced_count_as_done(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Pilot test's `workers.wait_for_complete()` treats a worker that a newer one of its exclusive group
+    cancelled (the details of a row the cursor left) as done, as the app does, instead of raising."""
+    from textual.worker import WorkerCancelled
+    from textual.worker_manager import WorkerManager
+
+    original = WorkerManager.wait_for_complete
+
+    async def wait_for_complete(self: WorkerManager, workers=None) -> None:  # type: ignore[no-untyped-def]
+        for worker in list(workers or self):
+            try:
+                await original(self, [worker])
+            except WorkerCancelled:
+                continue
+
+    monkeypatch.setattr(WorkerManager, "wait_for_complete", wait_for_complete)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):  # type: ignore[no-untyped-def]
     """Under CI=true a skipped live or lab test is a failure: CI must exercise real devices and kernels."""
