@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shutil
 import statistics
 import subprocess
@@ -183,12 +184,17 @@ def monitor_only(root: Path, count: int, repeat: int) -> None:
 
 
 def _child_first_paint(root: str) -> None:
-    """In a fresh process: print the perf_counter moment of the first frame with the Stack screen's rows."""
-    from diskdoctor.app.tui.app import DiskDoctorApp
+    """In a fresh process: print the perf_counter moment of the first frame with the Stack screen's rows,
+    the app made as `diskdoctor` makes it (its host read started before Textual is imported)."""
     from diskdoctor.probes.root import Root
+
+    try:
+        from diskdoctor.app.tui.launch import new_app
+    except ImportError:  # a checkout from before new_app: the App alone
+        from diskdoctor.app.tui.app import DiskDoctorApp as new_app
+    app = new_app(Root(root, live=False))
     from diskdoctor.widgets import StackTree
 
-    app = DiskDoctorApp(Root(root, live=False))
     display = app._display
     done: list[float] = []
 
@@ -198,7 +204,7 @@ def _child_first_paint(root: str) -> None:
         if trees and trees[0].root.children:
             done.append(time.perf_counter())
             print(done[0], flush=True)
-            app.exit()
+            os._exit(0)  # measured: no need to wait out the pause below or Textual's teardown
 
     app._display = timed_display  # type: ignore[method-assign]
 
@@ -224,7 +230,7 @@ def _child_floor_paint() -> None:
             super()._display(screen, renderable)  # type: ignore[arg-type]
             if renderable is not None:
                 print(time.perf_counter(), flush=True)
-                self.exit()
+                os._exit(0)
 
     async def run() -> None:
         async with Floor().run_test(size=(150, 40)) as pilot:
