@@ -13,8 +13,10 @@ prints each mean and their median with the CPU of those ticks, then the UI-threa
 spends drawing each of 5 ticks (with rates, as on the live host).
 With --moves-only it prints only the Stack screen's cursor-move UI-thread CPU (median of 20 moves,
 beside an unbound key's: Pilot's own share).
+With --paint-only --before PYTHON it also times another checkout's first rows (its venv's python running this
+script's child, so both sides are measured alike), the three sides rotating every round.
 Usage: .venv/bin/python bench/enumerate_many.py [--devices 10,100,1000,5000] [--repeat 5] [--lsblk]
-       [--cli-only] [--monitor-only] [--moves-only] [--keep DIR]
+       [--cli-only] [--monitor-only] [--moves-only] [--paint-only [--before PYTHON]] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -246,17 +248,20 @@ def fresh_paint(argv: list[str]) -> float:
     return float(out[0]) - start
 
 
-def first_paints(root: Path, repeat: int) -> tuple[float, float]:
-    """Medians of (the TUI's first rows, a minimal Textual app's first paint), fresh processes, paired."""
+def first_paints(root: Path, repeat: int, before: str | None = None) -> tuple[float, float, float | None]:
+    """Medians of (the TUI's first rows, a minimal Textual app's first paint, the first rows of the checkout
+    whose venv's python is `before`), fresh processes, the order rotating every round."""
     script = str(Path(__file__).resolve())
     ours = [sys.executable, script, "--child-paint", str(root)]
     floor = [sys.executable, script, "--child-floor"]
-    mine, theirs = [], []
+    theirs = [before, script, "--child-paint", str(root)] if before else None
+    sides = [argv for argv in (ours, floor, theirs) if argv is not None]
+    times: dict[int, list[float]] = {id(argv): [] for argv in sides}
     for index in range(repeat):
-        order = (ours, floor) if index % 2 else (floor, ours)
-        for argv in order:
-            (mine if argv is ours else theirs).append(fresh_paint(argv))
-    return statistics.median(mine), statistics.median(theirs)
+        for argv in sides[index % len(sides):] + sides[:index % len(sides)]:
+            times[id(argv)].append(fresh_paint(argv))
+    return statistics.median(times[id(ours)]), statistics.median(times[id(floor)]), \
+        statistics.median(times[id(theirs)]) if theirs else None
 
 
 def measure(root: Path, count: int, repeat: int, lsblk: bool, cli_only: bool = False) -> None:
@@ -273,7 +278,7 @@ def measure(root: Path, count: int, repeat: int, lsblk: bool, cli_only: bool = F
     if cli_only:
         return
     paint, move, unbound = asyncio.run(tui_figures(root))
-    fresh, floor = first_paints(root, repeat)
+    fresh, floor, _ = first_paints(root, repeat)
     print(f"{count:>6} devices: TUI first rows {fresh:5.2f} s from launch (a minimal Textual app: "
           f"{floor:5.2f} s, x{fresh / floor:.2f}; {paint:5.2f} s in this process); cursor move "
           f"{move * 1000:5.1f} ms UI-thread CPU (an unbound key: {unbound * 1000:4.1f} ms); Monitor tick "
@@ -291,6 +296,9 @@ def main() -> None:
     parser.add_argument("--moves-only", action="store_true", help="only the Stack screen's cursor move")
     parser.add_argument("--paint-only", action="store_true",
                         help="only the TUI's first paint (fresh process), paired with a minimal Textual app")
+    parser.add_argument("--before", metavar="PYTHON",
+                        help="with --paint-only: also time the first rows of the checkout whose venv python "
+                        "this is (e.g. main's), in the same rotation")
     parser.add_argument("--keep", metavar="DIR", help="build the trees here and keep them (reused if there)")
     parser.add_argument("--child-paint", metavar="ROOT", help=argparse.SUPPRESS)
     parser.add_argument("--child-floor", action="store_true", help=argparse.SUPPRESS)
@@ -317,9 +325,10 @@ def main() -> None:
                       f"{unbound * 1000:4.1f} ms)", flush=True)
                 continue
             if args.paint_only:
-                fresh, floor = first_paints(root, args.repeat)
+                fresh, floor, before = first_paints(root, args.repeat, args.before)
+                versus = f"; {args.before}: {before:5.2f} s" if before is not None else ""
                 print(f"{real:>6} devices: TUI first rows {fresh:5.2f} s from launch (a minimal Textual app: "
-                      f"{floor:5.2f} s, x{fresh / floor:.2f})", flush=True)
+                      f"{floor:5.2f} s, x{fresh / floor:.2f}{versus})", flush=True)
                 continue
             measure(root, real, args.repeat, args.lsblk, args.cli_only)
     finally:
