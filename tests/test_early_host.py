@@ -4,6 +4,7 @@ is in, "Reading the host…" and no rows until it is, its failure said in one li
 from __future__ import annotations
 
 import gc
+import sys
 import threading
 
 import diskdoctor.app.tui.early_host as early_module
@@ -44,9 +45,11 @@ def counting_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 async def test_a_host_read_before_textual_is_in_the_first_frame_and_read_once(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     reads = counting_reads(monkeypatch)
+    switch = sys.getswitchinterval()
     app = new_app(fixture_root(ROOT))
     assert app._early is not None and app._early.take(timeout=30) is not None  # as on a small host
     assert gc.isenabled()  # paused only while the read ran
+    assert sys.getswitchinterval() == switch  # shortened only while the read ran
     first_frame: list[list[str]] = []
     display = app._display
 
