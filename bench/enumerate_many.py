@@ -260,6 +260,8 @@ def first_paints(root: Path, repeat: int, before: str | None = None) -> tuple[fl
     for index in range(repeat):
         for argv in sides[index % len(sides):] + sides[:index % len(sides)]:
             times[id(argv)].append(fresh_paint(argv))
+    print("    each run (ours; floor" + ("; before" if theirs else "") + "): " + "; ".join(
+        " ".join(f"{took:.2f}" for took in times[id(argv)]) for argv in sides), flush=True)
     return statistics.median(times[id(ours)]), statistics.median(times[id(floor)]), \
         statistics.median(times[id(theirs)]) if theirs else None
 
