@@ -31,14 +31,14 @@ def status(app: DiskDoctorApp) -> str:
 
 
 def counting_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every read_host call, the early one and the worker's, by where it came from."""
+    """Every read_host call: the first read (early or by the worker) and those after it."""
     reads: list[str] = []
     real = host_module.read_host
 
     def counted(where: str):  # type: ignore[no-untyped-def]
         return lambda root, **kw: reads.append(where) or real(root, **kw)
 
-    monkeypatch.setattr(early_module, "read_host", counted("early"))
+    monkeypatch.setattr(early_module, "read_host", counted("first"))
     monkeypatch.setattr(host_module, "read_host", counted("again"))
     return reads
 
@@ -63,7 +63,7 @@ async def test_a_host_read_before_textual_is_in_the_first_frame_and_read_once(mo
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert first_frame[0][:5] == ["nvme0n1", "nvme0n1p1", "md0", "vg0-etcd", "luks-etcd"]
-        assert reads == ["early"]  # the worker took the early read's host: no second read
+        assert reads == ["first"]  # the worker took the early read's host: no second read
         assert app.snapshot is not None and app.snapshot.trim_ready  # the TRIM verdicts came after
         await pilot.press("down", "down", "down", "down")
         await pilot.pause()
@@ -71,7 +71,7 @@ async def test_a_host_read_before_textual_is_in_the_first_frame_and_read_once(mo
         await pilot.press("r")  # a refresh reads the host again, not the early read's copy
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert reads == ["early", "again"]
+        assert reads == ["first", "again"]
         assert names(app)[:5] == ["nvme0n1", "nvme0n1p1", "md0", "vg0-etcd", "luks-etcd"]
 
 
@@ -92,6 +92,22 @@ async def test_rows_wait_for_an_early_read_still_running_and_nothing_is_shown_me
         release.set()
         await app.workers.wait_for_complete()
         await pilot.pause()
+        assert names(app)[:5] == ["nvme0n1", "nvme0n1p1", "md0", "vg0-etcd", "luks-etcd"]
+        assert app.snapshot is not None and app.snapshot.trim_ready
+    assert gc.isenabled()
+
+
+async def test_a_big_host_is_read_once_textual_is_up(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """More block devices than EARLY_MAX_ENTRIES: no early read (two busy threads would share one GIL);
+    the App's worker reads the host once, the rows and verdicts arrive as before."""
+    reads = counting_reads(monkeypatch)
+    monkeypatch.setattr(early_module, "EARLY_MAX_ENTRIES", 3)  # the fixture has 8 devices
+    app = new_app(fixture_root(ROOT))
+    assert app._early is None
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert reads == ["first"]  # by the worker, once
         assert names(app)[:5] == ["nvme0n1", "nvme0n1p1", "md0", "vg0-etcd", "luks-etcd"]
         assert app.snapshot is not None and app.snapshot.trim_ready
     assert gc.isenabled()

@@ -21,7 +21,7 @@ from textual.worker import get_current_worker
 from ..core.process.hangup import note_signal, start_watchdog
 from ..core.trim.peak_window import PeakWindow
 from .commands import ScreenActionsProvider
-from .early_host import EarlyHost
+from .early_host import EarlyHost, read_first_host
 from .help_screen import EXTRA_KEYS, HelpScreen, bindings_of, key_display
 from .host_snapshot import HostSnapshot, SnapshotFailed, SnapshotReady
 from .screen_help import ScreenHelp
@@ -92,6 +92,7 @@ class DiskDoctorApp(App[None]):
         self.root_to_read = root
         self._early = early
         """The first host read, started before Textual (launch.py); taken by the first snapshot."""
+        self._first_read = True
         self.snapshot: HostSnapshot | None = None
         """The latest host snapshot every screen draws (see host_snapshot.py)."""
         self.peak_window: PeakWindow | None = None
@@ -223,11 +224,12 @@ class DiskDoctorApp(App[None]):
     def refresh_snapshot(self) -> None:
         """Read the host again off the UI thread; every screen gets the new snapshot."""
         early, self._early = self._early, None  # the early read serves the first snapshot only
-        self.read_snapshot(self.peak_window, early, self.snapshot.host if self.snapshot else None)
+        first, self._first_read = self._first_read, False
+        self.read_snapshot(self.peak_window, early, self.snapshot.host if self.snapshot else None, first)
 
     @work(thread=True, exclusive=True, group="snapshot", exit_on_error=False, description="read the host")
     def read_snapshot(self, peak: PeakWindow | None, early: EarlyHost | None = None,
-                      shown: Host | None = None) -> None:
+                      shown: Host | None = None, first: bool = False) -> None:
         """Worker: the Host first (the stack draws it at once; the early read's when there is one, already
         shown when it came in before the Stack screen), then TRIM facts and verdicts."""
         from diskdoctor.probes.host import read_host
@@ -236,7 +238,10 @@ class DiskDoctorApp(App[None]):
 
         worker = get_current_worker()
         try:
-            host = early.take() if early is not None else read_host(self.root_to_read)
+            if early is not None:
+                host = early.take()
+            else:
+                host = read_first_host(self.root_to_read) if first else read_host(self.root_to_read)
         except Exception as err:  # a probe bug must never kill the app
             self.post_message(SnapshotFailed(f"could not read the host: {err}"))
             return

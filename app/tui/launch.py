@@ -32,10 +32,11 @@ def run_tui(args: argparse.Namespace) -> int:
 
 
 def new_app(root: Root) -> DiskDoctorApp:
-    """The App over `root`, its host read started first so that it overlaps Textual's imports and start."""
-    from .early_host import EarlyHost
+    """The App over `root`, its host read started first (on a small host) so that it overlaps Textual's
+    imports and start."""
+    from .early_host import start_early_read
 
-    early = EarlyHost(root)
+    early = start_early_read(root)
     from .app import DiskDoctorApp
 
     return DiskDoctorApp(root, early)
