@@ -14,7 +14,8 @@ import gc
 import sys
 import threading
 
-from diskdoctor.probes.host import Host, read_host
+from diskdoctor.probes import host as host_probe
+from diskdoctor.probes.host import Host
 from diskdoctor.probes.root import Root
 
 EARLY_MAX_ENTRIES = 500
@@ -23,8 +24,9 @@ Textual's start); a bigger host is read by the App's worker once Textual is up, 
 SHARED_SWITCH_S = 0.0005
 """The GIL's switch interval while the read and Textual's start share it (CPython's is 5 ms): each thread
 gives up the GIL at every file it opens and then waits up to the interval to get it back from the other,
-busy one. At 5,000 devices on a busy 2-core host, 0.5 ms brought the first rows 0.3-0.7 s sooner in 3 of 4
-alternating pairs (0.1 s later in one)."""
+busy one. Measured where the overlap is longest (5,000 devices, before the early read was kept to small
+hosts; busy 2-core host): 0.5 ms brought the first rows 0.3-0.7 s sooner in 3 of 4 alternating pairs
+(0.1 s later in one)."""
 
 
 def read_first_host(root: Root) -> Host:
@@ -37,7 +39,7 @@ def read_first_host(root: Root) -> Host:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return read_host(root)
+        return host_probe.read_host(root)  # looked up at each call, as the worker's own read
     finally:
         if collecting:
             if not gc.get_freeze_count():
