@@ -13,14 +13,17 @@ prints each mean and their median with the CPU of those ticks, then the UI-threa
 spends drawing each of 5 ticks (with rates, as on the live host).
 With --moves-only it prints only the Stack screen's cursor-move UI-thread CPU (median of 20 moves,
 beside an unbound key's: Pilot's own share).
+With --paint-only --before PYTHON it also times another checkout's first rows (its venv's python running this
+script's child, so both sides are measured alike), the three sides rotating every round.
 Usage: .venv/bin/python bench/enumerate_many.py [--devices 10,100,1000,5000] [--repeat 5] [--lsblk]
-       [--cli-only] [--monitor-only] [--moves-only] [--keep DIR]
+       [--cli-only] [--monitor-only] [--moves-only] [--paint-only [--before PYTHON]] [--keep DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shutil
 import statistics
 import subprocess
@@ -183,12 +186,17 @@ def monitor_only(root: Path, count: int, repeat: int) -> None:
 
 
 def _child_first_paint(root: str) -> None:
-    """In a fresh process: print the perf_counter moment of the first frame with the Stack screen's rows."""
-    from diskdoctor.app.tui.app import DiskDoctorApp
+    """In a fresh process: print the perf_counter moment of the first frame with the Stack screen's rows,
+    the app made as `diskdoctor` makes it (its host read started before Textual is imported)."""
     from diskdoctor.probes.root import Root
+
+    try:
+        from diskdoctor.app.tui.launch import new_app
+    except ImportError:  # a checkout from before new_app: the App alone
+        from diskdoctor.app.tui.app import DiskDoctorApp as new_app
+    app = new_app(Root(root, live=False))
     from diskdoctor.widgets import StackTree
 
-    app = DiskDoctorApp(Root(root, live=False))
     display = app._display
     done: list[float] = []
 
@@ -198,7 +206,7 @@ def _child_first_paint(root: str) -> None:
         if trees and trees[0].root.children:
             done.append(time.perf_counter())
             print(done[0], flush=True)
-            app.exit()
+            os._exit(0)  # measured: no need to wait out the pause below or Textual's teardown
 
     app._display = timed_display  # type: ignore[method-assign]
 
@@ -224,7 +232,7 @@ def _child_floor_paint() -> None:
             super()._display(screen, renderable)  # type: ignore[arg-type]
             if renderable is not None:
                 print(time.perf_counter(), flush=True)
-                self.exit()
+                os._exit(0)
 
     async def run() -> None:
         async with Floor().run_test(size=(150, 40)) as pilot:
@@ -240,17 +248,22 @@ def fresh_paint(argv: list[str]) -> float:
     return float(out[0]) - start
 
 
-def first_paints(root: Path, repeat: int) -> tuple[float, float]:
-    """Medians of (the TUI's first rows, a minimal Textual app's first paint), fresh processes, paired."""
+def first_paints(root: Path, repeat: int, before: str | None = None) -> tuple[float, float, float | None]:
+    """Medians of (the TUI's first rows, a minimal Textual app's first paint, the first rows of the checkout
+    whose venv's python is `before`), fresh processes, the order rotating every round."""
     script = str(Path(__file__).resolve())
     ours = [sys.executable, script, "--child-paint", str(root)]
     floor = [sys.executable, script, "--child-floor"]
-    mine, theirs = [], []
+    theirs = [before, script, "--child-paint", str(root)] if before else None
+    sides = [argv for argv in (ours, floor, theirs) if argv is not None]
+    times: dict[int, list[float]] = {id(argv): [] for argv in sides}
     for index in range(repeat):
-        order = (ours, floor) if index % 2 else (floor, ours)
-        for argv in order:
-            (mine if argv is ours else theirs).append(fresh_paint(argv))
-    return statistics.median(mine), statistics.median(theirs)
+        for argv in sides[index % len(sides):] + sides[:index % len(sides)]:
+            times[id(argv)].append(fresh_paint(argv))
+    print("    each run (ours; floor" + ("; before" if theirs else "") + "): " + "; ".join(
+        " ".join(f"{took:.2f}" for took in times[id(argv)]) for argv in sides), flush=True)
+    return statistics.median(times[id(ours)]), statistics.median(times[id(floor)]), \
+        statistics.median(times[id(theirs)]) if theirs else None
 
 
 def measure(root: Path, count: int, repeat: int, lsblk: bool, cli_only: bool = False) -> None:
@@ -267,7 +280,7 @@ def measure(root: Path, count: int, repeat: int, lsblk: bool, cli_only: bool = F
     if cli_only:
         return
     paint, move, unbound = asyncio.run(tui_figures(root))
-    fresh, floor = first_paints(root, repeat)
+    fresh, floor, _ = first_paints(root, repeat)
     print(f"{count:>6} devices: TUI first rows {fresh:5.2f} s from launch (a minimal Textual app: "
           f"{floor:5.2f} s, x{fresh / floor:.2f}; {paint:5.2f} s in this process); cursor move "
           f"{move * 1000:5.1f} ms UI-thread CPU (an unbound key: {unbound * 1000:4.1f} ms); Monitor tick "
@@ -285,6 +298,9 @@ def main() -> None:
     parser.add_argument("--moves-only", action="store_true", help="only the Stack screen's cursor move")
     parser.add_argument("--paint-only", action="store_true",
                         help="only the TUI's first paint (fresh process), paired with a minimal Textual app")
+    parser.add_argument("--before", metavar="PYTHON",
+                        help="with --paint-only: also time the first rows of the checkout whose venv python "
+                        "this is (e.g. main's), in the same rotation")
     parser.add_argument("--keep", metavar="DIR", help="build the trees here and keep them (reused if there)")
     parser.add_argument("--child-paint", metavar="ROOT", help=argparse.SUPPRESS)
     parser.add_argument("--child-floor", action="store_true", help=argparse.SUPPRESS)
@@ -311,9 +327,10 @@ def main() -> None:
                       f"{unbound * 1000:4.1f} ms)", flush=True)
                 continue
             if args.paint_only:
-                fresh, floor = first_paints(root, args.repeat)
+                fresh, floor, before = first_paints(root, args.repeat, args.before)
+                versus = f"; {args.before}: {before:5.2f} s" if before is not None else ""
                 print(f"{real:>6} devices: TUI first rows {fresh:5.2f} s from launch (a minimal Textual app: "
-                      f"{floor:5.2f} s, x{fresh / floor:.2f})", flush=True)
+                      f"{floor:5.2f} s, x{fresh / floor:.2f}{versus})", flush=True)
                 continue
             measure(root, real, args.repeat, args.lsblk, args.cli_only)
     finally:

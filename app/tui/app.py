@@ -21,12 +21,15 @@ from textual.worker import get_current_worker
 from ..core.process.hangup import note_signal, start_watchdog
 from ..core.trim.peak_window import PeakWindow
 from .commands import ScreenActionsProvider
+from .early_host import EarlyHost, read_first_host
 from .help_screen import EXTRA_KEYS, HelpScreen, bindings_of, key_display
 from .host_snapshot import HostSnapshot, SnapshotFailed, SnapshotReady
 from .screen_help import ScreenHelp
 from .selection import Selection
 
 if TYPE_CHECKING:
+    from diskdoctor.probes.host import Host
+
     from .advice_screen import AdviceScreen
     from .guides.quick_bench import QuickSizes
 
@@ -84,9 +87,12 @@ class DiskDoctorApp(App[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
     """Below NARROW_BELOW columns (an 80-column SSH session) the details go under the tree."""
 
-    def __init__(self, root: Root) -> None:
+    def __init__(self, root: Root, early: EarlyHost | None = None) -> None:
         super().__init__()
         self.root_to_read = root
+        self._early = early
+        """The first host read, started before Textual (launch.py); taken by the first snapshot."""
+        self._first_read = True
         self.snapshot: HostSnapshot | None = None
         """The latest host snapshot every screen draws (see host_snapshot.py)."""
         self.peak_window: PeakWindow | None = None
@@ -98,8 +104,9 @@ class DiskDoctorApp(App[None]):
         self.selection: Selection | None = None
         """The device or filesystem chosen last on any screen; the others show it (selection.py)."""
         for mode in self.SCREENS_BY_MODE:
-            if mode not in (ADVICE_MODE, RUNS_MODE):
+            if mode not in (STACK_MODE, ADVICE_MODE, RUNS_MODE):
                 self.add_mode(mode, lambda mode=mode: self.screen_class(mode)(root))  # type: ignore[misc]
+        self.add_mode(STACK_MODE, self._stack_screen)
         self.add_mode(ADVICE_MODE, self._advice_screen)
         self.add_mode(RUNS_MODE, lambda: self.screen_class(RUNS_MODE)())
 
@@ -127,6 +134,23 @@ class DiskDoctorApp(App[None]):
         """The class of a top-level screen, its module imported on first use."""
         module, _, name = cls.SCREENS_BY_MODE[mode][1].partition(":")
         return getattr(importlib.import_module(f"{__package__}.{module}"), name)  # type: ignore[no-any-return]
+
+    def _stack_screen(self) -> Screen[None]:
+        """The Stack screen, with the host already in when the early read finished while Textual started
+        (its rows are then in the first frame)."""
+        self._adopt_early_host()
+        return self.screen_class(STACK_MODE)(self.root_to_read)
+
+    def _adopt_early_host(self) -> None:
+        """The early read's Host as the first snapshot if it is in (a failed read is the worker's to say)."""
+        if self._early is None or self.snapshot is not None or not self._early.done():
+            return
+        try:
+            host = self._early.take()
+        except Exception:  # the worker takes the same error and says it
+            return
+        if host is not None:
+            self.snapshot = HostSnapshot(next(self._generations), host, peak=self.peak_window)
 
     def _advice_screen(self) -> AdviceScreen:
         """The Advice screen, given the shared snapshot when it is already read (no second host read)."""
@@ -199,24 +223,32 @@ class DiskDoctorApp(App[None]):
 
     def refresh_snapshot(self) -> None:
         """Read the host again off the UI thread; every screen gets the new snapshot."""
-        self.read_snapshot(self.peak_window)
+        early, self._early = self._early, None  # the early read serves the first snapshot only
+        first, self._first_read = self._first_read, False
+        self.read_snapshot(self.peak_window, early, self.snapshot.host if self.snapshot else None, first)
 
     @work(thread=True, exclusive=True, group="snapshot", exit_on_error=False, description="read the host")
-    def read_snapshot(self, peak: PeakWindow | None) -> None:
-        """Worker: the Host first (the stack draws it at once), then TRIM facts and verdicts."""
+    def read_snapshot(self, peak: PeakWindow | None, early: EarlyHost | None = None,
+                      shown: Host | None = None, first: bool = False) -> None:
+        """Worker: the Host first (the stack draws it at once; the early read's when there is one, already
+        shown when it came in before the Stack screen), then TRIM facts and verdicts."""
         from diskdoctor.probes.host import read_host
 
         from ..core.snapshot import read_snapshot
 
         worker = get_current_worker()
         try:
-            host = read_host(self.root_to_read)
+            if early is not None:
+                host = early.take()
+            else:
+                host = read_first_host(self.root_to_read) if first else read_host(self.root_to_read)
         except Exception as err:  # a probe bug must never kill the app
             self.post_message(SnapshotFailed(f"could not read the host: {err}"))
             return
-        if worker.is_cancelled:
+        if worker.is_cancelled or host is None:
             return
-        self.post_message(SnapshotReady(HostSnapshot(next(self._generations), host, peak=peak)))
+        if host is not shown:
+            self.post_message(SnapshotReady(HostSnapshot(next(self._generations), host, peak=peak)))
         try:
             read = read_snapshot(self.root_to_read, peak=peak, host=host)
             snapshot = HostSnapshot(next(self._generations), host, read.trim_facts, read.verdicts, peak=peak)

@@ -15,6 +15,7 @@ from textual.pilot import Pilot
 
 from ..base.errors import EXIT_CHECK_FAILED, EXIT_OK
 from .app import DiskDoctorApp
+from .early_host import start_early_read
 from .stack_screen import StackScreen
 
 SMOKE_SIZE = (120, 40)
@@ -70,8 +71,9 @@ def _failure_reason(app: DiskDoctorApp, outcome: list[SmokeResult | BaseExceptio
 
 
 def run_smoke(root: Root) -> int:
-    """Run the app headless on `root` until its first screen is up; print one line; 0 when it worked."""
-    app = DiskDoctorApp(root)
+    """Run the app headless on `root` until its first screen is up; print one line; 0 when it worked. The
+    app is made as the TUI makes it (its host read started on a thread before it runs)."""
+    app = DiskDoctorApp(root, start_early_read(root))
     outcome: list[SmokeResult | BaseException] = []
 
     async def auto_pilot(pilot: Pilot[None]) -> None:

@@ -1,0 +1,92 @@
+"""The host read on a thread started before Textual is imported, so on a small host the read and Textual's
+own start overlap and the Stack screen's rows are in its very first frame.
+
+The TUI's first rows wait for two things: Textual's imports and start (~0.3 s here) and reading the host
+(0.05 s at 10 devices, ~1 s of CPU at 5,000). A short read runs while Textual starts (its syscalls and the
+blkid child use the second core). A long one is not started early: two busy threads share one GIL, and at
+5,000 devices the overlap made the first rows later, not sooner (paired runs, docs/incoming/first5k.md).
+This module imports no textual, so starting it costs nothing of the overlap.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+import threading
+
+from diskdoctor.probes import host as host_probe
+from diskdoctor.probes.host import Host
+from diskdoctor.probes.root import Root
+
+EARLY_MAX_ENTRIES = 500
+"""Read early only up to this many entries in /sys/class/block (a read of ~0.1 s of CPU here, shorter than
+Textual's start); a bigger host is read by the App's worker once Textual is up, as before."""
+SHARED_SWITCH_S = 0.0005
+"""The GIL's switch interval while the read and Textual's start share it (CPython's is 5 ms): each thread
+gives up the GIL at every file it opens and then waits up to the interval to get it back from the other,
+busy one. Measured where the overlap is longest (5,000 devices, before the early read was kept to small
+hosts; busy 2-core host): 0.5 ms brought the first rows 0.3-0.7 s sooner in 3 of 4 alternating pairs
+(0.1 s later in one)."""
+
+
+def read_first_host(root: Root) -> Host:
+    """The first read of the host, with the cycle collector paused, then what exists moved to its
+    permanent generation (`gc.freeze`): the read and Textual's imports make objects that all stay (modules,
+    classes, the Host), and the collector's passes over them cost 0.1-0.4 s of the first rows at 5,000
+    devices, during the read and again in the first full pass after it. Reference counting still frees a
+    replaced Host (it holds no cycles). Only one freeze per process: a process that makes many apps (the
+    tests) would otherwise freeze each earlier app's uncollected cycles for good."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return host_probe.read_host(root)  # looked up at each call, as the worker's own read
+    finally:
+        if collecting:
+            if not gc.get_freeze_count():
+                gc.freeze()
+            gc.enable()
+
+
+def start_early_read(root: Root) -> EarlyHost | None:
+    """The host read started now when the host is small (see EARLY_MAX_ENTRIES), else None."""
+    entries = root.listdir("sys/class/block")
+    if entries is not None and len(entries) > EARLY_MAX_ENTRIES:
+        return None
+    return EarlyHost(root)
+
+
+class EarlyHost:
+    """One read of `root`'s Host on a daemon thread; `take` gives it (or raises what the read raised)."""
+
+    def __init__(self, root: Root) -> None:
+        self.root = root
+        self._host: Host | None = None
+        self._error: Exception | None = None
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._read, name="diskdoctor read the host", daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        """The first read (`read_first_host`), the GIL handed over every SHARED_SWITCH_S meanwhile."""
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(SHARED_SWITCH_S)
+        try:
+            self._host = read_first_host(self.root)
+        except Exception as err:  # handed to whoever takes the host: a probe bug must not kill the app
+            self._error = err
+        finally:
+            sys.setswitchinterval(interval)
+            self._done.set()
+
+    def done(self) -> bool:
+        """Whether the read has finished (the host or its error is ready)."""
+        return self._done.is_set()
+
+    def take(self, timeout: float | None = None) -> Host | None:
+        """The Host, waiting up to `timeout` seconds for it (None when it is not in by then); raises the
+        read's error."""
+        if not self._done.wait(timeout):
+            return None
+        if self._error is not None:
+            raise self._error
+        return self._host

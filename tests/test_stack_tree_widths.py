@@ -1,0 +1,40 @@
+"""The Stack tree measures its rows from the fitted columns without building each label: the width it
+counts for every row is the width of the row it draws (so its horizontal extent and scrollbar are
+unchanged), on captures with long, cut and unusual names, in both directions and at several sizes."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import fixture_root
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.widgets import StackTree
+from diskdoctor.widgets.stack_tree import StackRow, label_width
+from textual.widgets import Tree
+
+
+@pytest.mark.parametrize("fixture", ["long-names", "lab-ssd", "multipath", "etcd-raid0-lvm-luks"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
+async def test_every_row_is_counted_as_wide_as_it_is_drawn(fixture: str, size: tuple[int, int]) -> None:
+    app = DiskDoctorApp(fixture_root(fixture))
+    async with app.run_test(size=size) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        for direction in ("disks up", "mounts down"):
+            tree = app.screen.query_one(StackTree)
+            tree.expand_all_below_cursor()
+            await pilot.pause()
+            nodes = [tree.get_node_at_line(line) for line in range(tree.last_line + 1)]
+            assert len(nodes) > 3, direction
+            for node in nodes:
+                assert node is not None
+                assert tree.get_label_width(node) == Tree.get_label_width(tree, node), node.data
+            await pilot.press("v")
+            await pilot.pause()
+
+
+def test_a_row_with_wide_characters_is_measured_from_its_built_label() -> None:
+    row = StackRow(key="sda", name="データ", kind="disk", size="1G", trim="yes", fstype="ext4",
+                   mounts="/srv/データ", has_children=False)
+    assert label_width(row, 0) is None
+    assert label_width(StackRow(key="sda", name="sda", kind="disk", size="1G", trim="yes", fstype="ext4",
+                                mounts="/srv", has_children=False), 0) is not None
