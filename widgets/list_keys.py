@@ -20,3 +20,19 @@ TREE_KEYS = [
     Binding("G,end", "scroll_end", "Last row", show=False),
 ]
 """For a Tree (its scroll_home/scroll_end move the cursor to the first/last line)."""
+
+OPTION_KEYS = [
+    Binding("j", "cursor_down", "Down", show=False),
+    Binding("k", "cursor_up", "Up", show=False),
+    Binding("g", "first", "First row", show=False),
+    Binding("G", "last", "Last row", show=False),
+]
+"""For an OptionList (its own Home/End already go to the first/last option)."""
+
+SCROLL_KEYS = [
+    Binding("j", "scroll_down", "Down", show=False),
+    Binding("k", "scroll_up", "Up", show=False),
+    Binding("g", "scroll_home", "Top", show=False),
+    Binding("G", "scroll_end", "End", show=False),
+]
+"""For a scrolling text pane (help, a long explanation): j/k a line, g/G the top and the end."""

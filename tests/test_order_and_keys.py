@@ -1,0 +1,79 @@
+"""The keys every list shares work in the walkthrough menu and the help too, the help says how to close it
+at every size, and a detail that is missing from a capture says so instead of a wrong reason."""
+
+from __future__ import annotations
+
+from conftest import fixture_root
+from diskdoctor.app.core.snapshot import read_snapshot
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.guides.catalog import guides
+from diskdoctor.app.tui.guides.guide_menu import GuideMenu
+from diskdoctor.app.tui.help_screen import HelpScreen
+from diskdoctor.probes.layer_details import read_layer_details
+from test_footer_and_fold_fit import screen_lines
+from test_tui_layout import settle
+from textual.containers import ScrollableContainer
+from textual.widgets import OptionList
+
+
+async def test_j_k_g_and_capital_g_move_in_the_walkthrough_menu() -> None:
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+g")
+        await settle(pilot)
+        assert isinstance(app.screen, GuideMenu)
+        menu = app.screen.query_one(OptionList)
+        assert menu.highlighted == 0 and menu.option_count >= 3
+        await pilot.press("j", "j")
+        assert menu.highlighted == 2
+        await pilot.press("k")
+        assert menu.highlighted == 1
+        await pilot.press("G")
+        assert menu.highlighted == menu.option_count - 1
+        await pilot.press("g")
+        assert menu.highlighted == 0
+        await pilot.press("j", "enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, GuideMenu)
+        assert app.screen.guide.key == guides()[1].key  # type: ignore[attr-defined]
+
+
+async def test_help_scrolls_with_j_k_g_capital_g_and_says_how_to_close_without_scrolling() -> None:
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        body = app.screen.query_one("#help-body", ScrollableContainer)
+        assert body.max_scroll_y > 0  # the help is longer than 24 rows
+        shown = "\n".join(screen_lines(app))
+        assert "Esc, ? or F1 closes" in shown  # on the border, at scroll 0
+        await pilot.press("j")
+        await pilot.pause()
+        assert body.scroll_y == 1
+        await pilot.press("G")
+        await pilot.pause()
+        assert body.scroll_y == body.max_scroll_y
+        await pilot.press("k")
+        await pilot.pause()
+        assert body.scroll_y == body.max_scroll_y - 1
+        await pilot.press("g")
+        await pilot.pause()
+        assert body.scroll_y == 0
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
+
+
+def test_a_scsi_disk_without_a_vendor_file_says_it_is_not_in_the_capture() -> None:
+    root = fixture_root("lab-ssd")
+    sections = read_layer_details(root, read_snapshot(root).host, "sda")
+    facts = {detail.label: detail.fact for section in sections for detail in section.details}
+    assert facts["model"].value == "scsi_debug"
+    assert facts["vendor"].value is None and facts["vendor"].why_unknown == "not in the capture"
+    assert "SCSI disk" in (facts["transport"].why_unknown or "")
+    assert "capture" in (facts["transport"].why_unknown or "")
