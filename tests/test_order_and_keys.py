@@ -10,10 +10,12 @@ from diskdoctor.app.tui.guides.catalog import guides
 from diskdoctor.app.tui.guides.guide_menu import GuideMenu
 from diskdoctor.app.tui.help_screen import HelpScreen
 from diskdoctor.probes.layer_details import read_layer_details
+from diskdoctor.widgets import StackTree
+from support.guide_pilot import open_guide
 from test_footer_and_fold_fit import screen_lines
 from test_tui_layout import settle
 from textual.containers import ScrollableContainer
-from textual.widgets import OptionList
+from textual.widgets import DataTable, OptionList
 
 
 async def test_j_k_g_and_capital_g_move_in_the_walkthrough_menu() -> None:
@@ -77,3 +79,40 @@ def test_a_scsi_disk_without_a_vendor_file_says_it_is_not_in_the_capture() -> No
     assert facts["vendor"].value is None and facts["vendor"].why_unknown == "not in the capture"
     assert "SCSI disk" in (facts["transport"].why_unknown or "")
     assert "capture" in (facts["transport"].why_unknown or "")
+
+
+async def trim_screen_order(pilot) -> list[str]:  # type: ignore[no-untyped-def]
+    """The mountpoints as the TRIM screen lists them (worst first)."""
+    await pilot.press("2")
+    await settle(pilot)
+    table = pilot.app.screen.query_one("#trim-table", DataTable)
+    return [str(table.get_row_at(row)[0].plain if hasattr(table.get_row_at(row)[0], "plain")
+                else table.get_row_at(row)[0]) for row in range(table.row_count)]
+
+
+async def test_the_trim_walkthrough_offers_filesystems_in_the_trim_screens_order() -> None:
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        listed = await trim_screen_order(pilot)
+        screen = await open_guide(pilot, "trim")
+        assert screen.view is not None
+        offered = [choice.value for choice in screen.view.choices]
+        assert offered == [point for point in listed if point in offered] and len(offered) >= 3
+        page_text = "\n".join(screen_lines(app))
+        assert page_text.index("TRIM BLOCKED") < page_text.index("TRIM UNSCHEDULED")
+
+
+async def test_the_stack_mounts_down_view_is_in_the_trim_screens_order() -> None:
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        listed = await trim_screen_order(pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        await pilot.press("v")
+        await settle(pilot)
+        tree = app.screen.query_one(StackTree)
+        tops = [str(node.data.name) for node in tree.root.children]  # type: ignore[union-attr]
+        assert tops == [point for point in listed if point in tops] and len(tops) >= 3
+        assert tops.index("/lab/luks1") < tops.index("/lab/data")  # BLOCKED above UNSCHEDULED
