@@ -3,6 +3,7 @@ at every size, and a detail that is missing from a capture says so instead of a 
 
 from __future__ import annotations
 
+import pytest
 from conftest import fixture_root
 from diskdoctor.app.core.snapshot import read_snapshot
 from diskdoctor.app.tui.app import DiskDoctorApp
@@ -11,11 +12,15 @@ from diskdoctor.app.tui.guides.guide_menu import GuideMenu
 from diskdoctor.app.tui.help_screen import HelpScreen
 from diskdoctor.probes.layer_details import read_layer_details
 from diskdoctor.widgets import StackTree
+from diskdoctor.widgets.fitted_footer import FittedFooter
 from support.guide_pilot import open_guide
-from test_footer_and_fold_fit import screen_lines
+from test_footer_and_fold_fit import footer_text, screen_lines
+from test_runs_screen import three_runs
 from test_tui_layout import settle
 from textual.containers import ScrollableContainer
 from textual.widgets import DataTable, OptionList
+
+__all__ = ["three_runs"]
 
 
 async def test_j_k_g_and_capital_g_move_in_the_walkthrough_menu() -> None:
@@ -116,3 +121,34 @@ async def test_the_stack_mounts_down_view_is_in_the_trim_screens_order() -> None
         tops = [str(node.data.name) for node in tree.root.children]  # type: ignore[union-attr]
         assert tops == [point for point in listed if point in tops] and len(tops) >= 3
         assert tops.index("/lab/luks1") < tops.index("/lab/data")  # BLOCKED above UNSCHEDULED
+
+
+@pytest.mark.parametrize(("size", "key"), [((120, 40), "5"), ((200, 60), "1"), ((200, 60), "2"),
+                                           ((200, 60), "4"), ((200, 60), "5"), ((200, 60), "6")],
+                         ids=["120-runs", "200-stack", "200-trim", "200-advice", "200-runs", "200-monitor"])
+async def test_a_one_line_footer_shows_the_screens_keys_first_then_the_same_everywhere_ones(
+        three_runs: list[str], size: tuple[int, int], key: str) -> None:
+    """newuser7: `F1 Help ^g Guides space Pick c Clear picks r Reload / Filter q Quit w Report  123456
+    screens` mixed the Runs screen's keys into the app's."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+        footer = app.screen.query_one(FittedFooter)
+        assert footer.lines == 1
+        line = footer_text(app)
+        own, _, app_wide = line.partition(" │ ")
+        assert app_wide.startswith("F1 Help ^g Guides q Quit w Report  123456 screens"), line
+        assert "F1" not in own and "/ Filter" in own and "Quit" not in own, line
+
+
+async def test_a_two_line_footer_keeps_the_screens_keys_above_the_app_keys() -> None:
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        own, app_wide = footer_text(app).splitlines()
+        assert own.split() == ["space", "Pick", "c", "Clear", "picks", "r", "Reload", "/", "Filter"]
+        assert app_wide.startswith("F1 Help ^g Guides q Quit w Report  123456 screens")
