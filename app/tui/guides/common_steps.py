@@ -79,8 +79,8 @@ class ChooseFilesystem(Question):
                           v.mountpoint,
                           f"TRIM {str(v.verdict).upper()}") for v in worst_first(list(verdicts))]
         text = Text.assemble(("Which filesystem?\n", "bold"))
-        text.append("Each is shown with its TRIM verdict, worst first as on the TRIM screen; the next steps "
-                    "walk its layers and schedule.",
+        text.append("Each with its TRIM verdict, worst first (as on the TRIM screen); the next steps walk "
+                    "its layers and schedule.",
                     style="dim")
         if not choices:
             text.append("\nNo mounted filesystem on a block device was found.", style="yellow")
