@@ -71,6 +71,9 @@ async def test_help_scrolls_with_j_k_g_capital_g_and_says_how_to_close_without_s
         await pilot.press("g")
         await pilot.pause()
         assert body.scroll_y == 0
+        await pilot.press("G", "g", "j", "j")  # typed in a row: each starts where the last left off
+        await pilot.pause()
+        assert body.scroll_y == 2
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, HelpScreen)

@@ -15,6 +15,18 @@ class KeyedOptionList(OptionList):
 
 
 class KeyedScroll(VerticalScroll):
-    """A VerticalScroll that also scrolls with j/k and jumps with g/G."""
+    """A VerticalScroll that also scrolls with j/k and jumps with g/G, at once (never animated)."""
 
     BINDINGS = SCROLL_KEYS
+
+    def action_line_down(self) -> None:
+        self.scroll_to(y=self.scroll_y + 1, animate=False, immediate=True)
+
+    def action_line_up(self) -> None:
+        self.scroll_to(y=self.scroll_y - 1, animate=False, immediate=True)
+
+    def action_top(self) -> None:
+        self.scroll_home(animate=False, immediate=True)
+
+    def action_bottom(self) -> None:
+        self.scroll_end(animate=False, immediate=True)

@@ -30,9 +30,10 @@ OPTION_KEYS = [
 """For an OptionList (its own Home/End already go to the first/last option)."""
 
 SCROLL_KEYS = [
-    Binding("j", "scroll_down", "Down", show=False),
-    Binding("k", "scroll_up", "Up", show=False),
-    Binding("g", "scroll_home", "Top", show=False),
-    Binding("G", "scroll_end", "End", show=False),
+    Binding("j", "line_down", "Down", show=False),
+    Binding("k", "line_up", "Up", show=False),
+    Binding("g", "top", "Top", show=False),
+    Binding("G", "bottom", "End", show=False),
 ]
-"""For a scrolling text pane (help, a long explanation): j/k a line, g/G the top and the end."""
+"""For a scrolling text pane (help, a long explanation): j/k a line, g/G the top and the end (the pane's
+own actions, which do not animate, so a key typed right after another starts from where it left off)."""

@@ -172,7 +172,7 @@ class AdviceScreen(Screen[None]):
         if len(self.all_rows) < len(message.findings):
             summary.append(f" in {len(self.all_rows)} rows, worst first")
         if any(row.finding.history for row in self.all_rows):
-            summary.append(", saved runs on filesystems not mounted now last")
+            summary.append(", saved runs on unmounted filesystems last")
         summary.append(f" · {message.label}", "dim")
         self.query_one("#advice-summary", Static).update(summary)
         self.query_one("#advice-card", FindingCard).display = False
