@@ -105,4 +105,5 @@ async def test_a_run_on_a_filesystem_not_mounted_now_says_so_first_at_every_widt
         assert crit.startswith("not mounted now · WAL p99 40") and "≥ 10 ms" in crit, crit
         assert not any(title.startswith("not mounted") for title, row in zip(titles, screen.rows, strict=True)
                        if GONE not in row.subjects)
-        assert "saved runs on unmounted filesystems last" in str(screen.query_one("#advice-summary", Static).render())
+        summary = str(screen.query_one("#advice-summary", Static).render())
+        assert "saved runs on unmounted filesystems last" in summary
