@@ -78,7 +78,7 @@ class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > KeyedScroll { width: 96; max-width: 100%; height: auto; max-height: 100%;
-                                  border: thick $primary; background: $surface; padding: 0 1; }
+                               border: thick $primary; background: $surface; padding: 0 1; }
     HelpScreen Static { height: auto; }
     """
 

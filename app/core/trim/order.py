@@ -1,5 +1,5 @@
-"""The one order of TRIM verdicts, worst first, shared by the TRIM screen, the walkthroughs, the Stack
-view and the CLI, so a filesystem ranks the same everywhere."""
+"""The one order of TRIM verdicts, worst first, shared by the TRIM screen, the TRIM walkthrough and the
+Stack's mountpoints-down view, so a filesystem ranks the same on each."""
 
 from __future__ import annotations
 
