@@ -130,7 +130,12 @@ def _transport(root: Root, kname: str, base: str, real_dir: str) -> tuple[str | 
                for kind in ("spi", "fc", "sas", "iscsi")}
     proc_name, _ = root.read_attr(f"sys/class/scsi_host/host{host}/proc_name")
     found = transport_from_scsi_host(classes, proc_name)
-    return (found, None) if found else (transport, why)
+    if found:
+        return found, None
+    if proc_name is None:
+        where = "in the capture" if not root.live else "readable"
+        return None, f"SCSI disk; its adapter (host{host}) is not {where}"
+    return None, f"SCSI disk; its driver ({proc_name}) names no bus (nor does lsblk)"
 
 
 def _identity(root: Root, base: str, real_dir: str, udev: dict[str, str],

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .blockdev import BlockDevice
-from .device_kinds import describe_dm
+from .device_kinds import describe_dm, scsi_host_of
 from .facts import Fact
 from .fs_usage import read_fs_usage
 from .host import Host
-from .root import Root
+from .root import FILE_MISSING, Root
 
 ROTATIONAL_CAVEAT = "virtio and loop devices say yes (rotational=1) even on flash: do not infer an HDD"
 
@@ -58,12 +58,24 @@ def _disk_of(host: Host, device: BlockDevice) -> str:
     return device.kname
 
 
+def _vendor(root: Root, device: BlockDevice, base: str) -> Fact[str]:
+    """A disk's vendor: only SCSI-family disks have one; a missing file is said as missing, not as
+    a wrong kind of disk (a SCSI disk on an unrecognised bus, such as scsi_debug, is still SCSI)."""
+    scsi = (device.transport.value in ("sata", "sas", "usb", "fc", "iscsi", "spi", "ata")
+            or scsi_host_of(root.readlink(f"{base}/device")) is not None)
+    if not scsi:
+        return Fact(None, f"/{base}/device/vendor", "only SCSI-family disks report a vendor")
+    vendor = root.fact_str(f"{base}/device/vendor")
+    if vendor.value is None and vendor.why_unknown == FILE_MISSING:
+        why = "not reported by the device" if root.live else "not in the capture"
+        return Fact(None, vendor.source, why)
+    return vendor
+
+
 def _identity(host: Host, device: BlockDevice, root: Root) -> DetailSection:
     rot_note = ROTATIONAL_CAVEAT if device.transport.value in ("virtio", "loop") else None
     base = f"sys/block/{_disk_of(host, device)}"
-    vendor = (root.fact_str(f"{base}/device/vendor") if device.transport.value in ("sata", "sas",
-              "usb", "fc", "iscsi") else Fact(None, f"/{base}/device/vendor",
-                                              "only SCSI-family disks report a vendor"))
+    vendor = _vendor(root, device, base)
     entry = f"/sys/class/block/{device.kname}"
     name_source = f"/sys/block/{device.kname}/dm/name" if device.dm_name else entry
     path_rule = "device-mapper naming" if device.dm_name else "kernel naming"

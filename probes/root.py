@@ -55,10 +55,14 @@ def describe_write_error(err: OSError) -> str:
     return str(err.strerror or err)
 
 
+FILE_MISSING = "file missing (this kernel or device does not provide it)"
+"""The reason a probe file that does not exist is unknown."""
+
+
 def describe_os_error(err: OSError) -> str:
     """A short human reason for an OSError met while reading a probe file."""
     if isinstance(err, FileNotFoundError):
-        return "file missing (this kernel or device does not provide it)"
+        return FILE_MISSING
     if isinstance(err, PermissionError):
         return "permission denied (run as root to read it)"
     if isinstance(err, IsADirectoryError):

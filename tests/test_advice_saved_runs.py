@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from conftest import fixture_root
 from diskdoctor.app.core.runs.store import RunStore
 from diskdoctor.app.report.model import build_report
@@ -13,6 +14,7 @@ from diskdoctor.app.tui.advice_screen import AdviceScreen
 from diskdoctor.app.tui.app import DiskDoctorApp
 from support.runs_support import STACK, TARGET, saved_run
 from test_tui_layout import open_advice, settle
+from textual.widgets import DataTable, Static
 
 FIXTURE = "etcd-raid0-lvm-luks"
 """Its hostname is etcd-2, the host the saved test runs were taken on."""
@@ -78,3 +80,30 @@ async def test_a_run_on_a_filesystem_not_mounted_now_is_history_after_the_live_f
     subjects_in_order = list(dict.fromkeys(finding.subject for finding in report.findings))
     assert subjects_in_order[-1] == GONE, subjects_in_order
     assert all(f.title.endswith("(not mounted now)") for f in report.findings if f.subject == GONE)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)], ids=["80x24", "120x40", "200x60"])
+async def test_a_run_on_a_filesystem_not_mounted_now_says_so_first_at_every_width(
+        private_state_dir: Path, size: tuple[int, int]) -> None:
+    """newuser7: `CRIT  WAL p99 33.9 ms, at or over the…` under INFO rows gave its reason, "(not mounted
+    now)", only at 200 columns; now the listed title opens with it and reads as the live rows do."""
+    gone = replace(STACK, target=replace(TARGET, directory=GONE, mountpoint=GONE))
+    RunStore().save(saved_run(20, slow_ms=40.0, stack=gone))
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=size) as pilot:
+        screen = await open_advice(pilot)
+        for _ in range(50):
+            if any(GONE in row.subjects for row in screen.rows):
+                break
+            await settle(pilot)
+        table = screen.query_one("#advice-table", DataTable)
+        titles = [table.get_row_at(index)[1].plain for index in range(table.row_count)]
+        history = [title for title, row in zip(titles, screen.rows, strict=True) if GONE in row.subjects]
+        assert history and all(title.startswith("not mounted now · ") for title in history), titles
+        crit = next(title for title, row in zip(titles, screen.rows, strict=True)
+                    if GONE in row.subjects and row.finding.severity.value == "crit")
+        assert crit.startswith("not mounted now · WAL p99 40") and "≥ 10 ms" in crit, crit
+        assert not any(title.startswith("not mounted") for title, row in zip(titles, screen.rows, strict=True)
+                       if GONE not in row.subjects)
+        summary = str(screen.query_one("#advice-summary", Static).render())
+        assert "saved runs on unmounted filesystems last" in summary

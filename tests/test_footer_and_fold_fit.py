@@ -118,7 +118,8 @@ async def test_at_80_columns_the_keys_keep_their_full_labels_and_the_app_keys_th
         assert app_wide.startswith("F1 Help ^g Guides q Quit w Report  123456 screens")
     async with DiskDoctorApp(fixture_root(LAB)).run_test(size=(200, 60)) as pilot:
         await settle(pilot)
-        assert footer_text(pilot.app).startswith("F1 Help ^g Guides v Direction s Sources b Bench this")
+        assert footer_text(pilot.app).startswith(
+            "v Direction s Sources b Bench this e Expand all / Filter r Refresh │ F1 Help ^g Guides q Quit")
         assert pilot.app.screen.query_one(FittedFooter).lines == 1
 
 

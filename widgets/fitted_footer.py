@@ -1,4 +1,5 @@
-"""A footer that shows every key of the screen: one line where all fit, else two (the screen's, the app's)."""
+"""A footer that shows every key of the screen, its own first and then the app's: on one line where all fit
+(parted by a "│"), else on two."""
 
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ PALETTE_CELLS = 13
 KEPT_ACTIONS = frozenset({HELP_ACTION, GUIDES_ACTION, "filter", *QUIT_ACTIONS, "write_report"})
 """Keys that stay at every width: help, guides, the filter, quit and the report; others are left out first
 (only where a line cannot hold its keys even with short labels)."""
+GAP = "│ "
+"""Between the screen's own keys and the same-everywhere ones on a single line, as k9s and htop part them."""
+GAP_CELLS = len(GAP) + 1
 Shown = tuple[Binding, bool, str]
 """A binding to show, whether it is enabled, and its tooltip."""
 SHORT_LABELS = {"Run again": "Again", "Run longer": "Longer", "fio side by side": "fio",
@@ -42,7 +46,8 @@ def short_label(description: str) -> str:
 class FittedFooter(Footer):
     """Compact footer that shows every key of the screen, as htop's and nano's do.
 
-    One line when every key the screen declares fits on it with its full label (help first); else two
+    One line when every key the screen declares fits on it with its full label: the screen's own keys,
+    a "│", then the keys that are the same on every screen (help first), as k9s and htop part them; else two
     lines: the screen's own keys above (the focused widget's first, then the screen's in the order they are
     declared), and under them the keys that are the same on every screen (help, guides, quit, report, the
     screen switcher 1-6 and the palette). Only a line too narrow even for that (under about 70 columns)
@@ -61,6 +66,8 @@ class FittedFooter(Footer):
         self._fitted_width = 0
         self.short = False
         """Whether the screen's own keys show their short labels (the terminal is too narrow for the full)."""
+        self._own_count = 0
+        """On one line, how many of its keys are the screen's own (they come first, then a gap)."""
         self.lines = 1
         """How many lines the keys take: 2 when the screen's keys do not all fit on one."""
         self._composed: tuple[object, ...] | None = None
@@ -137,13 +144,16 @@ class FittedFooter(Footer):
         so the footer does not grow and shrink as keys come and go with the screen's state; short labels
         only where a line cannot hold the full ones."""
         shown = self._shown()
+        self._own_count = 0
         every = [(binding, enabled, tooltip) for _, binding, enabled, tooltip in shown]
-        if self._fits_one_line(every, width) and self._fits_one_line(self._declared(), width):
-            return [(every, False)]
         own = [(b, e, t) for node, b, e, t in shown if node is not self.app and b.action not in QUIT_ACTIONS]
+        app_wide = [item for item in every if item not in own]
         if not own:  # nothing of the screen's own to show (a benchmark on a capture): no empty line
             return [self._fit_line(every, width - PALETTE_CELLS)]
-        app_wide = [item for item in every if item not in own]
+        if self._fits_one_line(every, width - GAP_CELLS) and \
+                self._fits_one_line(self._declared(), width - GAP_CELLS):
+            self._own_count = len(own)
+            return [(own + app_wide, False)]  # the screen's own keys first, then the same-everywhere ones
         return [self._fit_line(own, width), self._fit_line(app_wide, width - PALETTE_CELLS)]
 
     def bindings_changed(self, screen: Screen) -> None:
@@ -183,7 +193,12 @@ class FittedFooter(Footer):
         self.short = lines[0][1]
         self.set_class(self.lines > 1, "-two-lines")
         if self.lines == 1:
-            yield from self._keys(*lines[0])
+            items, short = lines[0]
+            own, app_wide = items[:self._own_count], items[self._own_count:]
+            yield from self._keys(own, short)
+            if own and app_wide:
+                yield FooterLabel(GAP, classes="footer-gap")
+            yield from self._keys(app_wide, short)
             yield from self._palette_key()
             return
         for number, (items, short) in enumerate(lines, 1):

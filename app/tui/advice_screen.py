@@ -29,7 +29,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
-from ..core.advice.advise import advise, load_advice_input
+from ..core.advice.advise import NOT_MOUNTED, advise, load_advice_input
 from ..core.advice.saved_runs import mounted_now, saved_runs_input
 from ..core.bench.context import BenchContext
 from ..core.findings.finding import Finding
@@ -63,6 +63,9 @@ STACKED_LIST_SHARE = 0.4
 take no more than this share of the height (as the narrow layout's list does)."""
 PATH_MIN_CELLS = 16
 """A path in a title is never cut shorter than this (its last component, where it fits)."""
+HISTORY_MARK = "not mounted now · "
+"""Opens the listed title of a saved run's finding on a filesystem not mounted now (listed after the live
+ones), where no width cuts it off."""
 
 
 @dataclass
@@ -168,6 +171,8 @@ class AdviceScreen(Screen[None]):
         summary = Text(summary_line(message.findings), "bold")
         if len(self.all_rows) < len(message.findings):
             summary.append(f" in {len(self.all_rows)} rows, worst first")
+        if any(row.finding.history for row in self.all_rows):
+            summary.append(", saved runs on unmounted filesystems last")
         summary.append(f" · {message.label}", "dim")
         self.query_one("#advice-summary", Static).update(summary)
         self.query_one("#advice-card", FindingCard).display = False
@@ -258,8 +263,14 @@ class AdviceScreen(Screen[None]):
         self._size_panes()
 
     def _title_of(self, row: MergedFinding) -> str:
-        """The row's title as listed: the chosen subject's own, else one naming every subject."""
-        return figure_first(self._finding_of(row).title if self.subject is not None else row.title)
+        """The row's title as listed: the chosen subject's own, else one naming every subject; a saved
+        run's on a filesystem not mounted now starts with that, so a CRIT listed under INFO rows says
+        why at every width."""
+        finding = self._finding_of(row)
+        title = finding.title if self.subject is not None else row.title
+        if finding.history and title.endswith(NOT_MOUNTED):
+            return HISTORY_MARK + figure_first(title.removesuffix(NOT_MOUNTED))
+        return figure_first(title)
 
     def _list_needs(self) -> int:
         """The list's width with every title and single subject whole (a merged list of subjects needs

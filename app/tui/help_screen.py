@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from diskdoctor.widgets.keyed_lists import KeyedScroll
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
@@ -22,6 +22,10 @@ EXTRA_KEYS = (("↑ ↓", "move in a list, table or tree (PgUp/PgDn a page at a 
               ("Esc", "leave a text field (its keys then work again); close help and dialogs"),
               ("^p", "command palette: every action of every screen, searchable"))
 """Keys no binding lists (Textual's own, and the tree's), written the way the footer writes keys."""
+
+
+CLOSE_LINE = "Esc, ? or F1 closes · j/k scroll · g/G top/end"
+"""On the help's bottom border, so it shows without scrolling at every size."""
 
 
 def key_display(binding: Binding, display: Callable[[Binding], str]) -> str:
@@ -73,8 +77,8 @@ class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,question_mark,f1,q", "close", "Close help")]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll { width: 96; max-width: 100%; height: auto; max-height: 100%;
-                                  border: thick $primary; background: $surface; padding: 0 1; }
+    HelpScreen > KeyedScroll { width: 96; max-width: 100%; height: auto; max-height: 100%;
+                               border: thick $primary; background: $surface; padding: 0 1; }
     HelpScreen Static { height: auto; }
     """
 
@@ -84,14 +88,14 @@ class HelpScreen(ModalScreen[None]):
         self.keys = keys
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-body"):
+        with KeyedScroll(id="help-body"):
             for part in help_text(self.help_data, self.keys):
                 yield Static(part)
-            yield Static(Text("Esc, ? or F1 closes this help.", style="dim"))
 
     def on_mount(self) -> None:
-        body = self.query_one("#help-body", VerticalScroll)
+        body = self.query_one("#help-body", KeyedScroll)
         body.border_title = f"Help: {self.help_data.title}"
+        body.border_subtitle = CLOSE_LINE
         body.focus()
 
     def action_close(self) -> None:

@@ -22,6 +22,7 @@ from textual.widget import Widget
 from textual.widgets import Header, Static
 from textual.worker import get_current_worker
 
+from ..core.trim.order import worst_first
 from .host_snapshot import HostSnapshot, SnapshotScreen
 from .screen_help import STACK_HELP
 from .selection import choose, chosen
@@ -172,12 +173,12 @@ class StackScreen(SnapshotScreen):
 
     def show_snapshot(self, snapshot: HostSnapshot) -> None:
         """Draw the tree of a new Host (the TRIM-only update of the same Host changes nothing here)."""
-        verdicts = {v.mountpoint: str(v.verdict) for v in snapshot.trim_verdicts}
+        verdicts = {v.mountpoint: str(v.verdict) for v in worst_first(list(snapshot.trim_verdicts))}
         summaries: dict[str, str] = {}
         for verdict in snapshot.trim_verdicts:
             summaries.setdefault(verdict.kname, verdict.summary)
         if snapshot.host is self.host:
-            if verdicts != self.trim_verdicts:
+            if list(verdicts.items()) != list(self.trim_verdicts.items()):  # a new order redraws too
                 self.trim_verdicts = verdicts
                 if self.mode == MOUNTS_DOWN:
                     self._show_tree(keep_cursor=True, keep_expansion=True)

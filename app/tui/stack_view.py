@@ -5,12 +5,13 @@ from __future__ import annotations
 from diskdoctor.probes.blockdev import BlockDevice
 from diskdoctor.probes.discard_path import discard_reach
 from diskdoctor.probes.facts import Fact
-from diskdoctor.probes.host import Host
+from diskdoctor.probes.host import Host, natural_key
 from diskdoctor.probes.layer_details import DetailSection
 from diskdoctor.widgets import DetailGroup, DetailRow, StackRow
 from diskdoctor.widgets.filter_bar import matches
 
 from ..base.formatting import human_bytes, yes_no
+from ..core.trim.order import WORST_FIRST
 from ..core.trim.summary import MountTrim, mount_trims
 
 DISKS_UP = "disks-up"
@@ -50,7 +51,7 @@ class StackView:
         self.host = host
         self.mode = mode
         self.trim_verdicts = trim_verdicts or {}
-        """The TRIM screen's verdict word by mountpoint (empty until the TRIM facts are read)."""
+        """The TRIM screen's verdict word by mountpoint, worst first (empty until the TRIM facts are read)."""
         self.filter_text = ""
         """Only the top-level rows with a match anywhere below them (`/` on the Stack screen)."""
 
@@ -116,9 +117,17 @@ class StackView:
                                 bool(self.host.children(child)))
                 for child in self.host.children(kname)]
 
+    def _worst_first(self, trims: list[MountTrim]) -> list[MountTrim]:
+        """Mountpoints in the TRIM screen's order (`trim_verdicts` is in it); before the TRIM facts are
+        read, by what the discard path alone settles, then by path."""
+        placed = {point: index for index, point in enumerate(self.trim_verdicts)}
+        return sorted(trims, key=lambda trim: (
+            (0, placed[trim.mountpoint], []) if trim.mountpoint in placed else
+            (1, WORST_FIRST.get(trim.reach.verdict, len(WORST_FIRST)), natural_key(trim.mountpoint))))
+
     def _down_children(self, key: str | None) -> list[StackRow]:
         if key is None:
-            return [self.mount_row(trim) for trim in mount_trims(self.host)]
+            return [self.mount_row(trim) for trim in self._worst_first(mount_trims(self.host))]
         if key.startswith(MOUNT_PREFIX) and SEPARATOR not in key:
             mounted = self.host.mount_for_path(key[len(MOUNT_PREFIX):])
             below = [mounted.kname] if mounted and mounted.kname else []

@@ -6,7 +6,7 @@ from contextlib import suppress
 
 from diskdoctor.probes.calendar_spec import describe_delta
 from diskdoctor.probes.fstrim_run import FstrimResult
-from diskdoctor.probes.host import Host, natural_key
+from diskdoctor.probes.host import Host
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard, StatusLine
@@ -27,6 +27,7 @@ from textual.widgets.data_table import RowDoesNotExist
 from ..base.errors import UsageError
 from ..base.formatting import human_bytes
 from ..core.trim.doctor import TrimVerdict, layer_marker
+from ..core.trim.order import worst_first
 from ..core.trim.peak_window import PeakWindow
 from ..core.trim.trim_now import hold_confirmed_mount
 from .cards import card_content
@@ -39,17 +40,6 @@ COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Warnings"
 MIN_MOUNTPOINT_CELLS = 16
 MARKERS = ("← blocks discard", "← no discard support")
 """A layer's marker (layer_marker) reads whole on one line."""
-WORST_FIRST = {"blocked": 0, "unscheduled": 1, "unsupported": 2, "unknown": 3, "ok": 4}
-"""Rows by consequence: discard stopped at a layer, never trimmed, cannot be, unknown, then fine."""
-
-
-def worst_first(verdicts: list[TrimVerdict]) -> list[TrimVerdict]:
-    """Verdicts by consequence, more warnings first within one, then by mountpoint."""
-    def key(verdict: TrimVerdict) -> tuple[int, int, list[object]]:
-        warnings = sum(1 for f in verdict.findings if f.severity != "info")
-        rank = WORST_FIRST.get(str(verdict.verdict), len(WORST_FIRST))
-        return rank, -warnings, natural_key(verdict.mountpoint)
-    return sorted(verdicts, key=key)
 
 
 def _schedule_cell(verdict: TrimVerdict, facts: TrimFacts) -> str:

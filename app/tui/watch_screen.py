@@ -21,6 +21,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.watch_session import candidates
 from diskdoctor.widgets.fit_text import fit_end
 from diskdoctor.widgets.fitted_footer import FittedFooter
+from diskdoctor.widgets.keyed_lists import KeyedOptionList
 from diskdoctor.widgets.latency_bars import LatencyBars
 from rich.text import Text
 from textual import on, work
@@ -99,7 +100,7 @@ class WatchScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         yield Static(Text("Type a pid or a program name below, then Enter."), id="watch-intro")
-        yield OptionList(id="watch-processes")
+        yield KeyedOptionList(id="watch-processes")
         yield Input(placeholder="pid or program name, then Enter", id="watch-target")
         with VerticalScroll(id="watch-body"):
             yield Static("", id="watch-live")

@@ -15,6 +15,7 @@ from diskdoctor.app.core.bench.wal import ETCD_THRESHOLD_MS
 from diskdoctor.app.core.findings.finding import Finding
 from diskdoctor.app.core.findings.order import in_display_order
 from diskdoctor.app.core.trim.doctor import TrimVerdict
+from diskdoctor.app.core.trim.order import worst_first
 from diskdoctor.probes.app_processes import find_app_processes
 from diskdoctor.probes.data_dirs import find_data_dirs
 from diskdoctor.probes.discard_path import layers_below
@@ -76,9 +77,10 @@ class ChooseFilesystem(Question):
         _, verdicts = ctx.trim()
         choices = [Choice(f"{visible(v.mountpoint)} ({visible(v.fstype)} on {visible(v.source)})",
                           v.mountpoint,
-                          f"TRIM {str(v.verdict).upper()}") for v in verdicts]
+                          f"TRIM {str(v.verdict).upper()}") for v in worst_first(list(verdicts))]
         text = Text.assemble(("Which filesystem?\n", "bold"))
-        text.append("Each is shown with its TRIM verdict; the next steps walk its layers and schedule.",
+        text.append("Each with its TRIM verdict, worst first (as on the TRIM screen); the next steps walk "
+                    "its layers and schedule.",
                     style="dim")
         if not choices:
             text.append("\nNo mounted filesystem on a block device was found.", style="yellow")

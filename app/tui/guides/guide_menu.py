@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from diskdoctor.widgets.keyed_lists import KeyedOptionList
 from diskdoctor.widgets.wrap_text import WordWrap
 from rich.console import Group, RenderableType
 from rich.padding import Padding
@@ -39,8 +40,8 @@ class GuideMenu(ModalScreen[str | None]):
         with Vertical(classes="dialog", id="guide-menu"):
             yield Static(Text("Guided walkthroughs: one step at a time, ending in a verdict", style="bold"),
                          classes="dialog-title")
-            yield OptionList(*(Option(titled_option(g.title, g.about), id=g.key) for g in self.guides),
-                             id="guide-menu-list")
+            yield KeyedOptionList(*(Option(titled_option(g.title, g.about), id=g.key) for g in self.guides),
+                                  id="guide-menu-list")
             yield Static(Text("Enter opens it · Esc closes · every step is also a screen of its own",
                               style="dim"))
 

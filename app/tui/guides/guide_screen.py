@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from diskdoctor.app.base.errors import UsageError
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets.fitted_footer import FittedFooter
+from diskdoctor.widgets.keyed_lists import KeyedOptionList
 from diskdoctor.widgets.text_field import TextField
 from diskdoctor.widgets.wrap_text import WrappedText
 from rich.text import Text
@@ -89,7 +90,7 @@ class GuideScreen(SnapshotScreen):
         yield Static("", id="guide-progress")
         with VerticalScroll(id="guide-body"):
             yield WrappedText("", id="guide-text")
-            yield OptionList(id="guide-choices")
+            yield KeyedOptionList(id="guide-choices")
             yield TextField(id="guide-typed")
             yield Static("", id="guide-error")
             yield WrappedText("", id="guide-result")
