@@ -54,7 +54,7 @@ async def test_menus_fit_their_entries_and_the_directory_gets_the_room(long_name
                 label = menu.query_one("#label", Static)
                 assert str(menu.value) in lines[label.region.y], (tab, menu.id)  # and the entry is whole
             field = screen.query_one("#bench-dir")
-            assert "directory to test" in lines[field.region.y], (tab, lines[field.region.y])
+            assert "directory" in lines[field.region.y], (tab, lines[field.region.y])
             shown = lines[field.region.y + 1][field.region.x:field.region.right].strip("▊▎ ")
             head, cut, tail = shown.partition("…")  # both ends, the cut said by an ellipsis in the middle
             whole_ends = bool(cut) and long_name_mounts.startswith(head) and long_name_mounts.endswith(tail)

@@ -49,3 +49,17 @@ def counted(count: int, word: str, plural: str | None = None) -> str:
 def with_article(word: str) -> str:
     """"a wal", "an interference": the indefinite article a reader expects before `word`."""
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
+IN_MEMORY = frozenset({"tmpfs", "ramfs"})
+"""Filesystems whose files live in memory, with no disk under them."""
+
+
+def filesystem_on(fstype: str, device: str | None, *, short: bool = False) -> str:
+    """What a filesystem sits on, in plain words: "ext4 on dm-2", "tmpfs: in memory, no disk under it"
+    ("tmpfs: in memory" `short`, for a menu), "nfs4: no block device under it"."""
+    if device:
+        return f"{fstype} on {device}"
+    if fstype in IN_MEMORY:
+        return f"{fstype}: in memory" + ("" if short else ", no disk under it")
+    return f"{fstype}: no block device" + ("" if short else " under it")

@@ -239,7 +239,9 @@ class BenchScreen(SnapshotScreen):
         self.query_one(BenchForm).choose(directory)
         self.set_focus(None)
         source = f" (selected on the {screen} screen)" if screen else ""
-        self._status(f"{directory} chosen{source}: press s to start (or change the settings first).")
+        self.query_one(StatusLine).say((f"{directory} chosen{source}: press s to start", 0),
+                                       ("or change the settings first", 2))  # dropped whole when narrow
+        self._problem_form = None
 
     def action_workload(self, step: int) -> None:
         """Pick the workload tab `step` places to the right (left when negative), wrapping round."""
