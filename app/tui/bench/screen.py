@@ -8,6 +8,7 @@ from __future__ import annotations
 import subprocess
 from dataclasses import replace
 
+from diskdoctor.app.base.formatting import filesystem_on
 from diskdoctor.app.base.units import compared, format_threshold
 from diskdoctor.app.core.bench.caveats import Caveats
 from diskdoctor.app.core.bench.kinds import kind_of
@@ -325,12 +326,14 @@ class BenchScreen(SnapshotScreen):
         if self.size.height < FOLD_BELOW:  # room for the run's figures and verdict on a short terminal
             self.query_one(BenchForm).fold(FoldedForm(message.params, message.target.directory))
             self.refresh_bindings()
-        layers = " → ".join(message.target.layers) or "no block device"
+        target = message.target
+        layers = (f"{target.fstype}; layers {' → '.join(target.layers)}" if target.layers
+                  else filesystem_on(target.fstype, None))
         name = getattr(message.params, "profile", self.kind)
         durable = Caveats(None, view.not_durable(message.target), None).durability_text()
         self._contention, self._phase = (), ""
         self.running_parts = ((f"Running {name} on {message.target.directory}", 0), ("Esc cancels", 1),
-                              (durable or "", 1), (f"{message.target.fstype}; layers {layers}", 2))
+                              (durable or "", 1), (layers, 2))
         self.query_one(StatusLine).say(*self.running_parts)
 
     @on(ContentionReady)
