@@ -200,7 +200,8 @@ async def test_a_short_list_goes_above_the_card_so_its_titles_show_whole(size: t
         assert screen.has_class("-stacked")
         titles = [_cells(table, index)[1] for index in range(len(screen.rows))]
         # the longest title is 111 columns: whole at 200, on two lines at 120 (issue 23: it was cut)
-        assert all(_same(shown, screen._title_of(row)) for shown, row in zip(titles, screen.rows, strict=True))
+        assert all(_same(shown, screen._title_of(row))
+                   for shown, row in zip(titles, screen.rows, strict=True))
         if screen.has_class("-stacked"):
             assert details.region.y >= table.region.bottom and table.region.width >= size[0] - 1
         else:

@@ -364,8 +364,9 @@ def detail_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
     target = document["target"]
     assert isinstance(target, dict)
     label = verdict.metric.removeprefix("p99 ")
+    device = str(target["device"]) if target.get("device") else None
     lines = [*uncertainty_lines(verdict),
-             f"target    {target['dir']} ({filesystem_on(str(target['fstype']), str(target['device'] or '') or None)})",
+             f"target    {target['dir']} ({filesystem_on(str(target['fstype']), device)})",
              f"profile   {document['profile']}: {summary_params_text(document['params'])}",
              f"run       {document['samples']:,} writes in "
              f"{format_latency(float(document['duration_s']) * 1e9)}, "
