@@ -3,6 +3,7 @@ hold, and a second line for a row whose title or subjects would be cut while the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -48,11 +49,15 @@ def subject_lines(subjects: tuple[str, ...], width: int, lines: int,
                   singles: frozenset[str] = frozenset()) -> tuple[tuple[str, ...], int]:
     """A row's subjects in at most `lines` lines of `width` cells, and how many are shown whole: one subject
     cut in the middle where it does not fit (to the end that tells it apart from `singles`); several as
-    "N: first, second, …", whole subjects only, the list going on on the next line."""
+    "N: first, second, …", whole subjects only, the list going on on the next line; a long path goes on
+    after a "/" where a second line holds the rest."""
     if len(subjects) == 1:
         text = subjects[0]
         if cell_len(text) <= width:
             return (text,), 1
+        wrapped = wrap_at_slashes(text, width) if lines > 1 else []
+        if 1 < len(wrapped) <= lines:  # a long path goes on after a "/"
+            return tuple(wrapped), 1
         return (distinct_cut(text, width, singles),), 0
     words = [f"{subject}," for subject in subjects[:-1]] + [subjects[-1]]
     words[0] = f"{len(subjects)}: {words[0]}"
@@ -109,17 +114,35 @@ def _try(titles: Sequence[str], subjects: Sequence[Sequence[str]], width: int, s
         heights.append(lines)
         if title_lines(title, width) > lines:
             titles_cut += cell_len(title) - width * lines  # about the cells cut away
+        shown = subject_lines(tuple(row), subjects_width, lines)[1]
         if len(row) == 1:
-            singles_cut += max(cell_len(row[0]) - subjects_width, 0)
+            singles_cut += 0 if shown else max(cell_len(row[0]) - subjects_width, 0)
         else:
-            hidden += len(row) - subject_lines(tuple(row), subjects_width, lines)[1]
+            hidden += len(row) - shown
     extra = sum(heights) - len(heights)
     return RowPlan(width, subjects_width, tuple(heights)), (titles_cut, singles_cut, hidden, extra, -width)
 
 
 @lru_cache(maxsize=8192)
 def _subject_needs(row: tuple[str, ...], width: int) -> int:
-    """Lines a row's subjects would like: a second one only when it shows more of a merged list."""
-    if len(row) == 1:
-        return 1
+    """Lines a row's subjects would like: a second one only when it shows more (a merged list's subjects, a
+    long path whole)."""
     return 1 + (subject_lines(row, width, 2)[1] > subject_lines(row, width, 1)[1])
+
+
+def wrap_at_slashes(text: str, width: int) -> list[str]:
+    """`text` in lines of `width` cells broken at spaces and after a `/` (a long path goes on after its
+    last whole component), inside a word only when one component is longer than a line."""
+    pieces = [piece for piece in re.split(r"(?<=[ /])", text) if piece]
+    lines, line = [], ""
+    for piece in pieces:
+        if line and cell_len(line + piece.rstrip()) > width:
+            lines.append(line.rstrip())
+            line = ""
+        while cell_len(piece) > width:  # one component longer than the line: cut it
+            lines.append(piece[:width])
+            piece = piece[width:]
+        line += piece
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines or [""]

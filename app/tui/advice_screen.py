@@ -3,7 +3,6 @@ with evidence, why, fix, risk and verify."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -36,7 +35,7 @@ from ..core.findings.finding import Finding
 from ..core.findings.order import MergedFinding, worst_first
 from ..core.runs.store import RunStore, RunStoreError
 from ..text.advice import summary_line
-from .advice_rows import plan_rows, subject_lines, wrapped_title
+from .advice_rows import plan_rows, subject_lines, wrap_at_slashes, wrapped_title
 from .cards import card_content
 from .messages import HostLoadFailed
 from .screen_help import ADVICE_HELP
@@ -474,24 +473,6 @@ def fit_title(text: str, width: int) -> str:
             words[index] = middle_ellipsis(word, room)
         break
     return fit_words(" ".join(words), width)
-
-
-def wrap_at_slashes(text: str, width: int) -> list[str]:
-    """`text` in lines of `width` cells broken at spaces and after a `/` (a long path goes on after its
-    last whole component), inside a word only when one component is longer than a line."""
-    pieces = [piece for piece in re.split(r"(?<=[ /])", text) if piece]
-    lines, line = [], ""
-    for piece in pieces:
-        if line and cell_len(line + piece.rstrip()) > width:
-            lines.append(line.rstrip())
-            line = ""
-        while cell_len(piece) > width:  # one component longer than the line: cut it
-            lines.append(piece[:width])
-            piece = piece[width:]
-        line += piece
-    if line.strip():
-        lines.append(line.rstrip())
-    return lines or [""]
 
 
 class SlashWrapped:
