@@ -27,6 +27,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.dom import DOMNode
+from textual.events import DescendantBlur, DescendantFocus
 from textual.validation import Function
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Select, Static, Tab, Tabs
@@ -158,11 +159,13 @@ class BenchForm(Vertical):
     def on_resize(self) -> None:
         self.fit_fields()
 
-    def on_descendant_focus(self) -> None:
-        self.fit_fields()  # the directory field keeps room to type in only while it has focus
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
+        if event.widget.id == "bench-dir":  # room to type in only while the directory field has focus
+            self.fit_fields()
 
-    def on_descendant_blur(self) -> None:
-        self.fit_fields()
+    def on_descendant_blur(self, event: DescendantBlur) -> None:
+        if event.widget.id == "bench-dir":
+            self.fit_fields()
 
     def _want(self, field: Widget) -> int:
         """The columns `field` needs to show its label and its longest value whole."""
