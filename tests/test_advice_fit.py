@@ -232,8 +232,9 @@ async def test_a_title_that_would_be_cut_goes_on_a_second_line(size: tuple[int, 
         assert table.region.height <= int(screen.query_one("#advice-body").region.height * 0.4)
 
 
-async def test_at_80x24_the_rows_keep_one_line() -> None:
-    """The narrow list has no line to spare: one line per row, as before, a merged list cut at a subject."""
+async def test_at_80x24_the_labs_rows_keep_one_line() -> None:
+    """The lab's 7 rows at 80x24 leave the narrow list no line to spare: one line per row, as before, a
+    merged list cut after a whole subject (it was `8: /lab/data, /lab/…`)."""
     app = DiskDoctorApp(fixture_root("lab-ssd"))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _advice(app, pilot)
