@@ -242,3 +242,11 @@ async def test_at_80x24_the_labs_rows_keep_one_line() -> None:
         assert {table.get_row_height(key) for key in table.rows} == {1}
         merged = [_cells(table, index)[2] for index, row in enumerate(screen.rows) if len(row.subjects) > 1]
         assert merged and all(cell.endswith(", …") for cell in merged), merged
+
+
+def test_no_room_for_subjects_is_no_hang() -> None:
+    """Narrowed to one subject the list has no Subjects column (0 cells): nothing loops on it."""
+    from diskdoctor.app.tui.advice_rows import subject_lines
+
+    assert subject_lines(("/var/lib/etcd",), 0, 2) == (("",), 0)
+    assert wrap_at_slashes("/var/lib/etcd", 0)

@@ -51,6 +51,8 @@ def subject_lines(subjects: tuple[str, ...], width: int, lines: int,
     cut in the middle where it does not fit (to the end that tells it apart from `singles`); several as
     "N: first, second, …", whole subjects only, the list going on on the next line; a long path goes on
     after a "/" where a second line holds the rest."""
+    if width < 1:
+        return ("",), 0
     if len(subjects) == 1:
         text = subjects[0]
         if cell_len(text) <= width:
@@ -133,6 +135,7 @@ def _subject_needs(row: tuple[str, ...], width: int) -> int:
 def wrap_at_slashes(text: str, width: int) -> list[str]:
     """`text` in lines of `width` cells broken at spaces and after a `/` (a long path goes on after its
     last whole component), inside a word only when one component is longer than a line."""
+    width = max(width, 1)
     pieces = [piece for piece in re.split(r"(?<=[ /])", text) if piece]
     lines, line = [], ""
     for piece in pieces:

@@ -378,7 +378,7 @@ class AdviceScreen(Screen[None]):
         singles = frozenset(row.subjects_text for row in self.rows if len(row.subjects) == 1)
         for index, (row, lines) in enumerate(zip(self.rows, heights, strict=True)):
             finding = self._finding_of(row)
-            shown = subject_lines(row.subjects, subjects, lines, singles)[0]
+            shown = subject_lines(row.subjects, subjects, lines, singles)[0] if subjects else ()
             cells = [Text(finding.severity.value.upper(), finding.severity.style),
                      Text(wrapped_title(self._title_of(row), title, lines, fit_title))]
             if subjects:
