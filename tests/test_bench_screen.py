@@ -250,7 +250,7 @@ async def test_filesystem_list_marks_ram_and_read_only_mounts(tmp_path: Path) ->
         async with app.run_test(size=SIZE) as pilot:
             screen = await open_bench(app, pilot)
             labels = [str(label) for label, _ in screen.query_one("#bench-fs", Select)._options]
-            assert f"{ro}  (tmpfs in RAM: not a disk, read-only)" in labels
+            assert f"{ro}  (tmpfs: in memory, read-only)" in labels
 
 
 async def test_the_wal_load_is_a_choice_and_every_figure_names_its_load(tmpfs_dir: str) -> None:

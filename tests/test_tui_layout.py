@@ -53,7 +53,7 @@ def fits(table: DataTable) -> bool:
 def cells_whole_or_marked(table: DataTable) -> None:
     for row in range(table.row_count):
         for cell, column in zip(plain_cells(table, row), table.columns.values(), strict=True):
-            assert len(cell) <= column.width, (cell, column.width)
+            assert all(len(line) <= column.width for line in cell.split("\n")), (cell, column.width)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
@@ -66,7 +66,7 @@ async def test_advice_titles_are_whole_or_end_in_an_ellipsis_and_every_column_is
         assert fits(table)
         cells_whole_or_marked(table)
         for index, row in enumerate(screen.rows):
-            title = plain_cells(table, index)[1]
+            title = plain_cells(table, index)[1].replace("\n", " ")  # a row may go on on a second line
             assert title == row.title or (title.endswith("…") and row.title.startswith(title[:-1].rstrip()))
             assert len(title) >= 24  # a title column of 15 cells says nothing
 

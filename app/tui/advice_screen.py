@@ -3,7 +3,6 @@ with evidence, why, fix, risk and verify."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -13,7 +12,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import distinct_cut, figure_first, fit_end, fit_words, middle_ellipsis
+from diskdoctor.widgets.fit_text import figure_first, fit_words, middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.status_line import StatusLine
@@ -36,6 +35,7 @@ from ..core.findings.finding import Finding
 from ..core.findings.order import MergedFinding, worst_first
 from ..core.runs.store import RunStore, RunStoreError
 from ..text.advice import summary_line
+from .advice_rows import plan_rows, subject_lines, wrap_at_slashes, wrapped_title
 from .cards import card_content
 from .messages import HostLoadFailed
 from .screen_help import ADVICE_HELP
@@ -100,6 +100,8 @@ class AdviceScreen(Screen[None]):
         self.rows: list[MergedFinding] = []
         """The rows shown: one per finding, the same finding on several subjects merged."""
         self._widths: tuple[int, ...] = ()
+        self._heights: tuple[int, ...] = ()
+        """Each row's lines (a title or subjects list that would be cut goes on a second line)."""
         self.all_rows: list[MergedFinding] = []
         """Every row before the filter and the subject are applied."""
         self.filter_text = ""
@@ -283,8 +285,15 @@ class AdviceScreen(Screen[None]):
 
     def _scrollbar_cells(self) -> int:
         """The list's scrollbar: only when its rows are more than it has lines for."""
-        height = self.query_one("#advice-table", DataTable).size.height
-        return 0 if height and len(self.rows) + 1 <= height else SCROLLBAR_CELLS
+        return 0 if len(self.rows) + 1 <= self._list_lines() else SCROLLBAR_CELLS
+
+    def _list_lines(self) -> int:
+        """Lines the list can take for its header and rows: the body's height beside the card, at most
+        STACKED_LIST_SHARE of it (less the line under it) above the card."""
+        body = self.query_one("#advice-body").size.height or max(0, self.size.height - 4)
+        if self.has_class("-stacked") or self.has_class("-narrow") or self.app.has_class("-narrow"):
+            return int(body * STACKED_LIST_SHARE) - LIST_BORDER_CELLS
+        return body
 
     def _details_needs(self, core: bool = False) -> int:
         """The details pane's width that shows the longest command, evidence line and header whole (only
@@ -331,37 +340,41 @@ class AdviceScreen(Screen[None]):
         body = self.query_one("#advice-body").size.height or max(0, self.size.height - 4)
         return len(self.rows) + 2 <= int(body * STACKED_LIST_SHARE)
 
-    def _column_widths(self) -> tuple[int, int, int, int]:
-        """Severity, title, subjects and id widths from what they hold and the table's width: single
-        subjects whole first (up to SUBJECT_SHARE of the room), then the titles, then merged subject lists;
-        the id only when everything else is whole (it is on the card too). Narrowed to one subject (said on
-        the status line and the card), the titles get the subjects' room too."""
+    def _column_widths(self) -> tuple[tuple[int, int, int, int], tuple[int, ...]]:
+        """Severity, title, subjects and id widths from what they hold and the table's width, and each row's
+        lines: single subjects whole first (up to SUBJECT_SHARE of the room), then the titles, then merged
+        subject lists, a row going on on a second line while the list has lines to spare (advice_rows);
+        the id only when everything else is whole on one line (it is on the card too). Narrowed to one
+        subject (said on the status line and the card), the titles get the subjects' room too."""
         table = self.query_one("#advice-table", DataTable)
         width = table.size.width or self.app.size.width
-        title = max((cell_len(self._title_of(row)) for row in self.rows), default=TITLE_MIN_CELLS)
+        titles = [self._title_of(row) for row in self.rows]
+        title = max((cell_len(text) for text in titles), default=TITLE_MIN_CELLS)
         subjects = max((cell_len(row.subjects_text) for row in self.rows), default=SUBJECTS_MIN_CELLS)
         ids = max((cell_len(row.finding.id) for row in self.rows), default=0)
         room = width - self._scrollbar_cells() - SEV_CELLS - 3 * CELL_PADDING
+        spare = max(self._list_lines() - 1 - len(self.rows), 0)
+        one = (1,) * len(self.rows)
         if self.subject is not None:
-            return SEV_CELLS, room + CELL_PADDING, 0, 0
+            whole = room + CELL_PADDING
+            heights = plan_rows(titles, [("",)] * len(titles), whole, 0, spare, whole).heights
+            return (SEV_CELLS, whole, 0, 0), heights
         if title + subjects + CELL_PADDING + ids <= room:  # everything whole: the rest to the subjects
-            return SEV_CELLS, title, room - CELL_PADDING - ids - title, ids
-        if title + subjects <= room:
-            return SEV_CELLS, title, room - title, 0
+            return (SEV_CELLS, title, room - CELL_PADDING - ids - title, ids), one
         needs = max((_subjects_needs(row) for row in self.rows), default=SUBJECTS_MIN_CELLS)
         least = min(needs, max(SUBJECTS_MIN_CELLS, int(room * SUBJECT_SHARE)))
-        title = min(title, room - least)
-        return SEV_CELLS, title, room - title, 0
+        plan = plan_rows(titles, [row.subjects for row in self.rows], room, least, spare, TITLE_MIN_CELLS)
+        return (SEV_CELLS, plan.title, plan.subjects, 0), plan.heights
 
     def _fill_table(self) -> None:
         """(Re)build the table when the rows or the column widths change; the cursor stays."""
         if not self.is_mounted:
             return
         self._size_panes()
-        widths = self._column_widths()
-        if widths == self._widths:
+        widths, heights = self._column_widths()
+        if (widths, heights) == (self._widths, self._heights):
             return
-        self._widths = widths
+        self._widths, self._heights = widths, heights
         table = self.query_one("#advice-table", DataTable)
         cursor = table.cursor_row
         table.clear(columns=True)
@@ -374,17 +387,16 @@ class AdviceScreen(Screen[None]):
         if ids:
             table.add_column("Id", key="id", width=ids)
         singles = frozenset(row.subjects_text for row in self.rows if len(row.subjects) == 1)
-        for index, row in enumerate(self.rows):
+        for index, (row, lines) in enumerate(zip(self.rows, heights, strict=True)):
             finding = self._finding_of(row)
-            shown = (distinct_cut(row.subjects_text, subjects, singles) if len(row.subjects) == 1
-                     else fit_end(row.subjects_text, subjects))
+            shown = subject_lines(row.subjects, subjects, lines, singles)[0] if subjects else ()
             cells = [Text(finding.severity.value.upper(), finding.severity.style),
-                     Text(fit_title(self._title_of(row), title))]
+                     Text(wrapped_title(self._title_of(row), title, lines, fit_title))]
             if subjects:
-                cells.append(Text(shown, "bold"))
+                cells.append(Text("\n".join(shown), "bold"))
             if ids:
                 cells.append(Text(finding.id, "dim"))
-            table.add_row(*cells, key=str(index))
+            table.add_row(*cells, key=str(index), height=lines)
         if self.rows:
             table.move_cursor(row=min(max(cursor, 0), len(self.rows) - 1))
 
@@ -472,24 +484,6 @@ def fit_title(text: str, width: int) -> str:
             words[index] = middle_ellipsis(word, room)
         break
     return fit_words(" ".join(words), width)
-
-
-def wrap_at_slashes(text: str, width: int) -> list[str]:
-    """`text` in lines of `width` cells broken at spaces and after a `/` (a long path goes on after its
-    last whole component), inside a word only when one component is longer than a line."""
-    pieces = [piece for piece in re.split(r"(?<=[ /])", text) if piece]
-    lines, line = [], ""
-    for piece in pieces:
-        if line and cell_len(line + piece.rstrip()) > width:
-            lines.append(line.rstrip())
-            line = ""
-        while cell_len(piece) > width:  # one component longer than the line: cut it
-            lines.append(piece[:width])
-            piece = piece[width:]
-        line += piece
-    if line.strip():
-        lines.append(line.rstrip())
-    return lines or [""]
 
 
 class SlashWrapped:

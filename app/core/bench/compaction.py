@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from diskdoctor.app.base.filesystem_words import filesystem_on
 from diskdoctor.app.base.formatting import binary_size
 from diskdoctor.app.base.units import format_latency
 from diskdoctor.probes.engine.workloads.compaction import (
@@ -92,7 +93,7 @@ def summary_lines(record: BenchRecord) -> list[str]:
              f"{result.jobs} job{'s' if result.jobs > 1 else ''})"]
     if data["note"]:
         lines.append(f"note      {data['note']}")
-    lines += [f"target    {target.directory} ({target.fstype} on {target.device or 'no block device'})",
+    lines += [f"target    {target.directory} ({filesystem_on(target.fstype, target.device)})",
               f"params    {params.jobs} × {params.inputs} inputs of {binary_size(params.file_size)}, "
               f"{binary_size(params.read_bs)} reads"
               f"{' (advised RANDOM: no kernel readahead)' if params.advise_random else ''}, "

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from diskdoctor.app.base.filesystem_words import filesystem_on
 from diskdoctor.app.base.formatting import counted
 from diskdoctor.probes.engine.workloads.interference import InterferenceParams, InterferenceResult
 from diskdoctor.probes.engine.workloads.rocksdb_store import describe
@@ -164,7 +165,7 @@ def detail_lines(record: BenchRecord) -> list[str]:
     compaction = data["compaction"]
     assert isinstance(compaction, dict)
     lines = uncertainty_lines(verdict(record))
-    lines.append(f"target    {target.directory} ({target.fstype} on {target.device or 'no block device'})")
+    lines.append(f"target    {target.directory} ({filesystem_on(target.fstype, target.device)})")
     for name, part in (("alone", result.alone), ("under", result.under_compaction)):
         sync = part.sync
         shown = [(label, sync.percentile(p)) for label, p in (("p50", 50), ("p99", 99), ("p99.9", 99.9))]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from diskdoctor.app.base.filesystem_words import filesystem_on
 from diskdoctor.app.base.units import compared, format_latency, format_latency_ms, format_threshold
 from diskdoctor.probes.engine.sections import section_key
 from diskdoctor.probes.engine.workloads.wal import WalLevel, WalResult
@@ -363,8 +364,9 @@ def detail_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
     target = document["target"]
     assert isinstance(target, dict)
     label = verdict.metric.removeprefix("p99 ")
+    device = str(target["device"]) if target.get("device") else None
     lines = [*uncertainty_lines(verdict),
-             f"target    {target['dir']} ({target['fstype']} on {target['device'] or 'no block device'})",
+             f"target    {target['dir']} ({filesystem_on(str(target['fstype']), device)})",
              f"profile   {document['profile']}: {summary_params_text(document['params'])}",
              f"run       {document['samples']:,} writes in "
              f"{format_latency(float(document['duration_s']) * 1e9)}, "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from diskdoctor.app.base.filesystem_words import filesystem_on
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.wal_target import Target
@@ -57,7 +58,7 @@ class StackFingerprint:
     def describe(self) -> str:
         """e.g. "/var/lib/etcd (ext4 on dm-2)"."""
         target = self.target
-        return f"{target.directory} ({target.fstype} on {target.device or 'no block device'})"
+        return f"{target.directory} ({filesystem_on(target.fstype, target.device)})"
 
     def to_json(self) -> dict[str, object]:
         """The `stack` object of a saved run."""

@@ -27,6 +27,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.dom import DOMNode
+from textual.events import DescendantBlur, DescendantFocus
 from textual.validation import Function
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Select, Static, Tab, Tabs
@@ -52,7 +53,8 @@ START_WIDTH = 10
 NO_DURATION = "by size"
 """The seconds field when empty: the run goes by its size (once "-", which said nothing to a newcomer)."""
 DIRECTORY_ROOM = 40
-"""The directory field's width to share towards even before a path is typed, so it does not grow per key."""
+"""The directory field's width to share towards while a path is typed, so it does not grow per key (else it is
+as wide as its path, and the filesystem's menu gets the rest)."""
 
 
 def one_leading_slash(path: str) -> str:
@@ -157,6 +159,14 @@ class BenchForm(Vertical):
     def on_resize(self) -> None:
         self.fit_fields()
 
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
+        if event.widget.id == "bench-dir":  # room to type in only while the directory field has focus
+            self.fit_fields()
+
+    def on_descendant_blur(self, event: DescendantBlur) -> None:
+        if event.widget.id == "bench-dir":
+            self.fit_fields()
+
     def _want(self, field: Widget) -> int:
         """The columns `field` needs to show its label and its longest value whole."""
         label = cell_len(view.FIELD_LABELS.get(f"#{field.id}", "")) + FIELD_EDGES
@@ -189,7 +199,8 @@ class BenchForm(Vertical):
         settings = [] if total >= WIDE_FROM else rest[1:]
         fixed = sum(self._want(field) for field in what)
         least = {"bench-fs": 20, "bench-dir": cell_len(view.FIELD_LABELS["#bench-dir"]) + FIELD_EDGES}
-        steady = {"bench-fs": 0, "bench-dir": DIRECTORY_ROOM}  # the field does not grow at every key typed
+        typing = self.query_one("#bench-dir", Input).has_focus
+        steady = {"bench-fs": 0, "bench-dir": DIRECTORY_ROOM if typing else 0}  # no growing at every key
         wants = [(least[field.id], max(least[field.id], steady[field.id], self._want(field)))
                  for field in where]
         first = list(zip(where, share(max(total - fixed, 0), wants), strict=True))

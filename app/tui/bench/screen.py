@@ -8,6 +8,7 @@ from __future__ import annotations
 import subprocess
 from dataclasses import replace
 
+from diskdoctor.app.base.filesystem_words import filesystem_on
 from diskdoctor.app.base.formatting import binary_size
 from diskdoctor.app.base.units import compared, format_threshold
 from diskdoctor.app.core.bench.caveats import Caveats
@@ -245,7 +246,9 @@ class BenchScreen(SnapshotScreen):
         self.query_one(BenchForm).choose(directory)
         self.set_focus(None)
         source = f" (selected on the {screen} screen)" if screen else ""
-        self._status(f"{directory} chosen{source}: press s to start (or change the settings first).")
+        self.query_one(StatusLine).say((f"{directory} chosen{source}: press s to start", 0),
+                                       ("or change the settings first", 2))  # dropped whole when narrow
+        self._problem_form = None
 
     def action_workload(self, step: int) -> None:
         """Pick the workload tab `step` places to the right (left when negative), wrapping round."""
@@ -329,12 +332,14 @@ class BenchScreen(SnapshotScreen):
         if self.size.height < FOLD_BELOW:  # room for the run's figures and verdict on a short terminal
             self.query_one(BenchForm).fold(FoldedForm(message.params, message.target.directory))
             self.refresh_bindings()
-        layers = " → ".join(message.target.layers) or "no block device"
+        target = message.target
+        layers = (f"{target.fstype}; layers {' → '.join(target.layers)}" if target.layers
+                  else filesystem_on(target.fstype, None))
         name = getattr(message.params, "profile", self.kind)
         durable = Caveats(None, view.not_durable(message.target), None).durability_text()
         self._contention, self._phase = (), ""
         self.running_parts = ((f"Running {name} on {message.target.directory}", 0), ("Esc cancels", 1),
-                              (durable or "", 1), (f"{message.target.fstype}; layers {layers}", 2))
+                              (durable or "", 1), (layers, 2))
         self.query_one(StatusLine).say(*self.running_parts)
 
     @on(ContentionReady)

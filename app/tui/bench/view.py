@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from diskdoctor.app.base.columns import aligned_column
+from diskdoctor.app.base.filesystem_words import filesystem_on
 from diskdoctor.app.base.units import format_latency, format_threshold
 from diskdoctor.app.core.bench import wal as wal_report
 from diskdoctor.app.core.bench.caveats import Caveats, not_durable_of
@@ -37,7 +38,7 @@ THRESHOLDS = (("etcd", "etcd docs 10 ms"), ("vendor", "vendor 20 ms"), ("custom"
 PROGRESS_CELLS = 30
 LIMIT_LABELS = {"etcd": "etcd docs", "vendor": "vendor", "custom": "custom"}
 """Short names for the chart's limit line; the verdict uses core/bench/wal.py's full source texts."""
-FIELD_LABELS = {"#bench-fs": "filesystem", "#bench-dir": "directory to test",
+FIELD_LABELS = {"#bench-fs": "filesystem", "#bench-dir": "directory",
                 "#bench-profile": "profile",
                 "#bench-bs": "bs", "#bench-size": "size", "#bench-duration": "seconds",
                 "#bench-sync": "sync call", "#bench-threshold": "threshold", "#bench-threshold-custom": "ms",
@@ -97,9 +98,9 @@ def filesystem_choices(host: Host) -> list[tuple[Text, str]]:
         if mounted.kname is None and mount.fstype != "tmpfs":
             continue
         seen.add(mount.mountpoint)
-        where = f"on {mounted.kname}" if mounted.kname else "in RAM: not a disk"
         read_only = ", read-only" if "ro" in mount.mount_options else ""
-        choices.append((Text(f"{mount.mountpoint}  ({mount.fstype} {where}{read_only})"), mount.mountpoint))
+        where = filesystem_on(mount.fstype, mounted.kname, short=True)
+        choices.append((Text(f"{mount.mountpoint}  ({where}{read_only})"), mount.mountpoint))
     return choices
 
 
@@ -242,7 +243,7 @@ def verdict_text(params: WalParams, target: Target, result: WalResult, threshold
     text.append(f"{result.samples:,} writes of {params.bs:,} bytes in {elapsed_text(result.duration_s)}, "
                 f"{result.ops_per_s or 0:,.0f} ops/s · {params.sync} · "
                 f"{'preallocated' if params.prealloc else 'appending'} · {target.directory} "
-                f"({target.fstype} on {target.device or 'no block device'})\n")
+                f"({filesystem_on(target.fstype, target.device)})\n")
     text.append("fio equivalent: ", style="bold")
     text.append(fio_command(params, target.directory))
     return text, verdict

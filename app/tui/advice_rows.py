@@ -1,0 +1,151 @@
+"""How the Advice list's rows fit the room they have: the Finding and Subjects widths from what the rows
+hold, and a second line for a row whose title or subjects would be cut while the list has lines to spare."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from diskdoctor.widgets.fit_text import ELLIPSIS, distinct_cut, fit_end
+from diskdoctor.widgets.wrap_text import break_offsets
+from rich.cells import cell_len
+
+ROW_LINES = 2
+"""A row never takes more lines than this: the list stays a list (the card shows everything whole)."""
+
+
+@dataclass(frozen=True)
+class RowPlan:
+    """The Finding and Subjects widths and each row's lines."""
+
+    title: int
+    subjects: int
+    heights: tuple[int, ...]
+
+
+@lru_cache(maxsize=8192)
+def title_lines(text: str, width: int) -> int:
+    """Lines `text` takes wrapped between words in `width` cells (a figure never split from its unit)."""
+    if cell_len(text) <= width:
+        return 1
+    return len(break_offsets(text, max(width, 1))) + 1
+
+
+def wrapped_title(text: str, width: int, lines: int, cut: Callable[[str, int], str]) -> str:
+    """`text` in at most `lines` lines of `width` cells ("\\n" between them), the last cut by `cut(text,
+    width)` when the rest does not fit."""
+    if lines < 2 or cell_len(text) <= width:
+        return cut(text, width)
+    offsets = break_offsets(text, max(width, 1))
+    first = text[: offsets[0]].rstrip()
+    rest = text[offsets[0]:].strip()
+    return f"{first}\n{cut(rest, width)}"
+
+
+@lru_cache(maxsize=8192)
+def subject_lines(subjects: tuple[str, ...], width: int, lines: int,
+                  singles: frozenset[str] = frozenset()) -> tuple[tuple[str, ...], int]:
+    """A row's subjects in at most `lines` lines of `width` cells, and how many are shown whole: one subject
+    cut in the middle where it does not fit (to the end that tells it apart from `singles`); several as
+    "N: first, second, …", whole subjects only, the list going on on the next line; a long path goes on
+    after a "/" where a second line holds the rest."""
+    if width < 1:
+        return ("",), 0
+    if len(subjects) == 1:
+        text = subjects[0]
+        if cell_len(text) <= width:
+            return (text,), 1
+        wrapped = wrap_at_slashes(text, width) if lines > 1 else []
+        if 1 < len(wrapped) <= lines:  # a long path goes on after a "/"
+            return tuple(wrapped), 1
+        return (distinct_cut(text, width, singles),), 0
+    words = [f"{subject}," for subject in subjects[:-1]] + [subjects[-1]]
+    words[0] = f"{len(subjects)}: {words[0]}"
+    for shown in range(len(words), 0, -1):
+        kept = words[:shown] if shown == len(words) else [*words[:shown], ELLIPSIS]
+        packed = _pack(kept, width)
+        if packed is not None and len(packed) <= lines:
+            return tuple(packed), shown
+    first = f"{len(subjects)}: {subjects[0]}, …"
+    return (fit_end(first, width),), 0
+
+
+def _pack(words: list[str], width: int) -> list[str] | None:
+    """`words` in lines of `width` cells, a space between; None when one word is wider than a line."""
+    lines: list[str] = []
+    for word in words:
+        if cell_len(word) > width:
+            return None
+        if lines and cell_len(lines[-1]) + 1 + cell_len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def plan_rows(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: int, least_subjects: int,
+              spare_lines: int, least_title: int) -> RowPlan:
+    """Widths for the Finding and Subjects columns sharing `room` cells (Subjects never under
+    `least_subjects`) and each row's lines, at most `spare_lines` second lines going to the rows at the top
+    (worst first). Of the widths tried, the one with the least of the titles cut away, then of single
+    subjects, then the fewest subjects of merged rows hidden, then the fewest second lines: a title wider
+    than its column, or a merged list, goes on a second line where the list has one to spare, and the blank
+    columns go to whichever column is cut."""
+    longest = max((cell_len(title) for title in titles), default=least_title)
+    high = max(min(longest, room - least_subjects), 1)
+    low = max(min(least_title, high), 1)
+    best: tuple[tuple[int, ...], RowPlan] | None = None
+    for width in range(high, low - 1, -1):
+        plan, score = _try(titles, subjects, width, room - width, spare_lines)
+        if best is None or score < best[0]:
+            best = (score, plan)
+    assert best is not None
+    return best[1]
+
+
+def _try(titles: Sequence[str], subjects: Sequence[Sequence[str]], width: int, subjects_width: int,
+         spare_lines: int) -> tuple[RowPlan, tuple[int, ...]]:
+    heights: list[int] = []
+    titles_cut = singles_cut = hidden = 0
+    for title, row in zip(titles, subjects, strict=True):
+        wanted = min(ROW_LINES, max(title_lines(title, width), _subject_needs(tuple(row), subjects_width)))
+        lines = wanted if wanted > 1 and spare_lines > 0 else 1
+        spare_lines -= lines - 1
+        heights.append(lines)
+        if title_lines(title, width) > lines:
+            titles_cut += cell_len(title) - width * lines  # about the cells cut away
+        shown = subject_lines(tuple(row), subjects_width, lines)[1]
+        if len(row) == 1:
+            singles_cut += 0 if shown else max(cell_len(row[0]) - subjects_width, 0)
+        else:
+            hidden += len(row) - shown
+    extra = sum(heights) - len(heights)
+    return RowPlan(width, subjects_width, tuple(heights)), (titles_cut, singles_cut, hidden, extra, -width)
+
+
+@lru_cache(maxsize=8192)
+def _subject_needs(row: tuple[str, ...], width: int) -> int:
+    """Lines a row's subjects would like: a second one only when it shows more (a merged list's subjects, a
+    long path whole)."""
+    return 1 + (subject_lines(row, width, 2)[1] > subject_lines(row, width, 1)[1])
+
+
+def wrap_at_slashes(text: str, width: int) -> list[str]:
+    """`text` in lines of `width` cells broken at spaces and after a `/` (a long path goes on after its
+    last whole component), inside a word only when one component is longer than a line."""
+    width = max(width, 1)
+    pieces = [piece for piece in re.split(r"(?<=[ /])", text) if piece]
+    lines, line = [], ""
+    for piece in pieces:
+        if line and cell_len(line + piece.rstrip()) > width:
+            lines.append(line.rstrip())
+            line = ""
+        while cell_len(piece) > width:  # one component longer than the line: cut it
+            lines.append(piece[:width])
+            piece = piece[width:]
+        line += piece
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines or [""]
