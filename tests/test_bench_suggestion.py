@@ -45,7 +45,7 @@ async def test_trims_cursor_row_is_suggested_not_chosen(fixture_mounts: None, si
         await visit(app, pilot, "3")
         form = app.screen.query_one(BenchForm)
         assert form.directory == highlighted
-        assert status(app).startswith(f"suggested: {highlighted} (under the cursor on TRIM)")
+        assert status(app).startswith(f"suggested: {highlighted} (under TRIM's cursor): press s to start")
         assert "pick one" not in status(app).lower()
         assert chosen(app) is None
         await visit(app, pilot, "4")
@@ -81,6 +81,7 @@ async def test_a_later_look_replaces_an_untouched_suggestion(fixture_mounts: Non
         await visit(app, pilot, "2")
         await pilot.press("down")
         await settled(app, pilot)
+        await pilot.pause(0.2)  # the highlight's message reaches the screen
         moved = app.screen.selected
         assert moved and moved != first
         await visit(app, pilot, "3")

@@ -23,10 +23,12 @@ from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
 from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.fio_json import FioSyncStats
 from diskdoctor.probes.fio_run import fio_available
+from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.wal_params import ParamError, WalParams, profile_params
 from diskdoctor.widgets import LatencyBars, LayerTimeTable, PercentileChart, StatusLine
 from diskdoctor.widgets.figures_text import FiguresText
+from diskdoctor.widgets.fit_text import path_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from rich.text import Text
 from textual import on, work
@@ -70,6 +72,8 @@ NO_LIVE_HOST = ("Benchmarks write to this host's storage, so they need the live 
                 "capture (--sysroot). Start diskdoctor without --sysroot to run one.")
 
 
+SUGGESTED_PATH_CELLS = 24
+"""A suggested target's path on the status line is cut to this (it is whole in the directory field)."""
 SELECTED_ON = {"stack": "Stack", "trim": "TRIM", "monitor": "Monitor", "advice": "Advice", "runs": "Runs"}
 """The screen a selection came from, as the status line names it."""
 
@@ -222,8 +226,10 @@ class BenchScreen(SnapshotScreen):
         form.choose(looked.mountpoint)
         self.set_focus(None)
         where = SELECTED_ON.get(looked.by, looked.by)
-        self._status(f"suggested: {looked.mountpoint} (under the cursor on {where}): press s to start, "
-                     "or pick another filesystem.")
+        self.query_one(StatusLine).say(  # the path is in the fields above: cut here so "press s" shows at 80
+            (f"suggested: {path_ellipsis(visible(looked.mountpoint), SUGGESTED_PATH_CELLS)} "
+             f"(under {where}'s cursor): press s to start", 0), ("or pick another filesystem", 2))
+        self._problem_form = None
 
     def on_screen_suspend(self) -> None:
         """Help (F1) or another screen covers this one: when it comes back, focus stays where the user left
