@@ -279,9 +279,12 @@ class BenchScreen(SnapshotScreen):
             tabs.action_previous_tab()
 
     def action_focus_directory(self) -> None:
-        """Start typing a directory."""
+        """Start typing a directory (a suggested one is not the user's text: typing replaces it)."""
         self.action_settings()
-        self.query_one(BenchForm).focus_directory()
+        form = self.query_one(BenchForm)
+        if self._suggested is not None and form.directory == self._suggested:
+            form.query_one("#bench-dir", Input).value = ""
+        form.focus_directory()
 
     def action_settings(self) -> None:
         """Unfold the form."""
