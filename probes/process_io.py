@@ -8,6 +8,7 @@ so a reading says how many processes it could not see instead of pretending they
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 import psutil
@@ -67,6 +68,13 @@ class ProcessRate:
     name: str
     read_bytes_s: float
     write_bytes_s: float
+    program: str = ""
+    """What the process runs, when its name alone does not say ("python3 etcd_sim.py"); else empty."""
+
+    @property
+    def label(self) -> str:
+        """The program when known, else the name (a raw host string: made safe where it is shown)."""
+        return self.program or self.name
 
     def to_json(self) -> dict[str, object]:
         """The `processes[]` entry of `monitor --json-lines`."""
@@ -84,13 +92,13 @@ class ProcessRates:
 
     @property
     def denied_note(self) -> str | None:
-        """e.g. "12 processes not readable (their /proc/PID/io needs root)"."""
+        """e.g. "12 processes unreadable (their /proc/PID/io needs root)", kept short: it shares a pane."""
         if not self.denied:
             return None
         plural = "es" if self.denied != 1 else ""
-        why = ("permission denied even to root: a ptrace policy or another namespace" if self.as_root
-               else "their /proc/PID/io needs root")
-        return f"{self.denied} process{plural} not readable ({why})"
+        why = ("even by root (ptrace policy or namespace)" if self.as_root
+               else "(their /proc/PID/io needs root)")
+        return f"{self.denied} process{plural} unreadable {why}"
 
 
 ByteCounts = dict[ProcessKey, tuple[int, int, psutil.Process]]
@@ -126,6 +134,40 @@ def _name(process: psutil.Process) -> str:
         return "?"
 
 
+INTERPRETER = re.compile(r"(python|pypy|perl|ruby|node|nodejs|php|lua|bash|sh|dash|zsh)[0-9.]*")
+"""Programs whose name says only the language: the script they run says which program it is."""
+CODE_FLAGS = frozenset({"-c", "-e", "-E", "--eval"})
+"""Flags after which the command line holds code, not a script's name (nothing more is said)."""
+
+
+def program_of(name: str, cmdline: list[str]) -> str:
+    """An interpreter with the script or module it runs ("python3 etcd_sim.py", "python3 -m http.server");
+    empty when `name` is not an interpreter or the command line names no script."""
+    if not cmdline or not INTERPRETER.fullmatch(name):
+        return ""
+    interpreter = os.path.basename(cmdline[0]) or name
+    args = iter(cmdline[1:])
+    for arg in args:
+        if arg in CODE_FLAGS:
+            return ""
+        if arg == "-m":
+            module = next(args, "")
+            return f"{interpreter} -m {module}" if module else ""
+        if arg and not arg.startswith("-"):
+            return f"{interpreter} {os.path.basename(arg.rstrip('/')) or arg}"
+    return ""
+
+
+def _program(process: psutil.Process, name: str) -> str:
+    """What an interpreter process runs, from its command line (empty when unreadable or not one)."""
+    if not INTERPRETER.fullmatch(name):
+        return ""
+    try:
+        return program_of(name, process.cmdline())
+    except (psutil.Error, OSError):
+        return ""
+
+
 class ProcessIoSampler:
     """Reads every process's byte counters on each `sample()` and returns the rates since the previous one;
     only the processes shown (the busiest `limit`) have their names read (the monitor samples each tick,
@@ -152,6 +194,8 @@ class ProcessIoSampler:
             if read or written:
                 moved.append((read + written, key[0], read, written, process))
         moved.sort(key=lambda item: item[0], reverse=True)
-        top = [ProcessRate(pid, _name(process), read / seconds, written / seconds)
-               for _, pid, read, written, process in moved[:limit]]
+        top = []
+        for _, pid, read, written, process in moved[:limit]:
+            name = _name(process)
+            top.append(ProcessRate(pid, name, read / seconds, written / seconds, _program(process, name)))
         return ProcessRates(top, denied, os.geteuid() == 0)

@@ -142,12 +142,12 @@ TEXTS = (
     'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'processes\',\'denied\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
     'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'processes\',\'denied\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
     'def __create_fn__():\n def __hash__(self):\n  return hash((self.processes,self.denied,))\n return __hash__',
-    "def __create_fn__(_type_pid, _type_name, _type_read_bytes_s, _type_write_bytes_s, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,pid:_type_pid,name:_type_name,read_bytes_s:_type_read_bytes_s,write_bytes_s:_type_write_bytes_s)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'pid',pid)\n  __dataclass_builtins_object__.__setattr__(self,'name',name)\n  __dataclass_builtins_object__.__setattr__(self,'read_bytes_s',read_bytes_s)\n  __dataclass_builtins_object__.__setattr__(self,'write_bytes_s',write_bytes_s)\n return __init__",
-    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(pid={self.pid!r}, name={self.name!r}, read_bytes_s={self.read_bytes_s!r}, write_bytes_s={self.write_bytes_s!r})"\n return __repr__',
-    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.pid,self.name,self.read_bytes_s,self.write_bytes_s,)==(other.pid,other.name,other.read_bytes_s,other.write_bytes_s,)\n  return NotImplemented\n return __eq__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'pid\',\'name\',\'read_bytes_s\',\'write_bytes_s\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'pid\',\'name\',\'read_bytes_s\',\'write_bytes_s\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
-    'def __create_fn__():\n def __hash__(self):\n  return hash((self.pid,self.name,self.read_bytes_s,self.write_bytes_s,))\n return __hash__',
+    "def __create_fn__(_type_pid, _type_name, _type_read_bytes_s, _type_write_bytes_s, _type_program, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_program, _return_type):\n def __init__(self,pid:_type_pid,name:_type_name,read_bytes_s:_type_read_bytes_s,write_bytes_s:_type_write_bytes_s,program:_type_program=_dflt_program)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'pid',pid)\n  __dataclass_builtins_object__.__setattr__(self,'name',name)\n  __dataclass_builtins_object__.__setattr__(self,'read_bytes_s',read_bytes_s)\n  __dataclass_builtins_object__.__setattr__(self,'write_bytes_s',write_bytes_s)\n  __dataclass_builtins_object__.__setattr__(self,'program',program)\n return __init__",
+    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(pid={self.pid!r}, name={self.name!r}, read_bytes_s={self.read_bytes_s!r}, write_bytes_s={self.write_bytes_s!r}, program={self.program!r})"\n return __repr__',
+    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.pid,self.name,self.read_bytes_s,self.write_bytes_s,self.program,)==(other.pid,other.name,other.read_bytes_s,other.write_bytes_s,other.program,)\n  return NotImplemented\n return __eq__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'pid\',\'name\',\'read_bytes_s\',\'write_bytes_s\',\'program\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'pid\',\'name\',\'read_bytes_s\',\'write_bytes_s\',\'program\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
+    'def __create_fn__():\n def __hash__(self):\n  return hash((self.pid,self.name,self.read_bytes_s,self.write_bytes_s,self.program,))\n return __hash__',
     "def __create_fn__(_type_top, _type_denied, _type_as_root, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_top, _dflt_denied, _dflt_as_root, _return_type):\n def __init__(self,top:_type_top=_HAS_DEFAULT_FACTORY,denied:_type_denied=_dflt_denied,as_root:_type_as_root=_dflt_as_root)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'top',_dflt_top() if top is _HAS_DEFAULT_FACTORY else top)\n  __dataclass_builtins_object__.__setattr__(self,'denied',denied)\n  __dataclass_builtins_object__.__setattr__(self,'as_root',as_root)\n return __init__",
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(top={self.top!r}, denied={self.denied!r}, as_root={self.as_root!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.top,self.denied,self.as_root,)==(other.top,other.denied,other.as_root,)\n  return NotImplemented\n return __eq__',
@@ -1790,32 +1790,33 @@ def __create_fn__():
  return __hash__
 CODES.append(__create_fn__.__code__)
 
-def __create_fn__(_type_pid, _type_name, _type_read_bytes_s, _type_write_bytes_s, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
- def __init__(self,pid:_type_pid,name:_type_name,read_bytes_s:_type_read_bytes_s,write_bytes_s:_type_write_bytes_s)->_return_type:
+def __create_fn__(_type_pid, _type_name, _type_read_bytes_s, _type_write_bytes_s, _type_program, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_program, _return_type):
+ def __init__(self,pid:_type_pid,name:_type_name,read_bytes_s:_type_read_bytes_s,write_bytes_s:_type_write_bytes_s,program:_type_program=_dflt_program)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'pid',pid)
   __dataclass_builtins_object__.__setattr__(self,'name',name)
   __dataclass_builtins_object__.__setattr__(self,'read_bytes_s',read_bytes_s)
   __dataclass_builtins_object__.__setattr__(self,'write_bytes_s',write_bytes_s)
+  __dataclass_builtins_object__.__setattr__(self,'program',program)
  return __init__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(pid={self.pid!r}, name={self.name!r}, read_bytes_s={self.read_bytes_s!r}, write_bytes_s={self.write_bytes_s!r})"
+  return self.__class__.__qualname__ + f"(pid={self.pid!r}, name={self.name!r}, read_bytes_s={self.read_bytes_s!r}, write_bytes_s={self.write_bytes_s!r}, program={self.program!r})"
  return __repr__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.pid,self.name,self.read_bytes_s,self.write_bytes_s,)==(other.pid,other.name,other.read_bytes_s,other.write_bytes_s,)
+   return (self.pid,self.name,self.read_bytes_s,self.write_bytes_s,self.program,)==(other.pid,other.name,other.read_bytes_s,other.write_bytes_s,other.program,)
   return NotImplemented
  return __eq__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
-  if type(self) is cls or name in ('pid','name','read_bytes_s','write_bytes_s',):
+  if type(self) is cls or name in ('pid','name','read_bytes_s','write_bytes_s','program',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
  return __setattr__
@@ -1823,7 +1824,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
-  if type(self) is cls or name in ('pid','name','read_bytes_s','write_bytes_s',):
+  if type(self) is cls or name in ('pid','name','read_bytes_s','write_bytes_s','program',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
  return __delattr__
@@ -1831,7 +1832,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __hash__(self):
-  return hash((self.pid,self.name,self.read_bytes_s,self.write_bytes_s,))
+  return hash((self.pid,self.name,self.read_bytes_s,self.write_bytes_s,self.program,))
  return __hash__
 CODES.append(__create_fn__.__code__)
 

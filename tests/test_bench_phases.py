@@ -92,7 +92,7 @@ async def test_where_the_time_goes_shows_with_the_verdict_at_120x40(wal_disk: Pa
 
 async def test_before_a_run_no_empty_layer_table_sits_over_the_threshold_field() -> None:
     """200x60 before any run: the threshold field was under the empty table's headings, with ~40 blank
-    rows below; now the column holds the threshold and what Start runs, and the live panes come with a run."""
+    rows below; now the column holds what Start runs and the threshold, and the live panes come with a run."""
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=(200, 60)) as pilot:
         screen = await open_bench(app, pilot)
@@ -101,7 +101,9 @@ async def test_before_a_run_no_empty_layer_table_sits_over_the_threshold_field()
         plan = text_of(app, "#bench-plan")
         assert plan.startswith("What Start runs") and "etcd's WAL" in plan and "scratch directory" in plan
         row, right = screen.query_one("#bench-threshold-row"), screen.query_one("#bench-right")
-        assert row.region.y <= right.region.y + 1  # the first thing in the column
+        plan_widget = screen.query_one("#bench-plan")
+        assert plan_widget.region.y <= right.region.y + 1  # what Start runs first, its threshold under
+        assert plan_widget.region.bottom <= row.region.y < right.region.bottom
         await pilot.press("right_square_bracket")  # compaction: nothing judged, its own words
         await pilot.pause(0.1)
         plan = text_of(app, "#bench-plan")
@@ -134,7 +136,8 @@ async def test_before_a_run_the_column_lists_the_runs_saved_on_that_filesystem()
     async with app.run_test(size=(200, 60)) as pilot:
         screen = await open_bench(app, pilot)
         screen.query_one("#bench-dir", Input).value = "/var/lib/etcd"
-        await until(pilot, lambda: "Earlier runs on this filesystem" in text_of(app, "#bench-plan"))
+        # (the filesystem suggested from the Stack's cursor shows its own list first: wait for this one's)
+        await until(pilot, lambda: "2026-11-21 14:30 UTC" in text_of(app, "#bench-plan"))
         lines = text_of(app, "#bench-plan").split("Earlier runs on this filesystem", 1)[1].splitlines()
         assert lines[1].startswith("2026-11-21 14:30 UTC  wal") and "FAIL p99" in lines[1]
         assert lines[2].startswith("2026-11-20 14:30 UTC  wal") and "PASS p99" in lines[2]

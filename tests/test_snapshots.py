@@ -84,6 +84,23 @@ def test_bench_screen_after_a_run(snap_compare, long_name_mounts: None,  # type:
     assert snap_compare(DiskDoctorApp(live_root()), terminal_size=size, run_before=show_fixed_result)
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_bench_screen_before_a_run(snap_compare, long_name_mounts: None,  # type: ignore[no-untyped-def]
+                                   size: tuple[int, int]) -> None:
+    """Coming from TRIM without choosing: its highlighted filesystem suggested, what Start runs whole, no
+    empty chart (newuser7)."""
+    async def from_trim(pilot) -> None:  # type: ignore[no-untyped-def]
+        await _settle(pilot)
+        await pilot.press("2")
+        await _settle(pilot)
+        await pilot.press("3")
+        await _settle(pilot)
+        pilot.app.screen.set_focus(None)
+        await pilot.pause(0.3)
+
+    assert snap_compare(DiskDoctorApp(live_root()), terminal_size=size, run_before=from_trim)
+
+
 def test_help_screen_at_80x24(snap_compare) -> None:  # type: ignore[no-untyped-def]
     async def open_help(pilot) -> None:  # type: ignore[no-untyped-def]
         await _settle(pilot)

@@ -7,6 +7,7 @@ from diskdoctor.probes.diskstats import DiskDelta
 from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.io_monitor import CpuSample, LayerSample, MonitorSample, discard_await_ms
 from diskdoctor.probes.process_io import ProcessRates
+from rich.cells import cell_len, set_cell_size
 
 from ..base.formatting import human_bytes
 
@@ -97,11 +98,26 @@ def bytes_rate(value: float) -> str:
     return human_bytes(int(value)) + "/s"
 
 
+PROGRAM_CELLS = 32
+"""A process's program ("python3 etcd_sim.py") longer than this is cut in its middle (both ends say most)."""
+
+
+def program_text(label: str, cells: int = PROGRAM_CELLS) -> str:
+    """A process's name or program made safe for the terminal, cut in its middle when longer than `cells`."""
+    text = visible(label)
+    if cell_len(text) <= cells:
+        return text
+    head = set_cell_size(text, cells // 2)
+    tail = set_cell_size(text[::-1], cells - 1 - cells // 2)[::-1]
+    return head + "…" + tail
+
+
 def process_lines(processes: ProcessRates | None, live: bool, limit: int = 5) -> list[str]:
-    """Who did the I/O: "etcd[812] read 0B/s write 2.1M/s", and who could not be seen."""
+    """Who did the I/O: "etcd[812] read 0B/s write 2.1M/s" (an interpreter with its script: "python3
+    etcd_sim.py[11858] …"), and who could not be seen."""
     if processes is None:
         return ["per-process I/O needs the live host" if not live else "per-process I/O from the next tick"]
-    lines = [f"{visible(p.name)}[{p.pid}] read {bytes_rate(p.read_bytes_s)} "
+    lines = [f"{program_text(p.label)}[{p.pid}] read {bytes_rate(p.read_bytes_s)} "
              f"write {bytes_rate(p.write_bytes_s)}" for p in processes.top[:limit]]
     lines = lines or ["no process read or wrote storage bytes"]
     if processes.denied_note:

@@ -657,9 +657,8 @@ class MonitorScreen(Screen[None]):
         cache = writeback_lines(sample)
         for line in cache:
             who.append(line + "\n", style="dim")
-        if self.has_class("-side-below"):
-            listed = len(sample.processes.top[:limit]) if sample.processes is not None else 0
-            room = self._fit_who_below(lines[:listed])  # the notes under them wrap
+        if self.has_class("-side-below"):  # as wide as its lines and short notes (a long one wraps)
+            room = self._fit_who_below([*lines, *cache[:1]])
             if cell_len(heading) > room:
                 detail = self._detail(layer, middle_ellipsis(heading, room))
         self._show("#monitor-who", who)
@@ -690,7 +689,8 @@ class MonitorScreen(Screen[None]):
     def _fit_who_below(self, whole: list[str]) -> int:
         """Under the table, "who does the I/O" is as wide as its process lines (a name[pid] and its figures
         never break; newuser5 saw `kworker/u8:1+loop5[19` / `372] read…` in 24 columns with 30 blank beside)
-        and the selected layer's figures take the rest: returns their width."""
+        and its notes where the selected layer's figures keep SELECTED_MIN_CELLS beside (newuser7 saw one
+        sentence over 3 lines in 40 columns at 120x40): returns the figures' width."""
         content = max(self.size.width - SIDE_FRAME_CELLS, 1)
         longest = max((cell_len(line) for line in ["Who does the I/O", *whole]), default=0)
         cells = max(min(longest, content - SELECTED_MIN_CELLS - SELECTED_GAP_CELLS), 1)

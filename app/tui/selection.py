@@ -31,3 +31,14 @@ def choose(app: App[object], kname: str | None, mountpoint: str | None, by: str)
     """Remember the device/filesystem just chosen on screen `by` for the other screens."""
     if kname or mountpoint:
         app.selection = Selection(kname, mountpoint, by)  # type: ignore[attr-defined]
+
+
+def looked_at(app: App[object]) -> Selection | None:
+    """The row left under the cursor of the Stack or TRIM screen last visited without choosing one: never
+    the selection (Advice is not narrowed by a row only looked at), only a suggestion (a benchmark target)."""
+    return getattr(app, "looked_at", None)
+
+
+def look(app: App[object], kname: str | None, mountpoint: str | None, by: str) -> None:
+    """Remember the row the user left under the cursor on screen `by` without moving to it."""
+    app.looked_at = Selection(kname, mountpoint, by) if kname or mountpoint else None  # type: ignore[attr-defined]

@@ -25,7 +25,7 @@ from textual.worker import get_current_worker
 from ..core.trim.order import worst_first
 from .host_snapshot import HostSnapshot, SnapshotScreen
 from .screen_help import STACK_HELP
-from .selection import choose, chosen
+from .selection import choose, chosen, look
 from .stack_view import DISKS_UP, MOUNTS_DOWN, StackView, detail_groups, trim_group
 
 HOTPLUG_SETTLE_S = 0.3
@@ -166,7 +166,10 @@ class StackScreen(SnapshotScreen):
     def on_screen_suspend(self) -> None:
         """Leaving: the row the user moved to here becomes the selection of every screen."""
         key = self.query_one(StackTree).cursor_key()
-        if key is None or self.view is None or key == self._placed:
+        if key is None or self.view is None:
+            return
+        if key == self._placed:  # only looked at: a suggestion for Benchmark, never the selection
+            look(self.app, self.view.kname_of(key), self.view.mountpoint_of(key), "stack")
             return
         choose(self.app, self.view.kname_of(key), self.view.mountpoint_of(key), "stack")
         self._placed = key

@@ -33,7 +33,7 @@ from ..core.trim.trim_now import hold_confirmed_mount
 from .cards import card_content
 from .host_snapshot import HostSnapshot, SnapshotScreen
 from .screen_help import TRIM_HELP
-from .selection import choose, chosen
+from .selection import choose, chosen, look
 from .trim_dialogs import ConfirmTrim, PeakDialog, TrimProgress
 
 COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Warnings")
@@ -323,6 +323,8 @@ class TrimScreen(SnapshotScreen):
         verdict = self.verdicts.get(self.selected or "")
         if verdict is not None and self.selected != self._placed:
             choose(self.app, verdict.kname, verdict.mountpoint, "trim")
+        elif verdict is not None:  # only looked at: a suggestion for Benchmark, never the selection
+            look(self.app, verdict.kname, verdict.mountpoint, "trim")
 
     def _show_details(self, mountpoint: str) -> None:
         verdict = self.verdicts.get(mountpoint)

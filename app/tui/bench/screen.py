@@ -26,10 +26,12 @@ from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
 from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.fio_json import FioSyncStats
 from diskdoctor.probes.fio_run import fio_available
+from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.wal_params import ParamError, WalParams, profile_params
 from diskdoctor.widgets import LatencyBars, LayerTimeTable, PercentileChart, StatusLine
 from diskdoctor.widgets.figures_text import FiguresText
+from diskdoctor.widgets.fit_text import path_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from rich.text import Text
 from textual import on, work
@@ -42,7 +44,7 @@ from textual.worker import Worker, WorkerState
 
 from ..host_snapshot import HostSnapshot, SnapshotScreen
 from ..screen_help import BENCH_HELP
-from ..selection import Selection, choose, chosen
+from ..selection import Selection, choose, chosen, looked_at
 from . import fio_run as bench_fio_run
 from . import fio_view, view, workloads
 from . import run as bench_run
@@ -73,6 +75,8 @@ NO_LIVE_HOST = ("Benchmarks write to this host's storage, so they need the live 
                 "capture (--sysroot). Start diskdoctor without --sysroot to run one.")
 
 
+SUGGESTED_PATH_CELLS = 24
+"""A suggested target's path on the status line is cut to this (it is whole in the directory field)."""
 SELECTED_ON = {"stack": "Stack", "trim": "TRIM", "monitor": "Monitor", "advice": "Advice", "runs": "Runs"}
 """The screen a selection came from, as the status line names it."""
 
@@ -132,6 +136,8 @@ class BenchScreen(SnapshotScreen):
         self.saved_note: str | None = None
         self._offered: Selection | None = None
         """The selection last offered as the target (offered once; the user may change it)."""
+        self._suggested: str | None = None
+        """The mountpoint filled in as a suggestion (a later suggestion may replace it; a typed one stays)."""
         self._problem_form: tuple[object, ...] | None = None
         """What the form said when the status line showed a problem with it (the problem goes once the form
         says something else; a change message arriving late, for values set before, leaves it)."""
@@ -167,10 +173,10 @@ class BenchScreen(SnapshotScreen):
                 yield Static("", id="bench-stats")
                 yield Static(view.LAYERS_LIVE_TITLE, id="bench-layers-title", classes="pane-title")
                 yield LayerTimeTable(id="bench-layers")
-                yield ThresholdRow()
                 yield FiguresText("", id="bench-plan")  # before the first run: what Start runs
                 yield FiguresText("", id="bench-previous")
                 yield FiguresText("", id="bench-verdict")
+                yield ThresholdRow()  # under the verdict it judges (the figures and verdict come first)
                 yield FiguresText("", id="bench-advice")
                 yield FiguresText("", id="bench-fio")
                 with Horizontal(id="bench-after"):  # shown once a run has finished
@@ -198,16 +204,39 @@ class BenchScreen(SnapshotScreen):
         self.take_snapshot(getattr(self.app, "snapshot", None))
 
     def on_screen_resume(self) -> None:
-        """The filesystem chosen on another screen is the target offered (never while a run goes)."""
+        """The filesystem chosen on another screen is the target offered (never while a run goes); with
+        none chosen, the one left under Stack's or TRIM's cursor is suggested."""
         selection = chosen(self.app)
-        if (selection is None or selection.by == "bench" or not selection.mountpoint or self.busy
-                or not self.root.live or selection == self._offered):
+        if self.busy or not self.root.live:
+            return
+        if selection is None or selection.by == "bench" or not selection.mountpoint:
+            self._suggest(looked_at(self.app))
+            return
+        if selection == self._offered:
             return
         self._offered = selection
         form = self.query_one(BenchForm)
         # A directory already typed on the chosen filesystem stays: the run goes where the user said.
         if form.mountpoint_of(form.directory) != selection.mountpoint:
             self.choose_directory(selection.mountpoint, SELECTED_ON.get(selection.by, selection.by))
+
+    def _suggest(self, looked: Selection | None) -> None:
+        """Fill in the filesystem the user left under the cursor on Stack or TRIM, and say it is only a
+        suggestion (newuser7 was told `pick one` with /mnt/newuser7 highlighted on TRIM): never over a
+        directory the user typed or picked, and never made the selection until a run starts there."""
+        form = self.query_one(BenchForm)
+        if looked is None or not looked.mountpoint or looked == self._offered:
+            return
+        if form.directory and form.directory != self._suggested:
+            return  # the user's own choice stays
+        self._offered, self._suggested = looked, looked.mountpoint
+        form.choose(looked.mountpoint)
+        self.set_focus(None)
+        where = SELECTED_ON.get(looked.by, looked.by)
+        self.query_one(StatusLine).say(  # the path is in the fields above: cut here so "press s" shows at 80
+            (f"suggested: {path_ellipsis(visible(looked.mountpoint), SUGGESTED_PATH_CELLS)} "
+             f"(under {where}'s cursor): press s to start", 0), ("or pick another filesystem", 2))
+        self._problem_form = None
 
     def on_screen_suspend(self) -> None:
         """Help (F1) or another screen covers this one: when it comes back, focus stays where the user left
@@ -259,9 +288,12 @@ class BenchScreen(SnapshotScreen):
             tabs.action_previous_tab()
 
     def action_focus_directory(self) -> None:
-        """Start typing a directory."""
+        """Start typing a directory (a suggested one is not the user's text: typing replaces it)."""
         self.action_settings()
-        self.query_one(BenchForm).focus_directory()
+        form = self.query_one(BenchForm)
+        if self._suggested is not None and form.directory == self._suggested:
+            form.query_one("#bench-dir", Input).value = ""
+        form.focus_directory()
 
     def action_settings(self) -> None:
         """Unfold the form."""
@@ -312,6 +344,7 @@ class BenchScreen(SnapshotScreen):
                                                self.query_one(ThresholdRow).picked()[0],
                                                self.record.sections if self.record else None)
         self.query_one("#bench-previous", Static).update(self.previous or "")
+        self.query_one("#bench-previous").display = self.previous is not None
         self.result, self.record, self.fio, self.params = None, None, None, params
         self.kind = bench_run.kind_of(params)
         self.live.reset(self.kind, params)
@@ -525,9 +558,15 @@ class BenchScreen(SnapshotScreen):
 
     def _show_live_panes(self, shown: bool) -> None:
         """The progress, figures and layer times once a run starts; before it, what Start runs instead (an
-        empty layer table put the threshold row under its headings, and blank panes filled the column)."""
+        empty layer table put the threshold row under its headings, and blank panes filled the column).
+        The chart and histogram wait for the first run too: empty, they took 17 rows at 120x40 and cut what
+        Start runs mid-sentence (newuser7)."""
         for selector in ("#bench-progress-text", "#bench-stats", "#bench-layers-title", "#bench-layers"):
             self.query_one(selector).display = shown
+        charted = shown or self.params is not None  # (an empty verdict's margin put blank rows above it)
+        self.query_one("#bench-left").display = self.query_one("#bench-verdict").display = charted
+        self.query_one("#bench-body").set_class(not charted, "-before-run")  # no rule beside a hidden chart
+        self.query_one("#bench-previous").display = self.previous is not None
         self.query_one("#bench-plan").display = not shown
         self._show_plan()
 

@@ -63,7 +63,7 @@ def plan_text(kind: str, directory: str) -> Text:
     text.append(f"It writes only in a scratch directory it makes in {where}, and removes it when the run "
                 "ends, is cancelled (Esc) or fails.\n")
     if workload.judged:
-        text.append("The verdict compares its p99 with the threshold above; the chart draws each load as it "
+        text.append("The verdict compares its p99 with the threshold below; the chart draws each load as it "
                     "runs, then the judged one (c: the others).")
     else:
         text.append("Nothing is judged: the figures are reported as measured.")
