@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from diskdoctor.probes.host import Host, read_host
+from diskdoctor.probes import host as host_probe
+from diskdoctor.probes import trim_facts as trim_probe
+from diskdoctor.probes.host import Host
 from diskdoctor.probes.root import Root
-from diskdoctor.probes.trim_facts import TrimFacts, read_trim_facts
+from diskdoctor.probes.trim_facts import TrimFacts
 
 from .trim.doctor import TrimVerdict, diagnose
 from .trim.peak_window import PeakWindow
@@ -29,6 +31,6 @@ def read_snapshot(root: Root, *, peak: PeakWindow | None = None, host: Host | No
                   trim_facts: TrimFacts | None = None) -> Snapshot:
     """Read `root`'s host, its TRIM facts and judge them; a host or TRIM facts already read for this
     snapshot (the TUI draws the host before the slower TRIM facts are in) are reused, not read again."""
-    host = host or read_host(root)
-    trim_facts = trim_facts or read_trim_facts(root, host)
+    host = host or host_probe.read_host(root)  # looked up at call time: a test's stand-in never sticks
+    trim_facts = trim_facts or trim_probe.read_trim_facts(root, host)
     return Snapshot(host, trim_facts, tuple(diagnose(host, trim_facts, peak)), peak)
