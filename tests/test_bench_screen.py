@@ -154,7 +154,6 @@ async def test_enter_in_the_form_starts_then_run_again_and_l_runs_longer(tmpfs_d
         assert not screen.query_one("#bench-after").display  # hidden while running
         await until(pilot, lambda: screen.result is not None and screen.result is not first)
         assert screen.params is not None and screen.params.duration_s == 0.5
-        second = screen.result
         # issue 23 (newuser7 #5): the button said "Run longer ×4"; it says what it runs: 4 times as long, or
         # for an INCONCLUSIVE verdict as long as would settle it (as the advice's fix says)
         label = str(screen.query_one("#bench-longer", Button).label)
@@ -162,10 +161,13 @@ async def test_enter_in_the_form_starts_then_run_again_and_l_runs_longer(tmpfs_d
         assert found, label
         seconds = float(found[1])
         await pilot.press("l")
-        await until(pilot, lambda: screen.result is not None and screen.result is not second)
+        await until(pilot, lambda: screen.result is None)  # the longer run has started
         assert screen.params is not None and screen.params.duration_s == seconds  # what the button said
-        if seconds != 2.0:  # the settling length of an INCONCLUSIVE run: the rest is about 4 times 0.5 s
+        if seconds != 2.0:  # INCONCLUSIVE (a busy host): the settling length, maybe minutes over its loads;
+            await pilot.press("escape")  # what it runs is checked, the run itself is not waited for
+            await until(pilot, lambda: not os.listdir(tmpfs_dir), timeout=30)
             return
+        await until(pilot, lambda: screen.result is not None, timeout=30)
         assert screen.query_one("#bench-duration", Input).value == "2"  # the form shows what ran
         assert screen.query_one("#bench-size", Input).value == "22m"  # the file it ran over
         assert screen.query_one("#bench-profile", Select).value == "custom"
