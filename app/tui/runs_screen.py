@@ -440,11 +440,11 @@ class RunsScreen(Screen[None]):
         return status + f" · skipped {files} (left as is): " + ", ".join(name for name, _ in skipped)
 
     def _pick_hint(self) -> str:
-        """"Space picks two to compare", or what the two picked runs are ("comparing 3202 with 7b1e")."""
+        """"Space picks two to compare", or which two runs are compared ("comparing 3202 with 7b1e")."""
         if len(self.picked) < MAX_PICKS:
             return "Space picks two to compare"
-        first, second = (run_id.rsplit("-", 1)[-1] for run_id in self.picked)
-        return f"comparing {first} with {second} (Space unpicks, c clears)"
+        first, second = (run_id.rsplit("-", 1)[-1] for run_id in sorted(self.picked))  # time first
+        return f"comparing {first} with {second}, the older the baseline (Space unpicks, c clears)"
 
     def _notify_damaged(self, listing: RunListing) -> None:
         """A notice naming each damaged run file and its field (a run the user expects to see is not)."""
