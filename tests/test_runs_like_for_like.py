@@ -48,7 +48,7 @@ async def test_the_list_is_sized_from_its_rows_and_pgdn_scrolls_the_comparison(
         await pilot.pause()
         status = text_of(app, "#runs-status")
         assert "Space picks two" not in status, status
-        assert "comparing 0001 with 0002, the older the baseline" in status, status
+        assert "comparing 0001 with 0002 (c clears)" in status, status
         pane = app.screen.query_one("#runs-detail-pane", VerticalScroll)
         assert pane.max_scroll_y > 0 and pane.scroll_y == 0
         await pilot.press("pagedown")

@@ -168,8 +168,7 @@ class RunsScreen(Screen[None]):
         Binding("r", "reload", "Reload", tooltip="Read the runs directory again."),
         Binding("slash", "filter", "Filter",
                 tooltip="Keep the runs whose id, date, kind, result or target has the text (Esc clears)."),
-        Binding("pagedown", "detail_page(1)", "Scroll details", key_display="PgDn/PgUp", priority=True,
-                tooltip="Scroll the run's details or the comparison (when they run below the fold)."),
+        Binding("pagedown", "detail_page(1)", "Scroll details", show=False, priority=True),
         Binding("pageup", "detail_page(-1)", "Scroll details", show=False, priority=True),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -444,7 +443,7 @@ class RunsScreen(Screen[None]):
         if len(self.picked) < MAX_PICKS:
             return "Space picks two to compare"
         first, second = (run_id.rsplit("-", 1)[-1] for run_id in sorted(self.picked))  # time first
-        return f"comparing {first} with {second}, the older the baseline (Space unpicks, c clears)"
+        return f"comparing {first} with {second} (c clears)"
 
     def _notify_damaged(self, listing: RunListing) -> None:
         """A notice naming each damaged run file and its field (a run the user expects to see is not)."""
@@ -521,7 +520,7 @@ class RunsScreen(Screen[None]):
             if models:
                 detail.update(Text(models, style="bold yellow"))
                 return
-            title = "Comparison (the older run is the baseline)"
+            title = "Comparison (the older run is the baseline; PgDn/PgUp scroll it)"
             detail.update(styled([title, "", *lines]))
             return
         run = self._highlighted()
