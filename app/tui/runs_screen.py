@@ -498,10 +498,6 @@ class RunsScreen(Screen[None]):
             self._show_detail()
 
     def _show_detail(self) -> None:
-        self._show_detail_text()
-        self.call_after_refresh(self.refresh_bindings)  # PgDn/PgUp shown when the pane overflows
-
-    def _show_detail_text(self) -> None:
         detail = self.query_one("#runs-detail", Static)
         by_id = {run.id: run for run in self.all_runs}  # a picked run stays picked when filtered out
         if len(self.picked) == MAX_PICKS:
