@@ -310,7 +310,7 @@ async def test_runs_screen_and_report_key_carry_on_around_damaged_files(private_
                 table.move_cursor(row=row)
                 await pilot.press("space")
             await pilot.pause()
-            assert str(detail.render()).startswith("Comparison (the older run is the baseline)")
+            assert str(detail.render()).startswith("Comparison (the older run is the baseline")
         await pilot.press("w")
         await pilot.pause()
         assert isinstance(app.screen, ReportDialog)

@@ -208,16 +208,16 @@ def _compare_lines(comparison: Comparison, judged_only: bool = False) -> list[st
     after = aligned_figures([cell_text(delta.label, delta.after, delta.unit) for delta in deltas])
     cell = max([len("candidate"), *map(len, before + after)])
     change = max([len("change"), *(len(delta.percent_text()) for delta in deltas)])
-    lines = [f"  {'metric':<{width}} {'baseline':>{cell}}  {'candidate':>{cell}}  {'change':>{change}}"]
+    unlike = comparison.unlike()  # said first: the figures under it measure the setups, not a regression
+    lines = [unlike] if unlike else []
+    lines.append(f"  {'metric':<{width}} {'baseline':>{cell}}  {'candidate':>{cell}}  {'change':>{change}}")
     load: str | None = None
     for delta, b, a in zip(deltas, before, after, strict=True):
         if delta.load is not None and delta.load != load:  # WAL levels: one heading per load
             load = delta.load
             lines.append(_load_heading(delta, comparison))
         lines.append(delta_line(delta, width, (f"{b:>{cell}}", f"{a:>{cell}}"), change))
-    at = f" at {' or '.join(comparison.judged_loads)}" if comparison.judged_loads else ""
-    lines += comparison.flags() or [f"no judged metric{at} changed by {REGRESSION_PERCENT:.0f}% or more "
-                                    f"({comparison.where()})"]
+    lines += comparison.flags() or [unchanged_line(comparison)]
     if comparison.not_comparable():
         lines.append(str(comparison.not_comparable()))
     lines += comparison.noise_lines()
@@ -231,6 +231,17 @@ def _compare_lines(comparison: Comparison, judged_only: bool = False) -> list[st
     else:
         lines.append(f"params    same: {base.kind_info.params_text(base.record)}")
     return lines
+
+
+def unchanged_line(comparison: Comparison) -> str:
+    """"p99 fdatasync from due at 50 writes/s, steady, the judged metric, changed by less than 20% (on the
+    same filesystem)": named, so that a bigger change of another row above is not read as a contradiction."""
+    names = comparison.judged_names()
+    at = f" at {' or '.join(comparison.judged_loads)}" if comparison.judged_loads else ""
+    if names:
+        what = f"{' and '.join(names)}{at}, the judged metric{'s' if len(names) > 1 else ''},"
+        return f"{what} changed by less than {REGRESSION_PERCENT:.0f}% ({comparison.where()})"
+    return f"no judged metric{at} changed by {REGRESSION_PERCENT:.0f}% or more ({comparison.where()})"
 
 
 def caveat_changes(comparison: Comparison) -> list[str]:

@@ -55,6 +55,13 @@ COMPARE_MIN_CELLS = 74
 """The details pane's least width while it shows a comparison: a WAL comparison's row (a 25-cell label, two
 values, the change and "within noise") on one line."""
 
+LIST_MIN_ROWS = 3
+"""Stacked, the runs list keeps this many rows however few runs there are; more runs get a row each, up to
+LIST_MOST_SHARE of the screen, and the details or comparison get the rest."""
+LIST_MOST_SHARE = 0.4
+LIST_CHROME_ROWS = 2
+"""The list's header row and the row its horizontal scrollbar may take."""
+
 PICK_MARK = "●"
 MAX_PICKS = 2
 MAX_NOTICE_LINES = 3
@@ -161,6 +168,8 @@ class RunsScreen(Screen[None]):
         Binding("r", "reload", "Reload", tooltip="Read the runs directory again."),
         Binding("slash", "filter", "Filter",
                 tooltip="Keep the runs whose id, date, kind, result or target has the text (Esc clears)."),
+        Binding("pagedown", "detail_page(1)", "Scroll details", show=False, priority=True),
+        Binding("pageup", "detail_page(-1)", "Scroll details", show=False, priority=True),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -257,13 +266,18 @@ class RunsScreen(Screen[None]):
             self._placed = ids[0] if ids else None
         elif was.id in ids:  # the cursor stays on the run the user chose
             self.query_one(DataTable).move_cursor(row=ids.index(was.id))
-        status = [self._status_text]
+        self.query_one(FilterBar).counted(len(self.runs), len(self.all_runs))
+        self._show_status()
+        self._show_detail()
+
+    def _show_status(self) -> None:
+        """The status line, its hint saying what is compared once two runs are picked."""
+        text = self._status_text.replace("Space picks two to compare", self._pick_hint(), 1)
+        status = [text]
         if self.filter_text:  # the count of saved runs is in the note: the status keeps its hint
             note = filter_note(self.filter_text, len(self.runs), len(self.all_runs), "runs")
-            status = [note, self._status_text.removeprefix(f"{self._count_text()} · ")]
-        self.query_one(FilterBar).counted(len(self.runs), len(self.all_runs))
+            status = [note, text.removeprefix(f"{self._count_text()} · ")]
         self.query_one("#runs-status", Static).update(Text(" · ".join(status)))
-        self._show_detail()
 
     def action_filter(self) -> None:
         self.query_one(FilterBar).open()
@@ -310,6 +324,31 @@ class RunsScreen(Screen[None]):
         table.styles.width = wanted
         return True
 
+    def _size_list_height(self) -> None:
+        """Stacked, the list as tall as its rows (LIST_MIN_ROWS at least, LIST_MOST_SHARE of the screen at
+        most): a few runs leave no blank rows above a comparison that would run below the fold."""
+        table = self.query_one(DataTable)
+        height = self.app.size.height
+        wanted = None
+        if self.app.size.width < STACKED_BELOW:
+            wanted = max(min(len(self.runs), int(height * LIST_MOST_SHARE)), LIST_MIN_ROWS) + LIST_CHROME_ROWS
+        current = table.styles.inline.height
+        if (None if current is None else int(current.value)) != wanted:
+            table.styles.height = wanted
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """PgDn/PgUp scroll the details pane only when it runs below the fold (else the list pages)."""
+        if action == "detail_page":
+            return self.query_one("#runs-detail-pane").max_scroll_y > 0
+        return True
+
+    def action_detail_page(self, direction: int) -> None:
+        pane = self.query_one("#runs-detail-pane", VerticalScroll)
+        if direction > 0:
+            pane.scroll_page_down()
+        else:
+            pane.scroll_page_up()
+
     def _column_widths(self) -> tuple[int, int, int, int]:
         """Saved, kind, target and result widths, handed out in this order: the verdict with its figure
         (and its limit when the target keeps TARGET_BEFORE_LIMIT_CELLS), the whole result when the target
@@ -350,6 +389,7 @@ class RunsScreen(Screen[None]):
 
     def _fill_table(self) -> None:
         """(Re)build the table when its runs or its width change; the cursor stays on its row."""
+        self._size_list_height()
         if self._size_panes():
             self._widths = ()
             return
@@ -398,6 +438,13 @@ class RunsScreen(Screen[None]):
                 f"{len(skipped)} files that are not runs"
         return status + f" · skipped {files} (left as is): " + ", ".join(name for name, _ in skipped)
 
+    def _pick_hint(self) -> str:
+        """"Space picks two to compare", or which two runs are compared ("comparing 3202 with 7b1e")."""
+        if len(self.picked) < MAX_PICKS:
+            return "Space picks two to compare"
+        first, second = (run_id.rsplit("-", 1)[-1] for run_id in sorted(self.picked))  # time first
+        return f"comparing {first} with {second} (c clears)"
+
     def _notify_damaged(self, listing: RunListing) -> None:
         """A notice naming each damaged run file and its field (a run the user expects to see is not)."""
         lines = listing.damaged_warnings()
@@ -430,6 +477,7 @@ class RunsScreen(Screen[None]):
         table = self.query_one(DataTable)
         for row_run in self.runs:
             table.update_cell(row_run.id, "pick", self._mark(row_run.id))
+        self._show_status()
         self._show_detail()
 
     def action_clear(self) -> None:
@@ -438,6 +486,7 @@ class RunsScreen(Screen[None]):
         table = self.query_one(DataTable)
         for run in self.runs:
             table.update_cell(run.id, "pick", self._mark(run.id))
+        self._show_status()
         self._show_detail()
 
     def action_reload(self) -> None:
@@ -467,7 +516,7 @@ class RunsScreen(Screen[None]):
             if models:
                 detail.update(Text(models, style="bold yellow"))
                 return
-            title = "Comparison (the older run is the baseline)"
+            title = "Comparison (the older run is the baseline; PgDn/PgUp scroll it)"
             detail.update(styled([title, "", *lines]))
             return
         run = self._highlighted()

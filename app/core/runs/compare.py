@@ -90,12 +90,14 @@ class MetricDelta:
         return self.judged and not self.worse and self.significant and self.beyond_noise
 
     def percent_text(self) -> str:
-        """"+240%", "-12%"; "-19.5%" within a point of the 20% flag (never a seeming missed flag); "-"."""
+        """"+240%", "-12%": whole percent, like every other change; "-19%" for -19.5% (a change under the 20%
+        flag is never rounded up to it, so no change seems a missed flag); "-"."""
         percent = self.percent
         if percent is None:
             return "-"
-        near = abs(abs(percent) - REGRESSION_PERCENT) < 1.0
-        return f"{percent:+.1f}%" if near else f"{percent:+.0f}%"
+        if abs(percent) < REGRESSION_PERCENT <= round(abs(percent)):
+            return f"{int(percent):+d}%"
+        return f"{percent:+.0f}%"
 
     def to_json(self) -> dict[str, object]:
         """One entry of `metrics` in `runs compare --json`."""
@@ -161,6 +163,36 @@ class Comparison:
         return (self.baseline.host.hostname == self.candidate.host.hostname
                 and self.baseline.stack.same_filesystem(self.candidate.stack))
 
+    @property
+    def durability_differs(self) -> bool:
+        """One run's target made fdatasync durable and the other's did not."""
+        return self.baseline.record.caveats().durable != self.candidate.record.caveats().durable
+
+    def unlike(self) -> str | None:
+        """"not like for like: tmpfs (not durable) against ext4 on vda; the figures below are not a
+        regression test" when the runs differ in durability, filesystem, host or parameters; None when like
+        for like."""
+        parts = []
+        if self.durability_differs or not self.same_filesystem:
+            differs = self.durability_differs
+            base, cand = (_setup_text(run, differs) for run in (self.baseline, self.candidate))
+            if base == cand:  # the same kind of filesystem: the directories tell them apart
+                base, cand = self.baseline.stack.describe(), self.candidate.stack.describe()
+            parts.append(f"{base} against {cand}")
+        if self.baseline.host.hostname != self.candidate.host.hostname:
+            hosts = (run.host.hostname or "?" for run in (self.baseline, self.candidate))
+            parts.append("host {} against {}".format(*hosts))
+        if self.param_changes:
+            changed = "; ".join(f"{name} {before} → {after}" for name, before, after in self.param_changes)
+            parts.append(f"other parameters ({changed})")
+        if not parts:
+            return None
+        return f"not like for like: {'; '.join(parts)}; the figures below are not a regression test"
+
+    def judged_names(self) -> list[str]:
+        """The judged metrics' labels without their load ("p99 fdatasync from due"), once each."""
+        return list(dict.fromkeys(delta.row_label for delta in self.deltas if delta.judged))
+
     def where(self) -> str:
         """"on the same filesystem", or what differs."""
         if self.same_filesystem:
@@ -203,9 +235,18 @@ class Comparison:
                 "metrics": [delta.to_json() for delta in self.deltas],
                 "param_changes": _raw_param_changes(self.baseline, self.candidate),
                 "flags": self.flags(), "not_comparable": self.not_comparable(),
+                "not_like_for_like": self.unlike(),
                 "only_in": [{"load": load, "side": side, "run": run_id}
                             for load, side, run_id in self.only_in],
                 "regression": self.regressed}
+
+
+def _setup_text(run: SavedRun, durability: bool) -> str:
+    """"tmpfs (not durable)", "ext4 on vda": the filesystem a run measured, and its durability when the
+    runs differ in it."""
+    target = run.stack.target
+    text = f"{target.fstype} on {target.device}" if target.device else target.fstype
+    return f"{text} (not durable)" if durability and not run.record.caveats().durable else text
 
 
 def _raw_param_changes(first: SavedRun, second: SavedRun) -> list[dict[str, object]]:
