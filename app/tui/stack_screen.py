@@ -221,11 +221,11 @@ class StackScreen(SnapshotScreen):
 
     def _hidden_part(self) -> list[tuple[str, int]]:
         """The extra columns the tree leaves out for want of width, named (as the Monitor does), so a user
-        knows a wider terminal shows them."""
+        knows a wider terminal shows them (left out before "F1 help" when the line is full)."""
         hidden = self.query_one(StackTree).hidden_extra()
         if not hidden:
             return []
-        return [(f"+{len(hidden)} hidden: {', '.join(hidden)} (a wider terminal shows them)", 2)]
+        return [(f"+{len(hidden)} hidden: {', '.join(hidden)} (a wider terminal shows them)", 4)]
 
     def on_resize(self) -> None:
         self._size_panes()
