@@ -250,3 +250,54 @@ def test_no_room_for_subjects_is_no_hang() -> None:
 
     assert subject_lines(("/var/lib/etcd",), 0, 2) == (("",), 0)
     assert wrap_at_slashes("/var/lib/etcd", 0)
+
+
+NEWUSER8 = [  # the live host's findings newuser8 listed after a 5 s `bench wal` on /dev/shm
+    ("ETCD-FSYNC-P99", Severity.WARN, "/dev/shm",
+     "WAL p99 5.26 ms: INCONCLUSIVE against the 10 ms threshold (its confidence interval lies on both sides) "
+     "· fdatasync from due at 50/s steady, 250 samples"),
+    ("BENCH-NOT-DURABLE", Severity.WARN, "/dev/shm",
+     "the benchmark's fdatasync was not durable here: this figure is not what a durable write costs"),
+    ("DISCARD-ONLINE", Severity.WARN, "/", "/ (ext4) is mounted with continuous discard"),
+    ("ATIME", Severity.INFO, "/", "/ updates access times on reads"),
+    ("BENCH-BUSY", Severity.INFO, "/dev/shm",
+     "the host was busy during the benchmark: its figures include other processes' interference"),
+    ("ROTA-VIRT", Severity.INFO, "vda",
+     "vda (virtio) says rotational=1 (under /): that says nothing about the storage"),
+    ("WCACHE-NO-FUA", Severity.INFO, "vda", "vda has a volatile cache but no FUA (under /)"),
+]
+
+
+async def _listed(app: DiskDoctorApp, pilot, findings: list[Finding]) -> AdviceScreen:  # type: ignore[no-untyped-def]
+    screen = await _advice(app, pilot)
+    screen.post_message(AdviceReady(findings, "test"))
+    await pilot.pause()
+    await pilot.pause()
+    return screen
+
+
+async def test_a_subject_column_beside_a_cut_title_is_as_wide_as_its_widest_subject() -> None:
+    """newuser8 #7 at 120x40: the WAL title wrapped onto 2 lines and was still cut (`… fdatasync from due at
+    50/s st…`) beside a Subject column of 38 cells holding at most `/dev/shm`: a title wrapped between words
+    into a third line counted as whole-but-for-a-few-cells, so narrower titles won."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _listed(app, pilot, [Finding(*f) for f in NEWUSER8])
+        table = screen.query_one("#advice-table", DataTable)
+        assert [str(column.label) for column in table.ordered_columns][2] == "Subject"
+        assert table.ordered_columns[2].width == len("/dev/shm")
+        assert all(_same(_cells(table, index)[1], screen._title_of(row))
+                   for index, row in enumerate(screen.rows))  # the first title whole on 2 lines
+
+
+async def test_at_80x24_the_subject_header_is_whole() -> None:
+    """newuser8 #12 at 80x24: the header read `Sev   Finding … Sub` (subjects `/` and `vda`) beside a
+    Finding column with about 14 blank cells."""
+    findings = [Finding(*f) for f in NEWUSER8 if f[2] != "/dev/shm"]
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _listed(app, pilot, findings)
+        table = screen.query_one("#advice-table", DataTable)
+        assert table.ordered_columns[2].width >= len("Subject")
+        header = screen_lines(app)[table.region.y]
+        assert re.search(r"Sev\s+Finding\s+Subject\b", header), header

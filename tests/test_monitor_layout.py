@@ -235,3 +235,29 @@ async def test_a_cut_name_takes_the_width_left_blank_at_80_columns(fixture: str)
         used = sum(column.width + 2 for column in table.columns.values()) + 2  # padding, scrollbar
         room = table.size.width
         assert device.width == screen._name_cells or used >= room - 1, (device.width, used, room)
+
+
+@pytest.mark.parametrize("fixture,size", [("long-names", (120, 40)), ("long-names", (80, 24)),
+                                          (LAB, (80, 24)), (LAB, (200, 60))])
+async def test_a_captures_counter_columns_are_as_wide_as_their_figures(fixture: str,
+                                                                       size: tuple[int, int]) -> None:
+    """newuser8 #3: `vg_elasticsea…ite_ahead_log            0            0        0B …` at 120x40 on
+    long-names, every counter column 8-11 cells for a `0`: a capture's one reading sizes each column from
+    its heading and widest figure, and the device names get the rest (sorted too, ▼ whole)."""
+    app = DiskDoctorApp(fixture_root(fixture))
+    async with app.run_test(size=size) as pilot:
+        screen = await open_monitor(pilot)
+        for sorted_view in (False, True):
+            if sorted_view:
+                await pilot.press("o")
+                await pilot.pause(0.1)
+            table = screen.query_one("#monitor-table", DataTable)
+            devices = [key for key in screen._row_keys if not key.startswith("group|")]
+            for column in table.columns.values():
+                key = str(column.key.value)
+                if key == "device":
+                    continue
+                widest = max([len(column.label.plain), *(len(table.get_cell(d, key).plain) for d in devices)])
+                assert column.width == widest, (key, column.width, widest)
+            if fixture == "long-names" and size[0] >= 120 and not sorted_view:  # a 50-cell name: 1 cell short
+                assert table.columns.get("device").width >= 49  # type: ignore[call-overload]

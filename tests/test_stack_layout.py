@@ -417,3 +417,26 @@ async def test_at_120_a_small_host_shows_every_extra_column(tmp_path) -> None:  
             pane, details = screen.query_one("#stack-pane").region, screen.query_one("#details-pane").region
             if details.x > pane.x:  # beside: no blank cells right of the last column
                 assert pane.width <= tree.base_width(4) + 1, (pane.width, tree.base_width(4))
+
+
+@pytest.mark.parametrize("fixture,size", [(LAB, (120, 40)), ("long-names", (200, 60)), (LAB, (200, 60))])
+async def test_the_status_names_the_extra_columns_left_out(fixture: str, size: tuple[int, int]) -> None:
+    """newuser8 #4: at 120x40 on lab-ssd the header ended `MOUNTPOINTS  ROTA SCHED` and DISC-MAX/DISC-GRAN
+    were gone without a word (at 200 on long-names all four): the status line names them, as the Monitor
+    says `+7 hidden: …`, and says nothing when every column is shown."""
+    from diskdoctor.widgets import StatusLine
+    from diskdoctor.widgets.stack_tree import EXTRA_HEADINGS
+
+    app = DiskDoctorApp(fixture_root(fixture))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        header = app.screen.query_one("#stack-columns", Static).render()
+        shown = [name for name in EXTRA_HEADINGS if name in str(header).split()]
+        hidden = [name for name in EXTRA_HEADINGS if name not in shown]
+        status = app.screen.query_one(StatusLine).plain
+        if hidden:
+            assert f"+{len(hidden)} hidden: {', '.join(hidden)}" in status, (header, status)
+        else:
+            assert "hidden" not in status, status
+        if (fixture, size) != (LAB, (200, 60)):
+            assert hidden, header  # the cases newuser8 saw

@@ -283,3 +283,14 @@ def test_committed_trim_fixture_replays() -> None:
     result = run_cli("--sysroot", "tests/fixtures/etcd-trim-blocked", "trim")
     assert result.code == 1
     assert "BLOCKED at luks-etcd (dm-crypt without allow_discards)" in result.out
+
+
+def test_discard_limits_in_evidence_read_as_sizes() -> None:
+    """newuser8 #13 on lab-ssd: `discard_max_bytes of vg0-luks1: 4294966784` where the Stack's DISC-MAX and
+    everything else say `4G`: the same lsblk size format, the exact figure in the file it names."""
+    result = run_cli("--sysroot", "tests/fixtures/lab-ssd", "advise", "--json")
+    evidence = [e for f in json.loads(result.out)["findings"] for e in f["evidence"]
+                if e["what"].startswith("discard_max_bytes of ")]
+    values = {e["what"].removeprefix("discard_max_bytes of "): e["value"] for e in evidence}
+    assert values["vg0-luks1"] == "4G" and values["luks1"] == "0B", values
+    assert all(e["source"].endswith("/queue/discard_max_bytes") for e in evidence)

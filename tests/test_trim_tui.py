@@ -39,7 +39,7 @@ async def test_verdicts_details_and_fix_cards() -> None:
         assert cards(app) == ["TRIM-CRYPT-OFF", "TRIM-LVM-MYTH"]
         assert "1 of 2 filesystems OK" in text_of(app, "#status")
         crypt = app.screen.query(FindingCard).first()
-        assert ("discard_max_bytes of luks-etcd", "0", "/sys/block/dm-1/queue/discard_max_bytes") in \
+        assert ("discard_max_bytes of luks-etcd", "0B", "/sys/block/dm-1/queue/discard_max_bytes") in \
             crypt.card.evidence  # each value with where it was read, as on the Advice screen
         assert "Evidence:" in crypt.plain and "Why: luks-etcd has discard_max_bytes 0" in crypt.plain
         assert crypt.card.badge_style == Severity.WARN.badge_style  # the one style map

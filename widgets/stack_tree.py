@@ -339,6 +339,10 @@ class StackTree(Tree[StackRow]):
         keeps all those it shows full width (a wider screen never shows fewer columns)."""
         return self.widths.fitted(width - SCROLLBAR).shown_extra
 
+    def hidden_extra(self) -> tuple[str, ...]:
+        """The extra columns' headings the fitted lines leave out for want of width (none before a fit)."""
+        return EXTRA_HEADINGS[self._fitted.shown_extra:] if self._fitted is not None else ()
+
     def _in_view(self) -> ColumnWidths:
         """The widest content of the rows on screen."""
         widths = ColumnWidths(mounts=0)  # the last column: its heading may run on past its values

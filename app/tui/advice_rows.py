@@ -33,6 +33,17 @@ def title_lines(text: str, width: int) -> int:
     return len(break_offsets(text, max(width, 1))) + 1
 
 
+@lru_cache(maxsize=8192)
+def title_cut(text: str, width: int, lines: int) -> int:
+    """About the cells of `text` cut away in `lines` lines of `width` cells (as wrapped_title draws it): 0
+    when it is whole, else at least 1, counted from where its last line starts (a title wrapped between
+    words into a third line is cut though its length is under `lines` times `width`)."""
+    if title_lines(text, width) <= lines:
+        return 0
+    rest = text if lines < 2 else text[break_offsets(text, max(width, 1))[0]:].strip()
+    return max(cell_len(rest) - max(width - 1, 0), 1)
+
+
 def wrapped_title(text: str, width: int, lines: int, cut: Callable[[str, int], str]) -> str:
     """`text` in at most `lines` lines of `width` cells ("\\n" between them), the last cut by `cut(text,
     width)` when the rest does not fit."""
@@ -114,8 +125,7 @@ def _try(titles: Sequence[str], subjects: Sequence[Sequence[str]], width: int, s
         lines = wanted if wanted > 1 and spare_lines > 0 else 1
         spare_lines -= lines - 1
         heights.append(lines)
-        if title_lines(title, width) > lines:
-            titles_cut += cell_len(title) - width * lines  # about the cells cut away
+        titles_cut += title_cut(title, width, lines)
         shown = subject_lines(tuple(row), subjects_width, lines)[1]
         if len(row) == 1:
             singles_cut += 0 if shown else max(cell_len(row[0]) - subjects_width, 0)

@@ -280,8 +280,9 @@ class AdviceScreen(Screen[None]):
         title = max((cell_len(self._title_of(row)) for row in self.rows), default=TITLE_MIN_CELLS)
         if self.subject is not None:  # narrowed to one subject: no subjects column
             return LIST_BORDER_CELLS + self._scrollbar_cells() + SEV_CELLS + 2 * CELL_PADDING + title
+        subjects = max((_subjects_needs(row) for row in self.rows), default=SUBJECTS_MIN_CELLS)
         return (LIST_BORDER_CELLS + self._scrollbar_cells() + SEV_CELLS + 3 * CELL_PADDING + title
-                + max((_subjects_needs(row) for row in self.rows), default=SUBJECTS_MIN_CELLS))
+                + max(subjects, cell_len(self._subjects_header())))
 
     def _scrollbar_cells(self) -> int:
         """The list's scrollbar: only when its rows are more than it has lines for."""
@@ -350,7 +351,9 @@ class AdviceScreen(Screen[None]):
         width = table.size.width or self.app.size.width
         titles = [self._title_of(row) for row in self.rows]
         title = max((cell_len(text) for text in titles), default=TITLE_MIN_CELLS)
+        header = cell_len(self._subjects_header())
         subjects = max((cell_len(row.subjects_text) for row in self.rows), default=SUBJECTS_MIN_CELLS)
+        subjects = max(subjects, header)
         ids = max((cell_len(row.finding.id) for row in self.rows), default=0)
         room = width - self._scrollbar_cells() - SEV_CELLS - 3 * CELL_PADDING
         spare = max(self._list_lines() - 1 - len(self.rows), 0)
@@ -362,9 +365,13 @@ class AdviceScreen(Screen[None]):
         if title + subjects + CELL_PADDING + ids <= room:  # everything whole: the rest to the subjects
             return (SEV_CELLS, title, room - CELL_PADDING - ids - title, ids), one
         needs = max((_subjects_needs(row) for row in self.rows), default=SUBJECTS_MIN_CELLS)
-        least = min(needs, max(SUBJECTS_MIN_CELLS, int(room * SUBJECT_SHARE)))
+        least = max(min(needs, max(SUBJECTS_MIN_CELLS, int(room * SUBJECT_SHARE))), header)
         plan = plan_rows(titles, [row.subjects for row in self.rows], room, least, spare, TITLE_MIN_CELLS)
         return (SEV_CELLS, plan.title, plan.subjects, 0), plan.heights
+
+    def _subjects_header(self) -> str:
+        """The Subject column's header: plural when a row stands for several (its width is never less)."""
+        return "Subjects" if any(len(row.subjects) > 1 for row in self.rows) else "Subject"
 
     def _fill_table(self) -> None:
         """(Re)build the table when the rows or the column widths change; the cursor stays."""
@@ -382,8 +389,7 @@ class AdviceScreen(Screen[None]):
         table.add_column("Sev", key="sev", width=sev)
         table.add_column("Finding", key="title", width=title)
         if subjects:
-            table.add_column("Subjects" if any(len(r.subjects) > 1 for r in self.rows) else "Subject",
-                             key="subject", width=subjects)
+            table.add_column(self._subjects_header(), key="subject", width=subjects)
         if ids:
             table.add_column("Id", key="id", width=ids)
         singles = frozenset(row.subjects_text for row in self.rows if len(row.subjects) == 1)

@@ -212,6 +212,8 @@ class MonitorScreen(Screen[None]):
         """Headings of the columns left out for want of width (said on the status line)."""
         self._fitted_width = 0
         self._name_cells = NAME_CELLS
+        self._figure_cells: dict[str, int] = {}
+        """A capture's counter columns' widths from their figures (none: the fixed widths)."""
         self._side_cells = SIDE_MIN_CELLS
         """The side pane's width: its longest line so far (never shrinking, so it does not jump each tick)."""
         self._placed_for: Selection | None = None
@@ -354,9 +356,20 @@ class MonitorScreen(Screen[None]):
                 names = [cell_len(sorted_label(layer, mount)) for mount, layer in self._first_groups(sample)]
             self._wanted_name_cells = min(max([MIN_NAME_CELLS, *names]), MAX_NAME_CELLS)
         wanted = self._wanted_name_cells
-        if wanted != self._name_cells:
-            self._name_cells, self._fitted_width = wanted, 0
+        figures = self._counter_cells(sample)
+        if wanted != self._name_cells or figures != self._figure_cells:
+            self._name_cells, self._figure_cells, self._fitted_width = wanted, figures, 0
             self._fit_columns(self.size.width)
+
+    def _counter_cells(self, sample: MonitorSample) -> dict[str, int]:
+        """A capture's counter columns as wide as their heading (with the sort mark on the sorted one) and
+        their widest figure: its one reading never changes, so a column of zeros is not 11 cells wide
+        (a live host's rate columns keep their fixed widths, room for the figures each tick brings)."""
+        if self._columns is not COUNTER_COLUMNS:
+            return {}
+        cells = [counter_cells(layer) for layer in sample.layers()]
+        return {key: max([cell_len(label) + (key == self.sort_key), *(cell_len(row[key]) for row in cells)])
+                for label, key, _ in COUNTER_COLUMNS}
 
     @staticmethod
     def _first_groups(sample: MonitorSample) -> list[tuple[str, LayerSample]]:
@@ -384,7 +397,7 @@ class MonitorScreen(Screen[None]):
         """(heading, key, width) of every column this root can show, in display order."""
         columns = [("device", "device", self._name_cells)]
         for label, key, width in self._columns:
-            columns.append((label, key, width))
+            columns.append((label, key, self._figure_cells.get(key, width)))
             if key == "util":
                 columns.append(("util trend", "spark", SPARK_CELLS))
         return columns
@@ -427,7 +440,7 @@ class MonitorScreen(Screen[None]):
             if needed <= room:
                 break
             found = next((c for c in columns if c[1] == key), None)
-            if found is not None:
+            if found is not None and key != self.sort_key:  # the column the rows are sorted by stays
                 columns.remove(found)
                 hidden.append(found[0])
                 needed -= found[2] + CELL_PADDING

@@ -207,6 +207,25 @@ class StackScreen(SnapshotScreen):
         # The header is one line whatever it says: no layout pass for it (it changes on a scroll).
         self.query_one("#stack-columns", Static).update(message.header, layout=False)
         self._size_panes()
+        self._say_status()
+
+    def _say_status(self) -> None:
+        """The status line again (the columns shown changed): the cursor's verdict, else the host's."""
+        if self.host is None:
+            return
+        kname = self._cursor_kname()
+        if kname is not None and kname in self.host.devices:
+            self._say_trim(kname)
+        else:
+            self.query_one(StatusLine).say(*self._status_parts())
+
+    def _hidden_part(self) -> list[tuple[str, int]]:
+        """The extra columns the tree leaves out for want of width, named (as the Monitor does), so a user
+        knows a wider terminal shows them (left out before "F1 help" when the line is full)."""
+        hidden = self.query_one(StackTree).hidden_extra()
+        if not hidden:
+            return []
+        return [(f"+{len(hidden)} hidden: {', '.join(hidden)} (a wider terminal shows them)", 4)]
 
     def on_resize(self) -> None:
         self._size_panes()
@@ -287,7 +306,8 @@ class StackScreen(SnapshotScreen):
         assert self.host is not None
         if self.host.warnings:
             return [(warning, 0) for warning in self.host.warnings]
-        return [("no block devices" if not self.host.devices else "", 0), ("F1 help", 1)]
+        return [("no block devices" if not self.host.devices else "", 0), *self._hidden_part(),
+                ("F1 help", 3)]
 
     @on(StackTree.LayerSelected)
     def show_layer(self, message: StackTree.LayerSelected) -> None:
@@ -315,7 +335,8 @@ class StackScreen(SnapshotScreen):
         filesystem is mounted on), the host's warnings, the help key."""
         assert self.host is not None
         group = trim_group(self.host, kname, self.trim_summaries.get(kname))
-        self.query_one(StatusLine).say((group.rows[0].value, 0), *self.host_warnings(), ("F1 help", 3))
+        self.query_one(StatusLine).say((group.rows[0].value, 0), *self.host_warnings(), *self._hidden_part(),
+                                       ("F1 help", 3))
 
     def _show_trim_of_cursor(self) -> None:
         """The TRIM verdicts arrived after the cursor's layer was drawn: say them there too."""

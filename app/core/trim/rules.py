@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from diskdoctor.app.base.formatting import human_bytes
 from diskdoctor.probes.calendar_spec import ScheduleError, describe_delta, parse_on_calendar
 from diskdoctor.probes.device_kinds import split_lvm_dm_name
 from diskdoctor.probes.discard_path import DiscardReach
@@ -84,9 +85,13 @@ def _unit_suffix(mountpoint: str) -> str:
 
 
 def _layer_evidence(ctx: TrimContext, kname: str) -> Evidence:
-    """discard_max_bytes of one layer, with the file it was read from."""
+    """discard_max_bytes of one layer in lsblk's size format (4G, 0B, as the Stack's DISC-MAX), with the file
+    it was read from."""
     device = ctx.host.devices[kname]
-    return Evidence.of(f"discard_max_bytes of {device.name}", device.discard_max_bytes)
+    what, fact = f"discard_max_bytes of {device.name}", device.discard_max_bytes
+    if fact.value is None:
+        return Evidence.of(what, fact)
+    return Evidence(what, human_bytes(fact.value), fact.source)
 
 
 def _below_evidence(ctx: TrimContext, kname: str) -> tuple[Evidence, ...]:
