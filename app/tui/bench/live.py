@@ -54,6 +54,7 @@ class LivePanel:
         query("#bench-layers-title", Static).update(view.LAYERS_LIVE_TITLE)
         query(LayerTimeTable).show_layers([])
         query(LayerTimeTable).display = True
+        query("#bench-layers-title").remove_class("-alone")
         query("#bench-stats", Static).update("")
         query("#bench-progress-text").remove_class("-finished")
         query("#bench-progress-text", Static).update(view.progress_text(
@@ -123,6 +124,7 @@ class LivePanel:
             query("#bench-layers-title", Static).update(title)
             query(LayerTimeTable).show_layers(rows)
             query(LayerTimeTable).display = bool(rows)
+            query("#bench-layers-title").set_class(not rows, "-alone")  # its own blank row under it
         query("#bench-progress-text").add_class("-finished")  # one line: no bar over the verdict
         query("#bench-stats", Static).update(self._finished_stats(result), layout=False)
         if isinstance(result, CompactionResult):  # MB/s over the run's wall time, as its summary says
