@@ -78,7 +78,7 @@ async def test_after_a_run_the_chart_shows_the_judged_load_and_c_steps_through_t
 
 @pytest.mark.live
 async def test_where_the_time_goes_shows_with_the_verdict_at_120x40(wal_disk: Path) -> None:
-    """After a run the one column starts at the layer times, the verdict under them: nothing to page."""
+    """After a run the one column starts at the verdict, the layer times under it: nothing to page."""
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await run_wal(app, pilot, str(wal_disk))
@@ -87,7 +87,7 @@ async def test_where_the_time_goes_shows_with_the_verdict_at_120x40(wal_disk: Pa
         title, verdict = screen.query_one("#bench-layers-title"), screen.query_one("#bench-verdict")
         assert "Where the time goes (at " in text_of(app, "#bench-layers-title")
         assert screen.query_one(LayerTimeTable).row_count >= 1
-        assert body.region.y <= title.region.y < verdict.region.y < body.region.bottom - 4
+        assert body.region.y <= verdict.region.y < title.region.y < body.region.bottom - 2
 
 
 async def test_before_a_run_no_empty_layer_table_sits_over_the_threshold_field() -> None:

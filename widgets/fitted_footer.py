@@ -196,8 +196,8 @@ class FittedFooter(Footer):
             items, short = lines[0]
             own, app_wide = items[:self._own_count], items[self._own_count:]
             yield from self._keys(own, short)
-            if own and app_wide:
-                yield FooterLabel(GAP, classes="footer-gap")
+            if own and app_wide:  # a key group's label ends with no margin: a space before the "│" too
+                yield FooterLabel((" " if _groups(own) else "") + GAP, classes="footer-gap")
             yield from self._keys(app_wide, short)
             yield from self._palette_key()
             return

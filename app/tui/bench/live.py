@@ -12,6 +12,7 @@ from diskdoctor.probes.engine.workloads.wal import WalLevel, WalResult
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.wal_params import PROFILES, load_text
 from diskdoctor.widgets import LatencyBars, LayerTimeTable, PercentileChart
+from rich.text import Text
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -53,7 +54,9 @@ class LivePanel:
         query("#bench-layers-title", Static).update(view.LAYERS_LIVE_TITLE)
         query(LayerTimeTable).show_layers([])
         query(LayerTimeTable).display = True
+        query("#bench-layers-title").remove_class("-alone")
         query("#bench-stats", Static).update("")
+        query("#bench-progress-text").remove_class("-finished")
         query("#bench-progress-text", Static).update(view.progress_text(
             0.0, 0.0, 0, 0.0, mb_s=(0.0, 0.0) if kind_of(kind).form.throughput else None))
 
@@ -101,8 +104,18 @@ class LivePanel:
             query("#bench-stats", Static).update(stats, layout=False)
             query(LayerTimeTable).show_layers(view.layer_rows(snapshot.layers))
 
+    def _level_stats(self, level: WalLevel) -> Text:
+        """A finished load's figures table: the histogram its verdict row judges (from when each write was
+        due; the closed loop: its sync calls), over the whole load."""
+        metric = workloads.metric_label(self.kind, self.params)
+        figures = level.sync if level.rate is None else level.latency
+        writes = self.total_write if kind_of(self.kind).form.shows_write else None
+        return view.stats_text(None, figures, metric if level.rate is None else f"{metric} from due",
+                               writes, "whole load")
+
     def show_whole_run(self, result: object) -> None:
-        """The end of a run: 100 %, its whole-run layer times, and for a WAL run its whole-run histogram."""
+        """The end of a run: its progress in one line without the bar (a WAL run's verdict says its writes
+        and time instead), its whole-run figures and layer times, and a WAL run's whole histogram."""
         query = self.screen.query_one
         layers = getattr(result, "layers", None)  # interference keeps them per phase: its last interval stays
         if layers is not None:
@@ -111,6 +124,9 @@ class LivePanel:
             query("#bench-layers-title", Static).update(title)
             query(LayerTimeTable).show_layers(rows)
             query(LayerTimeTable).display = bool(rows)
+            query("#bench-layers-title").set_class(not rows, "-alone")  # its own blank row under it
+        query("#bench-progress-text").add_class("-finished")  # one line: no bar over the verdict
+        query("#bench-stats", Static).update(self._finished_stats(result), layout=False)
         if isinstance(result, CompactionResult):  # MB/s over the run's wall time, as its summary says
             query("#bench-progress-text", Static).update(view.progress_text(
                 1.0, result.duration_s, self.last_ops, 0.0, finished=True,
@@ -125,9 +141,22 @@ class LivePanel:
             return
         self.total_sync = result.sync
         query(LatencyBars).show_bands(HISTOGRAM_TITLE, view.log_bands(self.total_sync))
-        query("#bench-progress-text", Static).update(view.progress_text(
-            1.0, result.duration_s, result.samples, result.ops_per_s or 0.0, finished=True))
+        query("#bench-progress-text").display = False  # the verdict says the judged load's writes and time
         self.result = result  # the screen's verdict then says which load is judged (judge)
+
+    def _finished_stats(self, result: object) -> Text:
+        """The figures table once the run has ended: the whole run's (or, for interference, the last
+        phase's) column alone, the last interval's gone (it read as the judged figure)."""
+        form = kind_of(self.kind).form
+        if form.throughput:
+            return self.figures.throughput_text(None)
+        metric = workloads.metric_label(self.kind, self.params)
+        total, title = self.figures.total, "whole phase" if self.figures.phased else "whole run"
+        if isinstance(result, WalResult):  # the judged figures themselves (judge shows the judged load's)
+            if result.levels:
+                return self._level_stats(result.levels[-1])  # the load drawn last
+            total = result.sync
+        return view.stats_text(None, total, metric, self.total_write if form.shows_write else None, title)
 
     def judge(self, level: WalLevel | None) -> None:
         """The verdict judged `level`: the chart, figures, histogram and layer times show it."""
@@ -154,11 +183,12 @@ class LivePanel:
         chart.clear_history(self.phases.title(index))
         for t, values in trace.points:
             chart.push(t, values)
-        if trace.stats is not None:
-            query("#bench-stats", Static).update(trace.stats, layout=False)
         level = self.phases.level(result, index) if result is not None else None
         if level is None:
+            if trace.stats is not None:
+                query("#bench-stats", Static).update(trace.stats, layout=False)
             return
+        query("#bench-stats", Static).update(self._level_stats(level), layout=False)
         title = f"latency histogram (at {level_text(level)})"
         query(LatencyBars).show_bands(title, view.log_bands(level.latency))
         rows = view.layer_rows(level.layers)

@@ -38,7 +38,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
-from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Header, Input, Select, Static, Tabs
 from textual.worker import Worker, WorkerState
 
@@ -59,9 +58,6 @@ __all__ = ["NO_LIVE_HOST", "BenchScreen"]
 LONGER_FACTOR = 4
 WIDE_FROM = 160
 VERDICT_SCROLL_TRIES = 5
-VERDICT_ROWS = 12
-"""After a run the one column starts at "Where the time goes" when this much of the verdict shows under it
-(at 120x40 it does; at 80x24 the verdict keeps the top, its layer times one PgUp away)."""
 VERDICT_SCROLL_RETRY_S = 0.1
 FOLD_BELOW = 45
 """Shorter terminals fold the form into one line while a run goes and after it, so its figures and verdict
@@ -169,16 +165,19 @@ class BenchScreen(SnapshotScreen):
                 yield PercentileChart(id="bench-chart")
                 yield LatencyBars(id="bench-histogram")
             with VerticalScroll(id="bench-right"):
+                # a finished run's verdict and its advice first (newuser8: under the progress and the live
+                # figures it was on row 24 at 200x60), then its layer times (moved up once it ends, see
+                # _layer_times_first), the figures and the threshold
+                yield FiguresText("", id="bench-verdict")
+                yield FiguresText("", id="bench-advice")
+                yield FiguresText("", id="bench-fio")
                 yield Static("", id="bench-progress-text")
                 yield Static("", id="bench-stats")
                 yield Static(view.LAYERS_LIVE_TITLE, id="bench-layers-title", classes="pane-title")
                 yield LayerTimeTable(id="bench-layers")
                 yield FiguresText("", id="bench-plan")  # before the first run: what Start runs
                 yield FiguresText("", id="bench-previous")
-                yield FiguresText("", id="bench-verdict")
-                yield ThresholdRow()  # under the verdict it judges (the figures and verdict come first)
-                yield FiguresText("", id="bench-advice")
-                yield FiguresText("", id="bench-fio")
+                yield ThresholdRow()  # under what Start runs, the figures and the verdict it judges
                 with Horizontal(id="bench-after"):  # shown once a run has finished
                     yield Button("Run again", id="bench-again", tooltip="Same settings, same directory (a).")
                     yield Button("Run longer", id="bench-longer",
@@ -191,7 +190,8 @@ class BenchScreen(SnapshotScreen):
 
     def on_mount(self) -> None:
         self.sub_title = "Benchmark: database-style writes, measured live"
-        self.query_one("#bench-after").display = self.query_one("#bench-advice").display = False
+        for selector in ("#bench-after", "#bench-advice", "#bench-fio"):
+            self.query_one(selector).display = False
         self._show_live_panes(False)
         self.query_one(LatencyBars).show_bands(HISTOGRAM_TITLE, [])
         label_fields(self.query_one(ThresholdRow))
@@ -335,6 +335,7 @@ class BenchScreen(SnapshotScreen):
         if isinstance(self.focused, (Input, Button)):
             self.set_focus(None)  # so s, f, t, a, l and Esc reach the screen instead of the form
         self.query_one("#bench-after").display = False
+        self._layer_times_first(False)
         self._show_live_panes(True)
         self.query_one("#bench-progress-text").remove_class("-note")  # back to its fixed two lines
         self.query_one(BenchForm).show_params(params)
@@ -349,8 +350,9 @@ class BenchScreen(SnapshotScreen):
         self.kind = bench_run.kind_of(params)
         self.live.reset(self.kind, params)
         self._show_judging()
-        for selector in ("#bench-verdict", "#bench-advice", "#bench-fio"):
+        for selector in ("#bench-verdict", "#bench-advice", "#bench-fio"):  # no blank rows at the top
             self.query_one(selector, Static).update("")
+            self.query_one(selector).display = False
         self.refresh_bindings()
         self._status(f"Checking {directory}…")
         self.engine.start(params, directory, self.query_one(ThresholdRow).settings())
@@ -402,15 +404,25 @@ class BenchScreen(SnapshotScreen):
         self.result, self.saved_note = message.result, message.saved
         self.record = message.record or BenchRecord(self.kind, self.params, self.target, message.result)
         self._judged = None
-        self.query_one("#bench-after").display = True
+        self.query_one("#bench-after").display = self.query_one("#bench-verdict").display = True
+        self._layer_times_first(True)
         self._label_longer()
         self.live.show_whole_run(message.result)
         self.query_one("#bench-run-fio").display = fio_available() is not None
         self.rejudge()  # the verdict, also on the status line so it is visible at any size
+        self.query_one("#bench-right").scroll_home(animate=False)  # the verdict heads the column
         if self.has_class("-narrow"):  # one scrolling column: the verdict at the top (PgUp: the chart)
             # after the layout that sizes the verdict, advice and buttons just filled in
             self._pin_verdict = True
             self.call_after_refresh(self.call_after_refresh, self._show_verdict_first)
+
+    def _layer_times_first(self, first: bool) -> None:
+        """After a run, "Where the time goes" follows the verdict and its advice, before the figures table
+        (they explain the verdict, and show with it at 120x40); while a run goes it follows the figures."""
+        right = self.query_one("#bench-right")
+        title, table = self.query_one("#bench-layers-title"), self.query_one(LayerTimeTable)
+        right.move_child(title, after=self.query_one("#bench-fio" if first else "#bench-stats"))
+        right.move_child(table, after=title)
 
     def _show_verdict_first(self, tries: int = VERDICT_SCROLL_TRIES) -> None:
         """Scroll the one column so the verdict is at its top; again a moment later while the advice and
@@ -420,40 +432,10 @@ class BenchScreen(SnapshotScreen):
             return
         if self.focused is not None and body in self.focused.ancestors:
             self.set_focus(None, scroll_visible=False)  # a focused field in the column would pull it back
-        verdict = self.query_one("#bench-verdict")
-        target = self._first_in_view(body, verdict)
-        body.scroll_to_widget(target, top=True, animate=False)
-        if tries > 1 and target.region.y != body.region.y:
+        verdict = self.query_one("#bench-verdict")  # its advice, the figures and layer times follow it
+        body.scroll_to_widget(verdict, top=True, animate=False)
+        if tries > 1 and verdict.region.y != body.region.y:
             self.set_timer(VERDICT_SCROLL_RETRY_S, lambda: self._show_verdict_first(tries - 1))
-        else:  # where the column rests: never inside a table's figures with its header above the fold
-            self.set_timer(VERDICT_SCROLL_RETRY_S, self._keep_headers)
-
-    def _first_in_view(self, body: Widget, verdict: Widget) -> Widget:
-        """Where the one column starts after a run: at "Where the time goes" when the verdict's first
-        VERDICT_ROWS lines still show under it (the layer times explain the verdict), else at the verdict."""
-        title = self.query_one("#bench-layers-title")
-        if not title.display or not self.query_one(LayerTimeTable).display:
-            return verdict
-        above = verdict.region.y - title.region.y
-        return title if above > 0 and above + VERDICT_ROWS <= body.region.height else verdict
-
-    def _keep_headers(self) -> None:
-        """When the column cannot scroll the verdict to its top, its top row may fall inside a table above
-        it (figures without the header saying which column is which): start at that table's header instead,
-        as long as the verdict's first line stays in view."""
-        body = self.query_one("#bench-body")
-        if self.busy or self.result is None or not self._pin_verdict:
-            return
-        top, bottom = body.region.y, body.region.bottom
-        verdict = self.query_one("#bench-verdict")
-        if verdict.region.y <= top:
-            return
-        for table, head in (("#bench-stats", "#bench-stats"), ("#bench-layers", "#bench-layers-title")):
-            widget, header = self.query_one(table), self.query_one(head)
-            if header.region.y < top < widget.region.bottom:
-                if verdict.region.y + (top - header.region.y) < bottom:
-                    body.scroll_to(y=body.scroll_y - (top - header.region.y), animate=False, immediate=True)
-                return
 
     def _show_stopped(self, message: RunEnded) -> None:
         """A cancelled or failed run: what it did, and nothing judged."""
@@ -488,7 +470,7 @@ class BenchScreen(SnapshotScreen):
         self.query_one("#bench-verdict", Static).update(Text("\n".join(lines)))
         self._show_advice(record)
         comparison, warning = fio_view.comparison(self.params, self.result, self.fio, judged)
-        self.query_one("#bench-fio", Static).update(comparison)
+        self._show_fio(comparison)
         self.query_one(StatusLine).say((lines[0], 0), (warning or "", 1),
                                        (f"{self.saved_note} (key 5)" if self.saved_note else "", 1),
                                        ("f fio side by side" if fio_available() and not self.fio else "", 3),
@@ -515,8 +497,7 @@ class BenchScreen(SnapshotScreen):
             self._show_advice(replace(self.record, threshold=threshold, threshold_source=source))
         fio = self.fio if isinstance(self.fio, FioSyncStats) else None
         if fio is not None:
-            self.query_one("#bench-fio", Static).update(
-                view.comparison_text(self.params, self.result, fio, threshold))  # type: ignore[arg-type]
+            self._show_fio(view.comparison_text(self.params, self.result, fio, threshold))  # type: ignore[arg-type]
         disagreement = view.fio_disagreement(self.result, fio, threshold) if fio else None
         in_ram = "in RAM: this says nothing about a disk" if view.ram_note(self.target.fstype) and \
             caveats is None else ""  # the caveats' [not durable] says it otherwise
@@ -533,6 +514,12 @@ class BenchScreen(SnapshotScreen):
                                        (f"{self.saved_note} (key 5)" if self.saved_note else "", 1),
                                        ("f fio side by side" if fio_available() and not self.fio else "", 3),
                                        ("t threshold · a again · l longer", 4))
+
+    def _show_fio(self, comparison: Text) -> None:
+        """fio's figures beside ours, under the verdict (nothing, not a blank row, before fio has run)."""
+        fio = self.query_one("#bench-fio", Static)
+        fio.update(comparison)
+        fio.display = bool(comparison.plain)
 
     def _show_advice(self, record: BenchRecord) -> None:
         """The advisor's finding for a WAL or interference run, in the Advice screen's words and colours."""
@@ -563,8 +550,10 @@ class BenchScreen(SnapshotScreen):
         Start runs mid-sentence (newuser7)."""
         for selector in ("#bench-progress-text", "#bench-stats", "#bench-layers-title", "#bench-layers"):
             self.query_one(selector).display = shown
-        charted = shown or self.params is not None  # (an empty verdict's margin put blank rows above it)
-        self.query_one("#bench-left").display = self.query_one("#bench-verdict").display = charted
+        charted = shown or self.params is not None
+        self.query_one("#bench-left").display = charted
+        # only a finished run's verdict (an empty verdict's margin put blank rows above the figures)
+        self.query_one("#bench-verdict").display = not self.busy and self.result is not None
         self.query_one("#bench-body").set_class(not charted, "-before-run")  # no rule beside a hidden chart
         self.query_one("#bench-previous").display = self.previous is not None
         self.query_one("#bench-plan").display = not shown

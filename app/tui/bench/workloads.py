@@ -100,14 +100,17 @@ class LiveFigures:
         seconds = self.seconds or 1e-9
         return self.bytes_read / seconds / 1e6, self.bytes_written / seconds / 1e6
 
-    def throughput_text(self, interval: Interval) -> Text:
-        """Read and write MB/s of the last interval and of the run so far (compaction)."""
-        seconds, total = interval.seconds or 1e-9, self.seconds or 1e-9
-        text = Text(f"{'MB/s':<9} {'last interval':>16} {'whole run':>16}\n", style="bold")
-        text.append(f"{'read':<9} {interval.bytes_read / seconds / 1e6:>16,.1f} "
-                    f"{self.bytes_read / total / 1e6:>16,.1f}\n")
-        text.append(f"{'write':<9} {interval.bytes_written / seconds / 1e6:>16,.1f} "
-                    f"{self.bytes_written / total / 1e6:>16,.1f}\n")
+    def throughput_text(self, interval: Interval | None) -> Text:
+        """Read and write MB/s of the last interval and of the run so far (compaction); without `interval`
+        (the run has finished) the whole run's alone."""
+        total = self.seconds or 1e-9
+        columns = [("whole run", self.bytes_read / total, self.bytes_written / total)]
+        if interval is not None:
+            last = interval.seconds or 1e-9
+            columns.insert(0, ("last interval", interval.bytes_read / last, interval.bytes_written / last))
+        text = Text(f"{'MB/s':<9}" + "".join(f" {title:>16}" for title, _, _ in columns) + "\n", style="bold")
+        text.append(f"{'read':<9}" + "".join(f" {read / 1e6:>16,.1f}" for _, read, _ in columns) + "\n")
+        text.append(f"{'write':<9}" + "".join(f" {write / 1e6:>16,.1f}" for _, _, write in columns) + "\n")
         file_sync = self.totals.get("file_sync") or LatencyHistogram()
         text.append(f"file sync (fdatasync per output file): p50 {_ms(file_sync.percentile(50))} · p99 "
                     f"{_ms(file_sync.percentile(99))} · {file_sync.count:,} files")
