@@ -259,6 +259,10 @@ class BenchForm(Vertical):
         field.focus()
         field.cursor_position = len(field.value)
 
+    def valid_directory(self, text: str) -> bool:
+        """Whether `text` names a directory a run could start in (or nothing yet)."""
+        return self._valid_directory(text)
+
     def _valid_directory(self, text: str) -> bool:
         """Empty (nothing chosen yet), an existing directory, or a mountpoint the filesystem menu offers."""
         path = one_leading_slash(text.strip())
