@@ -104,3 +104,29 @@ async def test_a_run_picked_on_runs_gives_its_own_directory(runs_in_directories:
             assert directory == runs_in_directories
             assert status(app).startswith(f"{runs_in_directories} (chosen on Runs): press s to start"), \
                 status(app)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_filesystem_menu_is_as_wide_as_the_filesystem_it_shows(fixture_mounts: None,
+                                                                        size: tuple[int, int]) -> None:
+    """newuser8 #9: the menu took 76 cells for `/  (ext4 on vda)` (its longest entry) while the directory got
+    16-22. Shut, it is as wide as the entry it shows and the directory gets the rest; open, as its longest."""
+    from diskdoctor.app.tui.bench.form import SELECT_EDGES
+    from textual.widgets import Select
+
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        await settled(app, pilot)
+        await visit(app, pilot, "3")
+        app.screen.choose_directory("/")
+        await settled(app, pilot)
+        menu, field = app.screen.query_one("#bench-fs", Select), app.screen.query_one("#bench-dir")
+        shown = next(len(str(prompt)) for prompt, value in menu._options if value == "/")
+        longest = max(len(str(prompt)) for prompt, _ in menu._options)
+        assert longest > shown
+        assert menu.region.width <= max(shown + SELECT_EDGES, 20), (menu.region, shown)
+        if size[0] >= 120:
+            assert field.region.width > menu.region.width, (field.region, menu.region)
+        menu.expanded = True
+        await settled(app, pilot)
+        assert menu.region.width >= min(longest + SELECT_EDGES, size[0] // 2), (menu.region, longest)

@@ -139,13 +139,18 @@ class FittedFooter(Footer):
         return list(declared.values())
 
     def _declared_own(self, own: list[Shown]) -> list[Shown]:
-        """The screen's own keys it may come to show (those it declares, and those shown now)."""
+        """The screen's own keys it may come to show (those it declares, and those shown now); only those
+        shown now while a focused field shows keys of its own (typing a filter is a mode of its own)."""
         app_actions = {binding.action for cls in type(self.app).__mro__
                        for binding in Binding.make_bindings(cls.__dict__.get("BINDINGS", ()))}
+        screen = [item for item in self._declared()
+                  if item[0].action not in app_actions and item[0].action not in QUIT_ACTIONS]
+        screen_actions = {binding.action for binding, _, _ in screen}
+        if any(binding.action not in screen_actions for binding, _, _ in own):
+            return own
         every = {binding.action: (binding, enabled, tooltip) for binding, enabled, tooltip in own}
-        for binding, enabled, tooltip in self._declared():
-            if binding.action not in app_actions and binding.action not in QUIT_ACTIONS:
-                every.setdefault(binding.action, (binding, enabled, tooltip))
+        for binding, enabled, tooltip in screen:
+            every.setdefault(binding.action, (binding, enabled, tooltip))
         return list(every.values())
 
     def _fits_one_line(self, items: list[Shown], width: int) -> bool:
