@@ -142,6 +142,9 @@ class BenchScreen(SnapshotScreen):
         self._origin: tuple[str, str] | None = None
         """The directory this screen filled in and where it came from ("suggested from TRIM's cursor",
         "chosen on Runs"); any other directory in the field was typed."""
+        self._said: str | None = None
+        """The directory the status line last named (a change message arriving late for it, after a run's
+        verdict took the line, leaves the verdict)."""
         self._problem_form: tuple[object, ...] | None = None
         """What the form said when the status line showed a problem with it (the problem goes once the form
         says something else; a change message arriving late, for values set before, leaves it)."""
@@ -265,7 +268,7 @@ class BenchScreen(SnapshotScreen):
         if self.busy or not self.root.live:
             return
         form = self.query_one(BenchForm)
-        directory = form.directory
+        directory = self._said = form.directory
         self._problem_form = None
         if not directory:
             self.query_one(StatusLine).say(READY_HINT)
@@ -801,6 +804,6 @@ class BenchScreen(SnapshotScreen):
         if event.control.id == "bench-fs" and isinstance(event.value, str) and self.focused is not None \
                 and (self.focused is event.control or event.control in self.focused.ancestors):
             self._origin = (event.value, "picked from the filesystem menu")
-        if event.control.id == "bench-dir" or (self._problem_form is not None and not self.busy
-                                               and form.values() != self._problem_form):
+        if (event.control.id == "bench-dir" and form.directory != self._said) or \
+                (self._problem_form is not None and not self.busy and form.values() != self._problem_form):
             self._say_target()
