@@ -789,6 +789,7 @@ class BenchScreen(SnapshotScreen):
         """A problem with what the form says: on the status line until the form says something else."""
         self._status(text)
         self._problem_form = self.query_one(BenchForm).values()
+        self._said = self.query_one(BenchForm).directory  # a late change message for it leaves the problem
 
     @on(Input.Changed, "#bench-form Input")
     @on(Select.Changed, "#bench-form Select")
