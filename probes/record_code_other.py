@@ -553,12 +553,12 @@ TEXTS = (
     'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'title\',\'shows\',\'words\',\'sources\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
     'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'title\',\'shows\',\'words\',\'sources\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
     'def __create_fn__():\n def __hash__(self):\n  return hash((self.title,self.shows,self.words,self.sources,))\n return __hash__',
-    "def __create_fn__(_type_kname, _type_mountpoint, _type_by, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,kname:_type_kname,mountpoint:_type_mountpoint,by:_type_by)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'kname',kname)\n  __dataclass_builtins_object__.__setattr__(self,'mountpoint',mountpoint)\n  __dataclass_builtins_object__.__setattr__(self,'by',by)\n return __init__",
-    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(kname={self.kname!r}, mountpoint={self.mountpoint!r}, by={self.by!r})"\n return __repr__',
-    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.kname,self.mountpoint,self.by,)==(other.kname,other.mountpoint,other.by,)\n  return NotImplemented\n return __eq__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'kname\',\'mountpoint\',\'by\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'kname\',\'mountpoint\',\'by\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
-    'def __create_fn__():\n def __hash__(self):\n  return hash((self.kname,self.mountpoint,self.by,))\n return __hash__',
+    "def __create_fn__(_type_kname, _type_mountpoint, _type_by, _type_directory, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_directory, _return_type):\n def __init__(self,kname:_type_kname,mountpoint:_type_mountpoint,by:_type_by,directory:_type_directory=_dflt_directory)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'kname',kname)\n  __dataclass_builtins_object__.__setattr__(self,'mountpoint',mountpoint)\n  __dataclass_builtins_object__.__setattr__(self,'by',by)\n  __dataclass_builtins_object__.__setattr__(self,'directory',directory)\n return __init__",
+    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(kname={self.kname!r}, mountpoint={self.mountpoint!r}, by={self.by!r}, directory={self.directory!r})"\n return __repr__',
+    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.kname,self.mountpoint,self.by,self.directory,)==(other.kname,other.mountpoint,other.by,other.directory,)\n  return NotImplemented\n return __eq__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'kname\',\'mountpoint\',\'by\',\'directory\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'kname\',\'mountpoint\',\'by\',\'directory\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
+    'def __create_fn__():\n def __hash__(self):\n  return hash((self.kname,self.mountpoint,self.by,self.directory,))\n return __hash__',
     'def __create_fn__(_type_findings, _type_label, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,findings:_type_findings,label:_type_label)->_return_type:\n  self.findings=findings\n  self.label=label\n  self.__post_init__()\n return __init__',
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(findings={self.findings!r}, label={self.label!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.findings,self.label,)==(other.findings,other.label,)\n  return NotImplemented\n return __eq__',
@@ -5016,31 +5016,32 @@ def __create_fn__():
  return __hash__
 CODES.append(__create_fn__.__code__)
 
-def __create_fn__(_type_kname, _type_mountpoint, _type_by, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
- def __init__(self,kname:_type_kname,mountpoint:_type_mountpoint,by:_type_by)->_return_type:
+def __create_fn__(_type_kname, _type_mountpoint, _type_by, _type_directory, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_directory, _return_type):
+ def __init__(self,kname:_type_kname,mountpoint:_type_mountpoint,by:_type_by,directory:_type_directory=_dflt_directory)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'kname',kname)
   __dataclass_builtins_object__.__setattr__(self,'mountpoint',mountpoint)
   __dataclass_builtins_object__.__setattr__(self,'by',by)
+  __dataclass_builtins_object__.__setattr__(self,'directory',directory)
  return __init__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(kname={self.kname!r}, mountpoint={self.mountpoint!r}, by={self.by!r})"
+  return self.__class__.__qualname__ + f"(kname={self.kname!r}, mountpoint={self.mountpoint!r}, by={self.by!r}, directory={self.directory!r})"
  return __repr__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.kname,self.mountpoint,self.by,)==(other.kname,other.mountpoint,other.by,)
+   return (self.kname,self.mountpoint,self.by,self.directory,)==(other.kname,other.mountpoint,other.by,other.directory,)
   return NotImplemented
  return __eq__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
-  if type(self) is cls or name in ('kname','mountpoint','by',):
+  if type(self) is cls or name in ('kname','mountpoint','by','directory',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
  return __setattr__
@@ -5048,7 +5049,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
-  if type(self) is cls or name in ('kname','mountpoint','by',):
+  if type(self) is cls or name in ('kname','mountpoint','by','directory',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
  return __delattr__
@@ -5056,7 +5057,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __hash__(self):
-  return hash((self.kname,self.mountpoint,self.by,))
+  return hash((self.kname,self.mountpoint,self.by,self.directory,))
  return __hash__
 CODES.append(__create_fn__.__code__)
 

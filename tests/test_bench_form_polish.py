@@ -108,7 +108,7 @@ async def test_an_error_stays_when_a_change_made_before_it_arrives_late() -> Non
         assert "cannot read block size '2x'" in text_of(app, "#bench-status")
         screen.query_one("#bench-bs", Input).value = "4k"  # a change after the error: it goes
         await pilot.pause()
-        assert text_of(app, "#bench-status").startswith("Pick a filesystem or type a directory")
+        assert text_of(app, "#bench-status").startswith("/tmp (typed): press s to start")
 
 
 async def test_missing_directory_is_marked_while_typing_and_a_fixed_problem_leaves_the_status() -> None:
@@ -125,7 +125,7 @@ async def test_missing_directory_is_marked_while_typing_and_a_fixed_problem_leav
         await pilot.pause()
         assert field.has_class("-invalid")
         assert "directory: no such directory" in text_of(app, "#bench-form-error")
-        assert text_of(app, "#bench-status").startswith("Pick a filesystem or type a directory")
+        assert text_of(app, "#bench-status").startswith("/no/such/dir (typed): no such directory")
         field.value = "/tmp"
         await pilot.pause()
         assert not field.has_class("-invalid") and not screen.query_one("#bench-form-error").display

@@ -45,7 +45,7 @@ async def test_trims_cursor_row_is_suggested_not_chosen(fixture_mounts: None, si
         await visit(app, pilot, "3")
         form = app.screen.query_one(BenchForm)
         assert form.directory == highlighted
-        assert status(app).startswith(f"suggested: {highlighted} (under TRIM's cursor): press s to start")
+        assert status(app).startswith(f"{highlighted} (suggested from TRIM's cursor): press s to start")
         assert "pick one" not in status(app).lower()
         assert chosen(app) is None
         await visit(app, pilot, "4")
@@ -86,4 +86,4 @@ async def test_a_later_look_replaces_an_untouched_suggestion(fixture_mounts: Non
         assert moved and moved != first
         await visit(app, pilot, "3")
         assert app.screen.query_one(BenchForm).directory == moved
-        assert f"{moved} chosen (selected on the TRIM screen)" in status(app)
+        assert f"{moved} (chosen on TRIM): press s to start" in status(app)

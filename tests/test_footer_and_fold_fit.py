@@ -209,3 +209,23 @@ async def test_a_stack_filter_that_keeps_no_device_leaves_an_empty_tree_not_a_tr
         await pilot.press("j", "k", "g", "G", "e", "right", "left", "escape")
         await settle(pilot)
         assert app.is_running and "37 devices" in screen_lines(app)[1]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)], ids=["80x24", "120x40", "200x60"])
+async def test_benchmark_keys_keep_one_set_of_labels_before_and_after_a_run(size: tuple[int, int]) -> None:
+    """newuser8: `/ Directory t Threshold` during a run, `/ Dir t Limit` after it; and at 200 `[ ] Workload│`
+    had no space before the bar."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        labels = {key.action: key.description for key in app.screen.query(FooterKey)}
+        before = (labels.get("focus_directory"), labels.get("threshold"))
+        assert before[0] and before[1]
+        feed_fixed_run(app.screen)
+        await settle(pilot)
+        await pilot.pause(0.3)
+        labels = {key.action: key.description for key in app.screen.query(FooterKey)}
+        assert (labels.get("focus_directory"), labels.get("threshold")) == before
+        assert "Workload│" not in footer_text(app)

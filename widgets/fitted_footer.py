@@ -103,10 +103,14 @@ class FittedFooter(Footer):
         return (sum(self._cells(b, short) for b, _, _ in items if b.group is None)
                 + sum(self._group_cells(group, grouped, short) for group, grouped in groups.items()))
 
-    def _fit_line(self, items: list[Shown], room: int) -> tuple[list[Shown], bool]:
+    def _fit_line(self, items: list[Shown], room: int,
+                  every: list[Shown] | None = None) -> tuple[list[Shown], bool]:
         """The keys of one line that fit in `room` cells and whether they take short labels: full labels when
-        all fit, else short ones, and only then the last declared of the keys that may go are left out."""
-        if self._line_cells(items, short=False) <= room:
+        all fit (and all of `every`, the keys the line may come to show, so a label does not change as keys
+        come and go: newuser8 saw `/ Directory t Threshold` during a run, `/ Dir t Limit` after it), else
+        short ones, and only then the last declared of the keys that may go are left out."""
+        if self._line_cells(items, short=False) <= room and \
+                (every is None or self._line_cells(every, short=False) <= room):
             return items, False
         groups = _groups(items)
         room -= sum(self._group_cells(group, grouped, True) for group, grouped in groups.items())
@@ -134,6 +138,21 @@ class FittedFooter(Footer):
                         declared[binding.action] = (binding, True, "")
         return list(declared.values())
 
+    def _declared_own(self, own: list[Shown]) -> list[Shown]:
+        """The screen's own keys it may come to show (those it declares, and those shown now); only those
+        shown now while a focused field shows keys of its own (typing a filter is a mode of its own)."""
+        app_actions = {binding.action for cls in type(self.app).__mro__
+                       for binding in Binding.make_bindings(cls.__dict__.get("BINDINGS", ()))}
+        screen = [item for item in self._declared()
+                  if item[0].action not in app_actions and item[0].action not in QUIT_ACTIONS]
+        screen_actions = {binding.action for binding, _, _ in screen}
+        if any(binding.action not in screen_actions for binding, _, _ in own):
+            return own
+        every = {binding.action: (binding, enabled, tooltip) for binding, enabled, tooltip in own}
+        for binding, enabled, tooltip in screen:
+            every.setdefault(binding.action, (binding, enabled, tooltip))
+        return list(every.values())
+
     def _fits_one_line(self, items: list[Shown], width: int) -> bool:
         """Whether one line holds these keys with their full labels and the palette key."""
         return self._line_cells(items, short=False) + PALETTE_CELLS <= width
@@ -154,7 +173,8 @@ class FittedFooter(Footer):
                 self._fits_one_line(self._declared(), width - GAP_CELLS):
             self._own_count = len(own)
             return [(own + app_wide, False)]  # the screen's own keys first, then the same-everywhere ones
-        return [self._fit_line(own, width), self._fit_line(app_wide, width - PALETTE_CELLS)]
+        return [self._fit_line(own, width, self._declared_own(own)),
+                self._fit_line(app_wide, width - PALETTE_CELLS)]
 
     def bindings_changed(self, screen: Screen) -> None:
         """The screen's keys may have changed (focus moved, the screen came back): compose the keys again

@@ -227,7 +227,7 @@ class RunsScreen(Screen[None]):
         if run is None or run.id == self._placed:
             return
         target = run.stack.target
-        choose(self.app, None, target.mountpoint or target.directory, "runs")
+        choose(self.app, None, target.mountpoint or target.directory, "runs", target.directory)
         self._placed = run.id
 
     @work(thread=True, exclusive=True, group="runs", exit_on_error=False, description="load saved runs")

@@ -15,6 +15,8 @@ class Selection:
     mountpoint: str | None
     by: str
     """The screen that made it (a screen does not re-apply its own selection)."""
+    directory: str | None = None
+    """The directory itself when one was chosen inside the filesystem (a saved run's own directory)."""
 
     @property
     def subject(self) -> str | None:
@@ -27,10 +29,11 @@ def chosen(app: App[object]) -> Selection | None:
     return getattr(app, "selection", None)
 
 
-def choose(app: App[object], kname: str | None, mountpoint: str | None, by: str) -> None:
-    """Remember the device/filesystem just chosen on screen `by` for the other screens."""
+def choose(app: App[object], kname: str | None, mountpoint: str | None, by: str,
+           directory: str | None = None) -> None:
+    """Remember the device/filesystem (and a directory in it) chosen on screen `by` for the other screens."""
     if kname or mountpoint:
-        app.selection = Selection(kname, mountpoint, by)  # type: ignore[attr-defined]
+        app.selection = Selection(kname, mountpoint, by, directory)  # type: ignore[attr-defined]
 
 
 def looked_at(app: App[object]) -> Selection | None:

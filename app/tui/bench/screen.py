@@ -5,6 +5,7 @@ The pieces live beside it: the form (bench_form), the threshold row (bench_thres
 
 from __future__ import annotations
 
+import os
 import subprocess
 from dataclasses import replace
 
@@ -48,7 +49,7 @@ from . import fio_run as bench_fio_run
 from . import fio_view, view, workloads
 from . import run as bench_run
 from .folded import FoldedForm
-from .form import BenchForm, label_fields
+from .form import BenchForm, label_fields, one_leading_slash
 from .live import HISTOGRAM_TITLE, LivePanel
 from .messages import ContentionReady, EarlierRuns, FioEnded, IntervalReady, RunEnded, RunStarted
 from .run import RunController
@@ -134,6 +135,12 @@ class BenchScreen(SnapshotScreen):
         """The selection last offered as the target (offered once; the user may change it)."""
         self._suggested: str | None = None
         """The mountpoint filled in as a suggestion (a later suggestion may replace it; a typed one stays)."""
+        self._origin: tuple[str, str] | None = None
+        """The directory this screen filled in and where it came from ("suggested from TRIM's cursor",
+        "chosen on Runs"); any other directory in the field was typed."""
+        self._said: str | None = None
+        """The directory the status line last named (a change message arriving late for it, after a run's
+        verdict took the line, leaves the verdict)."""
         self._problem_form: tuple[object, ...] | None = None
         """What the form said when the status line showed a problem with it (the problem goes once the form
         says something else; a change message arriving late, for values set before, leaves it)."""
@@ -216,9 +223,23 @@ class BenchScreen(SnapshotScreen):
             return
         self._offered = selection
         form = self.query_one(BenchForm)
+        screen = SELECTED_ON.get(selection.by, selection.by)
+        on_it = form.mountpoint_of(form.directory) == selection.mountpoint
+        if selection.directory and selection.directory != selection.mountpoint:
+            # a run's own directory (newuser8: Runs gave its filesystem); a directory typed on it stays
+            typed_on_it = on_it and self._origin_of(form.directory) == "typed"
+            if form.directory == selection.directory or typed_on_it:
+                return
+            if os.path.isdir(selection.directory):
+                self.choose_directory(selection.directory, screen)
+            else:
+                self.choose_directory(selection.mountpoint, screen,
+                                      f"{path_ellipsis(visible(selection.directory), SUGGESTED_PATH_CELLS)} "
+                                      "is gone: its filesystem")
+            return
         # A directory already typed on the chosen filesystem stays: the run goes where the user said.
-        if form.mountpoint_of(form.directory) != selection.mountpoint:
-            self.choose_directory(selection.mountpoint, SELECTED_ON.get(selection.by, selection.by))
+        if not on_it:
+            self.choose_directory(selection.mountpoint, screen)
 
     def _suggest(self, looked: Selection | None) -> None:
         """Fill in the filesystem the user left under the cursor on Stack or TRIM, and say it is only a
@@ -230,13 +251,37 @@ class BenchScreen(SnapshotScreen):
         if form.directory and form.directory != self._suggested:
             return  # the user's own choice stays
         self._offered, self._suggested = looked, looked.mountpoint
+        where = SELECTED_ON.get(looked.by, looked.by)
+        self._origin = (looked.mountpoint, f"suggested from {where}'s cursor")
         form.choose(looked.mountpoint)
         self.set_focus(None)
-        where = SELECTED_ON.get(looked.by, looked.by)
-        self.query_one(StatusLine).say(  # the path is in the fields above: cut here so "press s" shows at 80
-            (f"suggested: {path_ellipsis(visible(looked.mountpoint), SUGGESTED_PATH_CELLS)} "
-             f"(under {where}'s cursor): press s to start", 0), ("or pick another filesystem", 2))
+        self._say_target()
+
+    def _origin_of(self, directory: str) -> str:
+        """Where the directory in the field came from: what this screen filled in, else "typed"."""
+        return self._origin[1] if self._origin is not None and self._origin[0] == directory else "typed"
+
+    def _say_target(self) -> None:
+        """Say what s would run on and where it came from ("typed", "suggested from TRIM's cursor", "chosen
+        on Runs"), at once whenever the directory changes (newuser8 typed one and was still told the
+        suggestion); never while a run goes or on a capture."""
+        if self.busy or not self.root.live:
+            return
+        form = self.query_one(BenchForm)
+        directory = self._said = form.directory
         self._problem_form = None
+        if not directory:
+            self.query_one(StatusLine).say(READY_HINT)
+            return
+        origin = self._origin_of(directory)
+        path = path_ellipsis(visible(directory), SUGGESTED_PATH_CELLS)  # whole in the field above
+        if not form.valid_directory(directory):
+            self.query_one(StatusLine).say((f"{path} ({origin}): no such directory", 0),
+                                           ("type another or pick a filesystem", 2))
+            return
+        other = "or pick another filesystem" if origin.startswith("suggested") else \
+            "or change the settings first"
+        self.query_one(StatusLine).say((f"{path} ({origin}): press s to start", 0), (other, 2))
 
     def on_screen_suspend(self) -> None:
         """Help (F1) or another screen covers this one: when it comes back, focus stays where the user left
@@ -269,15 +314,14 @@ class BenchScreen(SnapshotScreen):
             return None if self.busy else True
         return True
 
-    def choose_directory(self, directory: str, screen: str | None = None) -> None:
+    def choose_directory(self, directory: str, screen: str | None = None, note: str = "") -> None:
         """Pick `directory` (from "bench this", or the selection made on `screen`); the user then presses s.
         A target taken from another screen's selection says so: the user never benchmarked there before."""
+        origin = f"chosen on {screen}" if screen else "chosen"
+        self._origin = (one_leading_slash(directory.strip()), f"{origin}; {note}" if note else origin)
         self.query_one(BenchForm).choose(directory)
         self.set_focus(None)
-        source = f" (selected on the {screen} screen)" if screen else ""
-        self.query_one(StatusLine).say((f"{directory} chosen{source}: press s to start", 0),
-                                       ("or change the settings first", 2))  # dropped whole when narrow
-        self._problem_form = None
+        self._say_target()
 
     def action_workload(self, step: int) -> None:
         """Pick the workload tab `step` places to the right (left when negative), wrapping round."""
@@ -734,16 +778,22 @@ class BenchScreen(SnapshotScreen):
         """A problem with what the form says: on the status line until the form says something else."""
         self._status(text)
         self._problem_form = self.query_one(BenchForm).values()
+        self._said = self.query_one(BenchForm).directory  # a late change message for it leaves the problem
 
     @on(Input.Changed, "#bench-form Input")
     @on(Select.Changed, "#bench-form Select")
     @on(Checkbox.Changed, "#bench-form Checkbox")
     def _form_changed(self, event: Input.Changed | Select.Changed | Checkbox.Changed) -> None:
-        """Once the form is changed, the problem shown for its old values is gone from the status line."""
+        """Once the form is changed, the problem shown for its old values is gone from the status line; a
+        directory typed or picked from the filesystem menu is named there at once."""
         if event.control.id == "bench-profile":
             self._show_judging()
         if event.control.id in ("bench-profile", "bench-dir"):
             self._show_plan()
-        if self._problem_form is not None and not self.busy \
-                and self.query_one(BenchForm).values() != self._problem_form:
-            self._status(READY_HINT)
+        form = self.query_one(BenchForm)
+        if event.control.id == "bench-fs" and isinstance(event.value, str) and self.focused is not None \
+                and (self.focused is event.control or event.control in self.focused.ancestors):
+            self._origin = (event.value, "picked from the filesystem menu")
+        if (event.control.id == "bench-dir" and form.directory != self._said) or \
+                (self._problem_form is not None and not self.busy and form.values() != self._problem_form):
+            self._say_target()

@@ -1,0 +1,132 @@
+"""The Benchmark status line names what s would run on and where it came from (newuser8 #1: after typing
+/dev/shm/newuser8 it still said `suggested: / (under TRIM's cursor)`), and a run picked on Runs gives its own
+directory, not its filesystem (newuser8 #5)."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from diskdoctor.app.core.runs.store import RunStore
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.bench.form import BenchForm
+from diskdoctor.app.tui.bench.screen import READY_HINT
+from diskdoctor.app.tui.trim_screen import TrimScreen
+from diskdoctor.probes.root import live_root
+from support.bench_fixed_run import fixture_mounts
+from support.runs_support import STACK, saved_run
+from test_tui import settled
+
+__all__ = ["fixture_mounts"]
+SIZES = [(80, 24), (120, 40), (200, 60)]
+
+
+@pytest.fixture
+def shm_dir() -> Iterator[str]:
+    """A short directory on /dev/shm (whole on the status line at 80 columns), removed afterwards."""
+    path = tempfile.mkdtemp(prefix="bs", dir="/dev/shm")
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def status(app: DiskDoctorApp) -> str:
+    return str(app.screen.query_one("#bench-status").render())
+
+
+async def visit(app: DiskDoctorApp, pilot, key: str) -> None:  # type: ignore[no-untyped-def]
+    await pilot.press(key)
+    await settled(app, pilot)
+    await pilot.pause(0.2)
+    await settled(app, pilot)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_status_follows_the_directory_typed(fixture_mounts: None, shm_dir: str,
+                                                     size: tuple[int, int]) -> None:
+    """TRIM's row is suggested; `/` empties the field and the suggestion leaves the status at once; what is
+    typed is named as typed (s runs there), and a directory that does not exist is said to be one."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        await settled(app, pilot)
+        await visit(app, pilot, "2")
+        trim = app.screen
+        assert isinstance(trim, TrimScreen) and trim.selected
+        await visit(app, pilot, "3")
+        assert status(app).startswith(f"{trim.selected} (suggested from TRIM's cursor): press s to start")
+        await pilot.press("slash")
+        await settled(app, pilot)
+        assert status(app) == READY_HINT
+        await pilot.press(*shm_dir)
+        await settled(app, pilot)
+        assert app.screen.query_one(BenchForm).directory == shm_dir
+        assert status(app).startswith(f"{shm_dir} (typed): press s to start"), status(app)
+        await pilot.press(*"/nope")
+        await settled(app, pilot)
+        assert status(app).startswith(f"{shm_dir}/nope (typed): no such directory"), status(app)
+
+
+@pytest.fixture
+def runs_in_directories(private_state_dir: Path, shm_dir: str) -> str:
+    """A run in `shm_dir` on /dev/shm (older) and a run on / (newest, the row Runs starts on)."""
+    store = RunStore()
+    in_shm = replace(STACK.target, directory=shm_dir, mountpoint="/dev/shm", fstype="tmpfs", device=None,
+                     layers=())
+    on_root = replace(STACK.target, directory="/", mountpoint="/")
+    store.save(replace(saved_run(20, stack=replace(STACK, target=in_shm)), id="20261120-143000-wal-0001"))
+    store.save(replace(saved_run(21, stack=replace(STACK, target=on_root)), id="20261121-143000-wal-0002"))
+    return shm_dir
+
+
+@pytest.mark.parametrize("gone", [False, True])
+async def test_a_run_picked_on_runs_gives_its_own_directory(runs_in_directories: str, gone: bool) -> None:
+    """Runs → Benchmark fills in the run's own directory (not its filesystem's mountpoint); when that
+    directory is gone, its filesystem, and the status says why."""
+    if gone:
+        shutil.rmtree(runs_in_directories)
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await visit(app, pilot, "3")
+        await visit(app, pilot, "5")
+        await pilot.press("down")
+        await settled(app, pilot)
+        await visit(app, pilot, "3")
+        directory = app.screen.query_one(BenchForm).directory
+        if gone:
+            assert directory == "/dev/shm"
+            assert status(app).startswith(f"/dev/shm (chosen on Runs; {runs_in_directories} is gone: its "
+                                          "filesystem): press s to start"), status(app)
+        else:
+            assert directory == runs_in_directories
+            assert status(app).startswith(f"{runs_in_directories} (chosen on Runs): press s to start"), \
+                status(app)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_filesystem_menu_is_as_wide_as_the_filesystem_it_shows(fixture_mounts: None,
+                                                                        size: tuple[int, int]) -> None:
+    """newuser8 #9: the menu took 76 cells for `/  (ext4 on vda)` (its longest entry) while the directory got
+    16-22. Shut, it is as wide as the entry it shows and the directory gets the rest; open, as its longest."""
+    from diskdoctor.app.tui.bench.form import SELECT_EDGES
+    from textual.widgets import Select
+
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        await settled(app, pilot)
+        await visit(app, pilot, "3")
+        app.screen.choose_directory("/")
+        await settled(app, pilot)
+        menu, field = app.screen.query_one("#bench-fs", Select), app.screen.query_one("#bench-dir")
+        shown = next(len(str(prompt)) for prompt, value in menu._options if value == "/")
+        longest = max(len(str(prompt)) for prompt, _ in menu._options)
+        assert longest > shown
+        assert menu.region.width <= max(shown + SELECT_EDGES, 20), (menu.region, shown)
+        if size[0] >= 120:
+            assert field.region.width > menu.region.width, (field.region, menu.region)
+        menu.expanded = True
+        await settled(app, pilot)
+        assert menu.region.width >= min(longest + SELECT_EDGES, size[0] // 2), (menu.region, longest)
