@@ -158,7 +158,7 @@ async def test_the_directory_field_is_as_wide_as_its_path_and_the_menu_says_tmpf
         assert "/dev/shm  (tmpfs: in memory)" in lines[menu.region.y + 1], lines[menu.region.y + 1]
         shown = lines[field.region.y + 1][field.region.x:field.region.right]
         assert shown.strip("▊▎ ") == "/dev/shm"
-        # the menu as wide as what it shows (newuser8: 76 cells for `/  (ext4 on vda)`); the directory the rest
+        # the menu as wide as what it shows (newuser8: 76 cells:  `/  (ext4 on vda)`), the directory the rest
         assert menu.region.width <= len("/dev/shm  (tmpfs: in memory)") + SELECT_EDGES, menu.region
         before = field.region.width
         await pilot.press("slash")  # typing a path: the field has room for it
