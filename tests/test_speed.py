@@ -218,7 +218,9 @@ async def test_a_changed_counter_is_shown_and_only_its_cells_are_repainted(tmp_p
         stats = (root / "proc/diskstats").read_text().splitlines()
         index, = (i for i, text in enumerate(stats) if text.split()[2] == "sda")
         fields = stats[index].split()
-        fields[3] = str(int(fields[3]) + 1_000_000)  # sda completed a million more reads
+        # sda completed a thousand more reads: a figure as wide as before (a capture's counter columns are
+        # as wide as their widest figure, so a wider one lays the table out again, as it must)
+        fields[3] = str(int(fields[3]) + 1_000)
         stats[index] = " ".join(fields)
         (root / "proc/diskstats").write_text("\n".join(stats) + "\n")
         screen.tick()

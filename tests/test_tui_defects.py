@@ -287,7 +287,7 @@ async def test_a_target_taken_from_another_screens_selection_says_where_it_came_
         await settled(app, pilot)
         assert app.current_mode == "bench"
         assert app.screen.query_one("#bench-dir", Input).value == first
-        said = f"{first} chosen (selected on the Stack screen): press s to start"
+        said = f"{first} (chosen on Stack): press s to start"
         assert said in text_of(app, "#bench-status")
 
 
