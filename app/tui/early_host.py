@@ -4,7 +4,7 @@ own start overlap and the Stack screen's rows are in its very first frame.
 The TUI's first rows wait for two things: Textual's imports and start (~0.3 s here) and reading the host
 (0.05 s at 10 devices, ~1 s of CPU at 5,000). A short read runs while Textual starts (its syscalls and the
 blkid child use the second core). A long one is not started early: two busy threads share one GIL, and at
-5,000 devices the overlap made the first rows later, not sooner (paired runs, docs/incoming/first5k.md).
+5,000 devices the overlap made the first rows later, not sooner (paired runs, docs/figures.md "Fifth pass").
 This module imports no textual, so starting it costs nothing of the overlap.
 """
 
