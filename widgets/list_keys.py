@@ -5,35 +5,24 @@ from __future__ import annotations
 
 from textual.binding import Binding
 
-TABLE_KEYS = [
-    Binding("j", "cursor_down", "Down", show=False),
-    Binding("k", "cursor_up", "Up", show=False),
-    Binding("g,home", "scroll_top", "First row", show=False),
-    Binding("G,end", "scroll_bottom", "Last row", show=False),
-]
+
+def _keys(down: str, up: str, first: str, last: str, first_keys: str = "g", last_keys: str = "G",
+          first_label: str = "First row", last_label: str = "Last row") -> list[Binding]:
+    """j/k bound to `down`/`up`, `first_keys`/`last_keys` to `first`/`last`, none of them in the footer."""
+    return [Binding("j", down, "Down", show=False), Binding("k", up, "Up", show=False),
+            Binding(first_keys, first, first_label, show=False),
+            Binding(last_keys, last, last_label, show=False)]
+
+
+TABLE_KEYS = _keys("cursor_down", "cursor_up", "scroll_top", "scroll_bottom", "g,home", "G,end")
 """For a row-cursor DataTable (its own Home/End scroll sideways; here they go to the first/last row)."""
 
-TREE_KEYS = [
-    Binding("j", "cursor_down", "Down", show=False),
-    Binding("k", "cursor_up", "Up", show=False),
-    Binding("g,home", "scroll_home", "First row", show=False),
-    Binding("G,end", "scroll_end", "Last row", show=False),
-]
+TREE_KEYS = _keys("cursor_down", "cursor_up", "scroll_home", "scroll_end", "g,home", "G,end")
 """For a Tree (its scroll_home/scroll_end move the cursor to the first/last line)."""
 
-OPTION_KEYS = [
-    Binding("j", "cursor_down", "Down", show=False),
-    Binding("k", "cursor_up", "Up", show=False),
-    Binding("g", "first", "First row", show=False),
-    Binding("G", "last", "Last row", show=False),
-]
+OPTION_KEYS = _keys("cursor_down", "cursor_up", "first", "last")
 """For an OptionList (its own Home/End already go to the first/last option)."""
 
-SCROLL_KEYS = [
-    Binding("j", "line_down", "Down", show=False),
-    Binding("k", "line_up", "Up", show=False),
-    Binding("g", "top", "Top", show=False),
-    Binding("G", "bottom", "End", show=False),
-]
+SCROLL_KEYS = _keys("line_down", "line_up", "top", "bottom", first_label="Top", last_label="End")
 """For a scrolling text pane (help, a long explanation): j/k a line, g/G the top and the end (the pane's
 own actions, which do not animate, so a key typed right after another starts from where it left off)."""
