@@ -49,17 +49,17 @@ def path_pieces(word: str) -> list[str]:
     return [piece for piece in re.findall(r"/*[^/]*/+|/*[^/]+", word) if piece]
 
 
-def hang_of(plain: str, width: int) -> int:
+def hang_of(plain: str, width: int, paragraph: int = 0) -> int:
     """Where the wrapped lines of `plain` start: under its label column ("note      …"), else after a short
-    "Field: " label, else two past its indent (0 for an unindented paragraph), never so far in that the
-    text has no room."""
+    "Field: " label, else two past its indent (`paragraph` for an unindented paragraph), never so far in
+    that the text has no room."""
     indent = len(plain) - len(plain.lstrip(" "))
     column, field = LABEL.match(plain), FIELD.match(plain)
     candidates = [column.end()] if column else []
     if field and field.end() - indent <= FIELD_WIDTH:
         candidates.append(field.end())
-    if indent:
-        candidates.append(indent + HANG)
+    if indent or paragraph:
+        candidates.append(indent + HANG if indent else paragraph)
     limit = min(width // 2, width - MIN_ROOM)
     return next((hang for hang in candidates if hang <= limit), 0)
 
@@ -114,9 +114,10 @@ def break_offsets(plain: str, width: int, hang: int = 0, keep: tuple[str, ...] =
     return [offset for offset in offsets if 0 < offset < len(plain)]
 
 
-def wrap_lines(text: Text, width: int, hang: int | None = None, keep: tuple[str, ...] = ()) -> list[Text]:
-    """`text` wrapped to `width` cells, line by line, each wrapped line hanging (see hang_of), never inside a
-    phrase of `keep`."""
+def wrap_lines(text: Text, width: int, hang: int | None = None, keep: tuple[str, ...] = (),
+               paragraph: int = 0) -> list[Text]:
+    """`text` wrapped to `width` cells, line by line, each wrapped line hanging (see hang_of; an unindented
+    paragraph's by `paragraph`), never inside a phrase of `keep`."""
     lines: list[Text] = []
     for line in text.split("\n", allow_blank=True):
         plain = line.plain
@@ -124,7 +125,7 @@ def wrap_lines(text: Text, width: int, hang: int | None = None, keep: tuple[str,
             line.rstrip()
             lines.append(line)
             continue
-        indent = hang_of(plain, width) if hang is None else hang
+        indent = hang_of(plain, width, paragraph) if hang is None else hang
         pieces = line.divide(break_offsets(plain, width, indent, keep))
         for number, piece in enumerate(pieces):
             piece.rstrip()
@@ -138,15 +139,16 @@ def wrap_lines(text: Text, width: int, hang: int | None = None, keep: tuple[str,
 class WordWrap:
     """A Rich renderable: `text` wrapped by wrap_lines at the width it is drawn in."""
 
-    def __init__(self, text: Text, hang: int | None = None, keep: tuple[str, ...] = ()) -> None:
-        self.text, self.hang, self.keep = text, hang, keep
+    def __init__(self, text: Text, hang: int | None = None, keep: tuple[str, ...] = (),
+                 paragraph: int = 0) -> None:
+        self.text, self.hang, self.keep, self.paragraph = text, hang, keep, paragraph
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield Text("\n").join(self.lines(options.max_width))
 
     def lines(self, width: int) -> list[Text]:
         """The lines drawn at `width` cells."""
-        return wrap_lines(self.text.copy(), max(width, 1), self.hang, self.keep)
+        return wrap_lines(self.text.copy(), max(width, 1), self.hang, self.keep, self.paragraph)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement.get(console, options, self.text)
@@ -163,14 +165,17 @@ class WrappedVisual(RichVisual):
 class WrappedText(Static):
     """A Static whose text wraps between words, a path after a "/", with hanging lines (wrap_lines)."""
 
-    def __init__(self, content: object = "", *, keep: tuple[str, ...] = (), **kwargs: Any) -> None:
+    def __init__(self, content: object = "", *, keep: tuple[str, ...] = (), paragraph: int = 0,
+                 **kwargs: Any) -> None:
         self.keep = keep
         """Phrases never broken across lines (a marker such as "← blocks discard")."""
+        self.paragraph = paragraph
+        """How far the wrapped lines of an unindented line hang (0: at the left edge, as a paragraph)."""
         super().__init__(content, **kwargs)  # type: ignore[arg-type]
 
     def update(self, content: object = "", *, layout: bool = True) -> None:  # type: ignore[override]
         if isinstance(content, str) and content:
             content = Text.from_markup(content)  # as Static reads a string
         if isinstance(content, Text) and content.plain:
-            content = WrappedVisual(self, WordWrap(content, keep=self.keep))
+            content = WrappedVisual(self, WordWrap(content, keep=self.keep, paragraph=self.paragraph))
         super().update(content, layout=layout)  # type: ignore[arg-type]

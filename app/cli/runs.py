@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..base.errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
+from ..base.errors import EXIT_CHECK_FAILED, EXIT_INCONCLUSIVE, EXIT_OK, UsageError
 from ..core.bench.caveats import different_models
 from ..core.runs.compare import Comparison, compare_runs, different_kinds
 from ..core.runs.record import SavedRun
@@ -32,7 +32,9 @@ def add_runs_parser(commands: argparse._SubParsersAction,
     show.add_argument("--plot", action="store_true", help="also draw its percentiles and histogram")
     compare = actions.add_parser("compare", help="two runs side by side; exit 1 on a regression",
                                  description="The older run is the baseline. Exit 1 when a judged metric "
-                                             "(p99, ops/s) got 20% or more worse. `previous` beside another "
+                                             "(p99, ops/s) got 20% or more worse; exit 3 when the runs are "
+                                             "NOT COMPARABLE (durability, filesystem, host or parameters "
+                                             "differ), which is never a regression. `previous` beside another "
                                              "run means the run of the same kind saved just before it, so "
                                              "`runs compare latest previous` compares like with like.")
     compare.add_argument("first", metavar="A", help="a run id, any unique part of one, latest or previous")
@@ -70,7 +72,8 @@ def _plot_run(run: SavedRun) -> list[str]:
 
 
 def run_runs(args: argparse.Namespace) -> int:
-    """Dispatch `runs ACTION`; exit 1 from compare when a judged metric regressed."""
+    """Dispatch `runs ACTION`; exit 1 from compare when a judged metric regressed, 3 when the two runs are
+    not comparable (not like for like)."""
     if args.sysroot is not None:
         raise UsageError("saved runs belong to this machine's diskdoctor; `runs` cannot take --sysroot")
     try:
@@ -109,6 +112,14 @@ def run_runs(args: argparse.Namespace) -> int:
     except (RunStoreError, RunRenderError) as err:
         raise UsageError(str(err)) from err
     _print(lines)
+    return compare_exit(comparison)
+
+
+def compare_exit(comparison: Comparison) -> int:
+    """3 when the runs are not like for like (NOT COMPARABLE: no change of theirs is a regression), 1 for
+    a REGRESSION, else 0."""
+    if not comparison.comparable:
+        return EXIT_INCONCLUSIVE
     return EXIT_CHECK_FAILED if comparison.regressed else EXIT_OK
 
 

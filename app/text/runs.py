@@ -181,8 +181,9 @@ def delta_line(delta: MetricDelta, width: int = 18, cells: tuple[str, str] | Non
 
 
 def compare_lines(comparison: Comparison, *, judged_only: bool = False) -> list[str]:
-    """Every metric with its change first (the table fits above the fold of an 80x24 pane, its REGRESSION
-    marks the answer), then the flags and notes in words, both runs and their parameters;
+    """The verdict first (the flags, or NOT COMPARABLE for runs that are not like for like, or that the
+    judged metrics did not change), what differed beyond the disk, then every metric with its change,
+    how each judged percentile was tested against noise, both runs and their parameters;
     RunRenderError when the two runs cannot be shown side by side. `judged_only`: of two WAL runs, only
     the rows of the first judged load (a guide's short summary keeps its conclusion in view)."""
     with rendering(f"the comparison of runs {comparison.baseline.id} and {comparison.candidate.id}"):
@@ -208,8 +209,10 @@ def _compare_lines(comparison: Comparison, judged_only: bool = False) -> list[st
     after = aligned_figures([cell_text(delta.label, delta.after, delta.unit) for delta in deltas])
     cell = max([len("candidate"), *map(len, before + after)])
     change = max([len("change"), *(len(delta.percent_text()) for delta in deltas)])
-    unlike = comparison.unlike()  # said first: the figures under it measure the setups, not a regression
-    lines = [unlike] if unlike else []
+    lines = comparison.flags() or [unchanged_line(comparison)]  # the verdict and its caveats come first
+    if comparison.not_comparable():
+        lines.append(str(comparison.not_comparable()))
+    lines += caveat_changes(comparison)
     lines.append(f"  {'metric':<{width}} {'baseline':>{cell}}  {'candidate':>{cell}}  {'change':>{change}}")
     load: str | None = None
     for delta, b, a in zip(deltas, before, after, strict=True):
@@ -217,11 +220,7 @@ def _compare_lines(comparison: Comparison, judged_only: bool = False) -> list[st
             load = delta.load
             lines.append(_load_heading(delta, comparison))
         lines.append(delta_line(delta, width, (f"{b:>{cell}}", f"{a:>{cell}}"), change))
-    lines += comparison.flags() or [unchanged_line(comparison)]
-    if comparison.not_comparable():
-        lines.append(str(comparison.not_comparable()))
     lines += comparison.noise_lines()
-    lines += caveat_changes(comparison)
     lines += [f"baseline  {base.id}  {base.when()}  {base.stack.describe()} on {base.host.hostname or '?'}",
               f"candidate {cand.id}  {cand.when()}  {cand.stack.describe()} on {cand.host.hostname or '?'}",
               f"where     {comparison.where()}"]

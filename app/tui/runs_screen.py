@@ -17,14 +17,14 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from ..base.formatting import counted
 from ..core.bench.caveats import different_models
-from ..core.runs.compare import compare_runs, different_kinds
+from ..core.runs.compare import NOT_COMPARABLE, compare_runs, different_kinds, short_id
 from ..core.runs.record import SavedRun
 from ..core.runs.render_guard import RunRenderError, rendering
 from ..core.runs.store import RunListing, RunStore, RunStoreError
@@ -46,14 +46,6 @@ SHORT_SAVED_CELLS = 11
 SHORT_SAVED_BELOW = 100
 CELL_PADDING = 2
 SCROLLBAR_CELLS = 2
-STACKED_BELOW = 160
-"""Narrower than this the runs list takes the whole width and the run's details go under it."""
-DETAIL_MIN_CELLS = 56
-"""Side by side, the details pane of one run yields to the runs list down to this width (border and padding
-included): its lines wrap under their labels."""
-COMPARE_MIN_CELLS = 74
-"""The details pane's least width while it shows a comparison: a WAL comparison's row (a 25-cell label, two
-values, the change and "within noise") on one line."""
 
 LIST_MIN_ROWS = 3
 """Stacked, the runs list keeps this many rows however few runs there are; more runs get a row each, up to
@@ -61,6 +53,9 @@ LIST_MOST_SHARE of the screen, and the details or comparison get the rest."""
 LIST_MOST_SHARE = 0.4
 LIST_CHROME_ROWS = 2
 """The list's header row and the row its horizontal scrollbar may take."""
+
+DETAIL_HANG = 2
+"""The wrapped lines of an unlabelled line of the details ("durability DIFFERS: …") hang this far in."""
 
 PICK_MARK = "●"
 MAX_PICKS = 2
@@ -70,9 +65,10 @@ NOTICE_SECONDS = 12
 
 
 def line_style(line: str) -> str:
-    """REGRESSION lines red, improvements green."""
+    """REGRESSION lines red, improvements green, NOT COMPARABLE yellow."""
     return "bold red" if line.startswith("REGRESSION") or line.endswith("REGRESSION") else (
-        "bold green" if line.startswith("improved") else "")
+        "bold green" if line.startswith("improved") else
+        "bold yellow" if line.startswith(NOT_COMPARABLE) else "")
 
 
 def styled(lines: list[str]) -> Text:
@@ -103,22 +99,30 @@ def shown_parts(heads: list[list[tuple[str, int]]], width: int) -> set[int]:
 def fit_result(parts: list[tuple[str, int]], width: int, shown: set[int] | None = None) -> str:
     """A run's result in `width` cells: the verdict with its figure whole, the parts in `shown` (see
     `shown_parts`; by default those this row has room for), then its tags, last, each whole, and "…" for
-    those without room (the run has more caveats: the details say them)."""
+    the tags without room (the run has more caveats: the details say them)."""
     core = parts[0][0]
     if cell_len(core) >= width:
         return core if cell_len(core) == width else core[: max(width - 1, 0)] + ELLIPSIS
     line = _joined(parts, shown_parts([parts], width) if shown is None else shown)
     if cell_len(line) > width:
         line = core
+    left_out = False
     tags = re.findall(r"\[[^\]]*\]", _tags(parts))
     for index, tag in enumerate(tags):
         more = TAG_MARK_CELLS if index < len(tags) - 1 else 0
         if cell_len(line) + 1 + cell_len(tag) + more > width:
-            if cell_len(line) + TAG_MARK_CELLS <= width:  # "…": more caveats, the details say them
-                line += " " + ELLIPSIS
+            left_out = True
             break
         line += " " + tag
+    if left_out and cell_len(line) + TAG_MARK_CELLS <= width:  # "…": more, the details say it
+        line += " " + ELLIPSIS
     return line
+
+
+def least_result_cells(parts: list[tuple[str, int]]) -> int:
+    """The fewest cells a run's result is given: its verdict with its figure, and " …" when it has caveats'
+    tags, so that tags without room are never left out silently."""
+    return cell_len(parts[0][0]) + (TAG_MARK_CELLS if _tags(parts) else 0)
 
 
 def _tags(parts: list[tuple[str, int]]) -> str:
@@ -155,12 +159,21 @@ def target_cell(run: SavedRun, whole: str, width: int) -> str:
     return middle_ellipsis(run.stack.target.directory, max(width - cell_len(suffix), 1)) + suffix
 
 
+def target_phrases(*runs: SavedRun) -> tuple[str, ...]:
+    """What a comparison never breaks across lines: each run's filesystem with its device and host
+    ("(tmpfs: in memory, no disk under it) on vm"), so that no word of it is left alone on a line."""
+    phrases = []
+    for run in runs:
+        described = run.stack.describe()
+        what = described[len(run.stack.target.directory):].strip()
+        phrases += [f"{what} on {run.host.hostname or '?'}", what]
+    return tuple(dict.fromkeys(phrase for phrase in phrases if phrase))
+
+
 class RunsScreen(Screen[None]):
     """Saved benchmark runs: Space picks up to two, the pane shows one run or the comparison of two."""
 
     SCREEN_HELP = RUNS_HELP
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (STACKED_BELOW, "-wide")]
-    """Below 160 columns the list takes the whole width (runs on several filesystems need it)."""
 
     BINDINGS = [
         Binding("space", "pick", "Pick", tooltip="Pick this run; with two picked, they are compared."),
@@ -202,10 +215,10 @@ class RunsScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
-        with Horizontal(id="runs-body"):
+        with Vertical(id="runs-body"):
             yield FittedTable(id="runs-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="runs-detail-pane"):
-                yield WrappedText("", id="runs-detail")
+                yield WrappedText("", id="runs-detail", paragraph=DETAIL_HANG)
         yield FilterBar(id="runs-filter")
         yield Static("Reading saved runs…", id="runs-status")
         yield FittedFooter()
@@ -278,6 +291,14 @@ class RunsScreen(Screen[None]):
             note = filter_note(self.filter_text, len(self.runs), len(self.all_runs), "runs")
             status = [note, text.removeprefix(f"{self._count_text()} · ")]
         self.query_one("#runs-status", Static).update(Text(" · ".join(status)))
+        self.sub_title = self._title()
+
+    def _title(self) -> str:
+        """"Comparing 0001 (baseline) with 0002", or what to do ("Saved runs: pick two to compare")."""
+        if len(self.picked) < MAX_PICKS:
+            return "Saved runs: pick two to compare"
+        first, second = (short_id(run_id) for run_id in sorted(self.picked))  # time first
+        return f"Saved runs: comparing {first} (baseline) with {second}"
 
     def action_filter(self) -> None:
         self.query_one(FilterBar).open()
@@ -296,42 +317,12 @@ class RunsScreen(Screen[None]):
     def _resized(self) -> None:
         self._fill_table()
 
-    def _wanted_cells(self) -> int:
-        """The table's width with every run's whole result and target directory (with its filesystem
-        type): side by side, the list takes that much and the details pane the rest (never less than
-        DETAIL_MIN_CELLS), so a target is not cut while the details pane has room to spare."""
-        targets = [cell_len(target_forms(run, whole)[0]) for run, (_, _, whole) in
-                   zip(self.runs, self._rows, strict=True) if whole]
-        results = [cell_len(" ".join(text for text, _ in self._head(run) if text)) for run in self.runs]
-        kind = max([len("kind"), *(len(run.kind) for run in self.runs)])
-        target = max([TARGET_MIN_CELLS, *targets])
-        result = max([RESULT_MIN_CELLS, *results])
-        return 1 + SAVED_CELLS + kind + target + result + 5 * CELL_PADDING + SCROLLBAR_CELLS + 1
-
-    def _size_panes(self) -> bool:
-        """Side by side, give the list the width its content wants (see `_wanted_cells`), at most what
-        leaves the details pane DETAIL_MIN_CELLS; stacked, the style sheet's widths. True when it changed
-        the table's width (the table's Resized then fills it)."""
-        table = self.query_one(DataTable)
-        width = self.app.size.width
-        wanted = None
-        if width >= STACKED_BELOW:
-            least = COMPARE_MIN_CELLS if len(self.picked) == MAX_PICKS else DETAIL_MIN_CELLS
-            wanted = max(min(self._wanted_cells(), width - least), width * 3 // 5)
-        current = table.styles.inline.width  # the style sheet's own width is not ours to compare
-        if (None if current is None else int(current.value)) == wanted:
-            return False
-        table.styles.width = wanted
-        return True
-
     def _size_list_height(self) -> None:
-        """Stacked, the list as tall as its rows (LIST_MIN_ROWS at least, LIST_MOST_SHARE of the screen at
-        most): a few runs leave no blank rows above a comparison that would run below the fold."""
+        """The list as tall as its rows (LIST_MIN_ROWS at least, LIST_MOST_SHARE of the screen at most): a
+        few runs leave no blank rows above a comparison that would run below the fold."""
         table = self.query_one(DataTable)
         height = self.app.size.height
-        wanted = None
-        if self.app.size.width < STACKED_BELOW:
-            wanted = max(min(len(self.runs), int(height * LIST_MOST_SHARE)), LIST_MIN_ROWS) + LIST_CHROME_ROWS
+        wanted = max(min(len(self.runs), int(height * LIST_MOST_SHARE)), LIST_MIN_ROWS) + LIST_CHROME_ROWS
         current = table.styles.inline.height
         if (None if current is None else int(current.value)) != wanted:
             table.styles.height = wanted
@@ -364,7 +355,7 @@ class RunsScreen(Screen[None]):
         shortest, with_device, whole = (max((form[i] for form in forms), default=TARGET_MIN_CELLS)
                                         for i in range(3))
         heads = [self._head(run) for run in self.runs]
-        core = max((cell_len(parts[0][0]) for parts in heads), default=RESULT_MIN_CELLS)
+        core = max((least_result_cells(parts) for parts in heads), default=RESULT_MIN_CELLS)
         result_whole = max((cell_len(" ".join(text for text, _ in parts if text)) for parts in heads),
                            default=RESULT_MIN_CELLS)
         room = width - SCROLLBAR_CELLS - 5 * CELL_PADDING - 1 - saved - kind
@@ -390,9 +381,6 @@ class RunsScreen(Screen[None]):
     def _fill_table(self) -> None:
         """(Re)build the table when its runs or its width change; the cursor stays on its row."""
         self._size_list_height()
-        if self._size_panes():
-            self._widths = ()
-            return
         widths = self._column_widths()
         if widths == self._widths:
             return
@@ -473,7 +461,7 @@ class RunsScreen(Screen[None]):
             self.picked.remove(run.id)
         else:
             self.picked = [*self.picked, run.id][-MAX_PICKS:]
-        self._fill_table()  # a comparison's pane is wider than one run's
+        self._fill_table()
         table = self.query_one(DataTable)
         for row_run in self.runs:
             table.update_cell(row_run.id, "pick", self._mark(row_run.id))
@@ -498,7 +486,8 @@ class RunsScreen(Screen[None]):
             self._show_detail()
 
     def _show_detail(self) -> None:
-        detail = self.query_one("#runs-detail", Static)
+        detail = self.query_one("#runs-detail", WrappedText)
+        detail.keep = ()
         by_id = {run.id: run for run in self.all_runs}  # a picked run stays picked when filtered out
         if len(self.picked) == MAX_PICKS:
             first, second = by_id[self.picked[0]], by_id[self.picked[1]]
@@ -517,6 +506,7 @@ class RunsScreen(Screen[None]):
                 detail.update(Text(models, style="bold yellow"))
                 return
             title = "Comparison (the older run is the baseline; PgDn/PgUp scroll it)"
+            detail.keep = target_phrases(first, second)
             detail.update(styled([title, "", *lines]))
             return
         run = self._highlighted()

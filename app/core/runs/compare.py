@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 REGRESSION_PERCENT = 20.0
 """A judged metric this much worse is flagged (run-to-run noise of a shared VM stays under it at the p99)."""
+NOT_COMPARABLE = "NOT COMPARABLE"
+"""The verdict of two runs that are not like for like: no change between them is a regression."""
 MIN_LATENCY_CHANGE_MS = 0.05
 """Below this absolute change a latency is not flagged, however large the percentage (µs-scale tmpfs runs)."""
 
@@ -38,6 +40,9 @@ class MetricDelta:
     """The load of a WAL level's figure ("500 writes/s, steady", "closed loop (capacity)"); None otherwise."""
     name: str = ""
     """The label without its load, for a table under a heading that names the load ("" : the label)."""
+    comparable: bool = True
+    """False when the two runs are not like for like (see Comparison.unlike): the change is the setups'
+    difference, never flagged."""
 
     @property
     def row_label(self) -> str:
@@ -77,17 +82,17 @@ class MetricDelta:
     @property
     def within_noise(self) -> bool:
         """A judged change big enough to talk about that the samples do not bear out."""
-        return self.judged and self.significant and not self.beyond_noise
+        return self.comparable and self.judged and self.significant and not self.beyond_noise
 
     @property
     def regression(self) -> bool:
-        """A judged metric that got significantly worse, beyond the two runs' noise."""
-        return self.judged and self.worse and self.significant and self.beyond_noise
+        """A judged metric of two like-for-like runs that got significantly worse, beyond their noise."""
+        return self.comparable and self.judged and self.worse and self.significant and self.beyond_noise
 
     @property
     def improvement(self) -> bool:
-        """A judged metric that got significantly better, beyond the two runs' noise."""
-        return self.judged and not self.worse and self.significant and self.beyond_noise
+        """A judged metric of two like-for-like runs that got significantly better, beyond their noise."""
+        return self.comparable and self.judged and not self.worse and self.significant and self.beyond_noise
 
     def percent_text(self) -> str:
         """"+240%", "-12%": whole percent, like every other change; "-19%" for -19.5% (a change under the 20%
@@ -169,9 +174,9 @@ class Comparison:
         return self.baseline.record.caveats().durable != self.candidate.record.caveats().durable
 
     def unlike(self) -> str | None:
-        """"not like for like: tmpfs (not durable) against ext4 on vda; the figures below are not a
-        regression test" when the runs differ in durability, filesystem, host or parameters; None when like
-        for like."""
+        """"NOT COMPARABLE (not like for like): tmpfs (not durable) against ext4 on vda; the changes below
+        are the two setups' difference, not a regression" when the runs differ in durability, filesystem,
+        host or parameters; None when like for like."""
         parts = []
         if self.durability_differs or not self.same_filesystem:
             differs = self.durability_differs
@@ -187,7 +192,21 @@ class Comparison:
             parts.append(f"other parameters ({changed})")
         if not parts:
             return None
-        return f"not like for like: {'; '.join(parts)}; the figures below are not a regression test"
+        return (f"{NOT_COMPARABLE} (not like for like): {'; '.join(parts)}; the changes below are the two "
+                "setups' difference, not a regression")
+
+    @property
+    def comparable(self) -> bool:
+        """Whether the runs are like for like (same durability, filesystem, host and parameters): only then
+        can a change be a regression."""
+        return self.unlike() is None
+
+    @property
+    def verdict(self) -> str:
+        """REGRESSION, NOT COMPARABLE (the runs are not like for like) or NO REGRESSION."""
+        if not self.comparable:
+            return NOT_COMPARABLE
+        return "REGRESSION" if self.regressed else "NO REGRESSION"
 
     def judged_names(self) -> list[str]:
         """The judged metrics' labels without their load ("p99 fdatasync from due"), once each."""
@@ -202,7 +221,11 @@ class Comparison:
         return f"on another filesystem ({self.baseline.stack.describe()} → {self.candidate.stack.describe()})"
 
     def flags(self) -> list[str]:
-        """e.g. "REGRESSION p99 fdatasync +240% since 2026-11-20 14:30 UTC on the same filesystem"."""
+        """e.g. "REGRESSION p99 fdatasync +240% since 2026-11-20 14:30 UTC on the same filesystem"; of two
+        runs that are not like for like, only the NOT COMPARABLE line (see `unlike`)."""
+        unlike = self.unlike()
+        if unlike is not None:
+            return [unlike]
         since = self.baseline.when()  # with the time: two runs of one day are told apart
         lines = []
         for delta in self.deltas:
@@ -238,7 +261,7 @@ class Comparison:
                 "not_like_for_like": self.unlike(),
                 "only_in": [{"load": load, "side": side, "run": run_id}
                             for load, side, run_id in self.only_in],
-                "regression": self.regressed}
+                "regression": self.regressed, "verdict": self.verdict}
 
 
 def _setup_text(run: SavedRun, durability: bool) -> str:
@@ -318,7 +341,7 @@ def compare_runs(first: SavedRun, second: SavedRun) -> Comparison:
     before_loads, after_loads = _loads(baseline), _loads(candidate)
     if not before_loads or not after_loads:
         deltas, unmatched = _deltas(baseline, candidate)
-        return Comparison(baseline, candidate, deltas, _param_changes(baseline, candidate), unmatched)
+        return _marked(Comparison(baseline, candidate, deltas, _param_changes(baseline, candidate), unmatched))
     judged = [load for load in dict.fromkeys((_load_of(candidate), _load_of(baseline)))
               if load in before_loads and load in after_loads]
     shared = judged + sorted((load for load in dict.fromkeys(before_loads)
@@ -334,8 +357,15 @@ def compare_runs(first: SavedRun, second: SavedRun) -> Comparison:
             for side, run, mine, other in (("baseline", baseline, before_loads, after_loads),
                                            ("candidate", candidate, after_loads, before_loads))
             for load in sorted(dict.fromkeys(mine), key=_load_rank) if load not in other]
-    return Comparison(baseline, candidate, deltas, _param_changes(baseline, candidate), unmatched, only,
-                      [load_text(*load) for load in judged])  # type: ignore[arg-type]
+    return _marked(Comparison(baseline, candidate, deltas, _param_changes(baseline, candidate), unmatched,
+                              only, [load_text(*load) for load in judged]))  # type: ignore[arg-type]
+
+
+def _marked(comparison: Comparison) -> Comparison:
+    """The comparison with every delta marked not comparable when its runs are not like for like."""
+    if comparison.comparable:
+        return comparison
+    return replace(comparison, deltas=[replace(delta, comparable=False) for delta in comparison.deltas])
 
 
 def _at_load(metric: Metric, load: Load | None, judged: bool) -> Metric:
