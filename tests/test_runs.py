@@ -173,8 +173,8 @@ def test_comparison_names_what_differs() -> None:
     assert not moved.same_filesystem
     assert moved.where() == "on another filesystem (/var/lib/etcd (ext4 on dm-2) → /data (xfs on md1))"
     # p99 2.0 → 9.0 ms on another filesystem: the setups differ, so it is no regression (lead, issue 23)
-    assert moved.flags() == ["NOT COMPARABLE (not like for like): ext4 on dm-2 against xfs on md1; the changes "
-                             "below are the two setups' difference, not a regression"]
+    assert moved.flags() == ["NOT COMPARABLE (not like for like): ext4 on dm-2 against xfs on md1; the "
+                             "changes below are the two setups' difference, not a regression"]
     assert not moved.regressed and moved.verdict == "NOT COMPARABLE"
     assert not any(delta.regression for delta in moved.deltas)
     changed = compare_runs(saved_run(20), saved_run(21, params=PROFILES["postgres-wal"]))

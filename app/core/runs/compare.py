@@ -341,7 +341,8 @@ def compare_runs(first: SavedRun, second: SavedRun) -> Comparison:
     before_loads, after_loads = _loads(baseline), _loads(candidate)
     if not before_loads or not after_loads:
         deltas, unmatched = _deltas(baseline, candidate)
-        return _marked(Comparison(baseline, candidate, deltas, _param_changes(baseline, candidate), unmatched))
+        changes = _param_changes(baseline, candidate)
+        return _marked(Comparison(baseline, candidate, deltas, changes, unmatched))
     judged = [load for load in dict.fromkeys((_load_of(candidate), _load_of(baseline)))
               if load in before_loads and load in after_loads]
     shared = judged + sorted((load for load in dict.fromkeys(before_loads)
