@@ -35,8 +35,8 @@ def add_runs_parser(commands: argparse._SubParsersAction,
                                              "(p99, ops/s) got 20% or more worse; exit 3 when the runs are "
                                              "NOT COMPARABLE (durability, filesystem, host or parameters "
                                              "differ), which is never a regression. `previous` beside "
-                                             "another run means the run of the same kind saved just before it, so "
-                                             "`runs compare latest previous` compares like with like.")
+                                             "another run means the run of the same kind saved just before "
+                                             "it, so `runs compare latest previous` compares like with like.")
     compare.add_argument("first", metavar="A", help="a run id, any unique part of one, latest or previous")
     compare.add_argument("second", metavar="B", help="a run id, any unique part of one, latest or previous")
     add_json_options(compare)
