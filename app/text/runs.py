@@ -180,14 +180,16 @@ def delta_line(delta: MetricDelta, width: int = 18, cells: tuple[str, str] | Non
     return f"  {delta.row_label:<{width}} {before}  {after}  {delta.percent_text():>{change}}{mark}"
 
 
-def compare_lines(comparison: Comparison, *, judged_only: bool = False) -> list[str]:
+def compare_lines(comparison: Comparison, *, judged_only: bool = False,
+                  target_below: bool = False) -> list[str]:
     """The verdict first (the flags, or NOT COMPARABLE for runs that are not like for like, or that the
     judged metrics did not change), what differed beyond the disk, then every metric with its change,
     how each judged percentile was tested against noise, both runs and their parameters;
     RunRenderError when the two runs cannot be shown side by side. `judged_only`: of two WAL runs, only
-    the rows of the first judged load (a guide's short summary keeps its conclusion in view)."""
+    the rows of the first judged load (a guide's short summary keeps its conclusion in view);
+    `target_below`: each run's target on a line of its own under its id, as a pane that wraps shows it."""
     with rendering(f"the comparison of runs {comparison.baseline.id} and {comparison.candidate.id}"):
-        return _compare_lines(comparison, judged_only)
+        return _compare_lines(comparison, judged_only, target_below)
 
 
 def _load_heading(delta: MetricDelta, comparison: Comparison) -> str:
@@ -199,7 +201,8 @@ def _load_heading(delta: MetricDelta, comparison: Comparison) -> str:
     return f"  {load}, not judged" if load.startswith("closed loop") else f"  at {load} (not judged)"
 
 
-def _compare_lines(comparison: Comparison, judged_only: bool = False) -> list[str]:
+def _compare_lines(comparison: Comparison, judged_only: bool = False,
+                   target_below: bool = False) -> list[str]:
     base, cand = comparison.baseline, comparison.candidate
     first = comparison.judged_loads[:1]  # the load the newer run's verdict cited
     deltas = [delta for delta in comparison.deltas  # each column: numbers right-aligned, units in their own
@@ -221,8 +224,9 @@ def _compare_lines(comparison: Comparison, judged_only: bool = False) -> list[st
             lines.append(_load_heading(delta, comparison))
         lines.append(delta_line(delta, width, (f"{b:>{cell}}", f"{a:>{cell}}"), change))
     lines += comparison.noise_lines()
-    lines += [f"baseline  {base.id}  {base.when()}  {base.stack.describe()} on {base.host.hostname or '?'}",
-              f"candidate {cand.id}  {cand.when()}  {cand.stack.describe()} on {cand.host.hostname or '?'}",
+    gap = "\n" + " " * len("candidate ") if target_below else "  "
+    lines += [f"baseline  {base.id}  {base.when()}{gap}{target_text(base)}",
+              f"candidate {cand.id}  {cand.when()}{gap}{target_text(cand)}",
               f"where     {comparison.where()}"]
     if comparison.param_changes:
         changes = "; ".join(f"{name} {before} → {after}" for name, before, after in comparison.param_changes)

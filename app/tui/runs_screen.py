@@ -498,7 +498,7 @@ class RunsScreen(Screen[None]):
                 with rendering(f"the comparison of runs {first.id} and {second.id}"):
                     models = different_models(first.id, first.record.caveats(), second.id,
                                               second.record.caveats())
-                    lines = [] if models else compare_lines(compare_runs(first, second))
+                    lines = [] if models else compare_lines(compare_runs(first, second), target_below=True)
             except RunRenderError as err:
                 detail.update(Text(str(err), style="bold red"))
                 return

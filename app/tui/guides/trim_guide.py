@@ -126,7 +126,7 @@ class TrimCompare(Step):
         text = Text()
         text.append(f"Before (run {before.saved.id}) and after the trim (run {after.saved.id}):\n\n",
                     style="bold")
-        lines = compare_lines(comparison, judged_only=True)  # the judged load's rows, then the conclusion
+        lines = compare_lines(comparison, judged_only=True)  # the conclusion, then the judged load's rows
         text.append("\n".join(visible(line) for line in lines[:14]))
         ctx.results["comparison"] = comparison
         return StepView(text)
