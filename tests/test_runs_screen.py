@@ -235,10 +235,11 @@ async def test_a_wal_comparison_at_80x24_shows_every_load_one_line_per_metric(
             assert re.search(r"from due +[\d.]+ [µm]s +[\d.]+ [µm]s +[+-]\d+%", row), screen
 
 
-async def test_side_by_side_a_long_target_is_whole_while_the_details_pane_has_room(
+async def test_at_200_a_long_target_is_whole_and_the_details_go_under_the_list(
         private_state_dir: Path) -> None:
     """Issue 23 (newuser7 #9): at 200x60 `/tmp/footfit/m…rget-directory (ext4)` was cut while the details
-    pane beside it was half empty: the list takes the width its targets need, the pane yields."""
+    pane beside it was half empty; newuser9 #3: the list had 55 blank rows. The list takes the whole width
+    and as many rows as it has runs, the details go under it."""
     from diskdoctor.app.core.runs.stack_fingerprint import StackFingerprint
     from diskdoctor.probes.wal_target import Target
     from support.runs_support import STACK
@@ -255,7 +256,7 @@ async def test_side_by_side_a_long_target_is_whole_while_the_details_pane_has_ro
         await open_runs(pilot)
         screen = "\n".join(screen_lines(app))
         assert f"{directory} (ext4" in screen, screen
-        assert "│ run       20261121-143000-wal-0001" in screen, screen  # the details pane still beside it
+        assert "\n run       20261121-143000-wal-0001" in screen, screen  # the details under the list
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
