@@ -119,3 +119,24 @@ async def test_at_80_a_long_target_is_cut_before_the_results_tags_go_silently(
         for row in rows:
             assert len(row) <= 78 and re.search(r"PASS p99 [\d.]+ ms.*(\]|…)$", row), rows
         assert any("/dev/shm/…" in row or "…" in row.split(" wal ")[1].split("(tmpfs)")[0] for row in rows)
+
+
+async def test_a_notice_on_the_runs_screen_never_covers_the_comparison(private_state_dir: Path) -> None:
+    """newuser9 #14: the "Report written" notice covered the right half of the comparison at 80x24 for
+    about 10 s; on the Runs screen a notice shows over the top of the list instead."""
+    from textual.widgets._toast import Toast
+
+    save(saved_run(20), saved_run(21, slow_ms=2.1), saved_run(22, slow_ms=2.2))
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await compare_newest_two(pilot)
+        app.notify("/root/diskdoctor-reports/\ndiskdoctor-etcd-2-20261126-0946.html\n4 findings, 2 TRIM "
+                   "verdicts, 3 runs.", title="Report written", markup=False)
+        for _ in range(20):  # the notice is mounted after a refresh or two
+            await pilot.pause(0.05)
+            if app.screen.query(Toast):
+                break
+        toast = app.screen.query_one(Toast).region
+        pane = app.screen.query_one("#runs-detail-pane").region
+        assert toast.height >= 4 and not toast.overlaps(pane), (toast, pane)
+        assert toast.y >= 1  # the title bar stays readable
