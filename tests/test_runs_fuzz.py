@@ -230,7 +230,7 @@ def test_cli_lists_shows_compares_reports_and_advises_around_damaged_files(
         assert_rendered(shown.out, "runs show")
         compared = cli(capsys, "runs", "compare", real, run_id) if run_id != real else None
         if compared is not None:
-            assert compared.code in (0, 1) and "baseline" in compared.out
+            assert compared.code in (0, 1, 3) and "baseline" in compared.out  # 3: not like for like
     assert json.loads(cli(capsys, "runs", "show", real, "--json").out)["id"] == real
     skipped_id = next(iter(bad)).removesuffix(".json")
     refused = cli(capsys, "runs", "show", skipped_id)
