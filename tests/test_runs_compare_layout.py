@@ -1,6 +1,6 @@
-"""The Runs screen as newuser9 read it (issue 23): the comparison's verdict and caveats above the fold at every
-size, the comparison the full width under the list, results never cut silently, wrapped lines hanging, and
-a title saying what is compared."""
+"""The Runs screen as newuser9 read it (issue 23): the comparison's verdict and caveats above the fold at
+every size, the comparison the full width under the list, results never cut silently, wrapped lines
+hanging, and a title saying what is compared."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from diskdoctor.app.core.runs.stack_fingerprint import StackFingerprint
 from diskdoctor.app.core.runs.store import RunStore
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.probes.wal_target import Target
-from support.runs_support import STACK, saved_run
+from support.runs_support import saved_run
 from test_runs_screen import FIXTURE, _wal_run_at_loads, open_runs
 from test_text_fit import drawn, screen_lines
 
@@ -64,7 +64,8 @@ async def test_not_like_for_like_runs_say_not_comparable_first_and_flag_nothing(
         screen = "\n".join(lines)
         detail = str(app.screen.query_one("#runs-detail").render())
         assert "REGRESSION" not in detail, detail
-        assert re.search(r"NOT COMPARABLE \(not like for like\): tmpfs \(not durable\) against", screen), screen
+        assert re.search(r"NOT COMPARABLE \(not like for like\): tmpfs \(not durable\) against", screen), \
+            screen
         assert "durability DIFFERS: only the baseline's fdatasync" in screen, screen
         assert app.screen.sub_title == "Saved runs: comparing 0000 (baseline) with 0001"  # newuser9 #14
 
@@ -84,7 +85,8 @@ async def test_continuations_hang_and_no_target_word_is_left_alone_at_80(private
         lines += [line[1:].rstrip() for line in drawn(app, pane)]
         durability = next(n for n, line in enumerate(lines) if line.startswith("durability DIFFERS"))
         assert lines[durability + 1].startswith("  ") and lines[durability + 1].strip(), lines
-        assert "          /dev/shm/newuser9 (tmpfs: in memory, no disk under it) on vm" in lines, "\n".join(lines)
+        target = "          /dev/shm/newuser9 (tmpfs: in memory, no disk under it) on vm"
+        assert target in lines, "\n".join(lines)
         assert "          /var/lib/etcd (ext4 on dm-2) on vm" in lines, "\n".join(lines)
         assert not any(line.strip() in ("vm", "on vm") for line in lines), lines
 
