@@ -106,7 +106,12 @@ RUNS_HELP = ScreenHelp(
            ("FAIL", "bold red", "at or over the limit"),
            ("INCONCLUSIVE", "bold yellow", "the figure's 95% interval reaches both sides of the limit"),
            ("[host busy]", "", "a caveat: the figures include other processes' load (the details say more)"),
-           ("…", "dim", "more caveats than the column has room for: the run's details list them")),
+           ("…", "dim", "more caveats than the column has room for: the run's details list them"),
+           ("REGRESSION", "bold red",
+            "of two runs compared, a judged figure 20% or more worse, beyond their noise"),
+           ("NOT COMPARABLE", "bold yellow",
+            "the two runs differ in filesystem, durability, host or parameters: no change between them is "
+            "a regression")),
     sources=("one JSON file per run in the runs folder (diskdoctor runs list shows the same)",),
 )
 
