@@ -508,12 +508,12 @@ TEXTS = (
     'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'before\',\'after\',\'shift\',\'sections\',\'untested\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
     'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'before\',\'after\',\'shift\',\'sections\',\'untested\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
     'def __create_fn__():\n def __hash__(self):\n  return hash((self.before,self.after,self.shift,self.sections,self.untested,))\n return __hash__',
-    "def __create_fn__(_type_key, _type_label, _type_unit, _type_before, _type_after, _type_lower_is_better, _type_judged, _type_noise, _type_load, _type_name, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_noise, _dflt_load, _dflt_name, _return_type):\n def __init__(self,key:_type_key,label:_type_label,unit:_type_unit,before:_type_before,after:_type_after,lower_is_better:_type_lower_is_better,judged:_type_judged,noise:_type_noise=_dflt_noise,load:_type_load=_dflt_load,name:_type_name=_dflt_name)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'key',key)\n  __dataclass_builtins_object__.__setattr__(self,'label',label)\n  __dataclass_builtins_object__.__setattr__(self,'unit',unit)\n  __dataclass_builtins_object__.__setattr__(self,'before',before)\n  __dataclass_builtins_object__.__setattr__(self,'after',after)\n  __dataclass_builtins_object__.__setattr__(self,'lower_is_better',lower_is_better)\n  __dataclass_builtins_object__.__setattr__(self,'judged',judged)\n  __dataclass_builtins_object__.__setattr__(self,'noise',noise)\n  __dataclass_builtins_object__.__setattr__(self,'load',load)\n  __dataclass_builtins_object__.__setattr__(self,'name',name)\n return __init__",
-    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(key={self.key!r}, label={self.label!r}, unit={self.unit!r}, before={self.before!r}, after={self.after!r}, lower_is_better={self.lower_is_better!r}, judged={self.judged!r}, noise={self.noise!r}, load={self.load!r}, name={self.name!r})"\n return __repr__',
-    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.key,self.label,self.unit,self.before,self.after,self.lower_is_better,self.judged,self.noise,self.load,self.name,)==(other.key,other.label,other.unit,other.before,other.after,other.lower_is_better,other.judged,other.noise,other.load,other.name,)\n  return NotImplemented\n return __eq__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'key\',\'label\',\'unit\',\'before\',\'after\',\'lower_is_better\',\'judged\',\'noise\',\'load\',\'name\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'key\',\'label\',\'unit\',\'before\',\'after\',\'lower_is_better\',\'judged\',\'noise\',\'load\',\'name\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
-    'def __create_fn__():\n def __hash__(self):\n  return hash((self.key,self.label,self.unit,self.before,self.after,self.lower_is_better,self.judged,self.noise,self.load,self.name,))\n return __hash__',
+    "def __create_fn__(_type_key, _type_label, _type_unit, _type_before, _type_after, _type_lower_is_better, _type_judged, _type_noise, _type_load, _type_name, _type_comparable, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_noise, _dflt_load, _dflt_name, _dflt_comparable, _return_type):\n def __init__(self,key:_type_key,label:_type_label,unit:_type_unit,before:_type_before,after:_type_after,lower_is_better:_type_lower_is_better,judged:_type_judged,noise:_type_noise=_dflt_noise,load:_type_load=_dflt_load,name:_type_name=_dflt_name,comparable:_type_comparable=_dflt_comparable)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'key',key)\n  __dataclass_builtins_object__.__setattr__(self,'label',label)\n  __dataclass_builtins_object__.__setattr__(self,'unit',unit)\n  __dataclass_builtins_object__.__setattr__(self,'before',before)\n  __dataclass_builtins_object__.__setattr__(self,'after',after)\n  __dataclass_builtins_object__.__setattr__(self,'lower_is_better',lower_is_better)\n  __dataclass_builtins_object__.__setattr__(self,'judged',judged)\n  __dataclass_builtins_object__.__setattr__(self,'noise',noise)\n  __dataclass_builtins_object__.__setattr__(self,'load',load)\n  __dataclass_builtins_object__.__setattr__(self,'name',name)\n  __dataclass_builtins_object__.__setattr__(self,'comparable',comparable)\n return __init__",
+    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(key={self.key!r}, label={self.label!r}, unit={self.unit!r}, before={self.before!r}, after={self.after!r}, lower_is_better={self.lower_is_better!r}, judged={self.judged!r}, noise={self.noise!r}, load={self.load!r}, name={self.name!r}, comparable={self.comparable!r})"\n return __repr__',
+    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.key,self.label,self.unit,self.before,self.after,self.lower_is_better,self.judged,self.noise,self.load,self.name,self.comparable,)==(other.key,other.label,other.unit,other.before,other.after,other.lower_is_better,other.judged,other.noise,other.load,other.name,other.comparable,)\n  return NotImplemented\n return __eq__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'key\',\'label\',\'unit\',\'before\',\'after\',\'lower_is_better\',\'judged\',\'noise\',\'load\',\'name\',\'comparable\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'key\',\'label\',\'unit\',\'before\',\'after\',\'lower_is_better\',\'judged\',\'noise\',\'load\',\'name\',\'comparable\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
+    'def __create_fn__():\n def __hash__(self):\n  return hash((self.key,self.label,self.unit,self.before,self.after,self.lower_is_better,self.judged,self.noise,self.load,self.name,self.comparable,))\n return __hash__',
     "def __create_fn__(_type_baseline, _type_candidate, _type_deltas, _type_param_changes, _type_unmatched, _type_only_in, _type_judged_loads, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_unmatched, _dflt_only_in, _dflt_judged_loads, _return_type):\n def __init__(self,baseline:_type_baseline,candidate:_type_candidate,deltas:_type_deltas,param_changes:_type_param_changes,unmatched:_type_unmatched=_dflt_unmatched,only_in:_type_only_in=_HAS_DEFAULT_FACTORY,judged_loads:_type_judged_loads=_HAS_DEFAULT_FACTORY)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'baseline',baseline)\n  __dataclass_builtins_object__.__setattr__(self,'candidate',candidate)\n  __dataclass_builtins_object__.__setattr__(self,'deltas',deltas)\n  __dataclass_builtins_object__.__setattr__(self,'param_changes',param_changes)\n  __dataclass_builtins_object__.__setattr__(self,'unmatched',unmatched)\n  __dataclass_builtins_object__.__setattr__(self,'only_in',_dflt_only_in() if only_in is _HAS_DEFAULT_FACTORY else only_in)\n  __dataclass_builtins_object__.__setattr__(self,'judged_loads',_dflt_judged_loads() if judged_loads is _HAS_DEFAULT_FACTORY else judged_loads)\n return __init__",
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(baseline={self.baseline!r}, candidate={self.candidate!r}, deltas={self.deltas!r}, param_changes={self.param_changes!r}, unmatched={self.unmatched!r}, only_in={self.only_in!r}, judged_loads={self.judged_loads!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.baseline,self.candidate,self.deltas,self.param_changes,self.unmatched,self.only_in,self.judged_loads,)==(other.baseline,other.candidate,other.deltas,other.param_changes,other.unmatched,other.only_in,other.judged_loads,)\n  return NotImplemented\n return __eq__',
@@ -4666,8 +4666,8 @@ def __create_fn__():
  return __hash__
 CODES.append(__create_fn__.__code__)
 
-def __create_fn__(_type_key, _type_label, _type_unit, _type_before, _type_after, _type_lower_is_better, _type_judged, _type_noise, _type_load, _type_name, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_noise, _dflt_load, _dflt_name, _return_type):
- def __init__(self,key:_type_key,label:_type_label,unit:_type_unit,before:_type_before,after:_type_after,lower_is_better:_type_lower_is_better,judged:_type_judged,noise:_type_noise=_dflt_noise,load:_type_load=_dflt_load,name:_type_name=_dflt_name)->_return_type:
+def __create_fn__(_type_key, _type_label, _type_unit, _type_before, _type_after, _type_lower_is_better, _type_judged, _type_noise, _type_load, _type_name, _type_comparable, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_noise, _dflt_load, _dflt_name, _dflt_comparable, _return_type):
+ def __init__(self,key:_type_key,label:_type_label,unit:_type_unit,before:_type_before,after:_type_after,lower_is_better:_type_lower_is_better,judged:_type_judged,noise:_type_noise=_dflt_noise,load:_type_load=_dflt_load,name:_type_name=_dflt_name,comparable:_type_comparable=_dflt_comparable)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'key',key)
   __dataclass_builtins_object__.__setattr__(self,'label',label)
   __dataclass_builtins_object__.__setattr__(self,'unit',unit)
@@ -4678,26 +4678,27 @@ def __create_fn__(_type_key, _type_label, _type_unit, _type_before, _type_after,
   __dataclass_builtins_object__.__setattr__(self,'noise',noise)
   __dataclass_builtins_object__.__setattr__(self,'load',load)
   __dataclass_builtins_object__.__setattr__(self,'name',name)
+  __dataclass_builtins_object__.__setattr__(self,'comparable',comparable)
  return __init__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(key={self.key!r}, label={self.label!r}, unit={self.unit!r}, before={self.before!r}, after={self.after!r}, lower_is_better={self.lower_is_better!r}, judged={self.judged!r}, noise={self.noise!r}, load={self.load!r}, name={self.name!r})"
+  return self.__class__.__qualname__ + f"(key={self.key!r}, label={self.label!r}, unit={self.unit!r}, before={self.before!r}, after={self.after!r}, lower_is_better={self.lower_is_better!r}, judged={self.judged!r}, noise={self.noise!r}, load={self.load!r}, name={self.name!r}, comparable={self.comparable!r})"
  return __repr__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.key,self.label,self.unit,self.before,self.after,self.lower_is_better,self.judged,self.noise,self.load,self.name,)==(other.key,other.label,other.unit,other.before,other.after,other.lower_is_better,other.judged,other.noise,other.load,other.name,)
+   return (self.key,self.label,self.unit,self.before,self.after,self.lower_is_better,self.judged,self.noise,self.load,self.name,self.comparable,)==(other.key,other.label,other.unit,other.before,other.after,other.lower_is_better,other.judged,other.noise,other.load,other.name,other.comparable,)
   return NotImplemented
  return __eq__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
-  if type(self) is cls or name in ('key','label','unit','before','after','lower_is_better','judged','noise','load','name',):
+  if type(self) is cls or name in ('key','label','unit','before','after','lower_is_better','judged','noise','load','name','comparable',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
  return __setattr__
@@ -4705,7 +4706,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
-  if type(self) is cls or name in ('key','label','unit','before','after','lower_is_better','judged','noise','load','name',):
+  if type(self) is cls or name in ('key','label','unit','before','after','lower_is_better','judged','noise','load','name','comparable',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
  return __delattr__
@@ -4713,7 +4714,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __hash__(self):
-  return hash((self.key,self.label,self.unit,self.before,self.after,self.lower_is_better,self.judged,self.noise,self.load,self.name,))
+  return hash((self.key,self.label,self.unit,self.before,self.after,self.lower_is_better,self.judged,self.noise,self.load,self.name,self.comparable,))
  return __hash__
 CODES.append(__create_fn__.__code__)
 
