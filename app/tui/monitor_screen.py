@@ -56,7 +56,8 @@ MIN_NAME_CELLS = 8
 """The device column is as narrow as its names (filesystem titles span the row, not this column)."""
 MAX_NAME_CELLS = 72
 """The device column is as wide as its longest name, up to this: a name is whole wherever the figures leave
-room for it (the fitting cuts it in the middle, down to NAME_CELLS, before any figure is left out)."""
+room for it (the fitting cuts it in the middle, down to NAME_CELLS, before any figure is left out). Sorted,
+a name with its mountpoint stands for the title rows that are gone: as wide as the room allows."""
 BUSY_UTIL = 0.6
 CELL_PADDING = 2
 """A DataTable cell's padding (one cell each side)."""
@@ -367,7 +368,8 @@ class MonitorScreen(Screen[None]):
             else:
                 names = [cell_len(sorted_label(layer, mounts)) for mounts, layer in self._served(sample)]
                 titles = []
-            self._wanted_name_cells = min(max([MIN_NAME_CELLS, *names]), MAX_NAME_CELLS)
+            most = MAX_NAME_CELLS if self.sort_key is None else max(names, default=0)  # sorted: as a title
+            self._wanted_name_cells = min(max([MIN_NAME_CELLS, *names]), most)
             self._wanted_title_cells = max(titles, default=0)
         wanted, title = self._wanted_name_cells, self._wanted_title_cells
         figures = self._counter_cells(sample)
@@ -436,6 +438,8 @@ class MonitorScreen(Screen[None]):
             return
         self._fitted_width = width
         columns = self._all_columns()
+        name = min(self._name_cells, MAX_NAME_CELLS)  # sorted, a longer one only takes what is left over
+        columns[0] = ("device", "device", name)
         needed = sum(w + CELL_PADDING for _, _, w in columns) + SCROLLBAR_CELLS
         side_cells = min(self._side_cells, SIDE_CELLS)  # as wide as its lines, when they fit beside
         if SIDE_WRAP_CELLS <= width - needed - 1 < side_cells:  # room for most lines: the longest wrap
@@ -452,9 +456,9 @@ class MonitorScreen(Screen[None]):
         room = width - (side_cells + 1 if beside else 0)
         hidden: list[str] = []
         floor = NAME_CELLS if self.sort_key is None else SORTED_NAME_CELLS  # sorted: room for a mountpoint
-        shrink = min(needed - room, self._name_cells - floor) if needed > room else 0
+        shrink = min(needed - room, name - floor) if needed > room else 0
         if shrink > 0:  # a long name is cut in the middle before any figure is left out
-            columns[0] = ("device", "device", self._name_cells - shrink)
+            columns[0] = ("device", "device", name - shrink)
             needed -= shrink
         for key in DROP_FIRST:
             if needed <= room:
@@ -465,7 +469,7 @@ class MonitorScreen(Screen[None]):
                 hidden.append(found[0])
                 needed -= found[2] + CELL_PADDING
         grow = min(room - needed, self._name_cells - columns[0][2])
-        if grow > 0:  # a left-out figure freed more than the cut took: the name takes it back
+        if grow > 0:  # room left (or a left-out figure freed more than the cut took): the name takes it
             columns[0] = ("device", "device", columns[0][2] + grow)
             needed += grow
         table = self.query_one("#monitor-table", DataTable)
