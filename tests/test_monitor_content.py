@@ -146,3 +146,20 @@ async def test_help_lists_pause_and_watch_only_where_they_work(root: str, listed
         keys = [key for key, _ in app.screen.keys]
         assert ("p" in keys, "d" in keys) == (listed, listed), keys
         assert "o" in keys and "r" in keys
+
+
+async def test_the_details_pane_heading_of_a_long_title_keeps_to_its_width() -> None:
+    """The kubelet title's heading in the details pane was `/var/l…(xfs) on luks-…` in a pane with room:
+    the title now takes the pane's width on its own line, with `on <device>` under it."""
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await open_monitor(pilot)
+        table = screen.query_one("#monitor-table", DataTable)
+        table.move_cursor(row=next(row for row, key in enumerate(screen._row_keys) if "kubelet" in key))
+        await pilot.pause(0.2)
+        side = screen.query_one("#monitor-side")
+        rows = screen_lines(app)[side.region.y:side.region.bottom]
+        lines = [line[side.region.x:side.region.right].strip("│ ") for line in rows]
+        title = next(line for line in lines if line.startswith("/var/lib/kubelet/pods/8f0c2a4e"))
+        assert title.endswith("/mount (xfs)") and len(title) > 40, lines
+        assert "on luks-elasticsearch-hot-tier-data-volume-01 (crypt)" in lines, lines

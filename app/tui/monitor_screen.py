@@ -702,8 +702,9 @@ class MonitorScreen(Screen[None]):
             who.append(line + "\n", style="dim")
         if self.has_class("-side-below"):  # as wide as its lines and short notes (a long one wraps)
             room = self._fit_who_below([*lines, *cache[:1]])
-            if cell_len(heading) > room:
-                detail = self._detail(layer, middle_ellipsis(heading, room))
+            cut = "\n".join(middle_ellipsis(line, room) for line in heading.splitlines())  # each line
+            if cut != heading:
+                detail = self._detail(layer, cut)
         self._show("#monitor-who", who)
         self._show("#monitor-selected", detail)
         width = max(self.query_one("#monitor-who").content_size.width, 1)
