@@ -152,7 +152,7 @@ def hidden_note(hidden: list[str], width: int) -> str:
 
 
 def more_note(mountpoints: tuple[str, ...]) -> str:
-    """" +9" after the first mountpoint of a layer that serves ten filesystems ("" for one or none)."""
+    """The " +9" after the first mountpoint of a layer that serves ten filesystems ("" for one or none)."""
     return f" +{len(mountpoints) - 1}" if len(mountpoints) > 1 else ""
 
 
