@@ -163,3 +163,19 @@ async def test_the_details_pane_heading_of_a_long_title_keeps_to_its_width() -> 
         title = next(line for line in lines if line.startswith("/var/lib/kubelet/pods/8f0c2a4e"))
         assert title.endswith("/mount (xfs)") and len(title) > 40, lines
         assert "on luks-elasticsearch-hot-tier-data-volume-01 (crypt)" in lines, lines
+
+
+async def test_a_sorted_long_mountpoint_takes_the_room_the_details_pane_leaves() -> None:
+    """long-names sorted at 200x60: the device column stopped at 72 cells (`nvme0n1p1  /var/li…/mount`)
+    beside a mostly blank pane; it takes the room left while the details pane stays beside the table."""
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await open_monitor(pilot)
+        await pilot.press("o")
+        await pilot.pause(0.2)
+        assert not screen.has_class("-side-below") and not screen.hidden_columns
+        lines = screen_lines(app)
+        row = next(line for line in lines if line.startswith(" nvme1n1p1  "))
+        assert " nvme1n1p1  /srv/postgresql/16/main/pg_wal_archive_for_point_in_time_recovery +1 " in row, row
+        table = screen.query_one("#monitor-table", DataTable)
+        assert table.columns[next(iter(table.columns))].width > 72  # type: ignore[index]
