@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 
 import psutil
 
-from .process_io import read_process_io
+from .process_io import program_label, read_process_io
 
 BUSY_CPU_SHARE = 0.25
 """Other processes using a quarter of the machine's CPU time make a run "taken while busy"."""
@@ -154,7 +154,7 @@ class HostLoadSampler:
         own = max(_own_cpu_s() - self.own_cpu, 0.0)
         spent = sum(max(getattr(after, n) - getattr(self.cpu, n), 0.0) for n in ("user", "nice", "system")
                     if hasattr(after, n))
-        others, kernel_s = [], 0.0
+        others, kernel_s, created = [], 0.0, {}
         for key, (name, read, written, cpu_s, kernel) in _process_io(exclude or {os.getpid()}).items():
             if key in self.io:
                 read0, written0, cpu0 = self.io[key][1:4]
@@ -166,10 +166,13 @@ class HostLoadSampler:
                 kernel_s += max(cpu_s - cpu0, 0.0)
             elif read - read0 > 0 or written - written0 > 0:
                 others.append(ProcessIO(key[0], name, max(read - read0, 0), max(written - written0, 0)))
+                created[key[0]] = key[1]
         other_cpu_s = max(spent - engine - own - kernel_s, 0.0)
         others.sort(key=lambda p: p.read_bytes + p.write_bytes, reverse=True)
+        top = [ProcessIO(p.pid, program_label(p.pid, created[p.pid], p.name), p.read_bytes, p.write_bytes)
+               for p in others[:TOP_PROCESSES]]  # "python3 etcd_sim.py", not "python" (newuser9)
         return HostLoad(round(seconds, 4), cpus, round(shares["busy"], 4),
                         round(shares.get("iowait", 0.0), 4), round(shares.get("steal", 0.0), 4),
                         round(engine, 4),
                         round(min(other_cpu_s / (seconds * cpus), 1.0), 4), sum(p.read_bytes for p in others),
-                        sum(p.write_bytes for p in others), others[:TOP_PROCESSES])
+                        sum(p.write_bytes for p in others), top)

@@ -140,32 +140,83 @@ CODE_FLAGS = frozenset({"-c", "-e", "-E", "--eval"})
 """Flags after which the command line holds code, not a script's name (nothing more is said)."""
 
 
-def program_of(name: str, cmdline: list[str]) -> str:
-    """An interpreter with the script or module it runs ("python3 etcd_sim.py", "python3 -m http.server");
-    empty when `name` is not an interpreter or the command line names no script."""
-    if not cmdline or not INTERPRETER.fullmatch(name):
+NAMELESS_SCRIPT = re.compile(r"/dev/(fd/[0-9]+|stdin)|/proc/[^/]+/fd/[0-9]+")
+"""A script read from an open file ("bash /dev/fd/3"): its path names no program (newuser9 saw "bash 3")."""
+MEMFD_PREFIX = "memfd:"
+"""A program run from an anonymous memory file is named after that file ("memfd:sealed-91"), not itself."""
+
+
+def unclear_name(name: str) -> bool:
+    """Whether the kernel's name for a process says little on its own: an interpreter (the script says
+    which program), a memory file's name, or a title the program set with spaces ("tmux: server")."""
+    return bool(INTERPRETER.fullmatch(name.split(" ", 1)[0])) or name.startswith(MEMFD_PREFIX) or " " in name
+
+
+def _command(cmdline: list[str], exe: str) -> str:
+    """The file the process was started as: its command's base name, else its executable's (not a
+    memory file's, which names nothing a person knows)."""
+    command = os.path.basename(cmdline[0].rstrip("/")).rstrip(":") if cmdline else ""
+    if command:
+        return command
+    exe_name = os.path.basename(exe.removesuffix(" (deleted)"))
+    return "" if exe_name.startswith(MEMFD_PREFIX) else exe_name
+
+
+def program_of(name: str, cmdline: list[str], exe: str = "") -> str:
+    """What a person knows a process by when its name says little (see unclear_name): an interpreter
+    with the script or module it runs ("python3 etcd_sim.py", "python3 -m http.server"), else the command
+    it was started as ("binary_backend" for "memfd:sealed-91", "tmux" for "tmux: server"); empty when
+    the name is clear or nothing better is known (`bash /dev/fd/3` is "bash", not "bash 3")."""
+    if not unclear_name(name):
         return ""
-    interpreter = os.path.basename(cmdline[0]) or name
-    args = iter(cmdline[1:])
-    for arg in args:
-        if arg in CODE_FLAGS:
-            return ""
-        if arg == "-m":
-            module = next(args, "")
-            return f"{interpreter} -m {module}" if module else ""
-        if arg and not arg.startswith("-"):
-            return f"{interpreter} {os.path.basename(arg.rstrip('/')) or arg}"
-    return ""
+    command = _command(cmdline, exe)
+    if INTERPRETER.fullmatch(command or name.split(" ", 1)[0]):
+        interpreter = command or name
+        args = iter(cmdline[1:])
+        for arg in args:
+            if arg in CODE_FLAGS:
+                break
+            if arg == "-m":
+                module = next(args, "")
+                if module:
+                    return f"{interpreter} -m {module}"
+                break
+            if arg and not arg.startswith("-"):
+                if NAMELESS_SCRIPT.fullmatch(arg):
+                    break
+                return f"{interpreter} {os.path.basename(arg.rstrip('/')) or arg}"
+    retitled = name.startswith(MEMFD_PREFIX) or " " in name  # a bare interpreter's name is clear enough
+    return command if retitled and command != name else ""
 
 
 def _program(process: psutil.Process, name: str) -> str:
-    """What an interpreter process runs, from its command line (empty when unreadable or not one)."""
-    if not INTERPRETER.fullmatch(name):
+    """What a process is known by when its name says little, from its command line (empty when
+    unreadable, or when the name says enough)."""
+    if not unclear_name(name):
         return ""
     try:
-        return program_of(name, process.cmdline())
+        cmdline = process.cmdline()
     except (psutil.Error, OSError):
         return ""
+    try:
+        exe = process.exe() if not cmdline else ""
+    except (psutil.Error, OSError):
+        exe = ""
+    return program_of(name, cmdline, exe)
+
+
+def program_label(pid: int, created: float, name: str) -> str:
+    """What a person knows the process `pid` (started at `created`) by: program_of's answer while it still
+    runs, else its name."""
+    if not unclear_name(name):
+        return name
+    try:
+        process = psutil.Process(pid)
+        if abs(process.create_time() - created) > 0.01:  # the pid went to another process
+            return name
+    except (psutil.Error, OSError):
+        return name
+    return _program(process, name) or name
 
 
 class ProcessIoSampler:

@@ -269,7 +269,8 @@ async def test_a_run_shows_its_progress_and_verdict_without_scrolling(size: tupl
 @pytest.mark.parametrize("width", [200, 206, 240])
 async def test_who_does_the_io_is_as_wide_as_its_lines(width: int) -> None:
     """With the live host's rate columns, the side pane is never narrower than its longest line: beside
-    the table when that much is left over, else under it at full width."""
+    the table when that much is left over (the table as wide as its columns, the pane the rest), else
+    under it at full width."""
     import dataclasses
 
     from diskdoctor.app.tui import monitor_screen
@@ -293,5 +294,6 @@ async def test_who_does_the_io_is_as_wide_as_its_lines(width: int) -> None:
         longest = "postgres: walwriter[9050] read 976.6K/s write 70.9M/s"
         assert any(longest in line for line in screen_lines(app)[side.region.y:side.region.bottom])
         assert not screen.hidden_columns  # every figure still shows
-        if side.region.x > 0:  # beside: sized from its lines, the table keeps the rest
-            assert side.region.width <= len(longest) + 6 and table.region.width >= width - len(longest) - 6
+        if side.region.x > 0:  # beside: at least its lines' width, the table as wide as its columns
+            columns = sum(column.get_render_width(table) for column in table.columns.values())
+            assert side.region.width >= len(longest) + 3 and table.region.width <= columns + 2

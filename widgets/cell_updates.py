@@ -63,7 +63,8 @@ def _repaint(table: DataTable[Any], changes: Mapping[tuple[str, str], object]) -
         x, width = lefts[ColumnKey(column)]
         index = table._row_locations.get(RowKey(row))
         if title_of is not None and title_of(index) is not None:
-            x, width = table._row_label_column_width, left - table._row_label_column_width
+            right = max(left, table.scrollable_content_region.width)  # a table wider than its columns
+            x, width = table._row_label_column_width, right - table._row_label_column_width
         line, height = tops[RowKey(row)]
         region = Region(x, line, width, height)
         if window.overlaps(region):

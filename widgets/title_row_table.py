@@ -1,5 +1,6 @@
 """A fitted DataTable whose title rows (a first cell and no figures) use the row's whole width, so a long
-title such as a filesystem's mountpoint is shown whole instead of cut to the first column.
+title such as a filesystem's mountpoint is shown whole instead of cut to the first column (a table wider
+than its columns, sized for a long title, gives the title that width too).
 
 Tied to the pinned Textual's DataTable internals (`_render_line_in_row` and its style helpers), as
 widgets/cell_updates.py is; a table with fixed columns or row labels is drawn as DataTable draws it."""
@@ -43,7 +44,8 @@ class TitleRowTable(FittedTable):
         title = self.title_of(row_index)
         if title is None:
             return fixed, scrollable
-        width = sum(column.get_render_width(self) for column in self.ordered_columns)
+        columns = sum(column.get_render_width(self) for column in self.ordered_columns)
+        width = max(columns, self.scrollable_content_region.width)  # the table's width when it is wider
         cursor_type = self.cursor_type
         cursor = self._should_highlight(cursor_location, Coordinate(row_index, 0), cursor_type)
         hover = self._should_highlight(hover_location, Coordinate(row_index, 0), cursor_type)

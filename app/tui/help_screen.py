@@ -38,11 +38,16 @@ def key_display(binding: Binding, display: Callable[[Binding], str]) -> str:
 
 
 def bindings_of(screen: Screen[object], app_bindings: Iterable[Binding | tuple[str, ...]]) -> list[Binding]:
-    """The screen's own bindings, then the app's, each once (what the footer may not have room for)."""
+    """The screen's own bindings, then the app's, each once (what the footer may not have room for); none
+    whose action the screen's `actions_not_here()` names (a key that never works in this session, such as
+    Pause on a capture: help lists only keys that work here)."""
     seen: set[str] = set()
     result = []
+    not_here = getattr(screen, "actions_not_here", frozenset)()
     for binding in [*screen.BINDINGS, *app_bindings]:
         if not isinstance(binding, Binding) or not binding.description or binding.action in seen:
+            continue
+        if binding.action in not_here:
             continue
         seen.add(binding.action)
         result.append(binding)

@@ -56,7 +56,8 @@ MIN_NAME_CELLS = 8
 """The device column is as narrow as its names (filesystem titles span the row, not this column)."""
 MAX_NAME_CELLS = 72
 """The device column is as wide as its longest name, up to this: a name is whole wherever the figures leave
-room for it (the fitting cuts it in the middle, down to NAME_CELLS, before any figure is left out)."""
+room for it (the fitting cuts it in the middle, down to NAME_CELLS, before any figure is left out). Sorted,
+a name with its mountpoint stands for the title rows that are gone: as wide as the room allows."""
 BUSY_UTIL = 0.6
 CELL_PADDING = 2
 """A DataTable cell's padding (one cell each side)."""
@@ -150,21 +151,28 @@ def hidden_note(hidden: list[str], width: int) -> str:
     return f"{len(hidden)} columns hidden for width"
 
 
-def sorted_label(layer: LayerSample, mountpoint: str) -> str:
-    """A sorted row's device: its name, then the mountpoint it serves (the title rows are gone)."""
-    return f"{visible(layer.row.name)}  {visible(mountpoint)}".rstrip()
+def more_note(mountpoints: tuple[str, ...]) -> str:
+    """The " +9" after the first mountpoint of a layer that serves ten filesystems ("" for one or none)."""
+    return f" +{len(mountpoints) - 1}" if len(mountpoints) > 1 else ""
 
 
-def sorted_cell(layer: LayerSample, mountpoint: str, cells: int, style: str | object) -> Text:
-    """The sorted row's device cell in `cells`: the name whole when it can be, the mountpoint (dim) cut in
-    the middle to what is left (its last folder kept, which names the place)."""
-    mount = visible(mountpoint)
-    least = min(cell_len(mount), SORTED_MOUNT_CELLS) + 2 if mount else 0  # a long name leaves the mount this
+def sorted_label(layer: LayerSample, mountpoints: tuple[str, ...]) -> str:
+    """A sorted row's device: its name, then the first mountpoint it serves and how many more ("sda
+    /lab/data +9": a disk under ten filesystems is not read as the first one's alone)."""
+    first = visible(mountpoints[0]) if mountpoints else ""
+    return f"{visible(layer.row.name)}  {first}{more_note(mountpoints)}".rstrip()
+
+
+def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, style: str | object) -> Text:
+    """The sorted row's device cell in `cells`: the name whole when it can be, the first mountpoint (dim)
+    cut in the middle to what is left (its last folder kept, which names the place), and "+N" more whole."""
+    mount, more = (visible(mountpoints[0]) if mountpoints else ""), more_note(mountpoints)
+    least = min(cell_len(mount), SORTED_MOUNT_CELLS) + 2 + len(more) if mount else 0  # a long name leaves it
     name = middle_ellipsis(visible(layer.row.name), max(cells - least, cells // 2))
-    room = cells - cell_len(name) - 2
+    room = cells - cell_len(name) - 2 - len(more)
     cell = Text(name, style=style)  # type: ignore[arg-type]
     if room >= 1 and mount:
-        cell.append("  " + middle_ellipsis(mount, room), style="dim")
+        cell.append("  " + middle_ellipsis(mount, room) + more, style="dim")
     return cell
 
 
@@ -208,10 +216,14 @@ class MonitorScreen(Screen[None]):
         """Each row's cells and what they were made from: a row made from the same is left alone."""
         self._measured_layout: tuple[object, ...] = ()
         self._wanted_name_cells = NAME_CELLS
+        self._wanted_title_cells = 0
         self.hidden_columns: list[str] = []
         """Headings of the columns left out for want of width (said on the status line)."""
         self._fitted_width = 0
         self._name_cells = NAME_CELLS
+        self._title_cells = 0
+        """The longest filesystem title (grouped view): beside the side pane the table is as wide as its
+        columns or this title, whichever is wider, and the side pane has the rest."""
         self._figure_cells: dict[str, int] = {}
         """A capture's counter columns' widths from their figures (none: the fixed widths)."""
         self._side_cells = SIDE_MIN_CELLS
@@ -352,13 +364,18 @@ class MonitorScreen(Screen[None]):
             self._measured_layout = layout
             if self.sort_key is None:
                 names = [cell_len(layer_label(layer)) for layer in sample.layers()]
+                titles = [cell_len(visible(group.group.title)) for group in sample.groups]
             else:
-                names = [cell_len(sorted_label(layer, mount)) for mount, layer in self._first_groups(sample)]
-            self._wanted_name_cells = min(max([MIN_NAME_CELLS, *names]), MAX_NAME_CELLS)
-        wanted = self._wanted_name_cells
+                names = [cell_len(sorted_label(layer, mounts)) for mounts, layer in self._served(sample)]
+                titles = []
+            most = MAX_NAME_CELLS if self.sort_key is None else max(names, default=0)  # sorted: as a title
+            self._wanted_name_cells = min(max([MIN_NAME_CELLS, *names]), most)
+            self._wanted_title_cells = max(titles, default=0)
+        wanted, title = self._wanted_name_cells, self._wanted_title_cells
         figures = self._counter_cells(sample)
-        if wanted != self._name_cells or figures != self._figure_cells:
+        if wanted != self._name_cells or figures != self._figure_cells or title != self._title_cells:
             self._name_cells, self._figure_cells, self._fitted_width = wanted, figures, 0
+            self._title_cells = title
             self._fit_columns(self.size.width)
 
     def _counter_cells(self, sample: MonitorSample) -> dict[str, int]:
@@ -372,13 +389,18 @@ class MonitorScreen(Screen[None]):
                 for label, key, _ in COUNTER_COLUMNS}
 
     @staticmethod
-    def _first_groups(sample: MonitorSample) -> list[tuple[str, LayerSample]]:
-        """Every device once, with the mountpoint of the first filesystem group it is in ("" for none)."""
-        seen: dict[str, tuple[str, LayerSample]] = {}
+    def _served(sample: MonitorSample) -> list[tuple[tuple[str, ...], LayerSample]]:
+        """Every device once (as in its first group), with the mountpoint of every filesystem it serves, in
+        the groups' order (none for a device under no filesystem)."""
+        first: dict[str, LayerSample] = {}
+        mounts: dict[str, list[str]] = {}
         for group in sample.groups:
             for layer in group.layers:
-                seen.setdefault(layer.row.kname, (group.group.key, layer))
-        return list(seen.values())
+                first.setdefault(layer.row.kname, layer)
+                served = mounts.setdefault(layer.row.kname, [])
+                if group.group.key and group.group.key not in served:
+                    served.append(group.group.key)
+        return [(tuple(mounts[kname]), layer) for kname, layer in first.items()]
 
     def _show(self, selector: str, text: Text) -> None:
         """Put `text` in a Static, only if it shows something else: an update repaints the widget, and a
@@ -416,6 +438,8 @@ class MonitorScreen(Screen[None]):
             return
         self._fitted_width = width
         columns = self._all_columns()
+        name = min(self._name_cells, MAX_NAME_CELLS)  # sorted, a longer one only takes what is left over
+        columns[0] = ("device", "device", name)
         needed = sum(w + CELL_PADDING for _, _, w in columns) + SCROLLBAR_CELLS
         side_cells = min(self._side_cells, SIDE_CELLS)  # as wide as its lines, when they fit beside
         if SIDE_WRAP_CELLS <= width - needed - 1 < side_cells:  # room for most lines: the longest wrap
@@ -425,16 +449,16 @@ class MonitorScreen(Screen[None]):
         if beside:  # under the table it is sized from its lines (_fit_who_below)
             self.query_one("#monitor-who").styles.width = None
         side = self.query_one("#monitor-side")
-        side.styles.width = side_cells if beside else None
+        side.styles.width = "1fr" if beside else None  # beside: what the table leaves, side_cells or more
         counters = self._columns is COUNTER_COLUMNS  # a capture's reading: no process is known
         self.query_one("#monitor-who").display = not counters  # the summary line says they need the host
         side.display = beside or not counters  # under the table it would take the table's rows for nothing
         room = width - (side_cells + 1 if beside else 0)
         hidden: list[str] = []
         floor = NAME_CELLS if self.sort_key is None else SORTED_NAME_CELLS  # sorted: room for a mountpoint
-        shrink = min(needed - room, self._name_cells - floor) if needed > room else 0
+        shrink = min(needed - room, name - floor) if needed > room else 0
         if shrink > 0:  # a long name is cut in the middle before any figure is left out
-            columns[0] = ("device", "device", self._name_cells - shrink)
+            columns[0] = ("device", "device", name - shrink)
             needed -= shrink
         for key in DROP_FIRST:
             if needed <= room:
@@ -445,8 +469,14 @@ class MonitorScreen(Screen[None]):
                 hidden.append(found[0])
                 needed -= found[2] + CELL_PADDING
         grow = min(room - needed, self._name_cells - columns[0][2])
-        if grow > 0:  # a left-out figure freed more than the cut took: the name takes it back
+        if grow > 0:  # room left (or a left-out figure freed more than the cut took): the name takes it
             columns[0] = ("device", "device", columns[0][2] + grow)
+            needed += grow
+        table = self.query_one("#monitor-table", DataTable)
+        if beside:  # as wide as its columns or its longest title, the side pane the rest (newuser9 #5)
+            table.styles.width = min(max(needed, self._title_cells + CELL_PADDING + SCROLLBAR_CELLS), room)
+        else:
+            table.styles.width = None
         self._set_columns(columns, hidden)
         self._fit_heights()
 
@@ -511,7 +541,7 @@ class MonitorScreen(Screen[None]):
             key = f"group|{group.group.key}"
             keys.append(key)
             fresh.append(key)
-            rows[key] = {"device": Text(group.group.title, style="bold")}  # drawn over the empty cells
+            rows[key] = {"device": Text(visible(group.group.title), style="bold")}  # drawn over the row
             for layer in group.layers:
                 key = f"{group.group.key}|{layer.row.kname}"
                 keys.append(key)
@@ -590,20 +620,15 @@ class MonitorScreen(Screen[None]):
     def _sorted_rows(self, sample: MonitorSample, live: bool,
                      device_cells: int) -> tuple[list[str], dict[str, dict[str, Text]]]:
         """Every device once, the largest value of the sort column first (as htop's sorted view)."""
-        layers: dict[str, tuple[str, LayerSample]] = {}
-        for group in sample.groups:
-            for layer in group.layers:
-                layers.setdefault(layer.row.kname, (group.group.key, layer))
-        titles = {group.group.key: group.group.key for group in sample.groups}
-        rows = {f"{group}|{kname}": self._row_cells(f"{group}|{kname}", layer, live, device_cells)[0]
-                for kname, (group, layer) in layers.items()}
+        served = {f"{mounts[0] if mounts else ''}|{layer.row.kname}": (mounts, layer)  # its first group's key
+                  for mounts, layer in self._served(sample)}
+        rows = {key: self._row_cells(key, layer, live, device_cells)[0] for key, (_, layer) in served.items()}
         column = self.sort_key or ""
         keys = sorted(rows, key=lambda key: -sort_value(rows[key].get(column, Text("")).plain))
         for key in keys:  # a copy: the row's memo keeps the grouped view's indented name
-            group, kname = key.split("|", 1)
-            device = rows[key]["device"]
-            rows[key] = {**rows[key], "device": sorted_cell(layers[kname][1], titles.get(group, ""),
-                                                              device_cells, device.style)}
+            mounts, layer = served[key]
+            rows[key] = {**rows[key], "device": sorted_cell(layer, mounts, device_cells,
+                                                              rows[key]["device"].style)}
         return keys, rows
 
     def action_sort(self) -> None:
@@ -649,8 +674,13 @@ class MonitorScreen(Screen[None]):
                 name = f"{visible(layer.row.name)} ({layer.row.kind})"
                 if not heading:
                     return layer, name
-                room = max(self._side_cells - SIDE_FRAME_CELLS - len(name) - 4, 12)  # never widens the pane
-                return layer, f"{middle_ellipsis(visible(group.group.title), room)} on {name}"
+                pane = self._side_cells - SIDE_FRAME_CELLS  # beside the table the pane may be wider
+                if not self.has_class("-side-below"):
+                    pane = max(pane, self.query_one("#monitor-side").content_size.width)
+                title = visible(group.group.title)  # cut to the pane, never widening it (_draw_side)
+                if pane - cell_len(name) - 4 < min(cell_len(title), 12):  # a long name: the title above it
+                    return layer, f"{middle_ellipsis(title, pane)}\non {name}"
+                return layer, f"{middle_ellipsis(title, pane - cell_len(name) - 4)} on {name}"
         return None, ""
 
     @on(DataTable.RowHighlighted, "#monitor-table")
@@ -672,8 +702,9 @@ class MonitorScreen(Screen[None]):
             who.append(line + "\n", style="dim")
         if self.has_class("-side-below"):  # as wide as its lines and short notes (a long one wraps)
             room = self._fit_who_below([*lines, *cache[:1]])
-            if cell_len(heading) > room:
-                detail = self._detail(layer, middle_ellipsis(heading, room))
+            cut = "\n".join(middle_ellipsis(line, room) for line in heading.splitlines())  # each line
+            if cut != heading:
+                detail = self._detail(layer, cut)
         self._show("#monitor-who", who)
         self._show("#monitor-selected", detail)
         width = max(self.query_one("#monitor-who").content_size.width, 1)
@@ -681,7 +712,9 @@ class MonitorScreen(Screen[None]):
         if rows > self._who_lines:  # the most it held, so the table does not jump
             self._who_lines = rows
             self._fit_heights()
-        lines = [*who.plain.splitlines(), *detail.plain.splitlines()]
+        headings = heading.splitlines()  # cut to the pane or wrapped: the table's titles come first
+        lines = [*who.plain.splitlines(), *(line for line in detail.plain.splitlines()
+                                            if line not in headings)]
         wanted = max((cell_len(line) for line in lines), default=0) + SIDE_FRAME_CELLS
         if wanted > self._side_cells:  # a longer line: the pane grows to hold it (or goes under the table)
             self._side_cells, self._fitted_width = wanted, 0
@@ -780,9 +813,13 @@ class MonitorScreen(Screen[None]):
         parts = [(part, 0 if index < first else 1) for index, part in enumerate(status)]
         self._show("#monitor-status", Text(fit_parts(parts, width)))
 
+    def actions_not_here(self) -> frozenset[str]:
+        """Pause only where something ticks, and watch only where processes run (the live host): on a
+        capture neither key is in the footer or the help."""
+        return frozenset() if self.root.live else frozenset({"pause", "watch"})
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Pause only where something ticks, and watch only where processes run (the live host)."""
-        return self.root.live if action in ("pause", "watch") else True
+        return action not in self.actions_not_here()
 
     def action_pause(self) -> None:
         """Stop or restart the ticks."""

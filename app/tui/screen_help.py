@@ -124,8 +124,9 @@ MONITOR_HELP = ScreenHelp(
            "storage bytes and CPU iowait/steal (a noisy neighbour on a VM shows as steal), and the page "
            "cache's dirty bytes: a process's buffered write counts when it reaches the page cache, and a "
            "device shows it only at writeback, so a writer no device matches yet is explained there. o sorts "
-           "by a column; sorted, each device names the mountpoint it serves. On a capture there is one "
-           "reading: its cumulative counters are shown, and live rates need the live host."),
+           "by a column; sorted, each device names the first mountpoint it serves and how many more "
+           "(sda /lab/data +11: under 12 filesystems). On a capture there is one reading: its cumulative "
+           "counters are shown, and live rates need the live host."),
     words=(("red row", "bold white on red", "the group's saturated layer: busy 90% of the interval or more"),
            ("yellow util", "yellow", "busy 60% of the interval or more"),
            ("util trend", "cyan", "utilisation over the last 12 ticks, 0 to 100%, newest on the right"),
