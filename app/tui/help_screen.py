@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from diskdoctor.widgets.keyed_lists import KeyedScroll
 from rich.table import Table
 from rich.text import Text
+from textual.actions import parse
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
@@ -38,15 +39,35 @@ def key_display(binding: Binding, display: Callable[[Binding], str]) -> str:
 
 
 def bindings_of(screen: Screen[object], app_bindings: Iterable[Binding | tuple[str, ...]]) -> list[Binding]:
-    """The screen's own bindings, then the app's, each once (what the footer may not have room for)."""
+    """The screen's own bindings, then the app's, each once (what the footer may not have room for), only
+    those the screen has now (`has_now`); an app key saying what a screen key says (^c and q: Quit) is
+    left out, one line being enough."""
     seen: set[str] = set()
+    said: set[str] = set()
     result = []
-    for binding in [*screen.BINDINGS, *app_bindings]:
+    own = [(binding, False) for binding in screen.BINDINGS]
+    for binding, of_app in [*own, *((binding, True) for binding in app_bindings)]:
         if not isinstance(binding, Binding) or not binding.description or binding.action in seen:
             continue
+        if (of_app and binding.description in said) or not has_now(screen, binding, of_app):
+            continue
         seen.add(binding.action)
+        said.add(binding.description)
         result.append(binding)
     return result
+
+
+def has_now(screen: Screen[object], binding: Binding, of_app: bool = False) -> bool:
+    """Whether the screen has this key in its current mode: its check_action does not refuse it (Start on a
+    capture, Advice's `a` while not narrowed to one subject), and it is not one of the screen's
+    LIVE_ONLY_ACTIONS on a capture (they only say that the live host is needed)."""
+    namespace, name, parameters = parse(binding.action)
+    node = screen.app if of_app or namespace == "app" else screen
+    if node.check_action(name, parameters) is False:
+        return False
+    root = getattr(screen, "root", None)
+    live_only = name in getattr(screen, "LIVE_ONLY_ACTIONS", ())
+    return not (live_only and root is not None and not getattr(root, "live", True))
 
 
 def help_text(help_data: ScreenHelp, keys: list[tuple[str, str]]) -> list[Text | Table]:
