@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from diskdoctor.widgets.fit_text import ELLIPSIS, distinct_cut, fit_end
+from diskdoctor.widgets.fit_text import ELLIPSIS, distinct_cut, fit_end, middle_ellipsis
 from diskdoctor.widgets.wrap_text import break_offsets
 from rich.cells import cell_len
 
@@ -33,20 +33,46 @@ def title_lines(text: str, width: int) -> int:
     return len(break_offsets(text, max(width, 1))) + 1
 
 
+LONG_WORD_CELLS = 16
+"""A name or path in a title longer than this (and than half its column) may be cut in the middle."""
+
+
 @lru_cache(maxsize=8192)
-def title_cut(text: str, width: int, lines: int) -> int:
-    """About the cells of `text` cut away in `lines` lines of `width` cells (as wrapped_title draws it): 0
-    when it is whole, else at least 1, counted from where its last line starts (a title wrapped between
-    words into a third line is cut though its length is under `lines` times `width`)."""
+def title_cut(text: str, width: int, lines: int, cut: Callable[[str, int], str]) -> int:
+    """The cells of `text` cut away in `lines` lines of `width` cells as wrapped_title draws it with `cut`:
+    0 when it is whole, else at least 1 (a title wrapped between words into a third line is cut though its
+    length is under `lines` times `width`)."""
     if title_lines(text, width) <= lines:
         return 0
-    rest = text if lines < 2 else text[break_offsets(text, max(width, 1))[0]:].strip()
-    return max(cell_len(rest) - max(width - 1, 0), 1)
+    shown = wrapped_title(text, width, lines, cut).replace("\n", " ")
+    return max(cell_len(text) - cell_len(shown) + shown.count(ELLIPSIS), 1)
+
+
+@lru_cache(maxsize=8192)
+def short_names(text: str, width: int, lines: int) -> str:
+    """`text` with its long paths, then its long names, cut in the middle until it fits `lines` lines of
+    `width` cells: a path to half the column, then to LONG_WORD_CELLS (the subject column names it too),
+    a name to half the column. A title's first line then reads "BLOCKED at luks-elastics…volume-01
+    (dm-crypt without", not "BLOCKED at" with the name wrapped away and then cut off whole."""
+    half = max(width // 2, LONG_WORD_CELLS)
+    words = text.split(" ")
+    longest = sorted(range(len(words)), key=lambda index: -cell_len(words[index]))
+    paths = [index for index in longest if words[index].lstrip("('\"").startswith("/")]
+    names = [index for index in longest if index not in paths]
+    steps = [*((i, half) for i in paths), *((i, LONG_WORD_CELLS) for i in paths), *((i, half) for i in names)]
+    for index, room in steps:
+        if title_lines(" ".join(words), width) <= lines:
+            break
+        if cell_len(words[index]) > room:
+            words[index] = middle_ellipsis(words[index], room)
+    return " ".join(words)
 
 
 def wrapped_title(text: str, width: int, lines: int, cut: Callable[[str, int], str]) -> str:
-    """`text` in at most `lines` lines of `width` cells ("\\n" between them), the last cut by `cut(text,
-    width)` when the rest does not fit."""
+    """`text` in at most `lines` lines of `width` cells ("\\n" between them), its long names cut in the
+    middle where it would not fit (short_names), the last line cut by `cut(text, width)` when the rest
+    does not fit."""
+    text = short_names(text, width, max(lines, 1))
     if lines < 2 or cell_len(text) <= width:
         return cut(text, width)
     offsets = break_offsets(text, max(width, 1))
@@ -97,7 +123,7 @@ def _pack(words: list[str], width: int) -> list[str] | None:
 
 
 def plan_rows(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: int, least_subjects: int,
-              spare_lines: int, least_title: int) -> RowPlan:
+              spare_lines: int, least_title: int, cut: Callable[[str, int], str]) -> RowPlan:
     """Widths for the Finding and Subjects columns sharing `room` cells (Subjects never under
     `least_subjects`) and each row's lines, at most `spare_lines` second lines going to the rows at the top
     (worst first). Of the widths tried, the one with the least of the titles cut away, then of single
@@ -109,7 +135,7 @@ def plan_rows(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: in
     low = max(min(least_title, high), 1)
     best: tuple[tuple[int, ...], RowPlan] | None = None
     for width in range(high, low - 1, -1):
-        plan, score = _try(titles, subjects, width, room - width, spare_lines)
+        plan, score = _try(titles, subjects, width, room - width, spare_lines, cut)
         if best is None or score < best[0]:
             best = (score, plan)
     assert best is not None
@@ -117,7 +143,7 @@ def plan_rows(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: in
 
 
 def _try(titles: Sequence[str], subjects: Sequence[Sequence[str]], width: int, subjects_width: int,
-         spare_lines: int) -> tuple[RowPlan, tuple[int, ...]]:
+         spare_lines: int, cut: Callable[[str, int], str]) -> tuple[RowPlan, tuple[int, ...]]:
     heights: list[int] = []
     titles_cut = singles_cut = hidden = 0
     for title, row in zip(titles, subjects, strict=True):
@@ -125,7 +151,7 @@ def _try(titles: Sequence[str], subjects: Sequence[Sequence[str]], width: int, s
         lines = wanted if wanted > 1 and spare_lines > 0 else 1
         spare_lines -= lines - 1
         heights.append(lines)
-        titles_cut += title_cut(title, width, lines)
+        titles_cut += title_cut(title, width, lines, cut)
         shown = subject_lines(tuple(row), subjects_width, lines)[1]
         if len(row) == 1:
             singles_cut += 0 if shown else max(cell_len(row[0]) - subjects_width, 0)
