@@ -76,8 +76,8 @@ def help_text(help_data: ScreenHelp, keys: list[tuple[str, str]]) -> list[Text |
     key_table = Table.grid(padding=(0, 2))
     key_table.add_column(style="bold cyan", no_wrap=True, width=max((len(key) for key, _ in keys), default=4))
     key_table.add_column(ratio=1)
-    for key, meaning in keys:
-        key_table.add_row(key, meaning)
+    for key, meaning in keys:  # plain text: "[" and "[host busy]" are words here, not markup
+        key_table.add_row(Text(key), Text(meaning))
     parts += [Text("\nKeys", style="bold"), key_table]
     if not help_data.words:
         return parts
@@ -85,7 +85,7 @@ def help_text(help_data: ScreenHelp, keys: list[tuple[str, str]]) -> list[Text |
     word_table.add_column(no_wrap=True, width=max(len(word) for word, _, _ in help_data.words))
     word_table.add_column(ratio=1)
     for word, style, meaning in help_data.words:
-        word_table.add_row(Text(word, style=style), meaning)
+        word_table.add_row(Text(word, style=style), Text(meaning))
     parts += [Text("\nColours and words", style="bold"), word_table,
               Text("\nWhere the figures come from", style="bold"),
               Text("\n".join(f"• {source}" for source in help_data.sources))]
