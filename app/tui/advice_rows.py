@@ -38,14 +38,14 @@ LONG_WORD_CELLS = 16
 
 
 @lru_cache(maxsize=8192)
-def title_cut(text: str, width: int, lines: int, cut: Callable[[str, int], str]) -> int:
-    """The cells of `text` cut away in `lines` lines of `width` cells as wrapped_title draws it with `cut`:
-    0 when it is whole, else at least 1 (a title wrapped between words into a third line is cut though its
-    length is under `lines` times `width`)."""
+def title_cut(text: str, width: int, lines: int) -> int:
+    """About the cells of `text` cut away in `lines` lines of `width` cells (as wrapped_title draws it): 0
+    when it is whole, else at least 1, counted from where its last line starts (a title wrapped between
+    words into a third line is cut though its length is under `lines` times `width`)."""
     if title_lines(text, width) <= lines:
         return 0
-    shown = wrapped_title(text, width, lines, cut).replace("\n", " ")
-    return max(cell_len(text) - cell_len(shown) + shown.count(ELLIPSIS), 1)
+    rest = text if lines < 2 else text[break_offsets(text, max(width, 1))[0]:].strip()
+    return max(cell_len(rest) - max(width - 1, 0), 1)
 
 
 @lru_cache(maxsize=8192)
@@ -123,7 +123,7 @@ def _pack(words: list[str], width: int) -> list[str] | None:
 
 
 def plan_rows(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: int, least_subjects: int,
-              spare_lines: int, least_title: int, cut: Callable[[str, int], str]) -> RowPlan:
+              spare_lines: int, least_title: int) -> RowPlan:
     """Widths for the Finding and Subjects columns sharing `room` cells (Subjects never under
     `least_subjects`) and each row's lines, at most `spare_lines` second lines going to the rows at the top
     (worst first). Of the widths tried, the one with the least of the titles cut away, then of single
@@ -135,7 +135,7 @@ def plan_rows(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: in
     low = max(min(least_title, high), 1)
     best: tuple[tuple[int, ...], RowPlan] | None = None
     for width in range(high, low - 1, -1):
-        plan, score = _try(titles, subjects, width, room - width, spare_lines, cut)
+        plan, score = _try(titles, subjects, width, room - width, spare_lines)
         if best is None or score < best[0]:
             best = (score, plan)
     assert best is not None
@@ -143,7 +143,7 @@ def plan_rows(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: in
 
 
 def _try(titles: Sequence[str], subjects: Sequence[Sequence[str]], width: int, subjects_width: int,
-         spare_lines: int, cut: Callable[[str, int], str]) -> tuple[RowPlan, tuple[int, ...]]:
+         spare_lines: int) -> tuple[RowPlan, tuple[int, ...]]:
     heights: list[int] = []
     titles_cut = singles_cut = hidden = 0
     for title, row in zip(titles, subjects, strict=True):
@@ -151,7 +151,7 @@ def _try(titles: Sequence[str], subjects: Sequence[Sequence[str]], width: int, s
         lines = wanted if wanted > 1 and spare_lines > 0 else 1
         spare_lines -= lines - 1
         heights.append(lines)
-        titles_cut += title_cut(title, width, lines, cut)
+        titles_cut += title_cut(title, width, lines)
         shown = subject_lines(tuple(row), subjects_width, lines)[1]
         if len(row) == 1:
             singles_cut += 0 if shown else max(cell_len(row[0]) - subjects_width, 0)

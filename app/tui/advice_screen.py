@@ -361,14 +361,13 @@ class AdviceScreen(Screen[None]):
         one = (1,) * len(self.rows)
         if self.subject is not None:
             whole = room + CELL_PADDING
-            heights = plan_rows(titles, [("",)] * len(titles), whole, 0, spare, whole, fit_title).heights
+            heights = plan_rows(titles, [("",)] * len(titles), whole, 0, spare, whole).heights
             return (SEV_CELLS, whole, 0, 0), heights
         if title + subjects + CELL_PADDING + ids <= room:  # everything whole: the rest to the subjects
             return (SEV_CELLS, title, room - CELL_PADDING - ids - title, ids), one
         needs = max((_subjects_needs(row) for row in self.rows), default=SUBJECTS_MIN_CELLS)
         least = max(min(needs, max(SUBJECTS_MIN_CELLS, int(room * SUBJECT_SHARE))), header)
-        plan = plan_rows(titles, [row.subjects for row in self.rows], room, least, spare, TITLE_MIN_CELLS,
-                         fit_title)
+        plan = plan_rows(titles, [row.subjects for row in self.rows], room, least, spare, TITLE_MIN_CELLS)
         return (SEV_CELLS, plan.title, plan.subjects, 0), plan.heights
 
     def _subjects_header(self) -> str:

@@ -150,7 +150,7 @@ GUIDE_HELP = ScreenHelp(
     words=(("●○", "cyan", "steps done and to come"),
            ("PASS / FAIL", "bold", "a benchmark's p99 against the chosen threshold"),
            ("INCONCLUSIVE", "bold yellow", "its interval lies on both sides of the threshold (a busy host, "
-                                           "few samples): screen 3 runs it as long as would settle it"),
+                                           "few samples): a longer run on screen 3 settles it"),
            ("short run", "dim", "walkthrough benchmarks are shortened for a first verdict; screen 3 runs "
                                 "the full ones")),
     sources=("the shared host snapshot (stack, TRIM facts and verdicts), the advisor's rules",
