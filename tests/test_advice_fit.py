@@ -301,3 +301,35 @@ async def test_at_80x24_the_subject_header_is_whole() -> None:
         assert table.ordered_columns[2].width >= len("Subject")
         header = screen_lines(app)[table.region.y]
         assert re.search(r"Sev\s+Finding\s+Subject\b", header), header
+
+
+async def test_a_long_device_name_in_a_title_is_cut_in_its_middle_at_80x24() -> None:
+    """newuser9 at 80x24, long-names: `WARN  BLOCKED at  /var/lib/kubelet/pods…/mount` / `       …`: the
+    device name wrapped away and was then cut off whole, beside a Subjects column of 28 cells. It is cut in
+    its middle as Stack cuts it, and the title, read first, gets the row's width before the subjects."""
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _advice(app, pilot)
+        table = screen.query_one("#advice-table", DataTable)
+        lines = screen_lines(app)[table.region.y + 1:table.region.y + 3]  # the first row's two lines
+        first, second = (line[table.region.x:table.region.right] for line in lines)
+        found = re.search(r"BLOCKED at (luks-elast\S*…\S*volume-01) \(dm-crypt", first)
+        assert found is not None, (first, second)
+        assert "without allow_discards" in second, second
+        title_width, subjects_width = screen._widths[1:3]
+        assert title_width > 2 * subjects_width, screen._widths
+
+
+@pytest.mark.parametrize("size", [(120, 40), (200, 60)], ids=IDS[1:])
+async def test_a_long_title_keeps_its_name_and_its_end_where_a_path_in_it_can_be_cut(
+        size: tuple[int, int]) -> None:
+    """newuser9 at 120x40: `BLOCKED at luks-elasticsearch-hot-tier-data-volume-01 (dm-crypt` / `... on
+    /var/lib/ku…/mount…`: the path (also in the Subjects column) is cut further, so the device name
+    stays whole and the title ends `never reach the disk`."""
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=size) as pilot:
+        screen = await _advice(app, pilot)
+        table = screen.query_one("#advice-table", DataTable)
+        cell = _cells(table, 0)[1]
+        assert "BLOCKED at luks-elasticsearch-hot-tier-data-volume-01 (dm-crypt without" in cell, cell
+        assert cell.endswith("never reach the disk"), cell

@@ -14,8 +14,18 @@ from diskdoctor.app.tui.advice_screen import AdviceScreen
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.app.tui.bench.screen import BenchScreen
 from diskdoctor.app.tui.selection import chosen
+from diskdoctor.app.tui.stack_screen import StackScreen
+from diskdoctor.app.tui.trim_screen import TrimScreen
 from diskdoctor.probes.root import live_root
-from support.bench_fixed_run import feed_fixed_run, fixture_mounts
+from diskdoctor.widgets import StackTree
+from support.bench_fixed_run import (
+    PARAMS,
+    TARGET,
+    feed_fixed_run,
+    fixed_result,
+    fixed_snapshots,
+    fixture_mounts,
+)
 from support.runs_support import STACK, saved_run
 from test_tui import settled
 
@@ -168,3 +178,53 @@ async def test_a_directory_typed_on_the_chosen_filesystem_stays(tmp_path: Path) 
         await pilot.press("3")
         await settled(app, pilot)
         assert form.directory == str(tmp_path)
+
+
+async def test_a_run_finishing_moves_stack_and_advice_back_to_its_target(fixture_mounts: None) -> None:
+    """newuser9 at 200x60: after a run on /var/tmp/newuser9 Monitor showed `/ (ext4) on vda` while Stack
+    still said `Details: zram0 · disk`. A row chosen on Stack while the run goes gives way when it
+    finishes: Stack's cursor, TRIM's row and Advice follow the run's filesystem and device."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(200, 60)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("3")
+        await settled(app, pilot)
+        bench = app.screen
+        assert isinstance(bench, BenchScreen)
+        bench.post_message(BenchScreen.RunStarted(TARGET, PARAMS))
+        await settled(app, pilot)
+        assert chosen(app) is not None and chosen(app).mountpoint == TARGET.mountpoint  # type: ignore[union-attr]
+        await pilot.press("1")
+        await settled(app, pilot)
+        await pilot.pause(0.2)
+        stack = app.screen
+        assert isinstance(stack, StackScreen) and stack.view is not None
+        tree = stack.query_one(StackTree)
+        mounted = stack.host.mount_for_path(TARGET.mountpoint)  # type: ignore[union-attr]
+        device = mounted.kname if mounted else None
+        assert device and stack.view.kname_of(tree.cursor_key()) == device  # type: ignore[arg-type]
+        details = str(stack.query_one("#details-title").render())  # "Details: luks-etcd · crypt"
+        await pilot.press("g")  # the user looks at another device while the run goes
+        await settled(app, pilot)
+        assert stack.view.kname_of(tree.cursor_key()) != device  # type: ignore[arg-type]
+        await pilot.press("3")
+        await settled(app, pilot)
+        assert chosen(app).by == "stack"  # type: ignore[union-attr]
+        for snapshot in fixed_snapshots():
+            bench.post_message(BenchScreen.IntervalReady(snapshot))
+        bench.post_message(BenchScreen.RunEnded(fixed_result()))
+        await settled(app, pilot)
+        selection = chosen(app)
+        assert selection is not None and selection.by == "bench"
+        assert selection.mountpoint == TARGET.mountpoint
+        await pilot.press("1")
+        await settled(app, pilot)
+        await pilot.pause(0.2)
+        assert stack.view.kname_of(tree.cursor_key()) == device  # type: ignore[arg-type]
+        assert str(stack.query_one("#details-title").render()) == details
+        await pilot.press("2")
+        await settled(app, pilot)
+        trim = app.screen
+        assert isinstance(trim, TrimScreen) and trim.selected == TARGET.mountpoint
+        screen = await _advice(app, pilot)
+        assert screen.subject == TARGET.mountpoint

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from diskdoctor.widgets.fit_text import ELLIPSIS, distinct_cut, fit_end
+from diskdoctor.widgets.fit_text import ELLIPSIS, distinct_cut, fit_end, middle_ellipsis
 from diskdoctor.widgets.wrap_text import break_offsets
 from rich.cells import cell_len
 
@@ -33,6 +33,10 @@ def title_lines(text: str, width: int) -> int:
     return len(break_offsets(text, max(width, 1))) + 1
 
 
+LONG_WORD_CELLS = 16
+"""A name or path in a title longer than this (and than half its column) may be cut in the middle."""
+
+
 @lru_cache(maxsize=8192)
 def title_cut(text: str, width: int, lines: int) -> int:
     """About the cells of `text` cut away in `lines` lines of `width` cells (as wrapped_title draws it): 0
@@ -44,9 +48,31 @@ def title_cut(text: str, width: int, lines: int) -> int:
     return max(cell_len(rest) - max(width - 1, 0), 1)
 
 
+@lru_cache(maxsize=8192)
+def short_names(text: str, width: int, lines: int) -> str:
+    """`text` with its long paths, then its long names, cut in the middle until it fits `lines` lines of
+    `width` cells: a path to half the column, then to LONG_WORD_CELLS (the subject column names it too),
+    a name to half the column. A title's first line then reads "BLOCKED at luks-elastics…volume-01
+    (dm-crypt without", not "BLOCKED at" with the name wrapped away and then cut off whole."""
+    half = max(width // 2, LONG_WORD_CELLS)
+    words = text.split(" ")
+    longest = sorted(range(len(words)), key=lambda index: -cell_len(words[index]))
+    paths = [index for index in longest if words[index].lstrip("('\"").startswith("/")]
+    names = [index for index in longest if index not in paths]
+    steps = [*((i, half) for i in paths), *((i, LONG_WORD_CELLS) for i in paths), *((i, half) for i in names)]
+    for index, room in steps:
+        if title_lines(" ".join(words), width) <= lines:
+            break
+        if cell_len(words[index]) > room:
+            words[index] = middle_ellipsis(words[index], room)
+    return " ".join(words)
+
+
 def wrapped_title(text: str, width: int, lines: int, cut: Callable[[str, int], str]) -> str:
-    """`text` in at most `lines` lines of `width` cells ("\\n" between them), the last cut by `cut(text,
-    width)` when the rest does not fit."""
+    """`text` in at most `lines` lines of `width` cells ("\\n" between them), its long names cut in the
+    middle where it would not fit (short_names), the last line cut by `cut(text, width)` when the rest
+    does not fit."""
+    text = short_names(text, width, max(lines, 1))
     if lines < 2 or cell_len(text) <= width:
         return cut(text, width)
     offsets = break_offsets(text, max(width, 1))

@@ -12,7 +12,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import figure_first, fit_words, middle_ellipsis
+from diskdoctor.widgets.fit_text import ELLIPSIS, figure_first, fit_words, middle_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.status_line import StatusLine
@@ -56,8 +56,9 @@ DETAILS_MAX_CELLS = 76
 LIST_COMFORT_CELLS = 110
 """A list this wide shows a finding's title and subject well: past it the details get all they need."""
 CARD_PADDING = 2
-SUBJECT_SHARE = 0.4
-"""Of the list's room, at most this share goes to subjects when titles and subjects cannot both be whole."""
+SUBJECT_SHARE = 0.3
+"""Of the list's room, at most this share is kept for subjects when titles and subjects cannot both be
+whole: the title is what a user reads first (and the card names every subject whole)."""
 STACKED_LIST_SHARE = 0.4
 """The card goes under the list (both full width) when titles would be cut beside it and the list's rows
 take no more than this share of the height (as the narrow layout's list does)."""
@@ -480,7 +481,7 @@ def fit_title(text: str, width: int) -> str:
         return text
     words = text.split(" ")
     for index, word in enumerate(words):
-        if not word.lstrip("('\"").startswith("/") or cell_len(word) <= PATH_MIN_CELLS:
+        if not word.lstrip("('\"").startswith("/"):
             continue
         start = cell_len(" ".join(words[:index])) + (1 if index else 0)
         whole = width - (cell_len(" ".join(words)) - cell_len(word))  # the path's room in the whole title
@@ -488,6 +489,9 @@ def fit_title(text: str, width: int) -> str:
         room = whole if whole >= PATH_MIN_CELLS else visible
         if room >= PATH_MIN_CELLS and room < cell_len(word):
             words[index] = middle_ellipsis(word, room)
+        elif room < PATH_MIN_CELLS and 0 < visible < cell_len(word):  # no room even for a cut path ("on /…")
+            head = " ".join(words[:index])
+            return f"{head} {ELLIPSIS}" if cell_len(head) + 2 <= width else fit_words(head, width)
         break
     return fit_words(" ".join(words), width)
 

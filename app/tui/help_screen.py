@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from diskdoctor.widgets.keyed_lists import KeyedScroll
 from rich.table import Table
 from rich.text import Text
+from textual.actions import parse
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
@@ -38,20 +39,35 @@ def key_display(binding: Binding, display: Callable[[Binding], str]) -> str:
 
 
 def bindings_of(screen: Screen[object], app_bindings: Iterable[Binding | tuple[str, ...]]) -> list[Binding]:
-    """The screen's own bindings, then the app's, each once (what the footer may not have room for); none
-    whose action the screen's `actions_not_here()` names (a key that never works in this session, such as
-    Pause on a capture: help lists only keys that work here)."""
+    """The screen's own bindings, then the app's, each once (what the footer may not have room for), only
+    those the screen has now (`has_now`); an app key saying what a screen key says (^c and q: Quit) is
+    left out, one line being enough."""
     seen: set[str] = set()
+    said: set[str] = set()
     result = []
-    not_here = getattr(screen, "actions_not_here", frozenset)()
-    for binding in [*screen.BINDINGS, *app_bindings]:
+    own = [(binding, False) for binding in screen.BINDINGS]
+    for binding, of_app in [*own, *((binding, True) for binding in app_bindings)]:
         if not isinstance(binding, Binding) or not binding.description or binding.action in seen:
             continue
-        if binding.action in not_here:
+        if (of_app and binding.description in said) or not has_now(screen, binding, of_app):
             continue
         seen.add(binding.action)
+        said.add(binding.description)
         result.append(binding)
     return result
+
+
+def has_now(screen: Screen[object], binding: Binding, of_app: bool = False) -> bool:
+    """Whether the screen has this key in its current mode: its check_action does not refuse it (Start on a
+    capture, Advice's `a` while not narrowed to one subject), and it is not one of the screen's
+    LIVE_ONLY_ACTIONS on a capture (they only say that the live host is needed)."""
+    namespace, name, parameters = parse(binding.action)
+    node = screen.app if of_app or namespace == "app" else screen
+    if node.check_action(name, parameters) is False:
+        return False
+    root = getattr(screen, "root", None)
+    live_only = name in getattr(screen, "LIVE_ONLY_ACTIONS", ())
+    return not (live_only and root is not None and not getattr(root, "live", True))
 
 
 def help_text(help_data: ScreenHelp, keys: list[tuple[str, str]]) -> list[Text | Table]:
@@ -60,8 +76,8 @@ def help_text(help_data: ScreenHelp, keys: list[tuple[str, str]]) -> list[Text |
     key_table = Table.grid(padding=(0, 2))
     key_table.add_column(style="bold cyan", no_wrap=True, width=max((len(key) for key, _ in keys), default=4))
     key_table.add_column(ratio=1)
-    for key, meaning in keys:
-        key_table.add_row(key, meaning)
+    for key, meaning in keys:  # plain text: "[" and "[host busy]" are words here, not markup
+        key_table.add_row(Text(key), Text(meaning))
     parts += [Text("\nKeys", style="bold"), key_table]
     if not help_data.words:
         return parts
@@ -69,7 +85,7 @@ def help_text(help_data: ScreenHelp, keys: list[tuple[str, str]]) -> list[Text |
     word_table.add_column(no_wrap=True, width=max(len(word) for word, _, _ in help_data.words))
     word_table.add_column(ratio=1)
     for word, style, meaning in help_data.words:
-        word_table.add_row(Text(word, style=style), meaning)
+        word_table.add_row(Text(word, style=style), Text(meaning))
     parts += [Text("\nColours and words", style="bold"), word_table,
               Text("\nWhere the figures come from", style="bold"),
               Text("\n".join(f"• {source}" for source in help_data.sources))]

@@ -69,6 +69,10 @@ BENCH_HELP = ScreenHelp(
            "its text (the cursor at its end)."),
     words=(("PASS", "bold green", "the p99 of the durable call is under the threshold"),
            ("FAIL", "bold red", "the p99 is at or over the threshold"),
+           ("INCONCLUSIVE", "bold yellow",
+            "the p99's 95% confidence interval lies on both sides of the threshold: too few slow samples "
+            "to say, often on a busy host ([host busy]). The verdict says how long a run would settle it; "
+            "l (Run longer, after a WAL run) runs that long; a quieter moment helps too"),
            ("yellow figure", "yellow", "a percentile resting on fewer than 10 samples: not worth much"),
            ("dashed red line", "red", "the threshold on the chart (only for a judged WAL run)"),
            ("ratio ours/fio", "bold", "above 1.00: our latency is higher (slower), our MB/s or ops/s higher "
@@ -151,6 +155,8 @@ GUIDE_HELP = ScreenHelp(
            "skipped. Everything a walkthrough does is also on the screens 1-6 and in the CLI."),
     words=(("●○", "cyan", "steps done and to come"),
            ("PASS / FAIL", "bold", "a benchmark's p99 against the chosen threshold"),
+           ("INCONCLUSIVE", "bold yellow", "its interval lies on both sides of the threshold (a busy host, "
+                                           "few samples): a longer run on screen 3 settles it"),
            ("short run", "dim", "walkthrough benchmarks are shortened for a first verdict; screen 3 runs "
                                 "the full ones")),
     sources=("the shared host snapshot (stack, TRIM facts and verdicts), the advisor's rules",

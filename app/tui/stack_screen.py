@@ -49,6 +49,8 @@ class StackScreen(SnapshotScreen):
     """Storage stack of one host: navigate layers, switch direction, read any value's source."""
 
     SCREEN_HELP = STACK_HELP
+    LIVE_ONLY_ACTIONS = frozenset({"bench_selected"})
+    """Keys that on a capture only say the live host is needed: F1 leaves them out there."""
     BINDINGS = [
         Binding("v", "toggle_view", "Direction",
                 tooltip="Switch the tree: from the disks up / from the mounts down."),

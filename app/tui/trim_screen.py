@@ -142,6 +142,8 @@ class TrimScreen(SnapshotScreen):
     """Does TRIM reach the flash for each filesystem, and when is it trimmed?"""
 
     SCREEN_HELP = TRIM_HELP
+    LIVE_ONLY_ACTIONS = frozenset({"bench_selected", "trim_now"})
+    """Keys that on a capture only say the live host is needed: F1 leaves them out there."""
     BINDINGS = [
         Binding("t", "trim_now", "Trim now", tooltip="Run fstrim on the selected filesystem (asks first)."),
         Binding("slash", "filter", "Filter",

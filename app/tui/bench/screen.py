@@ -30,6 +30,7 @@ from diskdoctor.probes.fio_run import fio_available
 from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.wal_params import ParamError, WalParams, profile_params
+from diskdoctor.probes.wal_target import Target
 from diskdoctor.widgets import LatencyBars, LayerTimeTable, PercentileChart, StatusLine
 from diskdoctor.widgets.figures_text import FiguresText
 from diskdoctor.widgets.fit_text import path_ellipsis
@@ -406,8 +407,7 @@ class BenchScreen(SnapshotScreen):
         self.target, self.params = message.target, message.params
         self._show_live_panes(True)
         self.live.started(message.params)
-        # the filesystem just benchmarked is the selection: Advice arrives narrowed to its findings
-        choose(self.app, None, message.target.mountpoint or message.target.directory, "bench")
+        self._choose_target(message.target)
         if self.size.height < FOLD_BELOW:  # room for the run's figures and verdict on a short terminal
             self.query_one(BenchForm).fold(FoldedForm(message.params, message.target.directory))
             self.refresh_bindings()
@@ -420,6 +420,11 @@ class BenchScreen(SnapshotScreen):
         self.running_parts = ((f"Running {name} on {message.target.directory}", 0), ("Esc cancels", 1),
                               (durable or "", 1), (layers, 2))
         self.query_one(StatusLine).say(*self.running_parts)
+
+    def _choose_target(self, target: Target) -> None:
+        """The filesystem a run starts or finishes on is the one selection: Stack's cursor (on the device
+        under it), TRIM's row, Monitor and Advice follow it."""
+        choose(self.app, None, target.mountpoint or target.directory, "bench")
 
     @on(ContentionReady)
     def show_contention(self, message: ContentionReady) -> None:
@@ -445,6 +450,8 @@ class BenchScreen(SnapshotScreen):
         if message.result is None:
             self._show_stopped(message)
             return
+        if self.target is not None:  # a row chosen elsewhere while it ran gives way to the result's target
+            self._choose_target(self.target)
         self.result, self.saved_note = message.result, message.saved
         self.record = message.record or BenchRecord(self.kind, self.params, self.target, message.result)
         self._judged = None
