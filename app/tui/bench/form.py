@@ -183,8 +183,9 @@ class BenchForm(Vertical):
         label = cell_len(view.FIELD_LABELS.get(f"#{field.id}", "")) + FIELD_EDGES
         if isinstance(field, Select):
             return max(label, cell_len(shown_entry(field)) + SELECT_EDGES)
-        if isinstance(field, Input):
-            return max(label, cell_len(field.value or field.placeholder) + FIELD_EDGES + 1)
+        if isinstance(field, Input):  # and a cell for the cursor at the end (the directory: while typed in)
+            cursor = 0 if field.id == "bench-dir" and not field.has_focus else 1
+            return max(label, cell_len(field.value or field.placeholder) + FIELD_EDGES + cursor)
         if isinstance(field, Checkbox):
             return cell_len(str(field.label)) + CHECKBOX_EDGES
         return START_WIDTH
