@@ -51,8 +51,8 @@ START_WIDTH = 10
 NO_DURATION = "by size"
 """The seconds field when empty: the run goes by its size (once "-", which said nothing to a newcomer)."""
 DIRECTORY_ROOM = 40
-"""The directory field's width to share towards while a path is typed, so it does not grow per key (else it is
-as wide as its path, and the filesystem's menu gets the rest)."""
+"""The directory field's width while a path is typed (so it does not grow per key) and at most where its row
+has room to spare (else it is as wide as its path)."""
 
 
 def one_leading_slash(path: str) -> str:
@@ -248,17 +248,23 @@ class BenchForm(Vertical):
 
     def _fit_row(self, fields: list[Widget], total: int) -> list[tuple[Widget, int]]:
         """(field, width) for one row: each field as it wants; the filesystem menu and the directory share
-        what the others leave (each at least enough for its label; the directory gets the rest)."""
+        what the others leave (each at least enough for its label), the directory never more than its path
+        or DIRECTORY_ROOM (newuser9: 78 cells for `/var/tmp/newuser9`)."""
         where = [field for field in fields if field.id in ("bench-fs", "bench-dir")]
         if not where:
             return [(field, self._want(field)) for field in fields]
         fixed = sum(self._want(field) for field in fields if field not in where)
         least = {"bench-fs": 20, "bench-dir": cell_len(view.FIELD_LABELS["#bench-dir"]) + FIELD_EDGES}
         typing = self.query_one("#bench-dir", Input).has_focus
-        steady = {"bench-fs": 0, "bench-dir": DIRECTORY_ROOM if typing else 0}  # no growing at every key
+        # typed in, the directory shares towards DIRECTORY_ROOM (no growing per key); else towards its path
+        steady = {"bench-fs": 0, "bench-dir": DIRECTORY_ROOM if typing else 0}
         wants = [(least[str(field.id)], max(least[str(field.id)], steady[str(field.id)], self._want(field)))
                  for field in where]
-        shared = dict(zip(where, share(max(total - fixed, 0), wants), strict=True))
+        room = max(total - fixed, 0)
+        widths = share(min(room, sum(most for _, most in wants)), wants)
+        if where[-1].id == "bench-dir":  # room to spare: the directory up to DIRECTORY_ROOM, the rest blank
+            widths[-1] += max(min(room - sum(widths), DIRECTORY_ROOM - widths[-1]), 0)
+        shared = dict(zip(where, widths, strict=True))
         return [(field, shared.get(field, self._want(field))) for field in fields]
 
     @property
