@@ -80,7 +80,7 @@ def capture_text() -> Text:
     text.append("diskdoctor bench wal --dir DIR", style="bold")
     text.append(". A report written there (w) carries its runs.\n")
     text.append("•  Runs (key 5) lists the runs saved on this machine.\n")
-    text.append("•  Stack (1), TRIM (2), Advice (4) and Monitor (6) read the capture as they would the host.")
+    text.append("•  Stack (1), TRIM (2) and Advice (4) read the capture as they would the host.")
     return text
 
 
