@@ -24,7 +24,7 @@ TMPFS_LABEL = "/dev/shm  (tmpfs: in memory)"
 
 @pytest.fixture
 def shm_dirs() -> Iterator[list[str]]:
-    """Directories on /dev/shm whose paths are 18 (as newuser9's /dev/shm/newuser9, 17) to 60 characters long."""
+    """Directories on /dev/shm with paths of 18 (newuser9's /dev/shm/newuser9: 17), 30 and 60 characters."""
     if not os.path.isdir("/dev/shm"):
         pytest.skip("no tmpfs at /dev/shm")
     parent = tempfile.mkdtemp(prefix="b", dir="/dev/shm")  # /dev/shm/bxxxxxxxx: 18 characters

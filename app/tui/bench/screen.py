@@ -65,7 +65,7 @@ FOLD_BELOW = 45
 """Shorter terminals fold the form into one line while a run goes and after it, so its figures and verdict
 fit (e fetches the settings back)."""
 RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory", "workload"})
-"""Actions that act on the form or start something: never on a capture (the form is disabled there)."""
+"""Actions that act on the form or start something: never on a capture (there is no form there)."""
 READY_HINT = "Pick a filesystem or type a directory, then press s (or Start)."
 WORKLOADS = Binding.Group("Workload", compact=False)
 """[ and ] pick the workload tab (number keys switch screens), as lazygit's tabs."""
