@@ -19,6 +19,7 @@ async def test_contention_during_and_after_a_run(tmpfs_dir: str) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_bench(app, pilot)
         fill_form(screen, tmpfs_dir, "1.5")  # 50/s, 500/s and the capacity: 1.5 s each
+        await pilot.pause()  # the form fits the values set first (Start may move)
         await pilot.click("#bench-start")
         status = screen.query_one(StatusLine)
         await until(pilot, lambda: screen.busy and "NOT DURABLE: tmpfs keeps files in memory" in status.plain)

@@ -28,6 +28,7 @@ async def _run_from_form(app: DiskDoctorApp, pilot, profile: str, values: dict[s
     await pilot.pause()
     for name, value in values.items():
         screen.query_one(f"#bench-{name}", Input).value = value
+    await pilot.pause()  # the form fits the values set first (Start may move)
     await pilot.click("#bench-start")
     await until(pilot, lambda: screen.result is not None, timeout=30)
     await pilot.pause()

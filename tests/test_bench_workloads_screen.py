@@ -88,6 +88,7 @@ async def test_compaction_from_the_form_shows_mb_s_and_its_summary(tmpfs_dir: st
         assert screen.query_one("#bench-size", Input).value == "64m"
         screen.query_one("#bench-dir", Input).value = tmpfs_dir
         screen.query_one("#bench-size", Input).value = "4m"
+        await pilot.pause()  # the form fits the values set first (Start may move)
         await pilot.click("#bench-start")
         await until(pilot, lambda: screen.result is not None, timeout=30)
         await pilot.pause()
@@ -127,6 +128,7 @@ async def test_randwrite_form_offers_no_sync_and_o_direct(tmpfs_dir: str) -> Non
         screen.query_one("#bench-sync", Select).value = "none"
         for name, value in (("dir", tmpfs_dir), ("size", "1m"), ("duration", "0.6")):
             screen.query_one(f"#bench-{name}", Input).value = value
+        await pilot.pause()  # the form fits the values set first (Start may move)
         await pilot.click("#bench-start")
         await until(pilot, lambda: screen.result is not None, timeout=30)
         await pilot.pause()

@@ -31,7 +31,7 @@ from textual.events import DescendantBlur, DescendantFocus
 from textual.validation import Function
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Select, Static, Tab, Tabs
-from textual.widgets._select import SelectCurrent
+from textual.widgets._select import SelectCurrent, SelectOverlay
 
 from . import view, workloads
 from .folded import FoldedForm
@@ -41,8 +41,6 @@ FIELDS = ("bs", "size", "duration", "jobs", "rates")
 LOAD_CONTROLS = ("rates", "arrival", "capacity")
 """The WAL's load: open-loop rates, their arrivals, and whether the closed-loop capacity run follows."""
 DEFAULT_RATES = ",".join(f"{rate:g}" for rate in PROFILES["etcd"].rates)
-WIDE_FROM = 160
-"""From this width the settings take one row (the WAL's load a second); narrower, where, what, then how."""
 SELECT_EDGES = 8
 """Columns a menu takes besides its longest entry (edges, padding, the ▼)."""
 FIELD_EDGES = 6
@@ -53,8 +51,8 @@ START_WIDTH = 10
 NO_DURATION = "by size"
 """The seconds field when empty: the run goes by its size (once "-", which said nothing to a newcomer)."""
 DIRECTORY_ROOM = 40
-"""The directory field's width to share towards while a path is typed, so it does not grow per key (else it is
-as wide as its path, and the filesystem's menu gets the rest)."""
+"""The directory field's width while a path is typed (so it does not grow per key) and at most where its row
+has room to spare (else it is as wide as its path)."""
 
 
 def one_leading_slash(path: str) -> str:
@@ -99,6 +97,16 @@ def label_fields(node: DOMNode) -> None:
             (field.query_one(SelectCurrent) if isinstance(field, Select) else field).border_title = label
 
 
+def shown_entry(menu: Select) -> str:
+    """The entry a shut menu shows (its prompt while nothing is picked)."""
+    return next((str(prompt) for prompt, value in menu._options if value == menu.value), str(menu.prompt))
+
+
+def longest_entry(menu: Select) -> int:
+    """The columns a menu's open list needs for its longest entry whole."""
+    return max((cell_len(str(prompt)) for prompt, _ in menu._options), default=0) + SELECT_EDGES
+
+
 class BenchForm(Vertical):
     """The settings row(s) and the line under them naming every invalid field."""
 
@@ -109,6 +117,8 @@ class BenchForm(Vertical):
         self.kind = "wal"
         """The workload the form is filled for (the one a Start would run)."""
         self.host: Host | None = None
+        self._typed_packing: tuple[tuple[str, ...], tuple[int, ...]] | None = None
+        """The rows the form was laid in when a directory began to be typed (kept until typing ends)."""
 
     def compose(self) -> ComposeResult:
         yield Tabs(*(Tab(name, id=f"workload-{name}") for name, kind in KINDS.items() if kind.benchmark),
@@ -155,8 +165,6 @@ class BenchForm(Vertical):
         self.query_one("#bench-form").add_class("-load")  # the form starts on etcd's WAL
         label_fields(self)
         self.fit_fields()
-        # open, the menu is as wide as its longest filesystem (its entries are read there); shut, its own
-        self.watch(self.query_one("#bench-fs", Select), "expanded", lambda _: self.fit_fields(), init=False)
 
     def on_resize(self) -> None:
         self.fit_fields()
@@ -166,53 +174,98 @@ class BenchForm(Vertical):
             self.fit_fields()
 
     def on_descendant_blur(self, event: DescendantBlur) -> None:
-        if event.widget.id == "bench-dir":
+        if isinstance(event.widget, Input):  # what was typed there, whole (and the directory's rows again)
             self.fit_fields()
 
     def _want(self, field: Widget) -> int:
-        """The columns `field` needs to show its label and its longest value whole."""
+        """The columns `field` needs to show its label and what it holds whole (a shut menu: the entry it
+        shows; its open list is as wide as its longest entry, see `fit_fields`)."""
         label = cell_len(view.FIELD_LABELS.get(f"#{field.id}", "")) + FIELD_EDGES
-        if isinstance(field, Select) and field.id == "bench-fs" and not field.expanded:  # the one it shows
-            shown = next((prompt for prompt, value in field._options if value == field.value), "pick one")
-            return max(label, cell_len(str(shown)) + SELECT_EDGES)
         if isinstance(field, Select):
-            return max(label, max((cell_len(str(prompt)) for prompt, _ in field._options if prompt),
-                                  default=0) + SELECT_EDGES)
-        if isinstance(field, Input):
-            return max(label, cell_len(field.value or field.placeholder) + FIELD_EDGES + 1)
+            return max(label, cell_len(shown_entry(field)) + SELECT_EDGES)
+        if isinstance(field, Input):  # and a cell for the cursor at the end (the directory: while typed in)
+            cursor = 0 if field.id == "bench-dir" and not field.has_focus else 1
+            return max(label, cell_len(field.value or field.placeholder) + FIELD_EDGES + cursor)
         if isinstance(field, Checkbox):
             return cell_len(str(field.label)) + CHECKBOX_EDGES
         return START_WIDTH
 
+    def _groups(self, shown: list[Widget]) -> list[list[Widget]]:
+        """The fields in reading order, in the groups a row never splits: where and what (filesystem,
+        directory, profile), the settings, then the WAL's load; Start ends the last group."""
+        where = [field for field in shown if field.id in ("bench-fs", "bench-dir", "bench-profile")]
+        load = [field for field in shown if str(field.id).removeprefix("bench-") in LOAD_CONTROLS]
+        start = [field for field in shown if field.id == "bench-start"]
+        settings = [field for field in shown if field not in (*where, *load, *start)]
+        if load:
+            load += start
+        else:
+            settings += start
+        return [group for group in (where, settings, load) if group]
+
+    def _packing(self, groups: list[list[Widget]], total: int) -> tuple[int, ...]:
+        """How many groups each row takes: a group joins the row before it while every field there still has
+        what it holds whole (at 200 columns the whole form is one row; at 80, three). While a directory is
+        typed the rows stay as they were when typing began (a key never re-flows the form)."""
+        key = tuple(str(field.id) for group in groups for field in group)
+        typing = self.query_one("#bench-dir", Input).has_focus
+        if typing and self._typed_packing is not None and self._typed_packing[0] == key:
+            return self._typed_packing[1]
+        rows: list[int] = []
+        used = 0
+        for group in groups:
+            width = sum(self._want(field) for field in group)
+            if rows and used + width <= total:
+                rows[-1] += 1
+                used += width
+            else:
+                rows.append(1)
+                used = width
+        packing = tuple(rows)
+        self._typed_packing = (key, packing) if typing else None
+        return packing
+
     def fit_fields(self) -> None:
-        """Size every field from what it holds: menus and short fields as wide as their longest value, the
-        filesystem menu as wide as the one it shows (newuser8: 76 cells for `/  (ext4 on vda)` beside a
-        16-cell directory), and the directory the rest (so a path shows more than a menu of short words)."""
+        """Size every field from what it holds: each as wide as its label and the value it shows (a menu the
+        entry it shows, its open list its longest), rows joined while they fit (newuser9: two rows at 200
+        columns, and `/dev/shm  (tmpfs: in memo…` at 80 beside a profile menu 20 cells wide for `etcd`); the
+        directory gets what its row has left (so a path shows more than a menu of short words)."""
         grid = self.query_one("#bench-form")
         total = self.size.width - grid.styles.gutter.width
         if total <= 0:
             return
-        shown = [field for field in grid.children if field.display]
-        where = [field for field in shown if field.id in ("bench-fs", "bench-dir")]
-        load = [field for field in shown if field.id in ("bench-rates", "bench-arrival", "bench-capacity")]
-        start = [field for field in shown if field.id == "bench-start"]
-        rest = [field for field in shown if field not in where and field not in load and field not in start]
-        if load:
-            load += start
-        else:
-            rest += start
-        what = rest[:1] if total < WIDE_FROM else rest  # the profile beside where; the settings after it
-        settings = [] if total >= WIDE_FROM else rest[1:]
-        fixed = sum(self._want(field) for field in what)
+        groups = self._groups([field for field in grid.children if field.display])
+        rows: list[list[tuple[Widget, int]]] = []
+        for count in self._packing(groups, total):
+            fields = [field for group in groups[:count] for field in group]
+            groups = groups[count:]
+            rows.append(self._fit_row(fields, total))
+        lay_out_rows(grid, rows, total)
+        for row in rows:
+            for field, width in row:
+                if isinstance(field, Select):  # the open list: its longest entry, kept inside the screen
+                    field.query_one(SelectOverlay).styles.width = max(width, longest_entry(field))
+
+    def _fit_row(self, fields: list[Widget], total: int) -> list[tuple[Widget, int]]:
+        """(field, width) for one row: each field as it wants; the filesystem menu and the directory share
+        what the others leave (each at least enough for its label), the directory never more than its path
+        or DIRECTORY_ROOM (newuser9: 78 cells for `/var/tmp/newuser9`)."""
+        where = [field for field in fields if field.id in ("bench-fs", "bench-dir")]
+        if not where:
+            return [(field, self._want(field)) for field in fields]
+        fixed = sum(self._want(field) for field in fields if field not in where)
         least = {"bench-fs": 20, "bench-dir": cell_len(view.FIELD_LABELS["#bench-dir"]) + FIELD_EDGES}
         typing = self.query_one("#bench-dir", Input).has_focus
-        steady = {"bench-fs": 0, "bench-dir": DIRECTORY_ROOM if typing else 0}  # no growing at every key
-        wants = [(least[field.id], max(least[field.id], steady[field.id], self._want(field)))
+        # typed in, the directory shares towards DIRECTORY_ROOM (no growing per key); else towards its path
+        steady = {"bench-fs": 0, "bench-dir": DIRECTORY_ROOM if typing else 0}
+        wants = [(least[str(field.id)], max(least[str(field.id)], steady[str(field.id)], self._want(field)))
                  for field in where]
-        first = list(zip(where, share(max(total - fixed, 0), wants), strict=True))
-        first += [(field, self._want(field)) for field in what]
-        lay_out_rows(grid, [first, [(field, self._want(field)) for field in settings],
-                            [(field, self._want(field)) for field in load]], total)
+        room = max(total - fixed, 0)
+        widths = share(min(room, sum(most for _, most in wants)), wants)
+        if where[-1].id == "bench-dir":  # room to spare: the directory up to DIRECTORY_ROOM, the rest blank
+            widths[-1] += max(min(room - sum(widths), DIRECTORY_ROOM - widths[-1]), 0)
+        shared = dict(zip(where, widths, strict=True))
+        return [(field, shared.get(field, self._want(field))) for field in fields]
 
     @property
     def folded(self) -> bool:
@@ -298,6 +351,15 @@ class BenchForm(Vertical):
         elif not select.is_blank():
             select.clear()
 
+    @on(Select.Changed, "#bench-form Select")
+    @on(Input.Changed, "#bench-form Input")
+    def _refit(self, event: Select.Changed | Input.Changed) -> None:
+        """A value set (a menu picked, the form filled for a workload or a run) gets the width it needs; a
+        field being typed in keeps its width until it is left, so the form never re-flows at a key."""
+        typed = isinstance(event.control, Input) and event.control.has_focus
+        if event.control.id != "bench-dir" and not typed:  # (the directory's own handler fits it)
+            self.fit_fields()
+
     @on(Input.Changed, "#bench-form Input")
     def check_field(self, event: Input.Changed) -> None:
         """Invalid input is shown at once, under the form, next to the red field."""
@@ -312,7 +374,6 @@ class BenchForm(Vertical):
     @on(Select.Changed, "#bench-fs")
     def fill_directory(self, event: Select.Changed) -> None:
         """A filesystem picked fills in its mountpoint (unless the typed directory is already on it)."""
-        self.fit_fields()  # the menu is as wide as the filesystem it shows
         if isinstance(event.value, str) and self._holding_mount(self.directory) != event.value:
             self.query_one("#bench-dir", Input).value = event.value
 
@@ -408,3 +469,4 @@ class BenchForm(Vertical):
             raise ParamError("give writes/s, or tick capacity: the run needs a load")
         return {"rates": parse_rates(text) if text else (),
                 "arrival": str(self.query_one("#bench-arrival", Select).value), "capacity": capacity}
+

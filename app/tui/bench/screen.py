@@ -40,6 +40,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
+from textual.reactive import var
 from textual.widgets import Button, Checkbox, Header, Input, Select, Static, Tabs
 from textual.worker import Worker, WorkerState
 
@@ -65,12 +66,12 @@ FOLD_BELOW = 45
 """Shorter terminals fold the form into one line while a run goes and after it, so its figures and verdict
 fit (e fetches the settings back)."""
 RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory", "workload"})
-"""Actions that act on the form or start something: never on a capture (the form is disabled there)."""
+"""Actions that act on the form or start something: never on a capture (there is no form there)."""
 READY_HINT = "Pick a filesystem or type a directory, then press s (or Start)."
 WORKLOADS = Binding.Group("Workload", compact=False)
 """[ and ] pick the workload tab (number keys switch screens), as lazygit's tabs."""
-NO_LIVE_HOST = ("Benchmarks write to this host's storage, so they need the live host; this session reads a "
-                "capture (--sysroot). Start diskdoctor without --sysroot to run one.")
+NO_LIVE_HOST = "A capture (--sysroot): no benchmarks here, they need the live host"
+"""The status line on a capture; the whole story is in the column (view.capture_text)."""
 
 
 SUGGESTED_PATH_CELLS = 24
@@ -110,6 +111,8 @@ class BenchScreen(SnapshotScreen):
                 tooltip="Run again as long as would settle an INCONCLUSIVE verdict, else 4 times as long."),
         Binding("q", "app.quit", "Quit", tooltip="Quit diskdoctor."),
     ]
+    busy: var[bool] = var(False)
+    """Whether a run (or fio) goes: Start, the directory key and the workload keys wait for its end."""
     RunStarted = RunStarted
     IntervalReady = IntervalReady
     RunEnded = RunEnded
@@ -130,7 +133,6 @@ class BenchScreen(SnapshotScreen):
         self._judged: BenchRecord | None = None
         """The record judged against the picked threshold (its verdict says what the longer button runs)."""
         self.fio: object | None = None
-        self.busy = False
         self.saved_note: str | None = None
         self._offered: Selection | None = None
         """The selection last offered as the target (offered once; the user may change it)."""
@@ -204,8 +206,11 @@ class BenchScreen(SnapshotScreen):
         self.query_one(LatencyBars).show_bands(HISTOGRAM_TITLE, [])
         label_fields(self.query_one(ThresholdRow))
         self.rejudge()
-        if not self.root.live:
-            self.query_one("#bench-form").disabled = True
+        if not self.root.live:  # nothing that looks as if it could run (newuser9 saw a whole usable form)
+            self.sub_title = "Benchmark: needs the live host"
+            self.query_one(BenchForm).display = False
+            self.query_one(BenchForm).disabled = True
+            self.query_one(ThresholdRow).display = False
             self.query_one(ThresholdRow).disabled = True
             self._status(NO_LIVE_HOST)
             return
@@ -295,12 +300,22 @@ class BenchScreen(SnapshotScreen):
         if self.root.live:
             self.query_one(BenchForm).set_filesystems(snapshot.host)
 
+    def watch_busy(self, busy: bool) -> None:
+        """While a run goes Start is greyed and the footer offers what works then (newuser9: `s Start esc
+        Cancel` mid-run); after it, Start again."""
+        if self.is_mounted:
+            self.query_one("#bench-start", Button).disabled = busy
+            self.refresh_bindings()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Hotkeys never act on a disabled form (a capture); Cancel only while something runs."""
+        """Hotkeys never act on a disabled form (a capture); Cancel only while something runs, and what
+        would change the form or start another run only while nothing does."""
         if action in RUN_ACTIONS and not self.root.live:
             return False
         if action == "cancel":
             return self.busy
+        if action in ("start", "focus_directory", "workload"):
+            return not self.busy
         if action == "threshold":
             return self.query_one(ThresholdRow).display
         if action == "settings":
@@ -311,8 +326,6 @@ class BenchScreen(SnapshotScreen):
             return False  # as its button: a compaction or interference run has no longer version
         if action in ("again", "longer", "fio"):
             return False if self.result is None else not self.busy or None
-        if action == "start":
-            return None if self.busy else True
         return True
 
     def choose_directory(self, directory: str, screen: str | None = None, note: str = "") -> None:
@@ -616,6 +629,9 @@ class BenchScreen(SnapshotScreen):
         plan = self.query_one("#bench-plan", Static)
         if not plan.display:
             return
+        if not self.root.live:
+            plan.update(view.capture_text())
+            return
         form = self.query_one(BenchForm)
         kind = workloads.workload_of(str(self.query_one("#bench-profile", Select).value))
         text = view.plan_text(kind, form.directory)
@@ -654,7 +670,7 @@ class BenchScreen(SnapshotScreen):
         form_kind = workloads.workload_of(str(self.query_one("#bench-profile", Select).value))
         charted = self.kind if self.params is not None else form_kind
         row = self.query_one(ThresholdRow)
-        row.display = kind_of(charted).judged or kind_of(form_kind).judged
+        row.display = self.root.live and (kind_of(charted).judged or kind_of(form_kind).judged)
         threshold, _ = row.picked()
         chart = self.query_one(PercentileChart)
         if not kind_of(charted).judged:

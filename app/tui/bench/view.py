@@ -70,6 +70,20 @@ def plan_text(kind: str, directory: str) -> Text:
     return text
 
 
+def capture_text() -> Text:
+    """On a capture (--sysroot), where what Start runs would be: why nothing runs here, and what to do."""
+    text = Text("Benchmarks need the live host\n", style="bold")
+    text.append("A benchmark writes to the storage it measures, so it runs only on the host itself. This "
+                "session reads a capture (--sysroot): the host's files are here, its disks are not.\n\n")
+    text.append("What you can do instead\n", style="bold")
+    text.append("•  Run diskdoctor on that host without --sysroot and benchmark there, or in its shell: ")
+    text.append("diskdoctor bench wal --dir DIR", style="bold")
+    text.append(". A report written there (w) carries its runs.\n")
+    text.append("•  Runs (key 5) lists the runs saved on this machine.\n")
+    text.append("•  Stack (1), TRIM (2) and Advice (4) read the capture as they would the host.")
+    return text
+
+
 WORD_STYLES = {"PASS": "green", "FAIL": "red", "INCONCLUSIVE": "yellow", "DAMAGED": "red"}
 EARLIER_RUNS = 8
 """Saved runs listed under what Start runs (the newest on that filesystem)."""
