@@ -440,3 +440,19 @@ async def test_the_status_names_the_extra_columns_left_out(fixture: str, size: t
             assert "hidden" not in status, status
         if (fixture, size) != (LAB, (200, 60)):
             assert hidden, header  # the cases newuser8 saw
+
+
+@pytest.mark.parametrize("fixture", [LAB, "long-names"])
+async def test_at_80_the_status_says_which_columns_are_hidden(fixture: str) -> None:
+    """newuser9 #6: at 80x24 all four extra columns were left out and the status line said only
+    `discard passes down to sda · F1 help`, 40 cells short of full: the note is shortened to fit
+    (`+4 hidden: ROTA, SCHED, DISC-MAX …`) instead of dropped, and "F1 help" stays."""
+    from diskdoctor.widgets import StatusLine
+
+    app = DiskDoctorApp(fixture_root(fixture))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        header = str(app.screen.query_one("#stack-columns", Static).render())
+        assert "ROTA" not in header, header
+        drawn = str(app.screen.query_one(StatusLine).render())
+        assert "+4 hidden: ROTA" in drawn and drawn.endswith("F1 help"), drawn

@@ -8,6 +8,7 @@ from diskdoctor.probes.layer_details import DetailSection, read_layer_details
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets import LayerTable, StackTree, StatusLine
 from diskdoctor.widgets.filter_bar import FilterBar
+from diskdoctor.widgets.fit_text import Part
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.layer_table import CELL_PADDING, LABEL_WIDTH
 from diskdoctor.widgets.stack_tree import StackRow, header_text
@@ -219,13 +220,18 @@ class StackScreen(SnapshotScreen):
         else:
             self.query_one(StatusLine).say(*self._status_parts())
 
-    def _hidden_part(self) -> list[tuple[str, int]]:
+    def _hidden_part(self) -> list[Part]:
         """The extra columns the tree leaves out for want of width, named (as the Monitor does), so a user
-        knows a wider terminal shows them (left out before "F1 help" when the line is full)."""
+        knows a wider terminal shows them: shortened to fit the line ("+4 hidden: ROTA, SCHED …", then
+        "+4 hidden"), left out only when even that does not fit before "F1 help"."""
         hidden = self.query_one(StackTree).hidden_extra()
         if not hidden:
             return []
-        return [(f"+{len(hidden)} hidden: {', '.join(hidden)} (a wider terminal shows them)", 4)]
+        count = f"+{len(hidden)} hidden"
+        named = f"{count}: {', '.join(hidden)}"
+        forms = [f"{named} (a wider terminal shows them)", named]
+        forms += [f"{count}: {', '.join(hidden[:shown])} …" for shown in range(len(hidden) - 1, 0, -1)]
+        return [((*forms, count), 4)]
 
     def on_resize(self) -> None:
         self._size_panes()
@@ -302,7 +308,7 @@ class StackScreen(SnapshotScreen):
         if not isinstance(self.focused, FilterBar):  # typing a filter goes on in the filter line
             tree.focus()
 
-    def _status_parts(self) -> list[tuple[str, int]]:
+    def _status_parts(self) -> list[Part]:
         assert self.host is not None
         if self.host.warnings:
             return [(warning, 0) for warning in self.host.warnings]
