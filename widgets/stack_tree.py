@@ -40,6 +40,8 @@ HEADINGS = ("NAME", "TYPE", "SIZE", "TRIM", "FSTYPE", "MOUNTPOINTS")
 EXTRA_HEADINGS = ("ROTA", "SCHED", "DISC-MAX", "DISC-GRAN")
 """Shown after MOUNTPOINTS, in this order of importance, only when every column before them is whole."""
 SCROLLBAR = 2
+EDGE = 1
+"""A cell kept between a line's last column and the scrollbar (a cut mountpoint ran into it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,16 +330,16 @@ class StackTree(Tree[StackRow]):
 
     def natural_width(self) -> int:
         """Cells the tree needs with every column whole and every extra column (scrollbar included)."""
-        return self.widths.natural() + SCROLLBAR
+        return self.widths.natural() + EDGE + SCROLLBAR
 
     def base_width(self, extra: int = 0) -> int:
         """Cells the tree needs with its six columns whole and `extra` extra columns (scrollbar included)."""
-        return self.widths.natural(extra) + SCROLLBAR
+        return self.widths.natural(extra) + EDGE + SCROLLBAR
 
     def extra_within(self, width: int) -> int:
         """How many extra columns a `width`-cell tree (scrollbar included) shows: beside the details it
         keeps all those it shows full width (a wider screen never shows fewer columns)."""
-        return self.widths.fitted(width - SCROLLBAR).shown_extra
+        return self.widths.fitted(width - SCROLLBAR - EDGE).shown_extra
 
     def hidden_extra(self) -> tuple[str, ...]:
         """The extra columns' headings the fitted lines leave out for want of width (none before a fit)."""
@@ -356,7 +358,7 @@ class StackTree(Tree[StackRow]):
     def _refit(self, scrolled: bool = False) -> None:
         """Fit the columns to the width and the rows in view; when they change, redraw and give the
         screen the new header (after a scroll only the lines are drawn again: the rows are the same)."""
-        width = self.scrollable_content_region.width or self.size.width
+        width = (self.scrollable_content_region.width or self.size.width) - EDGE
         fitted = self.widths.in_view(self._in_view(), width)
         if fitted != self._fitted:
             self._fitted, self._cut_among = fitted, (self._names, self._mounts)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from diskdoctor.probes.blockdev import BlockDevice
+from diskdoctor.probes.blockdev import BlockDevice, has_no_scheduler
 from diskdoctor.probes.discard_path import discard_reach
 from diskdoctor.probes.facts import Fact
 from diskdoctor.probes.host import Host, natural_key
@@ -33,9 +33,12 @@ def verdict_text(verdict: str, trim_verdict: str | None = None) -> str:
 
 def device_extra(device: BlockDevice) -> tuple[str, str, str, str]:
     """ROTA (yes/no, as `diskdoctor devices` and the TRIM column say it), SCHED, DISC-MAX and DISC-GRAN as
-    lsblk prints them ("-" when unknown or none, as `diskdoctor devices` prints it: never a blank cell)."""
+    lsblk prints them, never a blank cell: SCHED `none` for a bio-based device (zram, md), whose sysfs says
+    it has no scheduler (an empty or, on 6.x, no queue/scheduler), and "-" only where the value is unknown
+    (no queue/ at all on old kernels, a file missing from a capture)."""
     rota = device.rotational.value
-    return ("-" if rota is None else yes_no(rota), device.scheduler.value or "-",
+    scheduler = device.scheduler.value or ("none" if has_no_scheduler(device) else "-")
+    return ("-" if rota is None else yes_no(rota), scheduler,
             _lsblk_bytes(device.discard_max_bytes.value), _lsblk_bytes(device.discard_granularity.value))
 
 
