@@ -29,6 +29,9 @@ GUIDE_WIDTH = 4
 ICON_WIDTH = 2
 GAP = 1
 MIN_MOUNTS = 12
+MOUNTS_SHARE = 1 / 3
+"""The share of the line a very long MOUNTPOINTS keeps when it is cut (in the middle) so that the short
+extra columns show: /var/lib/kubelet/pods/…/mount's last 40 cells tell less than ROTA, SCHED and DISC-MAX."""
 MIN_FSTYPE = 6
 """FSTYPE's narrowest form ("linux…" still says what it is; ext4, xfs, btrfs are whole)."""
 MIN_NAME_CELLS = 9
@@ -38,7 +41,8 @@ TRIM_STYLES = {"yes": "green", "no": "red", "BLOCKED": "bold red", "OK": "bold g
 """Device rows say whether the layer accepts discard; mountpoint rows carry the TRIM screen's verdict."""
 HEADINGS = ("NAME", "TYPE", "SIZE", "TRIM", "FSTYPE", "MOUNTPOINTS")
 EXTRA_HEADINGS = ("ROTA", "SCHED", "DISC-MAX", "DISC-GRAN")
-"""Shown after MOUNTPOINTS, in this order of importance, only when every column before them is whole."""
+"""Shown after MOUNTPOINTS, in this order of importance, when every column before them is whole but a very
+long MOUNTPOINTS, which keeps at least MOUNTS_SHARE of the line."""
 SCROLLBAR = 2
 EDGE = 1
 """A cell kept between a line's last column and the scrollbar (a cut mountpoint ran into it)."""
@@ -116,7 +120,7 @@ class ColumnWidths:
         NAME, FSTYPE and MOUNTPOINTS are shared out among the rows on screen, and cells they leave grow
         them toward all rows' widths (NAME first), so the columns move only when the rows need it."""
         whole = self.fitted(width)
-        if self.natural(whole.shown_extra) <= width or not view.name_cells:
+        if whole.shown_extra or self.natural(0) <= width or not view.name_cells:
             return whole
         shown = replace(view, kind=self.kind, size=self.size, trim=self.trim, has_mounts=whole.has_mounts,
                         extra=list(self.extra))
@@ -136,10 +140,16 @@ class ColumnWidths:
         then MOUNTPOINTS as wide as the widest mountpoint it can show whole, FSTYPE (at least its short
         form: "crypto_L…" still says what it is, a cut name or mountpoint may not), and what is left to
         the mountpoints still cut; a column without room for its shortest form is left out (MOUNTPOINTS
-        first) rather than pushed off the edge. At most `extra` extra columns are shown."""
+        first) rather than pushed off the edge. At most `extra` extra columns are shown: as many as fit
+        with every column whole, or more with a very long MOUNTPOINTS cut to the room left when that keeps
+        MOUNTS_SHARE of the line."""
         shown = min(extra, len(self.extra))
         while shown and self.natural(shown) > width:
             shown -= 1
+        for count in range(min(extra, len(self.extra)), shown, -1):  # more, with MOUNTPOINTS cut
+            mounts = width - (self.natural(count) - self.mounts)
+            if self.has_mounts and mounts >= max(MIN_MOUNTS, int(width * MOUNTS_SHARE)):
+                return replace(self, mounts=mounts, extra=list(self.extra), shown_extra=count)
         if shown:
             return replace(self, extra=list(self.extra), shown_extra=shown)
         has_mounts = self.has_mounts
