@@ -508,3 +508,45 @@ def test_a_bio_based_device_shows_scheduler_none_and_unknown_shows_a_dash(tmp_pa
     assert [device_extra(vm[name])[1] for name in ("loop0", "vda")] == ["none", "mq-deadline"]
     old = read_host(fixture_root("old-kernels/rhel5-2.6.18")).devices  # 2.6.18: md and dm had no queue/
     assert [device_extra(old[name])[1] for name in ("md0", "dm-0")] == ["-", "-"]
+
+
+async def test_a_filter_marks_the_rows_that_match_and_puts_the_cursor_on_the_first() -> None:
+    """newuser9 #13: `/ luks` on lab-ssd kept 30 of 37 devices (a whole disk's stack matches), the first
+    screenful had no luks row and no row was marked. The rows that match are marked (the text matched
+    highlighted), the cursor is on the first of them, and the title and status count the matches apart from
+    the rows kept for their stacks."""
+    from diskdoctor.widgets import StatusLine
+    from diskdoctor.widgets.stack_tree import MATCH_STYLE
+    from rich.style import Style
+
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(200, 60)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", "l", "u", "k", "s")
+        await settle(pilot)
+        screen = app.screen
+        tree = screen.query_one(StackTree)
+        title = str(screen.query_one("#stack-title", Static).content)
+        assert title.endswith("· 6 match · 30 of 37 devices"), title
+        status = screen.query_one(StatusLine).plain
+        assert "filter 'luks': 6 match, 30 of 37 devices with their stacks" in status, status
+        marked = Style.parse(MATCH_STYLE)
+        first = None
+        for line in range(tree.last_line + 1):
+            node = tree.get_node_at_line(line)
+            label = tree.render_label(node, Style(), Style())
+            lit = [label.plain[span.start:span.end] for span in label.spans if span.style == MATCH_STYLE
+                   or span.style == marked]
+            matches = "luks" in f"{node.data.name} {node.data.fstype} {node.data.mounts}".casefold()
+            assert bool(lit) == matches, (node.data.name, lit)
+            assert all(text.casefold() == "luks" for text in lit), lit
+            first = line if matches and first is None else first
+        assert first is not None and tree.cursor_line == first, (first, tree.cursor_line)
+        assert tree.cursor_node.data.name == "vg0-luks2on"  # its FSTYPE is crypto_LUKS
+        assert "Details: vg0-luks2on" in str(screen.query_one("#details-title", Static).content)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "6 match" in screen.query_one(StatusLine).plain  # still said once the tree has the keys
+        await pilot.press("slash", "escape")
+        await settle(pilot)
+        assert "match" not in str(screen.query_one("#stack-title", Static).content)

@@ -39,6 +39,8 @@ MIN_NAME_CELLS = 9
 TRIM_STYLES = {"yes": "green", "no": "red", "BLOCKED": "bold red", "OK": "bold green",
                "UNSUPPORTED": "yellow", "UNSCHEDULED": "bold yellow", "UNKNOWN": "magenta", "?": "dim"}
 """Device rows say whether the layer accepts discard; mountpoint rows carry the TRIM screen's verdict."""
+MATCH_STYLE = "bold black on yellow"
+"""The text a `/` filter matched, as less and k9s mark it."""
 HEADINGS = ("NAME", "TYPE", "SIZE", "TRIM", "FSTYPE", "MOUNTPOINTS")
 EXTRA_HEADINGS = ("ROTA", "SCHED", "DISC-MAX", "DISC-GRAN")
 """Shown after MOUNTPOINTS, in this order of importance, when every column before them is whole but a very
@@ -63,6 +65,9 @@ class StackRow:
     emphasis: str = ""
     extra: tuple[str, ...] = ()
     """ROTA, SCHED, DISC-MAX and DISC-GRAN values (empty on a mountpoint row)."""
+    marks: tuple[str, ...] = ()
+    """The filter's words when the row itself matches the filter: drawn highlighted (the name when the
+    words are in no cell drawn), so the matches stand out from the rows kept for their stacks."""
 
 
 @dataclass
@@ -211,7 +216,8 @@ def row_label(row: StackRow, depth: int, widths: ColumnWidths | None = None,
     icon = 0 if row.has_children else ICON_WIDTH
     width = max(1, w.name - depth * GUIDE_WIDTH - ICON_WIDTH + icon)
     gap = " " * GAP
-    label = Text(f"{distinct_cut(row.name, width, names):<{width}}{gap}", style=row.emphasis or "bold")
+    name = distinct_cut(row.name, width, names)
+    label = Text(f"{name:<{width}}{gap}", style=row.emphasis or "bold")
     label.append(f"{row.kind:<{w.kind}}{gap}{row.size:>{w.size}}{gap}")
     label.append(f"{row.trim:<{w.trim}}", style=TRIM_STYLES.get(row.trim, ""))
     label.append(f"{gap}{fit_end(row.fstype, w.fstype):<{w.fstype}}")
@@ -223,6 +229,8 @@ def row_label(row: StackRow, depth: int, widths: ColumnWidths | None = None,
     if w.shown_extra:
         for value, width in zip(row.extra, w.extra[:w.shown_extra], strict=False):
             label.append(f"{gap}{value:<{width}}", style="dim")
+    if row.marks and not label.highlight_words(row.marks, MATCH_STYLE, case_sensitive=False):
+        label.stylize(MATCH_STYLE, 0, len(name))  # the match is in a cut part or the kernel name
     return label
 
 
@@ -463,6 +471,14 @@ class StackTree(Tree[StackRow]):
                 self._ensure_loaded(child)
                 child.expand()
                 self._expand(child, levels - 1)
+
+    def first_marked(self) -> TreeNode[StackRow] | None:
+        """The first row drawn that matches the filter itself (`StackRow.marks`), None when none does."""
+        for line in range(self.last_line + 1):
+            node = self.get_node_at_line(line)
+            if node is not None and node.data is not None and node.data.marks:
+                return node
+        return None
 
     def cursor_key(self) -> str | None:
         """The key of the highlighted row, to restore it after the rows are rebuilt."""
