@@ -550,3 +550,17 @@ async def test_a_filter_marks_the_rows_that_match_and_puts_the_cursor_on_the_fir
         await pilot.press("slash", "escape")
         await settle(pilot)
         assert "match" not in str(screen.query_one("#stack-title", Static).content)
+
+
+async def test_at_80_a_filter_shows_its_matches_under_the_first() -> None:
+    """newuser9 #13 at 80x24: the cursor on the first match sat on the tree's last line with the other
+    matches below the pane; the first match goes near the top and the six `luks` rows are all on screen."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", "l", "u", "k", "s", "enter")
+        await settle(pilot)
+        tree = app.screen.query_one(StackTree)
+        shown = [node.data.name for _line, node in on_screen(tree) if node.data.marks]
+        assert shown == ["vg0-luks2on", "luks2on", "vg0-luks2off", "luks2off", "vg0-luks1", "luks1"], shown
+        assert tree.cursor_node.data.name == "vg0-luks2on"

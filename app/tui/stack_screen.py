@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Header, Static
+from textual.widgets.tree import TreeNode
 from textual.worker import get_current_worker
 
 from ..core.trim.order import worst_first
@@ -449,9 +450,18 @@ class StackScreen(SnapshotScreen):
                 return
         if node is not tree.cursor_node:
             tree.move_cursor(node)
-            tree.scroll_to_node(node, animate=False)
+        if self.filter_text and node.data is not None and node.data.marks:
+            self._show_matches_below(tree, node)
         if node.data is not None:
             tree.post_message(StackTree.LayerSelected(node.data))
+
+    @staticmethod
+    def _show_matches_below(tree: StackTree, node: TreeNode[StackRow]) -> None:
+        """A match in the lower half of the tree pane goes near its top (the row above it for context),
+        so the matches after it show under it rather than below the pane."""
+        line, top = node.line, round(tree.scroll_y)
+        if line >= 0 and not top <= line < top + tree.scrollable_content_region.height // 2:
+            tree.scroll_to(y=max(0, line - 1), animate=False)
 
     def action_toggle_view(self) -> None:
         self.mode = MOUNTS_DOWN if self.mode == DISKS_UP else DISKS_UP
