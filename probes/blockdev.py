@@ -106,8 +106,8 @@ def _scheduler(root: Root, queue_dir: str) -> Fact[str]:
     """The active scheduler; a bio-based device's queue/scheduler is empty on some kernels and absent on
     others (6.x shows it only on blk-mq queues, which have an mq/ directory): either says it has none."""
     fact = root.fact_str(f"{queue_dir}/queue/scheduler", empty_means=f"empty: {NO_SCHEDULER}")
-    if (fact.value is None and root.is_dir(f"{queue_dir}/queue") and not root.is_dir(f"{queue_dir}/mq")
-            and not root.exists(f"{queue_dir}/queue/scheduler")):
+    missing = fact.value is None and not root.exists(f"{queue_dir}/queue/scheduler")
+    if missing and root.is_dir(f"{queue_dir}/queue") and not root.exists(f"{queue_dir}/mq"):  # recorded
         return replace(fact, why_unknown=f"no queue/scheduler file: {NO_SCHEDULER} (the kernel shows it "
                                          "only on blk-mq queues)")
     fact = _missing_why(root, queue_dir, "queue/scheduler", fact)
