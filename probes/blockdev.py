@@ -98,11 +98,32 @@ def _attr_int(root: Root, base: str, attr: str) -> Fact[int]:
     return _missing_why(root, base, attr, root.fact_int(f"{base}/{attr}"))
 
 
+NO_SCHEDULER = "bio-based device without an I/O scheduler"
+"""Why a device has no active scheduler: it has no blk-mq queue (zram, md, most dm targets)."""
+
+
 def _scheduler(root: Root, queue_dir: str) -> Fact[str]:
-    fact = root.fact_str(f"{queue_dir}/queue/scheduler",
-                         empty_means="empty: bio-based device without an I/O scheduler")
+    """The active scheduler; a bio-based device's queue/scheduler is empty on some kernels and absent on
+    others (6.x shows it only on blk-mq queues, which have an mq/ directory): either says it has none."""
+    fact = root.fact_str(f"{queue_dir}/queue/scheduler", empty_means=f"empty: {NO_SCHEDULER}")
+    missing = fact.value is None and not root.exists(f"{queue_dir}/queue/scheduler")
+    if missing and root.is_dir(f"{queue_dir}/queue") and not root.exists(f"{queue_dir}/mq"):  # recorded
+        return replace(fact, why_unknown=f"no queue/scheduler file: {NO_SCHEDULER} (the kernel shows it "
+                                         "only on blk-mq queues)")
     fact = _missing_why(root, queue_dir, "queue/scheduler", fact)
     return Fact(active_scheduler(fact.value), fact.source, fact.why_unknown) if fact.value else fact
+
+
+def has_no_scheduler(device: BlockDevice) -> bool:
+    """Whether sysfs says the device has no I/O scheduler (a bio-based queue), as opposed to unknown."""
+    fact = device.scheduler
+    return fact.value is None and NO_SCHEDULER in (fact.why_unknown or "")
+
+
+def scheduler_shown(device: BlockDevice) -> str:
+    """SCHED as every table prints it: the active scheduler, `none` where sysfs says the device has none
+    (a bio-based queue), and "-" only where it is unknown; one word on the Stack, in `devices` and reports."""
+    return device.scheduler.value or ("none" if has_no_scheduler(device) else "-")
 
 
 def _is_virtual(root: Root, base: str, real_dir: str) -> bool:

@@ -664,12 +664,12 @@ TEXTS = (
     'def __create_fn__(_type_listing, _type_problem, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_problem, _return_type):\n def __init__(self,listing:_type_listing,problem:_type_problem=_dflt_problem)->_return_type:\n  self.listing=listing\n  self.problem=problem\n  self.__post_init__()\n return __init__',
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(listing={self.listing!r}, problem={self.problem!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.listing,self.problem,)==(other.listing,other.problem,)\n  return NotImplemented\n return __eq__',
-    "def __create_fn__(_type_key, _type_name, _type_kind, _type_size, _type_trim, _type_fstype, _type_mounts, _type_has_children, _type_emphasis, _type_extra, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_emphasis, _dflt_extra, _return_type):\n def __init__(self,key:_type_key,name:_type_name,kind:_type_kind,size:_type_size,trim:_type_trim,fstype:_type_fstype,mounts:_type_mounts,has_children:_type_has_children,emphasis:_type_emphasis=_dflt_emphasis,extra:_type_extra=_dflt_extra)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'key',key)\n  __dataclass_builtins_object__.__setattr__(self,'name',name)\n  __dataclass_builtins_object__.__setattr__(self,'kind',kind)\n  __dataclass_builtins_object__.__setattr__(self,'size',size)\n  __dataclass_builtins_object__.__setattr__(self,'trim',trim)\n  __dataclass_builtins_object__.__setattr__(self,'fstype',fstype)\n  __dataclass_builtins_object__.__setattr__(self,'mounts',mounts)\n  __dataclass_builtins_object__.__setattr__(self,'has_children',has_children)\n  __dataclass_builtins_object__.__setattr__(self,'emphasis',emphasis)\n  __dataclass_builtins_object__.__setattr__(self,'extra',extra)\n return __init__",
-    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(key={self.key!r}, name={self.name!r}, kind={self.kind!r}, size={self.size!r}, trim={self.trim!r}, fstype={self.fstype!r}, mounts={self.mounts!r}, has_children={self.has_children!r}, emphasis={self.emphasis!r}, extra={self.extra!r})"\n return __repr__',
-    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.key,self.name,self.kind,self.size,self.trim,self.fstype,self.mounts,self.has_children,self.emphasis,self.extra,)==(other.key,other.name,other.kind,other.size,other.trim,other.fstype,other.mounts,other.has_children,other.emphasis,other.extra,)\n  return NotImplemented\n return __eq__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'key\',\'name\',\'kind\',\'size\',\'trim\',\'fstype\',\'mounts\',\'has_children\',\'emphasis\',\'extra\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'key\',\'name\',\'kind\',\'size\',\'trim\',\'fstype\',\'mounts\',\'has_children\',\'emphasis\',\'extra\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
-    'def __create_fn__():\n def __hash__(self):\n  return hash((self.key,self.name,self.kind,self.size,self.trim,self.fstype,self.mounts,self.has_children,self.emphasis,self.extra,))\n return __hash__',
+    "def __create_fn__(_type_key, _type_name, _type_kind, _type_size, _type_trim, _type_fstype, _type_mounts, _type_has_children, _type_emphasis, _type_extra, _type_marks, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_emphasis, _dflt_extra, _dflt_marks, _return_type):\n def __init__(self,key:_type_key,name:_type_name,kind:_type_kind,size:_type_size,trim:_type_trim,fstype:_type_fstype,mounts:_type_mounts,has_children:_type_has_children,emphasis:_type_emphasis=_dflt_emphasis,extra:_type_extra=_dflt_extra,marks:_type_marks=_dflt_marks)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'key',key)\n  __dataclass_builtins_object__.__setattr__(self,'name',name)\n  __dataclass_builtins_object__.__setattr__(self,'kind',kind)\n  __dataclass_builtins_object__.__setattr__(self,'size',size)\n  __dataclass_builtins_object__.__setattr__(self,'trim',trim)\n  __dataclass_builtins_object__.__setattr__(self,'fstype',fstype)\n  __dataclass_builtins_object__.__setattr__(self,'mounts',mounts)\n  __dataclass_builtins_object__.__setattr__(self,'has_children',has_children)\n  __dataclass_builtins_object__.__setattr__(self,'emphasis',emphasis)\n  __dataclass_builtins_object__.__setattr__(self,'extra',extra)\n  __dataclass_builtins_object__.__setattr__(self,'marks',marks)\n return __init__",
+    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(key={self.key!r}, name={self.name!r}, kind={self.kind!r}, size={self.size!r}, trim={self.trim!r}, fstype={self.fstype!r}, mounts={self.mounts!r}, has_children={self.has_children!r}, emphasis={self.emphasis!r}, extra={self.extra!r}, marks={self.marks!r})"\n return __repr__',
+    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.key,self.name,self.kind,self.size,self.trim,self.fstype,self.mounts,self.has_children,self.emphasis,self.extra,self.marks,)==(other.key,other.name,other.kind,other.size,other.trim,other.fstype,other.mounts,other.has_children,other.emphasis,other.extra,other.marks,)\n  return NotImplemented\n return __eq__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'key\',\'name\',\'kind\',\'size\',\'trim\',\'fstype\',\'mounts\',\'has_children\',\'emphasis\',\'extra\',\'marks\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'key\',\'name\',\'kind\',\'size\',\'trim\',\'fstype\',\'mounts\',\'has_children\',\'emphasis\',\'extra\',\'marks\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
+    'def __create_fn__():\n def __hash__(self):\n  return hash((self.key,self.name,self.kind,self.size,self.trim,self.fstype,self.mounts,self.has_children,self.emphasis,self.extra,self.marks,))\n return __hash__',
     'def __create_fn__(_type_name, _type_kind, _type_size, _type_trim, _type_fstype, _type_mounts, _type_indent, _type_extra, _type_shown_extra, _type_has_mounts, _type_name_cells, _type_mount_cells, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_name, _dflt_kind, _dflt_size, _dflt_trim, _dflt_fstype, _dflt_mounts, _dflt_indent, _dflt_extra, _dflt_shown_extra, _dflt_has_mounts, _dflt_name_cells, _dflt_mount_cells, _return_type):\n def __init__(self,name:_type_name=_dflt_name,kind:_type_kind=_dflt_kind,size:_type_size=_dflt_size,trim:_type_trim=_dflt_trim,fstype:_type_fstype=_dflt_fstype,mounts:_type_mounts=_dflt_mounts,indent:_type_indent=_dflt_indent,extra:_type_extra=_HAS_DEFAULT_FACTORY,shown_extra:_type_shown_extra=_dflt_shown_extra,has_mounts:_type_has_mounts=_dflt_has_mounts,name_cells:_type_name_cells=_HAS_DEFAULT_FACTORY,mount_cells:_type_mount_cells=_HAS_DEFAULT_FACTORY)->_return_type:\n  self.name=name\n  self.kind=kind\n  self.size=size\n  self.trim=trim\n  self.fstype=fstype\n  self.mounts=mounts\n  self.indent=indent\n  self.extra=_dflt_extra() if extra is _HAS_DEFAULT_FACTORY else extra\n  self.shown_extra=shown_extra\n  self.has_mounts=has_mounts\n  self.name_cells=_dflt_name_cells() if name_cells is _HAS_DEFAULT_FACTORY else name_cells\n  self.mount_cells=_dflt_mount_cells() if mount_cells is _HAS_DEFAULT_FACTORY else mount_cells\n return __init__',
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(name={self.name!r}, kind={self.kind!r}, size={self.size!r}, trim={self.trim!r}, fstype={self.fstype!r}, mounts={self.mounts!r}, indent={self.indent!r}, extra={self.extra!r}, shown_extra={self.shown_extra!r}, has_mounts={self.has_mounts!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.name,self.kind,self.size,self.trim,self.fstype,self.mounts,self.indent,self.extra,self.shown_extra,self.has_mounts,)==(other.name,other.kind,other.size,other.trim,other.fstype,other.mounts,other.indent,other.extra,other.shown_extra,other.has_mounts,)\n  return NotImplemented\n return __eq__',
@@ -5857,8 +5857,8 @@ def __create_fn__():
  return __eq__
 CODES.append(__create_fn__.__code__)
 
-def __create_fn__(_type_key, _type_name, _type_kind, _type_size, _type_trim, _type_fstype, _type_mounts, _type_has_children, _type_emphasis, _type_extra, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_emphasis, _dflt_extra, _return_type):
- def __init__(self,key:_type_key,name:_type_name,kind:_type_kind,size:_type_size,trim:_type_trim,fstype:_type_fstype,mounts:_type_mounts,has_children:_type_has_children,emphasis:_type_emphasis=_dflt_emphasis,extra:_type_extra=_dflt_extra)->_return_type:
+def __create_fn__(_type_key, _type_name, _type_kind, _type_size, _type_trim, _type_fstype, _type_mounts, _type_has_children, _type_emphasis, _type_extra, _type_marks, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_emphasis, _dflt_extra, _dflt_marks, _return_type):
+ def __init__(self,key:_type_key,name:_type_name,kind:_type_kind,size:_type_size,trim:_type_trim,fstype:_type_fstype,mounts:_type_mounts,has_children:_type_has_children,emphasis:_type_emphasis=_dflt_emphasis,extra:_type_extra=_dflt_extra,marks:_type_marks=_dflt_marks)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'key',key)
   __dataclass_builtins_object__.__setattr__(self,'name',name)
   __dataclass_builtins_object__.__setattr__(self,'kind',kind)
@@ -5869,26 +5869,27 @@ def __create_fn__(_type_key, _type_name, _type_kind, _type_size, _type_trim, _ty
   __dataclass_builtins_object__.__setattr__(self,'has_children',has_children)
   __dataclass_builtins_object__.__setattr__(self,'emphasis',emphasis)
   __dataclass_builtins_object__.__setattr__(self,'extra',extra)
+  __dataclass_builtins_object__.__setattr__(self,'marks',marks)
  return __init__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(key={self.key!r}, name={self.name!r}, kind={self.kind!r}, size={self.size!r}, trim={self.trim!r}, fstype={self.fstype!r}, mounts={self.mounts!r}, has_children={self.has_children!r}, emphasis={self.emphasis!r}, extra={self.extra!r})"
+  return self.__class__.__qualname__ + f"(key={self.key!r}, name={self.name!r}, kind={self.kind!r}, size={self.size!r}, trim={self.trim!r}, fstype={self.fstype!r}, mounts={self.mounts!r}, has_children={self.has_children!r}, emphasis={self.emphasis!r}, extra={self.extra!r}, marks={self.marks!r})"
  return __repr__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.key,self.name,self.kind,self.size,self.trim,self.fstype,self.mounts,self.has_children,self.emphasis,self.extra,)==(other.key,other.name,other.kind,other.size,other.trim,other.fstype,other.mounts,other.has_children,other.emphasis,other.extra,)
+   return (self.key,self.name,self.kind,self.size,self.trim,self.fstype,self.mounts,self.has_children,self.emphasis,self.extra,self.marks,)==(other.key,other.name,other.kind,other.size,other.trim,other.fstype,other.mounts,other.has_children,other.emphasis,other.extra,other.marks,)
   return NotImplemented
  return __eq__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
-  if type(self) is cls or name in ('key','name','kind','size','trim','fstype','mounts','has_children','emphasis','extra',):
+  if type(self) is cls or name in ('key','name','kind','size','trim','fstype','mounts','has_children','emphasis','extra','marks',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
  return __setattr__
@@ -5896,7 +5897,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
-  if type(self) is cls or name in ('key','name','kind','size','trim','fstype','mounts','has_children','emphasis','extra',):
+  if type(self) is cls or name in ('key','name','kind','size','trim','fstype','mounts','has_children','emphasis','extra','marks',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
  return __delattr__
@@ -5904,7 +5905,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __hash__(self):
-  return hash((self.key,self.name,self.kind,self.size,self.trim,self.fstype,self.mounts,self.has_children,self.emphasis,self.extra,))
+  return hash((self.key,self.name,self.kind,self.size,self.trim,self.fstype,self.mounts,self.has_children,self.emphasis,self.extra,self.marks,))
  return __hash__
 CODES.append(__create_fn__.__code__)
 

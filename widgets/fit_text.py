@@ -49,18 +49,43 @@ def path_ellipsis(path: str, width: int) -> str:
     return head + ELLIPSIS + (path[-tail:] if tail > 0 else "")
 
 
-def fit_parts(parts: Sequence[tuple[str, int]], width: int, separator: str = SEPARATOR) -> str:
-    """Join (text, priority) parts, dropping the lowest priorities (0 is highest) until they fit.
+Part = tuple[str | tuple[str, ...], int]
+"""A status part: its text, or its forms longest first ("+4 hidden: ROTA, SCHED, …", "+4 hidden"), and its
+priority (0 is highest)."""
+
+
+def part_text(part: Part) -> str:
+    """A part's longest form."""
+    text = part[0]
+    return text[0] if isinstance(text, tuple) else text
+
+
+def fit_parts(parts: Sequence[Part], width: int, separator: str = SEPARATOR) -> str:
+    """Join (text, priority) parts, the lowest priority (0 is highest) giving way first until they fit: a
+    part with shorter forms takes the next one, then is dropped.
 
     The part with the highest priority is kept, and cut with an ellipsis at its end if it alone is too wide.
     """
-    kept = [index for index, (text, _) in enumerate(parts) if text]
-    while kept:
-        line = separator.join(parts[index][0] for index in kept)
-        if cell_len(line) <= width or len(kept) == 1:
+    forms = [text if isinstance(text, tuple) else (text,) for text, _ in parts]
+    step = [0] * len(parts)
+    kept = [index for index, _ in enumerate(parts) if forms[index] and forms[index][0]]
+
+    def joined() -> str:
+        return separator.join(forms[index][step[index]] for index in kept)
+
+    while kept and cell_len(joined()) > width:
+        shorter = [index for index in kept if step[index] + 1 < len(forms[index])]
+        if len(kept) > 1:
+            worst = max(kept, key=lambda index: (parts[index][1], index))
+            if step[worst] + 1 < len(forms[worst]):
+                step[worst] += 1
+            else:
+                kept.remove(worst)
+        elif shorter:
+            step[shorter[0]] += 1
+        else:
             break
-        kept.remove(max(kept, key=lambda index: (parts[index][1], index)))
-    line = separator.join(parts[index][0] for index in kept)
+    line = joined()
     if cell_len(line) > width:
         line = line[: max(width - 1, 0)] + ELLIPSIS
     return line

@@ -29,6 +29,9 @@ GUIDE_WIDTH = 4
 ICON_WIDTH = 2
 GAP = 1
 MIN_MOUNTS = 12
+MOUNTS_SHARE = 1 / 3
+"""The share of the line a very long MOUNTPOINTS keeps when it is cut (in the middle) so that the short
+extra columns show: /var/lib/kubelet/pods/…/mount's last 40 cells tell less than ROTA, SCHED and DISC-MAX."""
 MIN_FSTYPE = 6
 """FSTYPE's narrowest form ("linux…" still says what it is; ext4, xfs, btrfs are whole)."""
 MIN_NAME_CELLS = 9
@@ -36,10 +39,15 @@ MIN_NAME_CELLS = 9
 TRIM_STYLES = {"yes": "green", "no": "red", "BLOCKED": "bold red", "OK": "bold green",
                "UNSUPPORTED": "yellow", "UNSCHEDULED": "bold yellow", "UNKNOWN": "magenta", "?": "dim"}
 """Device rows say whether the layer accepts discard; mountpoint rows carry the TRIM screen's verdict."""
+MATCH_STYLE = "bold black on yellow"
+"""The text a `/` filter matched, as less and k9s mark it."""
 HEADINGS = ("NAME", "TYPE", "SIZE", "TRIM", "FSTYPE", "MOUNTPOINTS")
 EXTRA_HEADINGS = ("ROTA", "SCHED", "DISC-MAX", "DISC-GRAN")
-"""Shown after MOUNTPOINTS, in this order of importance, only when every column before them is whole."""
+"""Shown after MOUNTPOINTS, in this order of importance, when every column before them is whole but a very
+long MOUNTPOINTS, which keeps at least MOUNTS_SHARE of the line."""
 SCROLLBAR = 2
+EDGE = 1
+"""A cell kept between a line's last column and the scrollbar (a cut mountpoint ran into it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +65,9 @@ class StackRow:
     emphasis: str = ""
     extra: tuple[str, ...] = ()
     """ROTA, SCHED, DISC-MAX and DISC-GRAN values (empty on a mountpoint row)."""
+    marks: tuple[str, ...] = ()
+    """The filter's words when the row itself matches the filter: drawn highlighted (the name when the
+    words are in no cell drawn), so the matches stand out from the rows kept for their stacks."""
 
 
 @dataclass
@@ -114,7 +125,7 @@ class ColumnWidths:
         NAME, FSTYPE and MOUNTPOINTS are shared out among the rows on screen, and cells they leave grow
         them toward all rows' widths (NAME first), so the columns move only when the rows need it."""
         whole = self.fitted(width)
-        if self.natural(whole.shown_extra) <= width or not view.name_cells:
+        if whole.shown_extra or self.natural(0) <= width or not view.name_cells:
             return whole
         shown = replace(view, kind=self.kind, size=self.size, trim=self.trim, has_mounts=whole.has_mounts,
                         extra=list(self.extra))
@@ -134,10 +145,16 @@ class ColumnWidths:
         then MOUNTPOINTS as wide as the widest mountpoint it can show whole, FSTYPE (at least its short
         form: "crypto_L…" still says what it is, a cut name or mountpoint may not), and what is left to
         the mountpoints still cut; a column without room for its shortest form is left out (MOUNTPOINTS
-        first) rather than pushed off the edge. At most `extra` extra columns are shown."""
+        first) rather than pushed off the edge. At most `extra` extra columns are shown: as many as fit
+        with every column whole, or more with a very long MOUNTPOINTS cut to the room left when that keeps
+        MOUNTS_SHARE of the line."""
         shown = min(extra, len(self.extra))
         while shown and self.natural(shown) > width:
             shown -= 1
+        for count in range(min(extra, len(self.extra)), shown, -1):  # more, with MOUNTPOINTS cut
+            mounts = width - (self.natural(count) - self.mounts)
+            if self.has_mounts and mounts >= max(MIN_MOUNTS, int(width * MOUNTS_SHARE)):
+                return replace(self, mounts=mounts, extra=list(self.extra), shown_extra=count)
         if shown:
             return replace(self, extra=list(self.extra), shown_extra=shown)
         has_mounts = self.has_mounts
@@ -199,7 +216,8 @@ def row_label(row: StackRow, depth: int, widths: ColumnWidths | None = None,
     icon = 0 if row.has_children else ICON_WIDTH
     width = max(1, w.name - depth * GUIDE_WIDTH - ICON_WIDTH + icon)
     gap = " " * GAP
-    label = Text(f"{distinct_cut(row.name, width, names):<{width}}{gap}", style=row.emphasis or "bold")
+    name = distinct_cut(row.name, width, names)
+    label = Text(f"{name:<{width}}{gap}", style=row.emphasis or "bold")
     label.append(f"{row.kind:<{w.kind}}{gap}{row.size:>{w.size}}{gap}")
     label.append(f"{row.trim:<{w.trim}}", style=TRIM_STYLES.get(row.trim, ""))
     label.append(f"{gap}{fit_end(row.fstype, w.fstype):<{w.fstype}}")
@@ -211,6 +229,8 @@ def row_label(row: StackRow, depth: int, widths: ColumnWidths | None = None,
     if w.shown_extra:
         for value, width in zip(row.extra, w.extra[:w.shown_extra], strict=False):
             label.append(f"{gap}{value:<{width}}", style="dim")
+    if row.marks and not label.highlight_words(row.marks, MATCH_STYLE, case_sensitive=False):
+        label.stylize(MATCH_STYLE, 0, len(name))  # the match is in a cut part or the kernel name
     return label
 
 
@@ -328,16 +348,16 @@ class StackTree(Tree[StackRow]):
 
     def natural_width(self) -> int:
         """Cells the tree needs with every column whole and every extra column (scrollbar included)."""
-        return self.widths.natural() + SCROLLBAR
+        return self.widths.natural() + EDGE + SCROLLBAR
 
     def base_width(self, extra: int = 0) -> int:
         """Cells the tree needs with its six columns whole and `extra` extra columns (scrollbar included)."""
-        return self.widths.natural(extra) + SCROLLBAR
+        return self.widths.natural(extra) + EDGE + SCROLLBAR
 
     def extra_within(self, width: int) -> int:
         """How many extra columns a `width`-cell tree (scrollbar included) shows: beside the details it
         keeps all those it shows full width (a wider screen never shows fewer columns)."""
-        return self.widths.fitted(width - SCROLLBAR).shown_extra
+        return self.widths.fitted(width - SCROLLBAR - EDGE).shown_extra
 
     def hidden_extra(self) -> tuple[str, ...]:
         """The extra columns' headings the fitted lines leave out for want of width (none before a fit)."""
@@ -356,7 +376,7 @@ class StackTree(Tree[StackRow]):
     def _refit(self, scrolled: bool = False) -> None:
         """Fit the columns to the width and the rows in view; when they change, redraw and give the
         screen the new header (after a scroll only the lines are drawn again: the rows are the same)."""
-        width = self.scrollable_content_region.width or self.size.width
+        width = (self.scrollable_content_region.width or self.size.width) - EDGE
         fitted = self.widths.in_view(self._in_view(), width)
         if fitted != self._fitted:
             self._fitted, self._cut_among = fitted, (self._names, self._mounts)
@@ -451,6 +471,14 @@ class StackTree(Tree[StackRow]):
                 self._ensure_loaded(child)
                 child.expand()
                 self._expand(child, levels - 1)
+
+    def first_marked(self) -> TreeNode[StackRow] | None:
+        """The first row drawn that matches the filter itself (`StackRow.marks`), None when none does."""
+        for line in range(self.last_line + 1):
+            node = self.get_node_at_line(line)
+            if node is not None and node.data is not None and node.data.marks:
+                return node
+        return None
 
     def cursor_key(self) -> str | None:
         """The key of the highlighted row, to restore it after the rows are rebuilt."""

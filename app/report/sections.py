@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from diskdoctor.probes.blockdev import scheduler_shown
 from diskdoctor.probes.host import Host
 
 from ..base.formatting import human_bytes, yes_no
@@ -40,7 +41,7 @@ def stack_rows(host: Host) -> list[tuple[str, ...]]:
         device = host.devices[row.kname]
         name = tree_guides(row.last) + device.name + (" (shown above)" if row.shown_above else "")
         rows.append((name, device.kind, human_bytes(device.size_bytes.value), yes_no(device.rotational.value),
-                     device.scheduler.value or "-", human_bytes(device.discard_max_bytes.value),
+                     scheduler_shown(device), human_bytes(device.discard_max_bytes.value),
                      yes_no(device.accepts_discard), device.fstype.value or "",
                      " ".join(host.mountpoints(row.kname))))
     return rows

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from diskdoctor.probes.blockdev import scheduler_shown
 from diskdoctor.probes.host import Host
 from rich.console import Console, Group
 from rich.table import Table
@@ -47,7 +48,7 @@ def _add_row(host: Host, row: WalkRow, table: Table) -> None:
         Text(device.kind),
         Text(human_bytes(device.size_bytes.value)),
         Text(yes_no(device.rotational.value)),
-        Text(device.scheduler.value or "-"),
+        Text(scheduler_shown(device)),
         Text(human_bytes(device.discard_max_bytes.value)),
         trim_cell(device.accepts_discard),
         Text(device.fstype.value or ""),

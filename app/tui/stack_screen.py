@@ -8,6 +8,7 @@ from diskdoctor.probes.layer_details import DetailSection, read_layer_details
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets import LayerTable, StackTree, StatusLine
 from diskdoctor.widgets.filter_bar import FilterBar
+from diskdoctor.widgets.fit_text import Part
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.layer_table import CELL_PADDING, LABEL_WIDTH
 from diskdoctor.widgets.stack_tree import StackRow, header_text
@@ -20,6 +21,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Header, Static
+from textual.widgets.tree import TreeNode
 from textual.worker import get_current_worker
 
 from ..core.trim.order import worst_first
@@ -221,13 +223,18 @@ class StackScreen(SnapshotScreen):
         else:
             self.query_one(StatusLine).say(*self._status_parts())
 
-    def _hidden_part(self) -> list[tuple[str, int]]:
+    def _hidden_part(self) -> list[Part]:
         """The extra columns the tree leaves out for want of width, named (as the Monitor does), so a user
-        knows a wider terminal shows them (left out before "F1 help" when the line is full)."""
+        knows a wider terminal shows them: shortened to fit the line ("+4 hidden: ROTA, SCHED …", then
+        "+4 hidden"), left out only when even that does not fit before "F1 help"."""
         hidden = self.query_one(StackTree).hidden_extra()
         if not hidden:
             return []
-        return [(f"+{len(hidden)} hidden: {', '.join(hidden)} (a wider terminal shows them)", 4)]
+        count = f"+{len(hidden)} hidden"
+        named = f"{count}: {', '.join(hidden)}"
+        forms = [f"{named} (a wider terminal shows them)", named]
+        forms += [f"{count}: {', '.join(hidden[:shown])} …" for shown in range(len(hidden) - 1, 0, -1)]
+        return [((*forms, count), 4)]
 
     def on_resize(self) -> None:
         self._size_panes()
@@ -295,7 +302,10 @@ class StackScreen(SnapshotScreen):
             if moved:
                 tree.reveal(StackView.ancestor_keys(moved))
         count = len(self.host.devices)
-        shown = f"{self.view.shown_devices()} of {count}" if self.filter_text else str(count)
+        shown = str(count)
+        if self.filter_text:
+            kept, matched = self.view.counts()
+            shown = f"{matched} match · {kept} of {count}"
         self.query_one("#stack-title", Static).update(  # one line whatever it says: no layout pass
             f"Storage stack {VIEW_TITLES[self.mode]} · {shown} devices", layout=False)
         self._size_panes()  # a filter or the other direction: other rows, maybe other widths
@@ -304,12 +314,24 @@ class StackScreen(SnapshotScreen):
         if not isinstance(self.focused, FilterBar):  # typing a filter goes on in the filter line
             tree.focus()
 
-    def _status_parts(self) -> list[tuple[str, int]]:
+    def _status_parts(self) -> list[Part]:
         assert self.host is not None
         if self.host.warnings:
-            return [(warning, 0) for warning in self.host.warnings]
-        return [("no block devices" if not self.host.devices else "", 0), *self._hidden_part(),
-                ("F1 help", 3)]
+            return [*self._filter_part(), *((warning, 0) for warning in self.host.warnings)]
+        return [("no block devices" if not self.host.devices else "", 0), *self._filter_part(),
+                *self._hidden_part(), ("F1 help", 3)]
+
+    def _filter_part(self) -> list[Part]:
+        """What a `/` filter keeps, the rows that match apart from those kept for their stacks (as k9s and
+        lazygit count matches): "filter 'luks': 4 match, 30 of 37 devices with their stacks"."""
+        if not self.filter_text or self.view is None or self.host is None:
+            return []
+        kept, matched = self.view.counts()
+        said = f"filter '{self.filter_text}': " + (f"{matched} match" if matched else "no device matches")
+        if not matched:
+            return [((f"{said} · Esc clears", said), 1)]
+        whole = f"{said}, {kept} of {len(self.host.devices)} devices with their stacks"
+        return [((f"{whole} · Esc clears", whole, said), 1)]
 
     @on(StackTree.LayerSelected)
     def show_layer(self, message: StackTree.LayerSelected) -> None:
@@ -337,8 +359,8 @@ class StackScreen(SnapshotScreen):
         filesystem is mounted on), the host's warnings, the help key."""
         assert self.host is not None
         group = trim_group(self.host, kname, self.trim_summaries.get(kname))
-        self.query_one(StatusLine).say((group.rows[0].value, 0), *self.host_warnings(), *self._hidden_part(),
-                                       ("F1 help", 3))
+        self.query_one(StatusLine).say((group.rows[0].value, 0), *self._filter_part(), *self.host_warnings(),
+                                       *self._hidden_part(), ("F1 help", 3))
 
     def _show_trim_of_cursor(self) -> None:
         """The TRIM verdicts arrived after the cursor's layer was drawn: say them there too."""
@@ -413,23 +435,35 @@ class StackScreen(SnapshotScreen):
         if self.view is not None and self.host is not None:
             message.bar.counted(self.view.shown_devices(), len(self.host.devices))
         if message.text:
-            shown = len(tree.root.children)
-            self.query_one(StatusLine).say(f"filter '{message.text}': {shown} stacks · Esc clears")
+            self.query_one(StatusLine).say(*self._filter_part())
         if tree.root.children:
             tree.call_after_refresh(self._select_kept_row)
 
     def _select_kept_row(self) -> None:
-        """The details follow the filter: the row under the cursor, or the first kept row when the filter
-        hid the one shown."""
+        """The details follow the filter: the row under the cursor when it matches, else the first row that
+        matches (a whole disk's stack is kept for one match deep in it), else the first kept row."""
         tree = self.query_one(StackTree)
         node = tree.cursor_node
+        if self.filter_text and (node is None or node.data is None or not node.data.marks):
+            node = tree.first_marked() or node
         if node is None or node.data is None:
             node = tree.root.children[0] if tree.root.children else None
             if node is None:
                 return
+        if node is not tree.cursor_node:
             tree.move_cursor(node)
+        if self.filter_text and node.data is not None and node.data.marks:
+            self._show_matches_below(tree, node)
         if node.data is not None:
             tree.post_message(StackTree.LayerSelected(node.data))
+
+    @staticmethod
+    def _show_matches_below(tree: StackTree, node: TreeNode[StackRow]) -> None:
+        """A match in the lower half of the tree pane goes near its top (the row above it for context),
+        so the matches after it show under it rather than below the pane."""
+        line, top = node.line, round(tree.scroll_y)
+        if line >= 0 and not top <= line < top + tree.scrollable_content_region.height // 2:
+            tree.scroll_to(y=max(0, line - 1), animate=False)
 
     def action_toggle_view(self) -> None:
         self.mode = MOUNTS_DOWN if self.mode == DISKS_UP else DISKS_UP

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from diskdoctor.probes.blockdev import BlockDevice
+from diskdoctor.probes.blockdev import BlockDevice, scheduler_shown
 from diskdoctor.probes.discard_path import discard_reach
 from diskdoctor.probes.facts import Fact
 from diskdoctor.probes.host import Host, natural_key
@@ -33,9 +33,11 @@ def verdict_text(verdict: str, trim_verdict: str | None = None) -> str:
 
 def device_extra(device: BlockDevice) -> tuple[str, str, str, str]:
     """ROTA (yes/no, as `diskdoctor devices` and the TRIM column say it), SCHED, DISC-MAX and DISC-GRAN as
-    lsblk prints them ("-" when unknown or none, as `diskdoctor devices` prints it: never a blank cell)."""
+    lsblk prints them, never a blank cell: SCHED `none` for a bio-based device (zram, md), whose sysfs says
+    it has no scheduler (an empty or, on 6.x, no queue/scheduler), and "-" only where the value is unknown
+    (no queue/ at all on old kernels, a file missing from a capture)."""
     rota = device.rotational.value
-    return ("-" if rota is None else yes_no(rota), device.scheduler.value or "-",
+    return ("-" if rota is None else yes_no(rota), scheduler_shown(device),
             _lsblk_bytes(device.discard_max_bytes.value), _lsblk_bytes(device.discard_granularity.value))
 
 
@@ -53,16 +55,27 @@ class StackView:
         self.trim_verdicts = trim_verdicts or {}
         """The TRIM screen's verdict word by mountpoint, worst first (empty until the TRIM facts are read)."""
         self.filter_text = ""
-        """Only the top-level rows with a match anywhere below them (`/` on the Stack screen)."""
+        """Only the top-level rows with a match anywhere below them (`/` on the Stack screen); the rows
+        that match themselves carry the filter's words (`StackRow.marks`)."""
+        self._counts: tuple[int, int] | None = None
+
+    def _own_match(self, kname: str) -> bool:
+        """Whether the device itself (its name, kernel name, type, filesystem or a mountpoint) matches."""
+        device = self.host.devices[kname]
+        return matches(self.filter_text, device.name, kname, device.kind, device.fstype.value or "",
+                       " ".join(self.host.mountpoints(kname)))
+
+    def _marks(self, found: bool) -> tuple[str, ...]:
+        """The filter's words for a row that matches it itself (drawn marked), none for a row kept only
+        because something in its stack matches."""
+        return tuple(self.filter_text.split()) if found and self.filter_text else ()
 
     def _device_matches(self, kname: str, seen: set[str], down: bool) -> bool:
         """Whether `kname` or any device above it (below it when `down`) matches the filter."""
         if kname in seen or kname not in self.host.devices:
             return False
         seen.add(kname)
-        device = self.host.devices[kname]
-        if matches(self.filter_text, device.name, kname, device.kind, device.fstype.value or "",
-                   " ".join(self.host.mountpoints(kname))):
+        if self._own_match(kname):
             return True
         nexts = self.host.parents(kname) if down else self.host.children(kname)
         return any(self._device_matches(k, seen, down) for k in nexts)
@@ -74,7 +87,7 @@ class StackView:
         for row in rows:
             if row.key.startswith(MOUNT_PREFIX):
                 mounted = self.host.mount_for_path(row.key[len(MOUNT_PREFIX):])
-                found = matches(self.filter_text, row.name, row.fstype, row.trim) or bool(
+                found = bool(row.marks) or bool(
                     mounted and mounted.kname and self._device_matches(mounted.kname, set(), True))
             else:
                 found = self._device_matches(row.key, set(), False)
@@ -92,18 +105,19 @@ class StackView:
                         size=human_bytes(device.size_bytes.value),
                         trim=yes_no(device.accepts_discard), fstype=device.fstype.value or "",
                         mounts=" ".join(mounts), has_children=has_children,
-                        extra=device_extra(device))
+                        extra=device_extra(device), marks=self._marks(self._own_match(kname)))
 
     def mount_row(self, trim: MountTrim) -> StackRow:
         """A row for a mountpoint at the top of the mounts-down view (its device is the row beneath it
         and the details' title, so its MOUNTPOINTS cell stays empty and the names get the room)."""
         device = self.host.devices[trim.kname]
+        trim_word = verdict_text(trim.reach.verdict, self.trim_verdicts.get(trim.mountpoint))
+        found = bool(self.filter_text) and matches(self.filter_text, trim.mountpoint, trim.fstype, trim_word)
         return StackRow(key=MOUNT_PREFIX + trim.mountpoint, name=trim.mountpoint, kind=trim.fstype,
-                        size=human_bytes(device.size_bytes.value),
-                        trim=verdict_text(trim.reach.verdict, self.trim_verdicts.get(trim.mountpoint)),
-                        fstype=trim.fstype,
+                        size=human_bytes(device.size_bytes.value), trim=trim_word, fstype=trim.fstype,
                         mounts="", has_children=True, emphasis="bold cyan",
-                        extra=device_extra(device))  # its device's, as its size is: no blank cell
+                        extra=device_extra(device),  # its device's, as its size is: no blank cell
+                        marks=self._marks(found))
 
     def children(self, key: str | None) -> list[StackRow]:
         """Rows under `key` (None for the top level)."""
@@ -179,7 +193,16 @@ class StackView:
 
     def shown_devices(self) -> int:
         """How many devices the tree holds with the filter applied (each once, however often it shows)."""
+        return self.counts()[0]
+
+    def counts(self) -> tuple[int, int]:
+        """How many devices the tree holds with the filter applied, and how many of them match it
+        themselves (each once, however often it shows; a mountpoint row counts for its device); the rest
+        are there for their stacks. Counted once per filter."""
+        if self._counts is not None:
+            return self._counts
         seen: set[str] = set()
+        matched: set[str] = set()
         rows = list(self.children(None))
         while rows:
             row = rows.pop()
@@ -187,9 +210,12 @@ class StackView:
             if kname is None:
                 continue
             seen.add(kname)
+            if row.marks:
+                matched.add(kname)
             if row.has_children:
                 rows.extend(self.children(row.key))
-        return len(seen)
+        self._counts = (len(seen), len(matched))
+        return self._counts
 
     def kname_of(self, key: str) -> str | None:
         """The device a row stands for (a mountpoint row stands for the device it is on)."""
