@@ -48,10 +48,11 @@ def read_split(read: Callable[[Sequence[str]], T], items: Sequence[str], process
     """`read(part)` for each of `processes` parts of `items` (see `parts`): the first read here, the others
     in forked children, which send `encode(result)` (plain values for `marshal`) to be `decode`d here."""
     cut = parts(items, max(1, min(processes, len(items))))
+    prctl = _prctl()
     children: list[tuple[int, int]] = []
     try:
         for part in cut[1:]:
-            children.append(_fork_reader(read, encode, part))
+            children.append(_fork_reader(read, encode, part, prctl))
         results = [read(cut[0])]
         for part in cut[1:]:
             got = _collect(*children.pop(0))
@@ -63,10 +64,22 @@ def read_split(read: Callable[[Sequence[str]], T], items: Sequence[str], process
             _kill(pid)
 
 
+def _prctl() -> Callable[..., int] | None:
+    """libc's prctl, found before any fork: a child must not load libraries (another thread of this
+    process may hold the loader's lock when it forks); None where there is none."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError, ImportError):
+        return None
+
+
 def _fork_reader(read: Callable[[Sequence[str]], T], encode: Callable[[T], object],
-                 part: Sequence[str]) -> tuple[int, int]:
+                 part: Sequence[str], prctl: Callable[..., int] | None) -> tuple[int, int]:
     """A child reading `part` and writing its marshalled result to a pipe: (its pid, the pipe's read end)."""
     readable, writable = os.pipe()
+    parent = os.getpid()
     try:
         pid = os.fork()
     except OSError:
@@ -77,7 +90,7 @@ def _fork_reader(read: Callable[[Sequence[str]], T], encode: Callable[[T], objec
         code = _CHILD_FAILED
         try:
             os.close(readable)
-            _child_signals()
+            _child_signals(prctl, parent)
             data = marshal.dumps(encode(read(part)))
             view = memoryview(data)
             while view:
@@ -89,18 +102,13 @@ def _fork_reader(read: Callable[[Sequence[str]], T], encode: Callable[[T], objec
     return pid, readable
 
 
-def _child_signals() -> None:
+def _child_signals(prctl: Callable[..., int] | None, parent: int) -> None:
     """The child stops at once on Ctrl-C or SIGTERM (no handler of the parent's runs in it) and dies with
     the thread that forked it (so a parent killed by SIGKILL leaves no reader behind)."""
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, signal.SIG_DFL)
-    parent = os.getppid()
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass  # not Linux's libc: the child still ends when its pipe breaks
+    if prctl is not None:  # else (not Linux's libc) the child still ends when its pipe breaks
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:  # the parent died before the signal was set
         os._exit(_CHILD_FAILED)
 
