@@ -70,20 +70,9 @@ def is_hidden(root: Root, name: str) -> bool:
     return root.fact_int(f"{SYS_BLOCK}/{name}/hidden").value == 1
 
 
-def block_entries(root: Root) -> dict[str, BlockEntry]:
-    """Whole disks from sys/block with their partition subdirectories (old kernels keep only these),
-    then anything more in sys/class/block and sys/dev/block."""
-    class_names = set(root.listdir(CLASS_BLOCK) or ())
-    disks = root.listdir(SYS_BLOCK) or []
-    entries: dict[str, BlockEntry] = {}
-    for name in disks:
-        add_disk_entries(root, name, class_names, entries)
-    add_indexed_entries(root, entries, class_names, disks)
-    return entries
-
-
 def add_disk_entries(root: Root, name: str, class_names: set[str], entries: dict[str, BlockEntry]) -> None:
-    """Add sys/block/`name` to `entries` (unless it is hidden), and its partitions after it."""
+    """Add sys/block/`name` to `entries` (unless it is hidden), and its partitions after it: called for
+    every disk of sys/block (old kernels keep only these), then `add_indexed_entries`, as lsblk looks."""
     base = f"{SYS_BLOCK}/{name}"
     subs = root.listdir(base)
     if (subs is None or "hidden" in subs) and is_hidden(root, name):  # no file: not hidden

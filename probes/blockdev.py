@@ -301,7 +301,7 @@ def read_block_devices(root: Root, *, include_empty: bool = False,
     skipped unless `include_empty` (lsblk's default filter). Without `signatures` blkid is not run and
     an unmounted device's filesystem type stays unknown (a command that judges only mounted
     filesystems, whose type mountinfo gives, saves the child process). A big host is read in several
-    processes (`_split_read`), with the same result."""
+    processes (`_DeviceReader.split`), with the same result."""
     class_names = set(root.listdir(CLASS_BLOCK) or ())
     disks = root.listdir(SYS_BLOCK) or []
     use_udev = root.is_dir("run/udev/data")
@@ -329,16 +329,15 @@ def read_block_devices(root: Root, *, include_empty: bool = False,
     return devices
 
 
-@dataclass(frozen=True)
 class _DeviceReader:
-    """Reads the devices of a set of entries; `split` reads the disks of sys/block in several processes."""
+    """Reads the devices of a set of entries; `split` reads the disks of sys/block in several processes.
+    `quick` skips reading in full a device `_hidden_by_default` hides (not for --all, nor a capture's
+    record). A plain class: a dataclass's methods would be compiled at every start (see record_code)."""
 
-    root: Root
-    class_names: set[str]
-    use_udev: bool
-    found: Signatures
-    quick: bool
-    """Skip reading in full a device `_hidden_by_default` hides (not for --all, nor a capture's record)."""
+    def __init__(self, root: Root, class_names: set[str], use_udev: bool, found: Signatures, *,
+                 quick: bool) -> None:
+        self.root, self.class_names, self.use_udev, self.found, self.quick = \
+            root, class_names, use_udev, found, quick
 
     def devices(self, entries: dict[str, BlockEntry]) -> dict[str, BlockDevice]:
         """The devices of `entries`: the whole ones in order, then their partitions in order."""
@@ -392,7 +391,7 @@ class _DeviceReader:
         return {name: read[name] for name in order if name in read}
 
 
-_FIELDS = tuple(f.type.startswith("Fact") for f in fields(BlockDevice))
+_IS_FACT = tuple(f.type.startswith("Fact") for f in fields(BlockDevice))
 _FIELD_NAMES = tuple(f.name for f in fields(BlockDevice))
 
 
@@ -417,13 +416,13 @@ def _plain_fact(fact: Fact | None) -> tuple | None:
 def _plain(device: BlockDevice) -> tuple:
     """A device as plain values, each Fact a tuple."""
     return tuple(_plain_fact(getattr(device, name)) if is_fact else getattr(device, name)
-                 for name, is_fact in zip(_FIELD_NAMES, _FIELDS, strict=True))
+                 for name, is_fact in zip(_FIELD_NAMES, _IS_FACT, strict=True))
 
 
 def _from_plain(values: tuple) -> BlockDevice:
     """The device `_plain` made `values` from."""
     return BlockDevice(*[(None if value is None else Fact(*value)) if is_fact else value
-                         for value, is_fact in zip(values, _FIELDS, strict=True)])
+                         for value, is_fact in zip(values, _IS_FACT, strict=True)])
 
 
 def _hidden_by_default(root: Root, entry: BlockEntry, early: dict[str, Fact]) -> bool:
