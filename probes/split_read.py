@@ -103,10 +103,12 @@ def _fork_reader(read: Callable[[Sequence[str]], T], encode: Callable[[T], objec
 
 
 def _child_signals(prctl: Callable[..., int] | None, parent: int) -> None:
-    """The child stops at once on Ctrl-C or SIGTERM (no handler of the parent's runs in it) and dies with
-    the thread that forked it (so a parent killed by SIGKILL leaves no reader behind)."""
+    """The child stops at once on Ctrl-C or SIGTERM (no handler of the parent's runs in it), and dies with
+    the thread that forked it (so a parent killed by SIGKILL leaves no reader behind). The fork made this
+    thread the child's main thread, so it may set signal handlers."""
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, signal.SIG_DFL)
+    signal.set_wakeup_fd(-1)  # a signal caught here (SIGWINCH) must not wake the parent's event loop
     if prctl is not None:  # else (not Linux's libc) the child still ends when its pipe breaks
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:  # the parent died before the signal was set

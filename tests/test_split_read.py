@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -31,6 +32,20 @@ def devices_json(root: Path, *, processes: int, include_empty: bool = False,
     monkeypatch.setattr(split_read, "usable_cpus", lambda: processes)
     host = read_host(Root(str(root), live=False), include_empty=include_empty)
     return json.dumps([devices_document(host), host.warnings], indent=1)
+
+
+def children_sent(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """For each child collected from now on: whether it read and sent its part (not read again here)."""
+    real_collect = split_read._collect
+    sent: list[bool] = []
+
+    def collect(pid: int, fd: int) -> object:
+        result = real_collect(pid, fd)
+        sent.append(result is not None)
+        return result
+
+    monkeypatch.setattr(split_read, "_collect", collect)
+    return sent
 
 
 def no_children_left() -> bool:
@@ -77,8 +92,28 @@ def test_a_generated_host_reads_the_same_in_several_processes(tmp_path: Path,
     serial = devices_json(root, processes=1, monkeypatch=monkeypatch)
     assert '"vg11-lv2"' in serial and '"md0"' in serial and '"loop1"' in serial
     assert '"loop3"' not in serial  # unattached: hidden as lsblk hides it, in every part
+    sent = children_sent(monkeypatch)
     for processes in (2, 3, 4):
         assert devices_json(root, processes=processes, monkeypatch=monkeypatch) == serial
+    assert sent == [True] * (1 + 2 + 3)
+    assert no_children_left()
+
+
+def test_a_read_on_a_worker_thread_splits_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The TUI reads on a worker thread: a child forked from it reads (and sets its signals) as well."""
+    root = generated_root(tmp_path / "root")
+    serial = devices_json(root, processes=1, monkeypatch=monkeypatch)
+    sent = children_sent(monkeypatch)
+    got: list[str] = []
+
+    def read() -> None:
+        got.append(devices_json(root, processes=2, monkeypatch=monkeypatch))
+
+    worker = threading.Thread(target=read)
+    worker.start()
+    worker.join(60)
+    assert got == [serial]
+    assert sent == [True]
     assert no_children_left()
 
 
