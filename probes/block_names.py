@@ -70,24 +70,25 @@ def is_hidden(root: Root, name: str) -> bool:
     return root.fact_int(f"{SYS_BLOCK}/{name}/hidden").value == 1
 
 
-def block_entries(root: Root) -> dict[str, BlockEntry]:
-    """Whole disks from sys/block with their partition subdirectories (old kernels keep only these),
-    then anything more in sys/class/block and sys/dev/block."""
-    entries: dict[str, BlockEntry] = {}
-    class_names = set(root.listdir(CLASS_BLOCK) or ())
-    disks = root.listdir(SYS_BLOCK) or []
-    for name in disks:
-        base = f"{SYS_BLOCK}/{name}"
-        subs = root.listdir(base)
-        if (subs is None or "hidden" in subs) and is_hidden(root, name):  # no file: not hidden
-            continue
-        entries[name] = BlockEntry(name, base, _real(root, base))
-        for sub in subs or ():  # only a name that starts with the disk's can be a partition of it
-            number = partition_number(root, f"{base}/{sub}", name, sub) \
-                if sub.startswith(name) and sub not in entries else None
-            if number is not None:
-                part_base = f"{CLASS_BLOCK}/{sub}" if sub in class_names else f"{base}/{sub}"
-                entries[sub] = BlockEntry(sub, part_base, f"{entries[name].real_dir}/{sub}", name, number)
+def add_disk_entries(root: Root, name: str, class_names: set[str], entries: dict[str, BlockEntry]) -> None:
+    """Add sys/block/`name` to `entries` (unless it is hidden), and its partitions after it: called for
+    every disk of sys/block (old kernels keep only these), then `add_indexed_entries`, as lsblk looks."""
+    base = f"{SYS_BLOCK}/{name}"
+    subs = root.listdir(base)
+    if (subs is None or "hidden" in subs) and is_hidden(root, name):  # no file: not hidden
+        return
+    entries[name] = BlockEntry(name, base, _real(root, base))
+    for sub in subs or ():  # only a name that starts with the disk's can be a partition of it
+        number = partition_number(root, f"{base}/{sub}", name, sub) \
+            if sub.startswith(name) and sub not in entries else None
+        if number is not None:
+            part_base = f"{CLASS_BLOCK}/{sub}" if sub in class_names else f"{base}/{sub}"
+            entries[sub] = BlockEntry(sub, part_base, f"{entries[name].real_dir}/{sub}", name, number)
+
+
+def add_indexed_entries(root: Root, entries: dict[str, BlockEntry], class_names: set[str],
+                        disks: list[str]) -> None:
+    """Add the devices sys/class/block and sys/dev/block list that sys/block (`disks`) did not give."""
     in_sys_block = set(disks)
     indexed = [(name, f"{CLASS_BLOCK}/{name}") for name in sorted(class_names)]
     indexed += [(None, f"{DEV_BLOCK}/{number}") for number in root.listdir(DEV_BLOCK) or ()]
@@ -104,4 +105,3 @@ def block_entries(root: Root) -> dict[str, BlockEntry]:
             entries[name] = BlockEntry(name, rel, real_dir, parent, number)
         else:
             entries[name] = BlockEntry(name, rel, real_dir)
-    return entries

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 from dataclasses import dataclass, field, replace
@@ -165,7 +166,20 @@ def _unnamed_dm_warning(devices: dict[str, BlockDevice]) -> list[str]:
 
 def read_host(root: Root, *, include_empty: bool = False, signatures: bool = True) -> Host:
     """Read the whole passive snapshot of the host under `root` (without `signatures`, no blkid: see
-    `read_block_devices`)."""
+    `read_block_devices`), with Python's cycle collector paused: the read makes no cycles, and its passes
+    over the read's new objects (~300,000 at 5,000 devices) cost 1-9% of the read's CPU (alternating runs,
+    docs/figures.md); a forked reader inherits the pause."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _read_host(root, include_empty=include_empty, signatures=signatures)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _read_host(root: Root, *, include_empty: bool, signatures: bool) -> Host:
+    """`read_host` itself."""
     devices = read_block_devices(root, include_empty=include_empty, signatures=signatures)
     mounts, mount_error, mount_file = read_mounts(root)
     unknown = _mounts_unknown(root, mount_error) if mount_error else None
