@@ -25,6 +25,7 @@ from .help_screen import EXTRA_KEYS, HelpScreen, bindings_of, key_display
 from .host_snapshot import HostSnapshot, SnapshotFailed, SnapshotReady
 from .screen_help import ScreenHelp
 from .selection import Selection
+from .stylesheet_reuse import ReusingStylesheet
 
 if TYPE_CHECKING:
     from diskdoctor.probes.host import Host
@@ -88,6 +89,7 @@ class DiskDoctorApp(App[None]):
 
     def __init__(self, root: Root, early: EarlyHost | None = None) -> None:
         super().__init__()
+        self.stylesheet = ReusingStylesheet(variables=self.get_css_variables())
         self.root_to_read = root
         self._early = early
         """The first host read, started before Textual (launch.py); taken by the first snapshot."""
