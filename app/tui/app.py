@@ -17,19 +17,16 @@ from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 from textual.worker import get_current_worker
 
-from ..core.process.hangup import note_signal, start_watchdog
-from ..core.trim.peak_window import PeakWindow
 from .commands import ScreenActionsProvider
 from .early_host import EarlyHost, read_first_host
-from .help_screen import EXTRA_KEYS, HelpScreen, bindings_of, key_display
 from .host_snapshot import HostSnapshot, SnapshotFailed, SnapshotReady
-from .screen_help import ScreenHelp
 from .selection import Selection
 from .stylesheet_reuse import ReusingStylesheet
 
 if TYPE_CHECKING:
     from diskdoctor.probes.host import Host
 
+    from ..core.trim.peak_window import PeakWindow
     from .advice_screen import AdviceScreen
     from .guides.quick_bench import QuickSizes
 
@@ -207,6 +204,9 @@ class DiskDoctorApp(App[None]):
 
     def action_help(self) -> None:
         """Open the current screen's help."""
+        from .help_screen import EXTRA_KEYS, HelpScreen, bindings_of, key_display
+        from .screen_help import ScreenHelp
+
         screen = self.screen
         help_data = getattr(screen, "SCREEN_HELP", None) or ScreenHelp(
             title=type(screen).__name__.removesuffix("Screen"), shows=(type(screen).__doc__ or "").strip(),
@@ -280,6 +280,8 @@ class DiskDoctorApp(App[None]):
         if self._stopping:
             return
         self._stopping = True
+        from ..core.process.hangup import note_signal, start_watchdog
+
         note_signal(signum)
         start_watchdog(128 + signum)
         self.exit(return_code=128 + signum)
