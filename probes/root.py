@@ -14,10 +14,6 @@ from dataclasses import dataclass, field
 from .facts import Fact
 from .host_text import shown, visible
 
-TYPE_CHECKING = False  # not typing's: every command reads through a Root
-if TYPE_CHECKING:
-    import subprocess
-
 COMMAND_TIMEOUT_S = 15.0
 CAPTURED_COMMANDS_DIR = "commands"
 READ_CHUNK = 65536
@@ -418,12 +414,10 @@ class Root:
         imported); `run` with the same key collects it. A capture reads its recorded output in `run`."""
         if not self.live or key in self._started:
             return
-        import subprocess
+        from .spawn import Spawned  # not subprocess: its import cost `devices --json` ~4 ms
 
         try:
-            self._started[key] = subprocess.Popen(
-                argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-                errors="replace", env=host_command_env())
+            self._started[key] = Spawned(argv, host_command_env())
         except OSError as err:
             self._started[key] = err  # `run` reports it as it would its own attempt
 
@@ -435,26 +429,24 @@ class Root:
                 process.communicate()  # type: ignore[attr-defined]
         self._started.clear()
 
-    def _started_result(self, key: str, argv: list[str]) -> subprocess.CompletedProcess[str]:
-        """The command `start`ed under `key` when it was, else run now; raises as subprocess.run would."""
-        import subprocess  # only when a command runs (~4 ms of every start-up otherwise)
-
+    def _command_result(self, key: str, argv: list[str]) -> tuple[int, str, str] | None:
+        """(exit code, stdout, stderr) of the command `start`ed under `key` when it was, else run now; None
+        when it did not end in time; an OSError as running it raises one (e.g. not on PATH)."""
         started = self._started.pop(key, None)
-        if started is None:  # subprocess searches PATH itself: shutil.which first would cost its import
-            return subprocess.run(
-                argv, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S, env=host_command_env(),
-                stdin=subprocess.DEVNULL, errors="replace", check=False,
-            )
+        if started is None:
+            import subprocess  # only when a command runs (~4 ms of every start-up otherwise)
+
+            try:  # subprocess searches PATH itself: shutil.which first would cost its import
+                done = subprocess.run(
+                    argv, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S, env=host_command_env(),
+                    stdin=subprocess.DEVNULL, errors="replace", check=False,
+                )
+            except subprocess.TimeoutExpired:
+                return None
+            return done.returncode, done.stdout, done.stderr
         if isinstance(started, OSError):
             raise started
-        process: subprocess.Popen[str] = started  # type: ignore[assignment]
-        try:
-            out, err = process.communicate(timeout=COMMAND_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.communicate()
-            raise
-        return subprocess.CompletedProcess(argv, process.returncode, out, err)
+        return started.communicate(COMMAND_TIMEOUT_S)  # type: ignore[attr-defined,no-any-return]
 
     def run(self, key: str, argv: list[str]) -> CommandOutput:
         """Run a read-only command live (or collect it, `start`ed earlier), or read its captured output
@@ -465,20 +457,19 @@ class Root:
             if text is None:
                 return CommandOutput(None, source, "not recorded in this capture")
             return CommandOutput(text, source, None, 0)
-        import subprocess
-
         try:
-            done = self._started_result(key, argv)
-        except subprocess.TimeoutExpired:
-            return CommandOutput(None, source, f"timed out after {COMMAND_TIMEOUT_S:.0f} s")
+            done = self._command_result(key, argv)
         except (FileNotFoundError, PermissionError):  # no executable of that name on PATH
             return CommandOutput(None, source, f"{argv[0]} is not installed")
         except OSError as err:
             return CommandOutput(None, source, describe_os_error(err))
-        if done.returncode != 0 and not done.stdout:
-            first = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[0]
-            return CommandOutput(None, source, visible(first[:160]), done.returncode)
-        return CommandOutput(shown(done.stdout, multiline=True), source, None, done.returncode)
+        if done is None:
+            return CommandOutput(None, source, f"timed out after {COMMAND_TIMEOUT_S:.0f} s")
+        returncode, stdout, stderr = done
+        if returncode != 0 and not stdout:
+            first = (stderr.strip().splitlines() or [f"exit code {returncode}"])[0]
+            return CommandOutput(None, source, visible(first[:160]), returncode)
+        return CommandOutput(shown(stdout, multiline=True), source, None, returncode)
 
 
 def _shown_name(name: str) -> str:

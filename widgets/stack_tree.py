@@ -301,7 +301,7 @@ class StackTree(Tree[StackRow]):
     default: Textual's own __init__ already invalidates)."""
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__("stack", id=id)
+        super().__init__(Text("stack"), id=id)  # a str is parsed as markup, loading rich's emoji table
         self.show_root = False
         self.guide_depth = GUIDE_WIDTH
         self._load_children: Callable[[str | None], list[StackRow]] = lambda _key: []

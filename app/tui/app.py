@@ -15,21 +15,18 @@ from textual import work
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
-from textual.widgets import HelpPanel
 from textual.worker import get_current_worker
 
-from ..core.process.hangup import note_signal, start_watchdog
-from ..core.trim.peak_window import PeakWindow
 from .commands import ScreenActionsProvider
 from .early_host import EarlyHost, read_first_host
-from .help_screen import EXTRA_KEYS, HelpScreen, bindings_of, key_display
 from .host_snapshot import HostSnapshot, SnapshotFailed, SnapshotReady
-from .screen_help import ScreenHelp
 from .selection import Selection
+from .stylesheet_reuse import ReusingStylesheet
 
 if TYPE_CHECKING:
     from diskdoctor.probes.host import Host
 
+    from ..core.trim.peak_window import PeakWindow
     from .advice_screen import AdviceScreen
     from .guides.quick_bench import QuickSizes
 
@@ -89,6 +86,7 @@ class DiskDoctorApp(App[None]):
 
     def __init__(self, root: Root, early: EarlyHost | None = None) -> None:
         super().__init__()
+        self.stylesheet = ReusingStylesheet(variables=self.get_css_variables())
         self.root_to_read = root
         self._early = early
         """The first host read, started before Textual (launch.py); taken by the first snapshot."""
@@ -184,7 +182,7 @@ class DiskDoctorApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Esc and ? close the Keys panel only while it is open; ? opens help only on a top-level screen."""
         if action == "close_keys":
-            return bool(self.screen.query(HelpPanel))
+            return bool(self.screen.query("HelpPanel"))  # by name: its import (Markdown) is ~30 ms
         if action == "help":
             return not isinstance(self.screen, ModalScreen)
         if action == "clear_filter":
@@ -206,6 +204,9 @@ class DiskDoctorApp(App[None]):
 
     def action_help(self) -> None:
         """Open the current screen's help."""
+        from .help_screen import EXTRA_KEYS, HelpScreen, bindings_of, key_display
+        from .screen_help import ScreenHelp
+
         screen = self.screen
         help_data = getattr(screen, "SCREEN_HELP", None) or ScreenHelp(
             title=type(screen).__name__.removesuffix("Screen"), shows=(type(screen).__doc__ or "").strip(),
@@ -279,6 +280,8 @@ class DiskDoctorApp(App[None]):
         if self._stopping:
             return
         self._stopping = True
+        from ..core.process.hangup import note_signal, start_watchdog
+
         note_signal(signum)
         start_watchdog(128 + signum)
         self.exit(return_code=128 + signum)

@@ -29,20 +29,27 @@ hosts; busy 2-core host): 0.5 ms brought the first rows 0.3-0.7 s sooner in 3 of
 (0.1 s later in one)."""
 
 
+_frozen = False
+"""Whether a first read has frozen what existed after it (once per process)."""
+
+
 def read_first_host(root: Root) -> Host:
     """The first read of the host, with the cycle collector paused, then what exists moved to its
     permanent generation (`gc.freeze`): the read and Textual's imports make objects that all stay (modules,
     classes, the Host), and the collector's passes over them cost 0.1-0.4 s of the first rows at 5,000
     devices, during the read and again in the first full pass after it. Reference counting still frees a
-    replaced Host (it holds no cycles). Only one freeze per process: a process that makes many apps (the
-    tests) would otherwise freeze each earlier app's uncollected cycles for good."""
+    replaced Host (it holds no cycles). Only one freeze here per process (the launcher's own freeze of the
+    CLI's imports does not count): a process that makes many apps (the tests) would otherwise freeze each
+    earlier app's uncollected cycles for good."""
+    global _frozen
     collecting = gc.isenabled()
     gc.disable()
     try:
         return host_probe.read_host(root)  # looked up at each call, as the worker's own read
     finally:
         if collecting:
-            if not gc.get_freeze_count():
+            if not _frozen:
+                _frozen = True
                 gc.freeze()
             gc.enable()
 

@@ -13,15 +13,17 @@ one arrived. Screens never read their own Host; `r` (refresh) calls `app.refresh
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from diskdoctor.probes.host import Host
-from diskdoctor.probes.trim_facts import TrimFacts
 from textual.message import Message
 from textual.screen import Screen
 
-from ..core.trim.doctor import TrimVerdict
-from ..core.trim.peak_window import PeakWindow
+if TYPE_CHECKING:  # the TRIM code loads when its facts are read, after the first frame
+    from diskdoctor.probes.host import Host
+    from diskdoctor.probes.trim_facts import TrimFacts
+
+    from ..core.trim.doctor import TrimVerdict
+    from ..core.trim.peak_window import PeakWindow
 
 
 @dataclass(frozen=True)

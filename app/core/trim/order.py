@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from diskdoctor.probes.host import natural_key
 
-from .doctor import TrimVerdict
+TYPE_CHECKING = False  # not typing's; the verdicts' module loads with the verdicts, not with the Stack screen
+if TYPE_CHECKING:
+    from .doctor import TrimVerdict
 
 WORST_FIRST = {"blocked": 0, "unscheduled": 1, "unsupported": 2, "unknown": 3, "ok": 4}
 """Rows by consequence: discard stopped at a layer, never trimmed, cannot be, unknown, then fine."""
