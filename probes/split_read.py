@@ -13,7 +13,9 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
+import select
 import signal
+import time
 
 TYPE_CHECKING = False  # not typing's: loaded only for a big host, but kept as light as the other probes
 if TYPE_CHECKING:
@@ -25,6 +27,8 @@ if TYPE_CHECKING:
 MAX_PROCESSES = 4
 """At most this many processes read (this one included): the reads are syscall-bound and the parts'
 transfer and merge grow with their number."""
+CHILD_GRACE_S = 10.0
+"""How long past three times this process's own share a child may take before its share is read here."""
 PR_SET_PDEATHSIG = 1
 _CHILD_FAILED = 70
 
@@ -53,9 +57,11 @@ def read_split(read: Callable[[Sequence[str]], T], items: Sequence[str], process
     try:
         for part in cut[1:]:
             children.append(_fork_reader(read, encode, part, prctl))
+        started = time.monotonic()
         results = [read(cut[0])]
+        deadline = time.monotonic() + CHILD_GRACE_S + 3 * (time.monotonic() - started)
         for part in cut[1:]:
-            got = _collect(*children.pop(0))
+            got = _collect(*children.pop(0), deadline)
             results.append(read(part) if got is None else decode(got))
         return results
     finally:
@@ -115,13 +121,22 @@ def _child_signals(prctl: Callable[..., int] | None, parent: int) -> None:
         os._exit(_CHILD_FAILED)
 
 
-def _collect(pid: int, fd: int) -> object | None:
-    """The child's result, or None when it failed (killed, error, or unreadable data); the child is reaped
-    (killed first when this process is interrupted while waiting)."""
+def _collect(pid: int, fd: int, deadline: float) -> object | None:
+    """The child's result, or None when it failed (killed, error, unreadable data, or still not done at
+    `deadline`: a child stuck on a lock another thread held at the fork must not hang this process); the
+    child is reaped (killed first when it is late or this process is interrupted while waiting)."""
     chunks = []
     reaped = False
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
     try:
-        while chunk := os.read(fd, 1 << 20):
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not poller.poll(max(1, int(left * 1000))):
+                return None  # late: killed and reaped below, its part read here
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
             chunks.append(chunk)
         _, status = os.waitpid(pid, 0)
         reaped = True

@@ -39,8 +39,8 @@ def children_sent(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     real_collect = split_read._collect
     sent: list[bool] = []
 
-    def collect(pid: int, fd: int) -> object:
-        result = real_collect(pid, fd)
+    def collect(pid: int, fd: int, deadline: float) -> object:
+        result = real_collect(pid, fd, deadline)
         sent.append(result is not None)
         return result
 
@@ -130,6 +130,26 @@ def test_a_failing_reader_is_read_again_here(tmp_path: Path, monkeypatch: pytest
         return real_part(self, disks)
 
     monkeypatch.setattr(blockdev._DeviceReader, "_part", failing_in_child)
+    assert devices_json(root, processes=2, monkeypatch=monkeypatch) == serial
+    assert no_children_left()
+
+
+def test_a_stuck_reader_is_killed_and_its_part_read_here(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child that never answers (say, stuck on a lock another thread held when it was forked) does not hang
+    the read: past its grace it is killed and reaped, and its part is read in this process."""
+    root = generated_root(tmp_path / "root")
+    serial = devices_json(root, processes=1, monkeypatch=monkeypatch)
+    here = os.getpid()
+    real_part = blockdev._DeviceReader._part
+
+    def stuck_in_child(self: blockdev._DeviceReader, disks: list[str]) -> object:
+        if os.getpid() != here:
+            time.sleep(600)
+        return real_part(self, disks)
+
+    monkeypatch.setattr(blockdev._DeviceReader, "_part", stuck_in_child)
+    monkeypatch.setattr(split_read, "CHILD_GRACE_S", 0.5)
     assert devices_json(root, processes=2, monkeypatch=monkeypatch) == serial
     assert no_children_left()
 
