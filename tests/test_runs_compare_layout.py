@@ -123,22 +123,32 @@ async def test_at_80_a_long_target_is_cut_before_the_results_tags_go_silently(
         assert any("/dev/shm/…" in row or "…" in row.split(" wal ")[1].split("(tmpfs)")[0] for row in rows)
 
 
-async def test_a_notice_on_the_runs_screen_never_covers_the_comparison(private_state_dir: Path) -> None:
-    """newuser9 #14: the "Report written" notice covered the right half of the comparison at 80x24 for
-    about 10 s; on the Runs screen a notice shows over the top of the list instead."""
+@pytest.mark.parametrize("key", ["5", "1", "4"], ids=["runs", "stack", "advice"])
+async def test_the_report_notice_covers_only_the_footer_at_80x24(private_state_dir: Path, key: str) -> None:
+    """newuser9 #14, newuser10 #6: the "Report written" notice covered the comparison, then (shown over the
+    top of the list) the Runs targets and results for about 10 s. It now sits over the footer: the list,
+    the details and the status line stay readable on Runs, Stack and Advice."""
+    from diskdoctor.app.tui.report_dialog import ReportDialog
+    from textual.widgets import Input
     from textual.widgets._toast import Toast
 
     save(saved_run(20), saved_run(21, slow_ms=2.1), saved_run(22, slow_ms=2.2))
     app = DiskDoctorApp(fixture_root(FIXTURE))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await compare_newest_two(pilot)
-        app.notify("/root/diskdoctor-reports/\ndiskdoctor-etcd-2-20261126-0946.html\n4 findings, 2 TRIM "
-                   "verdicts, 3 runs.", title="Report written", markup=False)
+        await pilot.press(key)
+        await app.workers.wait_for_complete()
+        await pilot.press("w")
+        await pilot.pause()
+        assert isinstance(app.screen, ReportDialog)
+        app.screen.query_one(Input).value = str(private_state_dir / "r.md")
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
         for _ in range(20):  # the notice is mounted after a refresh or two
             await pilot.pause(0.05)
             if app.screen.query(Toast):
                 break
         toast = app.screen.query_one(Toast).region
-        pane = app.screen.query_one("#runs-detail-pane").region
-        assert toast.height >= 4 and not toast.overlaps(pane), (toast, pane)
-        assert toast.y >= 1  # the title bar stays readable
+        footer = app.screen.query_one("FittedFooter").region
+        assert toast.height == 2 and toast.y >= footer.y, (toast, footer)  # title and path, over the keys
+        assert str(private_state_dir / "r.md") in str(app.screen.query_one(Toast).render())
