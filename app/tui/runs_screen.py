@@ -180,13 +180,16 @@ class RunsScreen(Screen[None]):
 
     BINDINGS = [
         Binding("space", "pick", "Pick", tooltip="Pick this run; with two picked, they are compared."),
-        Binding("c", "clear", "Clear picks", tooltip="Unpick both runs: the pane shows the run under the cursor."),
+        Binding("c", "clear", "Clear picks",
+                tooltip="Unpick both runs: the pane shows the run under the cursor."),
         Binding("r", "reload", "Reload", tooltip="Read the runs directory again."),
         Binding("slash", "filter", "Filter",
                 tooltip="Keep the runs whose id, date, kind, result or target has the text (Esc clears)."),
-        Binding("pagedown", "detail_page(1)", "Scroll details down", show=False, priority=True, key_display="PgDn",
+        Binding("pagedown", "detail_page(1)", "Scroll details down", show=False, priority=True,
+                key_display="PgDn",
                 tooltip="Page down the run's details or the comparison when they run below the fold."),
-        Binding("pageup", "detail_page(-1)", "Scroll details up", show=False, priority=True, key_display="PgUp",
+        Binding("pageup", "detail_page(-1)", "Scroll details up", show=False, priority=True,
+                key_display="PgUp",
                 tooltip="Page up the run's details or the comparison."),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -409,8 +412,8 @@ class RunsScreen(Screen[None]):
         shown = shown_parts([self._head(run) for run in self.runs], result_cells)
         for run, (when, _, target) in zip(self.runs, self._rows, strict=True):
             when = when.removesuffix(" UTC")
-            table.add_row(self._mark(run.id), when if saved == SAVED_CELLS else when[5:], Text(short_id(run.id)),
-                          Text(run.kind),
+            table.add_row(self._mark(run.id), when if saved == SAVED_CELLS else when[5:],
+                          Text(short_id(run.id)), Text(run.kind),
                           Text(target_cell(run, target, target_cells) if target else ""),
                           Text(fit_result(self._head(run), result_cells, shown),
                                style="bold red" if not target else ""),
