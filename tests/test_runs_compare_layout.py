@@ -139,6 +139,7 @@ async def test_the_report_notice_covers_only_the_footer_at_80x24(private_state_d
     app = DiskDoctorApp(fixture_root(FIXTURE))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await compare_newest_two(pilot)
+        app.notify("an older notice", timeout=30)  # a new report's notice replaces it: none stack up
         await pilot.press(key)
         await app.workers.wait_for_complete()
         await pilot.press("w")
@@ -151,6 +152,7 @@ async def test_the_report_notice_covers_only_the_footer_at_80x24(private_state_d
             await pilot.pause(0.05)
             if app.screen.query(Toast):
                 break
+        await pilot.pause(0.1)
         toast = app.screen.query_one(Toast).region
         footer = app.screen.query_one("FittedFooter").region
         assert toast.height == 2 and toast.y >= footer.y, (toast, footer)  # title and path, over the keys

@@ -168,6 +168,7 @@ class ReportDialog(ModalScreen[str | None]):
             return
         self._say(f"Wrote {os.path.abspath(path)}: {message}")
         width = self.app.size.width - TOAST_GUTTER
+        self.app.clear_notifications()  # an older notice would stack above this one, over the status line
         self.app.notify(written_notice(path, width), title=f"{WRITTEN_TITLE}: {message}",
                         timeout=NOTIFY_SECONDS, markup=False)
         if not self._dismissed:
