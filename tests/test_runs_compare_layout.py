@@ -13,11 +13,14 @@ from conftest import fixture_root
 from diskdoctor.app.core.runs.stack_fingerprint import StackFingerprint
 from diskdoctor.app.core.runs.store import RunStore
 from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.runs_screen import RunsScreen
 from diskdoctor.probes.wal_target import Target
 from support.runs_support import saved_run
 from test_runs_screen import FIXTURE, _wal_run_at_loads, open_runs
 from test_text_fit import drawn, screen_lines
 
+SCROLLBAR = " ▁▂▃▄▅▆▇█"
+"""The scrollbar's thumb, drawn at the right of a row of the pane."""
 LONG = "/dev/shm/newuser9/a-rather-long-target-directory-name-to-see-cuts"
 TMPFS = StackFingerprint(Target("/dev/shm/newuser9", "/dev/shm", "tmpfs", None, ()), ("rw",), ())
 LONG_TMPFS = StackFingerprint(Target(LONG, "/dev/shm", "tmpfs", None, ()), ("rw",), ())
@@ -79,10 +82,10 @@ async def test_continuations_hang_and_no_target_word_is_left_alone_at_80(private
     async with app.run_test(size=(80, 24)) as pilot:
         await compare_newest_two(pilot)
         pane = app.screen.query_one("#runs-detail-pane")
-        lines = [line[1:].rstrip() for line in drawn(app, pane)]  # inside its padding of 1
+        lines = [line[1:].rstrip(SCROLLBAR) for line in drawn(app, pane)]  # inside its padding, no scrollbar
         pane.scroll_end(animate=False)  # and the rest, scrolled to
         await pilot.pause()
-        lines += [line[1:].rstrip() for line in drawn(app, pane)]
+        lines += [line[1:].rstrip(SCROLLBAR) for line in drawn(app, pane)]
         durability = next(n for n, line in enumerate(lines) if line.startswith("durability DIFFERS"))
         assert lines[durability + 1].startswith("  ") and lines[durability + 1].strip(), lines
         target = "          /dev/shm/newuser9 (tmpfs: in memory, no disk under it) on vm"
@@ -123,22 +126,96 @@ async def test_at_80_a_long_target_is_cut_before_the_results_tags_go_silently(
         assert any("/dev/shm/…" in row or "…" in row.split(" wal ")[1].split("(tmpfs)")[0] for row in rows)
 
 
-async def test_a_notice_on_the_runs_screen_never_covers_the_comparison(private_state_dir: Path) -> None:
-    """newuser9 #14: the "Report written" notice covered the right half of the comparison at 80x24 for
-    about 10 s; on the Runs screen a notice shows over the top of the list instead."""
+@pytest.mark.parametrize("key", ["5", "1", "4"], ids=["runs", "stack", "advice"])
+async def test_the_report_notice_covers_only_the_footer_at_80x24(private_state_dir: Path, key: str) -> None:
+    """newuser9 #14, newuser10 #6: the "Report written" notice covered the comparison, then (shown over the
+    top of the list) the Runs targets and results for about 10 s. It now sits over the footer: the list,
+    the details and the status line stay readable on Runs, Stack and Advice."""
+    from diskdoctor.app.tui.report_dialog import ReportDialog
+    from textual.widgets import Input
     from textual.widgets._toast import Toast
 
     save(saved_run(20), saved_run(21, slow_ms=2.1), saved_run(22, slow_ms=2.2))
     app = DiskDoctorApp(fixture_root(FIXTURE))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await compare_newest_two(pilot)
-        app.notify("/root/diskdoctor-reports/\ndiskdoctor-etcd-2-20261126-0946.html\n4 findings, 2 TRIM "
-                   "verdicts, 3 runs.", title="Report written", markup=False)
+        app.notify("an older notice", timeout=30)  # a new report's notice replaces it: none stack up
+        await pilot.press(key)
+        await app.workers.wait_for_complete()
+        await pilot.press("w")
+        await pilot.pause()
+        assert isinstance(app.screen, ReportDialog)
+        app.screen.query_one(Input).value = str(private_state_dir / "r.md")
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
         for _ in range(20):  # the notice is mounted after a refresh or two
             await pilot.pause(0.05)
             if app.screen.query(Toast):
                 break
+        await pilot.pause(0.1)
         toast = app.screen.query_one(Toast).region
-        pane = app.screen.query_one("#runs-detail-pane").region
-        assert toast.height >= 4 and not toast.overlaps(pane), (toast, pane)
-        assert toast.y >= 1  # the title bar stays readable
+        footer = app.screen.query_one("FittedFooter").region
+        assert toast.height == 2 and toast.y >= footer.y, (toast, footer)  # title and path, over the keys
+        assert str(private_state_dir / "r.md") in str(app.screen.query_one(Toast).render())
+
+
+async def test_a_new_pair_opens_at_the_top_of_its_comparison(private_state_dir: Path) -> None:
+    """newuser10 #1: after PgDn on one pair, `c` and a new pair, the new comparison opened at the old
+    scroll offset (its NOT COMPARABLE verdict two PgUp above the fold); a new pair opens at its top."""
+    save(saved_run(20), saved_run(21, slow_ms=2.1), saved_run(22, slow_ms=2.2))
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await compare_newest_two(pilot)
+        await pilot.press("pagedown")
+        await pilot.pause()
+        pane = app.screen.query_one("#runs-detail-pane")
+        assert pane.scroll_y > 0
+        await pilot.press("c", "space", "down", "space")  # 0001 and 0000 now
+        await pilot.pause()
+        assert app.screen.sub_title.endswith("comparing 0000 (baseline) with 0001")
+        assert pane.scroll_y == 0
+        assert any(line.startswith(" Comparison (the older run") for line in screen_lines(app))
+
+
+async def test_the_list_names_each_run_by_its_short_id_and_has_no_blank_rows(private_state_dir: Path) -> None:
+    """newuser10 #7, #11: two runs from the same minute read alike (no id while the title names them by
+    id), and with two runs the list kept two blank rows above the details."""
+    store = RunStore()
+    for run_id in ("20261126-101200-wal-73e0", "20261126-101230-wal-3fb8"):
+        store.save(dataclasses.replace(saved_run(26, stack=TMPFS), id=run_id))
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_runs(pilot)
+        lines = screen_lines(app)
+        assert re.match(r" +saved \(UTC\) +id +kind +target", lines[1]), lines[1]
+        assert re.match(r" +11-26 14:30 +3fb8 +wal +/dev/shm/newuser9 \(tmpfs\)", lines[2]), lines[2]
+        assert re.match(r" +11-26 14:30 +73e0 +wal ", lines[3]), lines[3]
+        assert lines[4].startswith("─"), lines[:6]  # the details' edge right under the last run
+
+
+def test_the_palette_describes_every_runs_key_and_writes_pgdn_as_a_key() -> None:
+    """newuser10 #11: `Runs: Clear picks (c)` and `Runs: Scroll details (pgdn)` had no description line,
+    and F1 wrote `Pgdn`."""
+    from diskdoctor.app.tui.commands import screen_actions
+    from diskdoctor.app.tui.help_screen import key_display
+
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    runs = {action.text: action.help for action in screen_actions(app) if action.mode == "runs"}
+    assert runs["Runs: Clear picks (c)"]
+    assert runs["Runs: Scroll details down (PgDn)"] and runs["Runs: Scroll details up (PgUp)"]
+    keys = {key_display(binding, app.get_key_display) for binding in RunsScreen.BINDINGS}
+    assert {"PgDn", "PgUp"} <= keys
+
+
+def test_every_caveat_line_of_a_comparison_hangs_alike() -> None:
+    """newuser10 #11: at 80 columns `durability DIFFERS` continued 2 cells in and `contention:` 13 (under
+    its value, as a field); in a comparison every caveat line hangs by the same 2 cells."""
+    from diskdoctor.widgets.wrap_text import wrap_lines
+    from rich.text import Text
+
+    text = Text("durability DIFFERS: only the baseline's fdatasync skipped the cache flush (this figure is "
+                "not what a durable write costs)\ncontention: both runs ran on a busy host, so a change "
+                "between them may be the host's load moving, not the disk")
+    lines = [line.plain for line in wrap_lines(text, 78, paragraph=2, fields=False)]
+    continued = [line for line in lines if line.startswith(" ")]
+    assert len(continued) == 2 and all(re.match(r"  \S", line) for line in continued), lines

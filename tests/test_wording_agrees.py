@@ -180,7 +180,7 @@ async def test_runs_list_shows_every_limit_or_none_at_80_and_120(private_state_d
             await pilot.pause()
             await pilot.pause()
             table = app.screen.query_one(DataTable)
-            results = [str(table.get_cell_at((row, 4))) for row in range(table.row_count)]
+            results = [str(table.get_cell_at((row, 5))) for row in range(table.row_count)]
             judged = [text for text in results if text.startswith(("PASS", "FAIL"))]
             assert len(judged) == 2, results
             limits = [(" < " in text or " >= " in text) for text in judged]

@@ -49,14 +49,14 @@ def path_pieces(word: str) -> list[str]:
     return [piece for piece in re.findall(r"/*[^/]*/+|/*[^/]+", word) if piece]
 
 
-def hang_of(plain: str, width: int, paragraph: int = 0) -> int:
+def hang_of(plain: str, width: int, paragraph: int = 0, fields: bool = True) -> int:
     """Where the wrapped lines of `plain` start: under its label column ("note      …"), else after a short
-    "Field: " label, else two past its indent (`paragraph` for an unindented paragraph), never so far in
-    that the text has no room."""
+    "Field: " label (unless not `fields`: text whose lines all hang alike), else two past its indent
+    (`paragraph` for an unindented paragraph), never so far in that the text has no room."""
     indent = len(plain) - len(plain.lstrip(" "))
     column, field = LABEL.match(plain), FIELD.match(plain)
     candidates = [column.end()] if column else []
-    if field and field.end() - indent <= FIELD_WIDTH:
+    if fields and field and field.end() - indent <= FIELD_WIDTH:
         candidates.append(field.end())
     if indent or paragraph:
         candidates.append(indent + HANG if indent else paragraph)
@@ -115,7 +115,7 @@ def break_offsets(plain: str, width: int, hang: int = 0, keep: tuple[str, ...] =
 
 
 def wrap_lines(text: Text, width: int, hang: int | None = None, keep: tuple[str, ...] = (),
-               paragraph: int = 0) -> list[Text]:
+               paragraph: int = 0, fields: bool = True) -> list[Text]:
     """`text` wrapped to `width` cells, line by line, each wrapped line hanging (see hang_of; an unindented
     paragraph's by `paragraph`), never inside a phrase of `keep`."""
     lines: list[Text] = []
@@ -125,7 +125,7 @@ def wrap_lines(text: Text, width: int, hang: int | None = None, keep: tuple[str,
             line.rstrip()
             lines.append(line)
             continue
-        indent = hang_of(plain, width, paragraph) if hang is None else hang
+        indent = hang_of(plain, width, paragraph, fields) if hang is None else hang
         pieces = line.divide(break_offsets(plain, width, indent, keep))
         for number, piece in enumerate(pieces):
             piece.rstrip()
@@ -140,15 +140,15 @@ class WordWrap:
     """A Rich renderable: `text` wrapped by wrap_lines at the width it is drawn in."""
 
     def __init__(self, text: Text, hang: int | None = None, keep: tuple[str, ...] = (),
-                 paragraph: int = 0) -> None:
-        self.text, self.hang, self.keep, self.paragraph = text, hang, keep, paragraph
+                 paragraph: int = 0, fields: bool = True) -> None:
+        self.text, self.hang, self.keep, self.paragraph, self.fields = text, hang, keep, paragraph, fields
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield Text("\n").join(self.lines(options.max_width))
 
     def lines(self, width: int) -> list[Text]:
         """The lines drawn at `width` cells."""
-        return wrap_lines(self.text.copy(), max(width, 1), self.hang, self.keep, self.paragraph)
+        return wrap_lines(self.text.copy(), max(width, 1), self.hang, self.keep, self.paragraph, self.fields)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement.get(console, options, self.text)
@@ -171,11 +171,15 @@ class WrappedText(Static):
         """Phrases never broken across lines (a marker such as "← blocks discard")."""
         self.paragraph = paragraph
         """How far the wrapped lines of an unindented line hang (0: at the left edge, as a paragraph)."""
+        self.fields = True
+        """Whether a line starting "Field: " hangs under its value (False: every unindented line hangs by
+        `paragraph`, as a list of caveats whose names differ in length)."""
         super().__init__(content, **kwargs)  # type: ignore[arg-type]
 
     def update(self, content: object = "", *, layout: bool = True) -> None:  # type: ignore[override]
         if isinstance(content, str) and content:
             content = Text.from_markup(content)  # as Static reads a string
         if isinstance(content, Text) and content.plain:
-            content = WrappedVisual(self, WordWrap(content, keep=self.keep, paragraph=self.paragraph))
+            content = WrappedVisual(self, WordWrap(content, keep=self.keep, paragraph=self.paragraph,
+                                                   fields=self.fields))
         super().update(content, layout=layout)  # type: ignore[arg-type]

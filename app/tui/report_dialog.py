@@ -37,10 +37,14 @@ def default_report_name(hostname: str | None, now: dt.datetime, folder: str | No
     return os.path.join(folder or os.getcwd(), f"diskdoctor-{host}-{now:%Y%m%d-%H%M}.html")
 
 
-NOTIFY_SECONDS = 15
-"""The notice naming the report's full path stays long enough to copy it."""
-TOAST_WIDTH, TOAST_GUTTER = 60, 4
-"""Textual's notice is 60 columns wide (half the screen at most), 4 of them padding and edge."""
+NOTIFY_SECONDS = 10
+"""The notice naming the report's full path stays long enough to copy it (over the footer, it hides no
+figure meanwhile)."""
+TOAST_GUTTER = 4
+"""A notice is as wide as the screen at most (app.tcss), 4 columns of it edge and padding."""
+WRITTEN_TITLE = "Report written"
+"""The notice's title, followed by what the report holds; its text is the path (folder lines, then the
+file name, when the path is wider than the screen)."""
 
 
 class ReportDialog(ModalScreen[str | None]):
@@ -163,8 +167,9 @@ class ReportDialog(ModalScreen[str | None]):
             self._said_error(message)
             return
         self._say(f"Wrote {os.path.abspath(path)}: {message}")
-        width = min(TOAST_WIDTH, self.app.size.width // 2) - TOAST_GUTTER
-        self.app.notify(f"{written_notice(path, width)}\n{message}", title="Report written",
+        width = self.app.size.width - TOAST_GUTTER
+        self.app.clear_notifications()  # an older notice would stack above this one, over the status line
+        self.app.notify(written_notice(path, width), title=f"{WRITTEN_TITLE}: {message}",
                         timeout=NOTIFY_SECONDS, markup=False)
         if not self._dismissed:
             self._dismissed = True
@@ -212,7 +217,10 @@ class ReportDialog(ModalScreen[str | None]):
 
 def written_notice(path: str, width: int) -> str:
     """The written report's folder and file name on lines of their own, so the notice never breaks the
-    path inside a word (a folder longer than the notice breaks after one of its slashes)."""
+    path inside a word (a folder longer than the notice breaks after one of its slashes); the whole path on
+    one line where it fits."""
+    if len(os.path.abspath(path)) <= width:
+        return os.path.abspath(path)
     folder, name = os.path.split(os.path.abspath(path))
     parts = [part + "/" for part in folder.strip("/").split("/") if part]
     lines, line = [], "/"

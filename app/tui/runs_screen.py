@@ -45,14 +45,17 @@ SHORT_SAVED_CELLS = 11
 """The save time without its year ("11-25 23:36") in a table narrower than SHORT_SAVED_BELOW."""
 SHORT_SAVED_BELOW = 100
 CELL_PADDING = 2
+COLUMNS = 6
+"""The list's columns: pick mark, saved, id, kind, target, result."""
+ID_LABEL = "id"
 SCROLLBAR_CELLS = 2
 
-LIST_MIN_ROWS = 3
-"""Stacked, the runs list keeps this many rows however few runs there are; more runs get a row each, up to
-LIST_MOST_SHARE of the screen, and the details or comparison get the rest."""
+LIST_MIN_ROWS = 1
+"""Stacked, the runs list has a row per run (one at least, for the empty list), up to LIST_MOST_SHARE of the
+screen, and the details or comparison get the rest: two runs leave no blank rows under them."""
 LIST_MOST_SHARE = 0.4
-LIST_CHROME_ROWS = 2
-"""The list's header row and the row its horizontal scrollbar may take."""
+LIST_HEADER_ROWS = 1
+"""The list's header row (the row of its horizontal scrollbar is added only when the columns overflow)."""
 
 DETAIL_HANG = 2
 """The wrapped lines of an unlabelled line of the details ("durability DIFFERS: …") hang this far in."""
@@ -177,12 +180,17 @@ class RunsScreen(Screen[None]):
 
     BINDINGS = [
         Binding("space", "pick", "Pick", tooltip="Pick this run; with two picked, they are compared."),
-        Binding("c", "clear", "Clear picks"),
+        Binding("c", "clear", "Clear picks",
+                tooltip="Unpick both runs: the pane shows the run under the cursor."),
         Binding("r", "reload", "Reload", tooltip="Read the runs directory again."),
         Binding("slash", "filter", "Filter",
                 tooltip="Keep the runs whose id, date, kind, result or target has the text (Esc clears)."),
-        Binding("pagedown", "detail_page(1)", "Scroll details", show=False, priority=True),
-        Binding("pageup", "detail_page(-1)", "Scroll details", show=False, priority=True),
+        Binding("pagedown", "detail_page(1)", "Scroll details down", show=False, priority=True,
+                key_display="PgDn",
+                tooltip="Page down the run's details or the comparison when they run below the fold."),
+        Binding("pageup", "detail_page(-1)", "Scroll details up", show=False, priority=True,
+                key_display="PgUp",
+                tooltip="Page up the run's details or the comparison."),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -212,6 +220,8 @@ class RunsScreen(Screen[None]):
         self._heads: dict[str, list[tuple[str, int]]] = {}
         self._placed: str | None = None
         """The run the screen put the cursor on (the newest by default): nobody chose it."""
+        self._shown: tuple[str | None, ...] = ()
+        """The picked pair, or the one run, the pane shows (a new one opens at its top)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -317,12 +327,15 @@ class RunsScreen(Screen[None]):
     def _resized(self) -> None:
         self._fill_table()
 
-    def _size_list_height(self) -> None:
+    def _size_list_height(self, widths: tuple[int, ...]) -> None:
         """The list as tall as its rows (LIST_MIN_ROWS at least, LIST_MOST_SHARE of the screen at most): a
         few runs leave no blank rows above a comparison that would run below the fold."""
         table = self.query_one(DataTable)
         height = self.app.size.height
-        wanted = max(min(len(self.runs), int(height * LIST_MOST_SHARE)), LIST_MIN_ROWS) + LIST_CHROME_ROWS
+        width = table.size.width or self.app.size.width
+        overflows = sum(widths) + len(widths) * CELL_PADDING + 1 + CELL_PADDING > width - SCROLLBAR_CELLS
+        wanted = (max(min(len(self.runs), int(height * LIST_MOST_SHARE)), LIST_MIN_ROWS) + LIST_HEADER_ROWS
+                  + (1 if overflows else 0))
         current = table.styles.inline.height
         if (None if current is None else int(current.value)) != wanted:
             table.styles.height = wanted
@@ -340,8 +353,9 @@ class RunsScreen(Screen[None]):
         else:
             pane.scroll_page_up()
 
-    def _column_widths(self) -> tuple[int, int, int, int]:
-        """Saved, kind, target and result widths, handed out in this order: the verdict with its figure
+    def _column_widths(self) -> tuple[int, int, int, int, int]:
+        """Saved, id, kind, target and result widths (the id as wide as the longest short id, the one the
+        title and `runs show` name a run by), handed out in this order: the verdict with its figure
         (and its limit when the target keeps TARGET_BEFORE_LIMIT_CELLS), the whole result when the target
         keeps TARGET_MIN_CELLS (cut in the middle of its directory), the target with its filesystem type,
         the rest of the result (limit, tags), then the target's device and host."""
@@ -350,6 +364,8 @@ class RunsScreen(Screen[None]):
         saved = SAVED_CELLS if width >= SHORT_SAVED_BELOW else SHORT_SAVED_CELLS
         kind = max((len(run.kind) for run in self.runs), default=0)
         kind = max(kind, len("kind"))
+        ident = max((cell_len(short_id(run.id)) for run in self.runs), default=0)
+        ident = max(ident, len(ID_LABEL))
         forms = [[cell_len(text) for text in target_forms(run, whole)] for run, (_, _, whole) in
                  zip(self.runs, self._rows, strict=True) if whole]
         shortest, with_device, whole = (max((form[i] for form in forms), default=TARGET_MIN_CELLS)
@@ -358,7 +374,7 @@ class RunsScreen(Screen[None]):
         core = max((least_result_cells(parts) for parts in heads), default=RESULT_MIN_CELLS)
         result_whole = max((cell_len(" ".join(text for text, _ in parts if text)) for parts in heads),
                            default=RESULT_MIN_CELLS)
-        room = width - SCROLLBAR_CELLS - 5 * CELL_PADDING - 1 - saved - kind
+        room = width - SCROLLBAR_CELLS - COLUMNS * CELL_PADDING - 1 - saved - ident - kind
         result = max(core, RESULT_MIN_CELLS)
         limited = max((cell_len(_joined(parts, {LIMIT})) + (TAG_MARK_CELLS if _tags(parts) else 0)
                        for parts in heads), default=result)
@@ -370,7 +386,7 @@ class RunsScreen(Screen[None]):
         result = max(result, min(result_whole, room - target))
         target = max(target, min(whole if room - result >= whole else with_device, room - result))
         result = max(room - target, result)
-        return saved, kind, max(min(target, room - result), TARGET_MIN_CELLS), result
+        return saved, ident, kind, max(min(target, room - result), TARGET_MIN_CELLS), result
 
     def _head(self, run: SavedRun) -> list[tuple[str, int]]:
         """The run's headline in parts (its verdict is judged once, not at every resize)."""
@@ -380,22 +396,24 @@ class RunsScreen(Screen[None]):
 
     def _fill_table(self) -> None:
         """(Re)build the table when its runs or its width change; the cursor stays on its row."""
-        self._size_list_height()
         widths = self._column_widths()
+        self._size_list_height(widths)
         if widths == self._widths:
             return
         self._widths = widths
-        saved, kind, target_cells, result_cells = widths
+        saved, ident, kind, target_cells, result_cells = widths
         table = self.query_one(DataTable)
         cursor = table.cursor_row
         table.clear(columns=True)
-        for label, key, width in (("", "pick", 1), ("saved (UTC)", "saved", saved), ("kind", "kind", kind),
+        for label, key, width in (("", "pick", 1), ("saved (UTC)", "saved", saved), (ID_LABEL, "id", ident),
+                                  ("kind", "kind", kind),
                                   ("target", "target", target_cells), ("result", "result", result_cells)):
             table.add_column(label, key=key, width=width)
         shown = shown_parts([self._head(run) for run in self.runs], result_cells)
         for run, (when, _, target) in zip(self.runs, self._rows, strict=True):
             when = when.removesuffix(" UTC")
-            table.add_row(self._mark(run.id), when if saved == SAVED_CELLS else when[5:], Text(run.kind),
+            table.add_row(self._mark(run.id), when if saved == SAVED_CELLS else when[5:],
+                          Text(short_id(run.id)), Text(run.kind),
                           Text(target_cell(run, target, target_cells) if target else ""),
                           Text(fit_result(self._head(run), result_cells, shown),
                                style="bold red" if not target else ""),
@@ -486,8 +504,19 @@ class RunsScreen(Screen[None]):
             self._show_detail()
 
     def _show_detail(self) -> None:
+        """The pane: the comparison of the two picked runs, else the run under the cursor; a pair or run
+        other than the one shown before opens at its top (the last one's scroll offset hid its verdict)."""
+        run = self._highlighted()
+        shown = tuple(sorted(self.picked)) if len(self.picked) == MAX_PICKS else (run.id if run else None,)
+        if shown != self._shown:
+            self._shown = shown
+            self.query_one("#runs-detail-pane", VerticalScroll).scroll_home(animate=False, immediate=True)
+        self._fill_detail(run)
+
+    def _fill_detail(self, run: SavedRun | None) -> None:
         detail = self.query_one("#runs-detail", WrappedText)
         detail.keep = ()
+        detail.fields = len(self.picked) < MAX_PICKS  # a comparison's caveat lines all hang alike
         by_id = {run.id: run for run in self.all_runs}  # a picked run stays picked when filtered out
         if len(self.picked) == MAX_PICKS:
             first, second = by_id[self.picked[0]], by_id[self.picked[1]]
@@ -509,7 +538,6 @@ class RunsScreen(Screen[None]):
             detail.keep = target_phrases(first, second)
             detail.update(styled([title, "", *lines]))
             return
-        run = self._highlighted()
         if run is None and self.all_runs and self.filter_text:
             detail.update(Text(f"No run matches the filter '{self.filter_text}' (/ then Esc clears it)."))
             return

@@ -39,9 +39,11 @@ def hostile_report() -> Report:
 
 def report_written(app: object) -> str:
     """What the TUI said about the last report it wrote, as one line: "Wrote /path/r.md: 4 findings, …"
-    (the notice names the folder and file on lines of their own, then what the report holds); "" if none."""
-    notices = [n for n in app._notifications if n.title == "Report written"]  # type: ignore[attr-defined]
+    (the notice's title says what the report holds, its text the folder and file, on lines of their own where
+    the path is wider than the screen); "" if none."""
+    notices = [n for n in app._notifications  # type: ignore[attr-defined]
+               if n.title.startswith("Report written: ")]
     if not notices:
         return ""
-    *where, summary = notices[-1].message.split("\n")
-    return f"Wrote {''.join(where)}: {summary}"
+    summary = notices[-1].title.removeprefix("Report written: ")
+    return f"Wrote {''.join(notices[-1].message.split(chr(10)))}: {summary}"
