@@ -564,3 +564,24 @@ async def test_at_80_a_filter_shows_its_matches_under_the_first() -> None:
         shown = [node.data.name for _line, node in on_screen(tree) if node.data.marks]
         assert shown == ["vg0-luks2on", "luks2on", "vg0-luks2off", "luks2off", "vg0-luks1", "luks1"], shown
         assert tree.cursor_node.data.name == "vg0-luks2on"
+
+
+async def test_a_long_verdict_is_cut_rather_than_the_hidden_columns_note() -> None:
+    """newuser10 #9: at 120x40 on lab-ssd `BLOCKED at thin pool vg0/pool_ignore (discards=ignore): the pool
+    drops every discard: fstrim frees nothing in the poo…` pushed `+2 hidden` off the status line: the note
+    stays in its short form, the verdict is cut at its end before it."""
+    from diskdoctor.widgets import StatusLine
+
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        status = app.screen.query_one(StatusLine)
+        for _ in range(40):
+            if status.plain.startswith("BLOCKED at thin pool vg0/pool_ignore"):
+                break
+            await pilot.press("down")
+            await pilot.pause()
+        assert status.plain.startswith("BLOCKED at thin pool vg0/pool_ignore"), status.plain
+        drawn = str(status.render())
+        assert drawn.startswith("BLOCKED at thin pool vg0/pool_ignore (discards=ignore)"), drawn
+        assert drawn.endswith("… · +2 hidden") and cell_len(drawn) <= status.content_size.width, drawn
