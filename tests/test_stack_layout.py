@@ -585,3 +585,26 @@ async def test_a_long_verdict_is_cut_rather_than_the_hidden_columns_note() -> No
         drawn = str(status.render())
         assert drawn.startswith("BLOCKED at thin pool vg0/pool_ignore (discards=ignore)"), drawn
         assert drawn.endswith("… · +2 hidden") and cell_len(drawn) <= status.content_size.width, drawn
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_the_other_direction_opens_on_the_branch_from_its_mountpoint(size: tuple[int, int]) -> None:
+    """newuser10 #11: at 80x24 on lab-ssd `v` opened mid-branch, `│   └── ▼ sdb3` on the first row with no
+    mountpoint above it: the cursor's device is kept on its topmost row, and its branch shows from the
+    mountpoint down."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("v")
+        await settle(pilot)
+        await pilot.pause(0.2)
+        tree = app.screen.query_one(StackTree)
+        node = tree.cursor_node
+        assert node is not None and str(node.label) == "sda", node
+        lines = [tree.render_line(y).text for y in range(tree.scrollable_content_region.height)]
+        assert lines[0].startswith("▼ /"), lines
+        top = round(tree.scroll_y)
+        root = node
+        while root.parent is not None and root.parent is not tree.root:
+            root = root.parent
+        assert top <= root.line < node.line < top + len(lines), (root.line, node.line, top)

@@ -470,6 +470,24 @@ class StackScreen(SnapshotScreen):
     def action_toggle_view(self) -> None:
         self.mode = MOUNTS_DOWN if self.mode == DISKS_UP else DISKS_UP
         self._show_tree(keep_cursor=True)
+        tree = self.query_one(StackTree)
+        tree.call_after_refresh(tree.call_after_refresh, self._show_cursor_branch)  # after reveal's move
+
+    def _show_cursor_branch(self) -> None:
+        """The cursor's branch from its top row (a mountpoint, or a disk) where it fits in the pane, so the
+        other direction does not open on `│   └── ▼ sdb3` with no mountpoint above it (newuser10 #11)."""
+        tree = self.query_one(StackTree)
+        node = tree.cursor_node
+        if node is None:
+            return
+        top = node
+        while top.parent is not None and top.parent is not tree.root:
+            top = top.parent
+        height, scrolled = tree.scrollable_content_region.height, round(tree.scroll_y)
+        if top.line < 0 or node.line - top.line >= height:
+            return  # a branch taller than the pane: the cursor stays where the tree put it
+        if not scrolled <= top.line or node.line >= scrolled + height:
+            tree.scroll_to(y=top.line, animate=False)
 
     def action_toggle_sources(self) -> None:
         table = self.query_one(LayerTable)
