@@ -290,3 +290,16 @@ async def test_a_captures_counter_columns_are_as_wide_as_their_figures(fixture: 
                 assert column.width == widest, (key, column.width, widest)
             if fixture == "long-names" and size[0] >= 120 and not sorted_view:  # a 50-cell name: 1 cell short
                 assert table.columns.get("device").width >= 49  # type: ignore[call-overload]
+
+
+async def test_sorted_at_120_a_mountpoint_one_cell_short_stays_whole() -> None:
+    """newuser10 #11: sorted at 120x40 on lab-ssd, `vg0-pool_nopassdown-tpool  /l…/thin_nopassdown` was cut
+    for one cell: one space before the (dim) mountpoint instead of two keeps it whole."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_monitor(pilot)
+        await pilot.press("o")
+        await pilot.pause(0.3)
+        rows = [line for line in screen_lines(app) if "vg0-pool_nopassdown" in line]
+        assert rows and all("/lab/thin_nopassdown" in line for line in rows), rows
+        assert any("vg0-pool_nopassdown-tpool /lab/thin_nopassdown" in line for line in rows), rows
