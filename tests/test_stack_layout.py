@@ -608,3 +608,20 @@ async def test_the_other_direction_opens_on_the_branch_from_its_mountpoint(size:
         while root.parent is not None and root.parent is not tree.root:
             root = root.parent
         assert top <= root.line < node.line < top + len(lines), (root.line, node.line, top)
+
+
+async def test_at_80_the_columns_are_fitted_to_the_rows_finally_in_view() -> None:
+    """newuser10 #11: at 80x24 on lab-ssd the fit of the 8 rows first in view stayed when the horizontal
+    scrollbar went and a 9th, deeper row showed (`vg0-pool_pa…down_tdata` in Pilot, `linux_raid_memb…` in a
+    terminal): the columns are those of the rows on screen, names whole first."""
+    from diskdoctor.widgets.stack_tree import EDGE
+
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.2)
+        tree = app.screen.query_one(StackTree)
+        width = tree.scrollable_content_region.width - EDGE
+        assert tree._fitted == tree.widths.in_view(tree._in_view(), width)
+        cells = [cell for name, cell, _line in drawn_rows(tree) if name == "vg0-pool_passdown_tdata"]
+        assert cells == ["vg0-pool_passdown_tdata"], cells  # on screen, whole
