@@ -333,3 +333,24 @@ async def test_a_long_title_keeps_its_name_and_its_end_where_a_path_in_it_can_be
         cell = _cells(table, 0)[1]
         assert "BLOCKED at luks-elasticsearch-hot-tier-data-volume-01 (dm-crypt without" in cell, cell
         assert cell.endswith("never reach the disk"), cell
+
+
+@pytest.mark.parametrize("size", [(120, 40), (200, 60)], ids=IDS[1:])
+async def test_a_merged_row_names_every_subject_where_its_column_has_room(size: tuple[int, int]) -> None:
+    """newuser10 #3, long-names: `2: /, …` in a 33- and a 60-cell column, `2: /srv/postgresql/16/main/
+    pg_wal_archive_for_point_in_time…` naming one of two: a long subject is cut in its middle instead, so
+    the list names them all (`2: /, /srv/postgres…time_recovery`)."""
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=size) as pilot:
+        screen = await _advice(app, pilot)
+        table = screen.query_one("#advice-table", DataTable)
+        merged = [(i, row) for i, row in enumerate(screen.rows) if len(row.subjects) > 1]
+        assert merged
+        for index, row in merged:
+            cell = _cells(table, index)[2]
+            named = cell.split(": ", 1)[1].split(", ")
+            assert len(named) == len(row.subjects), cell
+            for shown, subject in zip(named, row.subjects, strict=True):
+                head, _, tail = shown.replace(" ", "").partition("…")
+                assert subject.startswith(head) and subject.endswith(tail), cell
+                assert len(head + tail) >= min(len(subject), 8), cell

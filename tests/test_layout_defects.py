@@ -291,7 +291,7 @@ async def test_who_does_the_io_is_as_wide_as_its_lines(width: int) -> None:
         await pilot.pause()
         await pilot.pause(0.1)
         side, table = screen.query_one("#monitor-side"), screen.query_one("#monitor-table")
-        longest = "postgres: walwriter[9050] read 976.6K/s write 70.9M/s"
+        longest = "postgres: walwriter[9050] read 1.0 MB/s write 74.3 MB/s"
         assert any(longest in line for line in screen_lines(app)[side.region.y:side.region.bottom])
         assert not screen.hidden_columns  # every figure still shows
         if side.region.x > 0:  # beside: at least its lines' width, the table as wide as its columns

@@ -115,10 +115,33 @@ async def test_the_hidden_columns_are_said_whole(size: tuple[int, int]) -> None:
         if not hidden:
             assert "hidden" not in line
             return
-        note = hidden_note(hidden, width - 2)
-        assert line.startswith(note) and note.startswith(f"+{len(hidden)} hidden: ")
-        names = note.split(": ", 1)[1].removesuffix(", …").split(", ")
-        assert names == hidden[:len(names)]
+        note = hidden_note(hidden, width - 2, screen._in_details())
+        assert line.startswith(note) and note.startswith(f"+{len(hidden)} not in the table")
+        gone, there = note.split(": ", 1)[1].split("; ")
+        assert gone == "util trend"  # the one figure the details pane does not list
+        names = there.removesuffix(" in the details").removesuffix(" …").split(", ")
+        assert names == [name for name in hidden if name != "util trend"][:len(names)], note
+
+
+async def test_the_hidden_note_says_which_columns_the_details_pane_shows() -> None:
+    """newuser10 #10 at 80x24 live: `+7 hidden: util trend, inflight, d_await, dMB/s, d/s, f_await, f/s`
+    while the details pane beside the table listed f/s, f_await, d/s and dMB/s: only the util trend is
+    nowhere on screen; the note says the others are in the details, and every one it names there is."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_monitor(pilot)
+        screen._columns, screen._fitted_width = monitor_screen.COLUMNS, 0  # as on the live host
+        screen._fit_columns(80)
+        screen._draw_summary(screen.sample)
+        await pilot.pause(0.1)
+        line = status(screen)
+        assert "hidden:" not in line and line.startswith(f"+{len(screen.hidden_columns)} not in the table: "
+                                                          "util trend;"), line
+        listed = {label for label, _, _ in monitor_screen.COLUMNS}  # what the details pane lists, live
+        there = line.split("; ", 1)[1].split(" in the details")[0].removesuffix(" …").split(", ")
+        assert len(there) >= 3, line
+        for name in there:
+            assert name in screen.hidden_columns and name in listed, (name, line)
 
 
 def test_the_hidden_note_shortens_by_whole_names() -> None:
@@ -126,6 +149,12 @@ def test_the_hidden_note_shortens_by_whole_names() -> None:
     assert hidden_note(hidden, 200) == "+8 hidden: " + ", ".join(hidden)
     assert hidden_note(hidden, 40) == "+8 hidden: inflight, d_await, dMB/s, …"
     assert hidden_note(hidden, 20) == "8 columns hidden for width"
+    listed = frozenset(hidden) - {"util trend"}
+    assert hidden_note(hidden, 200, listed) == \
+        "+8 not in the table: util trend; inflight, d_await, dMB/s, d/s, f_await, f/s, w_await in the details"
+    assert hidden_note(hidden, 78, listed) == \
+        "+8 not in the table: util trend; inflight, d_await, dMB/s … in the details"
+    assert hidden_note(hidden, 40, listed) == "+8 not in the table (7 in the details)"
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
@@ -261,3 +290,16 @@ async def test_a_captures_counter_columns_are_as_wide_as_their_figures(fixture: 
                 assert column.width == widest, (key, column.width, widest)
             if fixture == "long-names" and size[0] >= 120 and not sorted_view:  # a 50-cell name: 1 cell short
                 assert table.columns.get("device").width >= 49  # type: ignore[call-overload]
+
+
+async def test_sorted_at_120_a_mountpoint_one_cell_short_stays_whole() -> None:
+    """newuser10 #11: sorted at 120x40 on lab-ssd, `vg0-pool_nopassdown-tpool  /l…/thin_nopassdown` was cut
+    for one cell: one space before the (dim) mountpoint instead of two keeps it whole."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_monitor(pilot)
+        await pilot.press("o")
+        await pilot.pause(0.3)
+        rows = [line for line in screen_lines(app) if "vg0-pool_nopassdown" in line]
+        assert rows and all("/lab/thin_nopassdown" in line for line in rows), rows
+        assert any("vg0-pool_nopassdown-tpool /lab/thin_nopassdown" in line for line in rows), rows

@@ -96,11 +96,11 @@ def test_writes_growing_dirty_data_are_explained() -> None:
     writer = ProcessRates([ProcessRate(42, "python", 0.0, 57.5e6)])
     growing = PageCache(300 << 20, 0, 30.0, 57.5e6)
     lines = writeback_lines(_sample_with(writer, growing))
-    assert lines[0] == "page cache: 300M dirty, +54.8M/s · 0B being written back"
+    assert lines[0] == "page cache: 300M dirty, +57.5 MB/s · 0B being written back"
     assert "reaches the page cache" in lines[1] and "writeback" in lines[1] and "30 s" in lines[1]
     steady = dataclasses.replace(growing, dirty_growth_s=0.0)
     assert writeback_lines(_sample_with(writer, steady)) == [
-        "page cache: 300M dirty, +0B/s · 0B being written back"]
+        "page cache: 300M dirty, +0 MB/s · 0B being written back"]
     assert writeback_lines(_sample_with(writer, None)) == []
 
 
@@ -152,8 +152,8 @@ async def test_the_pane_says_why_no_device_shows_the_writes() -> None:
         screen.post_message(monitor_screen.MonitorTick(sample))
         await pilot.pause(0.2)
         who = str(screen.query_one("#monitor-who", Static).render())
-        assert "python[42] read 0B/s write 54.8M/s" in who
-        assert "page cache: 300M dirty, +54.8M/s" in who and "reaches the page cache" in who
+        assert "python[42] read 0 MB/s write 57.5 MB/s" in who
+        assert "page cache: 300M dirty, +57.5 MB/s" in who and "reaches the page cache" in who
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
@@ -174,5 +174,6 @@ async def test_a_process_line_is_whole_in_the_pane(size: tuple[int, int]) -> Non
         screen.post_message(monitor_screen.MonitorTick(sample))
         await pilot.pause(0.3)
         lines = screen_lines(app)
-        for line in ("kworker/u8:1+loop5[19372] read 4K/s write 36.3M/s", "etcd[812] read 0B/s write 2.1M/s"):
+        for line in ("kworker/u8:1+loop5[19372] read 4 kB/s write 38.1 MB/s",
+                     "etcd[812] read 0 MB/s write 2.2 MB/s"):
             assert any(line in row for row in lines), lines

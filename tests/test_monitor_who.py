@@ -82,7 +82,19 @@ async def test_the_pane_shows_the_program_and_its_note_on_one_row(size: tuple[in
         screen.post_message(monitor_screen.MonitorTick(sample))
         await pilot.pause(0.3)
         lines = screen_lines(app)
-        assert any("python3 etcd_sim.py[11858] read 0B/s write 2.1M/s" in row for row in lines), lines
+        assert any("python3 etcd_sim.py[11858] read 0 MB/s write 2.2 MB/s" in row for row in lines), lines
         note = rates.denied_note or ""
         if size == (120, 40):  # under the table, beside the figures: room for it (at 80 columns the figures
             assert any(note in row for row in lines), lines  # keep theirs; at 200 the table's columns do)
+
+
+def test_a_process_line_speaks_the_tables_unit() -> None:
+    """newuser10 #11: the Who pane said `write 207.6M/s` (MiB) while the table's column said `wMB/s 247`
+    (10^6 bytes): the process lines use the table's MB/s, with its digits."""
+    from diskdoctor.app.text.monitor import mb_rate
+
+    rates = ProcessRates([ProcessRate(28469, "dd", 0.0, 217.7e6), ProcessRate(9, "cp", 4096.0, 2.1e6)])
+    first, second = process_lines(rates, live=True)
+    assert first == "dd[28469] read 0 MB/s write 218 MB/s"
+    assert second == "cp[9] read 4 kB/s write 2.1 MB/s"
+    assert mb_rate(1_640e6) == "1,640 MB/s"

@@ -564,3 +564,64 @@ async def test_at_80_a_filter_shows_its_matches_under_the_first() -> None:
         shown = [node.data.name for _line, node in on_screen(tree) if node.data.marks]
         assert shown == ["vg0-luks2on", "luks2on", "vg0-luks2off", "luks2off", "vg0-luks1", "luks1"], shown
         assert tree.cursor_node.data.name == "vg0-luks2on"
+
+
+async def test_a_long_verdict_is_cut_rather_than_the_hidden_columns_note() -> None:
+    """newuser10 #9: at 120x40 on lab-ssd `BLOCKED at thin pool vg0/pool_ignore (discards=ignore): the pool
+    drops every discard: fstrim frees nothing in the poo…` pushed `+2 hidden` off the status line: the note
+    stays in its short form, the verdict is cut at its end before it."""
+    from diskdoctor.widgets import StatusLine
+
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        status = app.screen.query_one(StatusLine)
+        for _ in range(40):
+            if status.plain.startswith("BLOCKED at thin pool vg0/pool_ignore"):
+                break
+            await pilot.press("down")
+            await pilot.pause()
+        assert status.plain.startswith("BLOCKED at thin pool vg0/pool_ignore"), status.plain
+        drawn = str(status.render())
+        assert drawn.startswith("BLOCKED at thin pool vg0/pool_ignore (discards=ignore)"), drawn
+        assert drawn.endswith("… · +2 hidden") and cell_len(drawn) <= status.content_size.width, drawn
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_the_other_direction_opens_on_the_branch_from_its_mountpoint(size: tuple[int, int]) -> None:
+    """newuser10 #11: at 80x24 on lab-ssd `v` opened mid-branch, `│   └── ▼ sdb3` on the first row with no
+    mountpoint above it: the cursor's device is kept on its topmost row, and its branch shows from the
+    mountpoint down."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("v")
+        await settle(pilot)
+        await pilot.pause(0.2)
+        tree = app.screen.query_one(StackTree)
+        node = tree.cursor_node
+        assert node is not None and str(node.label) == "sda", node
+        lines = [tree.render_line(y).text for y in range(tree.scrollable_content_region.height)]
+        assert lines[0].startswith("▼ /"), lines
+        top = round(tree.scroll_y)
+        root = node
+        while root.parent is not None and root.parent is not tree.root:
+            root = root.parent
+        assert top <= root.line < node.line < top + len(lines), (root.line, node.line, top)
+
+
+async def test_at_80_the_columns_are_fitted_to_the_rows_finally_in_view() -> None:
+    """newuser10 #11: at 80x24 on lab-ssd the fit of the 8 rows first in view stayed when the horizontal
+    scrollbar went and a 9th, deeper row showed (`vg0-pool_pa…down_tdata` in Pilot, `linux_raid_memb…` in a
+    terminal): the columns are those of the rows on screen, names whole first."""
+    from diskdoctor.widgets.stack_tree import EDGE
+
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.2)
+        tree = app.screen.query_one(StackTree)
+        width = tree.scrollable_content_region.width - EDGE
+        assert tree._fitted == tree.widths.in_view(tree._in_view(), width)
+        cells = [cell for name, cell, _line in drawn_rows(tree) if name == "vg0-pool_passdown_tdata"]
+        assert cells == ["vg0-pool_passdown_tdata"], cells  # on screen, whole

@@ -395,6 +395,12 @@ class StackTree(Tree[StackRow]):
         super()._on_resize(event)
         self._refit()
 
+    def watch_show_horizontal_scrollbar(self, shown: bool) -> None:
+        """A horizontal scrollbar come or gone changes the rows in view without a resize: fit them again
+        (at 80x24 the fit of 8 rows stayed when a 9th, deeper name showed)."""
+        if self._fitted is not None:
+            self.call_after_refresh(self._refit)
+
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         """Other rows in view: their widths (a few rows measured, the lines drawn again)."""
         super().watch_scroll_y(old_value, new_value)

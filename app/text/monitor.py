@@ -98,6 +98,18 @@ def bytes_rate(value: float) -> str:
     return human_bytes(int(value)) + "/s"
 
 
+def mb_rate(value: float) -> str:
+    """Bytes per second in the table's unit (its rMB/s and wMB/s columns, 10^6 bytes): "217.7 MB/s",
+    "1,640 MB/s", a trickle in kB/s ("55 kB/s"), so the process lines and the figures beside them read
+    alike (newuser10 saw `write 207.6M/s` beside `wMB/s 247`)."""
+    if value <= 0:
+        return "0 MB/s"
+    mb = value / 1e6
+    if mb < 0.1:
+        return f"{value / 1e3:,.0f} kB/s"
+    return f"{mb:,.0f} MB/s" if mb >= 100 else f"{mb:,.1f} MB/s"
+
+
 PROGRAM_CELLS = 32
 """A process's program ("python3 etcd_sim.py") longer than this is cut in its middle (both ends say most)."""
 
@@ -113,12 +125,12 @@ def program_text(label: str, cells: int = PROGRAM_CELLS) -> str:
 
 
 def process_lines(processes: ProcessRates | None, live: bool, limit: int = 5) -> list[str]:
-    """Who did the I/O: "etcd[812] read 0B/s write 2.1M/s" (an interpreter with its script: "python3
+    """Who did the I/O: "etcd[812] read 0 MB/s write 2.2 MB/s" (an interpreter with its script: "python3
     etcd_sim.py[11858] …"), and who could not be seen."""
     if processes is None:
         return ["per-process I/O needs the live host" if not live else "per-process I/O from the next tick"]
-    lines = [f"{program_text(p.label)}[{p.pid}] read {bytes_rate(p.read_bytes_s)} "
-             f"write {bytes_rate(p.write_bytes_s)}" for p in processes.top[:limit]]
+    lines = [f"{program_text(p.label)}[{p.pid}] read {mb_rate(p.read_bytes_s)} "
+             f"write {mb_rate(p.write_bytes_s)}" for p in processes.top[:limit]]
     lines = lines or ["no process read or wrote storage bytes"]
     if processes.denied_note:
         lines.append(processes.denied_note)
@@ -130,13 +142,13 @@ DIRTY_GROWTH_BYTES_S = 1e6
 
 
 def writeback_lines(sample: MonitorSample) -> list[str]:
-    """The page cache under the processes: "page cache: 182M dirty, +21M/s · 0B being written back", and
+    """The page cache under the processes: "page cache: 182M dirty, +22.0 MB/s · 0B being written back", and
     while it grows, why no device shows the processes' writes yet (they wait there for writeback)."""
     cache = sample.page_cache
     if cache is None or sample.processes is None:
         return []
     growth = cache.dirty_growth_s
-    grew = f", {'+' if growth >= 0 else '-'}{bytes_rate(abs(growth))}" if growth is not None else ""
+    grew = f", {'+' if growth >= 0 else '-'}{mb_rate(abs(growth))}" if growth is not None else ""
     lines = [f"page cache: {human_bytes(cache.dirty_bytes)} dirty{grew} · "
              f"{human_bytes(cache.writeback_bytes)} being written back"]
     if growth is not None and growth >= DIRTY_GROWTH_BYTES_S:

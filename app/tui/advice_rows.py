@@ -86,8 +86,9 @@ def subject_lines(subjects: tuple[str, ...], width: int, lines: int,
                   singles: frozenset[str] = frozenset()) -> tuple[tuple[str, ...], int]:
     """A row's subjects in at most `lines` lines of `width` cells, and how many are shown whole: one subject
     cut in the middle where it does not fit (to the end that tells it apart from `singles`); several as
-    "N: first, second, …", whole subjects only, the list going on on the next line; a long path goes on
-    after a "/" where a second line holds the rest."""
+    "N: first, second", the list going on on the next line, the longest cut in their middle where that
+    names them all, else "N: first, …"; a long path goes on after a "/" where a second line holds the
+    rest."""
     if width < 1:
         return ("",), 0
     if len(subjects) == 1:
@@ -100,13 +101,46 @@ def subject_lines(subjects: tuple[str, ...], width: int, lines: int,
         return (distinct_cut(text, width, singles),), 0
     words = [f"{subject}," for subject in subjects[:-1]] + [subjects[-1]]
     words[0] = f"{len(subjects)}: {words[0]}"
-    for shown in range(len(words), 0, -1):
-        kept = words[:shown] if shown == len(words) else [*words[:shown], ELLIPSIS]
-        packed = _pack(kept, width)
+    packed = _pack(words, width)
+    if packed is not None and len(packed) <= lines:
+        return tuple(packed), len(words)
+    wrapped = wrap_at_slashes(" ".join(words), width) if lines > 1 else []
+    if 1 < len(wrapped) <= lines and all(cell_len(line) <= width for line in wrapped):
+        return tuple(wrapped), len(words)  # a long path goes on after a "/"
+    named = _cut_list(subjects, width, lines)  # every subject named, the longest cut in the middle
+    if named is not None:
+        return named
+    for shown in range(len(words) - 1, 0, -1):
+        packed = _pack([*words[:shown], ELLIPSIS], width)
         if packed is not None and len(packed) <= lines:
             return tuple(packed), shown
     first = f"{len(subjects)}: {subjects[0]}, …"
     return (fit_end(first, width),), 0
+
+
+LEAST_SUBJECT_CUT = 12
+"""A subject of a list is cut in its middle to no fewer cells than this ("/srv/…/recovery")."""
+
+
+def _cut_list(subjects: tuple[str, ...], width: int, lines: int) -> tuple[tuple[str, ...], int] | None:
+    """Every subject of a list named in `lines` lines, the longest cut in their middle (to no fewer than
+    LEAST_SUBJECT_CUT cells), and how many are whole: `2: /, /srv/postgresql/16/…_in_time_recovery`
+    rather than `2: /, …`; None where even cut they do not fit."""
+    caps = [cell_len(subject) for subject in subjects]
+    while True:
+        names = [middle_ellipsis(subject, cap) for subject, cap in zip(subjects, caps, strict=True)]
+        words = [f"{name}," for name in names[:-1]] + [names[-1]]
+        words[0] = f"{len(subjects)}: {words[0]}"
+        packed = _pack(words, width)
+        if packed is not None and len(packed) <= lines:
+            whole = sum(cap >= cell_len(subject) for subject, cap in zip(subjects, caps, strict=True))
+            return tuple(packed), whole
+        longest = max(range(len(caps)), key=lambda index: caps[index])
+        if caps[longest] <= LEAST_SUBJECT_CUT:
+            return None
+        wide = max(cell_len(word) for word in words)
+        over = max(wide - width, cell_len(" ".join(words)) - width * lines, 1)
+        caps[longest] = max(caps[longest] - over, LEAST_SUBJECT_CUT)
 
 
 def _pack(words: list[str], width: int) -> list[str] | None:

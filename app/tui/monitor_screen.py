@@ -138,17 +138,35 @@ def sparkline_of(values: tuple[float | None, ...]) -> str:
     return sparkline(values, SPARK_CELLS)
 
 
-def hidden_note(hidden: list[str], width: int) -> str:
+def hidden_note(hidden: list[str], width: int, in_details: frozenset[str] = frozenset()) -> str:
     """The columns left out, said whole: "+8 hidden: inflight, d_await, …" with as many names as fit in
-    `width`, or "8 columns hidden for width" when not even one does."""
+    `width`, or "8 columns hidden for width" when not even one does. Those the details pane lists
+    (`in_details`) are said to be there, not hidden: "+7 not in the table: util trend; inflight, … in the
+    details" (newuser10 #10)."""
     if not hidden:
         return ""
+    there = [name for name in hidden if name in in_details]
+    if there:
+        return _details_note(hidden, there, width)
     head = f"+{len(hidden)} hidden: "
     for count in range(len(hidden), 0, -1):
         note = head + ", ".join(hidden[:count]) + (", …" if count < len(hidden) else "")
         if cell_len(note) <= width:
             return note
     return f"{len(hidden)} columns hidden for width"
+
+
+def _details_note(hidden: list[str], there: list[str], width: int) -> str:
+    """The hidden-columns note when the details pane lists `there` of them: the names nowhere on screen
+    first, then as many of the others as fit, then only their count."""
+    gone = [name for name in hidden if name not in there]
+    head = f"+{len(hidden)} not in the table" + (f": {', '.join(gone)};" if gone else ",")
+    forms = [f"{head} {', '.join(there[:count])}{'' if count == len(there) else ' …'} in the details"
+             for count in range(len(there), 0, -1)]
+    forms += [f"{head} {len(there)} in the details",
+              f"+{len(hidden)} not in the table ({len(there)} in the details)"]
+    fitting = (form for form in forms if cell_len(form) <= width)
+    return next(fitting, f"{len(hidden)} columns hidden for width")
 
 
 def more_note(mountpoints: tuple[str, ...]) -> str:
@@ -165,14 +183,17 @@ def sorted_label(layer: LayerSample, mountpoints: tuple[str, ...]) -> str:
 
 def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, style: str | object) -> Text:
     """The sorted row's device cell in `cells`: the name whole when it can be, the first mountpoint (dim)
-    cut in the middle to what is left (its last folder kept, which names the place), and "+N" more whole."""
+    cut in the middle to what is left (its last folder kept, which names the place), and "+N" more whole;
+    one space before the mountpoint instead of two where that keeps it whole."""
     mount, more = (visible(mountpoints[0]) if mountpoints else ""), more_note(mountpoints)
     least = min(cell_len(mount), SORTED_MOUNT_CELLS) + 2 + len(more) if mount else 0  # a long name leaves it
     name = middle_ellipsis(visible(layer.row.name), max(cells - least, cells // 2))
     room = cells - cell_len(name) - 2 - len(more)
+    gap = " " if room == cell_len(mount) - 1 else "  "  # one cell short: one space keeps it whole (dim)
+    room += len("  ") - len(gap)
     cell = Text(name, style=style)  # type: ignore[arg-type]
     if room >= 1 and mount:
-        cell.append("  " + middle_ellipsis(mount, room) + more, style="dim")
+        cell.append(gap + middle_ellipsis(mount, room) + more, style="dim")
     return cell
 
 
@@ -720,6 +741,13 @@ class MonitorScreen(Screen[None]):
             self._side_cells, self._fitted_width = wanted, 0
             self._fit_columns(self.size.width)
 
+    def _in_details(self) -> frozenset[str]:
+        """The columns the details pane lists for the selected layer (every figure but the util trend),
+        none while it is not shown."""
+        if not self.query_one("#monitor-side").display or not self.query_one("#monitor-selected").display:
+            return frozenset()
+        return frozenset(label for label, _, _ in self._columns)
+
     @staticmethod
     def _detail(layer: LayerSample | None, heading: str) -> Text:
         """The selected layer's heading and every figure of its row, one a line."""
@@ -791,7 +819,7 @@ class MonitorScreen(Screen[None]):
                          + (" SATURATED" if busiest.saturated else ""))
         self._show("#monitor-summary", Text(" · ".join(parts)))
         width = max(self.size.width - STATUS_PADDING_CELLS, 1)
-        status = [hidden_note(self.hidden_columns, width)] if self.hidden_columns else []
+        status = [hidden_note(self.hidden_columns, width, self._in_details())] if self.hidden_columns else []
         if self.filter_text:
             shown = {key.rsplit("|", 1)[1] for key in self._row_keys if not key.startswith("group|")}
             devices = {layer.row.kname for layer in sample.layers()}

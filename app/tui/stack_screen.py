@@ -28,6 +28,7 @@ from ..core.trim.order import worst_first
 from .host_snapshot import HostSnapshot, SnapshotScreen
 from .screen_help import STACK_HELP
 from .selection import choose, chosen, look
+from .stack_status import StackStatus
 from .stack_view import DISKS_UP, MOUNTS_DOWN, StackView, detail_groups, trim_group
 
 HOTPLUG_SETTLE_S = 0.3
@@ -111,7 +112,7 @@ class StackScreen(SnapshotScreen):
                 yield Static("Details", id="details-title", classes="pane-title")
                 yield LayerTable(id="details")
         yield FilterBar(id="stack-filter")
-        yield StatusLine("Reading the host…", id="status")
+        yield StackStatus("Reading the host…", id="status")
         yield FittedFooter()
 
     class DeviceEvent(Message):
@@ -228,9 +229,10 @@ class StackScreen(SnapshotScreen):
         knows a wider terminal shows them: shortened to fit the line ("+4 hidden: ROTA, SCHED …", then
         "+4 hidden"), left out only when even that does not fit before "F1 help"."""
         hidden = self.query_one(StackTree).hidden_extra()
+        count = f"+{len(hidden)} hidden" if hidden else ""
+        self.query_one(StackStatus).note = count  # kept beside a long verdict, which is cut instead
         if not hidden:
             return []
-        count = f"+{len(hidden)} hidden"
         named = f"{count}: {', '.join(hidden)}"
         forms = [f"{named} (a wider terminal shows them)", named]
         forms += [f"{count}: {', '.join(hidden[:shown])} …" for shown in range(len(hidden) - 1, 0, -1)]
@@ -468,6 +470,24 @@ class StackScreen(SnapshotScreen):
     def action_toggle_view(self) -> None:
         self.mode = MOUNTS_DOWN if self.mode == DISKS_UP else DISKS_UP
         self._show_tree(keep_cursor=True)
+        tree = self.query_one(StackTree)
+        tree.call_after_refresh(tree.call_after_refresh, self._show_cursor_branch)  # after reveal's move
+
+    def _show_cursor_branch(self) -> None:
+        """The cursor's branch from its top row (a mountpoint, or a disk) where it fits in the pane, so the
+        other direction does not open on `│   └── ▼ sdb3` with no mountpoint above it (newuser10 #11)."""
+        tree = self.query_one(StackTree)
+        node = tree.cursor_node
+        if node is None:
+            return
+        top = node
+        while top.parent is not None and top.parent is not tree.root:
+            top = top.parent
+        height, scrolled = tree.scrollable_content_region.height, round(tree.scroll_y)
+        if top.line < 0 or node.line - top.line >= height:
+            return  # a branch taller than the pane: the cursor stays where the tree put it
+        if not scrolled <= top.line or node.line >= scrolled + height:
+            tree.scroll_to(y=top.line, animate=False)
 
     def action_toggle_sources(self) -> None:
         table = self.query_one(LayerTable)

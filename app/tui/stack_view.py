@@ -157,7 +157,8 @@ class StackView:
         return [SEPARATOR.join(parts[: index + 1]) for index in range(len(parts))]
 
     def key_for(self, kname: str) -> str | None:
-        """The key of a row showing `kname` in this view (the first path found), to keep a selection."""
+        """The key of a row showing `kname` in this view (the first path found, in the order the rows are
+        shown: the topmost row), to keep a selection."""
         if kname not in self.host.devices:
             return None
         if self.mode == DISKS_UP:
@@ -165,7 +166,7 @@ class StackView:
             while self.host.parents(path[-1]) and len(path) <= len(self.host.devices):
                 path.append(self.host.parents(path[-1])[0])
             return SEPARATOR.join(reversed(path))
-        for trim in mount_trims(self.host):
+        for trim in self._worst_first(mount_trims(self.host)):
             found = self._path_down(trim.kname, kname, set())
             if found is not None:
                 return SEPARATOR.join([MOUNT_PREFIX + trim.mountpoint, *found])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from diskdoctor.app.text.monitor import bytes_rate, cpu_line, process_lines
+from diskdoctor.app.text.monitor import cpu_line, mb_rate, process_lines
 from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.io_monitor import IoMonitor, MonitorSample
 from rich.text import Text
@@ -105,8 +105,8 @@ def monitor_summary(ctx: GuideContext) -> Text:
         text.append(f"Busiest device: {visible(busiest.row.name)} ({busiest.row.kind}) "
                     f"{(delta.util or 0):.0%} busy", style=style)
         text.append(f"{' (saturated)' if busiest.saturated else ''}; writes "
-                    f"{bytes_rate(delta.rate(delta.write_bytes) or 0)}, reads "
-                    f"{bytes_rate(delta.rate(delta.read_bytes) or 0)}, write wait "
+                    f"{mb_rate(delta.rate(delta.write_bytes) or 0)}, reads "
+                    f"{mb_rate(delta.rate(delta.read_bytes) or 0)}, write wait "
                     f"{delta.write_await_ms or 0:.2f} ms\n")
     text.append("Who: " + "; ".join(process_lines(sample.processes, True, limit=3)) + "\n")
     text.append(cpu_line(sample.cpu, True) + "\n")
