@@ -312,11 +312,12 @@ class BenchForm(Vertical):
         self.query_one("#bench-dir", Input).value = directory
 
     def focus_directory(self) -> None:
-        """Start typing a directory: the field only gets focus (nothing is typed into it, so "/mnt/x" typed
-        next reads "/mnt/x"); a path already typed is kept, the cursor at its end."""
+        """Start typing a directory: the field gets focus with its whole value selected, whatever filled it
+        (typed, a Runs pick, a suggestion), so "/mnt/x" typed next replaces it and reads "/mnt/x" (nothing
+        is typed into it by the key itself); an arrow key or End keeps the value to edit it."""
         field = self.query_one("#bench-dir", Input)
         field.focus()
-        field.cursor_position = len(field.value)
+        field.select_all()
 
     def valid_directory(self, text: str) -> bool:
         """Whether `text` names a directory a run could start in (or nothing yet)."""
