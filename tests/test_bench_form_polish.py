@@ -41,7 +41,7 @@ async def test_slash_only_moves_to_the_directory_field(tmpfs_dir: str) -> None:
         screen = await open_bench(app, pilot)
         field = screen.query_one("#bench-dir", Input)
         await pilot.press("slash")
-        # nothing typed: the value there (the suggestion) is selected, so the path typed next is the whole path
+        # nothing typed: the value there (the suggestion) is selected; the path typed next is the whole path
         assert field.has_focus and field.selected_text == field.value
         await pilot.press(*tmpfs_dir, "escape")
         assert field.value == tmpfs_dir

@@ -14,7 +14,6 @@ import pytest
 from diskdoctor.app.core.runs.store import RunStore
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.app.tui.bench.form import BenchForm
-from diskdoctor.app.tui.bench.screen import READY_HINT
 from diskdoctor.app.tui.trim_screen import TrimScreen
 from diskdoctor.probes.root import live_root
 from support.bench_fixed_run import fixture_mounts
