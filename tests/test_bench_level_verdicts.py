@@ -54,3 +54,33 @@ def test_the_cli_load_lines_and_what_start_runs_say_the_same_rule() -> None:
     plan = view.plan_text("wal", "/var/lib/etcd").plain
     assert "worst p99 of the rates" not in plan
     assert "else is INCONCLUSIVE if any rate is" in plan and kind_of("wal").cli.description in plan
+
+
+def with_capacity() -> WalResult:
+    """The two loads, then a closed loop whose writes took ~2.5 µs with their sync (the level's latency)
+    while the fdatasync calls alone took ~330 ns (its sync): newuser10 #4's tmpfs capacity."""
+    both, call = _histogram([2_500] * 1000), _histogram([330] * 1000)
+    capacity = WalLevel(None, "closed", 1000, 1000, 1.0, both, both, call, LatencyHistogram())
+    loads = two_loads()
+    return WalResult.of_levels([*loads.levels, capacity])
+
+
+def test_each_capacity_figure_has_its_own_name_everywhere() -> None:
+    """newuser10 #4: the run's details said `sync p50 331 ns`, its comparison `p50 fdatasync 2.52 µs` and
+    the live chart `fdatasync p50 2.55 µs`: the sync call alone and each write with its sync, one name."""
+    from diskdoctor.app.core.bench import run_metrics
+    from diskdoctor.app.tui.bench import workloads
+
+    result = with_capacity()
+    record = BenchRecord("wal", PARAMS, TARGET, result, 10.0, sections={})
+    [capacity_line] = [line for line in run_summary(record) if line.startswith("capacity")]
+    assert "sync call p50 330 ns" in capacity_line, capacity_line  # the details and reports
+    [row] = [row for row in view.levels_table(result, 10.0).plain.splitlines() if row.startswith("capacity")]
+    assert "330 ns" in row and row.endswith("sync call alone, not judged"), row  # the Benchmark table
+    at_capacity = BenchRecord("wal", PARAMS, TARGET, result.judged_at(result.levels[-1]), 10.0, sections={})
+    p50 = run_metrics.wal_metrics(at_capacity)[0]  # what Runs compares at capacity
+    assert (p50.label, p50.value) == ("p50 write+fdatasync", 0.0025), p50
+    assert workloads.load_label("fdatasync", {"rate": None, "arrival": "closed"}) == \
+        "write+fdatasync in the closed loop (capacity)"  # the live chart's title
+    assert workloads.load_label("fdatasync", {"rate": 500.0, "arrival": "steady"}) == \
+        "fdatasync from due at 500/s steady"
