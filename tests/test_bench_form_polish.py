@@ -181,3 +181,21 @@ async def test_slash_then_typing_replaces_the_directory_whatever_filled_it(tmpfs
             await pilot.pause()
             assert field.value == tmpfs_dir, (fill, field.value)
             await pilot.press("escape")
+
+
+async def test_at_120_the_form_is_two_rows_sized_from_what_the_fields_hold() -> None:
+    """newuser10 #8: at 120x40 the directory field was 40 cells for `/` and the form took three rows where
+    two fit; now each field is as wide as its label and value, and the settings share the first row."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_bench(app, pilot)
+        screen.query_one(BenchForm).choose("/")
+        screen.set_focus(None)
+        await pilot.pause()
+        await pilot.pause()
+        form = screen.query_one("#bench-form")
+        shown = [field for field in form.children if field.display]
+        assert len({field.region.y for field in shown}) == 2, [(f.id, f.region) for f in shown]
+        field = screen.query_one("#bench-dir", Input)
+        assert field.region.width == len("directory") + 6, field.region  # its label whole, `/` under it
+        assert all(field.region.right <= 119 for field in shown)
