@@ -76,7 +76,7 @@ def test_each_capacity_figure_has_its_own_name_everywhere() -> None:
     [capacity_line] = [line for line in run_summary(record) if line.startswith("capacity")]
     assert "sync call p50 330 ns" in capacity_line, capacity_line  # the details and reports
     [row] = [row for row in view.levels_table(result, 10.0).plain.splitlines() if row.startswith("capacity")]
-    assert "330 ns" in row and row.endswith("sync call alone, not judged"), row  # the Benchmark table
+    assert "330 ns" in row and row.endswith("sync call, not judged"), row  # the Benchmark table
     at_capacity = BenchRecord("wal", PARAMS, TARGET, result.judged_at(result.levels[-1]), 10.0, sections={})
     p50 = run_metrics.wal_metrics(at_capacity)[0]  # what Runs compares at capacity
     assert (p50.label, p50.value) == ("p50 write+fdatasync", 0.0025), p50

@@ -298,7 +298,7 @@ def levels_table(result: WalResult, threshold: float, verdicts: list[Verdict | N
         p99 = figures.percentile(99.0)
         verdict = verdicts[row] if verdicts is not None and row < len(verdicts) else None
         if closed:
-            text.append("  sync call alone, not judged\n", style="dim")
+            text.append(f"  {wal_report.SYNC_CALL}, not judged\n", style="dim")
         elif verdict is not None:
             word, style = LEVEL_WORDS[verdict.result]
             text.append(f"  {word}\n", style=style)
