@@ -41,11 +41,14 @@ async def test_slash_only_moves_to_the_directory_field(tmpfs_dir: str) -> None:
         screen = await open_bench(app, pilot)
         field = screen.query_one("#bench-dir", Input)
         await pilot.press("slash")
-        assert field.has_focus and field.value == ""  # nothing typed: the path typed next is the whole path
+        # nothing typed: the value there (the suggestion) is selected; the path typed next is the whole path
+        assert field.has_focus and field.selected_text == field.value
         await pilot.press(*tmpfs_dir, "escape")
         assert field.value == tmpfs_dir
-        await pilot.press("slash")
-        assert field.has_focus and field.value == tmpfs_dir and field.cursor_position == len(tmpfs_dir)
+        await pilot.press("slash")  # newuser10 #5: the value is selected, so the path typed next replaces it
+        assert field.has_focus and field.value == tmpfs_dir and field.selected_text == tmpfs_dir
+        await pilot.press("end")  # an arrow key or End keeps it to edit
+        assert field.value == tmpfs_dir and field.cursor_position == len(tmpfs_dir)
         field.value = "//" + tmpfs_dir  # several leading slashes are one, as the kernel reads them
         await pilot.pause()
         assert screen.query_one(BenchForm).directory == tmpfs_dir and not field.has_class("-invalid")
@@ -62,9 +65,10 @@ async def test_closing_help_puts_focus_back_where_it_was() -> None:
         await pilot.press("escape")
         assert app.screen is screen and screen.focused is None  # not in the first field
         await pilot.press("slash")  # the hotkey acts: nothing is typed anywhere
-        fields["bench-dir"] = ""  # the filesystem suggested from Stack gives way to the path typed next
         assert {f.id: f.value for f in screen.query(Input).results(Input)} == fields
         assert screen.focused is screen.query_one("#bench-dir")
+        # the filesystem suggested from Stack is selected: it gives way to the path typed next
+        assert screen.query_one("#bench-dir", Input).selected_text == fields["bench-dir"]
         bs = screen.query_one("#bench-bs", Input)
         bs.focus()
         await pilot.press("f1", "escape")
@@ -153,3 +157,45 @@ def test_progress_says_finishing_rather_than_zero_seconds_left() -> None:
     assert str(progress_text(1.0, 2.0, 100, 0.0, finished=True)).endswith("· done")
     assert str(progress_text(1.0, 0.674, 32, 0.0, finished=True, mb_s=(379.6, 380.0))).endswith(
         "read 379.6 MB/s · write 380.0 MB/s · 674 ms · done")  # a compaction: MB/s, and ms under a second
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_slash_then_typing_replaces_the_directory_whatever_filled_it(tmpfs_dir: str,
+                                                                          size: tuple[int, int]) -> None:
+    """newuser10 #5: at 80 `/` then typing appended to a Runs pick (`/dev/…/dev/shm/newuser10`, no such
+    directory) while at 120 the suggestion was cleared; now `/` selects the value at every width."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        screen = await open_bench(app, pilot)
+        form, field = screen.query_one(BenchForm), screen.query_one("#bench-dir", Input)
+        for fill in ("picked", "typed", "suggested"):
+            if fill == "picked":
+                form.choose("/proc")  # as a Runs pick fills it in
+            elif fill == "typed":
+                await pilot.press("slash", *"/proc", "escape")
+            else:
+                screen._suggested = field.value = "/proc"
+            screen.set_focus(None)
+            await pilot.pause()
+            await pilot.press("slash", *tmpfs_dir)
+            await pilot.pause()
+            assert field.value == tmpfs_dir, (fill, field.value)
+            await pilot.press("escape")
+
+
+async def test_at_120_the_form_is_two_rows_sized_from_what_the_fields_hold() -> None:
+    """newuser10 #8: at 120x40 the directory field was 40 cells for `/` and the form took three rows where
+    two fit; now each field is as wide as its label and value, and the settings share the first row."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_bench(app, pilot)
+        screen.query_one(BenchForm).choose("/")
+        screen.set_focus(None)
+        await pilot.pause()
+        await pilot.pause()
+        form = screen.query_one("#bench-form")
+        shown = [field for field in form.children if field.display]
+        assert len({field.region.y for field in shown}) == 2, [(f.id, f.region) for f in shown]
+        field = screen.query_one("#bench-dir", Input)
+        assert field.region.width == len("directory") + 6, field.region  # its label whole, `/` under it
+        assert all(field.region.right <= 119 for field in shown)

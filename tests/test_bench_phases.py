@@ -59,7 +59,7 @@ async def test_after_a_run_the_chart_shows_the_judged_load_and_c_steps_through_t
         judged = re.search(r"from due at (\d+/s steady)", text_of(app, "#bench-verdict"))
         assert judged, text_of(app, "#bench-verdict")
         chart = screen.query_one(PercentileChart)
-        assert chart.metric.startswith(f"fdatasync at {judged.group(1)} (judged") and chart._times
+        assert chart.metric.startswith(f"fdatasync from due at {judged.group(1)} (judged") and chart._times
         assert "capacity" not in chart.metric
         assert f"at {judged.group(1).replace('/s', ' writes/s,')}" in str(
             screen.query_one(LatencyBars).render()).splitlines()[0]

@@ -412,7 +412,7 @@ def test_runs_compare_shows_the_capacity_never_flagged() -> None:
     capacity = [delta for delta in comparison.deltas if delta.key.endswith("@capacity")]
     assert capacity and comparison.deltas[-1] in capacity  # after every rate
     p99 = next(delta for delta in capacity if delta.key == "sync_p99@capacity")
-    assert p99.label == "p99 fdatasync at capacity" and p99.percent == pytest.approx(800, rel=0.05)
+    assert p99.label == "p99 write+fdatasync at capacity" and p99.percent == pytest.approx(800, rel=0.05)
     assert not p99.judged and not p99.regression and not comparison.regressed
     assert "  closed loop (capacity), not judged" in compare_lines(comparison)
 

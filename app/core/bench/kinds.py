@@ -31,7 +31,9 @@ KINDS: dict[str, WorkloadKind] = {kind.name: kind for kind in (
                    "Write as etcd's WAL does (framed records in preallocated 64 MB segments, the backend's "
                    "bbolt commit beside) at open-loop rates (50 and 500 writes/s: etcd's hardware guide), "
                    "timing each write from when it was due, then in a closed loop as the disk's capacity; "
-                   "judge the worst p99 of the rates against the threshold.",
+                   "judge each rate's p99 by its 95% interval against the threshold: the run FAILs if "
+                   "any rate does, else is INCONCLUSIVE if any rate is, else PASSes, citing that rate "
+                   "(the highest p99 among them).",
                    options.wal_options, options.wal_params),
         Form((("etcd WAL", "etcd"), ("postgres WAL", "postgres-wal"), ("custom WAL", "custom")),
              form.wal_defaults, form.wal_params, form.sync_stream, form.wal_label, can_lengthen=True,

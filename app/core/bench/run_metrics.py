@@ -16,7 +16,7 @@ from diskdoctor.probes.wal_params import SYNC_LABELS
 
 from .finished import FinishedRun as BenchRecord
 from .kind import LatencyCurve, Metric, Samples
-from .wal import summary_params_text
+from .wal import figure_label, summary_params_text
 
 LABELS = {"bs": "bs", "size": "size", "duration_s": "duration", "sync": "sync", "prealloc": "preallocated",
           "inputs": "inputs", "file_size": "file size", "read_bs": "read bs", "write_bs": "write bs",
@@ -114,6 +114,8 @@ def wal_metrics(record: BenchRecord) -> list[Metric]:
         label = f"{label} from due at {result.load['text']}"
         # the load is part of every key: runs compare never matches 50/s figures against 500/s ones
         at, suffix = f" at {result.load['text']}", section_key("", "", result.load).removeprefix("/")
+    elif result.levels:  # the capacity of a run with loads: each write and its sync, not the call alone
+        label = figure_label(label, None)
     metrics = [*latency_metrics("sync", label, result.sync, sections=_wal_sections(record, result)),
                Metric("ops_per_s", f"ops/s{at}", "ops/s", result.ops_per_s, lower_is_better=False,
                       judged=True),

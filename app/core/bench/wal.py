@@ -205,6 +205,20 @@ def level_verdict_list(params: WalParams, result: WalResult, threshold_ms: float
     return verdicts
 
 
+SYNC_CALL = "sync call"
+"""The name of the durable call timed alone (each fdatasync; a level's `sync`), apart from the write."""
+
+
+def figure_label(call: str, rate: object) -> str:
+    """The name of a WAL load's own latency (a level's `latency`, the engine's "sync" stream), never the
+    bare call's: "fdatasync from due" at a rate (each write and its sync, timed from when it was due),
+    "write+fdatasync" in the closed loop (each write and its sync back to back, from when it was issued);
+    the call alone is SYNC_CALL. An O_DSYNC write is its own sync."""
+    if isinstance(rate, (int, float)):
+        return f"{call} from due"
+    return call if call == SYNC_LABELS["dsync"] else f"write+{call}"
+
+
 def short_load(rate: float, arrival: str) -> str:
     """A load for a verdict line: "500/s steady", "50/s Poisson"."""
     return f"{rate_text(rate)}/s {'Poisson' if arrival == 'poisson' else arrival}"
@@ -220,7 +234,7 @@ def level_lines(document: dict[str, object], threshold_ms: float) -> list[str]:
         assert isinstance(due, dict) and isinstance(call, dict)
         if level.get("rate") is None:
             lines.append(f"{'capacity':<9} {level['text']}: {level['achieved_per_s'] or 0:,.0f} writes/s; "
-                         f"sync p50 {_us(call.get('p50'))}  p99 {_us(call.get('p99'))}  "
+                         f"{SYNC_CALL} p50 {_us(call.get('p50'))}  p99 {_us(call.get('p99'))}  "
                          f"p99.9 {_us(call.get('p99_9'))} (not the verdict)")
             continue
         p99 = due.get("p99")

@@ -204,26 +204,34 @@ class BenchForm(Vertical):
         return [group for group in (where, settings, load) if group]
 
     def _packing(self, groups: list[list[Widget]], total: int) -> tuple[int, ...]:
-        """How many groups each row takes: a group joins the row before it while every field there still has
-        what it holds whole (at 200 columns the whole form is one row; at 80, three). While a directory is
-        typed the rows stay as they were when typing began (a key never re-flows the form)."""
+        """How many fields each row takes: a group joins the row before it while every field there still
+        has what it holds whole (at 200 columns the whole form is one row; at 80, three); the settings may
+        split between rows where that saves a row (newuser10: three rows at 120 where two fit). While a
+        directory is typed the rows stay as they were when typing began (a key never re-flows the form)."""
         key = tuple(str(field.id) for group in groups for field in group)
         typing = self.query_one("#bench-dir", Input).has_focus
         if typing and self._typed_packing is not None and self._typed_packing[0] == key:
             return self._typed_packing[1]
-        rows: list[int] = []
-        used = 0
-        for group in groups:
-            width = sum(self._want(field) for field in group)
-            if rows and used + width <= total:
-                rows[-1] += 1
-                used += width
-            else:
-                rows.append(1)
-                used = width
-        packing = tuple(rows)
+        whole = self._flow(groups, total)
+        loose = [*groups[:1], *([field] for group in groups[1:-1] for field in group), *groups[1:][-1:]]
+        split = self._flow(loose, total)
+        packing = tuple(map(len, split if len(split) < len(whole) else whole))
         self._typed_packing = (key, packing) if typing else None
         return packing
+
+    def _flow(self, units: list[list[Widget]], total: int) -> list[list[Widget]]:
+        """The fields in rows: each unit (a group, or a field) joins the row before it while it fits whole."""
+        rows: list[list[Widget]] = []
+        used = 0
+        for unit in units:
+            width = sum(self._want(field) for field in unit)
+            if rows and used + width <= total:
+                rows[-1] += unit
+                used += width
+            else:
+                rows.append(list(unit))
+                used = width
+        return rows
 
     def fit_fields(self) -> None:
         """Size every field from what it holds: each as wide as its label and the value it shows (a menu the
@@ -235,11 +243,11 @@ class BenchForm(Vertical):
         if total <= 0:
             return
         groups = self._groups([field for field in grid.children if field.display])
+        fields = [field for group in groups for field in group]
         rows: list[list[tuple[Widget, int]]] = []
         for count in self._packing(groups, total):
-            fields = [field for group in groups[:count] for field in group]
-            groups = groups[count:]
-            rows.append(self._fit_row(fields, total))
+            rows.append(self._fit_row(fields[:count], total))
+            fields = fields[count:]
         lay_out_rows(grid, rows, total)
         for row in rows:
             for field, width in row:
@@ -262,7 +270,7 @@ class BenchForm(Vertical):
                  for field in where]
         room = max(total - fixed, 0)
         widths = share(min(room, sum(most for _, most in wants)), wants)
-        if where[-1].id == "bench-dir":  # room to spare: the directory up to DIRECTORY_ROOM, the rest blank
+        if where[-1].id == "bench-dir" and typing:  # room to spare: up to DIRECTORY_ROOM to type in
             widths[-1] += max(min(room - sum(widths), DIRECTORY_ROOM - widths[-1]), 0)
         shared = dict(zip(where, widths, strict=True))
         return [(field, shared.get(field, self._want(field))) for field in fields]
@@ -312,11 +320,12 @@ class BenchForm(Vertical):
         self.query_one("#bench-dir", Input).value = directory
 
     def focus_directory(self) -> None:
-        """Start typing a directory: the field only gets focus (nothing is typed into it, so "/mnt/x" typed
-        next reads "/mnt/x"); a path already typed is kept, the cursor at its end."""
+        """Start typing a directory: the field gets focus with its whole value selected, whatever filled it
+        (typed, a Runs pick, a suggestion), so "/mnt/x" typed next replaces it and reads "/mnt/x" (nothing
+        is typed into it by the key itself); an arrow key or End keeps the value to edit it."""
         field = self.query_one("#bench-dir", Input)
         field.focus()
-        field.cursor_position = len(field.value)
+        field.select_all()
 
     def valid_directory(self, text: str) -> bool:
         """Whether `text` names a directory a run could start in (or nothing yet)."""

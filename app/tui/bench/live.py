@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from diskdoctor.app.core.bench.kinds import kind_of
+from diskdoctor.app.core.bench.wal import figure_label
 from diskdoctor.probes.engine.protocol import Interval
 from diskdoctor.probes.engine.workloads.compaction import CompactionResult
 from diskdoctor.probes.engine.workloads.wal import WalLevel, WalResult
@@ -84,7 +85,9 @@ class LivePanel:
             stats = self.figures.throughput_text(snapshot)
             mb_s = self.figures.mb_s()
         else:
-            stats = view.stats_text(snapshot.stream(self.figures.stream), self.figures.total, metric,
+            load = self.figures.load  # a WAL load's own latency, named as its chart and the verdict name it
+            named = figure_label(metric, load.get("rate")) if load and not self.figures.phased else metric
+            stats = view.stats_text(snapshot.stream(self.figures.stream), self.figures.total, named,
                                     self.total_write if form.shows_write else None)
             stats.append(self.figures.beside_text())
         query = self.screen.query_one
@@ -105,13 +108,11 @@ class LivePanel:
             query(LayerTimeTable).show_layers(view.layer_rows(snapshot.layers))
 
     def _level_stats(self, level: WalLevel) -> Text:
-        """A finished load's figures table: the histogram its verdict row judges (from when each write was
-        due; the closed loop: its sync calls), over the whole load."""
+        """A finished load's figures table over the whole load: the histogram its chart drew (from when
+        each write was due; the closed loop: each write and its sync), named as the chart names it."""
         metric = workloads.metric_label(self.kind, self.params)
-        figures = level.sync if level.rate is None else level.latency
         writes = self.total_write if kind_of(self.kind).form.shows_write else None
-        return view.stats_text(None, figures, metric if level.rate is None else f"{metric} from due",
-                               writes, "whole load")
+        return view.stats_text(None, level.latency, figure_label(metric, level.rate), writes, "whole load")
 
     def show_whole_run(self, result: object) -> None:
         """The end of a run: its progress in one line without the bar (a WAL run's verdict says its writes

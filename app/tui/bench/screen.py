@@ -346,12 +346,10 @@ class BenchScreen(SnapshotScreen):
             tabs.action_previous_tab()
 
     def action_focus_directory(self) -> None:
-        """Start typing a directory (a suggested one is not the user's text: typing replaces it)."""
+        """Start typing a directory: the value there is selected, so typing replaces it (a suggestion, a Runs
+        pick or a path typed before alike)."""
         self.action_settings()
-        form = self.query_one(BenchForm)
-        if self._suggested is not None and form.directory == self._suggested:
-            form.query_one("#bench-dir", Input).value = ""
-        form.focus_directory()
+        self.query_one(BenchForm).focus_directory()
 
     def action_settings(self) -> None:
         """Unfold the form."""

@@ -11,6 +11,7 @@ from diskdoctor.app.core.bench import wal as wal_report
 from diskdoctor.app.core.bench.caveats import Caveats, not_durable_of
 from diskdoctor.app.core.bench.kinds import kind_of
 from diskdoctor.app.core.bench.outcome import Sections, verdict_style, verdict_word
+from diskdoctor.app.core.bench.uncertainty import FAIL, INCONCLUSIVE, PASS
 from diskdoctor.app.core.bench.wal import (
     ETCD_THRESHOLD_MS,
     VENDOR_THRESHOLD_MS,
@@ -260,7 +261,8 @@ def verdict_text(params: WalParams, target: Target, result: WalResult, threshold
     for line in caveats.lines() if caveats is not None else ():
         if not line.startswith("durable"):  # [not durable] above and BENCH-NOT-DURABLE below say it
             text.append(line + "\n", style="bold yellow" if caveats and caveats.tags() else "")
-    text.append_text(levels_table(result, threshold))
+    listed = wal_report.level_verdict_list(params, result, threshold, source, sections)
+    text.append_text(levels_table(result, threshold, listed))
     text.append(f"{result.samples:,} writes of {params.bs:,} bytes in {elapsed_text(result.duration_s)}, "
                 f"{result.ops_per_s or 0:,.0f} ops/s · {params.sync} · "
                 f"{'preallocated' if params.prealloc else 'appending'} · {target.directory} "
@@ -270,9 +272,15 @@ def verdict_text(params: WalParams, target: Target, result: WalResult, threshold
     return text, verdict
 
 
-def levels_table(result: WalResult, threshold: float) -> Text:
-    """Each load of a WAL run in one row (from due time; the capacity: its sync calls), then what a load
-    the writer could not keep up with did: the CLI's `load` lines, short enough for the figures pane."""
+LEVEL_WORDS = {PASS: ("under", "green"), INCONCLUSIVE: ("inconclusive", "yellow"), FAIL: ("over", "red")}
+"""Each load's own verdict in the table, from its p99's interval as the headline judges it."""
+
+
+def levels_table(result: WalResult, threshold: float, verdicts: list[Verdict | None] | None = None) -> Text:
+    """Each load of a WAL run in one row (from due time; the capacity: its sync calls alone) with its own
+    verdict (`verdicts`, from `level_verdict_list`: the headline's interval logic; without them, the p99
+    alone), then what a load the writer could not keep up with did: the CLI's `load` lines, short enough
+    for the figures pane."""
     if not result.levels:
         return Text("")
     percents = (50.0, 99.0, 99.9)
@@ -288,8 +296,12 @@ def levels_table(result: WalResult, threshold: float) -> Text:
         closed = level.rate is None
         text.append(f"{name:<{width}}" + "".join(f"  {column[row]}" for column in columns))
         p99 = figures.percentile(99.0)
+        verdict = verdicts[row] if verdicts is not None and row < len(verdicts) else None
         if closed:
-            text.append("  sync call, not judged\n", style="dim")
+            text.append(f"  {wal_report.SYNC_CALL}, not judged\n", style="dim")
+        elif verdict is not None:
+            word, style = LEVEL_WORDS[verdict.result]
+            text.append(f"  {word}\n", style=style)
         elif p99 is not None and p99 / 1e6 < threshold:
             text.append("  under\n", style="green")
         else:

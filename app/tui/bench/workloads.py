@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from diskdoctor.app.core.bench.kind import FormDefaults, FormValues
 from diskdoctor.app.core.bench.kinds import KINDS, kind_of
-from diskdoctor.app.core.bench.wal import format_ms, short_load
+from diskdoctor.app.core.bench.wal import figure_label, format_ms, short_load
 from diskdoctor.probes.engine.protocol import Interval
 from diskdoctor.probes.latency_histogram import LatencyHistogram
 from diskdoctor.probes.wal_params import WalParams
@@ -129,8 +129,9 @@ def _ms(value_ns: float | None) -> str:
 
 
 def load_label(metric: str, load: dict[str, object]) -> str:
-    """The chart's metric at a load: "fdatasync at 500/s steady", or "… in the closed loop (capacity)"."""
+    """The chart's figure at a load, named as everywhere else: "fdatasync from due at 500/s steady", or
+    "write+fdatasync in the closed loop (capacity)"."""
     rate, arrival = load.get("rate"), str(load.get("arrival") or "steady")
     if not isinstance(rate, (int, float)):
-        return f"{metric} in the closed loop (capacity)"
-    return f"{metric} at {short_load(float(rate), arrival)}"
+        return f"{figure_label(metric, None)} in the closed loop (capacity)"
+    return f"{figure_label(metric, rate)} at {short_load(float(rate), arrival)}"
