@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import gc
 import os
 import signal
 import sys
@@ -151,6 +152,21 @@ def _prepare_process() -> None:
         sweep_stale_bundles()
 
 
+def _parse_with_argparse(argv: list[str]) -> argparse.Namespace:
+    """What `quick_arguments` does not take, parsed by argparse: imported and built with the cycle
+    collector paused and then frozen, as the launcher imports the CLI (its passes over them are waste)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        from .parser import parse_arguments
+
+        return parse_arguments(argv)
+    finally:
+        if collecting:
+            gc.freeze()
+            gc.enable()
+
+
 def _run(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
     """Run one command, turning every failure into one line and an exit code."""
     try:
@@ -193,11 +209,7 @@ def main(argv: Sequence[str] | None = None, *,
         if sys.stderr is not None:
             print("diskdoctor: error: standard output is closed", file=sys.stderr)
         return EXIT_USAGE
-    args = quick_arguments(argv)
-    if args is None:
-        from .parser import parse_arguments
-
-        args = parse_arguments(argv)
+    args = quick_arguments(argv) or _parse_with_argparse(argv)
     handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, "bench": run_bench,
                 "advise": run_advise, "runs": run_runs, "report": run_report, "monitor": run_monitor,
                 "watch": run_watch, None: open_tui or _no_tui}
