@@ -152,11 +152,13 @@ def _prepare_process() -> None:
         sweep_stale_bundles()
 
 
-def _parse_with_argparse(argv: list[str]) -> argparse.Namespace:
-    """What `quick_arguments` does not take, parsed by argparse: imported and built with the cycle
-    collector paused and then frozen, as the launcher imports the CLI (its passes over them are waste)."""
-    collecting = gc.isenabled()
-    gc.disable()
+def _parse_with_argparse(argv: list[str], *, whole_process: bool) -> argparse.Namespace:
+    """What `quick_arguments` does not take, parsed by argparse. For the process's own command line it is
+    imported and built with the cycle collector paused and then frozen, as the launcher imports the CLI
+    (the collector's passes over it are waste); a caller passing `argv` (a test) keeps its collector."""
+    collecting = whole_process and gc.isenabled()
+    if collecting:
+        gc.disable()
     try:
         from .parser import parse_arguments
 
@@ -203,13 +205,14 @@ def main(argv: Sequence[str] | None = None, *,
          open_tui: Callable[[argparse.Namespace], int] | None = None) -> int:
     """Entry point: parse, dispatch, and turn every failure into one line and an exit code; without a
     command it runs `open_tui` (the launcher passes the TUI: this layer never imports it)."""
+    whole_process = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     _prepare_process()
     if sys.stdout is None:
         if sys.stderr is not None:
             print("diskdoctor: error: standard output is closed", file=sys.stderr)
         return EXIT_USAGE
-    args = quick_arguments(argv) or _parse_with_argparse(argv)
+    args = quick_arguments(argv) or _parse_with_argparse(argv, whole_process=whole_process)
     handlers = {"devices": run_devices, "trim": run_trim, "capture": run_capture, "bench": run_bench,
                 "advise": run_advise, "runs": run_runs, "report": run_report, "monitor": run_monitor,
                 "watch": run_watch, None: open_tui or _no_tui}
