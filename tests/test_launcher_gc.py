@@ -7,12 +7,13 @@ import json
 import subprocess
 import sys
 
+import pytest
 from conftest import FIXTURES
 
 CHECK = """
 import gc, sys
 from diskdoctor.app.launcher import main
-sys.argv = ["diskdoctor", "devices", "--json", "--sysroot", sys.argv[1]]
+sys.argv = ["diskdoctor", "devices", "--json", *sys.argv[1:]]
 import diskdoctor.app.cli.main as cli
 seen = {}
 handler = cli.run_devices
@@ -25,9 +26,11 @@ sys.stderr.write(f"{seen['enabled']} {seen['frozen']} {code}")
 """
 
 
-def test_a_command_runs_with_the_collector_on_and_the_imports_frozen() -> None:
-    done = subprocess.run([sys.executable, "-c", CHECK, str(FIXTURES / "lab-ssd")], capture_output=True,
-                          text=True, timeout=60, check=False)
+@pytest.mark.parametrize("sysroot", [["--sysroot", str(FIXTURES / "lab-ssd")],  # read without argparse
+                                     [f"--sysroot={FIXTURES / 'lab-ssd'}"]])  # read by argparse
+def test_a_command_runs_with_the_collector_on_and_the_imports_frozen(sysroot: list[str]) -> None:
+    argv = [sys.executable, "-c", CHECK, *sysroot]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
     enabled, frozen, code = done.stderr.split()
     assert (enabled, code) == ("True", "0"), done.stderr
     assert int(frozen) > 0  # what the start-up made: no pass walks it again

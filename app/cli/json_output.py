@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
+
+TYPE_CHECKING = False  # not typing's, and argparse only for the hints: `devices --json` loads neither
+if TYPE_CHECKING:
+    import argparse
 
 JSON_HELP = "print JSON (schema: man diskdoctor)"
 PRETTY_HELP = "indent the JSON into a pipe or file too (compact there otherwise, indented on a terminal)"
