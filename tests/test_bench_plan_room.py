@@ -37,7 +37,7 @@ async def test_what_start_runs_is_whole_before_the_first_run(fixture_mounts: Non
         text = "\n".join(screen_lines(app))
         assert "waiting for the first interval" not in text
         assert "What Start runs" in text
-        assert "against the threshold." in text and "the others)." in text, text
+        assert "(the highest p99 among them)." in text and "the others)." in text, text
         plan, row = screen.query_one("#bench-plan"), screen.query_one(ThresholdRow)
         assert plan.region.bottom <= row.region.y < screen.query_one("#bench-status").region.y
 
