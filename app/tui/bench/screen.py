@@ -366,8 +366,23 @@ class BenchScreen(SnapshotScreen):
         else:
             body.scroll_page_up(animate=False)
 
-    @on(Button.Pressed, "#bench-start")
     @on(Input.Submitted, "#bench-form Input")
+    def field_entered(self, event: Input.Submitted) -> None:
+        """Enter in a field starts the run, except in the directory field: there it accepts the directory and
+        moves to Start, so seconds or size can still be set (newuser11's Enter there started a 100 s run)."""
+        if event.input.id != "bench-dir":
+            self.action_start()
+            return
+        if not self.root.live or self.busy:
+            return
+        form = self.query_one(BenchForm)
+        if not form.directory:
+            self._form_problem("Type a directory or pick a mounted filesystem first.")
+            return
+        self.query_one("#bench-start", Button).focus()
+        self._status(f"Directory {form.directory}: Enter or s starts; Tab back to set seconds or size first.")
+
+    @on(Button.Pressed, "#bench-start")
     def action_start(self) -> None:
         """Check the form and start a run with it."""
         if not self.root.live:
