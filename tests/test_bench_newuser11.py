@@ -3,14 +3,23 @@ field moves to Start instead of starting a run with the default size."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.bench.screen import BenchScreen
 from diskdoctor.probes.root import live_root
+from support.bench_fixed_run import PARAMS, TARGET, fixed_snapshots
 from textual.widgets import Button, Input
 from textual.widgets._footer import FooterKey
 
 SIZES = [(80, 24), (120, 40), (200, 60)]
 SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
+
+
+def screen_lines(app: DiskDoctorApp) -> list[str]:
+    """The screen as a new user reads it in `tmux capture-pane`: one string per row."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
 async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
@@ -47,3 +56,26 @@ async def test_enter_in_the_directory_field_moves_to_start_without_starting(tmp_
         assert not screen.busy, screen.query_one("StatusLine").plain
         assert screen.focused is screen.query_one("#bench-start", Button)
         assert "Enter or s starts" in screen.query_one("StatusLine").plain
+
+
+@pytest.mark.parametrize("size", [(120, 40), (200, 60)], ids=["120x40", "200x60"])
+async def test_a_run_on_tmpfs_says_no_layer_times_while_it_runs(size: tuple[int, int]) -> None:
+    """newuser11: on tmpfs the running view showed the layer table's headings with no rows under them;
+    only after the run did it say there is no block device under the directory."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        screen = app.screen
+        target = replace(TARGET, directory="/dev/shm/x", mountpoint="/dev/shm", fstype="tmpfs", device=None,
+                         layers=())
+        screen.post_message(BenchScreen.RunStarted(target, PARAMS))
+        for snapshot in fixed_snapshots()[:2]:
+            screen.post_message(BenchScreen.IntervalReady(snapshot))
+        await settle(pilot)
+        await pilot.press("pagedown", "pagedown")
+        await settle(pilot)
+        text = "\n".join(screen_lines(app))
+        assert "no block device under this directory" in text, text
+        assert "avg flush" not in text, text

@@ -432,7 +432,7 @@ class BenchScreen(SnapshotScreen):
     def show_started(self, message: RunStarted) -> None:
         self.target, self.params = message.target, message.params
         self._show_live_panes(True)
-        self.live.started(message.params)
+        self.live.started(message.params, bool(message.target.layers))
         self._choose_target(message.target)
         if self.size.height < FOLD_BELOW:  # room for the run's figures and verdict on a short terminal
             self.query_one(BenchForm).fold(FoldedForm(message.params, message.target.directory))
