@@ -79,3 +79,22 @@ async def test_a_run_on_tmpfs_says_no_layer_times_while_it_runs(size: tuple[int,
         text = "\n".join(screen_lines(app))
         assert "no block device under this directory" in text, text
         assert "avg flush" not in text, text
+
+
+async def test_the_running_view_at_120x40_shows_chart_figures_and_layer_times_without_scrolling() -> None:
+    """newuser11: at 120x40 `Where the time goes` was the last row above the status line, its table below
+    the fold (PgDn); the chart now gives up rows while a run goes so all of it shows."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        screen = app.screen
+        screen.busy = True
+        screen.post_message(BenchScreen.RunStarted(TARGET, PARAMS))
+        for snapshot in fixed_snapshots():
+            screen.post_message(BenchScreen.IntervalReady(snapshot))
+            await settle(pilot)
+        text = "\n".join(screen_lines(app))
+        assert "limit 10 ms" in text and "p99.9" in text, text
+        assert "Where the time goes" in text and "nvme0n1p1   1,2" in text, text

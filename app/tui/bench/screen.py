@@ -65,6 +65,13 @@ VERDICT_SCROLL_RETRY_S = 0.1
 FOLD_BELOW = 45
 """Shorter terminals fold the form into one line while a run goes and after it, so its figures and verdict
 fit (e fetches the settings back)."""
+NARROW_CHART_ROWS = 14
+"""The chart's rows in one column (assets/app.tcss: .-narrow #bench-chart)."""
+RUNNING_CHART_MIN = 9
+"""While a run goes in one column, the chart gives up rows down to this so the live figures and the layer
+times fit (five plot rows still show the trend against the threshold)."""
+FIT_CHART_FROM = 36
+"""A terminal this tall or taller fits the running view by shortening the chart; shorter ones scroll."""
 RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory", "workload"})
 """Actions that act on the form or start something: never on a capture (there is no form there)."""
 READY_HINT = "Pick a filesystem or type a directory, then press s (or Start)."
@@ -462,15 +469,31 @@ class BenchScreen(SnapshotScreen):
     @on(IntervalReady)
     def show_interval(self, message: IntervalReady) -> None:
         self.live.show(message.snapshot)
+        self.call_after_refresh(self._fit_running_chart)
         if self.busy and self.running_parts:  # the progress, at any size (the pane may be below the fold)
             unit = kind_of(self.kind).form.progress_unit
             done = f"{self.live.last_progress:.0%} · {self.live.last_ops:,} {unit}"
             head, *rest = self.running_parts
             self.query_one(StatusLine).say(head, (done, 0), (self._phase, 2), *rest, *self._contention)
 
+    def _fit_running_chart(self) -> None:
+        """In one column while a run goes, a shorter chart (down to RUNNING_CHART_MIN rows) so the live
+        figures and where the time goes fit above the status line (newuser11 at 120x40 had to PgDn)."""
+        chart, body = self.query_one(PercentileChart), self.query_one("#bench-body")
+        if not self.busy or not self.has_class("-narrow") or self.size.height < FIT_CHART_FROM:
+            chart.styles.min_height = chart.styles.height = None
+            return
+        now = chart.outer_size.height
+        overflow = body.virtual_size.height - body.size.height
+        wanted = max(RUNNING_CHART_MIN, min(NARROW_CHART_ROWS, now - overflow))
+        if wanted != now and now and body.size.height:
+            chart.styles.min_height = chart.styles.height = wanted
+
     @on(RunEnded)
     def show_end(self, message: RunEnded) -> None:
         self.busy = False
+        chart = self.query_one(PercentileChart)
+        chart.styles.min_height = chart.styles.height = None  # the whole chart again after the run
         self.engine.ended()
         self.refresh_bindings()
         if message.result is None:
