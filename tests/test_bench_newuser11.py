@@ -6,8 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from diskdoctor.app.core.bench import wal as wal_report
 from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.bench import view
 from diskdoctor.app.tui.bench.screen import BenchScreen
+from diskdoctor.probes.latency_histogram import LatencyHistogram, summary_us
 from diskdoctor.probes.root import live_root
 from support.bench_fixed_run import PARAMS, TARGET, fixed_snapshots
 from textual.widgets import Button, Input
@@ -98,3 +101,17 @@ async def test_the_running_view_at_120x40_shows_chart_figures_and_layer_times_wi
         text = "\n".join(screen_lines(app))
         assert "limit 10 ms" in text and "p99.9" in text, text
         assert "Where the time goes" in text and "nvme0n1p1   1,2" in text, text
+
+
+def test_benchmark_and_runs_round_a_latency_the_same_way() -> None:
+    """newuser11: Benchmark said `330 ns 400 ns 642 ns` where Runs (from the saved run) said `331 ns
+    401 ns 641 ns` for the same figures: a histogram's midpoints (330.5 ns) were rounded twice, two ways."""
+    histogram = LatencyHistogram()
+    histogram.record_many([300] * 10 + [331] * 500 + [401] * 480 + [641] * 9 + [700])
+    saved = summary_us(histogram)
+    runs = [wal_report._us(saved[key]) for key in ("p50", "p99", "p99_9")]
+    assert runs == ["331 ns", "401 ns", "641 ns"]
+    benchmark = view.stats_text(None, histogram, "sync call", None, "whole run").plain
+    for line, figure in zip(("p50", "p99 ", "p99.9"), runs, strict=True):
+        row = next(row for row in benchmark.splitlines() if row.startswith(line))
+        assert figure in row, (row, figure)

@@ -386,6 +386,11 @@ class BenchScreen(SnapshotScreen):
         if not form.directory:
             self._form_problem("Type a directory or pick a mounted filesystem first.")
             return
+        try:
+            form.params()  # a field that cannot be read says so now, as Start would
+        except ParamError as err:
+            self._form_problem(str(err))
+            return
         self.query_one("#bench-start", Button).focus()
         self._status(f"Directory {form.directory}: Enter or s starts; Tab back to set seconds or size first.")
 
