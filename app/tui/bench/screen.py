@@ -392,7 +392,7 @@ class BenchScreen(SnapshotScreen):
             self._form_problem(str(err))
             return
         self.query_one("#bench-start", Button).focus()
-        self._status(f"Directory {form.directory}: Enter or s starts; Tab back to set seconds or size first.")
+        self._status("Directory set: Enter or s starts; shift+Tab to set seconds or size first.")
 
     @on(Button.Pressed, "#bench-start")
     def action_start(self) -> None:
