@@ -176,11 +176,14 @@ class LatencyHistogram:
 SUMMARY_KEYS = (("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("p99_9", 99.9))
 
 
+def us_of(value_ns: float | None) -> float | None:
+    """A latency in µs as a saved run records it (to the ns): what the screens then show from it too."""
+    return None if value_ns is None else round(value_ns / 1000.0, 3)
+
+
 def summary_us(histogram: LatencyHistogram) -> dict[str, object]:
     """min/p50/p90/p99/p99_9/max/mean/stdev in µs, plus fio's whole percentile list: the results' shape."""
-    def us(value: float | None) -> float | None:
-        return None if value is None else round(value / 1000.0, 3)
-
+    us = us_of
     summary: dict[str, object] = {"samples": histogram.count, "min": us(histogram.minimum)}
     summary.update({key: us(histogram.percentile(p)) for key, p in SUMMARY_KEYS})
     summary.update({"max": us(histogram.maximum), "mean": us(histogram.mean()),

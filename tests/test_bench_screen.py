@@ -144,7 +144,7 @@ async def test_enter_in_the_form_starts_then_run_again_and_l_runs_longer(tmpfs_d
         screen = await open_bench(app, pilot)
         fill_form(screen, "", "0.5")
         screen.query_one("#bench-dir", Input).focus()
-        await pilot.press(*tmpfs_dir, "enter")
+        await pilot.press(*tmpfs_dir, "enter", "enter")  # Enter accepts the directory, Enter on Start runs
         await until(pilot, lambda: screen.result is not None)
         assert not isinstance(screen.focused, Input)  # the run's keys reach the screen, not the text box
         verdict = text_of(app, "#bench-verdict")

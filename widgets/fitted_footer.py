@@ -30,7 +30,7 @@ GAP_CELLS = len(GAP) + 1
 Shown = tuple[Binding, bool, str]
 """A binding to show, whether it is enabled, and its tooltip."""
 SHORT_LABELS = {"Run again": "Again", "Run longer": "Longer", "fio side by side": "fio",
-                "Re-read stack": "Re-read", "Directory": "Dir", "Direction": "Dir", "Threshold": "Limit",
+                "Re-read stack": "Re-read", "Directory": "Dir", "Direction": "Dir", "Threshold": "Threshold",
                 "Expand all": "Expand", "Clear picks": "Clear", "Watch a database": "Watch",
                 "Stop and save": "Stop", "Leave field": "Leave", "Peak window": "Peak", "Copy fixes": "Copy",
                 "Sources": "Src"}

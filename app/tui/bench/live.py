@@ -38,6 +38,8 @@ class LivePanel:
         self.phases = PhaseTraces()
         """Each load's chart and figures (a WAL run), to show the judged one after the run."""
         self.result: WalResult | None = None
+        self.layered = True
+        """Whether a block layer is under the run's directory (tmpfs has none: no layer times)."""
 
     def reset(self, kind: str, params: object) -> None:
         """A new run: empty chart, histogram, layers and figures."""
@@ -46,6 +48,7 @@ class LivePanel:
         self.total_sync, self.total_write = LatencyHistogram(), LatencyHistogram()
         self.last_t, self.last_ops, self.last_progress = 0.0, 0, 0.0
         self.phases, self.result = PhaseTraces(), None
+        self.layered = True
         query = self.screen.query_one
         chart = query(PercentileChart)
         series = kind_of(kind).form.series
@@ -61,9 +64,16 @@ class LivePanel:
         query("#bench-progress-text", Static).update(view.progress_text(
             0.0, 0.0, 0, 0.0, mb_s=(0.0, 0.0) if kind_of(kind).form.throughput else None))
 
-    def started(self, params: object) -> None:
-        """The child started with `params` (they name the chart's metric)."""
+    def started(self, params: object, layered: bool = True) -> None:
+        """The child started with `params` (they name the chart's metric); with no block layer under the
+        directory (tmpfs) the layer times say so at once instead of an empty table's headings."""
         self.params = params
+        self.layered = layered
+        query = self.screen.query_one
+        title = view.LAYERS_LIVE_TITLE if layered else view.NO_LAYERS_TITLE
+        query("#bench-layers-title", Static).update(title)
+        query(LayerTimeTable).display = layered
+        query("#bench-layers-title").set_class(not layered, "-alone")  # its own blank row under it
 
     def show(self, snapshot: Interval) -> None:
         """Draw one interval (the compaction beside the WAL only feeds the figures' MB/s line)."""
@@ -105,7 +115,8 @@ class LivePanel:
                                    load=load_text(load.get("rate"), str(load["arrival"])) if load else None),
                 layout=False)
             query("#bench-stats", Static).update(stats, layout=False)
-            query(LayerTimeTable).show_layers(view.layer_rows(snapshot.layers))
+            if self.layered:
+                query(LayerTimeTable).show_layers(view.layer_rows(snapshot.layers))
 
     def _level_stats(self, level: WalLevel) -> Text:
         """A finished load's figures table over the whole load: the histogram its chart drew (from when

@@ -65,6 +65,13 @@ VERDICT_SCROLL_RETRY_S = 0.1
 FOLD_BELOW = 45
 """Shorter terminals fold the form into one line while a run goes and after it, so its figures and verdict
 fit (e fetches the settings back)."""
+NARROW_CHART_ROWS = 14
+"""The chart's rows in one column (assets/app.tcss: .-narrow #bench-chart)."""
+RUNNING_CHART_MIN = 9
+"""While a run goes in one column, the chart gives up rows down to this so the live figures and the layer
+times fit (five plot rows still show the trend against the threshold)."""
+FIT_CHART_FROM = 36
+"""A terminal this tall or taller fits the running view by shortening the chart; shorter ones scroll."""
 RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory", "workload"})
 """Actions that act on the form or start something: never on a capture (there is no form there)."""
 READY_HINT = "Pick a filesystem or type a directory, then press s (or Start)."
@@ -366,8 +373,28 @@ class BenchScreen(SnapshotScreen):
         else:
             body.scroll_page_up(animate=False)
 
-    @on(Button.Pressed, "#bench-start")
     @on(Input.Submitted, "#bench-form Input")
+    def field_entered(self, event: Input.Submitted) -> None:
+        """Enter in a field starts the run, except in the directory field: there it accepts the directory and
+        moves to Start, so seconds or size can still be set (newuser11's Enter there started a 100 s run)."""
+        if event.input.id != "bench-dir":
+            self.action_start()
+            return
+        if not self.root.live or self.busy:
+            return
+        form = self.query_one(BenchForm)
+        if not form.directory:
+            self._form_problem("Type a directory or pick a mounted filesystem first.")
+            return
+        try:
+            form.params()  # a field that cannot be read says so now, as Start would
+        except ParamError as err:
+            self._form_problem(str(err))
+            return
+        self.query_one("#bench-start", Button).focus()
+        self._status("Directory set: Enter or s starts; shift+Tab to set seconds or size first.")
+
+    @on(Button.Pressed, "#bench-start")
     def action_start(self) -> None:
         """Check the form and start a run with it."""
         if not self.root.live:
@@ -417,7 +444,7 @@ class BenchScreen(SnapshotScreen):
     def show_started(self, message: RunStarted) -> None:
         self.target, self.params = message.target, message.params
         self._show_live_panes(True)
-        self.live.started(message.params)
+        self.live.started(message.params, bool(message.target.layers))
         self._choose_target(message.target)
         if self.size.height < FOLD_BELOW:  # room for the run's figures and verdict on a short terminal
             self.query_one(BenchForm).fold(FoldedForm(message.params, message.target.directory))
@@ -447,15 +474,31 @@ class BenchScreen(SnapshotScreen):
     @on(IntervalReady)
     def show_interval(self, message: IntervalReady) -> None:
         self.live.show(message.snapshot)
+        self.call_after_refresh(self._fit_running_chart)
         if self.busy and self.running_parts:  # the progress, at any size (the pane may be below the fold)
             unit = kind_of(self.kind).form.progress_unit
             done = f"{self.live.last_progress:.0%} · {self.live.last_ops:,} {unit}"
             head, *rest = self.running_parts
             self.query_one(StatusLine).say(head, (done, 0), (self._phase, 2), *rest, *self._contention)
 
+    def _fit_running_chart(self) -> None:
+        """In one column while a run goes, a shorter chart (down to RUNNING_CHART_MIN rows) so the live
+        figures and where the time goes fit above the status line (newuser11 at 120x40 had to PgDn)."""
+        chart, body = self.query_one(PercentileChart), self.query_one("#bench-body")
+        if not self.busy or not self.has_class("-narrow") or self.size.height < FIT_CHART_FROM:
+            chart.styles.min_height = chart.styles.height = None
+            return
+        now = chart.outer_size.height
+        overflow = body.virtual_size.height - body.size.height
+        wanted = max(RUNNING_CHART_MIN, min(NARROW_CHART_ROWS, now - overflow))
+        if wanted != now and now and body.size.height:
+            chart.styles.min_height = chart.styles.height = wanted
+
     @on(RunEnded)
     def show_end(self, message: RunEnded) -> None:
         self.busy = False
+        chart = self.query_one(PercentileChart)
+        chart.styles.min_height = chart.styles.height = None  # the whole chart again after the run
         self.engine.ended()
         self.refresh_bindings()
         if message.result is None:
