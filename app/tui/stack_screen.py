@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from diskdoctor.probes.discard_path import layers_below
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.hotplug import HotplugWatcher, watch_block_devices
 from diskdoctor.probes.layer_details import DetailSection, read_layer_details
@@ -83,6 +84,8 @@ class StackScreen(SnapshotScreen):
         self.view: StackView | None = None
         self.mode = DISKS_UP
         self.trim_verdicts: dict[str, str] = {}
+        self.trim_order: list[tuple[str, str]] = []
+        """Each filesystem's mountpoint and the device it is mounted on, in the TRIM screen's order."""
         self.trim_summaries: dict[str, str] = {}
         """The TRIM screen's verdict line by the kernel name of a device a filesystem is mounted on."""
         self._placed: str | None = None
@@ -176,12 +179,24 @@ class StackScreen(SnapshotScreen):
         if key == self._placed:  # only looked at: a suggestion for Benchmark, never the selection
             look(self.app, self.view.kname_of(key), self.view.mountpoint_of(key), "stack")
             return
-        choose(self.app, self.view.kname_of(key), self.view.mountpoint_of(key), "stack")
+        kname, mountpoint = self.view.kname_of(key), self.view.mountpoint_of(key)
+        above = tuple(self.filesystems_above(kname)) if kname and not mountpoint else ()
+        choose(self.app, kname, mountpoint or next(iter(above), None), "stack", above=above)
         self._placed = key
+
+    def filesystems_above(self, kname: str) -> list[str]:
+        """The filesystems a lower layer serves (a volume under /lab/slow), in the TRIM screen's order
+        (before its verdicts are in, by mountpoint), so choosing it selects them on TRIM and Advice."""
+        if self.host is None:
+            return []
+        order = self.trim_order or [(m.mount.mountpoint, m.kname or "") for m in self.host.block_mounts()]
+        return [point for point, top in order if top and kname in layers_below(self.host, top)]
 
     def show_snapshot(self, snapshot: HostSnapshot) -> None:
         """Draw the tree of a new Host (the TRIM-only update of the same Host changes nothing here)."""
-        verdicts = {v.mountpoint: str(v.verdict) for v in worst_first(list(snapshot.trim_verdicts))}
+        ordered = worst_first(list(snapshot.trim_verdicts))
+        verdicts = {v.mountpoint: str(v.verdict) for v in ordered}
+        self.trim_order = [(v.mountpoint, v.kname) for v in ordered]
         summaries: dict[str, str] = {}
         for verdict in snapshot.trim_verdicts:
             summaries.setdefault(verdict.kname, verdict.summary)
