@@ -117,10 +117,13 @@ class FilterBar(Input):
         self._back()
 
     def action_clear_filter(self) -> None:
-        """Esc: every row again, and back to the list."""
-        self.value = ""
+        """Esc: every row again, and back to the list (one Filter message: a second rebuild would start
+        from the first one's cursor, not the row the user was on)."""
         self.remove_class("-open")
-        self.post_message(self.Filter(self, ""))
+        if self.value:
+            self.value = ""  # Input.Changed says it
+        else:
+            self.post_message(self.Filter(self, ""))
         self._back()
 
     def _back(self) -> None:

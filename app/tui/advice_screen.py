@@ -205,12 +205,16 @@ class AdviceScreen(Screen[None]):
         self.query_one("#status", StatusLine).say(*parts)
 
     def _refilter(self) -> None:
+        table = self.query_one("#advice-table", DataTable)
+        was = self.rows[table.cursor_row] if 0 <= table.cursor_row < len(self.rows) else None
         self.rows = self._filtered()
         self._widths = ()
         self._fill_table()
         self._say_status()
+        if was in self.rows:  # the finding under the cursor stays under it (a filter cleared)
+            table.move_cursor(row=self.rows.index(was))
         if self.rows:
-            self._show(self.query_one("#advice-table", DataTable).cursor_row)
+            self._show(table.cursor_row)
 
     def action_filter(self) -> None:
         self.query_one(FilterBar).open()
