@@ -14,7 +14,7 @@ from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.layer_table import CELL_PADDING, LABEL_WIDTH
 from diskdoctor.widgets.stack_tree import StackRow, header_text
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -322,7 +322,7 @@ class StackScreen(SnapshotScreen):
         shown = str(count)
         if self.filter_text:
             kept, matched = self.view.counts()
-            shown = f"{matched} match · {kept} of {count}"
+            shown = f"{matched} match · {'all ' + str(count) if kept == count else f'{kept} of {count}'}"
         self.query_one("#stack-title", Static).update(  # one line whatever it says: no layout pass
             f"Storage stack {VIEW_TITLES[self.mode]} · {shown} devices", layout=False)
         self._size_panes()  # a filter or the other direction: other rows, maybe other widths
@@ -338,17 +338,33 @@ class StackScreen(SnapshotScreen):
         return [("no block devices" if not self.host.devices else "", 0), *self._filter_part(),
                 *self._hidden_part(), ("F1 help", 3)]
 
-    def _filter_part(self) -> list[Part]:
+    def _filter_words(self) -> tuple[str, str]:
         """What a `/` filter keeps, the rows that match apart from those kept for their stacks (as k9s and
-        lazygit count matches): "filter 'luks': 4 match, 30 of 37 devices with their stacks"."""
+        lazygit count matches), whole and short: "filter 'luks': 4 match, 30 of 37 devices with their
+        stacks" (every device kept: "…, all 37 devices shown with their stacks")."""
         if not self.filter_text or self.view is None or self.host is None:
-            return []
+            return "", ""
         kept, matched = self.view.counts()
         said = f"filter '{self.filter_text}': " + (f"{matched} match" if matched else "no device matches")
         if not matched:
-            return [((f"{said} · Esc clears", said), 1)]
-        whole = f"{said}, {kept} of {len(self.host.devices)} devices with their stacks"
+            return said, said
+        total = len(self.host.devices)
+        devices = f"all {total} devices shown" if kept == total else f"{kept} of {total} devices"
+        return f"{said}, {devices} with their stacks", said
+
+    def _filter_part(self) -> list[Part]:
+        """The filter's statement on the status line, only while it is typed: once the tree has the focus,
+        the filter line above says it (one statement), and the status line keeps its room for the row's
+        verdict and the hidden columns' note."""
+        whole, said = self._filter_words()
+        if not whole or not isinstance(self.focused, FilterBar):
+            return []
         return [((f"{whole} · Esc clears", whole, said), 1)]
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        """The filter line lost the focus (Enter, Esc): the status line without the filter's words."""
+        if isinstance(event.widget, FilterBar):
+            self.call_after_refresh(self._say_status)
 
     @on(StackTree.LayerSelected)
     def show_layer(self, message: StackTree.LayerSelected) -> None:
@@ -450,7 +466,7 @@ class StackScreen(SnapshotScreen):
         tree = self.query_one(StackTree)
         self._show_tree(keep_cursor=True)
         if self.view is not None and self.host is not None:
-            message.bar.counted(self.view.shown_devices(), len(self.host.devices))
+            message.bar.counted(self.view.shown_devices(), len(self.host.devices), self._filter_words())
         if message.text:
             self.query_one(StatusLine).say(*self._filter_part())
         if tree.root.children:
