@@ -73,7 +73,7 @@ class FilterBar(Input):
         or, given, its own words for it, longest first (a tree keeps rows for their stacks: "filter 'slow':
         2 match, 30 of 37 devices with their stacks", then "filter 'slow': 2 match")."""
         self.kept = (shown, total)
-        self.words = words
+        self.words = tuple(form for form in words if form)
         self.refresh()
 
     @property
