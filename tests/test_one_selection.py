@@ -228,3 +228,51 @@ async def test_a_run_finishing_moves_stack_and_advice_back_to_its_target(fixture
         assert isinstance(trim, TrimScreen) and trim.selected == TARGET.mountpoint
         screen = await _advice(app, pilot)
         assert screen.subject == TARGET.mountpoint
+
+
+async def _filter_stack(app: DiskDoctorApp, pilot, text: str) -> StackTree:  # type: ignore[no-untyped-def]
+    await pilot.press("slash", *text, "enter")
+    await settled(app, pilot)
+    await pilot.pause(0.1)
+    return app.screen.query_one(StackTree)
+
+
+async def test_a_lower_layer_chosen_on_stack_selects_its_filesystem_on_trim_and_advice() -> None:
+    """newuser11 #1: `/ slow` Enter lands on vg0-slow (under /lab/slow only): TRIM then shows /lab/slow
+    (not the previous pick) and Advice arrives narrowed to it."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        tree = await _filter_stack(app, pilot, "slow")
+        key = tree.cursor_key()
+        assert key is not None and tree.cursor_node is not None and tree.cursor_node.data.name == "vg0-slow"
+        assert app.screen.view.mountpoint_of(key) is None  # a lower layer, not the filesystem's own row
+        await pilot.press("2")
+        await settled(app, pilot)
+        assert isinstance(app.screen, TrimScreen) and app.screen.selected == "/lab/slow"
+        screen = await _advice(app, pilot)
+        assert screen.subject == "/lab/slow"
+        assert screen.rows and all("/lab/slow" in row.subjects for row in screen.rows)
+
+
+async def test_a_layer_under_several_filesystems_selects_the_first_and_narrows_advice_to_them() -> None:
+    """A device under several filesystems (the disk): TRIM shows the first of them in its own order, and
+    Advice keeps the findings about any of them or the device."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        tree = await _filter_stack(app, pilot, "sda3")
+        stack = app.screen
+        assert isinstance(stack, StackScreen)
+        kname = stack.view.kname_of(tree.cursor_key())
+        above = stack.filesystems_above(kname)
+        assert len(above) > 1
+        await pilot.press("2")
+        await settled(app, pilot)
+        trim = app.screen
+        assert isinstance(trim, TrimScreen) and trim.selected == above[0]
+        assert list(trim.verdicts).index(above[0]) < min(list(trim.verdicts).index(m) for m in above[1:])
+        screen = await _advice(app, pilot)
+        assert screen.subject == kname
+        assert screen.rows and all(set(row.subjects) & {kname, *above} for row in screen.rows)
+        assert f"only {kname}:" in str(screen.query_one("#status").render())

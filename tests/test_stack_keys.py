@@ -181,7 +181,8 @@ async def test_each_key_typed_in_the_filter_lays_out_the_screen_at_most_twice() 
             await settle(pilot)
             assert layouts <= 2, key
             titles.append(str(screen.query_one("#stack-title", Static).content))
-            count = f"· {screen.view.shown_devices()} of {len(screen.host.devices)} devices"
+            kept, total = screen.view.shown_devices(), len(screen.host.devices)
+            count = f"· all {total} devices" if kept == total else f"· {kept} of {total} devices"
             assert titles[-1].endswith(count), (titles[-1], count)
             body = screen.query_one("#stack-body").size.height
             rows = tree.last_line + 1 + PANE_CHROME_LINES

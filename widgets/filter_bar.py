@@ -54,6 +54,8 @@ class FilterBar(Input):
         self._return_to = None
         self.kept: tuple[int, int] | None = None
         """(rows shown, rows in all) of the last filtering, as the screen counted them."""
+        self.words: tuple[str, ...] = ()
+        """The screen's own statement of what the filter keeps (said instead of the count)."""
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         return consumes(key, character)  # "/" too: it types a slash while the filter is typed
@@ -66,14 +68,21 @@ class FilterBar(Input):
         self.focus()
         self.selection = Selection(0, len(self.value))
 
-    def counted(self, shown: int, total: int) -> None:
-        """The screen's count of the rows this filter keeps (said on the line once the list has the focus)."""
+    def counted(self, shown: int, total: int, words: tuple[str, ...] = ()) -> None:
+        """The screen's count of the rows this filter keeps (said on the line once the list has the focus),
+        or, given, its own words for it, longest first (a tree keeps rows for their stacks: "filter 'slow':
+        2 match, 30 of 37 devices with their stacks", then "filter 'slow': 2 match")."""
         self.kept = (shown, total)
+        self.words = tuple(form for form in words if form)
         self.refresh()
 
     @property
     def summary(self) -> str:
         """What the line says while the list has the focus: "filter: ssd (2 of 12) · Esc clears"."""
+        if self.words:
+            room = self.scrollable_content_region.width or cell_len(self.words[-1]) + 13
+            forms = [f"{words} · Esc clears" for words in self.words] + [self.words[-1]]
+            return next((form for form in forms if cell_len(form) <= room), forms[-1])
         counts = f" ({self.kept[0]} of {self.kept[1]})" if self.kept is not None else ""
         return f"filter: {self.value.strip()}{counts} · Esc clears"
 
@@ -117,10 +126,13 @@ class FilterBar(Input):
         self._back()
 
     def action_clear_filter(self) -> None:
-        """Esc: every row again, and back to the list."""
-        self.value = ""
+        """Esc: every row again, and back to the list (one Filter message: a second rebuild would start
+        from the first one's cursor, not the row the user was on)."""
         self.remove_class("-open")
-        self.post_message(self.Filter(self, ""))
+        if self.value:
+            self.value = ""  # Input.Changed says it
+        else:
+            self.post_message(self.Filter(self, ""))
         self._back()
 
     def _back(self) -> None:

@@ -108,6 +108,8 @@ class AdviceScreen(Screen[None]):
         self.filter_text = ""
         self.subject: str | None = None
         """Only the findings about this filesystem or device (the selection of another screen)."""
+        self.covered: tuple[str, ...] = ()
+        """The subjects whose findings `subject` keeps (a lower layer's filesystems and its own)."""
         self._applied: Selection | None = None
         self._wanted: Selection | None = None
         """The selection the user arrived with (applied once the findings are in)."""
@@ -165,9 +167,7 @@ class AdviceScreen(Screen[None]):
         self._judged = True
         self.all_rows = worst_first(message.findings)
         if self._wanted is not None and self.subject is None:
-            subjects = {subject for row in self.all_rows for subject in row.subjects}
-            self.subject = next((s for s in (self._wanted.mountpoint, self._wanted.kname)
-                                 if s and s in subjects), None)
+            self.subject, self.covered = self._subject_of(self._wanted)
             self.refresh_bindings()
         self.findings = [finding for row in self.all_rows for finding in _expanded(row, message.findings)]
         self.rows = self._filtered()
@@ -191,7 +191,7 @@ class AdviceScreen(Screen[None]):
     def _filtered(self) -> list[MergedFinding]:
         """The rows about the chosen subject that match the filter text."""
         return [row for row in self.all_rows
-                if (self.subject is None or self.subject in row.subjects)
+                if (self.subject is None or any(s in row.subjects for s in self.covered))
                 and matches(self.filter_text, row.finding.title, row.title, row.finding.id, *row.subjects)]
 
     def _say_status(self) -> None:
@@ -205,12 +205,16 @@ class AdviceScreen(Screen[None]):
         self.query_one("#status", StatusLine).say(*parts)
 
     def _refilter(self) -> None:
+        table = self.query_one("#advice-table", DataTable)
+        was = self.rows[table.cursor_row] if 0 <= table.cursor_row < len(self.rows) else None
         self.rows = self._filtered()
         self._widths = ()
         self._fill_table()
         self._say_status()
+        if was in self.rows:  # the finding under the cursor stays under it (a filter cleared)
+            table.move_cursor(row=self.rows.index(was))
         if self.rows:
-            self._show(self.query_one("#advice-table", DataTable).cursor_row)
+            self._show(table.cursor_row)
 
     def action_filter(self) -> None:
         self.query_one(FilterBar).open()
@@ -221,11 +225,13 @@ class AdviceScreen(Screen[None]):
         self._refilter()
         message.bar.counted(len(self.rows), len(self.all_rows))
 
-    def show_subject(self, subject: str | None) -> None:
-        """Only the findings about `subject` (None: every finding); `a` goes back to all."""
-        if subject == self.subject:
+    def show_subject(self, subject: str | None, covered: tuple[str, ...] = ()) -> None:
+        """Only the findings about `subject` (None: every finding) or, given, about any of `covered`;
+        `a` goes back to all."""
+        covered = covered or ((subject,) if subject else ())
+        if (subject, covered) == (self.subject, self.covered):
             return
-        self.subject = subject
+        self.subject, self.covered = subject, covered
         self.refresh_bindings()
         if self.all_rows:
             self._refilter()
@@ -250,9 +256,18 @@ class AdviceScreen(Screen[None]):
         selection = self._wanted
         if selection is None or not self.all_rows:
             return
+        self.show_subject(*self._subject_of(selection))
+
+    def _subject_of(self, selection: Selection) -> tuple[str | None, tuple[str, ...]]:
+        """The subject a selection narrows to, and every subject whose findings that keeps: a lower layer
+        under several filesystems keeps theirs and its own ("only vg0-thin"), one under a single
+        filesystem that filesystem's; None when no finding is about any of them."""
         subjects = {subject for row in self.all_rows for subject in row.subjects}
+        if len(selection.above) > 1 and selection.kname:
+            covered = tuple(s for s in (selection.kname, *selection.above) if s in subjects)
+            return (selection.kname, covered) if covered else (None, ())
         found = next((s for s in (selection.mountpoint, selection.kname) if s and s in subjects), None)
-        self.show_subject(found)
+        return found, (found,) if found else ()
 
     def action_all_subjects(self) -> None:
         self._wanted = None

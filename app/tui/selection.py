@@ -17,6 +17,9 @@ class Selection:
     """The screen that made it (a screen does not re-apply its own selection)."""
     directory: str | None = None
     """The directory itself when one was chosen inside the filesystem (a saved run's own directory)."""
+    above: tuple[str, ...] = ()
+    """A lower layer's filesystems, in TRIM's order (`mountpoint` is the first): Advice keeps their
+    findings and the device's own."""
 
     @property
     def subject(self) -> str | None:
@@ -30,10 +33,10 @@ def chosen(app: App[object]) -> Selection | None:
 
 
 def choose(app: App[object], kname: str | None, mountpoint: str | None, by: str,
-           directory: str | None = None) -> None:
+           directory: str | None = None, above: tuple[str, ...] = ()) -> None:
     """Remember the device/filesystem (and a directory in it) chosen on screen `by` for the other screens."""
     if kname or mountpoint:
-        app.selection = Selection(kname, mountpoint, by, directory)  # type: ignore[attr-defined]
+        app.selection = Selection(kname, mountpoint, by, directory, above)  # type: ignore[attr-defined]
 
 
 def looked_at(app: App[object]) -> Selection | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from diskdoctor.probes.discard_path import layers_below
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.hotplug import HotplugWatcher, watch_block_devices
 from diskdoctor.probes.layer_details import DetailSection, read_layer_details
@@ -13,7 +14,7 @@ from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.layer_table import CELL_PADDING, LABEL_WIDTH
 from diskdoctor.widgets.stack_tree import StackRow, header_text
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -83,6 +84,8 @@ class StackScreen(SnapshotScreen):
         self.view: StackView | None = None
         self.mode = DISKS_UP
         self.trim_verdicts: dict[str, str] = {}
+        self.trim_order: list[tuple[str, str]] = []
+        """Each filesystem's mountpoint and the device it is mounted on, in the TRIM screen's order."""
         self.trim_summaries: dict[str, str] = {}
         """The TRIM screen's verdict line by the kernel name of a device a filesystem is mounted on."""
         self._placed: str | None = None
@@ -176,12 +179,24 @@ class StackScreen(SnapshotScreen):
         if key == self._placed:  # only looked at: a suggestion for Benchmark, never the selection
             look(self.app, self.view.kname_of(key), self.view.mountpoint_of(key), "stack")
             return
-        choose(self.app, self.view.kname_of(key), self.view.mountpoint_of(key), "stack")
+        kname, mountpoint = self.view.kname_of(key), self.view.mountpoint_of(key)
+        above = tuple(self.filesystems_above(kname)) if kname and not mountpoint else ()
+        choose(self.app, kname, mountpoint or next(iter(above), None), "stack", above=above)
         self._placed = key
+
+    def filesystems_above(self, kname: str) -> list[str]:
+        """The filesystems a lower layer serves (a volume under /lab/slow), in the TRIM screen's order
+        (before its verdicts are in, by mountpoint), so choosing it selects them on TRIM and Advice."""
+        if self.host is None:
+            return []
+        order = self.trim_order or [(m.mount.mountpoint, m.kname or "") for m in self.host.block_mounts()]
+        return [point for point, top in order if top and kname in layers_below(self.host, top)]
 
     def show_snapshot(self, snapshot: HostSnapshot) -> None:
         """Draw the tree of a new Host (the TRIM-only update of the same Host changes nothing here)."""
-        verdicts = {v.mountpoint: str(v.verdict) for v in worst_first(list(snapshot.trim_verdicts))}
+        ordered = worst_first(list(snapshot.trim_verdicts))
+        verdicts = {v.mountpoint: str(v.verdict) for v in ordered}
+        self.trim_order = [(v.mountpoint, v.kname) for v in ordered]
         summaries: dict[str, str] = {}
         for verdict in snapshot.trim_verdicts:
             summaries.setdefault(verdict.kname, verdict.summary)
@@ -307,7 +322,7 @@ class StackScreen(SnapshotScreen):
         shown = str(count)
         if self.filter_text:
             kept, matched = self.view.counts()
-            shown = f"{matched} match · {kept} of {count}"
+            shown = f"{matched} match · {'all ' + str(count) if kept == count else f'{kept} of {count}'}"
         self.query_one("#stack-title", Static).update(  # one line whatever it says: no layout pass
             f"Storage stack {VIEW_TITLES[self.mode]} · {shown} devices", layout=False)
         self._size_panes()  # a filter or the other direction: other rows, maybe other widths
@@ -323,17 +338,33 @@ class StackScreen(SnapshotScreen):
         return [("no block devices" if not self.host.devices else "", 0), *self._filter_part(),
                 *self._hidden_part(), ("F1 help", 3)]
 
-    def _filter_part(self) -> list[Part]:
+    def _filter_words(self) -> tuple[str, str]:
         """What a `/` filter keeps, the rows that match apart from those kept for their stacks (as k9s and
-        lazygit count matches): "filter 'luks': 4 match, 30 of 37 devices with their stacks"."""
+        lazygit count matches), whole and short: "filter 'luks': 4 match, 30 of 37 devices with their
+        stacks" (every device kept: "…, all 37 devices shown with their stacks")."""
         if not self.filter_text or self.view is None or self.host is None:
-            return []
+            return "", ""
         kept, matched = self.view.counts()
         said = f"filter '{self.filter_text}': " + (f"{matched} match" if matched else "no device matches")
         if not matched:
-            return [((f"{said} · Esc clears", said), 1)]
-        whole = f"{said}, {kept} of {len(self.host.devices)} devices with their stacks"
+            return said, said
+        total = len(self.host.devices)
+        devices = f"all {total} devices shown" if kept == total else f"{kept} of {total} devices"
+        return f"{said}, {devices} with their stacks", said
+
+    def _filter_part(self) -> list[Part]:
+        """The filter's statement on the status line, only while it is typed: once the tree has the focus,
+        the filter line above says it (one statement), and the status line keeps its room for the row's
+        verdict and the hidden columns' note."""
+        whole, said = self._filter_words()
+        if not whole or not isinstance(self.focused, FilterBar):
+            return []
         return [((f"{whole} · Esc clears", whole, said), 1)]
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        """The filter line lost the focus (Enter, Esc): the status line without the filter's words."""
+        if isinstance(event.widget, FilterBar):
+            self.call_after_refresh(self._say_status)
 
     @on(StackTree.LayerSelected)
     def show_layer(self, message: StackTree.LayerSelected) -> None:
@@ -435,7 +466,7 @@ class StackScreen(SnapshotScreen):
         tree = self.query_one(StackTree)
         self._show_tree(keep_cursor=True)
         if self.view is not None and self.host is not None:
-            message.bar.counted(self.view.shown_devices(), len(self.host.devices))
+            message.bar.counted(self.view.shown_devices(), len(self.host.devices), self._filter_words())
         if message.text:
             self.query_one(StatusLine).say(*self._filter_part())
         if tree.root.children:

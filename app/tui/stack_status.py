@@ -12,8 +12,8 @@ LEAST_VERDICT = 40
 
 
 class StackStatus(StatusLine):
-    """A status line whose `note` ("+2 hidden") is kept in its short form when a long verdict would push it
-    off the line: the verdict is cut at its end instead (newuser10 #9)."""
+    """A status line whose `note` ("+2 hidden") is kept, before the help key, when a long verdict would push
+    it off the line: the verdict is cut at its end if need be (newuser10 #9, newuser11 #6)."""
 
     def __init__(self, text: str = "", *, id: str | None = None) -> None:
         super().__init__(text, id=id)
@@ -26,17 +26,24 @@ class StackStatus(StatusLine):
 
 def keep_note(parts: tuple[Part, ...], note: str, width: int) -> str:
     """`parts` fitted to `width`; where that drops `note` (the hidden columns' short form) because the first
-    part (the verdict) is long, the first part is cut at its end so the parts above the help key and
-    `note` fit."""
+    part (the verdict) is long, the note is kept in the longest form that fits: before the help key, and
+    with the first part cut at its end when even its short form does not fit beside it."""
     line = fit_parts(parts, width)
     if not note or not parts or note in line:
         return line
     first, rest = parts[0], parts[1:]
-    if not any(isinstance(text, tuple) and text[-1] == note for text, _ in rest):
+    hidden = next((part for part in rest if isinstance(part[0], tuple) and part[0][-1] == note), None)
+    if hidden is None:
         return line  # a line without the note ("reading the host again…")
     others = [part for part in rest if part[1] <= 2 and part_text(part)]  # a filter, the host's warnings
     shortest = [text[-1] if isinstance(text, tuple) else text for text, _ in others]
     room = width - sum(cell_len(SEPARATOR + text) for text in [*shortest, note])
-    if room < LEAST_VERDICT or cell_len(part_text(first)) <= room:
+    if room < LEAST_VERDICT:
         return line
-    return fit_parts([(fit_end(part_text(first), room), 0), *others, (note, 2)], width)
+    verdict = part_text(first)
+    if cell_len(verdict) > room:
+        verdict = fit_end(verdict, room)
+    helps = [(text, 4) for text, priority in rest if priority > 2 and (text, priority) != hidden]
+    # the verdict first, then the note (its shorter forms before it goes), then the others, the help last
+    return fit_parts([(verdict, 0), (hidden[0], 1), *((text, priority + 1) for text, priority in others),
+                      *helps], width)

@@ -253,13 +253,23 @@ class TrimScreen(SnapshotScreen):
             width -= table.styles.scrollbar_size_vertical
         room = max(width - others - 3, MIN_MOUNTPOINT_CELLS)
         cursor = table.cursor_row
+        was = self._cursor_mountpoint(table)
         table.clear()
         for mountpoint, fstype, verdict, mode, schedule, problems in rows:
             table.add_row(Text(middle_ellipsis(mountpoint, room)), Text(fstype),
                           Text(verdict.upper(), verdict.style), mode, schedule, problems,
                           key=mountpoint)
-        if rows:
-            table.move_cursor(row=min(cursor, len(rows) - 1))
+        kept = [row[0] for row in rows]
+        if rows:  # the row the cursor was on stays under it (a filter cleared), else the same line
+            table.move_cursor(row=kept.index(was) if was in kept else min(cursor, len(rows) - 1))
+
+    @staticmethod
+    def _cursor_mountpoint(table: DataTable[object]) -> str | None:
+        """The filesystem of the row under the cursor (None: an empty table)."""
+        if not 0 <= table.cursor_row < table.row_count:
+            return None
+        key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
+        return str(key) if key is not None else None
 
     def select(self, mountpoint: str) -> bool:
         """Highlight `mountpoint`'s row (the selection made on another screen); False when it has none."""
