@@ -393,3 +393,19 @@ def test_a_run_that_does_not_fit_says_what_to_lower_and_what_it_costs() -> None:
                       "margin), 250.0 MiB free")
     assert "lower the size field" in said and "flatter the device" in said
     assert space_hint("/mnt/x does not exist") == "/mnt/x does not exist"
+
+
+async def test_advice_gives_subjects_the_cells_the_finding_column_does_not_draw() -> None:
+    """long-names at 200 (newuser11 #4): the Finding column is as wide as its widest line, and the long
+    subjects it leaves room for are shown whole, not cut beside ~50 blank title cells."""
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await open_advice(pilot)
+        table = screen.query_one("#advice-table", DataTable)
+        finding = list(table.columns.values())[1].width
+        titles = [plain_cells(table, row)[1] for row in range(table.row_count)]
+        drawn = max(len(line) for title in titles for line in title.split("\n"))
+        assert drawn == finding
+        subjects = [plain_cells(table, row)[2] for row in range(table.row_count)]
+        assert "2: /, /srv/postgresql/16/main/pg_wal_archive_for_point_in_time_recovery" in subjects
+        assert "…" not in subjects[0]
