@@ -409,3 +409,20 @@ async def test_advice_gives_subjects_the_cells_the_finding_column_does_not_draw(
         subjects = [plain_cells(table, row)[2] for row in range(table.row_count)]
         assert "2: /, /srv/postgresql/16/main/pg_wal_archive_for_point_in_time_recovery" in subjects
         assert "…" not in subjects[0]
+
+
+async def test_lists_with_rows_below_the_fold_say_so_on_the_status_line() -> None:
+    """Advice and Monitor at 80x24 on lab-ssd (newuser11 #8): rows the list cannot show are said, as on
+    TRIM ("5 of 7 rows fit: ↓ for more"), not silently out of sight."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_advice(pilot)
+        await pilot.pause(0.1)
+        status = str(screen.query_one("#status", Static).render())
+        assert f"of {len(screen.rows)} rows fit: ↓ for more" in status
+        await pilot.press("6")
+        await settle(pilot)
+        await pilot.pause(0.2)
+        monitor = pilot.app.screen.query_one("#monitor-table", DataTable)
+        status = str(pilot.app.screen.query_one("#monitor-status", Static).render())
+        assert f"of {monitor.row_count} rows fit: ↓ for more" in status

@@ -40,6 +40,7 @@ from ..text.monitor import (
     rate_cells_key,
     writeback_lines,
 )
+from .fold_note import fold_note
 from .screen_help import MONITOR_HELP
 from .selection import Selection, choose, chosen
 
@@ -450,6 +451,7 @@ class MonitorScreen(Screen[None]):
         self.call_after_refresh(self._fit_heights)
         if self.sample is not None:  # the status line is fitted to the width
             self._draw_summary(self.sample)
+            self.call_after_refresh(self._redraw_status)  # and says the rows below the new fold
 
     def _fit_columns(self, width: int) -> None:
         """Put "who does the I/O" beside the table only when every column still fits; otherwise under
@@ -809,6 +811,12 @@ class MonitorScreen(Screen[None]):
         if height != self._table_rows:
             self._table_rows = height
             table.styles.height = height if height is not None else "1fr"
+            self.call_after_refresh(self._redraw_status)
+
+    def _redraw_status(self) -> None:
+        """The status line again once the table has its height (it says the rows below the fold)."""
+        if self.sample is not None:
+            self._draw_summary(self.sample)
 
     def _draw_summary(self, sample: MonitorSample) -> None:
         parts = [cpu_line(sample.cpu, self.root.live) if self.root.live else
@@ -838,6 +846,10 @@ class MonitorScreen(Screen[None]):
         elif self.root.live:
             status.append(f"every {self.interval:g} s · {self.hotplug_note}")
         first = 1 + bool(self.hidden_columns and self.filter_text)  # what the table leaves out comes first
+        below = fold_note(self.query_one("#monitor-table", DataTable))
+        if below:  # and the rows below the fold
+            status.insert(first if self.hidden_columns or self.filter_text else 0, below)
+            first = first + 1 if self.hidden_columns or self.filter_text else 1
         parts = [(part, 0 if index < first else 1) for index, part in enumerate(status)]
         self._show("#monitor-status", Text(fit_parts(parts, width)))
 
