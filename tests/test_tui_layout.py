@@ -426,3 +426,25 @@ async def test_lists_with_rows_below_the_fold_say_so_on_the_status_line() -> Non
         monitor = pilot.app.screen.query_one("#monitor-table", DataTable)
         status = str(pilot.app.screen.query_one("#monitor-status", Static).render())
         assert f"of {monitor.row_count} rows fit: ↓ for more" in status
+
+
+async def test_the_report_notice_covers_whole_footer_keys_and_leaves_no_stray_letter(
+        tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """At 80x24 (newuser11 #8) the notice lay over `^p palett` and left its `e` beside the path: it now
+    spans the screen's width over the footer's rows, so no key is half covered."""
+    monkeypatch.chdir(tmp_path)
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await pilot.pause()
+        app.screen.query_one("#report-path").value = "diskdoctor-vm-20261126-1053.html"
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.pause(0.5)
+        from textual.widgets._toast import Toast
+
+        toast = app.screen.query_one(Toast)
+        footer = app.screen.query_one("FittedFooter")
+        assert toast.region.x == 0 and toast.region.width == 80
+        assert toast.region.bottom == footer.region.bottom
