@@ -448,3 +448,21 @@ async def test_the_report_notice_covers_whole_footer_keys_and_leaves_no_stray_le
         footer = app.screen.query_one("FittedFooter")
         assert toast.region.x == 0 and toast.region.width == 80
         assert toast.region.bottom == footer.region.bottom
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_the_header_names_the_app_from_120_columns_on_every_screen(size: tuple[int, int]) -> None:
+    """One rule (newuser11 #8, README "Header and footer"): below 120 columns the header drops
+    "diskdoctor —" on every screen, however short the screen's words (Monitor's are short); at 120 it
+    leads where it fits."""
+    from textual.widgets._header import HeaderTitle
+
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        await pilot.pause(0.2)
+        header = app.screen.query_one(HeaderTitle)
+        shown = "".join(segment.text for segment in header.render_lines(header.region.reset_offset)[0])
+        assert ("diskdoctor —" in shown) == (size[0] >= 120), shown
