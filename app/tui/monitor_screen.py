@@ -255,6 +255,8 @@ class MonitorScreen(Screen[None]):
         """The figure column the rows are sorted by (largest first), or None: grouped by filesystem."""
         self._placed_key: str | None = None
         self._table_rows: int | None = None
+        self._fold_said = ""
+        """The rows-below-the-fold note the status line says now."""
         self._who_lines = 0
         """The most lines "who does the I/O" has held (under the table it gets as many rows, up to half)."""
         """The table's height when the side pane is under it (None: the whole body's, beside)."""
@@ -274,6 +276,7 @@ class MonitorScreen(Screen[None]):
         yield FittedFooter()
 
     def on_mount(self) -> None:
+        self.screen_layout_refresh_signal.subscribe(self, self._laid_out)
         self.sub_title = "Live I/O per layer" if self.root.live else "I/O counters of the capture"
         self._columns = COLUMNS if self.root.live else COUNTER_COLUMNS
         self._fit_columns(self.size.width or self.app.size.width)
@@ -813,6 +816,11 @@ class MonitorScreen(Screen[None]):
             table.styles.height = height if height is not None else "1fr"
             self.call_after_refresh(self._redraw_status)
 
+    def _laid_out(self, _screen: object) -> None:
+        """After each layout: the status again when the rows below the fold are no longer what it says."""
+        if fold_note(self.query_one("#monitor-table", DataTable)) != self._fold_said:
+            self._redraw_status()
+
     def _redraw_status(self) -> None:
         """The status line again once the table has its height (it says the rows below the fold)."""
         if self.sample is not None:
@@ -846,7 +854,7 @@ class MonitorScreen(Screen[None]):
         elif self.root.live:
             status.append(f"every {self.interval:g} s · {self.hotplug_note}")
         first = 1 + bool(self.hidden_columns and self.filter_text)  # what the table leaves out comes first
-        below = fold_note(self.query_one("#monitor-table", DataTable))
+        below = self._fold_said = fold_note(self.query_one("#monitor-table", DataTable))
         if below:  # and the rows below the fold
             status.insert(first if self.hidden_columns or self.filter_text else 0, below)
             first = first + 1 if self.hidden_columns or self.filter_text else 1
