@@ -466,3 +466,17 @@ async def test_the_header_names_the_app_from_120_columns_on_every_screen(size: t
         header = app.screen.query_one(HeaderTitle)
         shown = "".join(segment.text for segment in header.render_lines(header.region.reset_offset)[0])
         assert ("diskdoctor —" in shown) == (size[0] >= 120), shown
+
+
+async def test_advice_details_name_the_finding_id_once() -> None:
+    """newuser11 #8: the pane said `ETCD-FSYNC-P99 · /dev/shm` and the card under it `WARN  ETCD-FSYNC-P99`;
+    the id is now said once, above the card, and the card's first line is its severity and title."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_advice(pilot)
+        finding = screen.selected()
+        header = screen.query_one("#advice-details-title", Static)
+        title = "".join(segment.text for segment in header.render_lines(header.region.reset_offset)[0])
+        card = screen.query_one("#advice-card").plain
+        assert title.strip().startswith(finding.id)
+        assert finding.id not in card.split("\n")[0] and card.split("\n")[0].strip().startswith("WARN")

@@ -138,7 +138,7 @@ def card_text(content: CardContent) -> Group:
     head = Text()
     badge = content.badge_style or SEVERITY_STYLES.get(content.severity, "reverse")
     head.append(f" {content.severity.upper()} ", badge)
-    head.append(f" {content.id}\n", "bold")
+    head.append(f" {content.id}\n" if content.id else " ", "bold")  # no id (said above): the text follows
     head.append(content.text + "\n", "bold" if content.why else "")
     parts: list[Text | ShellBlock | HangingLines] = [head]
     if content.evidence:
