@@ -480,3 +480,21 @@ async def test_advice_details_name_the_finding_id_once() -> None:
         card = screen.query_one("#advice-card").plain
         assert title.strip().startswith(finding.id)
         assert finding.id not in card.split("\n")[0] and card.split("\n")[0].strip().startswith("WARN")
+
+
+async def test_monitor_sorted_rows_put_one_space_before_every_mountpoint() -> None:
+    """Monitor at 120x40 on lab-ssd, sorted (newuser11 #8): one space before the mountpoint on every row
+    (it was one for the longest names, two elsewhere), and every name whole."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        await pilot.press("o")
+        await pilot.pause()
+        screen = app.screen
+        table = screen.query_one("#monitor-table", DataTable)
+        cells = [plain_cells(table, row)[0] for row in range(table.row_count)]
+        with_mount = [cell for cell in cells if " /" in cell]
+        assert with_mount and not any("  /" in cell for cell in with_mount), with_mount
+        assert "vg0-pool_nopassdown-tpool /lab/thin_nopassdown" in cells

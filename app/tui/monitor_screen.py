@@ -179,22 +179,20 @@ def sorted_label(layer: LayerSample, mountpoints: tuple[str, ...]) -> str:
     """A sorted row's device: its name, then the first mountpoint it serves and how many more ("sda
     /lab/data +9": a disk under ten filesystems is not read as the first one's alone)."""
     first = visible(mountpoints[0]) if mountpoints else ""
-    return f"{visible(layer.row.name)}  {first}{more_note(mountpoints)}".rstrip()
+    return f"{visible(layer.row.name)} {first}{more_note(mountpoints)}".rstrip()
 
 
 def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, style: str | object) -> Text:
     """The sorted row's device cell in `cells`: the name whole when it can be, the first mountpoint (dim)
     cut in the middle to what is left (its last folder kept, which names the place), and "+N" more whole;
-    one space before the mountpoint instead of two where that keeps it whole."""
+    one space before the mountpoint on every row (it is dim: the style sets it apart from the name)."""
     mount, more = (visible(mountpoints[0]) if mountpoints else ""), more_note(mountpoints)
-    least = min(cell_len(mount), SORTED_MOUNT_CELLS) + 2 + len(more) if mount else 0  # a long name leaves it
+    least = min(cell_len(mount), SORTED_MOUNT_CELLS) + 1 + len(more) if mount else 0  # a long name leaves it
     name = middle_ellipsis(visible(layer.row.name), max(cells - least, cells // 2))
-    room = cells - cell_len(name) - 2 - len(more)
-    gap = " " if room == cell_len(mount) - 1 else "  "  # one cell short: one space keeps it whole (dim)
-    room += len("  ") - len(gap)
+    room = cells - cell_len(name) - 1 - len(more)
     cell = Text(name, style=style)  # type: ignore[arg-type]
     if room >= 1 and mount:
-        cell.append(gap + middle_ellipsis(mount, room) + more, style="dim")
+        cell.append(" " + middle_ellipsis(mount, room) + more, style="dim")
     return cell
 
 
