@@ -434,7 +434,7 @@ class AdviceScreen(Screen[None]):
         self._header_lines = lines                                            # when its height changes
         card = self.query_one("#advice-card", FindingCard)
         card.display = True
-        card.show(replace(card_content(finding), id=""))  # the pane's title names the id already
+        card.show(replace(card_content(finding), id_shown=False))  # the pane's title names the id already
 
     def selected(self) -> Finding | None:
         """The finding under the cursor."""
