@@ -273,3 +273,17 @@ def test_runs_screen_wal_loads_comparison_snapshot(snap_compare, private_state_d
         await pilot.pause()
 
     assert snap_compare(DiskDoctorApp(fixture_root(FIXTURE)), terminal_size=size, run_before=compare_two)
+
+
+async def test_the_comparison_text_keeps_a_cell_from_its_scrollbar_at_80(three_runs: list[str]) -> None:
+    """Runs at 80x24 comparing two runs (newuser11 #8): the pane scrolls, and its text never touches the
+    scrollbar (`…quiet moments)▇▇`)."""
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_runs(pilot)
+        await pilot.press("space", "down", "space")
+        await pilot.pause()
+        pane = app.screen.query_one("#runs-detail-pane")
+        text = app.screen.query_one("#runs-detail").content_region
+        assert pane.max_scroll_y > 0 and pane.vertical_scrollbar.display
+        assert text.right + 1 <= pane.vertical_scrollbar.region.x  # one blank cell between

@@ -393,3 +393,108 @@ def test_a_run_that_does_not_fit_says_what_to_lower_and_what_it_costs() -> None:
                       "margin), 250.0 MiB free")
     assert "lower the size field" in said and "flatter the device" in said
     assert space_hint("/mnt/x does not exist") == "/mnt/x does not exist"
+
+
+async def test_advice_gives_subjects_the_cells_the_finding_column_does_not_draw() -> None:
+    """long-names at 200 (newuser11 #4): the Finding column is as wide as its widest line, and the long
+    subjects it leaves room for are shown whole, not cut beside ~50 blank title cells."""
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await open_advice(pilot)
+        table = screen.query_one("#advice-table", DataTable)
+        finding = list(table.columns.values())[1].width
+        titles = [plain_cells(table, row)[1] for row in range(table.row_count)]
+        drawn = max(len(line) for title in titles for line in title.split("\n"))
+        assert drawn == finding
+        subjects = [plain_cells(table, row)[2] for row in range(table.row_count)]
+        assert "2: /, /srv/postgresql/16/main/pg_wal_archive_for_point_in_time_recovery" in subjects
+        assert "…" not in subjects[0]
+
+
+async def test_lists_with_rows_below_the_fold_say_so_on_the_status_line() -> None:
+    """Advice and Monitor at 80x24 on lab-ssd (newuser11 #8): rows the list cannot show are said, as on
+    TRIM ("5 of 7 rows fit: ↓ for more"), not silently out of sight."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_advice(pilot)
+        await pilot.pause(0.1)
+        status = str(screen.query_one("#status", Static).render())
+        assert f"of {len(screen.rows)} rows fit: ↓ for more" in status
+        await pilot.press("6")
+        await settle(pilot)
+        await pilot.pause(0.2)
+        monitor = pilot.app.screen.query_one("#monitor-table", DataTable)
+        status = str(pilot.app.screen.query_one("#monitor-status", Static).render())
+        assert f"of {monitor.row_count} rows fit: ↓ for more" in status
+
+
+async def test_the_report_notice_covers_whole_footer_keys_and_leaves_no_stray_letter(
+        tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """At 80x24 (newuser11 #8) the notice lay over `^p palett` and left its `e` beside the path: it now
+    spans the screen's width over the footer's rows, so no key is half covered."""
+    monkeypatch.chdir(tmp_path)
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await pilot.pause()
+        app.screen.query_one("#report-path").value = "diskdoctor-vm-20261126-1053.html"
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.pause(0.5)
+        from textual.widgets._toast import Toast
+
+        toast = app.screen.query_one(Toast)
+        footer = app.screen.query_one("FittedFooter")
+        assert toast.region.x == 0 and toast.region.width == 80
+        assert toast.region.bottom == footer.region.bottom
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_the_header_names_the_app_from_120_columns_on_every_screen(size: tuple[int, int]) -> None:
+    """One rule (newuser11 #8, README "Header and footer"): below 120 columns the header drops
+    "diskdoctor —" on every screen, however short the screen's words (Monitor's are short); at 120 it
+    leads where it fits."""
+    from textual.widgets._header import HeaderTitle
+
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        await pilot.pause(0.2)
+        header = app.screen.query_one(HeaderTitle)
+        shown = "".join(segment.text for segment in header.render_lines(header.region.reset_offset)[0])
+        assert ("diskdoctor —" in shown) == (size[0] >= 120), shown
+
+
+async def test_advice_details_name_the_finding_id_once() -> None:
+    """newuser11 #8: the pane said `ETCD-FSYNC-P99 · /dev/shm` and the card under it `WARN  ETCD-FSYNC-P99`;
+    the id is now said once, above the card, and the card's first line is its severity and title."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_advice(pilot)
+        finding = screen.selected()
+        header = screen.query_one("#advice-details-title", Static)
+        title = "".join(segment.text for segment in header.render_lines(header.region.reset_offset)[0])
+        card = screen.query_one("#advice-card").plain
+        assert title.strip().startswith(finding.id)
+        assert finding.id not in card.split("\n")[0] and card.split("\n")[0].strip().startswith("WARN")
+
+
+async def test_monitor_sorted_rows_put_one_space_before_every_mountpoint() -> None:
+    """Monitor at 120x40 on lab-ssd, sorted (newuser11 #8): one space before the mountpoint on every row
+    (it was one for the longest names, two elsewhere), and every name whole."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        await pilot.press("o")
+        await pilot.pause()
+        screen = app.screen
+        table = screen.query_one("#monitor-table", DataTable)
+        cells = [plain_cells(table, row)[0] for row in range(table.row_count)]
+        with_mount = [cell for cell in cells if " /" in cell]
+        assert with_mount and not any("  /" in cell for cell in with_mount), with_mount
+        assert "vg0-pool_nopassdown-tpool /lab/thin_nopassdown" in cells

@@ -33,6 +33,8 @@ class CardContent:
     why: str = ""
     badge_style: str | None = None
     """The severity badge's style from the caller's vocabulary (else this module's default)."""
+    id_shown: bool = True
+    """Whether the card names the id (False where the pane above the card names it already)."""
 
 
 EVIDENCE_INDENT = 2
@@ -138,7 +140,7 @@ def card_text(content: CardContent) -> Group:
     head = Text()
     badge = content.badge_style or SEVERITY_STYLES.get(content.severity, "reverse")
     head.append(f" {content.severity.upper()} ", badge)
-    head.append(f" {content.id}\n", "bold")
+    head.append(f" {content.id}\n" if content.id_shown else " ", "bold")  # no id: the text follows
     head.append(content.text + "\n", "bold" if content.why else "")
     parts: list[Text | ShellBlock | HangingLines] = [head]
     if content.evidence:

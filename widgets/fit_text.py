@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 
 from rich.cells import cell_len
@@ -144,8 +144,10 @@ class FittedTitle:
     app's name never tells screens apart), else its first and last " · " parts, else its first part, cut at
     its end only when even that is too wide."""
 
-    def __init__(self, title: str, sub_title: str) -> None:
+    def __init__(self, title: str, sub_title: str, named: Callable[[], bool] | None = None) -> None:
         self.title, self.sub_title = title, sub_title
+        self.named = named
+        """Asked at each drawing: whether the app's name may lead (None: wherever it fits)."""
 
     def _full(self) -> Text:
         if not self.sub_title:
@@ -154,7 +156,8 @@ class FittedTitle:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
         full = self._full()
-        if cell_len(full.plain) <= options.max_width or not self.sub_title:
+        named = self.named is None or self.named()
+        if not self.sub_title or (named and cell_len(full.plain) <= options.max_width):
             yield full
             return
         parts = self.sub_title.split(SEPARATOR)

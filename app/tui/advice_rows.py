@@ -173,7 +173,27 @@ def plan_rows(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: in
         if best is None or score < best[0]:
             best = (score, plan)
     assert best is not None
-    return best[1]
+    return _narrowed(titles, subjects, room, spare_lines, *best)
+
+
+def _narrowed(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: int, spare_lines: int,
+              score: tuple[int, ...], plan: RowPlan) -> RowPlan:
+    """`plan` with the Finding column as wide as its widest drawn line and the cells it does not use given
+    to Subjects, where every title takes as many lines and fewer cells are cut in all (a path in a title
+    may be cut more where the Subjects column then shows it whole): a short title beside a wrapped one
+    leaves no blank cells while a subject is cut."""
+    drawn = max((cell_len(line) for title, lines in zip(titles, plan.heights, strict=True)
+                 for line in wrapped_title(title, plan.title, lines, _keep).split("\n")), default=plan.title)
+    if drawn >= plan.title:
+        return plan
+    narrow, narrow_score = _try(titles, subjects, drawn, room - drawn, spare_lines)
+    same_lines = all(title_lines(title, drawn) == title_lines(title, plan.title) for title in titles)
+    less_cut = narrow_score[0] + narrow_score[1] <= score[0] + score[1] and narrow_score[2] <= score[2]
+    return narrow if same_lines and less_cut else plan
+
+
+def _keep(text: str, width: int) -> str:
+    return text
 
 
 def _try(titles: Sequence[str], subjects: Sequence[Sequence[str]], width: int, subjects_width: int,

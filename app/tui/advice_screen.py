@@ -37,6 +37,7 @@ from ..core.runs.store import RunStore, RunStoreError
 from ..text.advice import summary_line
 from .advice_rows import plan_rows, subject_lines, wrap_at_slashes, wrapped_title
 from .cards import card_content
+from .fold_note import fold_note
 from .messages import HostLoadFailed
 from .screen_help import ADVICE_HELP
 from .selection import Selection, chosen
@@ -182,6 +183,7 @@ class AdviceScreen(Screen[None]):
         self._widths = ()
         self._fill_table()
         self._say_status()
+        self.call_after_refresh(self._say_status)  # once the list is laid out: the rows below its fold
         if self.rows:
             self._show(0)
             self.query_one("#advice-table", DataTable).focus()
@@ -197,6 +199,9 @@ class AdviceScreen(Screen[None]):
     def _say_status(self) -> None:
         """What is shown, then the key hints: a narrow line drops whole hints, the least needed first."""
         parts = [("↑↓ choose", 3), ("c copy fixes", 2), ("/ filter", 4), ("r read again", 5)]
+        below = fold_note(self.query_one("#advice-table", DataTable), self._heights)
+        if below:  # rows below the fold: said, as TRIM says it
+            parts.insert(0, (below, 0))
         if self.subject is not None:
             shown = f"{len(self.rows)} of {len(self.all_rows)} rows"
             parts.insert(0, (f"only {self.subject}: {shown} (a: all)", 0))  # the way back never drops
@@ -276,9 +281,13 @@ class AdviceScreen(Screen[None]):
     @on(FittedTable.Resized, "#advice-table")
     def _resized(self) -> None:
         self._fill_table()
+        if self.all_rows:
+            self._say_status()
 
     def on_resize(self) -> None:
         self._size_panes()
+        if self.all_rows:
+            self.call_after_refresh(self._say_status)  # the rows below the new fold
 
     def _title_of(self, row: MergedFinding) -> str:
         """The row's title as listed: the chosen subject's own, else one naming every subject; a saved
@@ -440,7 +449,7 @@ class AdviceScreen(Screen[None]):
         self._header_lines = lines                                            # when its height changes
         card = self.query_one("#advice-card", FindingCard)
         card.display = True
-        card.show(card_content(finding))
+        card.show(replace(card_content(finding), id_shown=False))  # the pane's title names the id already
 
     def selected(self) -> Finding | None:
         """The finding under the cursor."""

@@ -109,9 +109,10 @@ class DiskDoctorApp(App[None]):
         self.add_mode(RUNS_MODE, lambda: self.screen_class(RUNS_MODE)())
 
     def format_title(self, title: str, sub_title: str) -> FittedTitle:  # type: ignore[override]
-        """Every screen's header: "diskdoctor — what it shows", the screen's own words alone where both do
-        not fit (80 columns), so no title is cut where there is room for what tells the screens apart."""
-        return FittedTitle(title, sub_title)
+        """Every screen's header: "diskdoctor — what it shows" from NARROW_BELOW columns up, the screen's own
+        words alone below (one rule for every screen and root), so no title is cut where there is room for
+        what tells the screens apart."""
+        return FittedTitle(title, sub_title, named=lambda: self.size.width >= NARROW_BELOW)
 
     @property
     def guide_sizes(self) -> QuickSizes:

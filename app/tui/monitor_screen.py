@@ -40,6 +40,7 @@ from ..text.monitor import (
     rate_cells_key,
     writeback_lines,
 )
+from .fold_note import fold_note
 from .screen_help import MONITOR_HELP
 from .selection import Selection, choose, chosen
 
@@ -178,22 +179,20 @@ def sorted_label(layer: LayerSample, mountpoints: tuple[str, ...]) -> str:
     """A sorted row's device: its name, then the first mountpoint it serves and how many more ("sda
     /lab/data +9": a disk under ten filesystems is not read as the first one's alone)."""
     first = visible(mountpoints[0]) if mountpoints else ""
-    return f"{visible(layer.row.name)}  {first}{more_note(mountpoints)}".rstrip()
+    return f"{visible(layer.row.name)} {first}{more_note(mountpoints)}".rstrip()
 
 
 def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, style: str | object) -> Text:
     """The sorted row's device cell in `cells`: the name whole when it can be, the first mountpoint (dim)
     cut in the middle to what is left (its last folder kept, which names the place), and "+N" more whole;
-    one space before the mountpoint instead of two where that keeps it whole."""
+    one space before the mountpoint on every row (it is dim: the style sets it apart from the name)."""
     mount, more = (visible(mountpoints[0]) if mountpoints else ""), more_note(mountpoints)
-    least = min(cell_len(mount), SORTED_MOUNT_CELLS) + 2 + len(more) if mount else 0  # a long name leaves it
+    least = min(cell_len(mount), SORTED_MOUNT_CELLS) + 1 + len(more) if mount else 0  # a long name leaves it
     name = middle_ellipsis(visible(layer.row.name), max(cells - least, cells // 2))
-    room = cells - cell_len(name) - 2 - len(more)
-    gap = " " if room == cell_len(mount) - 1 else "  "  # one cell short: one space keeps it whole (dim)
-    room += len("  ") - len(gap)
+    room = cells - cell_len(name) - 1 - len(more)
     cell = Text(name, style=style)  # type: ignore[arg-type]
     if room >= 1 and mount:
-        cell.append(gap + middle_ellipsis(mount, room) + more, style="dim")
+        cell.append(" " + middle_ellipsis(mount, room) + more, style="dim")
     return cell
 
 
@@ -254,6 +253,8 @@ class MonitorScreen(Screen[None]):
         """The figure column the rows are sorted by (largest first), or None: grouped by filesystem."""
         self._placed_key: str | None = None
         self._table_rows: int | None = None
+        self._fold_said = ""
+        """The rows-below-the-fold note the status line says now."""
         self._who_lines = 0
         """The most lines "who does the I/O" has held (under the table it gets as many rows, up to half)."""
         """The table's height when the side pane is under it (None: the whole body's, beside)."""
@@ -273,6 +274,7 @@ class MonitorScreen(Screen[None]):
         yield FittedFooter()
 
     def on_mount(self) -> None:
+        self.screen_layout_refresh_signal.subscribe(self, self._laid_out)
         self.sub_title = "Live I/O per layer" if self.root.live else "I/O counters of the capture"
         self._columns = COLUMNS if self.root.live else COUNTER_COLUMNS
         self._fit_columns(self.size.width or self.app.size.width)
@@ -450,6 +452,7 @@ class MonitorScreen(Screen[None]):
         self.call_after_refresh(self._fit_heights)
         if self.sample is not None:  # the status line is fitted to the width
             self._draw_summary(self.sample)
+            self.call_after_refresh(self._redraw_status)  # and says the rows below the new fold
 
     def _fit_columns(self, width: int) -> None:
         """Put "who does the I/O" beside the table only when every column still fits; otherwise under
@@ -809,6 +812,17 @@ class MonitorScreen(Screen[None]):
         if height != self._table_rows:
             self._table_rows = height
             table.styles.height = height if height is not None else "1fr"
+            self.call_after_refresh(self._redraw_status)
+
+    def _laid_out(self, _screen: object) -> None:
+        """After each layout: the status again when the rows below the fold are no longer what it says."""
+        if fold_note(self.query_one("#monitor-table", DataTable)) != self._fold_said:
+            self._redraw_status()
+
+    def _redraw_status(self) -> None:
+        """The status line again once the table has its height (it says the rows below the fold)."""
+        if self.sample is not None:
+            self._draw_summary(self.sample)
 
     def _draw_summary(self, sample: MonitorSample) -> None:
         parts = [cpu_line(sample.cpu, self.root.live) if self.root.live else
@@ -838,6 +852,10 @@ class MonitorScreen(Screen[None]):
         elif self.root.live:
             status.append(f"every {self.interval:g} s · {self.hotplug_note}")
         first = 1 + bool(self.hidden_columns and self.filter_text)  # what the table leaves out comes first
+        below = self._fold_said = fold_note(self.query_one("#monitor-table", DataTable))
+        if below:  # and the rows below the fold
+            status.insert(first if self.hidden_columns or self.filter_text else 0, below)
+            first = first + 1 if self.hidden_columns or self.filter_text else 1
         parts = [(part, 0 if index < first else 1) for index, part in enumerate(status)]
         self._show("#monitor-status", Text(fit_parts(parts, width)))
 

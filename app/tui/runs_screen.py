@@ -29,6 +29,7 @@ from ..core.runs.record import SavedRun
 from ..core.runs.render_guard import RunRenderError, rendering
 from ..core.runs.store import RunListing, RunStore, RunStoreError
 from ..text.runs import ASIDE, LIMIT, TAGS, compare_lines, headline_parts, list_row, show_lines
+from .fold_note import fold_note
 from .screen_help import RUNS_HELP
 from .selection import choose
 
@@ -291,6 +292,7 @@ class RunsScreen(Screen[None]):
             self.query_one(DataTable).move_cursor(row=ids.index(was.id))
         self.query_one(FilterBar).counted(len(self.runs), len(self.all_runs))
         self._show_status()
+        self.call_after_refresh(self._show_status)  # once the list has its height: the runs below its fold
         self._show_detail()
 
     def _show_status(self) -> None:
@@ -300,6 +302,10 @@ class RunsScreen(Screen[None]):
         if self.filter_text:  # the count of saved runs is in the note: the status keeps its hint
             note = filter_note(self.filter_text, len(self.runs), len(self.all_runs), "runs")
             status = [note, text.removeprefix(f"{self._count_text()} · ")]
+        below = fold_note(self.query_one("#runs-table", DataTable))
+        if below:  # runs below the fold are said, next to how many there are
+            head, _, rest = status[0].partition(" · ")
+            status[0:1] = [head, below, *([rest] if rest else [])]
         self.query_one("#runs-status", Static).update(Text(" · ".join(status)))
         self.sub_title = self._title()
 
@@ -322,10 +328,12 @@ class RunsScreen(Screen[None]):
         """The one run's detail wrapped again to the new width (its continuation lines hang)."""
         if len(self.picked) < MAX_PICKS:
             self.call_after_refresh(self._show_detail)
+        self.call_after_refresh(self._show_status)  # the runs below the new fold
 
     @on(FittedTable.Resized, "#runs-table")
     def _resized(self) -> None:
         self._fill_table()
+        self._show_status()
 
     def _size_list_height(self, widths: tuple[int, ...]) -> None:
         """The list as tall as its rows (LIST_MIN_ROWS at least, LIST_MOST_SHARE of the screen at most): a
@@ -484,6 +492,7 @@ class RunsScreen(Screen[None]):
         for row_run in self.runs:
             table.update_cell(row_run.id, "pick", self._mark(row_run.id))
         self._show_status()
+        self.call_after_refresh(self._show_status)  # once the list has its height: the runs below its fold
         self._show_detail()
 
     def action_clear(self) -> None:
@@ -493,6 +502,7 @@ class RunsScreen(Screen[None]):
         for run in self.runs:
             table.update_cell(run.id, "pick", self._mark(run.id))
         self._show_status()
+        self.call_after_refresh(self._show_status)  # once the list has its height: the runs below its fold
         self._show_detail()
 
     def action_reload(self) -> None:
