@@ -74,9 +74,9 @@ async def test_a_sorted_disk_says_how_many_filesystems_it_serves(size: tuple[int
         table = screen.query_one("#monitor-table", DataTable)
         lines = screen_lines(app)[table.region.y + 1:table.region.bottom]
         sda = next(line for line in lines if line.startswith(" sda "))
-        assert sda.startswith(f" sda  /lab/data +{len(served['sda']) - 1} "), sda
+        assert sda.startswith(f" sda /lab/data +{len(served['sda']) - 1} "), sda
         md0 = next(line for line in lines if line.startswith(" md0 "))
-        assert md0.startswith(" md0  /lab/raid0 ") and "+" not in md0[:25], md0
+        assert md0.startswith(" md0 /lab/raid0 ") and "+" not in md0[:25], md0
         device = table.columns[next(iter(table.columns))]  # type: ignore[index]
         labels = [str(table.get_row_at(row)[0]) for row in range(table.row_count)]
         assert device.width <= max(len(label) for label in labels)  # as wide as its content, no wider
@@ -175,7 +175,7 @@ async def test_a_sorted_long_mountpoint_takes_the_room_the_details_pane_leaves()
         await pilot.pause(0.2)
         assert not screen.has_class("-side-below") and not screen.hidden_columns
         lines = screen_lines(app)
-        row = next(line for line in lines if line.startswith(" nvme1n1p1  "))
-        assert " nvme1n1p1  /srv/postgresql/16/main/pg_wal_archive_for_point_in_time_recovery +1 " in row, row
+        row = next(line for line in lines if line.startswith(" nvme1n1p1 "))
+        assert " nvme1n1p1 /srv/postgresql/16/main/pg_wal_archive_for_point_in_time_recovery +1 " in row, row
         table = screen.query_one("#monitor-table", DataTable)
         assert table.columns[next(iter(table.columns))].width > 72  # type: ignore[index]

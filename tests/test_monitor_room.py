@@ -54,7 +54,7 @@ async def test_sorted_rows_keep_the_mountpoint_they_serve(size: tuple[int, int])
         table = screen.query_one("#monitor-table", DataTable)
         lines = screen_lines(app)[table.region.y + 1:table.region.y + 1 + table.row_count]
         assert not any(line.startswith(" /") for line in lines)  # no title rows
-        assert any(line.startswith(" nvme0n1p2  / ") for line in lines), lines
+        assert any(line.startswith(" nvme0n1p2 / ") for line in lines), lines
         for name in ("luks-e", "vg_elast", "nvme0n1p1 ", "nvme1n1p1 "):
             row = row_of(lines, name)
             assert "/mount" in row or "recovery" in row or "/srv/" in row, row
