@@ -371,7 +371,10 @@ def test_runs_judged_at_different_loads_are_compared_at_every_load() -> None:
     lines = compare_lines(comparison)
     text = "\n".join(lines)
     assert "+900%" not in text and "better" not in text
-    heading = lines.index("  at 500 writes/s, steady (judged)")
+    # newuser12 #1: each run judged a different load, so each heading says whose verdict judged it
+    heading = lines.index("  at 500 writes/s, steady (judged by the candidate's verdict)")
+    assert "  at 50 writes/s, steady (judged by the baseline's verdict)" in lines
+    assert comparison.judged_by == {"500 writes/s, steady": "candidate", "50 writes/s, steady": "baseline"}
     assert lines[heading + 3].split()[:4] == ["p99", "fdatasync", "from", "due"]  # the heading names the load
     assert "p99 fdatasync from due at 500 writes/s, steady +231%" in text  # the conclusion names its load
     assert comparison.not_comparable() is None

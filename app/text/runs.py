@@ -193,11 +193,13 @@ def compare_lines(comparison: Comparison, *, judged_only: bool = False,
 
 
 def _load_heading(delta: MetricDelta, comparison: Comparison) -> str:
-    """"at 500 writes/s, steady (judged)", "closed loop (capacity), not judged": the load of the rows
+    """"at 500 writes/s, steady (judged)", "at 50 writes/s, steady (judged by the baseline's verdict)" when
+    the two verdicts cited different loads, "closed loop (capacity), not judged": the load of the rows
     under it (two WAL runs are compared load by load)."""
     load = str(delta.load)
     if delta.load in comparison.judged_loads:
-        return f"  at {load} (judged)"
+        by = comparison.judged_by.get(load, "both")  # two runs can judge different loads: say whose
+        return f"  at {load} (judged)" if by == "both" else f"  at {load} (judged by the {by}'s verdict)"
     return f"  {load}, not judged" if load.startswith("closed loop") else f"  at {load} (not judged)"
 
 

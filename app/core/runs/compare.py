@@ -134,6 +134,8 @@ class Comparison:
     """WAL loads only one run measured: (load, "baseline" or "candidate", run id); never compared."""
     judged_loads: list[str] = field(default_factory=list)
     """The loads the two WAL verdicts cited that both runs measured (their figures are the judged ones)."""
+    judged_by: dict[str, str] = field(default_factory=dict)
+    """Each judged load's verdict: "baseline", "candidate" or "both" (two runs can judge different loads)."""
 
     def loads_note(self) -> str | None:
         """"not compared, measured by one run only: 500 writes/s, steady: only in the candidate, 3202";
@@ -358,8 +360,11 @@ def compare_runs(first: SavedRun, second: SavedRun) -> Comparison:
             for side, run, mine, other in (("baseline", baseline, before_loads, after_loads),
                                            ("candidate", candidate, after_loads, before_loads))
             for load in sorted(dict.fromkeys(mine), key=_load_rank) if load not in other]
+    judged_by = {load_text(*load): ("both" if _load_of(baseline) == _load_of(candidate)  # type: ignore[arg-type]
+                                    else "candidate" if load == _load_of(candidate) else "baseline")
+                 for load in judged}
     return _marked(Comparison(baseline, candidate, deltas, _param_changes(baseline, candidate), unmatched,
-                              only, [load_text(*load) for load in judged]))  # type: ignore[arg-type]
+                              only, [load_text(*load) for load in judged], judged_by))  # type: ignore[arg-type]
 
 
 def _marked(comparison: Comparison) -> Comparison:
