@@ -52,3 +52,13 @@ async def test_the_one_line_footer_has_a_space_on_each_side_of_its_bar(fixture_m
         await open_bench(app, pilot)
         footer = footer_text(app)
         assert "[ ] Workload │ F1 Help" in footer, footer  # was "Workload│ F1"
+
+
+def test_a_narrow_footer_leaves_out_fio_before_run_longer() -> None:
+    """newuser12 #6: at 80 columns after a multi-load WAL run (`c Chart` shown) the footer lost `l Longer`,
+    the advisor's usual fix printed just above it; a footer too narrow leaves out the last declared key
+    first, so Run longer and Run again come before fio side by side."""
+    from diskdoctor.app.tui.bench.screen import BenchScreen
+
+    order = [binding.action for binding in BenchScreen.BINDINGS if not isinstance(binding, tuple)]
+    assert order.index("longer") < order.index("again") < order.index("fio")

@@ -112,10 +112,11 @@ class BenchScreen(SnapshotScreen):
                 tooltip="Scroll the chart, figures and verdict back up."),
         Binding("c", "phase", "Chart load", tooltip="Show the run's next load on the chart, figures, "
                 "histogram and layer times (after a run they show the load the verdict judged)."),
-        Binding("f", "fio", "fio side by side", tooltip="Run the equivalent fio job on the same directory."),
-        Binding("a", "again", "Run again", tooltip="Run again with the same settings in the same directory."),
+        # the advisor's usual fix (run longer) before fio: a narrow footer leaves out the last declared first
         Binding("l", "longer", "Run longer",
                 tooltip="Run again as long as would settle an INCONCLUSIVE verdict, else 4 times as long."),
+        Binding("a", "again", "Run again", tooltip="Run again with the same settings in the same directory."),
+        Binding("f", "fio", "fio side by side", tooltip="Run the equivalent fio job on the same directory."),
         Binding("q", "app.quit", "Quit", tooltip="Quit diskdoctor."),
     ]
     busy: var[bool] = var(False)
