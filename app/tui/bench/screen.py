@@ -381,35 +381,27 @@ class BenchScreen(SnapshotScreen):
         if event.input.id != "bench-dir":
             self.action_start()
             return
-        if not self.root.live or self.busy:
-            return
-        form = self.query_one(BenchForm)
-        if not form.directory:
-            self._form_problem("Type a directory or pick a mounted filesystem first.")
-            return
-        try:
-            form.params()  # a field that cannot be read says so now, as Start would
-        except ParamError as err:
-            self._form_problem(str(err))
-            return
-        self.query_one("#bench-start", Button).focus()
-        self._status("Directory set: Enter or s starts; shift+Tab to set seconds or size first.")
+        if self.root.live and not self.busy and self._form_params() is not None:  # a problem says so now
+            self.query_one("#bench-start", Button).focus()
+            self._status("Directory set: Enter or s starts; shift+Tab to set seconds or size first.")
 
     @on(Button.Pressed, "#bench-start")
     def action_start(self) -> None:
         """Check the form and start a run with it."""
-        if not self.root.live:
-            return
+        if self.root.live and (params := self._form_params()) is not None:
+            self.start_run(params, self.query_one(BenchForm).directory)
+
+    def _form_params(self) -> object | None:
+        """The form's run parameters, or None after saying on the form what is missing or wrong."""
         form = self.query_one(BenchForm)
         if not form.directory:
             self._form_problem("Type a directory or pick a mounted filesystem first.")
-            return
+            return None
         try:
-            params = form.params()
+            return form.params()
         except ParamError as err:
             self._form_problem(str(err))
-            return
-        self.start_run(params, form.directory)
+            return None
 
     def start_run(self, params: object, directory: str) -> None:
         """Start the engine child for `params` in `directory` (nothing happens while a run is going)."""
