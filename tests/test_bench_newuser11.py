@@ -115,3 +115,18 @@ def test_benchmark_and_runs_round_a_latency_the_same_way() -> None:
     for line, figure in zip(("p50", "p99 ", "p99.9"), runs, strict=True):
         row = next(row for row in benchmark.splitlines() if row.startswith(line))
         assert figure in row, (row, figure)
+
+
+async def test_enter_on_a_directory_that_does_not_exist_says_so_and_stays_in_the_field() -> None:
+    """Enter in the directory field said "Directory set" for a path that does not exist (Start failed)."""
+    from diskdoctor.app.tui.app import DiskDoctorApp
+    from diskdoctor.probes.root import live_root
+    from test_bench_screen import open_bench
+
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_bench(app, pilot)
+        await pilot.press("slash", *"/nonexistent-diskdoctor-dir", "enter")
+        await pilot.pause()
+        assert screen.focused is not None and screen.focused.id == "bench-dir"
+        assert "no such directory" in str(screen.query_one("#bench-status").render())

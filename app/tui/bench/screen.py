@@ -381,7 +381,10 @@ class BenchScreen(SnapshotScreen):
         if event.input.id != "bench-dir":
             self.action_start()
             return
-        if self.root.live and not self.busy and self._form_params() is not None:  # a problem says so now
+        invalid = event.validation_result is not None and not event.validation_result.is_valid
+        if invalid and self.root.live and not self.busy:  # the field's own check: no such directory
+            self._form_problem("; ".join(event.validation_result.failure_descriptions))  # type: ignore[union-attr]
+        elif self.root.live and not self.busy and self._form_params() is not None:  # a problem says so now
             self.query_one("#bench-start", Button).focus()
             self._status("Directory set: Enter or s starts; shift+Tab to set seconds or size first.")
 
