@@ -514,12 +514,12 @@ TEXTS = (
     'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'key\',\'label\',\'unit\',\'before\',\'after\',\'lower_is_better\',\'judged\',\'noise\',\'load\',\'name\',\'comparable\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
     'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'key\',\'label\',\'unit\',\'before\',\'after\',\'lower_is_better\',\'judged\',\'noise\',\'load\',\'name\',\'comparable\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
     'def __create_fn__():\n def __hash__(self):\n  return hash((self.key,self.label,self.unit,self.before,self.after,self.lower_is_better,self.judged,self.noise,self.load,self.name,self.comparable,))\n return __hash__',
-    "def __create_fn__(_type_baseline, _type_candidate, _type_deltas, _type_param_changes, _type_unmatched, _type_only_in, _type_judged_loads, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_unmatched, _dflt_only_in, _dflt_judged_loads, _return_type):\n def __init__(self,baseline:_type_baseline,candidate:_type_candidate,deltas:_type_deltas,param_changes:_type_param_changes,unmatched:_type_unmatched=_dflt_unmatched,only_in:_type_only_in=_HAS_DEFAULT_FACTORY,judged_loads:_type_judged_loads=_HAS_DEFAULT_FACTORY)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'baseline',baseline)\n  __dataclass_builtins_object__.__setattr__(self,'candidate',candidate)\n  __dataclass_builtins_object__.__setattr__(self,'deltas',deltas)\n  __dataclass_builtins_object__.__setattr__(self,'param_changes',param_changes)\n  __dataclass_builtins_object__.__setattr__(self,'unmatched',unmatched)\n  __dataclass_builtins_object__.__setattr__(self,'only_in',_dflt_only_in() if only_in is _HAS_DEFAULT_FACTORY else only_in)\n  __dataclass_builtins_object__.__setattr__(self,'judged_loads',_dflt_judged_loads() if judged_loads is _HAS_DEFAULT_FACTORY else judged_loads)\n return __init__",
-    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(baseline={self.baseline!r}, candidate={self.candidate!r}, deltas={self.deltas!r}, param_changes={self.param_changes!r}, unmatched={self.unmatched!r}, only_in={self.only_in!r}, judged_loads={self.judged_loads!r})"\n return __repr__',
-    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.baseline,self.candidate,self.deltas,self.param_changes,self.unmatched,self.only_in,self.judged_loads,)==(other.baseline,other.candidate,other.deltas,other.param_changes,other.unmatched,other.only_in,other.judged_loads,)\n  return NotImplemented\n return __eq__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'baseline\',\'candidate\',\'deltas\',\'param_changes\',\'unmatched\',\'only_in\',\'judged_loads\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'baseline\',\'candidate\',\'deltas\',\'param_changes\',\'unmatched\',\'only_in\',\'judged_loads\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
-    'def __create_fn__():\n def __hash__(self):\n  return hash((self.baseline,self.candidate,self.deltas,self.param_changes,self.unmatched,self.only_in,self.judged_loads,))\n return __hash__',
+    "def __create_fn__(_type_baseline, _type_candidate, _type_deltas, _type_param_changes, _type_unmatched, _type_only_in, _type_judged_loads, _type_judged_by, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_unmatched, _dflt_only_in, _dflt_judged_loads, _dflt_judged_by, _return_type):\n def __init__(self,baseline:_type_baseline,candidate:_type_candidate,deltas:_type_deltas,param_changes:_type_param_changes,unmatched:_type_unmatched=_dflt_unmatched,only_in:_type_only_in=_HAS_DEFAULT_FACTORY,judged_loads:_type_judged_loads=_HAS_DEFAULT_FACTORY,judged_by:_type_judged_by=_HAS_DEFAULT_FACTORY)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'baseline',baseline)\n  __dataclass_builtins_object__.__setattr__(self,'candidate',candidate)\n  __dataclass_builtins_object__.__setattr__(self,'deltas',deltas)\n  __dataclass_builtins_object__.__setattr__(self,'param_changes',param_changes)\n  __dataclass_builtins_object__.__setattr__(self,'unmatched',unmatched)\n  __dataclass_builtins_object__.__setattr__(self,'only_in',_dflt_only_in() if only_in is _HAS_DEFAULT_FACTORY else only_in)\n  __dataclass_builtins_object__.__setattr__(self,'judged_loads',_dflt_judged_loads() if judged_loads is _HAS_DEFAULT_FACTORY else judged_loads)\n  __dataclass_builtins_object__.__setattr__(self,'judged_by',_dflt_judged_by() if judged_by is _HAS_DEFAULT_FACTORY else judged_by)\n return __init__",
+    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(baseline={self.baseline!r}, candidate={self.candidate!r}, deltas={self.deltas!r}, param_changes={self.param_changes!r}, unmatched={self.unmatched!r}, only_in={self.only_in!r}, judged_loads={self.judged_loads!r}, judged_by={self.judged_by!r})"\n return __repr__',
+    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.baseline,self.candidate,self.deltas,self.param_changes,self.unmatched,self.only_in,self.judged_loads,self.judged_by,)==(other.baseline,other.candidate,other.deltas,other.param_changes,other.unmatched,other.only_in,other.judged_loads,other.judged_by,)\n  return NotImplemented\n return __eq__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'baseline\',\'candidate\',\'deltas\',\'param_changes\',\'unmatched\',\'only_in\',\'judged_loads\',\'judged_by\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'baseline\',\'candidate\',\'deltas\',\'param_changes\',\'unmatched\',\'only_in\',\'judged_loads\',\'judged_by\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
+    'def __create_fn__():\n def __hash__(self):\n  return hash((self.baseline,self.candidate,self.deltas,self.param_changes,self.unmatched,self.only_in,self.judged_loads,self.judged_by,))\n return __hash__',
     "def __create_fn__(_type_name, _type_kind, _type_pattern, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,name:_type_name,kind:_type_kind,pattern:_type_pattern)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'name',name)\n  __dataclass_builtins_object__.__setattr__(self,'kind',kind)\n  __dataclass_builtins_object__.__setattr__(self,'pattern',pattern)\n return __init__",
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(name={self.name!r}, kind={self.kind!r}, pattern={self.pattern!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.name,self.kind,self.pattern,)==(other.name,other.kind,other.pattern,)\n  return NotImplemented\n return __eq__',
@@ -4718,8 +4718,8 @@ def __create_fn__():
  return __hash__
 CODES.append(__create_fn__.__code__)
 
-def __create_fn__(_type_baseline, _type_candidate, _type_deltas, _type_param_changes, _type_unmatched, _type_only_in, _type_judged_loads, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_unmatched, _dflt_only_in, _dflt_judged_loads, _return_type):
- def __init__(self,baseline:_type_baseline,candidate:_type_candidate,deltas:_type_deltas,param_changes:_type_param_changes,unmatched:_type_unmatched=_dflt_unmatched,only_in:_type_only_in=_HAS_DEFAULT_FACTORY,judged_loads:_type_judged_loads=_HAS_DEFAULT_FACTORY)->_return_type:
+def __create_fn__(_type_baseline, _type_candidate, _type_deltas, _type_param_changes, _type_unmatched, _type_only_in, _type_judged_loads, _type_judged_by, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_unmatched, _dflt_only_in, _dflt_judged_loads, _dflt_judged_by, _return_type):
+ def __init__(self,baseline:_type_baseline,candidate:_type_candidate,deltas:_type_deltas,param_changes:_type_param_changes,unmatched:_type_unmatched=_dflt_unmatched,only_in:_type_only_in=_HAS_DEFAULT_FACTORY,judged_loads:_type_judged_loads=_HAS_DEFAULT_FACTORY,judged_by:_type_judged_by=_HAS_DEFAULT_FACTORY)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'baseline',baseline)
   __dataclass_builtins_object__.__setattr__(self,'candidate',candidate)
   __dataclass_builtins_object__.__setattr__(self,'deltas',deltas)
@@ -4727,26 +4727,27 @@ def __create_fn__(_type_baseline, _type_candidate, _type_deltas, _type_param_cha
   __dataclass_builtins_object__.__setattr__(self,'unmatched',unmatched)
   __dataclass_builtins_object__.__setattr__(self,'only_in',_dflt_only_in() if only_in is _HAS_DEFAULT_FACTORY else only_in)
   __dataclass_builtins_object__.__setattr__(self,'judged_loads',_dflt_judged_loads() if judged_loads is _HAS_DEFAULT_FACTORY else judged_loads)
+  __dataclass_builtins_object__.__setattr__(self,'judged_by',_dflt_judged_by() if judged_by is _HAS_DEFAULT_FACTORY else judged_by)
  return __init__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(baseline={self.baseline!r}, candidate={self.candidate!r}, deltas={self.deltas!r}, param_changes={self.param_changes!r}, unmatched={self.unmatched!r}, only_in={self.only_in!r}, judged_loads={self.judged_loads!r})"
+  return self.__class__.__qualname__ + f"(baseline={self.baseline!r}, candidate={self.candidate!r}, deltas={self.deltas!r}, param_changes={self.param_changes!r}, unmatched={self.unmatched!r}, only_in={self.only_in!r}, judged_loads={self.judged_loads!r}, judged_by={self.judged_by!r})"
  return __repr__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.baseline,self.candidate,self.deltas,self.param_changes,self.unmatched,self.only_in,self.judged_loads,)==(other.baseline,other.candidate,other.deltas,other.param_changes,other.unmatched,other.only_in,other.judged_loads,)
+   return (self.baseline,self.candidate,self.deltas,self.param_changes,self.unmatched,self.only_in,self.judged_loads,self.judged_by,)==(other.baseline,other.candidate,other.deltas,other.param_changes,other.unmatched,other.only_in,other.judged_loads,other.judged_by,)
   return NotImplemented
  return __eq__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
-  if type(self) is cls or name in ('baseline','candidate','deltas','param_changes','unmatched','only_in','judged_loads',):
+  if type(self) is cls or name in ('baseline','candidate','deltas','param_changes','unmatched','only_in','judged_loads','judged_by',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
  return __setattr__
@@ -4754,7 +4755,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
-  if type(self) is cls or name in ('baseline','candidate','deltas','param_changes','unmatched','only_in','judged_loads',):
+  if type(self) is cls or name in ('baseline','candidate','deltas','param_changes','unmatched','only_in','judged_loads','judged_by',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
  return __delattr__
@@ -4762,7 +4763,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __hash__(self):
-  return hash((self.baseline,self.candidate,self.deltas,self.param_changes,self.unmatched,self.only_in,self.judged_loads,))
+  return hash((self.baseline,self.candidate,self.deltas,self.param_changes,self.unmatched,self.only_in,self.judged_loads,self.judged_by,))
  return __hash__
 CODES.append(__create_fn__.__code__)
 
