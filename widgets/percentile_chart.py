@@ -65,6 +65,15 @@ class PercentileChart(Widget):
         self._version = 0
         self._cache_key: tuple[int, Size] | None = None
         self._lines: list[Strip] = []
+        self._finished = False
+        self._whole_ms: float | None = None
+
+    def finish(self, finished: bool = True, whole_ms: float | None = None) -> None:
+        """The run has ended (False: a new one starts): the legend then keeps only the whole-phase figure
+        (`whole_ms`, the verdict's, when given) and names the per-interval lines without their last values,
+        so no half-second p99 is read as the verdict."""
+        self._finished, self._whole_ms = finished, whole_ms
+        self._changed()
 
     def clear_history(self, metric: str) -> None:
         """Forget all intervals (a new run starts); `metric` names the call in the title."""
@@ -170,9 +179,19 @@ class PercentileChart(Widget):
     def _legend(self, width: int) -> Strip:
         """Each series in its colour with its latest value, under the scope it covers: "last 0.5 s" for the
         interval's percentiles, "whole phase" for the cumulative p99 (so the live p99 is never read as the
-        verdict's whole-phase figure); narrower gaps, then fewer series, when narrow."""
+        verdict's whole-phase figure); narrower gaps, then fewer series, when narrow. After the run the
+        whole-phase figure comes first and the interval lines are named without values ("per 0.5 s")."""
         names = list(self._series_names)
         parts: list[tuple[str, Style]] = []
+        if self._finished:
+            parts = self._finished_parts(names)
+            for dropped in DROP_FOR_WIDTH:
+                if _cells(parts) <= width:
+                    break
+                if dropped in names:
+                    names.remove(dropped)
+                    parts = self._finished_parts(names)
+            return _strip(parts, width)
         for gap in ("  ", " "):
             parts = self._legend_parts(names, gap)
             if _cells(parts) <= width:
@@ -191,6 +210,30 @@ class PercentileChart(Widget):
         seconds = times[-1] - times[0] if len(times) == 2 and times[-1] > times[0] else \
             (times[-1] if times else 0.0)
         return f"last {round(seconds, 1):g} s" if seconds >= 0.05 else "last interval"
+
+    def _finished_parts(self, names: list[str]) -> list[tuple[str, Style]]:
+        """A finished run's legend: "whole phase: ━ p99 12.9 ms · per 0.5 s: ━ p50 ━ p90 ━ p99 ━ p99.9"."""
+        dim = self._style("chart--axis")
+        whole: list[tuple[str, Style]] = []
+        lines: list[tuple[str, Style]] = []
+        for index, name in enumerate(self._series_names):
+            if name not in names:
+                continue
+            swatch = ("━ ", self._style(self._series_classes[index]))
+            if name == CUMULATIVE:
+                latest = self._whole_ms if self._whole_ms is not None else \
+                    next((v for v in reversed(self._series[name]) if v is not None), None)
+                value = f" {format_latency_ms(latest)}" if latest is not None else ""
+                legend = f"{self._series_legends[index]}{value} "
+                whole += [(f"{WHOLE_PHASE}: ", dim), swatch, (legend, Style())]
+            else:
+                lines += [swatch, (f"{self._series_legends[index]} ", Style())]
+        if lines:
+            times = list(self._times)[:2]  # the run's own interval (the last one may be cut short)
+            step = times[1] - times[0] if len(times) == 2 else 0.0
+            scope = f"per {round(step, 1):g} s" if step >= 0.05 else "per interval"
+            lines.insert(0, (f"{'· ' if whole else ''}{scope}: ", dim))
+        return whole + lines
 
     def _legend_parts(self, names: list[str], gap: str) -> list[tuple[str, Style]]:
         """The interval's series after its scope label, then the cumulative p99 after "whole phase"."""

@@ -53,6 +53,7 @@ class LivePanel:
         chart = query(PercentileChart)
         series = kind_of(kind).form.series
         chart.set_series(list(series) if series else None)
+        chart.finish(False)
         chart.clear_history(workloads.metric_label(kind, params))
         query(LatencyBars).show_bands(HISTOGRAM_TITLE, [])
         query("#bench-layers-title", Static).update(view.LAYERS_LIVE_TITLE)
@@ -129,6 +130,7 @@ class LivePanel:
         """The end of a run: its progress in one line without the bar (a WAL run's verdict says its writes
         and time instead), its whole-run figures and layer times, and a WAL run's whole histogram."""
         query = self.screen.query_one
+        query(PercentileChart).finish()  # the legend keeps the whole phase's figure, not the last interval's
         layers = getattr(result, "layers", None)  # interference keeps them per phase: its last interval stays
         if layers is not None:
             rows = view.layer_rows(layers)
@@ -196,6 +198,8 @@ class LivePanel:
         for t, values in trace.points:
             chart.push(t, values)
         level = self.phases.level(result, index) if result is not None else None
+        p99 = level.latency.percentile(99.0) if level is not None else None
+        chart.finish(True, p99 / 1e6 if p99 is not None else None)  # the verdict's figure for this load
         if level is None:
             if trace.stats is not None:
                 query("#bench-stats", Static).update(trace.stats, layout=False)

@@ -29,7 +29,7 @@ from diskdoctor.probes.fio_json import FioSyncStats
 from diskdoctor.probes.fio_run import fio_available
 from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.root import Root
-from diskdoctor.probes.wal_params import ParamError, WalParams, profile_params
+from diskdoctor.probes.wal_params import ParamError, WalParams, load_text, profile_params
 from diskdoctor.probes.wal_target import Target
 from diskdoctor.widgets import LatencyBars, LayerTimeTable, PercentileChart, StatusLine
 from diskdoctor.widgets.figures_text import FiguresText
@@ -71,7 +71,14 @@ RUNNING_CHART_MIN = 9
 """While a run goes in one column, the chart gives up rows down to this so the live figures and the layer
 times fit (five plot rows still show the trend against the threshold)."""
 FIT_CHART_FROM = 36
-"""A terminal this tall or taller fits the running view by shortening the chart; shorter ones scroll."""
+"""A terminal this tall or taller fits the running view by shortening the chart; on a shorter one (80x24)
+the histogram waits for the run's end and the chart leaves room for the progress and the live p99."""
+SHORT_CHART_MIN = 6
+"""The chart's fewest rows (title, legend, two plot rows, the time axis) on a short terminal while it runs."""
+RIGHT_RULE_ROWS = 1
+"""The rule over the figures column in one column (assets/app.tcss: .-narrow #bench-right)."""
+STATS_TO_P99_ROWS = 4
+"""The live figures' rows down to the p99 (heading, p50, p90, p99)."""
 RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory", "workload"})
 """Actions that act on the form or start something: never on a capture (there is no form there)."""
 READY_HINT = "Pick a filesystem or type a directory, then press s (or Start)."
@@ -465,25 +472,58 @@ class BenchScreen(SnapshotScreen):
         """The host's contention so far, beside what the run says, while it goes."""
         if self.busy and self.running_parts:
             self._contention = ((message.text, 1 if message.busy else 3),)
-            self.query_one(StatusLine).say(*self.running_parts, *self._contention)
+            self._say_running()
 
     @on(IntervalReady)
     def show_interval(self, message: IntervalReady) -> None:
         self.live.show(message.snapshot)
         self.call_after_refresh(self._fit_running_chart)
-        if self.busy and self.running_parts:  # the progress, at any size (the pane may be below the fold)
-            unit = kind_of(self.kind).form.progress_unit
-            done = f"{self.live.last_progress:.0%} · {self.live.last_ops:,} {unit}"
-            head, *rest = self.running_parts
-            self.query_one(StatusLine).say(head, (done, 0), (self._phase, 2), *rest, *self._contention)
+        self._say_running()
+
+    def _say_running(self) -> None:
+        """While a run goes, the status line says what runs where, which load of how many, the progress and
+        the writes so far (at any size: the pane may be below the fold), whatever else is said beside it (the
+        host's contention arriving every 2 s took the progress away in newuser12's second load)."""
+        if not (self.busy and self.running_parts):
+            return
+        head, *rest = self.running_parts
+        if not self.live.last_t and not self.live.last_ops:  # no interval yet: "preparing" or the like
+            self.query_one(StatusLine).say(head, (self._phase, 0), *rest, *self._contention)
+            return
+        unit = kind_of(self.kind).form.progress_unit
+        done = f"{self.live.last_progress:.0%} · {self.live.last_ops:,} {unit}"
+        self.query_one(StatusLine).say(head, (self._load_of(), 0), (self._phase, 2), (done, 0), *rest,
+                                       *self._contention)
+
+    def _load_of(self) -> str:
+        """"load 2 of 3" while a WAL run with more than one load goes ("" otherwise): the load the engine
+        said it started, else the loads drawn so far."""
+        params = self.params
+        if not isinstance(params, WalParams) or self.live.figures.phased:
+            return ""
+        loads = [load_text(rate, params.arrival) for rate in params.rates]
+        loads += [load_text(None, "closed")] if params.capacity else []
+        now = loads.index(self._phase) + 1 if self._phase in loads else len(self.live.phases.traces)
+        return f"load {min(now, len(loads))} of {len(loads)}" if len(loads) > 1 and now else ""
 
     def _fit_running_chart(self) -> None:
         """In one column while a run goes, a shorter chart (down to RUNNING_CHART_MIN rows) so the live
         figures and where the time goes fit above the status line (newuser11 at 120x40 had to PgDn)."""
         chart, body = self.query_one(PercentileChart), self.query_one("#bench-body")
-        if not self.busy or not self.has_class("-narrow") or self.size.height < FIT_CHART_FROM:
+        histogram = self.query_one(LatencyBars)
+        if not self.busy or not self.has_class("-narrow"):
             chart.styles.min_height = chart.styles.height = None
+            histogram.display = True
             return
+        if self.size.height < FIT_CHART_FROM:  # 80x24: the progress and the live p99 under a short chart
+            histogram.display = False  # the whole run's histogram comes back when the run ends
+            pane = self.query_one("#bench-progress-text")
+            progress = pane.outer_size.height + pane.styles.margin.bottom
+            wanted = max(SHORT_CHART_MIN, body.size.height - RIGHT_RULE_ROWS - progress - STATS_TO_P99_ROWS)
+            if body.size.height and chart.outer_size.height != wanted:
+                chart.styles.min_height = chart.styles.height = wanted
+            return
+        histogram.display = True
         now = chart.outer_size.height
         overflow = body.virtual_size.height - body.size.height
         wanted = max(RUNNING_CHART_MIN, min(NARROW_CHART_ROWS, now - overflow))
@@ -495,6 +535,7 @@ class BenchScreen(SnapshotScreen):
         self.busy = False
         chart = self.query_one(PercentileChart)
         chart.styles.min_height = chart.styles.height = None  # the whole chart again after the run
+        self.query_one(LatencyBars).display = True  # and the histogram, left out while it ran at 80x24
         self.engine.ended()
         self.refresh_bindings()
         if message.result is None:
@@ -828,7 +869,10 @@ class BenchScreen(SnapshotScreen):
         """A phase of the run ("closed loop (capacity)… · Esc cancels"), said now and kept beside the
         progress."""
         self._phase = text.partition("…")[0]
-        self._status(text)
+        if self.busy and self.running_parts:  # keeps what the run is, its load and its progress
+            self._say_running()
+        else:
+            self._status(text)
 
     def _status(self, text: str) -> None:
         self.query_one(StatusLine).say(text)

@@ -158,10 +158,11 @@ def stats_text(interval: LatencyHistogram | None, total: LatencyHistogram, metri
         counts = [f"{count:,}" for count in behind] + [""]
         value_width = max(len(title), *map(len, aligned_column(values)))
         count_width = max(len("samples"), *map(len, counts))
-        head.append(f"  {title:>{value_width}} {'samples':>{count_width}}")
+        # two blanks between a figure and its sample count, so "2.49 µs 259,500" never reads as one value
+        head.append(f"  {title:>{value_width}}  {'samples':>{count_width}}")
         for row, (value, count) in enumerate(zip(aligned_column(values, value_width), counts, strict=True)):
             shaky = row < len(behind) and 0 < behind[row] < FEW_SAMPLES
-            rows[row].append(f"  {value} {count:>{count_width}}", style="yellow" if shaky else "")
+            rows[row].append(f"  {value}  {count:>{count_width}}", style="yellow" if shaky else "")
     text = Text("\n").join([head, *rows])
     if writes is not None and metric != "O_DSYNC write":
         text.append(f"\nwrite() alone, whole run: p50 {_ms(writes.percentile(50))} · "
@@ -182,8 +183,8 @@ def progress_text(progress: float, elapsed_s: float, ops: int, ops_per_s: float,
         text.append("━" * done, style="green")
         text.append("━" * (PROGRESS_CELLS - done), style="dim")
         text.append(f" {progress:.0%}", style="bold")
-        if load:
-            text.append(f" · at {load}", style="bold")
+        if load:  # "at 500 writes/s, steady", but "closed loop (capacity)": no rate to be at
+            text.append(f" · {load}" if load.startswith("closed loop") else f" · at {load}", style="bold")
         text.append("\n")
     eta = "done" if finished else time_left(progress, elapsed_s)
     pace = f"{ops:,} writes · {ops_per_s:,.0f} ops/s" if mb_s is None else \
