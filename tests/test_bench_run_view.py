@@ -1,0 +1,127 @@
+"""The Benchmark screen while a run goes and after it, as newuser12 saw it (issue 23): after a run the chart's
+legend keeps only the whole-phase figure (the verdict's), not the last half second's; every load of a run
+keeps its progress on the status line; at 80x24 the progress and the live p99 are above the fold; the
+figures' columns read apart and the capacity load is not "at closed loop"."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.bench import view
+from diskdoctor.app.tui.bench.messages import ContentionReady
+from diskdoctor.app.tui.bench.screen import BenchScreen
+from diskdoctor.probes.latency_histogram import LatencyHistogram
+from diskdoctor.probes.root import live_root
+from diskdoctor.widgets import PercentileChart
+from support.bench_fixed_run import PARAMS, TARGET, feed_fixed_run, fixed_snapshots
+from support.wal_support import tmpfs_dir
+from test_bench_phases import run_wal
+from test_bench_screen import open_bench, text_of
+
+__all__ = ["tmpfs_dir"]
+LOADS = ({"rate": 50.0, "arrival": "steady"}, {"rate": 500.0, "arrival": "steady"})
+
+
+def screen_lines(app: DiskDoctorApp) -> list[str]:
+    """The screen as a new user reads it in `tmux capture-pane`: one string per row."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def legend_row(app: DiskDoctorApp) -> str:
+    """The chart's legend (its second row) as drawn."""
+    chart = app.screen.query_one(PercentileChart)
+    return chart.render_line(1).text
+
+
+async def feed_two_loads(app: DiskDoctorApp, pilot) -> BenchScreen:  # type: ignore[no-untyped-def]
+    """A run of the etcd profile (50/s, 500/s, the capacity) streamed into its second load, with the host's
+    contention said after each load's intervals (as the run's worker posts it every 2 s)."""
+    screen = await open_bench(app, pilot)
+    screen.busy = True
+    screen.post_message(BenchScreen.RunStarted(TARGET, PARAMS))
+    for index, snapshot in enumerate(fixed_snapshots()):
+        screen.post_message(BenchScreen.IntervalReady(replace(snapshot, load=LOADS[index // 2])))
+        await pilot.pause()
+        screen.post_message(ContentionReady("host quiet", False))
+        await pilot.pause()
+    await pilot.pause(0.2)
+    return screen
+
+
+async def test_after_a_run_the_legend_shows_no_half_second_figure() -> None:
+    """newuser12: `last 0.5 s: ━ p50 2.76 ms … p99 11.0 ms … · whole phase: ━ p99 12.9 ms` stayed over the
+    judged chart after the run, so a half-second p99 (11.0) could be read as the verdict's (12.9)."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await open_bench(app, pilot)
+        feed_fixed_run(screen)
+        await pilot.pause(0.2)
+        legend = legend_row(app)
+        assert "last" not in legend, legend
+        assert legend.startswith("whole phase: ━ p99 "), legend
+        assert "per 0.5 s: ━ p50 ━ p90 ━ p99 ━ p99.9" in legend, legend
+
+
+async def test_after_a_real_run_the_legend_gives_the_verdicts_p99(tmpfs_dir: str) -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(200, 60)) as pilot:
+        await run_wal(app, pilot, tmpfs_dir)
+        legend = legend_row(app)
+        assert "last" not in legend, legend
+        whole = re.match(r"whole phase: ━ p99 ([\d.,]+ [mµn]?s)", legend)
+        assert whole, legend
+        head = text_of(app, "#bench-verdict").splitlines()[0]  # "FAIL p99 fdatasync … 10.6 ms >= …"
+        assert re.search(rf"steady {re.escape(whole.group(1))}[ ,]", head), \
+            (legend, text_of(app, "#bench-verdict"))
+
+
+async def test_the_legend_shows_the_last_interval_again_in_the_next_run() -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await open_bench(app, pilot)
+        feed_fixed_run(screen)
+        await pilot.pause(0.2)
+        screen.busy = True
+        screen.post_message(BenchScreen.RunStarted(TARGET, PARAMS))
+        screen.live.reset("wal", PARAMS)
+        screen.post_message(BenchScreen.IntervalReady(fixed_snapshots()[0]))
+        await pilot.pause(0.2)
+        assert legend_row(app).startswith("last 0.5 s: ━ p50"), legend_row(app)
+
+
+async def test_every_load_keeps_its_progress_on_the_status_line() -> None:
+    """newuser12, 80x24 tmpfs: in the second load the status read `Running custom on /dev/shm/x · Esc
+    cancels` (the host's contention, said every 2 s, replaced the progress)."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await feed_two_loads(app, pilot)
+        status = screen_lines(app)[-3]
+        assert "load 2 of 3" in status and "100% · 10,000 writes" in status, status
+
+
+async def test_at_80x24_the_progress_and_the_live_p99_are_above_the_fold() -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await feed_two_loads(app, pilot)
+        rows = screen_lines(app)
+        assert any("100% · at 500 writes/s, steady" in row for row in rows), "\n".join(rows)
+        assert any(re.match(r" p99 +[\d.]+ [mµ]s", row) for row in rows), "\n".join(rows)
+        assert any("limit 10 ms" in row for row in rows), "\n".join(rows)  # the chart stays, shorter
+
+
+def test_the_capacity_load_is_not_at_closed_loop() -> None:
+    text = view.progress_text(0.93, 4.0, 900, 200.0, load="closed loop (capacity)").plain
+    assert "93% · closed loop (capacity)" in text and "at closed" not in text, text
+    assert "at 500 writes/s" in view.progress_text(0.3, 1.0, 9, 9.0, load="500 writes/s, steady").plain
+
+
+def test_a_figure_and_its_sample_count_are_two_blanks_apart() -> None:
+    """newuser12 at 120: `p50   2.49 µs  34,840      2.49 µs 259,500` (the count touched the figure)."""
+    interval, total = LatencyHistogram(), LatencyHistogram()
+    interval.record_many([2_490] * 34_840)
+    total.record_many([2_490] * 259_500)
+    rows = view.stats_text(interval, total, "write+fdatasync").plain.splitlines()
+    assert re.search(r"last interval  samples  whole phase  samples$", rows[0]), rows[0]
+    assert re.search(r"2\.49 µs  +17,421 +2\.49 µs  129,751$", rows[1]), rows[1]  # the p50: half behind it
