@@ -125,3 +125,22 @@ def test_a_figure_and_its_sample_count_are_two_blanks_apart() -> None:
     rows = view.stats_text(interval, total, "write+fdatasync").plain.splitlines()
     assert re.search(r"last interval  samples  whole phase  samples$", rows[0]), rows[0]
     assert re.search(r"2\.49 µs  +17,421 +2\.49 µs  129,751$", rows[1]), rows[1]  # the p50: half behind it
+
+
+async def test_a_judged_loads_title_keeps_its_name_whole_at_80_columns() -> None:
+    """newuser12's 80x24 pass after a run: `fdatasync from due at 50/s steady (judged · c: 1 of 3)  ╌ limit
+    10 ms (etcd do`: the limit's source goes before any of the title or the limit is cut."""
+    from test_percentile_chart import ChartApp, rows
+
+    app = ChartApp()
+    async with app.run_test(size=(78, 14)) as pilot:
+        chart = app.query_one(PercentileChart)
+        chart.set_threshold(10, "etcd docs")
+        chart.clear_history("fdatasync from due at 50/s steady (judged · c: 1 of 3)")
+        chart.push(0.5, {"p50": 0.5, "p99": 1.0, "p99 cumulative": 1.0})
+        chart.finish(True, 7.78)
+        await pilot.pause()
+        title, legend = rows(chart)[:2]
+        assert title.startswith("fdatasync from due at 50/s steady (judged · c: 1 of 3)"), title
+        assert title.rstrip().endswith("╌ limit 10 ms"), title
+        assert legend.startswith("whole phase: ━ p99 7.78 ms · per interval: ━ p50"), legend

@@ -170,6 +170,8 @@ class PercentileChart(Widget):
                 title = f"{self.metric}, log scale"
             if len(title) + len(limit) + 4 > width:  # the metric and the limit whole, the scale unsaid
                 title = self.metric
+            if len(title) + len(limit) + 4 > width:  # the limit without its source (the verdict names it)
+                limit = f"limit {format_threshold(self.threshold_ms)}"
         parts = [(title, self._style("chart--title"))]
         if limit:
             gap = max(width - len(title) - len(limit) - 2, 2)
