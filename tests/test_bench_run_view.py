@@ -144,3 +144,21 @@ async def test_a_judged_loads_title_keeps_its_name_whole_at_80_columns() -> None
         assert title.startswith("fdatasync from due at 50/s steady (judged · c: 1 of 3)"), title
         assert title.rstrip().endswith("╌ limit 10 ms"), title
         assert legend.startswith("whole phase: ━ p99 7.78 ms · per interval: ━ p50"), legend
+
+
+async def test_the_capacity_loads_title_is_whole_at_80_columns() -> None:
+    """`write+fdatasync in the closed loop (capacity) (not judged · c: 3 of 3)  ╌ limi`: the axis labels
+    the dashed line, so the limit's words give way to the load's name."""
+    from test_percentile_chart import ChartApp, rows
+
+    app = ChartApp()
+    async with app.run_test(size=(78, 14)) as pilot:
+        chart = app.query_one(PercentileChart)
+        chart.set_threshold(10, "etcd docs")
+        title = "write+fdatasync in the closed loop (capacity) (not judged · c: 3 of 3)"
+        chart.clear_history(title)
+        chart.push(0.5, {"p50": 0.5, "p99": 20.0, "p99 cumulative": 1.0})
+        await pilot.pause()
+        text = rows(chart)
+        assert text[0].rstrip() == title, text
+        assert any(re.match(r" *10ms ┤╌", row) for row in text), text  # the limit, on its axis

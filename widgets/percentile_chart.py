@@ -172,6 +172,8 @@ class PercentileChart(Widget):
                 title = self.metric
             if len(title) + len(limit) + 4 > width:  # the limit without its source (the verdict names it)
                 limit = f"limit {format_threshold(self.threshold_ms)}"
+            if len(title) + len(limit) + 4 > width:  # the load's name whole: the axis labels the dashed line
+                limit = ""
         parts = [(title, self._style("chart--title"))]
         if limit:
             gap = max(width - len(title) - len(limit) - 2, 2)
