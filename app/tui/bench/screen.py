@@ -858,6 +858,7 @@ class BenchScreen(SnapshotScreen):
         if event.state == WorkerState.ERROR and event.worker.group in (bench_run.WORKER_GROUP,
                                                                         bench_fio_run.WORKER_GROUP):
             self.busy = False
+            self.query_one(LatencyBars).display = True  # left out while a run went at 80x24
             self.engine.ended()
             self.fio_run.ended()
             self._status(f"internal error: {event.worker.error} (please report it)")
