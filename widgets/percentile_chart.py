@@ -67,6 +67,8 @@ class PercentileChart(Widget):
         self._lines: list[Strip] = []
         self._finished = False
         self._whole_ms: float | None = None
+        self.whole_label = WHOLE_PHASE
+        """What the cumulative series covers, named as the figures table beside it names it."""
 
     def finish(self, finished: bool = True, whole_ms: float | None = None) -> None:
         """The run has ended (False: a new one starts): the legend then keeps only the whole-phase figure
@@ -75,9 +77,10 @@ class PercentileChart(Widget):
         self._finished, self._whole_ms = finished, whole_ms
         self._changed()
 
-    def clear_history(self, metric: str) -> None:
-        """Forget all intervals (a new run starts); `metric` names the call in the title."""
-        self.metric = metric
+    def clear_history(self, metric: str, whole: str = WHOLE_PHASE) -> None:
+        """Forget all intervals (a new run or load starts); `metric` names the call in the title, `whole`
+        what the cumulative p99 covers ("whole load" for a WAL load, as its figures table says)."""
+        self.metric, self.whole_label = metric, whole
         self._times.clear()
         for values in self._series.values():
             values.clear()
@@ -229,7 +232,7 @@ class PercentileChart(Widget):
                     next((v for v in reversed(self._series[name]) if v is not None), None)
                 value = f" {format_latency_ms(latest)}" if latest is not None else ""
                 legend = f"{self._series_legends[index]}{value} "
-                whole += [(f"{WHOLE_PHASE}: ", dim), swatch, (legend, Style())]
+                whole += [(f"{self.whole_label}: ", dim), swatch, (legend, Style())]
             else:
                 lines += [swatch, (f"{self._series_legends[index]} ", Style())]
         if lines:
@@ -247,7 +250,7 @@ class PercentileChart(Widget):
         for index, name in enumerate(self._series_names):
             if name not in names:
                 continue
-            wanted = WHOLE_PHASE if name == CUMULATIVE else self._interval_scope()
+            wanted = self.whole_label if name == CUMULATIVE else self._interval_scope()
             if wanted != scope:
                 parts.append((f"{'· ' if scope else ''}{wanted}: ", dim))
                 scope = wanted

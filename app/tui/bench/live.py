@@ -21,6 +21,8 @@ from . import view, workloads
 from .phases import PhaseTraces, level_text
 
 HISTOGRAM_TITLE = "latency histogram (whole run)"
+WHOLE_LOAD = "whole load"
+"""A WAL load's cumulative figures: the chart's legend and the figures table name them alike."""
 
 
 class LivePanel:
@@ -54,7 +56,7 @@ class LivePanel:
         series = kind_of(kind).form.series
         chart.set_series(list(series) if series else None)
         chart.finish(False)
-        chart.clear_history(workloads.metric_label(kind, params))
+        chart.clear_history(workloads.metric_label(kind, params), self._whole_title())
         query(LatencyBars).show_bands(HISTOGRAM_TITLE, [])
         query("#bench-layers-title", Static).update(view.LAYERS_LIVE_TITLE)
         query(LayerTimeTable).show_layers([])
@@ -99,7 +101,7 @@ class LivePanel:
             load = self.figures.load  # a WAL load's own latency, named as its chart and the verdict name it
             named = figure_label(metric, load.get("rate")) if load and not self.figures.phased else metric
             stats = view.stats_text(snapshot.stream(self.figures.stream), self.figures.total, named,
-                                    self.total_write if form.shows_write else None)
+                                    self.total_write if form.shows_write else None, self._whole_title())
             stats.append(self.figures.beside_text())
         query = self.screen.query_one
         load = self.figures.load
@@ -107,7 +109,7 @@ class LivePanel:
             self.phases.add(load, workloads.load_label(metric, load), point, stats)
         with self.screen.app.batch_update():
             if self.figures.load_changed:  # the next load of a WAL run: its own chart and figures
-                query(PercentileChart).clear_history(workloads.load_label(metric, load))
+                query(PercentileChart).clear_history(workloads.load_label(metric, load), WHOLE_LOAD)
             query(PercentileChart).push(*point)
             query(LatencyBars).show_bands(HISTOGRAM_TITLE, view.log_bands(self.total_sync))
             # Fixed-height panes: redraw them without a layout pass, so each interval costs the UI little.
@@ -119,12 +121,19 @@ class LivePanel:
             if self.layered:
                 query(LayerTimeTable).show_layers(view.layer_rows(snapshot.layers))
 
+    def _whole_title(self) -> str:
+        """What the cumulative figures cover, one name in the table and the chart's legend: a WAL run's
+        load, an interference phase, or the whole run."""
+        if self.figures.load and not self.figures.phased:
+            return WHOLE_LOAD
+        return "whole phase" if self.figures.phased else "whole run"
+
     def _level_stats(self, level: WalLevel) -> Text:
         """A finished load's figures table over the whole load: the histogram its chart drew (from when
         each write was due; the closed loop: each write and its sync), named as the chart names it."""
         metric = workloads.metric_label(self.kind, self.params)
         writes = self.total_write if kind_of(self.kind).form.shows_write else None
-        return view.stats_text(None, level.latency, figure_label(metric, level.rate), writes, "whole load")
+        return view.stats_text(None, level.latency, figure_label(metric, level.rate), writes, WHOLE_LOAD)
 
     def show_whole_run(self, result: object) -> None:
         """The end of a run: its progress in one line without the bar (a WAL run's verdict says its writes
@@ -165,7 +174,7 @@ class LivePanel:
         if form.throughput:
             return self.figures.throughput_text(None)
         metric = workloads.metric_label(self.kind, self.params)
-        total, title = self.figures.total, "whole phase" if self.figures.phased else "whole run"
+        total, title = self.figures.total, self._whole_title()
         if isinstance(result, WalResult):  # the judged figures themselves (judge shows the judged load's)
             if result.levels:
                 return self._level_stats(result.levels[-1])  # the load drawn last
@@ -194,7 +203,7 @@ class LivePanel:
         trace, result = self.phases.traces[index], self.result
         query = self.screen.query_one
         chart = query(PercentileChart)
-        chart.clear_history(self.phases.title(index))
+        chart.clear_history(self.phases.title(index), WHOLE_LOAD)
         for t, values in trace.points:
             chart.push(t, values)
         level = self.phases.level(result, index) if result is not None else None
