@@ -76,7 +76,7 @@ async def test_folded_form_says_which_key_edits_the_settings(long_name_mounts: s
         await pilot.pause()
         summary = screen.query_one("#bench-form-summary", Static)
         assert summary.display
-        assert screen_lines(app)[summary.region.y].startswith(" e: edit · etcd · ")
+        assert screen_lines(app)[summary.region.y].startswith(" e: edit · etcd WAL · ")
 
 
 @pytest.mark.parametrize("width", range(30, 90))

@@ -6,6 +6,7 @@ import os
 
 from diskdoctor.app.core.bench.kind import FormDefaults, FormValues
 from diskdoctor.app.core.bench.kinds import KINDS, kind_of
+from diskdoctor.app.core.bench.profile_name import base_profile
 from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.wal_params import (
@@ -475,7 +476,10 @@ class BenchForm(Vertical):
             if isinstance(params, RandwriteParams):
                 self.query_one("#bench-duration", Input).value = f"{params.duration_s or 0:g}"
             return
-        self.query_one("#bench-profile", Select).value = params.profile
+        menu = self.query_one("#bench-profile", Select)
+        if menu.value != base_profile(params):  # the profile it was made from (newuser12: `custom WAL`)
+            with menu.prevent(Select.Changed):  # the values below are what ran, not the profile's own
+                menu.value = base_profile(params)
         self.query_one("#bench-bs", Input).value = str(params.bs)
         mib, rest = divmod(params.size, 1 << 20)
         # with a duration the size is the file's, still what ran (blank, the field would show its placeholder)
@@ -486,6 +490,7 @@ class BenchForm(Vertical):
         self.query_one("#bench-rates", Input).value = ",".join(f"{rate:g}" for rate in params.rates)
         self.query_one("#bench-arrival", Select).value = params.arrival
         self.query_one("#bench-capacity", Checkbox).value = params.capacity
+        self.fit_fields()
 
     def params(self) -> object:
         """The workload parameters the form describes; ParamError says which value is unusable."""
