@@ -38,12 +38,19 @@ def middle_ellipsis(text: str, width: int) -> str:
 
 
 def path_ellipsis(path: str, width: int) -> str:
-    """`path` cut in the middle to `width` cells, the room given to its end, where paths differ:
-    "/var/…8192a3/mount" keeps the top folder (at most a third of the width) and as much of the end as
-    fits."""
+    """`path` cut in the middle to `width` cells at a `/`, the room given to its end, where paths differ:
+    "/tmp/…/loops0/mnt-ext4" keeps the top folder (at most a third of the width) and as many whole folders
+    of the end as fit; where whole folders would leave a third of the width blank, the folder before the
+    last is cut within instead ("/var/…8192a3/mount")."""
     if width <= 0 or cell_len(path) <= width or cell_len(path) != len(path):
         return middle_ellipsis(path, width)
     top = path[: path.find("/", 1) + 1] if path.find("/", 1) > 0 else ""
+    for head in dict.fromkeys((top if 0 < len(top) <= width // 3 else "", "")):
+        room = width - 1 - len(head)
+        cuts = [index for index in range(len(head), len(path))
+                if path[index] == "/" and len(path) - index <= room]
+        if cuts and cuts[0] < len(path) - 1 and 3 * (len(path) - cuts[0] + len(head) + 1) >= 2 * width:
+            return head + ELLIPSIS + path[cuts[0]:]
     head = top if 0 < len(top) <= width // 3 else path[: width // 3]
     tail = width - 1 - len(head)
     return head + ELLIPSIS + (path[-tail:] if tail > 0 else "")

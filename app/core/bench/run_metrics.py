@@ -16,6 +16,7 @@ from diskdoctor.probes.wal_params import SYNC_LABELS
 
 from .finished import FinishedRun as BenchRecord
 from .kind import LatencyCurve, Metric, Samples
+from .profile_name import profile_title
 from .wal import figure_label, summary_params_text
 
 LABELS = {"bs": "bs", "size": "size", "duration_s": "duration", "sync": "sync", "prealloc": "preallocated",
@@ -145,7 +146,7 @@ def wal_curves(record: BenchRecord) -> list[LatencyCurve]:
 
 def wal_params_text(record: BenchRecord) -> str:
     """The profile and its parameters."""
-    return f"{record.params.profile}: {summary_params_text(record.params.to_json())}"
+    return f"{profile_title(record.params)}: {summary_params_text(record.params.to_json())}"
 
 
 def _randwrite_judged(record: BenchRecord) -> tuple[str, LatencyHistogram]:
@@ -221,7 +222,7 @@ def interference_curves(record: BenchRecord) -> list[LatencyCurve]:
 def interference_params_text(record: BenchRecord) -> str:
     """The WAL profile and parameters, then the store's: real RocksDB's options, or the model's."""
     wal = record.params.wal
-    head = f"WAL {wal.profile}: {summary_params_text(wal.to_json())}; "
+    head = f"{profile_title(wal)}: {summary_params_text(wal.to_json())}; "
     if record.params.aggressor == "rocksdb":
         return head + "beside real RocksDB: " + describe_store(record.params.store)
     return head + "compaction model " + params_line(record.params.compaction.to_json())

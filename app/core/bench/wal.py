@@ -17,6 +17,7 @@ from diskdoctor.probes.wal_target import Target
 
 from .finished import FinishedRun
 from .outcome import Sections, verdict_word, with_sections
+from .profile_name import profile_title
 from .uncertainty import (
     CONFIDENCE,
     FAIL,
@@ -381,7 +382,7 @@ def detail_lines(document: dict[str, object], verdict: Verdict) -> list[str]:
     device = str(target["device"]) if target.get("device") else None
     lines = [*uncertainty_lines(verdict),
              f"target    {target['dir']} ({filesystem_on(str(target['fstype']), device)})",
-             f"profile   {document['profile']}: {summary_params_text(document['params'])}",
+             f"profile   {_profile_title(document)}: {summary_params_text(document['params'])}",
              f"run       {document['samples']:,} writes in "
              f"{format_latency(float(document['duration_s']) * 1e9)}, "
              f"{document['ops_per_s'] or 0:,.0f} ops/s ({_model_text(document)})",
@@ -503,3 +504,11 @@ def run_summary(record: FinishedRun) -> list[str]:
 def run_details(record: FinishedRun) -> list[str]:
     """A finished run's summary without its verdict line."""
     return detail_lines(run_document(record), run_verdict(record))
+
+
+def _profile_title(document: dict[str, object]) -> str:
+    """The document's profile as people read it ("etcd WAL (custom: 5 s)", not "custom")."""
+    params = document.get("params")
+    if not isinstance(params, dict):
+        return str(document["profile"])
+    return profile_title(WalParams.from_json(params))

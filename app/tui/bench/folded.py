@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from diskdoctor.app.core.bench.profile_name import base_profile, run_title
 from diskdoctor.probes.wal_params import WalParams
 from diskdoctor.widgets.fit_text import SEPARATOR, fit_forms, fit_words
 from rich.console import Console, ConsoleOptions
@@ -24,7 +25,7 @@ class FoldedForm:
     def __init__(self, params: object, directory: str) -> None:
         kind = bench_run.kind_of(params)
         self.parts: list[tuple[str, ...]] = [("e: edit settings", "e: edit", "e"),
-                                             (str(getattr(params, "profile", kind)), ""), (directory,),
+                                             self._profile(params, kind), (directory,),
                                              (), (), ()]
         if isinstance(params, WalParams):
             amount = f"{params.duration_s:g} s" if params.duration_s else f"{params.size >> 20} MiB"
@@ -32,6 +33,15 @@ class FoldedForm:
             rates = ",".join(f"{rate:g}" for rate in params.rates)
             self.parts[LOAD] = (f"{rates}/s {params.arrival}", f"{rates}/s") if rates else ("closed loop",)
         self.parts = [forms or ("",) for forms in self.parts]
+
+    @staticmethod
+    def _profile(params: object, kind: str) -> tuple[str, ...]:
+        """The run's name, longest first: "etcd WAL (custom: 5 s)", "etcd (custom)", "etcd", nothing."""
+        if not isinstance(params, WalParams):
+            return (kind, "")
+        base = base_profile(params)
+        custom = (f"{base} (custom)",) if params.profile == "custom" else ()
+        return (run_title(params, kind), *custom, base, "")
 
     def line(self, width: int) -> Text:
         """The line in `width` cells, the key "e" highlighted."""

@@ -6,6 +6,7 @@ import os
 
 from diskdoctor.app.core.bench.kind import FormDefaults, FormValues
 from diskdoctor.app.core.bench.kinds import KINDS, kind_of
+from diskdoctor.app.core.bench.profile_name import base_profile
 from diskdoctor.probes.engine.workloads.randwrite import RandwriteParams
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.wal_params import (
@@ -50,6 +51,11 @@ CHECKBOX_EDGES = 9
 START_WIDTH = 10
 NO_DURATION = "by size"
 """The seconds field when empty: the run goes by its size (once "-", which said nothing to a newcomer)."""
+DIRECTORY_LEAST = 24
+"""The directory field's width when rows are packed (it takes what its row leaves, so a long path never
+costs the form a row: one row at 200 columns, two at 120; the path is cut at a `/` instead)."""
+FILESYSTEM_LEAST = 20
+"""The filesystem menu's least width (its entry is cut beyond it)."""
 DIRECTORY_ROOM = 40
 """The directory field's width while a path is typed (so it does not grow per key) and at most where its row
 has room to spare (else it is as wide as its path)."""
@@ -117,6 +123,9 @@ class BenchForm(Vertical):
         self.kind = "wal"
         """The workload the form is filled for (the one a Start would run)."""
         self.host: Host | None = None
+        self._short_filesystem = False
+        """Whether the filesystem menu shows only the filesystem, its row too narrow for its mountpoint
+        and the directory under it both whole."""
         self._typed_packing: tuple[tuple[str, ...], tuple[int, ...]] | None = None
         """The rows the form was laid in when a directory began to be typed (kept until typing ends)."""
 
@@ -181,6 +190,8 @@ class BenchForm(Vertical):
         """The columns `field` needs to show its label and what it holds whole (a shut menu: the entry it
         shows; its open list is as wide as its longest entry, see `fit_fields`)."""
         label = cell_len(view.FIELD_LABELS.get(f"#{field.id}", "")) + FIELD_EDGES
+        if field.id == "bench-fs":
+            return max(label, cell_len(self.filesystem_label(self._short_filesystem)) + SELECT_EDGES)
         if isinstance(field, Select):
             return max(label, cell_len(shown_entry(field)) + SELECT_EDGES)
         if isinstance(field, Input):  # and a cell for the cursor at the end (the directory: while typed in)
@@ -189,6 +200,18 @@ class BenchForm(Vertical):
         if isinstance(field, Checkbox):
             return cell_len(str(field.label)) + CHECKBOX_EDGES
         return START_WIDTH
+
+    def filesystem_label(self, short: bool = False) -> str:
+        """What the shut filesystem menu shows: its entry ("/  (ext4 on vda)"), or only the filesystem
+        ("ext4 on loop3") when the directory field already shows its mountpoint (newuser12: one long path
+        shown twice, cut two ways) or, `short`, a directory under it."""
+        menu = self.query_one("#bench-fs", Select)
+        entry = shown_entry(menu)
+        mountpoint = str(menu.value)
+        inside = self.directory.startswith(mountpoint.rstrip("/") + "/") and mountpoint != "/"
+        if menu.is_blank() or not (self.directory == mountpoint or (short and inside)):
+            return entry
+        return entry.removeprefix(mountpoint).strip().removeprefix("(").removesuffix(")") or entry
 
     def _groups(self, shown: list[Widget]) -> list[list[Widget]]:
         """The fields in reading order, in the groups a row never splits: where and what (filesystem,
@@ -204,32 +227,44 @@ class BenchForm(Vertical):
         return [group for group in (where, settings, load) if group]
 
     def _packing(self, groups: list[list[Widget]], total: int) -> tuple[int, ...]:
-        """How many fields each row takes: a group joins the row before it while every field there still
-        has what it holds whole (at 200 columns the whole form is one row; at 80, three); the settings may
-        split between rows where that saves a row (newuser10: three rows at 120 where two fit). While a
+        """How many fields each row takes: a group joins the row after it while every field there still has
+        what it holds whole, the directory and filesystem menu giving way (at 200 columns the whole form is
+        one row, at 120 two, at 80 three, whatever the path's length); the settings may split between rows
+        where that saves a row (newuser10: three rows at 120 where two fit). While a
         directory is typed the rows stay as they were when typing began (a key never re-flows the form)."""
         key = tuple(str(field.id) for group in groups for field in group)
         typing = self.query_one("#bench-dir", Input).has_focus
         if typing and self._typed_packing is not None and self._typed_packing[0] == key:
             return self._typed_packing[1]
-        whole = self._flow(groups, total)
         loose = [*groups[:1], *([field] for group in groups[1:-1] for field in group), *groups[1:][-1:]]
-        split = self._flow(loose, total)
-        packing = tuple(map(len, split if len(split) < len(whole) else whole))
+        # the fewest rows; of those, fields whole before a split group, and everything whole before a path
+        # that gives way
+        flows = [self._flow(units, total, elastic) for elastic in (False, True) for units in (groups, loose)]
+        packing = tuple(map(len, min(flows, key=len)))
         self._typed_packing = (key, packing) if typing else None
         return packing
 
-    def _flow(self, units: list[list[Widget]], total: int) -> list[list[Widget]]:
-        """The fields in rows: each unit (a group, or a field) joins the row before it while it fits whole."""
+    def _least(self, field: Widget) -> int:
+        """The columns `field` takes when rows are packed: the filesystem menu and the directory give way
+        (down to FILESYSTEM_LEAST and DIRECTORY_LEAST) so a long path never adds a row; the others want
+        what they hold whole."""
+        least = {"bench-fs": FILESYSTEM_LEAST, "bench-dir": DIRECTORY_LEAST}.get(str(field.id))
+        return self._want(field) if least is None else min(self._want(field), least)
+
+    def _flow(self, units: list[list[Widget]], total: int, elastic: bool) -> list[list[Widget]]:
+        """The fields in rows, filled from the last: each unit (a group, or a field) joins the row after it
+        while it fits whole, so the fewest rows are used and the spare room is in the first row, where the
+        directory takes it (newuser12: a long path made three rows at 120 columns and two at 200); `elastic`,
+        the filesystem menu and the directory count only what they need least."""
         rows: list[list[Widget]] = []
         used = 0
-        for unit in units:
-            width = sum(self._want(field) for field in unit)
+        for unit in reversed(units):
+            width = sum(self._least(field) if elastic else self._want(field) for field in unit)
             if rows and used + width <= total:
-                rows[-1] += unit
+                rows[0][:0] = unit
                 used += width
             else:
-                rows.append(list(unit))
+                rows.insert(0, list(unit))
                 used = width
         return rows
 
@@ -242,6 +277,7 @@ class BenchForm(Vertical):
         total = self.size.width - grid.styles.gutter.width
         if total <= 0:
             return
+        self._short_filesystem = False
         groups = self._groups([field for field in grid.children if field.display])
         fields = [field for group in groups for field in group]
         rows: list[list[tuple[Widget, int]]] = []
@@ -249,6 +285,9 @@ class BenchForm(Vertical):
             rows.append(self._fit_row(fields[:count], total))
             fields = fields[count:]
         lay_out_rows(grid, rows, total)
+        menu = self.query_one("#bench-fs", Select)
+        if not menu.is_blank():  # the mountpoint once: not again in the menu beside the directory field
+            menu.query_one(SelectCurrent).update(self.filesystem_label(self._short_filesystem))
         for row in rows:
             for field, width in row:
                 if isinstance(field, Select):  # the open list: its longest entry, kept inside the screen
@@ -262,13 +301,16 @@ class BenchForm(Vertical):
         if not where:
             return [(field, self._want(field)) for field in fields]
         fixed = sum(self._want(field) for field in fields if field not in where)
-        least = {"bench-fs": 20, "bench-dir": cell_len(view.FIELD_LABELS["#bench-dir"]) + FIELD_EDGES}
+        least = {"bench-fs": FILESYSTEM_LEAST,
+                 "bench-dir": cell_len(view.FIELD_LABELS["#bench-dir"]) + FIELD_EDGES}
         typing = self.query_one("#bench-dir", Input).has_focus
         # typed in, the directory shares towards DIRECTORY_ROOM (no growing per key); else towards its path
         steady = {"bench-fs": 0, "bench-dir": DIRECTORY_ROOM if typing else 0}
+        room = max(total - fixed, 0)
+        if sum(self._want(field) for field in where) > room:  # the menu says only the filesystem, if it can
+            self._short_filesystem = True
         wants = [(least[str(field.id)], max(least[str(field.id)], steady[str(field.id)], self._want(field)))
                  for field in where]
-        room = max(total - fixed, 0)
         widths = share(min(room, sum(most for _, most in wants)), wants)
         if where[-1].id == "bench-dir" and typing:  # room to spare: up to DIRECTORY_ROOM to type in
             widths[-1] += max(min(room - sum(widths), DIRECTORY_ROOM - widths[-1]), 0)
@@ -434,7 +476,10 @@ class BenchForm(Vertical):
             if isinstance(params, RandwriteParams):
                 self.query_one("#bench-duration", Input).value = f"{params.duration_s or 0:g}"
             return
-        self.query_one("#bench-profile", Select).value = params.profile
+        menu = self.query_one("#bench-profile", Select)
+        if menu.value != base_profile(params):  # the profile it was made from (newuser12: `custom WAL`)
+            with menu.prevent(Select.Changed):  # the values below are what ran, not the profile's own
+                menu.value = base_profile(params)
         self.query_one("#bench-bs", Input).value = str(params.bs)
         mib, rest = divmod(params.size, 1 << 20)
         # with a duration the size is the file's, still what ran (blank, the field would show its placeholder)
@@ -445,6 +490,7 @@ class BenchForm(Vertical):
         self.query_one("#bench-rates", Input).value = ",".join(f"{rate:g}" for rate in params.rates)
         self.query_one("#bench-arrival", Select).value = params.arrival
         self.query_one("#bench-capacity", Checkbox).value = params.capacity
+        self.fit_fields()
 
     def params(self) -> object:
         """The workload parameters the form describes; ParamError says which value is unusable."""

@@ -15,6 +15,7 @@ from diskdoctor.app.base.units import compared, format_threshold
 from diskdoctor.app.core.bench.caveats import Caveats
 from diskdoctor.app.core.bench.kinds import kind_of
 from diskdoctor.app.core.bench.outcome import verdict_word
+from diskdoctor.app.core.bench.profile_name import run_title
 from diskdoctor.app.core.bench.record import BenchRecord
 from diskdoctor.app.core.bench.uncertainty import settle_seconds
 from diskdoctor.app.core.bench.verdict import run_findings
@@ -455,7 +456,7 @@ class BenchScreen(SnapshotScreen):
         target = message.target
         layers = (f"{target.fstype}; layers {' → '.join(target.layers)}" if target.layers
                   else filesystem_on(target.fstype, None))
-        name = getattr(message.params, "profile", self.kind)
+        name = run_title(message.params, self.kind)
         durable = Caveats(None, view.not_durable(message.target), None).durability_text()
         self._contention, self._phase = (), ""
         self.running_parts = ((f"Running {name} on {message.target.directory}", 0), ("Esc cancels", 1),

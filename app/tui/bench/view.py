@@ -11,6 +11,7 @@ from diskdoctor.app.core.bench import wal as wal_report
 from diskdoctor.app.core.bench.caveats import Caveats, not_durable_of
 from diskdoctor.app.core.bench.kinds import kind_of
 from diskdoctor.app.core.bench.outcome import Sections, verdict_style, verdict_word
+from diskdoctor.app.core.bench.profile_name import profile_title
 from diskdoctor.app.core.bench.uncertainty import FAIL, INCONCLUSIVE, PASS
 from diskdoctor.app.core.bench.wal import (
     ETCD_THRESHOLD_MS,
@@ -325,7 +326,7 @@ def previous_line(params: WalParams, target: Target, result: WalResult, threshol
         verdict = result_verdict(params, result, threshold, sections=sections)
         text.append(verdict_word(verdict) + " ", style=verdict_style(verdict))
     text.append(f"p99 {_ms(result.sync.percentile(99.0))} · {result.ops_per_s or 0:,.0f} ops/s · "
-                f"{params.profile}, {result.samples:,} writes in {elapsed_text(result.duration_s)} · "
+                f"{profile_title(params)}, {result.samples:,} writes in {elapsed_text(result.duration_s)} · "
                 f"{target.directory}",
                 style="dim")
     return text
