@@ -105,6 +105,7 @@ def fixture_mounts(monkeypatch: pytest.MonkeyPatch) -> None:
 def feed_fixed_run(screen: BenchScreen, directory: str | None = None) -> None:
     """Post what a run streams, without a run: the screen draws only what it is given."""
     target = TARGET if directory is None else replace(TARGET, directory=directory, mountpoint=directory)
+    screen.live.reset(screen.kind, PARAMS)  # as Start does: the chart and figures name the run alike
     screen.post_message(BenchScreen.RunStarted(target, PARAMS))
     for snapshot in fixed_snapshots():
         screen.post_message(BenchScreen.IntervalReady(snapshot))
