@@ -339,3 +339,18 @@ def test_the_group_top_keeps_a_title_on_the_top_row() -> None:
     assert group_top(titles, 20, 2, 3) == 0  # taller than the view, cursor in view
     assert group_top(titles, 20, 4, 3) == 2
     assert group_top([], 20, 4, 3) is None
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
+async def test_a_long_name_takes_the_blank_start_of_the_figure_beside_it(size: tuple[int, int]) -> None:
+    """newuser12 #9: `vg_elasticsearch_hot-lv_…stgresql_write_ahead_log      0` on long-names at 120x40 was
+    cut by 3 characters while `reads` had 4 blank cells before its `0`: a capture's name takes that slack
+    (two blank cells kept before the figure) before it is cut."""
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=size) as pilot:
+        await open_monitor(pilot)
+        row = next(line for line in screen_lines(app) if line.startswith(" vg_elasticsearc"))
+        name = row.split("  ")[0].strip()
+        if size[0] >= 120:
+            assert name == "vg_elasticsearch_hot-lv_postgresql_write_ahead_log", row
+        assert re.search(r"\S  +0 ", row) and len(name) >= 31, row  # 27 cells of column, 4 of the slack

@@ -293,6 +293,7 @@ class MonitorScreen(Screen[None]):
         self.screen_layout_refresh_signal.subscribe(self, self._laid_out)
         self.sub_title = "Live I/O per layer" if self.root.live else "I/O counters of the capture"
         self._columns = COLUMNS if self.root.live else COUNTER_COLUMNS
+        self.query_one("#monitor-table", TitleRowTable).spill_first = not self.root.live  # one reading
         self._fit_columns(self.size.width or self.app.size.width)
         if self.root.live:
             self._watcher, self.hotplug_note = watch_block_devices(self.root, self._on_hotplug)
@@ -568,7 +569,8 @@ class MonitorScreen(Screen[None]):
         cells = rate_cells(layer.delta) if live else counter_cells(layer)
         util = layer.delta.util if layer.delta is not None else None
         style = util_style(util, layer.saturated)
-        label = middle_ellipsis(layer_label(layer), device_cells)
+        table = self.query_one("#monitor-table", TitleRowTable)  # whole when it may spill: the table cuts it
+        label = layer_label(layer) if table.spill_first else middle_ellipsis(layer_label(layer), device_cells)
         row = {"device": Text(label, style="bold white on red" if layer.saturated else "")}
         row.update({key: Text(value, justify="right") for key, value in cells.items()})
         if "util" in row:
