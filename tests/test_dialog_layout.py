@@ -79,3 +79,45 @@ async def test_the_report_written_notice_breaks_the_path_only_after_a_slash(
         assert lines[-1] == path.rsplit("/", 1)[1], lines  # the file name whole, on its own line
         assert all(line.endswith("/") and len(line) <= text_width for line in lines[:-1]), lines
         assert "".join(lines[:-1]) == f"{folder}/", lines
+
+
+THUMBS = "▁▂▃▄▅▆▇"
+"""A scrollbar thumb's glyphs (the help and the dialogs' borders use █, ▀ and ▄; a capture's Monitor no
+sparkline)."""
+
+
+async def test_no_scrollbar_of_the_screen_shows_beside_a_dialog() -> None:
+    """newuser12 #9: at 80x24 the screen's scrollbar thumbs showed beside the guides menu (`▎  █  ▇▇`): a
+    screen under a dialog is drawn without its scrollbars."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        await pilot.pause(0.3)
+        assert any(line[-2:] in (2 * thumb for thumb in THUMBS) for line in screen_lines(app))  # there before
+        await pilot.press("ctrl+g")
+        await settle(pilot)
+        dialog = app.screen.query_one(".dialog").region
+        beside = [line[dialog.right:] for line in screen_lines(app)[dialog.y:dialog.bottom]]
+        assert not any(glyph in part for part in beside for glyph in THUMBS), beside
+        await pilot.press("escape")
+        await settle(pilot)
+        assert any(line[-2:] in (2 * thumb for thumb in THUMBS) for line in screen_lines(app))  # and after
+
+
+async def test_the_help_leaves_a_cell_before_its_scrollbar() -> None:
+    """newuser12 #9: F1 on Monitor at 80x24 ran its text into the scrollbar (`noisy neighbour on a▂▂ █`):
+    a blank cell stays between every line and the thumb, and the text wraps (never cut with …)."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        await pilot.press("f1")
+        await settle(pilot)
+        lines = screen_lines(app)[1:-1]
+        thumbs = [line for line in lines if line[-4:-2] in (2 * thumb for thumb in THUMBS) or
+                  line[-4:-2] == "██"]
+        assert thumbs and all(line[-5] == " " for line in thumbs), thumbs
+        assert not any("…" in line for line in lines), lines

@@ -11,7 +11,8 @@ import pytest
 from conftest import fixture_root
 from diskdoctor.app.tui import monitor_screen
 from diskdoctor.app.tui.app import DiskDoctorApp
-from diskdoctor.app.tui.monitor_screen import MonitorScreen, hidden_note
+from diskdoctor.app.tui.monitor_screen import MonitorScreen, group_top, hidden_note
+from diskdoctor.app.tui.selection import choose
 from diskdoctor.probes.root import live_root
 from support.loop_stack import LoopStack
 from textual.widgets import DataTable, Static
@@ -303,3 +304,53 @@ async def test_sorted_at_120_a_mountpoint_one_cell_short_stays_whole() -> None:
         rows = [line for line in screen_lines(app) if "vg0-pool_nopassdown" in line]
         assert rows and all("/lab/thin_nopassdown" in line for line in rows), rows
         assert any("vg0-pool_nopassdown-tpool /lab/thin_nopassdown" in line for line in rows), rows
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_a_filesystem_picked_elsewhere_shows_its_whole_group_title_first(size: tuple[int, int]) -> None:
+    """newuser12 #2: `/lab/slow` picked on TRIM, then Monitor at 120x40 had the title on the last row and its
+    layers below the fold, a device without its title on the top row: the picked group is whole in view,
+    its title the first row under the headings."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        choose(app, None, "/lab/slow", "trim")
+        await open_monitor(pilot)
+        await pilot.pause(0.2)
+        lines = screen_lines(app)
+        heading = next(index for index, line in enumerate(lines) if line.startswith(" device "))
+        assert lines[heading + 1].startswith(" /lab/"), lines[heading:heading + 3]  # a title, no orphan
+        title = next(index for index, line in enumerate(lines) if line.startswith(" /lab/slow (ext4)"))
+        group = [line.split()[0] for line in lines[title + 1:title + 5]]
+        assert group == ["slow", "vg0-slow", "sda3", "sda"], lines[title:title + 6]
+        if size[0] <= 120:  # where the table does not hold every row, the title is the top row
+            assert title == heading + 1, lines[heading:heading + 3]
+
+
+def test_the_group_top_keeps_a_title_on_the_top_row() -> None:
+    """The first row shown: the group's title; near the table's end, an earlier title whose rows reach it;
+    a group taller than the view still shows its cursor row."""
+    titles = [0, 5, 10, 14]
+    assert group_top(titles, 20, 11, 8) == 10
+    assert group_top([0, 5, 10, 13], 18, 15, 8) == 10  # the last group (13-17) from the title before it
+    assert group_top(titles, 20, 15, 8) == 12  # no title can be on top: the table's end
+    assert group_top(titles, 20, 2, 3) == 0  # taller than the view, cursor in view
+    assert group_top(titles, 20, 4, 3) == 2
+    assert group_top([], 20, 4, 3) is None
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
+async def test_a_long_name_takes_the_blank_start_of_the_figure_beside_it(size: tuple[int, int]) -> None:
+    """newuser12 #9: `vg_elasticsearch_hot-lv_…stgresql_write_ahead_log      0` on long-names at 120x40 was
+    cut by 3 characters while `reads` had 4 blank cells before its `0`: a capture's name takes that slack
+    (two blank cells kept before the figure) before it is cut."""
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=size) as pilot:
+        await open_monitor(pilot)
+        row = next(line for line in screen_lines(app) if line.startswith(" vg_elasticsearc"))
+        name = row.split("  ")[0].strip()
+        if size[0] >= 120:
+            assert name == "vg_elasticsearch_hot-lv_postgresql_write_ahead_log", row
+        assert re.search(r"\S  +0 ", row) and len(name) >= 31, row  # 27 cells of column, 4 of the slack

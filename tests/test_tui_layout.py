@@ -498,3 +498,36 @@ async def test_monitor_sorted_rows_put_one_space_before_every_mountpoint() -> No
         with_mount = [cell for cell in cells if " /" in cell]
         assert with_mount and not any("  /" in cell for cell in with_mount), with_mount
         assert "vg0-pool_nopassdown-tpool /lab/thin_nopassdown" in cells
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_the_header_always_says_a_capture_cutting_a_long_host_name(size: tuple[int, int]) -> None:
+    """newuser12 #9: on long-names at 80 the Stack header was the host name alone (`capture long-names`
+    dropped, nothing said it was a capture): the host name is cut in the middle instead."""
+    from textual.widgets._header import HeaderTitle
+
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.2)
+        header = app.screen.query_one(HeaderTitle)
+        shown = "".join(segment.text for segment in header.render_lines(header.region.reset_offset)[0])
+        assert "capture long-names" in shown and "k8s-worker" in shown and "internal" in shown, shown
+
+
+@pytest.mark.parametrize("fixture,text", [("lab-ssd", "slow"), ("lab-ssd", "s"), ("long-names", "elastic")])
+async def test_typing_a_stack_filter_keeps_the_hidden_columns_note(fixture: str, text: str) -> None:
+    """newuser12 #9: typing a Stack filter at 80x24 dropped one of the filter's statement and the `+N
+    hidden` note from the status line: both stay (shortened), the row's verdict cut to what they leave."""
+    from diskdoctor.app.tui.stack_status import StackStatus
+
+    app = DiskDoctorApp(fixture_root(fixture))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.2)
+        await pilot.press("slash", *text)
+        await settle(pilot)
+        await pilot.pause(0.2)
+        line = str(app.screen.query_one(StackStatus).render())
+        assert f"filter '{text}': " in line and "+4 hidden" in line, line
+        assert line.startswith("discard passes down to"), line  # the verdict still leads

@@ -58,6 +58,8 @@ def _repaint(table: DataTable[Any], changes: Mapping[tuple[str, str], object]) -
     tops = _row_tops(table)
     window = table.window_region
     title_of = getattr(table, "title_of", None)  # a title row is drawn across its row (TitleRowTable)
+    spills = getattr(table, "spills", None)  # and a long first cell over the next one's blank start
+    next_to_first = str(table.ordered_columns[1].key.value) if len(table.ordered_columns) > 1 else None
     regions = []
     for row, column in changes:
         x, width = lefts[ColumnKey(column)]
@@ -65,6 +67,9 @@ def _repaint(table: DataTable[Any], changes: Mapping[tuple[str, str], object]) -
         if title_of is not None and title_of(index) is not None:
             right = max(left, table.scrollable_content_region.width)  # a table wider than its columns
             x, width = table._row_label_column_width, right - table._row_label_column_width
+        elif column == next_to_first and spills is not None and spills(index):  # the first spills over it
+            start = lefts[table.ordered_columns[0].key][0]
+            x, width = start, x + width - start
         line, height = tops[RowKey(row)]
         region = Region(x, line, width, height)
         if window.overlaps(region):

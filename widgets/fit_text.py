@@ -146,10 +146,15 @@ def fit_forms(parts: Sequence[Sequence[str]], width: int, order: Sequence[int], 
             step[following] += 1
 
 
+TITLE_FIRST_CELLS = 12
+"""A header's first part (a host name) is cut in the middle down to this to keep its last part beside it."""
+
+
 class FittedTitle:
     """A header's "title — sub title" when it fits the width it is drawn in, else the sub title alone (the
-    app's name never tells screens apart), else its first and last " · " parts, else its first part, cut at
-    its end only when even that is too wide."""
+    app's name never tells screens apart), else its first and last " · " parts, the first cut in the middle
+    when only that keeps the last (a capture's name: newuser12 saw a long host name alone at 80 columns,
+    nothing saying it was a capture), else its first part, cut at its end only when even that is too wide."""
 
     def __init__(self, title: str, sub_title: str, named: Callable[[], bool] | None = None) -> None:
         self.title, self.sub_title = title, sub_title
@@ -168,11 +173,16 @@ class FittedTitle:
             yield full
             return
         parts = self.sub_title.split(SEPARATOR)
-        for shorter in (self.sub_title, SEPARATOR.join([parts[0], parts[-1]]), parts[0]):
-            if cell_len(shorter) <= options.max_width:
+        width = options.max_width
+        for shorter in (self.sub_title, SEPARATOR.join([parts[0], parts[-1]])):
+            if cell_len(shorter) <= width:
                 yield Text(shorter)
                 return
-        yield Text(fit_end(parts[0], options.max_width))
+        room = width - cell_len(SEPARATOR + parts[-1])  # the last part (what is read) before the first whole
+        if len(parts) > 1 and room >= min(TITLE_FIRST_CELLS, cell_len(parts[0])):
+            yield Text(middle_ellipsis(parts[0], room) + SEPARATOR + parts[-1])
+            return
+        yield Text(parts[0] if cell_len(parts[0]) <= width else fit_end(parts[0], width))
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         full = cell_len(self._full().plain)

@@ -17,6 +17,8 @@ UNITS = ("ns|µs|us|ms|s|min|h|B|KiB|MiB|GiB|TiB|kB|MB|GB|TB|MB/s|GB/s|ops/s|wri
          "writes")
 FIGURE = re.compile(rf"(?<![\w.])[<>≤≥~]?\d[\d,.]*(?:[eE][-+]?\d+)?( +)(?=(?:{UNITS})(?![\w/]))")
 """A number followed by spaces and a unit (more than one in an aligned column): no place to wrap."""
+TAG = re.compile(r"\[[^\[\]\n]{1,40}\]")
+"""A bracketed tag ("[host busy]", "[closed-loop model]"): one word, never broken across lines."""
 GLUE = "\u2800"
 """Stands in for a glued space while the breaks are found: one cell wide and not whitespace."""
 WORD = re.compile(r"\s*\S+\s*")
@@ -36,8 +38,11 @@ MIN_ROOM = 20
 
 
 def glued_spaces(plain: str, keep: tuple[str, ...] = ()) -> list[int]:
-    """Offsets of the spaces between a number and its unit, and inside the phrases in `keep`."""
+    """Offsets of the spaces between a number and its unit, inside a bracketed tag, and inside the phrases
+    in `keep`."""
     spaces = [offset for match in FIGURE.finditer(plain) for offset in range(*match.span(1))]
+    spaces += [match.start() + index for match in TAG.finditer(plain)
+               for index, char in enumerate(match.group()) if char == " "]
     for phrase in keep:
         for match in re.finditer(re.escape(phrase), plain):
             spaces += [match.start() + index for index, char in enumerate(phrase) if char == " "]

@@ -221,7 +221,18 @@ class DiskDoctorApp(App[None]):
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGHUP, signal.SIGTERM):
             loop.add_signal_handler(signum, self._stop_on_signal, signum)
+        self.screen_change_signal.subscribe(self, self._mark_under_modal)
         self.refresh_snapshot()
+
+    def _mark_under_modal(self, _screen: Screen[object]) -> None:
+        """The screens under a dialog are marked `-under-modal`: their scrollbars are not drawn there (a
+        thumb showed through beside the guides menu at 80x24), the table keeping its width."""
+        stack = self.screen_stack
+        top_is_modal = bool(stack) and isinstance(stack[-1], ModalScreen)
+        for screen in stack[:-1]:
+            screen.set_class(top_is_modal, "-under-modal")
+        if stack:
+            stack[-1].remove_class("-under-modal")
 
     def refresh_snapshot(self) -> None:
         """Read the host again off the UI thread; every screen gets the new snapshot."""

@@ -100,7 +100,7 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen { align: center middle; }
     HelpScreen > KeyedScroll { width: 96; max-width: 100%; height: auto; max-height: 100%;
                                border: thick $primary; background: $surface; padding: 0 1; }
-    HelpScreen Static { height: auto; }
+    HelpScreen Static { height: auto; padding-right: 1; }  /* a cell between the text and the scrollbar */
     """
 
     def __init__(self, help_data: ScreenHelp, keys: list[tuple[str, str]]) -> None:

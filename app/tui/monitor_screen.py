@@ -196,6 +196,22 @@ def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, st
     return cell
 
 
+def group_top(titles: list[int], count: int, row: int, rows: int) -> int | None:
+    """The first row to show so that `row`'s group (from its title, the last of `titles` at or above it,
+    to the next title) is whole in `rows` rows of `count`, its title at the top, or the group before's
+    title when the table's end comes first (never a layer without its title on the top row where a title
+    can be there instead); None without titles (sorted) or rows."""
+    start = max((index for index in titles if index <= row), default=None)
+    if start is None or rows <= 0 or not 0 <= row < count:
+        return None
+    end = min([index for index in titles if index > start] + [count]) - 1
+    last = max(count - rows, 0)  # the most the table scrolls
+    if end - start + 1 > rows:  # taller than the view: its title at the top, the cursor still in view
+        return min(max(start, row - rows + 1), last)
+    whole = [index for index in titles if index <= min(start, last) and end < index + rows]
+    return max(whole) if whole else last
+
+
 def _look(cell: Text) -> tuple[object, ...]:
     """What a cell shows (Text's own == ignores its style)."""
     return cell.plain, str(cell.style), tuple(cell.spans), cell.justify
@@ -277,6 +293,7 @@ class MonitorScreen(Screen[None]):
         self.screen_layout_refresh_signal.subscribe(self, self._laid_out)
         self.sub_title = "Live I/O per layer" if self.root.live else "I/O counters of the capture"
         self._columns = COLUMNS if self.root.live else COUNTER_COLUMNS
+        self.query_one("#monitor-table", TitleRowTable).spill_first = not self.root.live  # one reading
         self._fit_columns(self.size.width or self.app.size.width)
         if self.root.live:
             self._watcher, self.hotplug_note = watch_block_devices(self.root, self._on_hotplug)
@@ -307,8 +324,20 @@ class MonitorScreen(Screen[None]):
         wanted += [key for key in self._row_keys if selection.kname and key.endswith(f"|{selection.kname}")]
         row = next((self._row_keys.index(key) for key in wanted if key in self._row_keys), None)
         if row is not None:
-            self.query_one("#monitor-table", DataTable).move_cursor(row=row)
+            table = self.query_one("#monitor-table", DataTable)
+            table.move_cursor(row=row)
+            table.call_after_refresh(self._reveal_group)  # after the table's own scroll to the cursor
             self._placed_for, self._placed_key = selection, self._row_keys[row]
+
+    def _reveal_group(self) -> None:
+        """Scroll so the cursor's whole filesystem group (its title and every layer) is in view, its title
+        at the top: a pick on another screen never leaves the title on the last row, its layers below."""
+        table = self.query_one("#monitor-table", DataTable)
+        rows = table.scrollable_content_region.height - (table.header_height if table.show_header else 0)
+        titles = [index for index, key in enumerate(self._row_keys) if key.startswith("group|")]
+        top = group_top(titles, len(self._row_keys), table.cursor_row, rows)
+        if top is not None and top != round(table.scroll_y):
+            table.scroll_to(y=top, animate=False, immediate=True)
 
     def _leave_selection(self) -> None:
         """Leaving: the row the user moved to here becomes the selection of every screen."""
@@ -540,7 +569,8 @@ class MonitorScreen(Screen[None]):
         cells = rate_cells(layer.delta) if live else counter_cells(layer)
         util = layer.delta.util if layer.delta is not None else None
         style = util_style(util, layer.saturated)
-        label = middle_ellipsis(layer_label(layer), device_cells)
+        table = self.query_one("#monitor-table", TitleRowTable)  # whole when it may spill: the table cuts it
+        label = layer_label(layer) if table.spill_first else middle_ellipsis(layer_label(layer), device_cells)
         row = {"device": Text(label, style="bold white on red" if layer.saturated else "")}
         row.update({key: Text(value, justify="right") for key, value in cells.items()})
         if "util" in row:

@@ -7,8 +7,8 @@ from diskdoctor.widgets.fit_text import SEPARATOR, Part, fit_end, fit_parts, par
 from rich.cells import cell_len
 from rich.text import Text
 
-LEAST_VERDICT = 40
-"""A verdict is cut at its end to keep the hidden-columns note only while it keeps this many cells."""
+LEAST_CUT = 16
+"""Narrower, the verdict is left out rather than cut to a stub beside the filter and the note."""
 
 
 class StackStatus(StatusLine):
@@ -25,25 +25,47 @@ class StackStatus(StatusLine):
 
 
 def keep_note(parts: tuple[Part, ...], note: str, width: int) -> str:
-    """`parts` fitted to `width`; where that drops `note` (the hidden columns' short form) because the first
-    part (the verdict) is long, the note is kept in the longest form that fits: before the help key, and
-    with the first part cut at its end when even its short form does not fit beside it."""
+    """`parts` fitted to `width`; where that drops `note` (the hidden columns' short form) or a typed
+    filter's statement because the first part (the verdict) is long, both are kept: in the longest forms
+    that fit beside the whole verdict, else in their short forms with the verdict cut at its end
+    (newuser12 saw typing a filter at 80 drop the note), the help key last."""
     line = fit_parts(parts, width)
-    if not note or not parts or note in line:
+    if not note or not parts:
         return line
     first, rest = parts[0], parts[1:]
     hidden = next((part for part in rest if isinstance(part[0], tuple) and part[0][-1] == note), None)
     if hidden is None:
         return line  # a line without the note ("reading the host again…")
-    others = [part for part in rest if part[1] <= 2 and part_text(part)]  # a filter, the host's warnings
-    shortest = [text[-1] if isinstance(text, tuple) else text for text, _ in others]
-    room = width - sum(cell_len(SEPARATOR + text) for text in [*shortest, note])
-    if room < LEAST_VERDICT:
+    filters = [part for part in rest if part[1] <= 1 and part_text(part) and part != hidden]
+    if note in line and all(_forms(part)[-1] in line for part in filters):
         return line
-    verdict = part_text(first)
-    if cell_len(verdict) > room:
-        verdict = fit_end(verdict, room)
+    warnings = [part for part in rest if part[1] == 2 and part_text(part)]  # the host's: only where room
     helps = [(text, 4) for text, priority in rest if priority > 2 and (text, priority) != hidden]
-    # the verdict first, then the note (its shorter forms before it goes), then the others, the help last
-    return fit_parts([(verdict, 0), (hidden[0], 1), *((text, priority + 1) for text, priority in others),
-                      *helps], width)
+    verdict, shortest = part_text(first), SEPARATOR.join([*(_forms(part)[-1] for part in filters), note])
+    together = [_forms(part) for part in filters]
+    tail = _together(together, _forms(hidden), width - cell_len(verdict + SEPARATOR))
+    if verdict and cell_len(verdict + SEPARATOR + tail) <= width:  # the verdict whole, they in the rest
+        return fit_parts([(verdict, 0), (tail, 0), *warnings, *helps], width)
+    room = width - cell_len(shortest + SEPARATOR)  # else they in short forms, the verdict cut to the rest
+    if verdict and room >= LEAST_CUT:
+        return fit_parts([(fit_end(verdict, room), 0), (shortest, 0), *warnings, *helps], width)
+    return fit_parts([(_together(together, _forms(hidden), width), 0), *warnings, *helps], width)
+
+
+def _forms(part: Part) -> tuple[str, ...]:
+    """A part's forms, longest first."""
+    return part[0] if isinstance(part[0], tuple) else (part[0],)
+
+
+def _together(filters: list[tuple[str, ...]], note: tuple[str, ...], width: int) -> str:
+    """The filters' statements and the note joined in the longest forms that fit `width` (the filter's
+    "· Esc clears" and the note's "(a wider terminal shows them)" go first, then names, one at a time), else
+    their shortest forms."""
+    steps = max((len(forms) for forms in filters), default=1)
+    combos = sorted(((f, n) for f in range(steps) for n in range(len(note))), key=lambda c: (sum(c), c[1]))
+    joined = ""
+    for step, form in combos:
+        joined = SEPARATOR.join([*(forms[min(step, len(forms) - 1)] for forms in filters), note[form]])
+        if cell_len(joined) <= width:
+            return joined
+    return joined
