@@ -58,7 +58,7 @@ async def test_pick_two_runs_and_see_the_regression(three_runs: list[str]) -> No
         await pilot.press("space", "down", "space")
         await pilot.pause()
         detail = text_of(app, "#runs-detail")
-        assert "REGRESSION p99 fdatasync +240% since 2026-11-21 14:30 UTC on the same filesystem" in detail
+        assert "REGRESSION p99 fdatasync ×3.4 since 2026-11-21 14:30 UTC on the same filesystem" in detail
         assert f"baseline  {three_runs[1]}" in detail and f"candidate {three_runs[2]}" in detail
         await pilot.press("down", "space")  # a third pick replaces the oldest pick
         await pilot.pause()
@@ -139,7 +139,8 @@ async def test_the_comparison_table_is_above_the_fold_at_80x24(three_runs: list[
         for shown in ("metric", "baseline", "candidate", "change", "p99 fdatasync", "max fdatasync",
                       "ops/s", "REGRESSION"):
             assert shown in screen, screen
-        assert re.search(r"p99 fdatasync +[\d.]+ [µm]s +[\d.]+ ms +\+\d+%  REGRESSION", screen), screen
+        changed = r"p99 fdatasync +[\d.]+ [µm]s +[\d.]+ ms +(\+\d+%|×[\d.,]+)  REGRESSION"
+        assert re.search(changed, screen), screen
 
 
 @pytest.mark.parametrize("size", [(80, 24), (200, 60), (120, 40)])
@@ -232,7 +233,7 @@ async def test_a_wal_comparison_at_80x24_shows_every_load_one_line_per_metric(
         rows = [line for line in lines if re.search(r"^\s*(p50|p90|p99|p99\.9|max) fdatasync from due", line)]
         assert len(rows) >= 4, screen
         for row in rows:  # the change on the metric's own line
-            assert re.search(r"from due +[\d.]+ [µm]s +[\d.]+ [µm]s +[+-]\d+%", row), screen
+            assert re.search(r"from due +[\d.]+ [µm]s +[\d.]+ [µm]s +([+-]\d+%|×[\d.,]+)", row), screen
 
 
 async def test_at_200_a_long_target_is_whole_and_the_details_go_under_the_list(
