@@ -377,3 +377,14 @@ async def test_at_200_the_finding_column_is_sized_from_its_words_and_subjects_sh
         title = _cells(table, 0)[1]
         assert re.search(r" on /var/\S*…/mount never reach the disk$", title), title  # cut once, at a "/"
         assert "…/…" not in title, title
+
+
+def test_rows_wrap_all_or_none_so_a_column_never_mixes_wrapping_with_cuts() -> None:
+    """newuser12 #8: at 80 the Finding column wrapped its top rows onto a second line and cut the rows below
+    them with "…". Where the list has no second line for every row that wants one, no row takes one."""
+    from diskdoctor.app.tui.advice_rows import plan_rows
+
+    titles = ["a long title that wants two lines here " * 2] * 3
+    subjects = [("/a",), ("/b",), ("/c",)]
+    assert plan_rows(titles, subjects, 60, 8, 2, 24).heights == (1, 1, 1)
+    assert plan_rows(titles, subjects, 60, 8, 3, 24).heights == (2, 2, 2)

@@ -178,8 +178,9 @@ def _pack(words: list[str], width: int) -> list[str] | None:
 def plan_rows(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: int, least_subjects: int,
               spare_lines: int, least_title: int) -> RowPlan:
     """Widths for the Finding and Subjects columns sharing `room` cells (Subjects never under
-    `least_subjects`) and each row's lines, at most `spare_lines` second lines going to the rows at the top
-    (worst first). Of the widths tried, the one with the least of the titles cut away, then of single
+    `least_subjects`) and each row's lines: a second line for every row that wants one when `spare_lines`
+    hold them all, else none (a column never mixes wrapped rows with rows cut "…"). Of the widths
+    tried, the one with the least of the titles cut away, then of single
     subjects, then the fewest subjects of merged rows hidden, then the fewest second lines: a title wider
     than its column, or a merged list, goes on a second line where the list has one to spare, and the blank
     columns go to whichever column is cut."""
@@ -220,11 +221,11 @@ def _try(titles: Sequence[str], subjects: Sequence[Sequence[str]], width: int, s
          spare_lines: int) -> tuple[RowPlan, tuple[int, ...]]:
     heights: list[int] = []
     titles_cut = singles_cut = hidden = 0
-    for whole_title, row in zip(titles, subjects, strict=True):
-        title = named_elsewhere(whole_title, tuple(row))
-        wanted = min(ROW_LINES, max(title_lines(title, width), _subject_needs(tuple(row), subjects_width)))
-        lines = wanted if wanted > 1 and spare_lines > 0 else 1
-        spare_lines -= lines - 1
+    weighed = [named_elsewhere(title, tuple(row)) for title, row in zip(titles, subjects, strict=True)]
+    wanted = [min(ROW_LINES, max(title_lines(title, width), _subject_needs(tuple(row), subjects_width)))
+              for title, row in zip(weighed, subjects, strict=True)]
+    wrap = sum(lines - 1 for lines in wanted) <= spare_lines  # one rule for the column: every row or none
+    for title, row, lines in zip(weighed, subjects, wanted if wrap else [1] * len(wanted), strict=True):
         heights.append(lines)
         titles_cut += title_cut(title, width, lines)
         shown = subject_lines(tuple(row), subjects_width, lines)[1]
