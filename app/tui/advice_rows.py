@@ -179,11 +179,11 @@ def plan_rows(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: in
               spare_lines: int, least_title: int) -> RowPlan:
     """Widths for the Finding and Subjects columns sharing `room` cells (Subjects never under
     `least_subjects`) and each row's lines: a second line for every row that wants one when `spare_lines`
-    hold them all, else none (a column never mixes wrapped rows with rows cut "…"). Of the widths
-    tried, the one with the least of the titles cut away, then of single
-    subjects, then the fewest subjects of merged rows hidden, then the fewest second lines: a title wider
-    than its column, or a merged list, goes on a second line where the list has one to spare, and the blank
-    columns go to whichever column is cut."""
+    hold them all, else none (a column never mixes wrapped rows with rows cut "…"). Of the widths tried,
+    the one with the least of the titles cut away (a path the row's Subjects cell shows counts short:
+    named_elsewhere), then of single subjects, then the fewest subjects of merged rows hidden, then the
+    fewest second lines: a title wider than its column, or a merged list, goes on a second line where the
+    list has lines to spare, and the blank columns go to whichever column is cut."""
     longest = max((cell_len(title) for title in titles), default=least_title)
     high = max(min(longest, room - least_subjects), 1)
     low = max(min(least_title, high), 1)
