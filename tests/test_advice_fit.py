@@ -58,7 +58,7 @@ def test_a_title_cut_short_keeps_the_path_it_names() -> None:
     cut = fit_title(UNSCHEDULED, 52)
     assert len(cut) >= 50 and "discard's" in cut and cut.endswith("…")
     assert fit_title(UNSCHEDULED, 80) == \
-        "Discard reaches the bottom of /…/mnt-xfs-nodiscard's stack, but nothing trims it"
+        "Discard reaches the bottom of …/mnt-xfs-nodiscard's stack, but nothing trims it"
     assert fit_title("Thin pool vg0/pool_nopassdown has discards=nopassdown", 47).startswith(
         "Thin pool vg0/pool_nopassdown has")  # not a path: never cut in the middle
 
@@ -354,3 +354,37 @@ async def test_a_merged_row_names_every_subject_where_its_column_has_room(size: 
                 head, _, tail = shown.replace(" ", "").partition("…")
                 assert subject.startswith(head) and subject.endswith(tail), cell
                 assert len(head + tail) >= min(len(subject), 8), cell
+
+
+async def test_at_200_the_finding_column_is_sized_from_its_words_and_subjects_show_paths_whole() -> None:
+    """newuser12 #8, long-names at 200: the Finding column was 110 cells (about 60 blank beside the third
+    row) while Subjects cut the kubelet path (`.../volumes/kubern…/mount`) that the first row showed whole.
+    The Finding column is as wide as its words (a path the Subjects column shows may be cut in the title,
+    at a "/"), and every subject is whole."""
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await _advice(app, pilot)
+        table = screen.query_one("#advice-table", DataTable)
+        title_width = screen._widths[1]
+        longest_line = max(len(line) for index in range(table.row_count)
+                           for line in str(table.get_row_at(index)[1]).split("\n"))
+        assert title_width == longest_line <= 90, (title_width, longest_line)
+        for index, row in enumerate(screen.rows):
+            cell = _cells(table, index)[2]
+            assert "…" not in cell, cell
+            assert _same(cell, ", ".join(row.subjects).replace(", ", ",")) or \
+                _same(cell, f"{len(row.subjects)}: " + ",".join(row.subjects)), cell
+        title = _cells(table, 0)[1]
+        assert re.search(r" on /var/\S*…/mount never reach the disk$", title), title  # cut once, at a "/"
+        assert "…/…" not in title, title
+
+
+def test_rows_wrap_all_or_none_so_a_column_never_mixes_wrapping_with_cuts() -> None:
+    """newuser12 #8: at 80 the Finding column wrapped its top rows onto a second line and cut the rows below
+    them with "…". Where the list has no second line for every row that wants one, no row takes one."""
+    from diskdoctor.app.tui.advice_rows import plan_rows
+
+    titles = ["a long title that wants two lines here " * 2] * 3
+    subjects = [("/a",), ("/b",), ("/c",)]
+    assert plan_rows(titles, subjects, 60, 8, 2, 24).heights == (1, 1, 1)
+    assert plan_rows(titles, subjects, 60, 8, 3, 24).heights == (2, 2, 2)

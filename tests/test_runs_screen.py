@@ -58,7 +58,7 @@ async def test_pick_two_runs_and_see_the_regression(three_runs: list[str]) -> No
         await pilot.press("space", "down", "space")
         await pilot.pause()
         detail = text_of(app, "#runs-detail")
-        assert "REGRESSION p99 fdatasync +240% since 2026-11-21 14:30 UTC on the same filesystem" in detail
+        assert "REGRESSION p99 fdatasync ×3.4 since 2026-11-21 14:30 UTC on the same filesystem" in detail
         assert f"baseline  {three_runs[1]}" in detail and f"candidate {three_runs[2]}" in detail
         await pilot.press("down", "space")  # a third pick replaces the oldest pick
         await pilot.pause()
@@ -139,7 +139,8 @@ async def test_the_comparison_table_is_above_the_fold_at_80x24(three_runs: list[
         for shown in ("metric", "baseline", "candidate", "change", "p99 fdatasync", "max fdatasync",
                       "ops/s", "REGRESSION"):
             assert shown in screen, screen
-        assert re.search(r"p99 fdatasync +[\d.]+ [µm]s +[\d.]+ ms +\+\d+%  REGRESSION", screen), screen
+        changed = r"p99 fdatasync +[\d.]+ [µm]s +[\d.]+ ms +(\+\d+%|×[\d.,]+)  REGRESSION"
+        assert re.search(changed, screen), screen
 
 
 @pytest.mark.parametrize("size", [(80, 24), (200, 60), (120, 40)])
@@ -232,7 +233,7 @@ async def test_a_wal_comparison_at_80x24_shows_every_load_one_line_per_metric(
         rows = [line for line in lines if re.search(r"^\s*(p50|p90|p99|p99\.9|max) fdatasync from due", line)]
         assert len(rows) >= 4, screen
         for row in rows:  # the change on the metric's own line
-            assert re.search(r"from due +[\d.]+ [µm]s +[\d.]+ [µm]s +[+-]\d+%", row), screen
+            assert re.search(r"from due +[\d.]+ [µm]s +[\d.]+ [µm]s +([+-]\d+%|×[\d.,]+)", row), screen
 
 
 async def test_at_200_a_long_target_is_whole_and_the_details_go_under_the_list(
@@ -287,3 +288,46 @@ async def test_the_comparison_text_keeps_a_cell_from_its_scrollbar_at_80(three_r
         text = app.screen.query_one("#runs-detail").content_region
         assert pane.max_scroll_y > 0 and pane.vertical_scrollbar.display
         assert text.right + 1 <= pane.vertical_scrollbar.region.x  # one blank cell between
+
+
+def test_a_path_is_cut_at_a_slash_keeping_its_last_component() -> None:
+    """newuser12 #5: `/v…/newuser12` and `/de…/newuser12` said less than a cut at a "/" would."""
+    from diskdoctor.widgets.fit_text import component_cut
+
+    assert component_cut("/var/tmp/newuser12", 18) == "/var/tmp/newuser12"
+    assert component_cut("/var/tmp/newuser12", 16) == "/var/…/newuser12"
+    assert component_cut("/var/tmp/newuser12", 13) == "…/newuser12"
+    path = "/var/lib/kubelet/pods/8f0c/volumes/kubernetes.io~csi/pvc-1/mount"
+    cut = component_cut(path, 30)
+    assert len(cut) <= 30 and cut.endswith("/mount") and "…/" in cut, cut
+    assert all(part in path.split("/")
+               for part in cut.replace("…", "").strip("/").split("/") if part), cut  # whole components
+
+
+async def test_runs_at_80_give_a_fail_its_limit_and_cut_targets_at_a_slash(private_state_dir: Path) -> None:
+    """newuser12 #5: at 80 `/v…/newuser12 (ext4)  FAIL p99 12.9 ms …` left the row's room blank; the FAIL
+    keeps `>= 10 ms` and the targets are cut at a "/" (`…/newuser12`), never inside a name."""
+    from diskdoctor.app.core.runs.stack_fingerprint import StackFingerprint
+    from diskdoctor.probes.wal_target import Target
+    from support.runs_support import STACK
+    from test_text_fit import screen_lines
+
+    store = RunStore()
+    for day, slow, directory, fstype in ((24, {50.0: 0.003, 500.0: 0.006}, "/dev/shm/newuser12", "tmpfs"),
+                                         (25, {50.0: 0.003, 500.0: 0.004}, "/dev/shm/newuser12", "tmpfs"),
+                                         (26, {50.0: 2.0, 500.0: 12.9}, "/var/tmp/newuser12", "ext4")):
+        device = "vda1" if fstype == "ext4" else None
+        stack = StackFingerprint(Target(directory, directory, fstype, device, (device,) if device else ()),
+                                 STACK.mount_options, STACK.layers)
+        run = _wal_run_at_loads(day, 500.0, slow, f"202611{day}-112200-wal-00{day}")
+        store.save(dataclasses.replace(run, stack=stack))
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_runs(pilot)
+        lines = screen_lines(app)
+        screen = "\n".join(lines)
+        failed = next(line for line in lines if "FAIL p99" in line)
+        assert "FAIL p99 12.9 ms >= 10 ms" in failed, screen
+        targets = re.findall(r"\s(\S*newuser12) \((?:ext4|tmpfs)\)", screen)
+        assert len(targets) == 3, screen
+        assert all(target.startswith(("/var/", "/dev/", "…/")) for target in targets), screen

@@ -56,6 +56,35 @@ def path_ellipsis(path: str, width: int) -> str:
     return head + ELLIPSIS + (path[-tail:] if tail > 0 else "")
 
 
+
+def component_cut(path: str, width: int) -> str:
+    """`path` cut at its "/" boundaries to `width` cells, its last component whole: "/var/…/newuser12", else
+    "…/newuser12" (a cut inside a name, "/v…/newuser12", says less); the top folder is kept when it takes
+    at most a third of the width, then as many components from the end as fit, then from the start. A last
+    component too long for the width is cut in its middle."""
+    if width <= 0 or cell_len(path) <= width or cell_len(path) != len(path):
+        return middle_ellipsis(path, width)
+    parts = path.rstrip("/").split("/")
+    if path.startswith("/") and len(parts) > 1:
+        parts[0:2] = ["/" + parts[1]]  # the root's "/" goes with the top folder: "/var"
+    if len(parts) < 2 or len(parts[-1]) + 2 > width:
+        return middle_ellipsis(path, width)
+    inner, tail = parts[:-1], ["", parts[-1]]  # "" puts the "/" after the ellipsis
+    head: list[str] = []
+
+    def drawn(head_parts: list[str], tail_parts: list[str]) -> int:
+        return len("/".join(head_parts)) + (1 if head_parts else 0) + 1 + len("/".join(tail_parts))
+
+    start, end = 0, len(inner)
+    if drawn(inner[:1], tail) <= width and len(inner[0]) <= width // 3:
+        head, start = inner[:1], 1
+    while end > start and drawn(head, ["", inner[end - 1], *tail[1:]]) <= width:
+        tail, end = ["", inner[end - 1], *tail[1:]], end - 1
+    while start < end and drawn([*head, inner[start]], tail) <= width:
+        head, start = [*head, inner[start]], start + 1
+    prefix = "/".join(head) + "/" if head else ""
+    return prefix + ELLIPSIS + "/".join(tail)
+
 Part = tuple[str | tuple[str, ...], int]
 """A status part: its text, or its forms longest first ("+4 hidden: ROTA, SCHED, …", "+4 hidden"), and its
 priority (0 is highest)."""

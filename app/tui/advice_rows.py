@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from diskdoctor.widgets.fit_text import ELLIPSIS, distinct_cut, fit_end, middle_ellipsis
+from diskdoctor.widgets.fit_text import ELLIPSIS, component_cut, distinct_cut, fit_end, middle_ellipsis
 from diskdoctor.widgets.wrap_text import break_offsets
 from rich.cells import cell_len
 
@@ -60,11 +60,12 @@ def short_names(text: str, width: int, lines: int) -> str:
     paths = [index for index in longest if words[index].lstrip("('\"").startswith("/")]
     names = [index for index in longest if index not in paths]
     steps = [*((i, half) for i in paths), *((i, LONG_WORD_CELLS) for i in paths), *((i, half) for i in names)]
+    whole = list(words)
     for index, room in steps:
         if title_lines(" ".join(words), width) <= lines:
             break
         if cell_len(words[index]) > room:
-            words[index] = middle_ellipsis(words[index], room)
+            words[index] = path_cut(whole[index], room)  # cut once, from the whole word
     return " ".join(words)
 
 
@@ -98,7 +99,7 @@ def subject_lines(subjects: tuple[str, ...], width: int, lines: int,
         wrapped = wrap_at_slashes(text, width) if lines > 1 else []
         if 1 < len(wrapped) <= lines:  # a long path goes on after a "/"
             return tuple(wrapped), 1
-        return (distinct_cut(text, width, singles),), 0
+        return (subject_cut(text, width, singles),), 0
     words = [f"{subject}," for subject in subjects[:-1]] + [subjects[-1]]
     words[0] = f"{len(subjects)}: {words[0]}"
     packed = _pack(words, width)
@@ -118,6 +119,24 @@ def subject_lines(subjects: tuple[str, ...], width: int, lines: int,
     return (fit_end(first, width),), 0
 
 
+def path_cut(word: str, width: int) -> str:
+    """A word in `width` cells: a path cut at its "/" boundaries, its last component whole ("/var/lib/…/
+    mount"), the way every path in the list is cut; another name cut in its middle."""
+    path = word.lstrip("('\"")
+    if path.startswith("/") and path == word:
+        return component_cut(word, width)
+    return middle_ellipsis(word, width)
+
+
+def subject_cut(text: str, width: int, singles: frozenset[str]) -> str:
+    """A single subject in `width` cells: a path cut at a "/" like every other path (path_cut), unless two
+    subjects would then read the same; else cut to the end that tells it apart from `singles`."""
+    cut = path_cut(text, width)
+    if text.startswith("/") and not any(other != text and path_cut(other, width) == cut for other in singles):
+        return cut
+    return distinct_cut(text, width, singles)
+
+
 LEAST_SUBJECT_CUT = 12
 """A subject of a list is cut in its middle to no fewer cells than this ("/srv/…/recovery")."""
 
@@ -128,7 +147,7 @@ def _cut_list(subjects: tuple[str, ...], width: int, lines: int) -> tuple[tuple[
     rather than `2: /, …`; None where even cut they do not fit."""
     caps = [cell_len(subject) for subject in subjects]
     while True:
-        names = [middle_ellipsis(subject, cap) for subject, cap in zip(subjects, caps, strict=True)]
+        names = [path_cut(subject, cap) for subject, cap in zip(subjects, caps, strict=True)]
         words = [f"{name}," for name in names[:-1]] + [names[-1]]
         words[0] = f"{len(subjects)}: {words[0]}"
         packed = _pack(words, width)
@@ -159,11 +178,12 @@ def _pack(words: list[str], width: int) -> list[str] | None:
 def plan_rows(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: int, least_subjects: int,
               spare_lines: int, least_title: int) -> RowPlan:
     """Widths for the Finding and Subjects columns sharing `room` cells (Subjects never under
-    `least_subjects`) and each row's lines, at most `spare_lines` second lines going to the rows at the top
-    (worst first). Of the widths tried, the one with the least of the titles cut away, then of single
-    subjects, then the fewest subjects of merged rows hidden, then the fewest second lines: a title wider
-    than its column, or a merged list, goes on a second line where the list has one to spare, and the blank
-    columns go to whichever column is cut."""
+    `least_subjects`) and each row's lines: a second line for every row that wants one when `spare_lines`
+    hold them all, else none (a column never mixes wrapped rows with rows cut "…"). Of the widths tried,
+    the one with the least of the titles cut away (a path the row's Subjects cell shows counts short:
+    named_elsewhere), then of single subjects, then the fewest subjects of merged rows hidden, then the
+    fewest second lines: a title wider than its column, or a merged list, goes on a second line where the
+    list has lines to spare, and the blank columns go to whichever column is cut."""
     longest = max((cell_len(title) for title in titles), default=least_title)
     high = max(min(longest, room - least_subjects), 1)
     low = max(min(least_title, high), 1)
@@ -187,7 +207,8 @@ def _narrowed(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: in
     if drawn >= plan.title:
         return plan
     narrow, narrow_score = _try(titles, subjects, drawn, room - drawn, spare_lines)
-    same_lines = all(title_lines(title, drawn) == title_lines(title, plan.title) for title in titles)
+    weighed = [named_elsewhere(title, tuple(row)) for title, row in zip(titles, subjects, strict=True)]
+    same_lines = all(title_lines(title, drawn) == title_lines(title, plan.title) for title in weighed)
     less_cut = narrow_score[0] + narrow_score[1] <= score[0] + score[1] and narrow_score[2] <= score[2]
     return narrow if same_lines and less_cut else plan
 
@@ -200,10 +221,11 @@ def _try(titles: Sequence[str], subjects: Sequence[Sequence[str]], width: int, s
          spare_lines: int) -> tuple[RowPlan, tuple[int, ...]]:
     heights: list[int] = []
     titles_cut = singles_cut = hidden = 0
-    for title, row in zip(titles, subjects, strict=True):
-        wanted = min(ROW_LINES, max(title_lines(title, width), _subject_needs(tuple(row), subjects_width)))
-        lines = wanted if wanted > 1 and spare_lines > 0 else 1
-        spare_lines -= lines - 1
+    weighed = [named_elsewhere(title, tuple(row)) for title, row in zip(titles, subjects, strict=True)]
+    wanted = [min(ROW_LINES, max(title_lines(title, width), _subject_needs(tuple(row), subjects_width)))
+              for title, row in zip(weighed, subjects, strict=True)]
+    wrap = sum(lines - 1 for lines in wanted) <= spare_lines  # one rule for the column: every row or none
+    for title, row, lines in zip(weighed, subjects, wanted if wrap else [1] * len(wanted), strict=True):
         heights.append(lines)
         titles_cut += title_cut(title, width, lines)
         shown = subject_lines(tuple(row), subjects_width, lines)[1]
@@ -213,6 +235,17 @@ def _try(titles: Sequence[str], subjects: Sequence[Sequence[str]], width: int, s
             hidden += len(row) - shown
     extra = sum(heights) - len(heights)
     return RowPlan(width, subjects_width, tuple(heights)), (titles_cut, singles_cut, hidden, extra, -width)
+
+
+@lru_cache(maxsize=8192)
+def named_elsewhere(title: str, subjects: tuple[str, ...]) -> str:
+    """`title` as the planner weighs it: a long path it shares with its Subjects cell cut to
+    LONG_WORD_CELLS, since that column shows it (the title may cut it; the Finding column is sized from
+    the rest of its words, and Subjects gets the room that shows the path whole)."""
+    for subject in subjects:
+        if subject.startswith("/") and cell_len(subject) > LONG_WORD_CELLS and subject in title:
+            title = title.replace(subject, component_cut(subject, LONG_WORD_CELLS))
+    return title
 
 
 @lru_cache(maxsize=8192)

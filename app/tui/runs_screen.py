@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import ELLIPSIS, middle_ellipsis
+from diskdoctor.widgets.fit_text import ELLIPSIS, component_cut
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.wrap_text import WrappedText
@@ -88,26 +88,39 @@ def _joined(parts: list[tuple[str, int]], shown: set[int]) -> str:
     return " ".join(text for text, part in parts if text and (part == 0 or part in shown))
 
 
+def _fits(parts: list[tuple[str, int]], shown: set[int], width: int) -> bool:
+    """Whether the figure and the parts in `shown` fit `width` with room for " …" after them when the run
+    has tags (a tag left out is never left out silently)."""
+    return cell_len(_joined(parts, shown)) + (TAG_MARK_CELLS if _tags(parts) else 0) <= width
+
+
 def shown_parts(heads: list[list[tuple[str, int]]], width: int) -> set[int]:
-    """The parts between figure and tags (the limit, an aside) the whole column shows: each is shown on
-    every row when it fits whole on every row that has it, else on none, so that rows never differ in
+    """The parts between figure and tags (the limit, an aside) the column shows. The limit is shown on each
+    row with room for it, and on none when a FAIL row has no room for its own ("PASS p99 8.55 ms < 10 ms"
+    above "FAIL p99 15.6 ms …" did); an aside is shown on every row or none, so that rows never differ in
     what they leave out ("PASS p99 3.42 ms [not durable]" beside "PASS p99 8.55 ms < 10 ms" did)."""
     shown: set[int] = set()
-    for part in (LIMIT, ASIDE):
-        having = [parts for parts in heads if any(text and kind == part for text, kind in parts)]
-        if having and all(cell_len(_joined(parts, shown | {part})) <= width for parts in having):
-            shown.add(part)
+    failing = [parts for parts in heads if parts[0][0].startswith("FAIL")]
+    if all(_fits(parts, {LIMIT}, width) for parts in failing if any(k == LIMIT and t for t, k in parts)):
+        shown.add(LIMIT)
+    having = [parts for parts in heads if any(text and kind == ASIDE for text, kind in parts)]
+    if having and all(cell_len(_joined(parts, shown | {ASIDE})) <= width for parts in having):
+        shown.add(ASIDE)
     return shown
 
 
 def fit_result(parts: list[tuple[str, int]], width: int, shown: set[int] | None = None) -> str:
     """A run's result in `width` cells: the verdict with its figure whole, the parts in `shown` (see
-    `shown_parts`; by default those this row has room for), then its tags, last, each whole, and "…" for
-    the tags without room (the run has more caveats: the details say them)."""
+    `shown_parts`; by default those this row has room for) where this row has room for them, then its
+    tags, last, each whole, and "…" for the tags without room (the run has more caveats: the details say
+    them)."""
     core = parts[0][0]
     if cell_len(core) >= width:
         return core if cell_len(core) == width else core[: max(width - 1, 0)] + ELLIPSIS
-    line = _joined(parts, shown_parts([parts], width) if shown is None else shown)
+    shown = shown_parts([parts], width) if shown is None else shown
+    if LIMIT in shown and not _fits(parts, shown, width):
+        shown = shown - {LIMIT}
+    line = _joined(parts, shown)
     if cell_len(line) > width:
         line = core
     left_out = False
@@ -154,13 +167,20 @@ def target_forms(run: SavedRun, whole: str) -> tuple[str, str, str]:
 
 def target_cell(run: SavedRun, whole: str, width: int) -> str:
     """The target in `width` cells, keeping what tells runs apart: the directory's last component and the
-    filesystem type ("…/mnt-xfs (xfs)"), the device and host only when there is room."""
+    filesystem type ("/var/…/mnt-xfs (xfs)", cut at a "/"), the device and host only when there is room."""
     shortest, *longer = target_forms(run, whole)
     for text in reversed((shortest, *longer)):
         if cell_len(text) <= width:
             return text
     suffix = f" ({run.stack.target.fstype})"
-    return middle_ellipsis(run.stack.target.directory, max(width - cell_len(suffix), 1)) + suffix
+    return component_cut(run.stack.target.directory, max(width - cell_len(suffix), 1)) + suffix
+
+
+def least_target_cell(run: SavedRun) -> str:
+    """The shortest the target is cut to: its last component and filesystem type ("…/mnt-xfs (xfs)")."""
+    directory, fstype = run.stack.target.directory, run.stack.target.fstype
+    last = directory.rstrip("/").rsplit("/", 1)[-1]
+    return f"{directory if last == directory else ELLIPSIS + '/' + last} ({fstype})"
 
 
 def target_phrases(*runs: SavedRun) -> tuple[str, ...]:
@@ -388,13 +408,24 @@ class RunsScreen(Screen[None]):
                        for parts in heads), default=result)
         if room - limited >= TARGET_BEFORE_LIMIT_CELLS:  # every verdict keeps its limit ("< 10 ms")
             result = max(result, limited)
+        failed = max((cell_len(_joined(parts, {LIMIT})) + (TAG_MARK_CELLS if _tags(parts) else 0)
+                      for parts in heads if parts[0][0].startswith("FAIL")), default=result)
+        least_target = max((cell_len(least_target_cell(run)) for run in self.runs), default=TARGET_MIN_CELLS)
+        if room - failed >= max(least_target, TARGET_MIN_CELLS):  # a FAIL's limit before a whole directory
+            result = max(result, failed)
         if room - result_whole >= TARGET_MIN_CELLS:  # then the whole result: the target is cut in its middle
             result = max(result, result_whole)
         target = max(min(shortest, room - result), TARGET_MIN_CELLS)
         result = max(result, min(result_whole, room - target))
         target = max(target, min(whole if room - result >= whole else with_device, room - result))
         result = max(room - target, result)
-        return saved, ident, kind, max(min(target, room - result), TARGET_MIN_CELLS), result
+        target = max(min(target, room - result), TARGET_MIN_CELLS)
+        drawn = max((cell_len(target_cell(run, whole, target)) for run, (_, _, whole) in
+                     zip(self.runs, self._rows, strict=True) if whole), default=target)
+        drawn = max(drawn, len("target"))
+        if drawn < target:  # a cut at a "/" leaves cells over: the result gets them
+            result, target = result + target - drawn, drawn
+        return saved, ident, kind, target, result
 
     def _head(self, run: SavedRun) -> list[tuple[str, int]]:
         """The run's headline in parts (its verdict is judged once, not at every resize)."""

@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 
 REGRESSION_PERCENT = 20.0
 """A judged metric this much worse is flagged (run-to-run noise of a shared VM stays under it at the p99)."""
+RATIO_PERCENT = 200.0
+"""A change beyond this (the after more than 3 times the before) is said as a ratio ("×641")."""
+RATIO_DECIMALS_BELOW = 10.0
+"""A ratio under this keeps one decimal ("×3.4"); above, whole ("×64")."""
 NOT_COMPARABLE = "NOT COMPARABLE"
 """The verdict of two runs that are not like for like: no change between them is a regression."""
 MIN_LATENCY_CHANGE_MS = 0.05
@@ -95,11 +99,15 @@ class MetricDelta:
         return self.comparable and self.judged and not self.worse and self.significant and self.beyond_noise
 
     def percent_text(self) -> str:
-        """"+240%", "-12%": whole percent, like every other change; "-19%" for -19.5% (a change under the 20%
-        flag is never rounded up to it, so no change seems a missed flag); "-"."""
+        """"+140%", "-12%": whole percent, like every other change; "-19%" for -19.5% (a change under the 20%
+        flag is never rounded up to it, so no change seems a missed flag); beyond RATIO_PERCENT the ratio
+        ("×3.4", "×641": "+64004%" is hard to read); "-"."""
         percent = self.percent
         if percent is None:
             return "-"
+        if percent > RATIO_PERCENT:
+            ratio = 1 + percent / 100
+            return f"×{ratio:.1f}" if ratio < RATIO_DECIMALS_BELOW else f"×{ratio:,.0f}"
         if abs(percent) < REGRESSION_PERCENT <= round(abs(percent)):
             return f"{int(percent):+d}%"
         return f"{percent:+.0f}%"
