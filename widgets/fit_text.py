@@ -37,31 +37,16 @@ def middle_ellipsis(text: str, width: int) -> str:
     return text[:head_len] + ELLIPSIS + (text[-tail_len:] if tail_len else "")
 
 
+LEAST_PART_END = 8
+"""The fewest cells of a folder's end shown after the ellipsis (a uuid's tail); fewer say too little."""
+
+
 def path_ellipsis(path: str, width: int) -> str:
-    """`path` cut in the middle to `width` cells at a `/`, the room given to its end, where paths differ:
-    "/tmp/…/loops0/mnt-ext4" keeps the top folder (at most a third of the width) and as many whole folders
-    of the end as fit; where whole folders would leave a third of the width blank, the folder before the
-    last is cut within instead ("/var/…8192a3/mount")."""
-    if width <= 0 or cell_len(path) <= width or cell_len(path) != len(path):
-        return middle_ellipsis(path, width)
-    top = path[: path.find("/", 1) + 1] if path.find("/", 1) > 0 else ""
-    for head in dict.fromkeys((top if 0 < len(top) <= width // 3 else "", "")):
-        room = width - 1 - len(head)
-        cuts = [index for index in range(len(head), len(path))
-                if path[index] == "/" and len(path) - index <= room]
-        if cuts and cuts[0] < len(path) - 1 and 3 * (len(path) - cuts[0] + len(head) + 1) >= 2 * width:
-            return head + ELLIPSIS + path[cuts[0]:]
-    head = top if 0 < len(top) <= width // 3 else path[: width // 3]
-    tail = width - 1 - len(head)
-    return head + ELLIPSIS + (path[-tail:] if tail > 0 else "")
-
-
-
-def component_cut(path: str, width: int) -> str:
     """`path` cut at its "/" boundaries to `width` cells, its last component whole: "/var/…/newuser12", else
     "…/newuser12" (a cut inside a name, "/v…/newuser12", says less); the top folder is kept when it takes
-    at most a third of the width, then as many components from the end as fit, then from the start. A last
-    component too long for the width is cut in its middle."""
+    at most a third of the width, then as many components from the end as fit; LEAST_PART_END cells or more
+    left show the next folder's end (paths differ at their ends: "/var/…-5e6f708192a3/mount"), fewer go to
+    whole folders from the start. A last component too long for the width is cut in its middle."""
     if width <= 0 or cell_len(path) <= width or cell_len(path) != len(path):
         return middle_ellipsis(path, width)
     parts = path.rstrip("/").split("/")
@@ -80,6 +65,10 @@ def component_cut(path: str, width: int) -> str:
         head, start = inner[:1], 1
     while end > start and drawn(head, ["", inner[end - 1], *tail[1:]]) <= width:
         tail, end = ["", inner[end - 1], *tail[1:]], end - 1
+    prefix = "/".join(head) + "/" if head else ""
+    left = width - drawn(head, tail)
+    if end > start and left >= LEAST_PART_END:  # paths differ at their ends: "…92a3/mount"
+        return prefix + ELLIPSIS + inner[end - 1][-left:] + "/".join(tail)
     while start < end and drawn([*head, inner[start]], tail) <= width:
         head, start = [*head, inner[start]], start + 1
     prefix = "/".join(head) + "/" if head else ""

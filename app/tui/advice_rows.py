@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from diskdoctor.widgets.fit_text import ELLIPSIS, component_cut, distinct_cut, fit_end, middle_ellipsis
+from diskdoctor.widgets.fit_text import ELLIPSIS, distinct_cut, fit_end, middle_ellipsis, path_ellipsis
 from diskdoctor.widgets.wrap_text import break_offsets
 from rich.cells import cell_len
 
@@ -124,7 +124,7 @@ def path_cut(word: str, width: int) -> str:
     mount"), the way every path in the list is cut; another name cut in its middle."""
     path = word.lstrip("('\"")
     if path.startswith("/") and path == word:
-        return component_cut(word, width)
+        return path_ellipsis(word, width)
     return middle_ellipsis(word, width)
 
 
@@ -244,7 +244,7 @@ def named_elsewhere(title: str, subjects: tuple[str, ...]) -> str:
     the rest of its words, and Subjects gets the room that shows the path whole)."""
     for subject in subjects:
         if subject.startswith("/") and cell_len(subject) > LONG_WORD_CELLS and subject in title:
-            title = title.replace(subject, component_cut(subject, LONG_WORD_CELLS))
+            title = title.replace(subject, path_ellipsis(subject, LONG_WORD_CELLS))
     return title
 
 

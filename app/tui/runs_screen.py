@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import ELLIPSIS, component_cut
+from diskdoctor.widgets.fit_text import ELLIPSIS, path_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.wrap_text import WrappedText
@@ -173,7 +173,7 @@ def target_cell(run: SavedRun, whole: str, width: int) -> str:
         if cell_len(text) <= width:
             return text
     suffix = f" ({run.stack.target.fstype})"
-    return component_cut(run.stack.target.directory, max(width - cell_len(suffix), 1)) + suffix
+    return path_ellipsis(run.stack.target.directory, max(width - cell_len(suffix), 1)) + suffix
 
 
 def least_target_cell(run: SavedRun) -> str:

@@ -14,9 +14,9 @@ from . import run as bench_run
 
 LEAD, PROFILE, DIRECTORY, BS, AMOUNT, LOAD = range(6)
 SHRINK_ORDER = (LEAD, DIRECTORY, LOAD, PROFILE, LEAD, PROFILE, PROFILE, DIRECTORY)
-"""What gives way first when the line is too wide: the key's words, the directory (cut in its middle; the
-status line under the run names it whole), the arrivals' word, the profile's longer names, the key's last
-word, the profile's name, and last the directory; the figures (bytes, size or seconds, the writes/s) never do."""
+"""What gives way first when the line is too wide: the key's words, the directory (cut at a "/"; the status
+line under the run names it whole), the arrivals' word, the profile's longer names, the key's last word, the
+profile's name, and last the directory; the figures (bytes, size or seconds, the writes/s) never do."""
 
 
 class FoldedForm:
