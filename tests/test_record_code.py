@@ -11,10 +11,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from diskdoctor.probes import record_code, record_code_devices, record_code_other, record_code_trim
+from diskdoctor.probes import (
+    record_code,
+    record_code_devices,
+    record_code_other,
+    record_code_trim,
+    record_code_tui,
+)
 
 REPO = Path(__file__).resolve().parent.parent
-CHUNKS = (record_code_devices, record_code_trim, record_code_other)
+CHUNKS = (record_code_devices, record_code_trim, record_code_tui, record_code_other)
 LAB = str(REPO / "tests" / "fixtures" / "lab-ssd")
 
 
