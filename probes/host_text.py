@@ -40,6 +40,8 @@ def _pattern(name: str) -> re.Pattern[str]:
     """One of the module's patterns (compiled on the first call)."""
     pattern = globals().get(name)
     return pattern if pattern is not None else __getattr__(name)
+
+
 CONTROL_NOTE = ("# a name in these commands holds control or invisible characters (shown elsewhere as \\x.. "
                 "escapes): $'...' spells each one out, so the command names the real path (bash, zsh, ksh)")
 
