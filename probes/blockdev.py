@@ -327,6 +327,8 @@ def read_block_devices(root: Root, *, include_empty: bool = False,
     class_names = set(root.listdir(CLASS_BLOCK) or ())
     disks = root.listdir(SYS_BLOCK) or []
     use_udev = root.is_dir("run/udev/data")
+    split = len(disks) >= SPLIT_FROM_DEVICES and root.recorded is None and hasattr(os, "fork")
+    entries = None if split else _entries(root, disks, class_names)  # listed while a started blkid runs
     if signatures:
         blkid, blkid_output = read_blkid(root)
         found = Signatures(blkid, blkid_output.source, blkid_output.why_unknown)
@@ -335,20 +337,25 @@ def read_block_devices(root: Root, *, include_empty: bool = False,
     reader = _DeviceReader(root, class_names, use_udev, found,
                            quick=not include_empty and root.recorded is None)  # a capture records all
     devices = None
-    if len(disks) >= SPLIT_FROM_DEVICES and root.recorded is None and hasattr(os, "fork"):
+    if split:
         from .split_read import MAX_PROCESSES, usable_cpus
 
         processes = min(usable_cpus(), MAX_PROCESSES)
         devices = reader.split(disks, processes) if processes > 1 else None
     if devices is None:
-        entries: dict[str, BlockEntry] = {}
-        for name in disks:
-            add_disk_entries(root, name, class_names, entries)
-        add_indexed_entries(root, entries, class_names, disks)
-        devices = reader.devices(entries)
+        devices = reader.devices(entries if entries is not None else _entries(root, disks, class_names))
     if not include_empty:
         devices = {k: d for k, d in devices.items() if _shown_by_default(d)}
     return devices
+
+
+def _entries(root: Root, disks: list[str], class_names: set[str]) -> dict[str, BlockEntry]:
+    """Every block device's entry: sys/block's disks with their partitions, then those only indexes list."""
+    entries: dict[str, BlockEntry] = {}
+    for name in disks:
+        add_disk_entries(root, name, class_names, entries)
+    add_indexed_entries(root, entries, class_names, disks)
+    return entries
 
 
 class _DeviceReader:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 
@@ -44,6 +43,8 @@ def read_fs_usage(root: Root, mountpoint: str) -> FsUsage:
     else:
         source = f"/{CAPTURED_USAGE} (statvfs at capture time)"
         text, why = root.read_text(CAPTURED_USAGE)
+        import json  # only for a capture: the TUI's first frame on a live host needs no JSON (~1 ms)
+
         try:
             figures = json.loads(text)[mountpoint] if text else (why or "not captured")
         except (ValueError, KeyError, TypeError):

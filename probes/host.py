@@ -180,8 +180,8 @@ def read_host(root: Root, *, include_empty: bool = False, signatures: bool = Tru
 
 def _read_host(root: Root, *, include_empty: bool, signatures: bool) -> Host:
     """`read_host` itself."""
+    mounts, mount_error, mount_file = read_mounts(root)  # first: a started blkid runs meanwhile
     devices = read_block_devices(root, include_empty=include_empty, signatures=signatures)
-    mounts, mount_error, mount_file = read_mounts(root)
     unknown = _mounts_unknown(root, mount_error) if mount_error else None
     warnings = [unknown] if unknown else []
     if mount_file != MOUNTINFO:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import itertools
 import os
-import re
 import stat
 import sys
 from collections import deque
@@ -24,7 +23,6 @@ MAX_ATTR_BYTES = 64 * 1024
 """A sysfs attribute is at most one page (4 KiB); 64 KiB leaves room and stops a planted giant."""
 MAX_DIR_ENTRIES = 100_000
 """More than any real /sys/class/block; bounds the cost of a capture's planted million files."""
-PLAIN_INT = re.compile(r"-?[0-9]+")
 _READ_FLAGS = os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK
 
 
@@ -482,11 +480,10 @@ def _shown_name(name: str) -> str:
 def parse_int(text: str, *, signed: bool = False) -> int | None:
     """A plain ASCII decimal integer ("-1" only when `signed`); None for "1_000", "+5", "١٢" or junk."""
     text = text.strip()
-    if text.isdigit() and text.isascii():
+    digits = text[1:] if signed and text.startswith("-") else text
+    if digits.isdigit() and digits.isascii():  # isdigit alone takes "١٢" and "²"; ASCII digits are 0-9
         return int(text)
-    if not PLAIN_INT.fullmatch(text) or (text.startswith("-") and not signed):
-        return None
-    return int(text)
+    return None
 
 
 def host_command_env() -> dict[str, str]:

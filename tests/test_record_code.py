@@ -11,10 +11,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from diskdoctor.probes import record_code, record_code_devices, record_code_other, record_code_trim
+from diskdoctor.probes import (
+    record_code,
+    record_code_devices,
+    record_code_other,
+    record_code_trim,
+    record_code_tui,
+)
 
 REPO = Path(__file__).resolve().parent.parent
-CHUNKS = (record_code_devices, record_code_trim, record_code_other)
+CHUNKS = (record_code_devices, record_code_trim, record_code_tui, record_code_other)
 LAB = str(REPO / "tests" / "fixtures" / "lab-ssd")
 
 
@@ -113,3 +119,12 @@ def test_under_another_python_the_cache_loads_one_module_at_most(monkeypatch: py
         value: int
 
     assert Probe(3) == Probe(3) and Probe(3).value == 3
+
+
+def test_the_tuis_first_screen_loads_only_the_chunks_it_needs() -> None:
+    """The TUI's modules up to the Stack screen find their methods without the ~700 of the other screens."""
+    script = ("import sys\n"
+              "import diskdoctor.app.tui.launch, diskdoctor.app.tui.app, diskdoctor.app.tui.stack_screen\n"
+              "print(' '.join(m for m in sys.modules if m.startswith('diskdoctor.probes.record_code_')))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert "diskdoctor.probes.record_code_other" not in done.stdout.split()

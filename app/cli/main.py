@@ -6,9 +6,12 @@ import atexit
 import contextlib
 import gc
 import os
-import signal
 import sys
-from collections.abc import Callable, Sequence
+
+try:  # the C module `signal` wraps: the same handlers and numbers without building its enums (~0.5 ms)
+    import _signal as signal
+except ImportError:  # pragma: no cover  (an interpreter without it)
+    import signal  # type: ignore[no-redef]
 
 from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.root import describe_write_error
@@ -21,6 +24,7 @@ from .quick_args import quick_arguments
 TYPE_CHECKING = False  # not typing's: importing typing costs every start-up ~2 ms
 if TYPE_CHECKING:
     import argparse  # argparse itself loads only when quick_arguments hands the arguments to it
+    from collections.abc import Callable, Sequence
 
 SIGNAL_EXIT_BASE = 128
 PIPE_WIDTH = 240

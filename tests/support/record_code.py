@@ -2,7 +2,8 @@
 to refresh them after changing a dataclass; `--check` exits 1 when they are stale).
 
 It runs `devices --json` and then `trim --json` on a fixture capture, recording the texts each defines
-(the first two modules), then imports every other module of the package (the third). The texts are
+(the first two modules), imports the TUI's modules its first frame needs (the third), then every other
+module of the package (the fourth). The texts are
 what this Python's `dataclasses` writes: the modules record its version, and on another one they are
 neither used (no text matches) nor checked."""
 
@@ -21,8 +22,14 @@ FIXTURE = REPO / "tests" / "fixtures" / "lab-ssd"
 CHUNK_DOCS = {
     "devices": "the dataclass methods `devices` defines",
     "trim": "the dataclass methods `trim` adds to those of `devices`",
+    "tui": "the dataclass methods the TUI's modules add before its first frame",
     "other": "the methods of every other dataclass of ours",
 }
+
+
+TUI_MODULES = ("diskdoctor.app.tui.launch", "diskdoctor.app.tui.early_host", "diskdoctor.app.tui.app",
+               "diskdoctor.app.tui.stack_screen")
+"""What `diskdoctor` imports before the Stack screen's first frame (the other screens load when opened)."""
 
 
 def chunk_path(name: str) -> Path:
@@ -52,6 +59,9 @@ def collect() -> dict[str, list[str]]:
         with contextlib.redirect_stdout(io.StringIO()):
             main([*argv, "--sysroot", str(FIXTURE)])
         chunks[name] = [text for text in seen if not any(text in done for done in chunks.values())]
+    for module in TUI_MODULES:
+        importlib.import_module(module)
+    chunks["tui"] = [text for text in seen if not any(text in done for done in chunks.values())]
     for package in ("diskdoctor.probes", "diskdoctor.app", "diskdoctor.widgets"):
         for info in pkgutil.walk_packages(importlib.import_module(package).__path__, package + "."):
             if not info.name.endswith("__main__"):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from contextlib import contextmanager
 
 from diskdoctor.app.base.errors import UsageError
@@ -12,6 +11,7 @@ from diskdoctor.probes.root import MAX_FILE_BYTES, Root, describe_os_error, live
 TYPE_CHECKING = False  # not typing's: importing typing costs every start-up ~2 ms
 if TYPE_CHECKING:
     import tarfile
+    from collections.abc import Iterator
     from typing import IO
 
 # A capture archive's modules (tarfile, gzip, the scratch folder's secrets) load only when one is opened:

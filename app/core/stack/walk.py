@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from diskdoctor.probes.host import Host
+
+TYPE_CHECKING = False  # not typing's; collections.abc only for the hints (`devices --json` ~0.1 ms)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 MAX_DEPTH = 64
 """No real stack is this deep (disk, partition, md, LVM, crypt, ...: under 10 layers)."""
