@@ -276,8 +276,11 @@ class Root:
         file under the size limit (one open, fstat, read, close: most of the 52,000 files a 5,000-device
         capture has); None leaves the file, and every error message, to `read_bytes`."""
         head, _, last = rel.rpartition("/")
-        where = self._dir_paths.get(head)
-        if where is None or last in _SPECIAL_NAMES:
+        if last in _SPECIAL_NAMES or rel[:1] == "/":
+            return None
+        try:
+            where = self._dir_paths.get(head) or self._real_dir(head)  # a folder is resolved once
+        except _Escape:
             return None
         try:
             fd = os.open(f"{where}/{last}", _READ_FLAGS | os.O_NOFOLLOW)
@@ -405,13 +408,10 @@ class Root:
         try:
             if self.live:
                 return shown(os.readlink(self.full(rel)))
-            where = self._walk(rel, follow_last=False)
-            known = self._links.get(where, _NOT_CACHED)  # a folder's link, read while resolving it
-            if known is not _NOT_CACHED:
-                return None if known is None else shown(known)  # type: ignore[arg-type]
-            return shown(os.readlink(self.full(where)))
+            target = self._link_target(self._walk(rel, follow_last=False), cache=True)
         except (OSError, _Escape):
             return None
+        return None if target is None else shown(target)  # memoised: resolving its folder reads it again
 
     def resolve(self, rel: str) -> str | None:
         """`rel` with every symlink followed inside this root (absolute targets re-rooted), as a rel path;
