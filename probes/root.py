@@ -272,9 +272,9 @@ class Root:
         return data, None
 
     def _captured_attr(self, rel: str) -> bytes | None:
-        """A captured attribute's bytes when its folder is resolved already and it is a plain regular
-        file under the size limit (one open, fstat, read, close: most of the 52,000 files a 5,000-device
-        capture has); None leaves the file, and every error message, to `read_bytes`."""
+        """A captured attribute's bytes when it is a regular file (not a link) under the size limit in a
+        folder that resolves inside the capture: one open, fstat, read and close, the path of most of the
+        52,000 files a 5,000-device capture has; None leaves the file, and every reason, to `read_bytes`."""
         head, _, last = rel.rpartition("/")
         if last in _SPECIAL_NAMES or rel[:1] == "/":
             return None
