@@ -6,7 +6,14 @@ import os
 from dataclasses import dataclass, field, fields, replace
 
 from .blkid import read_blkid
-from .block_names import CLASS_BLOCK, SYS_BLOCK, BlockEntry, add_disk_entries, add_indexed_entries
+from .block_names import (
+    CLASS_BLOCK,
+    SYS_BLOCK,
+    BlockEntry,
+    add_disk_entries,
+    add_indexed_entries,
+    dev_block_links,
+)
 from .commands import READ_ONLY_COMMANDS
 from .device_kinds import (
     SCSI_TYPE_ROM,
@@ -399,7 +406,9 @@ class _DeviceReader:
         sys/class/block or sys/dev/block), so that the caller reads serially."""
         from .split_read import read_split
 
-        parts = read_split(self._part, disks, processes, _plain_part, _from_plain_part)
+        dev_links: dict[str, str] = {}
+        parts = read_split(self._part, disks, processes, _plain_part, _from_plain_part,
+                           meanwhile=lambda: dev_links.update(dev_block_links(self.root)))
         groups: dict[str, list[BlockEntry]] = {}
         count = 0
         for entries, _ in parts:
@@ -409,7 +418,7 @@ class _DeviceReader:
         merged = {entry.kname: entry for name in disks for entry in groups.get(name, ())}
         if len(merged) != count:
             return None
-        add_indexed_entries(self.root, merged, self.class_names, disks)
+        add_indexed_entries(self.root, merged, self.class_names, disks, dev_links or None)
         if len(merged) != count:
             return None
         read: dict[str, BlockDevice] = {}

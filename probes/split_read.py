@@ -48,9 +48,11 @@ def parts(items: Sequence[str], count: int) -> list[Sequence[str]]:
 
 
 def read_split(read: Callable[[Sequence[str]], T], items: Sequence[str], processes: int,
-               encode: Callable[[T], object], decode: Callable[[object], T]) -> list[T]:
+               encode: Callable[[T], object], decode: Callable[[object], T],
+               meanwhile: Callable[[], object] | None = None) -> list[T]:
     """`read(part)` for each of `processes` parts of `items` (see `parts`): the first read here, the others
-    in forked children, which send `encode(result)` (plain values for `marshal`) to be `decode`d here."""
+    in forked children, which send `encode(result)` (plain values for `marshal`) to be `decode`d here.
+    `meanwhile` runs here after this process's part, while the children finish theirs and send them."""
     cut = parts(items, max(1, min(processes, len(items))))
     prctl = _prctl()
     children: list[tuple[int, int]] = []
@@ -60,6 +62,8 @@ def read_split(read: Callable[[Sequence[str]], T], items: Sequence[str], process
         started = time.monotonic()
         results = [read(cut[0])]
         deadline = time.monotonic() + CHILD_GRACE_S + 3 * (time.monotonic() - started)
+        if meanwhile is not None and children:
+            meanwhile()
         for part in cut[1:]:
             got = _collect(*children.pop(0), deadline)
             results.append(read(part) if got is None else decode(got))

@@ -87,6 +87,24 @@ def test_climbing_link_is_not_followed_to_this_machine(tmp_path: Path) -> None:
     assert "points outside" in text
 
 
+@pytest.mark.parametrize("link_first", [True, False])
+def test_a_link_read_first_is_still_confined_when_walked(tmp_path: Path, link_first: bool) -> None:
+    """A capture remembers a link it read; walking through it afterwards still refuses to climb out."""
+    root = copy_fixture("etcd-raid0-lvm-luks", tmp_path)
+    live = LIVE_BLOCK[0]
+    climbing = "../" * 20 + f"sys/class/block/{live}"
+    (root / "sys/class/block/sdz").symlink_to(climbing)
+    reader = Root(str(root), live=False)
+    if link_first:
+        assert reader.readlink("sys/class/block/sdz") == climbing
+    with audited_opens() as opened:
+        assert reader.read_attr("sys/class/block/sdz/size") == (
+            None, "a link in the capture points outside it (not followed)")
+        assert reader.listdir("sys/class/block/sdz") is None
+    assert_inside(opened, root)
+    assert reader.readlink("sys/class/block/sdz") == climbing
+
+
 @pytest.mark.parametrize("link", ["sys/class/block", "proc/self/mountinfo", "sys/devices"])
 def test_absolute_links_read_the_capture_not_the_live_host(tmp_path: Path, link: str) -> None:
     root = copy_fixture("etcd-raid0-lvm-luks", tmp_path)
