@@ -3,7 +3,6 @@ changed (the saved profile word "custom" told a newcomer nothing, newuser12)."""
 
 from __future__ import annotations
 
-from diskdoctor.app.base.formatting import binary_size
 from diskdoctor.probes.wal_params import PROFILES, WalParams
 
 TITLES = {"etcd": "etcd WAL", "postgres-wal": "postgres WAL"}
@@ -29,7 +28,7 @@ def changes(params: WalParams) -> list[str]:
     if params.duration_s and params.duration_s != base.duration_s:
         said.append(f"{params.duration_s:g} s")
     elif params.size != base.size:
-        said.append(binary_size(params.size))
+        said.append(f"{params.size / (1 << 20):,.4g} MiB")  # as the form takes it (no import: a leaf)
     if params.sync != base.sync:
         said.append(params.sync)
     if params.prealloc != base.prealloc:
