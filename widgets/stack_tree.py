@@ -22,6 +22,7 @@ from textual.widgets import Tree
 from textual.widgets._tree import TOGGLE_STYLE
 from textual.widgets.tree import TreeNode
 
+from .branch_scroll import branch_top
 from .fit_text import distinct_cut, fit_end
 from .list_keys import TREE_KEYS
 
@@ -264,6 +265,13 @@ def _depth(node: TreeNode[StackRow]) -> int:
     return depth
 
 
+def _last_line_under(node: TreeNode[StackRow]) -> int:
+    """The line of the last row drawn under `node` (its own line when closed or childless)."""
+    while node.is_expanded and node.children:
+        node = node.children[-1]
+    return node.line
+
+
 class StackTree(Tree[StackRow]):
     """Shows rows from `load_children(key)`; children are fetched only when a node is expanded."""
 
@@ -485,6 +493,25 @@ class StackTree(Tree[StackRow]):
             if node is not None and node.data is not None and node.data.marks:
                 return node
         return None
+
+    def branch_top(self) -> int | None:
+        """The first line to show so the cursor's branch is whole from its title (`branch_top`), None
+        without a cursor row."""
+        node = self.cursor_node
+        if node is None or node.line < 0 or node.data is None:
+            return None
+        path = [node]
+        while path[0].parent is not None and path[0].parent is not self.root:
+            path.insert(0, path[0].parent)
+        titles = [child.line for child in self.root.children if child.line >= 0]
+        return branch_top([row.line for row in path], _last_line_under(path[0]), _last_line_under(node),
+                          titles, self.last_line + 1, self.scrollable_content_region.height)
+
+    def scroll_to_branch(self) -> None:
+        """Jump the view to `branch_top` (a new direction, a filter): the group whole, its title on top."""
+        top = self.branch_top()
+        if top is not None:
+            self.scroll_to(y=top, animate=False)
 
     def cursor_key(self) -> str | None:
         """The key of the highlighted row, to restore it after the rows are rebuilt."""
