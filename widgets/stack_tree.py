@@ -494,22 +494,23 @@ class StackTree(Tree[StackRow]):
                 return node
         return None
 
-    def branch_top(self) -> int | None:
-        """The first line to show so the cursor's branch is whole from its title (`branch_top`), None
-        without a cursor row."""
+    def branch_top(self, near_top: bool = False) -> int | None:
+        """The first line to show so the cursor's branch is whole from its title (`branch_top`); `near_top`:
+        the cursor in the upper half of the pane (a filter's first match). None without a cursor row."""
         node = self.cursor_node
         if node is None or node.line < 0 or node.data is None:
             return None
         path = [node]
         while path[0].parent is not None and path[0].parent is not self.root:
             path.insert(0, path[0].parent)
-        titles = [child.line for child in self.root.children if child.line >= 0]
+        rows = self.scrollable_content_region.height
+        starts = [child.line for row in [self.root, *path] for child in row.children if child.line >= 0]
         return branch_top([row.line for row in path], _last_line_under(path[0]), _last_line_under(node),
-                          titles, self.last_line + 1, self.scrollable_content_region.height)
+                          starts, self.last_line + 1, rows, rows // 2 if near_top else None)
 
-    def scroll_to_branch(self) -> None:
+    def scroll_to_branch(self, near_top: bool = False) -> None:
         """Jump the view to `branch_top` (a new direction, a filter): the group whole, its title on top."""
-        top = self.branch_top()
+        top = self.branch_top(near_top)
         if top is not None:
             self.scroll_to(y=top, animate=False)
 

@@ -484,8 +484,8 @@ class StackScreen(SnapshotScreen):
                 return
         if node is not tree.cursor_node:
             tree.move_cursor(node)
-        if self.filter_text:  # after the cursor's own scroll: the match's branch from its title
-            tree.call_after_refresh(tree.scroll_to_branch)
+        if self.filter_text:  # after the cursor's own scroll: the match near the top, its branch whole
+            tree.call_after_refresh(tree.scroll_to_branch, True)
         if node.data is not None:
             tree.post_message(StackTree.LayerSelected(node.data))
 
