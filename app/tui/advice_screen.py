@@ -190,11 +190,18 @@ class AdviceScreen(Screen[None]):
         else:
             self.query_one("#advice-details-title", Static).update("No findings")
 
-    def _filtered(self) -> list[MergedFinding]:
-        """The rows about the chosen subject that match the filter text."""
+    def _in_scope(self) -> list[MergedFinding]:
+        """The rows about the chosen subject (every row when none is chosen)."""
         return [row for row in self.all_rows
-                if (self.subject is None or any(s in row.subjects for s in self.covered))
-                and matches(self.filter_text, row.finding.title, row.title, row.finding.id, *row.subjects)]
+                if self.subject is None or any(s in row.subjects for s in self.covered)]
+
+    def _filtered(self) -> list[MergedFinding]:
+        """The rows about the chosen subject that match the filter text in what the row and its card's
+        header show: narrowed to one subject, a merged row's other subjects are hidden, so they never
+        match (newuser14: `raid` kept a row about /lab/luks2on for its hidden /lab/raid0)."""
+        return [row for row in self._in_scope()
+                if matches(self.filter_text, self._title_of(row), row.finding.id,
+                           *((self.subject,) if self.subject is not None else row.subjects))]
 
     def _say_status(self) -> None:
         """What is shown, then the key hints: a narrow line drops whole hints, the least needed first."""
@@ -202,10 +209,14 @@ class AdviceScreen(Screen[None]):
         below = fold_note(self.query_one("#advice-table", DataTable), self._heights)
         if below:  # rows below the fold: said, as TRIM says it
             parts.insert(0, (below, 0))
-        if self.subject is not None:
+        if self.subject is not None and self.filter_text:  # one line names both, counted within the scope
+            kept = filter_note(self.filter_text, len(self.rows), len(self._in_scope()), "rows")
+            parts.insert(0, (f"only {self.subject} · {kept.removesuffix(' · Esc clears')} · a: all"
+                             " · Esc clears", 0))
+        elif self.subject is not None:
             shown = f"{len(self.rows)} of {len(self.all_rows)} rows"
             parts.insert(0, (f"only {self.subject}: {shown} (a: all)", 0))  # the way back never drops
-        if self.filter_text:
+        elif self.filter_text:
             parts.insert(0, (filter_note(self.filter_text, len(self.rows), len(self.all_rows), "rows"), 0))
         self.query_one("#status", StatusLine).say(*parts)
 
@@ -228,7 +239,10 @@ class AdviceScreen(Screen[None]):
     def _filter_changed(self, message: FilterBar.Filter) -> None:
         self.filter_text = message.text
         self._refilter()
-        message.bar.counted(len(self.rows), len(self.all_rows))
+        scope = len(self._in_scope())
+        words = (f"filter: {message.text.strip()} within {self.subject} ({len(self.rows)} of {scope})",
+                 f"filter: {message.text.strip()} ({len(self.rows)} of {scope})") if self.subject else ()
+        message.bar.counted(len(self.rows), scope, words)
 
     def show_subject(self, subject: str | None, covered: tuple[str, ...] = ()) -> None:
         """Only the findings about `subject` (None: every finding) or, given, about any of `covered`;

@@ -1,0 +1,57 @@
+"""Advice and Runs at 80 columns (issue 23, newuser13/newuser14): a filter within a narrowed list says
+so and matches only what is shown; one rule per column on long-names; Runs targets that read alike."""
+
+from __future__ import annotations
+
+from conftest import fixture_root
+from diskdoctor.app.tui.advice_screen import AdviceScreen
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.selection import choose
+from test_list_layout import screen_lines
+from test_tui import settled
+from textual.widgets import DataTable
+
+
+async def _advice(app: DiskDoctorApp, pilot) -> AdviceScreen:  # type: ignore[no-untyped-def]
+    await settled(app, pilot)
+    await pilot.press("4")
+    await settled(app, pilot)
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, AdviceScreen)
+    return screen
+
+
+def _rows(app: DiskDoctorApp, table: DataTable) -> list[str]:
+    """The list's rows as the screen shows them, header first."""
+    region = table.region
+    return [line[region.x:region.right] for line in screen_lines(app)[region.y:region.bottom]]
+
+
+async def test_a_filter_within_a_narrowed_list_names_the_scope_and_matches_only_what_shows() -> None:
+    """newuser14 #3 at 80x24: narrowed to /lab/luks2on, `/raid` kept `Discard reaches the bottom of
+    /lab/luks2on's stack…` (matched on hidden subjects /lab/raid0, /lab/raid1) under `filter 'raid': 1 of 7
+    rows`, a line that did not say the RAID finding was hidden by the scope."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(app, pilot)
+        choose(app, None, "/lab/luks2on", "stack")
+        screen = await _advice(app, pilot)
+        assert screen.subject == "/lab/luks2on"
+        scoped = len(screen.rows)
+        await pilot.press("slash", *"raid", "enter")
+        await pilot.pause()
+        await pilot.pause()
+        table = screen.query_one("#advice-table", DataTable)
+        for row in screen.rows:  # every row kept shows what matched
+            assert "raid" in screen._title_of(row).casefold() or "raid" in row.finding.id.casefold()
+        lines = screen_lines(app)
+        status = lines[screen.query_one("#status").region.y].strip()
+        kept = f"{len(screen.rows)} of {scoped}" if screen.rows else f"none of the {scoped}"
+        assert status.startswith(f"only /lab/luks2on · filter 'raid': {kept} rows"), status
+        assert "a: all" in status, status
+        assert not any("luks2on's stack" in line for line in _rows(app, table))
+        await pilot.press("a")  # every finding: the RAID one shows
+        await pilot.pause()
+        await pilot.pause()
+        assert any("stripe" in line for line in _rows(app, table)), _rows(app, table)
