@@ -55,3 +55,26 @@ async def test_a_filter_within_a_narrowed_list_names_the_scope_and_matches_only_
         await pilot.pause()
         await pilot.pause()
         assert any("stripe" in line for line in _rows(app, table)), _rows(app, table)
+
+
+async def test_long_names_at_80_subjects_are_all_cut_on_one_line_or_all_whole() -> None:
+    """newuser14 #7, newuser13 #3 at 80x24: `/var/…f708192a3/mount` over a blank line, `2: /,` over
+    `/srv/postg…e_recovery`, then `2: /srv/postgresql/1…` on one line; row 1's title ended `discard on …`."""
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _advice(app, pilot)
+        table = screen.query_one("#advice-table", DataTable)
+        columns = list(table.ordered_columns)
+        subjects = next(column for column in columns if str(column.label).startswith("Subject"))
+        start = table.region.x + sum(column.get_render_width(table) for column in columns[:columns.index(subjects)])
+        cells: list[list[str]] = []
+        for line in _rows(app, table)[1:1 + sum(screen._heights)]:
+            text = line[start - table.region.x:].strip()
+            if line[:6].strip():  # a row's first line (its severity)
+                cells.append([text])
+            else:
+                cells[-1].append(text)
+        wrapped = [cell for cell in cells if len([part for part in cell if part]) > 1]
+        cut = [cell for cell in cells if any("…" in part for part in cell)]
+        assert not (wrapped and cut), cells
+        assert all(cell[0] for cell in cells), cells  # never a blank first line

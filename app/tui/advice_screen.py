@@ -103,6 +103,7 @@ class AdviceScreen(Screen[None]):
         """The rows shown: one per finding, the same finding on several subjects merged."""
         self._widths: tuple[int, ...] = ()
         self._heights: tuple[int, ...] = ()
+        self._subjects_wrap = self._wrapped = True  # Subjects cells on two lines (as planned; as drawn)
         """Each row's lines (a title or subjects list that would be cut goes on a second line)."""
         self.all_rows: list[MergedFinding] = []
         """Every row before the filter and the subject are applied."""
@@ -406,6 +407,7 @@ class AdviceScreen(Screen[None]):
         needs = max((_subjects_needs(row) for row in self.rows), default=SUBJECTS_MIN_CELLS)
         least = max(min(needs, max(SUBJECTS_MIN_CELLS, int(room * SUBJECT_SHARE))), header)
         plan = plan_rows(titles, [row.subjects for row in self.rows], room, least, spare, TITLE_MIN_CELLS)
+        self._subjects_wrap = plan.subjects_wrap
         return (SEV_CELLS, plan.title, plan.subjects, 0), plan.heights
 
     def _subjects_header(self) -> str:
@@ -417,9 +419,11 @@ class AdviceScreen(Screen[None]):
         if not self.is_mounted:
             return
         self._size_panes()
+        self._subjects_wrap = True
         widths, heights = self._column_widths()
-        if (widths, heights) == (self._widths, self._heights):
+        if (widths, heights, self._subjects_wrap) == (self._widths, self._heights, self._wrapped):
             return
+        self._wrapped = self._subjects_wrap
         self._widths, self._heights = widths, heights
         table = self.query_one("#advice-table", DataTable)
         cursor = table.cursor_row
@@ -434,7 +438,8 @@ class AdviceScreen(Screen[None]):
         singles = frozenset(row.subjects_text for row in self.rows if len(row.subjects) == 1)
         for index, (row, lines) in enumerate(zip(self.rows, heights, strict=True)):
             finding = self._finding_of(row)
-            shown = subject_lines(row.subjects, subjects, lines, singles)[0] if subjects else ()
+            shown = (subject_lines(row.subjects, subjects, lines if self._subjects_wrap else 1, singles)[0]
+                     if subjects else ())
             cells = [Text(finding.severity.value.upper(), finding.severity.style),
                      Text(wrapped_title(self._title_of(row), title, lines, fit_title))]
             if subjects:
