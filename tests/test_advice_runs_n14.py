@@ -66,7 +66,8 @@ async def test_long_names_at_80_subjects_are_all_cut_on_one_line_or_all_whole() 
         table = screen.query_one("#advice-table", DataTable)
         columns = list(table.ordered_columns)
         subjects = next(column for column in columns if str(column.label).startswith("Subject"))
-        start = table.region.x + sum(column.get_render_width(table) for column in columns[:columns.index(subjects)])
+        before = columns[:columns.index(subjects)]
+        start = table.region.x + sum(column.get_render_width(table) for column in before)
         cells: list[list[str]] = []
         for line in _rows(app, table)[1:1 + sum(screen._heights)]:
             text = line[start - table.region.x:].strip()

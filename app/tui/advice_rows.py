@@ -227,7 +227,8 @@ def _try(titles: Sequence[str], subjects: Sequence[Sequence[str]], width: int, s
     wanted = [min(ROW_LINES, max(title_lines(title, width), _subject_needs(tuple(row), subjects_width)))
               for title, row in zip(weighed, subjects, strict=True)]
     wrap = sum(lines - 1 for lines in wanted) <= spare_lines  # one rule for the column: every row or none
-    subjects_wrap = all(subject_lines(tuple(row), subjects_width, ROW_LINES)[1] == len(row) for row in subjects)
+    subjects_wrap = all(subject_lines(tuple(row), subjects_width, ROW_LINES)[1] == len(row)
+                        for row in subjects)
     if not subjects_wrap:  # some subject is cut even on two lines: every Subjects cell is one line, cut alike
         wanted = [min(ROW_LINES, title_lines(title, width)) for title in weighed]
         wrap = sum(lines - 1 for lines in wanted) <= spare_lines
