@@ -79,3 +79,39 @@ async def test_long_names_at_80_subjects_are_all_cut_on_one_line_or_all_whole() 
         cut = [cell for cell in cells if any("…" in part for part in cell)]
         assert not (wrapped and cut), cells
         assert all(cell[0] for cell in cells), cells  # never a blank first line
+
+
+async def test_runs_at_120_drop_this_years_year_before_cutting_a_target(private_state_dir) -> None:  # type: ignore[no-untyped-def]
+    """newuser14 #9 at 120: `2026-11-26 13:54  8390  wal   /mnt/…/bench (ext4)  FAIL p99 15.4 ms >= 10 ms`:
+    the year took the cells the target needed; 80 already drops it."""
+    import dataclasses
+    import datetime as dt
+
+    from diskdoctor.app.core.runs.stack_fingerprint import StackFingerprint
+    from diskdoctor.app.core.runs.store import RunStore
+    from diskdoctor.probes.wal_target import Target
+    from support.runs_support import STACK, saved_run
+
+    store = RunStore()
+    year = dt.datetime.now(dt.timezone.utc).year
+    for day, slow, directory, fstype in ((24, 12.5, "/var/tmp/newuser14", "ext4"),
+                                         (25, 5.16, "/dev/shm/newuser14", "tmpfs"),
+                                         (26, 15.4, "/mnt/scratch/bench", "ext4")):
+        device = "vda1" if fstype == "ext4" else None
+        stack = StackFingerprint(Target(directory, directory, fstype, device, (device,) if device else ()),
+                                 STACK.mount_options, STACK.layers)
+        run = saved_run(day, slow_ms=slow, stack=stack)
+        store.save(dataclasses.replace(run, saved_at=run.saved_at.replace(year=year)))
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("5")
+        await settled(app, pilot)
+        await pilot.pause()
+        screen = "\n".join(screen_lines(app))
+        for target in ("/mnt/scratch/bench (ext4)", "/dev/shm/newuser14 (tmpfs)",
+                       "/var/tmp/newuser14 (ext4)"):
+            assert target in screen, screen
+        rows = [line for line in screen.splitlines() if "  wal  " in line]
+        assert len(rows) == 3 and all(f"{year}-" not in row for row in rows), rows
+        assert "  11-26 14:30  " in rows[0], rows
