@@ -212,8 +212,7 @@ class AdviceScreen(Screen[None]):
             parts.insert(0, (below, 0))
         if self.subject is not None and self.filter_text:  # one line names both, counted within the scope
             kept = filter_note(self.filter_text, len(self.rows), len(self._in_scope()), "rows")
-            parts.insert(0, (f"only {self.subject} · {kept.removesuffix(' · Esc clears')} · a: all"
-                             " · Esc clears", 0))
+            parts.insert(0, (f"only {self.subject} · {kept.removesuffix(' · Esc clears')} · a: all", 0))
         elif self.subject is not None:
             shown = f"{len(self.rows)} of {len(self.all_rows)} rows"
             parts.insert(0, (f"only {self.subject}: {shown} (a: all)", 0))  # the way back never drops
@@ -232,6 +231,20 @@ class AdviceScreen(Screen[None]):
             table.move_cursor(row=self.rows.index(was))
         if self.rows:
             self._show(table.cursor_row)
+        else:  # no card for a row no longer listed
+            self.query_one("#advice-card", FindingCard).display = False
+            self.query_one("#advice-details-title", Static).update("No findings match")
+        self._count_filter()
+
+    def _count_filter(self) -> None:
+        """The filter line's count, within the chosen subject when there is one."""
+        text = self.filter_text.strip()
+        if not text:
+            return
+        scope = len(self._in_scope())
+        words = (f"filter: {text} within {self.subject} ({len(self.rows)} of {scope})",
+                 f"filter: {text} ({len(self.rows)} of {scope})") if self.subject else ()
+        self.query_one(FilterBar).counted(len(self.rows), scope, words)
 
     def action_filter(self) -> None:
         self.query_one(FilterBar).open()
@@ -240,10 +253,6 @@ class AdviceScreen(Screen[None]):
     def _filter_changed(self, message: FilterBar.Filter) -> None:
         self.filter_text = message.text
         self._refilter()
-        scope = len(self._in_scope())
-        words = (f"filter: {message.text.strip()} within {self.subject} ({len(self.rows)} of {scope})",
-                 f"filter: {message.text.strip()} ({len(self.rows)} of {scope})") if self.subject else ()
-        message.bar.counted(len(self.rows), scope, words)
 
     def show_subject(self, subject: str | None, covered: tuple[str, ...] = ()) -> None:
         """Only the findings about `subject` (None: every finding) or, given, about any of `covered`;
