@@ -3,6 +3,8 @@ so and matches only what is shown; one rule per column on long-names; Runs targe
 
 from __future__ import annotations
 
+import re
+
 from conftest import fixture_root
 from diskdoctor.app.tui.advice_screen import AdviceScreen
 from diskdoctor.app.tui.app import DiskDoctorApp
@@ -81,6 +83,7 @@ async def test_long_names_at_80_subjects_are_all_cut_on_one_line_or_all_whole() 
         cut = [cell for cell in cells if any("…" in part for part in cell)]
         assert not (wrapped and cut), cells
         assert all(cell[0] for cell in cells), cells  # never a blank first line
+        assert not any(re.search(r"\d…", part) for cell in cells for part in cell), cells  # not inside `16`
 
 
 async def test_runs_at_120_drop_this_years_year_before_cutting_a_target(private_state_dir) -> None:  # type: ignore[no-untyped-def]

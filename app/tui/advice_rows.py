@@ -117,6 +117,10 @@ def subject_lines(subjects: tuple[str, ...], width: int, lines: int,
         packed = _pack([*words[:shown], ELLIPSIS], width)
         if packed is not None and len(packed) <= lines:
             return tuple(packed), shown
+    head, tail = f"{len(subjects)}: ", f", {ELLIPSIS}"
+    room = width - cell_len(head) - cell_len(tail)
+    if room >= LEAST_SUBJECT_CUT:  # the first subject cut at a "/" like every path, the rest "…"
+        return (f"{head}{path_cut(subjects[0], room)}{tail}",), 0
     first = f"{len(subjects)}: {subjects[0]}, …"
     return (fit_end(first, width),), 0
 
