@@ -103,8 +103,8 @@ class AdviceScreen(Screen[None]):
         """The rows shown: one per finding, the same finding on several subjects merged."""
         self._widths: tuple[int, ...] = ()
         self._heights: tuple[int, ...] = ()
-        self._subjects_wrap = self._wrapped = True  # Subjects cells on two lines (as planned; as drawn)
         """Each row's lines (a title or subjects list that would be cut goes on a second line)."""
+        self._subjects_wrap = self._wrapped = True  # Subjects cells on two lines (as planned; as drawn)
         self.all_rows: list[MergedFinding] = []
         """Every row before the filter and the subject are applied."""
         self.filter_text = ""
