@@ -136,3 +136,25 @@ async def test_the_filesystem_menu_is_as_wide_as_the_filesystem_it_shows(fixture
         assert overlay.region.width >= min(longest + SELECT_EDGES, size[0]), (overlay.region, longest)
         assert overlay.region.right <= size[0]
         assert menu.region == before  # opening it re-flows nothing
+
+
+async def test_a_run_picked_to_compare_gives_its_own_directory_not_typed(runs_in_directories: str) -> None:
+    """newuser14 #2: on Runs `c`, `g`, Space, `j`, Space (two runs picked, the cursor on one on another
+    filesystem than the form's), then 3, with the host read again meanwhile (as after a run): the form said
+    `/ (typed)` or `/dev/shm (typed)` though nothing was typed (s would write under /). A run picked on Runs
+    brings its own directory and is said to be chosen there."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await visit(app, pilot, "3")
+        app.screen.choose_directory("/", "Runs")  # the form starts on the other run's filesystem
+        await settled(app, pilot)
+        await visit(app, pilot, "5")
+        for key in ("c", "g", "space", "j", "space"):
+            await pilot.press(key)
+            await settled(app, pilot)
+        app.snapshot = replace(app.snapshot, generation=app.snapshot.generation + 1)  # type: ignore[attr-defined]
+        await visit(app, pilot, "3")
+        assert app.screen.query_one(BenchForm).directory == runs_in_directories, status(app)
+        assert status(app).startswith(f"{runs_in_directories} (chosen on Runs): press s to start"), \
+            status(app)

@@ -349,9 +349,10 @@ class BenchForm(Vertical):
         self.host = host
         select = self.query_one("#bench-fs", Select)
         chosen = select.value
-        select.set_options(view.filesystem_choices(host))
-        if isinstance(chosen, str) and any(value == chosen for _, value in select._options):
-            select.value = chosen
+        with select.prevent(Select.Changed):  # the same pick offered again is no pick (newuser14 #2)
+            select.set_options(view.filesystem_choices(host))
+            if isinstance(chosen, str) and any(value == chosen for _, value in select._options):
+                select.value = chosen
         self._follow_directory()
 
     def choose(self, directory: str) -> None:
@@ -424,7 +425,11 @@ class BenchForm(Vertical):
 
     @on(Select.Changed, "#bench-fs")
     def fill_directory(self, event: Select.Changed) -> None:
-        """A filesystem picked fills in its mountpoint (unless the typed directory is already on it)."""
+        """A filesystem picked fills in its mountpoint (unless the typed directory is already on it). A change
+        the menu no longer shows is stale (the menu followed a directory filled in since, e.g. a run picked
+        on Runs): it never replaces that directory with a mountpoint (newuser14 #2: `/ (typed)`)."""
+        if event.value != event.select.value:
+            return
         if isinstance(event.value, str) and self._holding_mount(self.directory) != event.value:
             self.query_one("#bench-dir", Input).value = event.value
 
