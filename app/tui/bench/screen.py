@@ -83,7 +83,7 @@ STATS_TO_P99_ROWS = 4
 RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory", "workload"})
 """Actions that act on the form or start something: never on a capture (there is no form there)."""
 READY_HINT = "Pick a filesystem or type a directory, then press s (or Start)."
-WORKLOADS = Binding.Group("Workload", compact=False)
+WORKLOADS = Binding.Group("Load", compact=False)
 """[ and ] pick the workload tab (number keys switch screens), as lazygit's tabs."""
 NO_LIVE_HOST = "A capture (--sysroot): no benchmarks here, they need the live host"
 """The status line on a capture; the whole story is in the column (view.capture_text)."""
@@ -112,8 +112,9 @@ class BenchScreen(SnapshotScreen):
         Binding("slash", "focus_directory", "Directory", key_display="/",
                 tooltip="Move to the directory field (nothing is typed; a path already there stays)."),
         Binding("t", "threshold", "Threshold", tooltip="Switch: etcd docs 10 ms, vendor 20 ms, custom."),
-        Binding("e", "settings", "Settings",
-                tooltip="Show the form again (folded while a run goes on a short terminal)."),
+        Binding("e", "settings", "Edit",
+                tooltip="Show the settings form again (folded on a short terminal while a run goes and after "
+                        "it), or fold it back into its one line."),
         Binding("pagedown", "scroll_body(1)", "Scroll down", show=False,
                 tooltip="Scroll the chart, figures and verdict (one column below 160 columns)."),
         Binding("pageup", "scroll_body(-1)", "Scroll up", show=False,
@@ -334,8 +335,8 @@ class BenchScreen(SnapshotScreen):
             return not self.busy
         if action == "threshold":
             return self.query_one(ThresholdRow).display
-        if action == "settings":
-            return self.query_one(BenchForm).folded
+        if action == "settings":  # unfold, or fold back what a run folded (newuser14 #6: no `e` at 80)
+            return self.query_one(BenchForm).folded or (self._can_fold() and not self.busy)
         if action == "phase":
             return not self.busy and self.live.can_step
         if action == "longer" and not kind_of(self.kind).form.can_lengthen:
@@ -350,6 +351,8 @@ class BenchScreen(SnapshotScreen):
         origin = f"chosen on {screen}" if screen else "chosen"
         self._origin = (one_leading_slash(directory.strip()), f"{origin}; {note}" if note else origin)
         self.query_one(BenchForm).choose(directory)
+        if self.query_one(BenchForm).folded:  # the folded line names the new directory, not the last run's
+            self._fold_form()
         self.set_focus(None)
         self._say_target()
 
@@ -368,9 +371,26 @@ class BenchScreen(SnapshotScreen):
         self.query_one(BenchForm).focus_directory()
 
     def action_settings(self) -> None:
-        """Unfold the form."""
-        self.query_one(BenchForm).fold(None)
+        """Unfold the form, or fold it back into its one line (as a run on a short terminal folded it)."""
+        form = self.query_one(BenchForm)
+        if form.folded:
+            form.fold(None)
+        elif self._can_fold():
+            self._fold_form()
         self.refresh_bindings()
+
+    def _can_fold(self) -> bool:
+        """Whether the form may fold: on a short terminal, once a run has been shown."""
+        return self.params is not None and self.size.height < FOLD_BELOW
+
+    def _fold_form(self) -> None:
+        """Fold the form into the one line of what it says now (a directory since picked on Runs included);
+        settings it cannot read yet stay unfolded, to be fixed."""
+        form = self.query_one(BenchForm)
+        try:
+            form.fold(FoldedForm(form.params(), form.directory))
+        except ParamError:
+            form.fold(None)
 
     def action_scroll_body(self, pages: int) -> None:
         """Page the chart, figures and verdict (one scrolling column on a narrow terminal)."""
