@@ -46,7 +46,7 @@ from textual.widgets import Button, Checkbox, Header, Input, Select, Static, Tab
 from textual.worker import Worker, WorkerState
 
 from ..host_snapshot import HostSnapshot, SnapshotScreen
-from ..screen_help import BENCH_HELP
+from ..screen_help import BENCH_CAPTURE_HELP, BENCH_HELP
 from ..selection import Selection, choose, chosen, looked_at
 from . import fio_run as bench_fio_run
 from . import fio_view, view, workloads
@@ -80,8 +80,9 @@ RIGHT_RULE_ROWS = 1
 """The rule over the figures column in one column (assets/app.tcss: .-narrow #bench-right)."""
 STATS_TO_P99_ROWS = 4
 """The live figures' rows down to the p99 (heading, p50, p90, p99)."""
-RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory", "workload"})
-"""Actions that act on the form or start something: never on a capture (there is no form there)."""
+RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory", "workload",
+                         "settings", "phase", "cancel"})
+"""Actions that act on the form, a run or its figures: never on a capture (there is none of them there)."""
 READY_HINT = "Pick a filesystem or type a directory, then press s (or Start)."
 WORKLOADS = Binding.Group("Load", compact=False)
 """[ and ] pick the workload tab (number keys switch screens), as lazygit's tabs."""
@@ -225,6 +226,7 @@ class BenchScreen(SnapshotScreen):
         self.rejudge()
         if not self.root.live:  # nothing that looks as if it could run (newuser9 saw a whole usable form)
             self.sub_title = "Benchmark: needs the live host"
+            self.SCREEN_HELP = BENCH_CAPTURE_HELP  # F1 says what this page has here, not a live run's keys
             self.query_one(BenchForm).display = False
             self.query_one(BenchForm).disabled = True
             self.query_one(ThresholdRow).display = False
