@@ -158,3 +158,22 @@ async def test_a_run_picked_to_compare_gives_its_own_directory_not_typed(runs_in
         assert app.screen.query_one(BenchForm).directory == runs_in_directories, status(app)
         assert status(app).startswith(f"{runs_in_directories} (chosen on Runs): press s to start"), \
             status(app)
+
+
+@pytest.mark.parametrize("typed", ["/dev/shm/bk", "/dev/shm"])
+async def test_at_80_the_filesystem_menu_says_less_rather_than_cut(typed: str) -> None:
+    """newuser13: with the directory field focused at 80 the menu showed `/dev/shm  (tmpfs: in memor… ▼`;
+    it says less (the filesystem, or its type alone), whole."""
+    from textual.widgets._select import SelectCurrent
+
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(app, pilot)
+        await visit(app, pilot, "3")
+        await pilot.press("slash", *typed)
+        await settled(app, pilot)
+        menu = app.screen.query_one("#bench-fs")
+        row = [line for line in (strip.text for strip in app.screen._compositor.render_strips())
+               if "▼" in line][0]
+        shown = row[menu.region.x:menu.region.right]
+        assert "…" not in shown and "tmpfs" in shown, (shown, str(menu.query_one(SelectCurrent).render()))
