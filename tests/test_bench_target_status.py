@@ -173,7 +173,32 @@ async def test_at_80_the_filesystem_menu_says_less_rather_than_cut(typed: str) -
         await pilot.press("slash", *typed)
         await settled(app, pilot)
         menu = app.screen.query_one("#bench-fs")
-        row = [line for line in (strip.text for strip in app.screen._compositor.render_strips())
-               if "▼" in line][0]
+        row = next(line for line in (strip.text for strip in app.screen._compositor.render_strips())
+                   if "▼" in line)
         shown = row[menu.region.x:menu.region.right]
         assert "…" not in shown and "tmpfs" in shown, (shown, str(menu.query_one(SelectCurrent).render()))
+
+
+@pytest.mark.parametrize("workload", ["wal", "compaction"])
+async def test_at_80x24_the_earlier_runs_heading_shows_with_its_first_row(private_state_dir: Path,
+                                                                          workload: str) -> None:
+    """newuser13: on the compaction form at 80 `Earlier runs on this filesystem (key 5: all saved runs)` sat
+    on the column's last row with its list below the fold; the heading shows with its first row, or not
+    at all."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(app, pilot)
+        await visit(app, pilot, "3")
+        app.screen.choose_directory("/dev/shm", "Runs")
+        await settled(app, pilot)
+        if workload == "compaction":
+            await pilot.press("right_square_bracket")
+        await settled(app, pilot)
+        await pilot.pause(0.3)
+        await settled(app, pilot)
+        lines = [strip.text for strip in app.screen._compositor.render_strips()]
+        status_row = app.screen.query_one("#bench-status").region.y
+        heads = [row for row, line in enumerate(lines) if "Earlier runs on this filesystem" in line]
+        assert heads or workload == "wal", "\n".join(lines)  # the wal's longer text: below the fold, whole
+        together = not heads or (heads[0] + 1 < status_row and "none saved yet" in lines[heads[0] + 1])
+        assert together, "\n".join(lines)

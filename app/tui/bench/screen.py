@@ -737,11 +737,25 @@ class BenchScreen(SnapshotScreen):
         kind = workloads.workload_of(str(self.query_one("#bench-profile", Select).value))
         text = view.plan_text(kind, form.directory)
         if self._earlier is not None and self._earlier.directory == form.directory:
-            text.append("\n\n")
-            text.append(view.earlier_runs_text(self._earlier.runs, form.directory))
-        plan.update(text)
+            earlier = view.earlier_runs_text(self._earlier.runs, form.directory)
+            plan.update(text + Text("\n\n") + earlier)
+            self.call_after_refresh(self._keep_earlier_together, text, earlier)
+        else:
+            plan.update(text)
         if form.directory and (self._earlier is None or self._earlier.directory != form.directory):
             self.load_earlier(form.directory, form.mountpoint_of(form.directory))
+
+    def _keep_earlier_together(self, plan_text: Text, earlier: Text) -> None:
+        """The earlier runs' heading never sits alone on the column's last row with its runs below the fold
+        (newuser13, compaction at 80): the blank row above it goes, so the heading and its first run show."""
+        plan = self.query_one("#bench-plan", Static)
+        column = self.query_one("#bench-body" if self.has_class("-narrow") else "#bench-right")
+        width = plan.content_region.width
+        if not plan.display or width <= 0:
+            return
+        head_row = plan.content_region.y + len(plan_text.wrap(self.app.console, width)) + 1
+        if head_row == column.region.bottom - 1:
+            plan.update(plan_text + Text("\n") + earlier)
 
     @work(thread=True, exclusive=True, group="bench-earlier", exit_on_error=False,
           description="read the runs saved on this filesystem")
