@@ -252,3 +252,6 @@ async def test_at_80x24_the_benchmark_footer_keeps_edit_and_fio_folded_or_not(lo
             assert_every_key_shows(app, 80)
             await pilot.press("e")
             await settle(pilot)
+        await pilot.press("slash")  # / on the open form moves to the directory and leaves the form open
+        await settle(pilot)
+        assert not form.folded and app.screen.focused is app.screen.query_one("#bench-dir")

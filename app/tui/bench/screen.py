@@ -369,7 +369,8 @@ class BenchScreen(SnapshotScreen):
     def action_focus_directory(self) -> None:
         """Start typing a directory: the value there is selected, so typing replaces it (a suggestion, a Runs
         pick or a path typed before alike)."""
-        self.action_settings()
+        if self.query_one(BenchForm).folded:  # (e folds an open form back: only unfold here)
+            self.action_settings()
         self.query_one(BenchForm).focus_directory()
 
     def action_settings(self) -> None:
