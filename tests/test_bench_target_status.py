@@ -136,3 +136,69 @@ async def test_the_filesystem_menu_is_as_wide_as_the_filesystem_it_shows(fixture
         assert overlay.region.width >= min(longest + SELECT_EDGES, size[0]), (overlay.region, longest)
         assert overlay.region.right <= size[0]
         assert menu.region == before  # opening it re-flows nothing
+
+
+async def test_a_run_picked_to_compare_gives_its_own_directory_not_typed(runs_in_directories: str) -> None:
+    """newuser14 #2: on Runs `c`, `g`, Space, `j`, Space (two runs picked, the cursor on one on another
+    filesystem than the form's), then 3, with the host read again meanwhile (as after a run): the form said
+    `/ (typed)` or `/dev/shm (typed)` though nothing was typed (s would write under /). A run picked on Runs
+    brings its own directory and is said to be chosen there."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await visit(app, pilot, "3")
+        app.screen.choose_directory("/", "Runs")  # the form starts on the other run's filesystem
+        await settled(app, pilot)
+        await visit(app, pilot, "5")
+        for key in ("c", "g", "space", "j", "space"):
+            await pilot.press(key)
+            await settled(app, pilot)
+        app.snapshot = replace(app.snapshot, generation=app.snapshot.generation + 1)  # type: ignore[attr-defined]
+        await visit(app, pilot, "3")
+        assert app.screen.query_one(BenchForm).directory == runs_in_directories, status(app)
+        assert status(app).startswith(f"{runs_in_directories} (chosen on Runs): press s to start"), \
+            status(app)
+
+
+@pytest.mark.parametrize("typed", ["/dev/shm/bk", "/dev/shm"])
+async def test_at_80_the_filesystem_menu_says_less_rather_than_cut(typed: str) -> None:
+    """newuser13: with the directory field focused at 80 the menu showed `/dev/shm  (tmpfs: in memor… ▼`;
+    it says less (the filesystem, or its type alone), whole."""
+    from textual.widgets._select import SelectCurrent
+
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(app, pilot)
+        await visit(app, pilot, "3")
+        await pilot.press("slash", *typed)
+        await settled(app, pilot)
+        menu = app.screen.query_one("#bench-fs")
+        row = next(line for line in (strip.text for strip in app.screen._compositor.render_strips())
+                   if "▼" in line)
+        shown = row[menu.region.x:menu.region.right]
+        assert "…" not in shown and "tmpfs" in shown, (shown, str(menu.query_one(SelectCurrent).render()))
+
+
+@pytest.mark.parametrize("workload", ["wal", "compaction"])
+async def test_at_80x24_the_earlier_runs_heading_shows_with_its_first_row(private_state_dir: Path,
+                                                                          workload: str) -> None:
+    """newuser13: on the compaction form at 80 `Earlier runs on this filesystem (key 5: all saved runs)` sat
+    on the column's last row with its list below the fold; the heading shows with its first row, or not
+    at all."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(app, pilot)
+        await visit(app, pilot, "3")
+        app.screen.choose_directory("/dev/shm", "Runs")
+        await settled(app, pilot)
+        if workload == "compaction":
+            await pilot.press("right_square_bracket")
+        await settled(app, pilot)
+        await pilot.pause(0.3)
+        await settled(app, pilot)
+        lines = [strip.text for strip in app.screen._compositor.render_strips()]
+        status_row = app.screen.query_one("#bench-status").region.y
+        heads = [row for row, line in enumerate(lines) if "Earlier runs on this filesystem" in line]
+        assert heads or workload == "wal", "\n".join(lines)  # the wal's longer text: below the fold, whole
+        together = not heads or (heads[0] + 1 < status_row and "none saved yet" in lines[heads[0] + 1])
+        assert together, "\n".join(lines)

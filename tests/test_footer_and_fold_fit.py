@@ -10,6 +10,7 @@ import pytest
 from conftest import fixture_root
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.app.tui.bench.folded import FoldedForm
+from diskdoctor.app.tui.bench.form import BenchForm
 from diskdoctor.probes.root import live_root
 from diskdoctor.probes.wal_params import PROFILES
 from diskdoctor.widgets.filter_bar import FilterBar
@@ -228,4 +229,29 @@ async def test_benchmark_keys_keep_one_set_of_labels_before_and_after_a_run(size
         await pilot.pause(0.3)
         labels = {key.action: key.description for key in app.screen.query(FooterKey)}
         assert (labels.get("focus_directory"), labels.get("threshold")) == before
-        assert "Workload│" not in footer_text(app)
+        assert "Load│" not in footer_text(app)
+
+
+async def test_at_80x24_the_benchmark_footer_keeps_edit_and_fio_folded_or_not(long_name_mounts: str) -> None:
+    """newuser13 #1, newuser14 #6: at 80 after a run the footer left out `f fio` (the form folded) or `e` (the
+    form unfolded). Every key shows, one word each (`e Edit`, `[ ] Load`), and e folds the form back."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        feed_fixed_run(app.screen, long_name_mounts)
+        await settle(pilot)
+        form = app.screen.query_one(BenchForm)
+        for folded in (True, False, True):
+            assert form.folded is folded
+            text = footer_text(app)
+            for key in ("s Start", "/ Dir", "t Threshold", "e Edit", "l Longer", "a Again", "f fio",
+                        "[ ] Load"):
+                assert key in text, (folded, text)
+            assert_every_key_shows(app, 80)
+            await pilot.press("e")
+            await settle(pilot)
+        await pilot.press("slash")  # / on the open form moves to the directory and leaves the form open
+        await settle(pilot)
+        assert not form.folded and app.screen.focused is app.screen.query_one("#bench-dir")

@@ -104,3 +104,22 @@ async def test_advice_lists_a_only_while_narrowed() -> None:
         await settled(app, pilot)
         choose(app, None, "/lab/luks1", "stack")
         assert "a" in [key for key, _ in (await _help(app, pilot, "4")).keys]
+
+
+async def test_bench_help_on_a_capture_says_only_what_the_page_has_and_spells_pgdn() -> None:
+    """newuser14 #10: F1 on the capture's Benchmark page described a live run's chart, loads and fields and
+    spelled `Pgdn`/`Pgup`; it says why nothing runs there, and F1 names keys `PgDn`/`PgUp` everywhere."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(app, pilot)
+        help_screen = await _help(app, pilot, "3")
+        shown = "\n".join(screen_lines(app))
+        assert "needs the live host" in shown and "c steps through" not in shown, shown
+        assert not help_screen.help_data.words, help_screen.help_data.words  # no PASS/FAIL: nothing is judged
+        keys = [key for key, _ in help_screen.keys]
+        assert "PgDn" in keys and "PgUp" in keys and not {"Pgdn", "Pgup"} & set(keys), keys
+        await _close(app, pilot)
+        for screen_key in "12456":
+            help_screen = await _help(app, pilot, screen_key)
+            assert not {"Pgdn", "Pgup"} & {key for key, _ in help_screen.keys}, (screen_key, help_screen.keys)
+            await _close(app, pilot)

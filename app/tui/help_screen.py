@@ -29,13 +29,17 @@ CLOSE_LINE = "Esc, ? or F1 closes · j/k scroll · g/G top/end"
 """On the help's bottom border, so it shows without scrolling at every size."""
 
 
+SPELLED = {"pgdn": "PgDn", "pgup": "PgUp", "pagedown": "PgDn", "pageup": "PgUp"}
+"""Keys spelled as the keyboard and the rest of the help do (Textual shows "pgdn": newuser14 #10)."""
+
+
 def key_display(binding: Binding, display: Callable[[Binding], str]) -> str:
     """The keys of a binding as a person reads them: 'Esc / ?' for "escape,question_mark"."""
     if binding.key_display:
         return binding.key_display
     shown = [display(Binding(key.strip(), binding.action)) for key in binding.key.split(",")]
-    return " / ".join(dict.fromkeys(key[:1].upper() + key[1:] if len(key) > 1 and key.isalpha() else key
-                                    for key in shown))
+    return " / ".join(dict.fromkeys(SPELLED.get(key.lower(), key[:1].upper() + key[1:])
+                                    if len(key) > 1 and key.isalpha() else key for key in shown))
 
 
 def bindings_of(screen: Screen[object], app_bindings: Iterable[Binding | tuple[str, ...]]) -> list[Binding]:

@@ -89,6 +89,17 @@ BENCH_HELP = ScreenHelp(
              "sync p99, the WAL alone and beside fio's compaction jobs"),
 )
 
+BENCH_CAPTURE_HELP = ScreenHelp(
+    title="WAL benchmark (needs the live host)",
+    shows=("On a capture (--sysroot) this page only says why nothing runs here: a benchmark writes to the "
+           "storage it measures, so it runs only on the host itself. Run diskdoctor there without --sysroot "
+           "(or `diskdoctor bench wal --dir DIR` in its shell); Runs (key 5) lists the runs saved on this "
+           "machine, and Stack (1), TRIM (2) and Advice (4) read the capture as they would the host."),
+    words=(),
+    sources=(),
+)
+"""The Benchmark page's help on a capture: only what the page has there (newuser14 #10)."""
+
 ADVICE_HELP = ScreenHelp(
     title="Advice",
     shows=("Every finding of `diskdoctor advise` on this host, grouped by filesystem or device, most "

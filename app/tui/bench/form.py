@@ -213,6 +213,20 @@ class BenchForm(Vertical):
             return entry
         return entry.removeprefix(mountpoint).strip().removeprefix("(").removesuffix(")") or entry
 
+    def _fitted_filesystem_label(self, room: int) -> str:
+        """The shut menu's label in `room` cells: said shorter rather than cut (newuser13: `/dev/shm  (tmpfs:
+        in memor… ▼` while the directory was typed at 80), down to the filesystem's type alone."""
+        label = self.filesystem_label(self._short_filesystem)
+        if cell_len(label) <= room:
+            return label
+        entry = shown_entry(self.query_one("#bench-fs", Select))
+        mountpoint = str(self.query_one("#bench-fs", Select).value)
+        what = entry.removeprefix(mountpoint).strip().removeprefix("(").removesuffix(")") or entry
+        for shorter in (what, what.split(":")[0].split(",")[0], what.split()[0], mountpoint):
+            if cell_len(shorter) <= room:
+                return shorter
+        return label
+
     def _groups(self, shown: list[Widget]) -> list[list[Widget]]:
         """The fields in reading order, in the groups a row never splits: where and what (filesystem,
         directory, profile), the settings, then the WAL's load; Start ends the last group."""
@@ -287,7 +301,8 @@ class BenchForm(Vertical):
         lay_out_rows(grid, rows, total)
         menu = self.query_one("#bench-fs", Select)
         if not menu.is_blank():  # the mountpoint once: not again in the menu beside the directory field
-            menu.query_one(SelectCurrent).update(self.filesystem_label(self._short_filesystem))
+            width = next((width for row in rows for field, width in row if field is menu), 0)
+            menu.query_one(SelectCurrent).update(self._fitted_filesystem_label(width - SELECT_EDGES))
         for row in rows:
             for field, width in row:
                 if isinstance(field, Select):  # the open list: its longest entry, kept inside the screen
@@ -349,9 +364,10 @@ class BenchForm(Vertical):
         self.host = host
         select = self.query_one("#bench-fs", Select)
         chosen = select.value
-        select.set_options(view.filesystem_choices(host))
-        if isinstance(chosen, str) and any(value == chosen for _, value in select._options):
-            select.value = chosen
+        with select.prevent(Select.Changed):  # the same pick offered again is no pick (newuser14 #2)
+            select.set_options(view.filesystem_choices(host))
+            if isinstance(chosen, str) and any(value == chosen for _, value in select._options):
+                select.value = chosen
         self._follow_directory()
 
     def choose(self, directory: str) -> None:
@@ -424,7 +440,11 @@ class BenchForm(Vertical):
 
     @on(Select.Changed, "#bench-fs")
     def fill_directory(self, event: Select.Changed) -> None:
-        """A filesystem picked fills in its mountpoint (unless the typed directory is already on it)."""
+        """A filesystem picked fills in its mountpoint (unless the typed directory is already on it). A change
+        the menu no longer shows is stale (the menu followed a directory filled in since, e.g. a run picked
+        on Runs): it never replaces that directory with a mountpoint (newuser14 #2: `/ (typed)`)."""
+        if event.value != event.select.value:
+            return
         if isinstance(event.value, str) and self._holding_mount(self.directory) != event.value:
             self.query_one("#bench-dir", Input).value = event.value
 

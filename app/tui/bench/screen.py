@@ -46,7 +46,7 @@ from textual.widgets import Button, Checkbox, Header, Input, Select, Static, Tab
 from textual.worker import Worker, WorkerState
 
 from ..host_snapshot import HostSnapshot, SnapshotScreen
-from ..screen_help import BENCH_HELP
+from ..screen_help import BENCH_CAPTURE_HELP, BENCH_HELP
 from ..selection import Selection, choose, chosen, looked_at
 from . import fio_run as bench_fio_run
 from . import fio_view, view, workloads
@@ -80,10 +80,11 @@ RIGHT_RULE_ROWS = 1
 """The rule over the figures column in one column (assets/app.tcss: .-narrow #bench-right)."""
 STATS_TO_P99_ROWS = 4
 """The live figures' rows down to the p99 (heading, p50, p90, p99)."""
-RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory", "workload"})
-"""Actions that act on the form or start something: never on a capture (there is no form there)."""
+RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory", "workload",
+                         "settings", "phase", "cancel"})
+"""Actions that act on the form, a run or its figures: never on a capture (there is none of them there)."""
 READY_HINT = "Pick a filesystem or type a directory, then press s (or Start)."
-WORKLOADS = Binding.Group("Workload", compact=False)
+WORKLOADS = Binding.Group("Load", compact=False)
 """[ and ] pick the workload tab (number keys switch screens), as lazygit's tabs."""
 NO_LIVE_HOST = "A capture (--sysroot): no benchmarks here, they need the live host"
 """The status line on a capture; the whole story is in the column (view.capture_text)."""
@@ -112,8 +113,9 @@ class BenchScreen(SnapshotScreen):
         Binding("slash", "focus_directory", "Directory", key_display="/",
                 tooltip="Move to the directory field (nothing is typed; a path already there stays)."),
         Binding("t", "threshold", "Threshold", tooltip="Switch: etcd docs 10 ms, vendor 20 ms, custom."),
-        Binding("e", "settings", "Settings",
-                tooltip="Show the form again (folded while a run goes on a short terminal)."),
+        Binding("e", "settings", "Edit",
+                tooltip="Show the settings form again (folded on a short terminal while a run goes and after "
+                        "it), or fold it back into its one line."),
         Binding("pagedown", "scroll_body(1)", "Scroll down", show=False,
                 tooltip="Scroll the chart, figures and verdict (one column below 160 columns)."),
         Binding("pageup", "scroll_body(-1)", "Scroll up", show=False,
@@ -224,6 +226,7 @@ class BenchScreen(SnapshotScreen):
         self.rejudge()
         if not self.root.live:  # nothing that looks as if it could run (newuser9 saw a whole usable form)
             self.sub_title = "Benchmark: needs the live host"
+            self.SCREEN_HELP = BENCH_CAPTURE_HELP  # F1 says what this page has here, not a live run's keys
             self.query_one(BenchForm).display = False
             self.query_one(BenchForm).disabled = True
             self.query_one(ThresholdRow).display = False
@@ -334,8 +337,8 @@ class BenchScreen(SnapshotScreen):
             return not self.busy
         if action == "threshold":
             return self.query_one(ThresholdRow).display
-        if action == "settings":
-            return self.query_one(BenchForm).folded
+        if action == "settings":  # unfold, or fold back what a run folded (newuser14 #6: no `e` at 80)
+            return self.query_one(BenchForm).folded or (self._can_fold() and not self.busy)
         if action == "phase":
             return not self.busy and self.live.can_step
         if action == "longer" and not kind_of(self.kind).form.can_lengthen:
@@ -350,6 +353,8 @@ class BenchScreen(SnapshotScreen):
         origin = f"chosen on {screen}" if screen else "chosen"
         self._origin = (one_leading_slash(directory.strip()), f"{origin}; {note}" if note else origin)
         self.query_one(BenchForm).choose(directory)
+        if self.query_one(BenchForm).folded:  # the folded line names the new directory, not the last run's
+            self._fold_form()
         self.set_focus(None)
         self._say_target()
 
@@ -364,13 +369,31 @@ class BenchScreen(SnapshotScreen):
     def action_focus_directory(self) -> None:
         """Start typing a directory: the value there is selected, so typing replaces it (a suggestion, a Runs
         pick or a path typed before alike)."""
-        self.action_settings()
+        if self.query_one(BenchForm).folded:  # (e folds an open form back: only unfold here)
+            self.action_settings()
         self.query_one(BenchForm).focus_directory()
 
     def action_settings(self) -> None:
-        """Unfold the form."""
-        self.query_one(BenchForm).fold(None)
+        """Unfold the form, or fold it back into its one line (as a run on a short terminal folded it)."""
+        form = self.query_one(BenchForm)
+        if form.folded:
+            form.fold(None)
+        elif self._can_fold():
+            self._fold_form()
         self.refresh_bindings()
+
+    def _can_fold(self) -> bool:
+        """Whether the form may fold: on a short terminal, once a run has been shown."""
+        return self.params is not None and self.size.height < FOLD_BELOW
+
+    def _fold_form(self) -> None:
+        """Fold the form into the one line of what it says now (a directory since picked on Runs included);
+        settings it cannot read yet stay unfolded, to be fixed."""
+        form = self.query_one(BenchForm)
+        try:
+            form.fold(FoldedForm(form.params(), form.directory))
+        except ParamError:
+            form.fold(None)
 
     def action_scroll_body(self, pages: int) -> None:
         """Page the chart, figures and verdict (one scrolling column on a narrow terminal)."""
@@ -715,11 +738,25 @@ class BenchScreen(SnapshotScreen):
         kind = workloads.workload_of(str(self.query_one("#bench-profile", Select).value))
         text = view.plan_text(kind, form.directory)
         if self._earlier is not None and self._earlier.directory == form.directory:
-            text.append("\n\n")
-            text.append(view.earlier_runs_text(self._earlier.runs, form.directory))
-        plan.update(text)
+            earlier = view.earlier_runs_text(self._earlier.runs, form.directory)
+            plan.update(text + Text("\n\n") + earlier)
+            self.call_after_refresh(self._keep_earlier_together, text, earlier)
+        else:
+            plan.update(text)
         if form.directory and (self._earlier is None or self._earlier.directory != form.directory):
             self.load_earlier(form.directory, form.mountpoint_of(form.directory))
+
+    def _keep_earlier_together(self, plan_text: Text, earlier: Text) -> None:
+        """The earlier runs' heading never sits alone on the column's last row with its runs below the fold
+        (newuser13, compaction at 80): the blank row above it goes, so the heading and its first run show."""
+        plan = self.query_one("#bench-plan", Static)
+        column = self.query_one("#bench-body" if self.has_class("-narrow") else "#bench-right")
+        width = plan.content_region.width
+        if not plan.display or width <= 0:
+            return
+        head_row = plan.content_region.y + len(plan_text.wrap(self.app.console, width)) + 1
+        if head_row == column.region.bottom - 1:
+            plan.update(plan_text + Text("\n") + earlier)
 
     @work(thread=True, exclusive=True, group="bench-earlier", exit_on_error=False,
           description="read the runs saved on this filesystem")
