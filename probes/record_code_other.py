@@ -514,12 +514,12 @@ TEXTS = (
     'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'output\',\'files\',\'commands\',\'unreadable\',\'redacted\',\'replacements\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
     'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'output\',\'files\',\'commands\',\'unreadable\',\'redacted\',\'replacements\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
     'def __create_fn__():\n def __hash__(self):\n  return hash((self.output,self.files,self.commands,self.unreadable,self.redacted,self.replacements,))\n return __hash__',
-    "def __create_fn__(_type_title, _type_subjects, _type_heights, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,title:_type_title,subjects:_type_subjects,heights:_type_heights)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'title',title)\n  __dataclass_builtins_object__.__setattr__(self,'subjects',subjects)\n  __dataclass_builtins_object__.__setattr__(self,'heights',heights)\n return __init__",
-    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(title={self.title!r}, subjects={self.subjects!r}, heights={self.heights!r})"\n return __repr__',
-    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.title,self.subjects,self.heights,)==(other.title,other.subjects,other.heights,)\n  return NotImplemented\n return __eq__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'title\',\'subjects\',\'heights\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'title\',\'subjects\',\'heights\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
-    'def __create_fn__():\n def __hash__(self):\n  return hash((self.title,self.subjects,self.heights,))\n return __hash__',
+    "def __create_fn__(_type_title, _type_subjects, _type_heights, _type_subjects_wrap, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_subjects_wrap, _return_type):\n def __init__(self,title:_type_title,subjects:_type_subjects,heights:_type_heights,subjects_wrap:_type_subjects_wrap=_dflt_subjects_wrap)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'title',title)\n  __dataclass_builtins_object__.__setattr__(self,'subjects',subjects)\n  __dataclass_builtins_object__.__setattr__(self,'heights',heights)\n  __dataclass_builtins_object__.__setattr__(self,'subjects_wrap',subjects_wrap)\n return __init__",
+    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(title={self.title!r}, subjects={self.subjects!r}, heights={self.heights!r}, subjects_wrap={self.subjects_wrap!r})"\n return __repr__',
+    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.title,self.subjects,self.heights,self.subjects_wrap,)==(other.title,other.subjects,other.heights,other.subjects_wrap,)\n  return NotImplemented\n return __eq__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'title\',\'subjects\',\'heights\',\'subjects_wrap\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'title\',\'subjects\',\'heights\',\'subjects_wrap\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
+    'def __create_fn__():\n def __hash__(self):\n  return hash((self.title,self.subjects,self.heights,self.subjects_wrap,))\n return __hash__',
     "def __create_fn__(_type_id, _type_severity, _type_text, _type_fix, _type_risk, _type_verify, _type_evidence, _type_why, _type_badge_style, _type_id_shown, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_fix, _dflt_risk, _dflt_verify, _dflt_evidence, _dflt_why, _dflt_badge_style, _dflt_id_shown, _return_type):\n def __init__(self,id:_type_id,severity:_type_severity,text:_type_text,fix:_type_fix=_dflt_fix,risk:_type_risk=_dflt_risk,verify:_type_verify=_dflt_verify,evidence:_type_evidence=_dflt_evidence,why:_type_why=_dflt_why,badge_style:_type_badge_style=_dflt_badge_style,id_shown:_type_id_shown=_dflt_id_shown)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'id',id)\n  __dataclass_builtins_object__.__setattr__(self,'severity',severity)\n  __dataclass_builtins_object__.__setattr__(self,'text',text)\n  __dataclass_builtins_object__.__setattr__(self,'fix',fix)\n  __dataclass_builtins_object__.__setattr__(self,'risk',risk)\n  __dataclass_builtins_object__.__setattr__(self,'verify',verify)\n  __dataclass_builtins_object__.__setattr__(self,'evidence',evidence)\n  __dataclass_builtins_object__.__setattr__(self,'why',why)\n  __dataclass_builtins_object__.__setattr__(self,'badge_style',badge_style)\n  __dataclass_builtins_object__.__setattr__(self,'id_shown',id_shown)\n return __init__",
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(id={self.id!r}, severity={self.severity!r}, text={self.text!r}, fix={self.fix!r}, risk={self.risk!r}, verify={self.verify!r}, evidence={self.evidence!r}, why={self.why!r}, badge_style={self.badge_style!r}, id_shown={self.id_shown!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.id,self.severity,self.text,self.fix,self.risk,self.verify,self.evidence,self.why,self.badge_style,self.id_shown,)==(other.id,other.severity,other.text,other.fix,other.risk,other.verify,other.evidence,other.why,other.badge_style,other.id_shown,)\n  return NotImplemented\n return __eq__',
@@ -4652,31 +4652,32 @@ def __create_fn__():
  return __hash__
 CODES.append(__create_fn__.__code__)
 
-def __create_fn__(_type_title, _type_subjects, _type_heights, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
- def __init__(self,title:_type_title,subjects:_type_subjects,heights:_type_heights)->_return_type:
+def __create_fn__(_type_title, _type_subjects, _type_heights, _type_subjects_wrap, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_subjects_wrap, _return_type):
+ def __init__(self,title:_type_title,subjects:_type_subjects,heights:_type_heights,subjects_wrap:_type_subjects_wrap=_dflt_subjects_wrap)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'title',title)
   __dataclass_builtins_object__.__setattr__(self,'subjects',subjects)
   __dataclass_builtins_object__.__setattr__(self,'heights',heights)
+  __dataclass_builtins_object__.__setattr__(self,'subjects_wrap',subjects_wrap)
  return __init__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(title={self.title!r}, subjects={self.subjects!r}, heights={self.heights!r})"
+  return self.__class__.__qualname__ + f"(title={self.title!r}, subjects={self.subjects!r}, heights={self.heights!r}, subjects_wrap={self.subjects_wrap!r})"
  return __repr__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.title,self.subjects,self.heights,)==(other.title,other.subjects,other.heights,)
+   return (self.title,self.subjects,self.heights,self.subjects_wrap,)==(other.title,other.subjects,other.heights,other.subjects_wrap,)
   return NotImplemented
  return __eq__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
-  if type(self) is cls or name in ('title','subjects','heights',):
+  if type(self) is cls or name in ('title','subjects','heights','subjects_wrap',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
  return __setattr__
@@ -4684,7 +4685,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
-  if type(self) is cls or name in ('title','subjects','heights',):
+  if type(self) is cls or name in ('title','subjects','heights','subjects_wrap',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
  return __delattr__
@@ -4692,7 +4693,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __hash__(self):
-  return hash((self.title,self.subjects,self.heights,))
+  return hash((self.title,self.subjects,self.heights,self.subjects_wrap,))
  return __hash__
 CODES.append(__create_fn__.__code__)
 
