@@ -137,7 +137,7 @@ def process_lines(processes: ProcessRates | None, live: bool, limit: int = 5) ->
     return lines
 
 
-PROCESS_NAME_CELLS = 22
+PROCESS_NAME_CELLS = 26
 """The process column of "who does the I/O": a longer program[pid] is cut in its middle (pid kept whole)."""
 PROCESS_FIGURE_CELLS = 7
 """Its rMB/s and wMB/s columns (the table's headings and unit: "1,640", "217.7", "<0.1")."""

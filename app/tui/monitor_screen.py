@@ -76,6 +76,9 @@ SIDE_WRAP_CELLS = 46
 process line ("name[pid] read 0B/s write 57.5M/s") stays whole; narrower, the pane goes under the table."""
 SELECTED_MIN_CELLS = 22
 """Under the table, the selected layer's figures keep this much width beside "who does the I/O"."""
+SELECTED_ROOM_CELLS = 32
+"""Under the table, the selected layer's figures and its heading ("/ (ext4) on vda (disk)") get this much
+width; "who does the I/O" has the rest (at least its process table), so its notes keep to one row."""
 SELECTED_GAP_CELLS = 2
 """The gap between "who does the I/O" and the selected layer's figures under the table."""
 SIDE_BELOW_ROWS = 8
@@ -799,12 +802,14 @@ class MonitorScreen(Screen[None]):
         return detail
 
     def _fit_who_below(self, cells: int) -> int:
-        """Under the table, "who does the I/O" is as wide as its process table (`cells`, the same every tick:
-        newuser14 saw the divider jump from column 38 to 57 as a long process line came and went; its notes
-        wrap in it) where the selected layer's figures keep SELECTED_MIN_CELLS beside: returns the figures'
-        width."""
+        """Under the table, "who does the I/O" is as wide as its process table (`cells`) or what the selected
+        layer's SELECTED_ROOM_CELLS leave, the same every tick (newuser14 saw the divider jump from column
+        38 to 57 as a long process line came and went; a note wraps in it only at 80 columns), while the
+        figures keep SELECTED_MIN_CELLS beside: returns the figures' width."""
         content = max(self.size.width - SIDE_FRAME_CELLS, 1)
-        cells = max(min(cells, content - SELECTED_MIN_CELLS - SELECTED_GAP_CELLS), 1)
+        rest = min(content - SELECTED_ROOM_CELLS - SELECTED_GAP_CELLS - SCROLLBAR_CELLS,  # a wide screen:
+                   SIDE_CELLS - SIDE_FRAME_CELLS)                                           # its notes
+        cells = max(min(max(cells, rest), content - SELECTED_MIN_CELLS - SELECTED_GAP_CELLS), 1)  # on a row
         who = self.query_one("#monitor-who", Static)
         if who.styles.width is None or who.styles.width.value != cells:
             who.styles.width = cells
