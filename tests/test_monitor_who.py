@@ -84,9 +84,8 @@ async def test_the_pane_shows_the_program_and_its_note_on_one_row(size: tuple[in
         await pilot.pause(0.3)
         lines = screen_lines(app)
         assert any(re.search(r"python3 etcd_sim.py\[11858\] +0 +2\.2( |$)", row) for row in lines), lines
-        note = rates.denied_note or ""
-        if size == (120, 40):  # under the table, beside the figures: room for it (at 80 columns the figures
-            assert any(note in row for row in lines), lines  # keep theirs; at 200 the table's columns do)
+        who, _, why = (rates.denied_note or "").partition(" (")  # who, and why, each whole on its row
+        assert any(who in row for row in lines) and any(f"({why}" in row for row in lines), lines
 
 
 def test_a_process_line_speaks_the_tables_unit() -> None:

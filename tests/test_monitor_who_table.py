@@ -14,6 +14,7 @@ from diskdoctor.app.tui import monitor_screen
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.app.tui.monitor_screen import MonitorScreen
 from diskdoctor.probes.io_monitor import IoMonitor
+from diskdoctor.probes.page_cache import PageCache
 from diskdoctor.probes.process_io import ProcessRate, ProcessRates
 from diskdoctor.probes.root import live_root
 from rich.cells import cell_len
@@ -72,6 +73,23 @@ async def test_the_split_stays_put_from_tick_to_tick(size: tuple[int, int]) -> N
             await _tick(pilot, screen, rates)
             places.append((who.region.x, who.region.width, table.region.width))
         assert places[0] == places[1] == places[2], places
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_the_notes_never_wrap_mid_phrase(size: tuple[int, int]) -> None:
+    """n13 saw `1 process unreadable even by root (ptrace policy or` / `namespace)` and `page cache: 1.1M
+    dirty, +16 kB/s · 0B being written` / `back` at 200: each phrase is whole on its row, in one unit."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        screen = await _paused_monitor(pilot)
+        sample = dataclasses.replace(screen.sample, processes=ProcessRates([DD], denied=1, as_root=True),
+                                     page_cache=PageCache(420_000, 0, 30.0, -12_000.0))
+        screen.post_message(monitor_screen.MonitorTick(sample))
+        await pilot.pause(0.3)
+        lines = screen_lines(app)
+        for phrase in ("1 process unreadable even by root", "(ptrace policy or namespace)",
+                       "page cache: 420 kB dirty, -12 kB/s", "0 kB being written back"):
+            assert any(phrase in row for row in lines), (phrase, lines)
 
 
 async def test_the_details_title_is_whole_where_the_pane_has_room() -> None:

@@ -157,8 +157,8 @@ def mb_figure(value: float) -> str:
 
 def process_table(processes: ProcessRates | None, live: bool, limit: int = 5) -> tuple[list[str], list[str]]:
     """Who did the I/O as a table (heading, then one row a process: program[pid] cut in its middle, rMB/s
-    and wMB/s right-aligned, every row PROCESS_TABLE_CELLS wide), and the notes under it (who could not
-    be seen; no processes yet), which wrap in the pane."""
+    and wMB/s right-aligned, every row PROCESS_TABLE_CELLS wide), and the short notes under it (who could
+    not be seen, and why, on a line each; no processes yet)."""
     if processes is None:
         note = "per-process I/O from the next tick" if live else "per-process I/O needs the live host"
         return [], [note]
@@ -170,8 +170,9 @@ def process_table(processes: ProcessRates | None, live: bool, limit: int = 5) ->
         name = set_cell_size(name, PROCESS_NAME_CELLS)
         rows.append(f"{name} {mb_figure(p.read_bytes_s):>{figure}} {mb_figure(p.write_bytes_s):>{figure}}")
     notes = [] if processes.top else ["no process read or wrote storage bytes"]
-    if processes.denied_note:
-        notes.append(processes.denied_note)
+    if processes.denied_note:  # who and why on a line each: neither wraps mid-phrase in the pane
+        who, bracket, why = processes.denied_note.partition(" (")
+        notes += [who, f"({why}"] if bracket else [who]
     return (rows if len(rows) > 1 else []), notes
 
 

@@ -89,8 +89,8 @@ TABLE_KEEP_ROWS = 16
 """Under the table, the side pane grows past SIDE_BELOW_ROWS only while the table keeps this many rows."""
 PROCESS_LINES = 20
 """The most processes the pane lists (as many as its rows hold, up to this)."""
-WHO_EXTRA_LINES = 5
-"""The pane's lines besides the processes: its heading, the table's, the unreadable note and the page
+WHO_EXTRA_LINES = 6
+"""The pane's lines besides the processes: its heading, the table's, the unreadable note's two and the page
 cache's two."""
 DROP_FIRST = ("spark", "in_flight", "d_await", "dmb_s", "d_s", "f_await", "f_s", "rmb_s", "w_await",
               "r_await", "r_s", "io_ticks_ms", "flushes", "discards", "sectors_read", "reads")
