@@ -179,10 +179,10 @@ def process_table(processes: ProcessRates | None, live: bool, limit: int = 5) ->
 def mb_amount(count: int) -> str:
     """A byte count in the MB/s lines' units (10^3 / 10^6 / 10^9 bytes): "0 kB", "420 kB", "182 MB",
     "1.2 GB", so "420 kB dirty, -12 kB/s" reads in one unit style."""
-    if count < 1e6:
+    if count < 999_500:  # rounds to under "1,000 kB"
         return f"{count / 1e3:,.0f} kB"
-    if count < 1e9:
-        return f"{count / 1e6:,.0f} MB" if count >= 1e8 else f"{count / 1e6:,.1f} MB"
+    if count < 999_500_000:
+        return f"{count / 1e6:,.0f} MB" if count >= 99_950_000 else f"{count / 1e6:,.1f} MB"
     return f"{count / 1e9:,.1f} GB"
 
 

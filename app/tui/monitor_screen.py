@@ -73,7 +73,7 @@ SIDE_FRAME_CELLS = 3
 """The side pane's border and padding around its lines."""
 SIDE_WRAP_CELLS = 46
 """Beside the table, the side pane may be narrower than its longest line (that line wraps) down to this: a
-process line ("name[pid] read 0B/s write 57.5M/s") stays whole; narrower, the pane goes under the table."""
+process table's row (PROCESS_TABLE_CELLS) stays whole; narrower, the pane goes under the table."""
 SELECTED_MIN_CELLS = 22
 """Under the table, the selected layer's figures keep this much width beside "who does the I/O"."""
 SELECTED_ROOM_CELLS = 32
