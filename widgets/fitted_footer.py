@@ -187,7 +187,9 @@ class FittedFooter(Footer):
             self.call_after_refresh(self._recompose_if_changed)
 
     async def _recompose_if_changed(self) -> None:
-        if not self.is_attached:
+        """Only on the screen on top: under a dialog or the palette the footer keeps the keys it showed (help
+        is off while a modal is up, and newuser13 saw `F1 Help` drop from the footer under them at 80)."""
+        if not self.is_attached or self.app.screen is not self.screen:
             return
         width = self.size.width or self.app.size.width
         if self._composed is None or self._layout_key(width, self._lines(width)) != self._composed:

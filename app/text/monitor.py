@@ -71,7 +71,7 @@ def counter_cells(layer: LayerSample) -> dict[str, str]:
         return {key: "?" for _, key, _ in COUNTER_COLUMNS}
 
     def sectors(value: int | None) -> str:
-        return "-" if value is None else human_bytes(value * 512, fixed=True)
+        return "-" if value is None else human_bytes(value * 512)  # "607K" beside "1.8M", no ".0"
 
     return {"reads": f"{counters.reads:,}", "writes": f"{counters.writes:,}",
             "sectors_read": sectors(counters.sectors_read),
@@ -137,20 +137,70 @@ def process_lines(processes: ProcessRates | None, live: bool, limit: int = 5) ->
     return lines
 
 
+PROCESS_NAME_CELLS = 26
+"""The process column of "who does the I/O": a longer program[pid] is cut in its middle (pid kept whole)."""
+PROCESS_FIGURE_CELLS = 7
+"""Its rMB/s and wMB/s columns (the table's headings and unit: "1,640", "217.7", "<0.1")."""
+PROCESS_TABLE_CELLS = PROCESS_NAME_CELLS + 2 * (1 + PROCESS_FIGURE_CELLS)
+"""A process row's width: every row and the heading are this wide, so the pane is sized once from it."""
+
+
+def mb_figure(value: float) -> str:
+    """Bytes per second as a figure of the table's MB/s columns: "0", "<0.1", "15.1", "1,640"."""
+    if value <= 0:
+        return "0"
+    mb = value / 1e6
+    if mb < 0.1:
+        return "<0.1"
+    return f"{mb:,.0f}" if mb >= 100 else f"{mb:,.1f}"
+
+
+def process_table(processes: ProcessRates | None, live: bool, limit: int = 5) -> tuple[list[str], list[str]]:
+    """Who did the I/O as a table (heading, then one row a process: program[pid] cut in its middle, rMB/s
+    and wMB/s right-aligned, every row PROCESS_TABLE_CELLS wide), and the short notes under it (who could
+    not be seen, and why, on a line each; no processes yet)."""
+    if processes is None:
+        note = "per-process I/O from the next tick" if live else "per-process I/O needs the live host"
+        return [], [note]
+    figure = PROCESS_FIGURE_CELLS
+    rows = [f"{'process':<{PROCESS_NAME_CELLS}} {'rMB/s':>{figure}} {'wMB/s':>{figure}}"]
+    for p in processes.top[:limit]:
+        pid = f"[{p.pid}]"
+        name = program_text(p.label, max(PROCESS_NAME_CELLS - cell_len(pid), 4)) + pid
+        name = set_cell_size(name, PROCESS_NAME_CELLS)
+        rows.append(f"{name} {mb_figure(p.read_bytes_s):>{figure}} {mb_figure(p.write_bytes_s):>{figure}}")
+    notes = [] if processes.top else ["no process read or wrote storage bytes"]
+    if processes.denied_note:  # who and why on a line each: neither wraps mid-phrase in the pane
+        who, bracket, why = processes.denied_note.partition(" (")
+        notes += [who, f"({why}"] if bracket else [who]
+    return (rows if len(rows) > 1 else []), notes
+
+
+def mb_amount(count: int) -> str:
+    """A byte count in the MB/s lines' units (10^3 / 10^6 / 10^9 bytes): "0 kB", "420 kB", "182 MB",
+    "1.2 GB", so "420 kB dirty, -12 kB/s" reads in one unit style."""
+    if count < 999_500:  # rounds to under "1,000 kB"
+        return f"{count / 1e3:,.0f} kB"
+    if count < 999_500_000:
+        return f"{count / 1e6:,.0f} MB" if count >= 99_950_000 else f"{count / 1e6:,.1f} MB"
+    return f"{count / 1e9:,.1f} GB"
+
+
 DIRTY_GROWTH_BYTES_S = 1e6
 """Dirty data growing this fast: say why the processes' writes are on no device yet."""
 
 
 def writeback_lines(sample: MonitorSample) -> list[str]:
-    """The page cache under the processes: "page cache: 182M dirty, +22.0 MB/s · 0B being written back", and
-    while it grows, why no device shows the processes' writes yet (they wait there for writeback)."""
+    """The page cache under the processes: "page cache: 182 MB dirty, +22.0 MB/s" / "0 kB being written
+    back", and while it grows, why no device shows the processes' writes yet (they wait there for
+    writeback)."""
     cache = sample.page_cache
     if cache is None or sample.processes is None:
         return []
     growth = cache.dirty_growth_s
     grew = f", {'+' if growth >= 0 else '-'}{mb_rate(abs(growth))}" if growth is not None else ""
-    lines = [f"page cache: {human_bytes(cache.dirty_bytes)} dirty{grew} · "
-             f"{human_bytes(cache.writeback_bytes)} being written back"]
+    lines = [f"page cache: {mb_amount(cache.dirty_bytes)} dirty{grew}",  # two short lines: neither
+             f"{mb_amount(cache.writeback_bytes)} being written back"]   # wraps mid-phrase in the pane
     if growth is not None and growth >= DIRTY_GROWTH_BYTES_S:
         expire = f"{cache.expire_s:g} s" if cache.expire_s else "a while"
         lines.append("a process's write counts when it reaches the page cache; devices get it at writeback "

@@ -32,10 +32,11 @@ from textual.widgets import DataTable, Header, Static
 from ..text.monitor import (
     COLUMNS,
     COUNTER_COLUMNS,
+    PROCESS_TABLE_CELLS,
     counter_cells,
     cpu_line,
     layer_label,
-    process_lines,
+    process_table,
     rate_cells,
     rate_cells_key,
     writeback_lines,
@@ -72,9 +73,12 @@ SIDE_FRAME_CELLS = 3
 """The side pane's border and padding around its lines."""
 SIDE_WRAP_CELLS = 46
 """Beside the table, the side pane may be narrower than its longest line (that line wraps) down to this: a
-process line ("name[pid] read 0B/s write 57.5M/s") stays whole; narrower, the pane goes under the table."""
+process table's row (PROCESS_TABLE_CELLS) stays whole; narrower, the pane goes under the table."""
 SELECTED_MIN_CELLS = 22
 """Under the table, the selected layer's figures keep this much width beside "who does the I/O"."""
+SELECTED_ROOM_CELLS = 32
+"""Under the table, the selected layer's figures and its heading ("/ (ext4) on vda (disk)") get this much
+width; "who does the I/O" has the rest (at least its process table), so its notes keep to one row."""
 SELECTED_GAP_CELLS = 2
 """The gap between "who does the I/O" and the selected layer's figures under the table."""
 SIDE_BELOW_ROWS = 8
@@ -85,8 +89,9 @@ TABLE_KEEP_ROWS = 16
 """Under the table, the side pane grows past SIDE_BELOW_ROWS only while the table keeps this many rows."""
 PROCESS_LINES = 20
 """The most processes the pane lists (as many as its rows hold, up to this)."""
-WHO_EXTRA_LINES = 4
-"""The pane's lines besides the processes: its heading, the unreadable note and the page cache's two."""
+WHO_EXTRA_LINES = 6
+"""The pane's lines besides the processes: its heading, the table's, the unreadable note's two and the page
+cache's two."""
 DROP_FIRST = ("spark", "in_flight", "d_await", "dmb_s", "d_s", "f_await", "f_s", "rmb_s", "w_await",
               "r_await", "r_s", "io_ticks_ms", "flushes", "discards", "sectors_read", "reads")
 """Columns left out when the table is too narrow for all, least telling first (the rest stay whole): the
@@ -748,14 +753,16 @@ class MonitorScreen(Screen[None]):
         who = Text.assemble(("Who does the I/O\n", "bold"))
         live = sample.live or self.root.live
         limit = self._who_room(detail)
-        lines = process_lines(sample.processes, live, limit=limit)
-        for line in lines:
+        table, notes = process_table(sample.processes, live, limit=limit)
+        for index, line in enumerate(table):  # a table: its heading, then a row a process
+            who.append(line + "\n", style="underline" if index == 0 else "")
+        for line in notes:
             who.append(line + "\n")
         cache = writeback_lines(sample)
         for line in cache:
             who.append(line + "\n", style="dim")
-        if self.has_class("-side-below"):  # as wide as its lines and short notes (a long one wraps)
-            room = self._fit_who_below([*lines, *cache[:1]])
+        if self.has_class("-side-below"):  # as wide as the process table, every tick (notes wrap in it)
+            room = self._fit_who_below(PROCESS_TABLE_CELLS)
             cut = "\n".join(middle_ellipsis(line, room) for line in heading.splitlines())  # each line
             if cut != heading:
                 detail = self._detail(layer, cut)
@@ -767,9 +774,10 @@ class MonitorScreen(Screen[None]):
             self._who_lines = rows
             self._fit_heights()
         headings = heading.splitlines()  # cut to the pane or wrapped: the table's titles come first
-        lines = [*who.plain.splitlines(), *(line for line in detail.plain.splitlines()
-                                            if line not in headings)]
-        wanted = max((cell_len(line) for line in lines), default=0) + SIDE_FRAME_CELLS
+        lines = [*(line for line in detail.plain.splitlines() if line not in headings)]
+        wanted = max([PROCESS_TABLE_CELLS, *(cell_len(line) for line in lines)]) + SIDE_FRAME_CELLS
+        # sized from the process table and the figures, not from the notes (they wrap): the split between
+        # the table and the pane stays where it is from tick to tick (newuser14 saw it jump 38 -> 57)
         if wanted > self._side_cells:  # a longer line: the pane grows to hold it (or goes under the table)
             self._side_cells, self._fitted_width = wanted, 0
             self._fit_columns(self.size.width)
@@ -793,14 +801,15 @@ class MonitorScreen(Screen[None]):
                 detail.append(f"  {label:<9} {cells[key]}\n")
         return detail
 
-    def _fit_who_below(self, whole: list[str]) -> int:
-        """Under the table, "who does the I/O" is as wide as its process lines (a name[pid] and its figures
-        never break; newuser5 saw `kworker/u8:1+loop5[19` / `372] read…` in 24 columns with 30 blank beside)
-        and its notes where the selected layer's figures keep SELECTED_MIN_CELLS beside (newuser7 saw one
-        sentence over 3 lines in 40 columns at 120x40): returns the figures' width."""
+    def _fit_who_below(self, cells: int) -> int:
+        """Under the table, "who does the I/O" is as wide as its process table (`cells`) or what the selected
+        layer's SELECTED_ROOM_CELLS leave, the same every tick (newuser14 saw the divider jump from column
+        38 to 57 as a long process line came and went; a note wraps in it only at 80 columns), while the
+        figures keep SELECTED_MIN_CELLS beside: returns the figures' width."""
         content = max(self.size.width - SIDE_FRAME_CELLS, 1)
-        longest = max((cell_len(line) for line in ["Who does the I/O", *whole]), default=0)
-        cells = max(min(longest, content - SELECTED_MIN_CELLS - SELECTED_GAP_CELLS), 1)
+        rest = min(content - SELECTED_ROOM_CELLS - SELECTED_GAP_CELLS - SCROLLBAR_CELLS,  # a wide screen:
+                   SIDE_CELLS - SIDE_FRAME_CELLS)                                           # its notes
+        cells = max(min(max(cells, rest), content - SELECTED_MIN_CELLS - SELECTED_GAP_CELLS), 1)  # on a row
         who = self.query_one("#monitor-who", Static)
         if who.styles.width is None or who.styles.width.value != cells:
             who.styles.width = cells
