@@ -95,20 +95,24 @@ class ColumnWidths:
 
     def see(self, row: StackRow, depth: int) -> None:
         """Widen the columns for one more row at `depth`."""
+        text = "".join((row.name, row.kind, row.size, row.trim, row.fstype, row.mounts, *row.extra))
+        cells = len if text.isascii() and text.isprintable() else cell_len  # one cell a character
         icon = ICON_WIDTH if row.has_children else 0
+        name = depth * GUIDE_WIDTH + icon + cells(row.name)
         self.indent = max(self.indent, depth * GUIDE_WIDTH + icon)
-        self.name = max(self.name, depth * GUIDE_WIDTH + icon + cell_len(row.name))
-        self.name_cells[depth * GUIDE_WIDTH + icon + cell_len(row.name)] += 1
+        self.name = max(self.name, name)
+        self.name_cells[name] += 1
+        mounts = cells(row.mounts)
         if row.mounts:
-            self.mount_cells[cell_len(row.mounts)] += 1
-        self.kind = max(self.kind, cell_len(row.kind))
-        self.size = max(self.size, cell_len(row.size))
-        self.trim = max(self.trim, cell_len(row.trim))
-        self.fstype = max(self.fstype, cell_len(row.fstype))
-        self.mounts = max(self.mounts, cell_len(row.mounts))
+            self.mount_cells[mounts] += 1
+        self.kind = max(self.kind, cells(row.kind))
+        self.size = max(self.size, cells(row.size))
+        self.trim = max(self.trim, cells(row.trim))
+        self.fstype = max(self.fstype, cells(row.fstype))
+        self.mounts = max(self.mounts, mounts)
         self.has_mounts = self.has_mounts or bool(row.mounts)
         for index, value in enumerate(row.extra[:len(self.extra)]):
-            self.extra[index] = max(self.extra[index], cell_len(value))
+            self.extra[index] = max(self.extra[index], cells(value))
 
     def _fixed(self) -> int:
         """TYPE, SIZE and TRIM (always whole) with the gaps between the shown columns."""
