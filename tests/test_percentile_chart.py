@@ -149,3 +149,22 @@ async def test_the_live_p99_and_the_whole_phase_p99_say_which_is_which_at_any_wi
         assert live.startswith("last 0.5 s: ") and "━ p99 748 µs" in live and "━ p50 325 µs" in live
         assert whole == "whole phase: ━ p99 973 µs"
         assert ("p99.9 7.52 ms" in live) == (width > 100)  # the tail, where there is room for it
+
+
+@pytest.mark.parametrize("height", [9, 14])
+async def test_a_short_chart_labels_its_top_row_over_the_limit(height: int) -> None:
+    """newuser13 #5, newuser14 #10: at 120x40 while a run went on ext4 the chart (9 rows) drew its 16-20 ms
+    p99 in an unlabelled row above `10ms`; the top row is labelled with the value the axis reaches."""
+    app = ChartApp()
+    async with app.run_test(size=(100, height)) as pilot:
+        chart = app.query_one(PercentileChart)
+        chart.set_threshold(10, "etcd docs")
+        for step in range(20):
+            chart.push(0.5 * (step + 1), {"p50": 0.3, "p90": 1.0, "p99": 16.0, "p99.9": 18.0,
+                                          "p99 cumulative": 15.3})
+        await pilot.pause()
+        text = rows(chart)
+        plot = [row for row in text if "┤" in row or "│" in row]
+        top = plot[0].split("┤")[0].strip() if "┤" in plot[0] else ""
+        assert top.endswith("ms") and float(top[:-2]) >= 18, text  # the top row says how high it reaches
+        assert any(row.split("┤")[0].strip() == "10ms" and row.index("┤") for row in plot[1:]), text

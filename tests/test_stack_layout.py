@@ -627,3 +627,88 @@ async def test_at_80_the_columns_are_fitted_to_the_rows_finally_in_view() -> Non
         assert tree._fitted == tree.widths.in_view(tree._in_view(), width)
         cells = [cell for name, cell, _line in drawn_rows(tree) if name == "vg0-pool_passdown_tdata"]
         assert cells == ["vg0-pool_passdown_tdata"], cells  # on screen, whole
+
+
+def view_lines(tree: StackTree) -> list[str]:
+    """The tree's rows as drawn in its pane, top to bottom."""
+    return [tree.render_line(y).text.rstrip() for y in range(tree.scrollable_content_region.height)]
+
+
+def branch_problems(tree: StackTree) -> list[str]:
+    """What breaks the rule of a jump (newuser14 #8): the cursor and its rows under it in view (when they
+    fit); the top row a title, a row of the cursor's own branch or the top of a branch beside it, never
+    the tail of the group before, except at the tree's end, where the view cannot start lower."""
+    node = tree.cursor_node
+    top, rows = round(tree.scroll_y), tree.scrollable_content_region.height
+    path = [node]
+    while path[0].parent is not tree.root:
+        path.insert(0, path[0].parent)
+    end = node
+    while end.is_expanded and end.children:
+        end = end.children[-1]
+    first = tree.get_node_at_line(top)
+    problems = []
+    at_end = top >= tree.last_line + 1 - rows
+    if first.parent is not tree.root and first not in path and first.parent not in path and not at_end:
+        problems.append(f"orphan on top: {first.data.name}")
+    if not top <= node.line < top + rows:
+        problems.append(f"cursor {node.data.name} out of view")
+    elif end.line - node.line < rows and end.line >= top + rows:
+        problems.append(f"{node.data.name}'s rows cut")
+    return problems
+
+
+@pytest.mark.parametrize("fixture", [LAB, "long-names"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)], ids=["80x24", "120x40", "200x60"])
+async def test_the_other_direction_and_a_filter_open_on_a_whole_branch(fixture: str,
+                                                                       size: tuple[int, int]) -> None:
+    """newuser14 #8: at 80x24 on lab-ssd `v` with vg0-luks2on selected opened on `└── ▼ sda3` / `└── sda`
+    (the end of the group before) with the selected branch on the last row, and `/luks` on
+    `vg0-thin_ignore` (no match, its parents off screen). Both directions, from rows all down the tree:
+    the top row is a title or of the cursor's branch, the cursor's rows under it in view."""
+    app = DiskDoctorApp(fixture_root(fixture))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(StackTree)
+        seen = []
+        for step in range(0, tree.last_line + 1, 5):
+            await pilot.press("home", *["down"] * step)
+            await settle(pilot)
+            for _ in range(2):
+                await pilot.press("v")
+                await settle(pilot)
+                await pilot.pause(0.1)
+                seen.append((step, tree.cursor_node.data.name, branch_problems(tree), view_lines(tree)[:3]))
+        assert not [entry for entry in seen if entry[2]], [entry for entry in seen if entry[2]]
+        if fixture == LAB:
+            await pilot.press("home", "slash", "l", "u", "k", "s", "enter")
+            await settle(pilot)
+            await pilot.pause(0.1)
+            lines = view_lines(tree)
+            top = round(tree.scroll_y)
+            assert tree.cursor_node.data.name == "vg0-luks2on", lines
+            assert tree.cursor_line - top < len(lines) // 2 and "vg0-thin_ignore" not in lines[0], lines
+            if size == (80, 24):
+                assert "vg0-luks2on " in lines[0], lines
+            assert not branch_problems(tree), (branch_problems(tree), lines)
+
+
+async def test_at_80_the_other_direction_opens_on_the_selected_mountpoint() -> None:
+    """newuser14 #8 as seen: at 80x24 on lab-ssd, vg0-luks2on selected, `v` shows `/lab/luks2on` on the
+    top row and its branch down to `sda` under it."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tree = app.screen.query_one(StackTree)
+        for _ in range(60):
+            if tree.cursor_node.data.name == "vg0-luks2on":
+                break
+            await pilot.press("down")
+            await pilot.pause()
+        await pilot.press("v")
+        await settle(pilot)
+        await pilot.pause(0.1)
+        lines = view_lines(tree)
+        assert lines[0].startswith("▼ /lab/luks2on "), lines
+        names = [line.lstrip("│├└─▼ ").split(" ", 1)[0] for line in lines[:5]]
+        assert names == ["/lab/luks2on", "luks2on", "vg0-luks2on", "sda3", "sda"], lines

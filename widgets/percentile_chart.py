@@ -34,6 +34,9 @@ DROP_FOR_WIDTH = ("p90", "p99.9", "p50")
 """Series left out of a narrow legend, least telling first (their lines stay drawn); a value is never cut
 off from its unit, and neither scope label is dropped."""
 HEADER_ROWS, FOOTER_ROWS = 2, 2
+TOP_ROOM_STEPS = 3
+"""How many 1-2-5 steps the axis may grow upward so the limit's row is not its top row (on a short chart
+the 16 ms p99 and the 10 ms limit shared one unlabelled row: newuser13 #5)."""
 
 
 class PercentileChart(Widget):
@@ -151,6 +154,12 @@ class PercentileChart(Widget):
             return lines + [Strip.blank(width)] * max(height - len(lines), 0)
         canvas = BrailleCanvas(plot_width, plot_rows)
         value_axis = LogAxis(ticks[0], ticks[-1], canvas.dots_high)
+        for _ in range(TOP_ROOM_STEPS):  # figures over the limit get a row of their own above its line
+            limit = self.threshold_ms
+            if not limit or max(points) <= limit or value_axis.row(limit) >> 2:
+                break
+            ticks = nice_ticks(ticks[0], ticks[-1] * 1.01)
+            value_axis = LogAxis(ticks[0], ticks[-1], canvas.dots_high)
         times = list(self._times)
         time_axis = LinearAxis(times[0], times[-1], canvas.dots_wide)
         self._plot(canvas, times, value_axis, time_axis)
@@ -277,10 +286,12 @@ class PercentileChart(Widget):
 
     @staticmethod
     def _label_rows(ticks: list[float], value_axis: LogAxis) -> dict[int, str]:
-        """Cell row -> tick label: powers of ten first, then 2s and 5s where a free row separates them."""
-        rows: dict[int, str] = {}
-        decades = [t for t in ticks if math.isclose(10 ** round(math.log10(t)), t)]
-        for tick in decades + [t for t in ticks if t not in decades]:
+        """Cell row -> tick label: the top of the axis always (the highest figures drawn in the top row
+        read against it: newuser13 #5 saw a 16 ms p99 over an unlabelled row above `10ms`), the powers of
+        ten, then 2s and 5s where a free row separates them."""
+        rows: dict[int, str] = {value_axis.row(ticks[-1]) >> 2: tick_label(ticks[-1])}
+        decades = [t for t in ticks[:-1] if math.isclose(10 ** round(math.log10(t)), t)]
+        for tick in decades + [t for t in ticks[:-1] if t not in decades]:
             row = value_axis.row(tick) >> 2
             if all(abs(row - taken) > 1 for taken in rows) or (tick in decades and row not in rows):
                 rows[row] = tick_label(tick)

@@ -22,6 +22,7 @@ from textual.widgets import Tree
 from textual.widgets._tree import TOGGLE_STYLE
 from textual.widgets.tree import TreeNode
 
+from .branch_scroll import branch_top
 from .fit_text import distinct_cut, fit_end
 from .list_keys import TREE_KEYS
 
@@ -285,6 +286,13 @@ def _lines_from(root: TreeNode[StackRow], top: int, count: int) -> list[tuple[Tr
     return found
 
 
+def _last_line_under(node: TreeNode[StackRow]) -> int:
+    """The line of the last row drawn under `node` (its own line when closed or childless)."""
+    while node.is_expanded and node.children:
+        node = node.children[-1]
+    return node.line
+
+
 class StackTree(Tree[StackRow]):
     """Shows rows from `load_children(key)`; children are fetched only when a node is expanded."""
 
@@ -519,6 +527,26 @@ class StackTree(Tree[StackRow]):
             if node is not None and node.data is not None and node.data.marks:
                 return node
         return None
+
+    def branch_top(self, near_top: bool = False) -> int | None:
+        """The first line to show so the cursor's branch is whole from its title (`branch_top`); `near_top`:
+        the cursor in the upper half of the pane (a filter's first match). None without a cursor row."""
+        node = self.cursor_node
+        if node is None or node.line < 0 or node.data is None:
+            return None
+        path = [node]
+        while path[0].parent is not None and path[0].parent is not self.root:
+            path.insert(0, path[0].parent)
+        rows = self.scrollable_content_region.height
+        starts = [child.line for row in [self.root, *path] for child in row.children if child.line >= 0]
+        return branch_top([row.line for row in path], _last_line_under(path[0]), _last_line_under(node),
+                          starts, self.last_line + 1, rows, rows // 2 if near_top else None)
+
+    def scroll_to_branch(self, near_top: bool = False) -> None:
+        """Jump the view to `branch_top` (a new direction, a filter): the group whole, its title on top."""
+        top = self.branch_top(near_top)
+        if top is not None:
+            self.scroll_to(y=top, animate=False)
 
     def cursor_key(self) -> str | None:
         """The key of the highlighted row, to restore it after the rows are rebuilt."""

@@ -23,6 +23,8 @@ class RowPlan:
     title: int
     subjects: int
     heights: tuple[int, ...]
+    subjects_wrap: bool = True
+    """Whether a Subjects cell goes on on a second line: only when every row's subjects are then whole."""
 
 
 @lru_cache(maxsize=8192)
@@ -115,6 +117,10 @@ def subject_lines(subjects: tuple[str, ...], width: int, lines: int,
         packed = _pack([*words[:shown], ELLIPSIS], width)
         if packed is not None and len(packed) <= lines:
             return tuple(packed), shown
+    head, tail = f"{len(subjects)}: ", f", {ELLIPSIS}"
+    room = width - cell_len(head) - cell_len(tail)
+    if room >= LEAST_SUBJECT_CUT:  # the first subject cut at a "/" like every path, the rest "…"
+        return (f"{head}{path_cut(subjects[0], room)}{tail}",), 0
     first = f"{len(subjects)}: {subjects[0]}, …"
     return (fit_end(first, width),), 0
 
@@ -225,16 +231,22 @@ def _try(titles: Sequence[str], subjects: Sequence[Sequence[str]], width: int, s
     wanted = [min(ROW_LINES, max(title_lines(title, width), _subject_needs(tuple(row), subjects_width)))
               for title, row in zip(weighed, subjects, strict=True)]
     wrap = sum(lines - 1 for lines in wanted) <= spare_lines  # one rule for the column: every row or none
+    subjects_wrap = all(subject_lines(tuple(row), subjects_width, ROW_LINES)[1] == len(row)
+                        for row in subjects)
+    if not subjects_wrap:  # some subject is cut even on two lines: every Subjects cell is one line, cut alike
+        wanted = [min(ROW_LINES, title_lines(title, width)) for title in weighed]
+        wrap = sum(lines - 1 for lines in wanted) <= spare_lines
     for title, row, lines in zip(weighed, subjects, wanted if wrap else [1] * len(wanted), strict=True):
         heights.append(lines)
         titles_cut += title_cut(title, width, lines)
-        shown = subject_lines(tuple(row), subjects_width, lines)[1]
+        shown = subject_lines(tuple(row), subjects_width, lines if subjects_wrap else 1)[1]
         if len(row) == 1:
             singles_cut += 0 if shown else max(cell_len(row[0]) - subjects_width, 0)
         else:
             hidden += len(row) - shown
     extra = sum(heights) - len(heights)
-    return RowPlan(width, subjects_width, tuple(heights)), (titles_cut, singles_cut, hidden, extra, -width)
+    plan = RowPlan(width, subjects_width, tuple(heights), subjects_wrap)
+    return plan, (titles_cut, singles_cut, hidden, extra, -width)
 
 
 @lru_cache(maxsize=8192)

@@ -104,6 +104,7 @@ class AdviceScreen(Screen[None]):
         self._widths: tuple[int, ...] = ()
         self._heights: tuple[int, ...] = ()
         """Each row's lines (a title or subjects list that would be cut goes on a second line)."""
+        self._subjects_wrap = self._wrapped = True  # Subjects cells on two lines (as planned; as drawn)
         self.all_rows: list[MergedFinding] = []
         """Every row before the filter and the subject are applied."""
         self.filter_text = ""
@@ -190,11 +191,18 @@ class AdviceScreen(Screen[None]):
         else:
             self.query_one("#advice-details-title", Static).update("No findings")
 
-    def _filtered(self) -> list[MergedFinding]:
-        """The rows about the chosen subject that match the filter text."""
+    def _in_scope(self) -> list[MergedFinding]:
+        """The rows about the chosen subject (every row when none is chosen)."""
         return [row for row in self.all_rows
-                if (self.subject is None or any(s in row.subjects for s in self.covered))
-                and matches(self.filter_text, row.finding.title, row.title, row.finding.id, *row.subjects)]
+                if self.subject is None or any(s in row.subjects for s in self.covered)]
+
+    def _filtered(self) -> list[MergedFinding]:
+        """The rows about the chosen subject that match the filter text in what the row and its card's
+        header show: narrowed to one subject, a merged row's other subjects are hidden, so they never
+        match (newuser14: `raid` kept a row about /lab/luks2on for its hidden /lab/raid0)."""
+        return [row for row in self._in_scope()
+                if matches(self.filter_text, self._title_of(row), row.finding.id,
+                           *((self.subject,) if self.subject is not None else row.subjects))]
 
     def _say_status(self) -> None:
         """What is shown, then the key hints: a narrow line drops whole hints, the least needed first."""
@@ -202,10 +210,13 @@ class AdviceScreen(Screen[None]):
         below = fold_note(self.query_one("#advice-table", DataTable), self._heights)
         if below:  # rows below the fold: said, as TRIM says it
             parts.insert(0, (below, 0))
-        if self.subject is not None:
+        if self.subject is not None and self.filter_text:  # one line names both, counted within the scope
+            kept = filter_note(self.filter_text, len(self.rows), len(self._in_scope()), "rows")
+            parts.insert(0, (f"only {self.subject} · {kept.removesuffix(' · Esc clears')} · a: all", 0))
+        elif self.subject is not None:
             shown = f"{len(self.rows)} of {len(self.all_rows)} rows"
             parts.insert(0, (f"only {self.subject}: {shown} (a: all)", 0))  # the way back never drops
-        if self.filter_text:
+        elif self.filter_text:
             parts.insert(0, (filter_note(self.filter_text, len(self.rows), len(self.all_rows), "rows"), 0))
         self.query_one("#status", StatusLine).say(*parts)
 
@@ -220,6 +231,20 @@ class AdviceScreen(Screen[None]):
             table.move_cursor(row=self.rows.index(was))
         if self.rows:
             self._show(table.cursor_row)
+        else:  # no card for a row no longer listed
+            self.query_one("#advice-card", FindingCard).display = False
+            self.query_one("#advice-details-title", Static).update("No findings match")
+        self._count_filter()
+
+    def _count_filter(self) -> None:
+        """The filter line's count, within the chosen subject when there is one."""
+        text = self.filter_text.strip()
+        if not text:
+            return
+        scope = len(self._in_scope())
+        words = (f"filter: {text} within {self.subject} ({len(self.rows)} of {scope})",
+                 f"filter: {text} ({len(self.rows)} of {scope})") if self.subject else ()
+        self.query_one(FilterBar).counted(len(self.rows), scope, words)
 
     def action_filter(self) -> None:
         self.query_one(FilterBar).open()
@@ -228,7 +253,6 @@ class AdviceScreen(Screen[None]):
     def _filter_changed(self, message: FilterBar.Filter) -> None:
         self.filter_text = message.text
         self._refilter()
-        message.bar.counted(len(self.rows), len(self.all_rows))
 
     def show_subject(self, subject: str | None, covered: tuple[str, ...] = ()) -> None:
         """Only the findings about `subject` (None: every finding) or, given, about any of `covered`;
@@ -392,6 +416,7 @@ class AdviceScreen(Screen[None]):
         needs = max((_subjects_needs(row) for row in self.rows), default=SUBJECTS_MIN_CELLS)
         least = max(min(needs, max(SUBJECTS_MIN_CELLS, int(room * SUBJECT_SHARE))), header)
         plan = plan_rows(titles, [row.subjects for row in self.rows], room, least, spare, TITLE_MIN_CELLS)
+        self._subjects_wrap = plan.subjects_wrap
         return (SEV_CELLS, plan.title, plan.subjects, 0), plan.heights
 
     def _subjects_header(self) -> str:
@@ -403,9 +428,11 @@ class AdviceScreen(Screen[None]):
         if not self.is_mounted:
             return
         self._size_panes()
+        self._subjects_wrap = True
         widths, heights = self._column_widths()
-        if (widths, heights) == (self._widths, self._heights):
+        if (widths, heights, self._subjects_wrap) == (self._widths, self._heights, self._wrapped):
             return
+        self._wrapped = self._subjects_wrap
         self._widths, self._heights = widths, heights
         table = self.query_one("#advice-table", DataTable)
         cursor = table.cursor_row
@@ -420,7 +447,8 @@ class AdviceScreen(Screen[None]):
         singles = frozenset(row.subjects_text for row in self.rows if len(row.subjects) == 1)
         for index, (row, lines) in enumerate(zip(self.rows, heights, strict=True)):
             finding = self._finding_of(row)
-            shown = subject_lines(row.subjects, subjects, lines, singles)[0] if subjects else ()
+            shown = (subject_lines(row.subjects, subjects, lines if self._subjects_wrap else 1, singles)[0]
+                     if subjects else ())
             cells = [Text(finding.severity.value.upper(), finding.severity.style),
                      Text(wrapped_title(self._title_of(row), title, lines, fit_title))]
             if subjects:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import pwd
 import re
 from dataclasses import dataclass
@@ -389,7 +390,19 @@ class RunsScreen(Screen[None]):
         the rest of the result (limit, tags), then the target's device and host."""
         table = self.query_one(DataTable)
         width = table.size.width or self.app.size.width
-        saved = SAVED_CELLS if width >= SHORT_SAVED_BELOW else SHORT_SAVED_CELLS
+        if width < SHORT_SAVED_BELOW:
+            return self._widths_with(width, SHORT_SAVED_CELLS)
+        widths = self._widths_with(width, SAVED_CELLS)
+        year = dt.datetime.now(dt.timezone.utc).year
+        cut = any(cell_len(target_cell(run, whole, widths[3])) < cell_len(target_forms(run, whole)[0])
+                  for run, (_, _, whole) in zip(self.runs, self._rows, strict=True) if whole)
+        this_year = all(run.saved_at.astimezone(dt.timezone.utc).year == year for run in self.runs)
+        if cut and this_year:  # this year's runs: the year goes before the target is cut (newuser14 at 120)
+            return self._widths_with(width, SHORT_SAVED_CELLS)
+        return widths
+
+    def _widths_with(self, width: int, saved: int) -> tuple[int, int, int, int, int]:
+        """The column widths (see _column_widths) with the saved column `saved` cells wide."""
         kind = max((len(run.kind) for run in self.runs), default=0)
         kind = max(kind, len("kind"))
         ident = max((cell_len(short_id(run.id)) for run in self.runs), default=0)

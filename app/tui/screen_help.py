@@ -75,6 +75,8 @@ BENCH_HELP = ScreenHelp(
             "the p99's 95% confidence interval lies on both sides of the threshold: too few slow samples "
             "to say, often on a busy host ([host busy]). The verdict says how long a run would settle it; "
             "l (Run longer, after a WAL run) runs that long; a quieter moment helps too"),
+           ("samples", "bold", "beside a percentile: how many writes took that long or longer, the evidence "
+                               "behind it"),
            ("yellow figure", "yellow", "a percentile resting on fewer than 10 samples: not worth much"),
            ("dashed red line", "red", "the threshold on the chart (only for a judged WAL run)"),
            ("ratio ours/fio", "bold", "above 1.00: our latency is higher (slower), our MB/s or ops/s higher "

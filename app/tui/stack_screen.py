@@ -22,7 +22,6 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Header, Static
-from textual.widgets.tree import TreeNode
 from textual.worker import get_current_worker
 
 from ..core.trim.order import worst_first
@@ -485,40 +484,17 @@ class StackScreen(SnapshotScreen):
                 return
         if node is not tree.cursor_node:
             tree.move_cursor(node)
-        if self.filter_text and node.data is not None and node.data.marks:
-            self._show_matches_below(tree, node)
+        if self.filter_text:  # after the cursor's own scroll: the match near the top, its branch whole
+            tree.call_after_refresh(tree.scroll_to_branch, True)
         if node.data is not None:
             tree.post_message(StackTree.LayerSelected(node.data))
-
-    @staticmethod
-    def _show_matches_below(tree: StackTree, node: TreeNode[StackRow]) -> None:
-        """A match in the lower half of the tree pane goes near its top (the row above it for context),
-        so the matches after it show under it rather than below the pane."""
-        line, top = node.line, round(tree.scroll_y)
-        if line >= 0 and not top <= line < top + tree.scrollable_content_region.height // 2:
-            tree.scroll_to(y=max(0, line - 1), animate=False)
 
     def action_toggle_view(self) -> None:
         self.mode = MOUNTS_DOWN if self.mode == DISKS_UP else DISKS_UP
         self._show_tree(keep_cursor=True)
         tree = self.query_one(StackTree)
-        tree.call_after_refresh(tree.call_after_refresh, self._show_cursor_branch)  # after reveal's move
-
-    def _show_cursor_branch(self) -> None:
-        """The cursor's branch from its top row (a mountpoint, or a disk) where it fits in the pane, so the
-        other direction does not open on `│   └── ▼ sdb3` with no mountpoint above it (newuser10 #11)."""
-        tree = self.query_one(StackTree)
-        node = tree.cursor_node
-        if node is None:
-            return
-        top = node
-        while top.parent is not None and top.parent is not tree.root:
-            top = top.parent
-        height, scrolled = tree.scrollable_content_region.height, round(tree.scroll_y)
-        if top.line < 0 or node.line - top.line >= height:
-            return  # a branch taller than the pane: the cursor stays where the tree put it
-        if not scrolled <= top.line or node.line >= scrolled + height:
-            tree.scroll_to(y=top.line, animate=False)
+        # after reveal's move: the cursor's group whole with its title on top (newuser10 #11, newuser14 #8)
+        tree.call_after_refresh(tree.call_after_refresh, tree.scroll_to_branch)
 
     def action_toggle_sources(self) -> None:
         table = self.query_one(LayerTable)

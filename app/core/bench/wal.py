@@ -243,7 +243,7 @@ def level_lines(document: dict[str, object], threshold_ms: float) -> list[str]:
                      f"{_us(p99)}  p99.9 {_us(due.get('p99_9'))}; sync call p50 {_us(call.get('p50'))}  "
                      f"p99 {_us(call.get('p99'))}; {_level_judged(level.get('verdict'), p99, threshold_ms)}")
         if level.get("reached") and int(level.get("max_backlog") or 1) > 1:  # type: ignore[call-overload]
-            lines.append(f"{'note':<9} at {level['text']} the writer fell behind: up to "
+            lines.append(f"{'note':<9} at {level['text']}, the writer fell behind: up to "
                          f"{level['max_backlog']:,} writes waited at once (each timed from when it was due)")
         if level.get("cpu_bound"):
             lines.append(f"{'note':<9} asked {rate_text(level['asked_per_s'])} writes/s, achieved "

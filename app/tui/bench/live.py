@@ -21,6 +21,8 @@ from . import view, workloads
 from .phases import PhaseTraces, level_text
 
 HISTOGRAM_TITLE = "latency histogram (whole run)"
+LOAD_HISTOGRAM_TITLE = "latency histogram (this load)"
+"""While a WAL run goes, the histogram counts the running load's writes only (newuser14 #10)."""
 WHOLE_LOAD = "whole load"
 """A WAL load's cumulative figures: the chart's legend and the figures table name them alike."""
 
@@ -111,7 +113,7 @@ class LivePanel:
             if self.figures.load_changed:  # the next load of a WAL run: its own chart and figures
                 query(PercentileChart).clear_history(workloads.load_label(metric, load), WHOLE_LOAD)
             query(PercentileChart).push(*point)
-            query(LatencyBars).show_bands(HISTOGRAM_TITLE, view.log_bands(self.total_sync))
+            query(LatencyBars).show_bands(self._histogram_title(), view.log_bands(self.total_sync))
             # Fixed-height panes: redraw them without a layout pass, so each interval costs the UI little.
             query("#bench-progress-text", Static).update(
                 view.progress_text(snapshot.progress, snapshot.t, snapshot.ops, ops_per_s, mb_s=mb_s,
@@ -120,6 +122,12 @@ class LivePanel:
             query("#bench-stats", Static).update(stats, layout=False)
             if self.layered:
                 query(LayerTimeTable).show_layers(view.layer_rows(snapshot.layers))
+
+    def _histogram_title(self) -> str:
+        """The running histogram named by what it counts: this load's writes, a phase's, or the run's."""
+        if self.figures.load and not self.figures.phased:
+            return LOAD_HISTOGRAM_TITLE
+        return "latency histogram (whole phase)" if self.figures.phased else HISTOGRAM_TITLE
 
     def _whole_title(self) -> str:
         """What the cumulative figures cover, one name in the table and the chart's legend: a WAL run's

@@ -759,9 +759,20 @@ class BenchScreen(SnapshotScreen):
         self.refresh_bindings()
 
     def action_phase(self) -> None:
-        """Show the finished run's next load (the verdict's load comes first)."""
-        if not self.busy:
-            self.live.step_phase()
+        """Show the finished run's chart: in one column, where the verdict heads the screen, the first c
+        brings the chart of the load shown (the judged one) into view; then each c shows the next load, the
+        chart kept in view (newuser14 #1: c stepped loads off screen, under a rule or a histogram's tail)."""
+        if self.busy:
+            return
+        self._pin_verdict = False  # the verdict no longer pulls the column back over the chart
+        if self.has_class("-narrow"):
+            body = self.query_one("#bench-body")
+            if body.scroll_y > 0:
+                body.scroll_home(animate=False)  # the chart's title says the load and "c: 1 of 3"
+                return
+        self.live.step_phase()
+        if self.has_class("-narrow"):
+            self.query_one("#bench-body").scroll_home(animate=False)
 
     def action_threshold(self) -> None:
         """Cycle the threshold profile: etcd docs, vendor, custom."""

@@ -27,6 +27,7 @@ from diskdoctor.probes.diskstats import DiskDelta
 from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.fio_json import FioSyncStats
 from diskdoctor.probes.host import Host
+from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.latency_histogram import LatencyHistogram, rank_of, us_of
 from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams, fio_command
 from diskdoctor.probes.wal_target import PSEUDO_FILESYSTEMS, Target
@@ -258,12 +259,18 @@ def verdict_text(params: WalParams, target: Target, result: WalResult, threshold
     word, _, line = head.partition(" ")
     text = Text(word + " ", style="bold " + verdict_style(verdict))
     text.append(line.strip() + (caveats.suffix() if caveats else "") + "\n", style="bold")
+    busy = caveats.host.busy_reason if caveats is not None and caveats.host is not None else None
+    settled = False
     for extra in rest:
+        if busy and extra.startswith("settle") and QUIETER in extra:  # the host line says who kept it busy
+            extra, settled = extra.partition(QUIETER)[0] + "; so would a quieter moment", True
         text.append(extra + "\n", style="yellow")
     note = ram_note(target.fstype) if caveats is None else None  # the caveats say it otherwise
     if note:
         text.append(f"Note: {note}\n", style="bold yellow")
     for line in caveats.lines() if caveats is not None else ():
+        if busy and line.startswith("host"):
+            line = busy_line(busy, settled)
         if not line.startswith("durable"):  # [not durable] above and BENCH-NOT-DURABLE below say it
             text.append(line + "\n", style="bold yellow" if caveats and caveats.tags() else "")
     listed = wal_report.level_verdict_list(params, result, threshold, source, sections)
@@ -275,6 +282,19 @@ def verdict_text(params: WalParams, target: Target, result: WalResult, threshold
     text.append("fio equivalent: ", style="bold")
     text.append(fio_command(params, target.directory))
     return text, verdict
+
+
+QUIETER = "; or run it at a quieter moment"
+"""Where a settle line goes on to name the busy host's processes, which the host line under it names."""
+
+
+def busy_line(reason: str, settled: bool) -> str:
+    """The busy host said once and short under a verdict: "host      BUSY: other processes used 83% of the
+    CPUs, did 363 MiB/s of I/O (bash, dd)" (newuser14 #5: the settle and host lines said it twice, in 8 of
+    17 rows at 80x24, and pushed the per-load table below the fold)."""
+    short = visible(reason).replace("; other processes ", ", ")
+    advice = "" if settled else ": run again at a quieter moment to judge the disk alone"
+    return f"{'host':<9} BUSY: {short}{advice}"
 
 
 LEVEL_WORDS = {PASS: ("under", "green"), INCONCLUSIVE: ("inconclusive", "yellow"), FAIL: ("over", "red")}
