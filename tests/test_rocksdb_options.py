@@ -99,7 +99,7 @@ def test_a_bad_options_file_is_one_line_exit_2_and_leaves_nothing(tmp_path: Path
 def test_real_rocksdb_runs_beside_the_wal_from_an_options_file(tmpfs_dir: str, tmp_path: Path) -> None:
     options = small_options(tmp_path, max_background_jobs="3")
     result = run_cli("bench", "interference", "--dir", tmpfs_dir, "--rocksdb-options", str(options), *QUICK)
-    assert result.code in (0, 1), result.err
+    assert result.code in (0, 1, 3), result.err  # a verdict (3: INCONCLUSIVE on a busy host)
     document = json.loads(result.out)  # run_cli checked it against docs/schemas/bench-interference
     compaction = document["compaction"]
     assert compaction["aggressor"] == "rocksdb" and document["params"]["aggressor"] == "rocksdb"
@@ -116,7 +116,7 @@ def test_knobs_reach_rocksdb_and_override_the_file(tmpfs_dir: str, tmp_path: Pat
     result = run_cli("bench", "interference", "--dir", tmpfs_dir, "--rocksdb-options", str(options),
                      "--background-jobs", "2", "--bytes-per-sync", "256k", "--rate-limit-mb-s", "200",
                      "--ingest-mb-s", "5", *QUICK)
-    assert result.code in (0, 1), result.err
+    assert result.code in (0, 1, 3), result.err
     store = json.loads(result.out)["compaction"]["rocksdb"]
     assert store["options"]["max_background_jobs"] == 2 and store["options"]["bytes_per_sync"] == 256 << 10
     # puts paced at 5 MB/s of 116-byte entries: about 43,000 a second, never far above
