@@ -139,7 +139,7 @@ async def test_f1_and_question_mark_open_help_listing_every_key_and_close_it() -
         for screen_key, title, keys, absent in (
                 ("1", "Storage stack", ("v", "s", "e", "r", "q"), ("b",)),
                 ("2", "TRIM doctor", ("c", "p", "r"), ("t", "b")),
-                ("3", "WAL benchmark", ("q",), ("s", "/", "t", "f", "a", "l"))):
+                ("3", "WAL benchmark (needs the live host)", ("q",), ("s", "/", "t", "f", "a", "l"))):
             await pilot.press(screen_key)
             await settled(app, pilot)
             for opener, closer in (("f1", "escape"), ("question_mark", "question_mark")):
