@@ -355,3 +355,18 @@ async def test_a_long_name_takes_the_blank_start_of_the_figure_beside_it(size: t
         if size[0] >= 120:
             assert name == "vg_elasticsearch_hot-lv_postgresql_write_ahead_log", row
         assert re.search(r"\S  +0 ", row) and len(name) >= 31, row  # 27 cells of column, 4 of the slack
+
+
+@pytest.mark.parametrize("root", ["sata-ext4", "live"])
+async def test_sorted_short_names_keep_the_device_heading_whole(root: str) -> None:
+    """newuser15 at 80, sorted live: `devic  util▼` above `vda /` (the column was as wide as its names)."""
+    app = DiskDoctorApp(live_root() if root == "live" else fixture_root(root))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.5)
+        await pilot.press("6")
+        await pilot.pause(0.5)
+        await pilot.press("o")
+        await pilot.pause(0.5)
+        table = app.screen.query_one("#monitor-table")
+        heading = app.screen._compositor.render_strips()[table.region.y].text
+        assert re.match(r"^ device +\S", heading), heading

@@ -444,3 +444,4 @@ def test_a_big_change_is_said_as_a_ratio_a_small_one_as_a_percentage() -> None:
     assert text(2.0, 6.8) == "×3.4"
     assert text(1.0, 3.0) == "+200%" and text(1.0, 2.4) == "+140%" and text(2.0, 1.0) == "-50%"
     assert text(1.0, 40.0) == "×40" and text(1.0, 2000.0) == "×2,000"
+    assert text(1.0, 0.998) == "+0%" == text(1.0, 1.002)  # newuser15: `-0%` beside `+0%`

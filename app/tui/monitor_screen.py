@@ -426,7 +426,8 @@ class MonitorScreen(Screen[None]):
                 names = [cell_len(sorted_label(layer, mounts)) for mounts, layer in self._served(sample)]
                 titles = []
             most = MAX_NAME_CELLS if self.sort_key is None else max(names, default=0)  # sorted: as a title
-            self._wanted_name_cells = min(max([MIN_NAME_CELLS, *names]), most)
+            wanted = min(max([MIN_NAME_CELLS, *names]), most)
+            self._wanted_name_cells = max(wanted, len("device"))  # `vda /` cut it to `devic` (newuser15)
             self._wanted_title_cells = max(titles, default=0)
         wanted, title = self._wanted_name_cells, self._wanted_title_cells
         figures = self._counter_cells(sample)

@@ -110,6 +110,8 @@ class MetricDelta:
             return f"×{ratio:.1f}" if ratio < RATIO_DECIMALS_BELOW else f"×{ratio:,.0f}"
         if abs(percent) < REGRESSION_PERCENT <= round(abs(percent)):
             return f"{int(percent):+d}%"
+        if round(percent) == 0:
+            return "+0%"  # "-0%" beside "+0%" reads as a difference (newuser15)
         return f"{percent:+.0f}%"
 
     def to_json(self) -> dict[str, object]:
