@@ -160,3 +160,18 @@ def test_an_inconclusive_verdicts_fix_is_the_command_that_would_settle_it() -> N
     seconds = settle_seconds(worst.verdict().settle)
     if seconds is not None:
         assert argv[argv.index("--duration") + 1] == f"{seconds:g}s", line
+
+
+def test_a_p99_on_the_threshold_is_not_told_to_run_the_same_again_to_settle_it() -> None:
+    """newuser15: the fix was the same 5 s run, its comment saying a longer run would not settle it."""
+    from diskdoctor.app.core.bench.rules import inconclusive_finding
+
+    settle = ("the p99 is too close to the threshold for a longer run to settle it (it would take more than "
+              "8 times this run's length)")
+    document = {"workload": "wal", "params": {"profile": "etcd", "bs": 2300, "duration_s": 5.0},
+                "target": {"directory": "/var/tmp/x"}}
+    finding = inconclusive_finding("ETCD-FSYNC-P99", "/var/tmp/x", "etcd WAL p99 9.6 ms", 10.0, (), settle,
+                                   document)
+    _, _, comment = finding.fix[0].partition("   # ")
+    assert "no longer run settles it" in comment and "quieter moment" in comment, comment
+    assert "--threshold-ms" in comment and "too close" not in comment, comment

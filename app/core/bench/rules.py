@@ -194,7 +194,11 @@ def inconclusive_finding(rule_id: str, subject: str, what: str, threshold: float
     """A verdict whose interval straddles the threshold: a warning to measure again, never the CRIT that
     sends the user to move the WAL (the run cannot tell whether the disk is too slow). The fix and its check
     are one command: the run long enough to settle it (repeating the inconclusive run would not)."""
-    longer = rerun_command(document, settle_seconds(settle))
+    seconds = settle_seconds(settle)
+    longer = rerun_command(document, seconds)
+    if seconds is None and settle and "too close to the threshold" in settle:  # the same run would not help
+        settle = ("the p99 sits on the threshold, so no longer run settles it: run it again at a quieter "
+                  "moment, or judge it against your database's own limit (--threshold-ms)")
     return Finding(
         rule_id, Severity.WARN, subject,
         f"{what}: INCONCLUSIVE against the {format_threshold(threshold)} threshold (its confidence interval "

@@ -263,7 +263,10 @@ def verdict_text(params: WalParams, target: Target, result: WalResult, threshold
     settled = False
     for extra in rest:
         if busy and extra.startswith("settle") and QUIETER in extra:  # the host line says who kept it busy
-            extra, settled = extra.partition(QUIETER)[0] + "; so would a quieter moment", True
+            cannot = "too close to the threshold" in extra  # no longer run settles it (newuser15)
+            extra = extra.partition(QUIETER)[0] + ("; a quieter moment might" if cannot else
+                                                   "; so would a quieter moment")
+            settled = True
         text.append(extra + "\n", style="yellow")
     note = ram_note(target.fstype) if caveats is None else None  # the caveats say it otherwise
     if note:
