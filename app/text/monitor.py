@@ -24,12 +24,14 @@ COUNTER_COLUMNS: tuple[tuple[str, str, int], ...] = (
 NAME_WIDTH = 22
 
 
+def figure(value: float) -> str:
+    """A figure of the table's columns: whole from 100 ("1,640"), one decimal under it ("15.1")."""
+    return f"{value:,.0f}" if value >= 100 else f"{value:,.1f}"
+
+
 def _rate(delta: DiskDelta, value: int | None, scale: float = 1.0) -> str:
     per_s = delta.rate(value)
-    if per_s is None:
-        return "-"
-    per_s /= scale
-    return f"{per_s:,.0f}" if per_s >= 100 else f"{per_s:,.1f}"
+    return "-" if per_s is None else figure(per_s / scale)
 
 
 def _ms(value: float | None) -> str:
@@ -107,7 +109,7 @@ def mb_rate(value: float) -> str:
     mb = value / 1e6
     if mb < 0.1:
         return f"{value / 1e3:,.0f} kB/s"
-    return f"{mb:,.0f} MB/s" if mb >= 100 else f"{mb:,.1f} MB/s"
+    return f"{figure(mb)} MB/s"
 
 
 PROGRAM_CELLS = 32
@@ -150,9 +152,7 @@ def mb_figure(value: float) -> str:
     if value <= 0:
         return "0"
     mb = value / 1e6
-    if mb < 0.1:
-        return "<0.1"
-    return f"{mb:,.0f}" if mb >= 100 else f"{mb:,.1f}"
+    return "<0.1" if mb < 0.1 else figure(mb)
 
 
 def process_table(processes: ProcessRates | None, live: bool, limit: int = 5) -> tuple[list[str], list[str]]:
