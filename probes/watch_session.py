@@ -254,10 +254,15 @@ def _running(pid: int) -> bool:
     return stat[stat.rfind(b")") + 2:][:1] not in (b"Z", b"X")
 
 
-def check_can_trace() -> str:
-    """The tracefs directory, or TraceUnavailable saying what is missing (root, tracefs, the events)."""
+def check_root() -> None:
+    """TraceUnavailable unless this process is root: said before anything else, as no argument can help."""
     if os.geteuid() != 0:
         raise TraceUnavailable(f"watch needs root to read kernel tracepoints (tracefs); {NO_TRACE_HINT}")
+
+
+def check_can_trace() -> str:
+    """The tracefs directory, or TraceUnavailable saying what is missing (root, tracefs, the events)."""
+    check_root()
     tracing = tracing_dir()
     require_events(tracing, [f"syscalls/sys_{side}_{call}" for call in ("fdatasync", "fsync")
                              for side in ("enter", "exit")])

@@ -22,6 +22,11 @@ if [ -n "$missing" ]; then
         echo "tests/run.sh: missing$missing (live tests will skip; install: apt-get install$missing)" >&2
     fi
 fi
+# watch's live tests read kernel tracepoints: mount tracefs where the host has not (systemd mounts it at boot)
+if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing ] && [ ! -d /sys/kernel/tracing/instances ]; then
+    mount -t tracefs nodev /sys/kernel/tracing \
+        || echo "tests/run.sh: could not mount tracefs (watch's live tests will skip)" >&2
+fi
 ensure_venv test
 cd "$REPO"
 "$VENV/bin/ruff" check .

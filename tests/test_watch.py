@@ -318,6 +318,18 @@ def test_bad_watch_input_is_one_line(args: list[str], needle: str) -> None:
     assert_one_line_error(run_cli("watch", *args), needle)
 
 
+def test_a_bad_argument_is_named_before_a_missing_tracefs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """A typo is the user's to fix on any host: it is said even where tracefs is not mounted."""
+    if os.geteuid() != 0:
+        pytest.skip("the root check comes first")
+    monkeypatch.setattr(tracefs, "TRACEFS_MOUNTS", (str(tmp_path / "none"),))
+    assert main(["watch", "--pid", "1", "--seconds", "0"]) == 2
+    assert "--seconds must be a positive number" in capsys.readouterr().err
+    assert main(["watch", "--pid", "1", "--seconds", "1", "--no-save"]) == 2
+    assert "tracefs is not mounted" in capsys.readouterr().err
+
+
 class FakePaths(FdPaths):
     """fd N of any thread is /data/member/wal/N.wal (3), /data/member/snap/db (4) or a socket."""
 

@@ -22,6 +22,7 @@ from diskdoctor.probes.watch_session import (
     WatchResult,
     WatchSession,
     check_can_trace,
+    check_root,
     describe_pid,
     find_processes,
     process_cwd,
@@ -176,10 +177,11 @@ def run_watch(args: argparse.Namespace) -> int:
     if getattr(args, "sysroot", None):
         raise UsageError("watch traces this host's running processes; it cannot be combined with --sysroot")
     try:
+        check_root()  # then the arguments, then what this host lacks: a typo is named on any host
+        params = _params(args)
         check_can_trace()
     except TraceUnavailable as err:
         raise UsageError(str(err)) from None
-    params = _params(args)
     threshold = args.threshold_ms
     if threshold is None:
         threshold = watch_kind.default_threshold(params.process)
