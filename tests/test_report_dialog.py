@@ -79,3 +79,26 @@ async def test_a_bad_path_gets_one_clear_line_in_the_dialog(tmp_path: Path) -> N
                 assert app.screen.focused is app.screen.query_one("#report-path")
         assert os.listdir(read_only) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.md", "notes.txt", "ro"]
+
+
+async def test_at_80_the_name_field_shows_the_start_of_a_long_name_and_typing_replaces_it(
+        tmp_path: Path, private_state_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """newuser15 at 80x24: the field opened on `kdoctor/reports/diskdoctor-host-…` (the end of the proposed
+    path, its start cut mid-word); it shows the path from its start, and the first key typed still
+    replaces the whole proposed name."""
+    from test_list_layout import screen_lines
+
+    monkeypatch.chdir(tmp_path)
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(app, pilot)
+        await settle(pilot)
+        field = dialog.query_one("#report-path", Input)
+        proposed = field.value
+        assert len(proposed) > field.scrollable_content_region.width  # the case: too long for the field
+        row = screen_lines(app)[field.region.y + 1]
+        shown = row[field.content_region.x:field.content_region.right].strip()
+        assert shown and proposed.startswith(shown), (shown, proposed)
+        assert field.cursor_position == 0 and field.selected_text == proposed
+        await pilot.press(*"r.md")
+        assert field.value == "r.md"

@@ -330,3 +330,77 @@ async def test_runs_at_80_give_a_fail_its_limit_and_cut_targets_at_a_slash(priva
         targets = re.findall(r"\s(\S*newuser12) \((?:ext4|tmpfs)\)", screen)
         assert len(targets) == 3, screen
         assert all(target.startswith(("/var/", "/dev/", "…/")) for target in targets), screen
+
+
+INCONCLUSIVE_RUN = Path(__file__).parent / "fixtures" / "runs-inconclusive" / "20261126-160928-wal-a0c8.json"
+
+
+def _saved_copies(folder: Path, run_file: Path, minutes: tuple[int, ...]) -> None:
+    """The run in `run_file` saved again at each of `minutes` past 16:00 (one id each) in `folder`."""
+    document = json.loads(run_file.read_text())
+    folder.mkdir(parents=True, exist_ok=True)
+    for minute in minutes:
+        run_id = f"20261126-16{minute:02d}28-wal-a{minute:03d}"
+        copy = {**document, "id": run_id, "saved_at": f"2026-11-26T16:{minute:02d}:28+00:00"}
+        (folder / f"{run_id}.json").write_text(json.dumps(copy))
+
+
+async def test_runs_all_of_one_kind_hide_the_kind_column_and_keep_the_limit_at_80(
+        private_state_dir: Path) -> None:
+    """newuser15: at 80x24 three WAL runs read `INCONCLUSIVE p99 1.31 ms` without `vs 10 ms` while a kind
+    column said `wal` on every row; every run one kind, that column goes, the result header names the
+    kind (`wal result`) and every row keeps its limit."""
+    from test_text_fit import screen_lines
+
+    _saved_copies(RunStore().directory, INCONCLUSIVE_RUN, (9, 12, 15))
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_runs(pilot)
+        lines = screen_lines(app)
+        screen = "\n".join(lines)
+        header = next(line for line in lines if "saved (UTC)" in line)
+        assert " kind " not in header and "wal result" in header, screen
+        rows = [line for line in lines if "INCONCLUSIVE p99" in line and "verdict" not in line]
+        assert len(rows) == 3, screen
+        assert all("INCONCLUSIVE p99 1.31 ms vs 10 ms" in row for row in rows), screen
+
+
+async def test_runs_of_several_kinds_keep_the_kind_column(private_state_dir: Path) -> None:
+    """The kind column stays where the listed runs differ in kind (and comes back when a filter is
+    cleared): it is what tells a wal run from a randwrite run on one target."""
+    import shutil
+
+    from test_text_fit import screen_lines
+
+    folder = RunStore().directory
+    folder.mkdir(parents=True, exist_ok=True)
+    for run_file in (Path(__file__).parent / "fixtures" / "saved-runs").glob("*.json"):
+        shutil.copy(run_file, folder / run_file.name)
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_runs(pilot)
+        header = next(line for line in screen_lines(app) if "saved (UTC)" in line)
+        assert " kind " in header and "wal result" not in header, header
+        await pilot.press("slash", *"randwrite", "enter")
+        await pilot.pause()
+        header = next(line for line in screen_lines(app) if "saved (UTC)" in line)
+        assert " kind " not in header and "randwrite result" in header, header
+
+
+async def test_f1_on_runs_explains_samples_and_the_hidden_kind_column(private_state_dir: Path) -> None:
+    """newuser15: a run's verdict says `100 samples` and nothing on Runs said what a sample is; F1 on Runs
+    says it, and that the kind column gives way where every run is one kind."""
+    from diskdoctor.app.tui.help_screen import HelpScreen
+    from test_text_fit import screen_lines
+
+    _saved_copies(RunStore().directory, INCONCLUSIVE_RUN, (9,))
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_runs(pilot)
+        assert "100 samples" in "\n".join(screen_lines(app))  # the word the user meets in the details
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        words = {word: meaning for word, _, meaning in app.screen.help_data.words}
+        assert "timed writes" in words["samples"] and "95% interval" in words["samples"], words
+        assert "wal result" in app.screen.help_data.shows

@@ -173,7 +173,7 @@ async def test_runs_show_each_target_at_80_and_120(three_runs: list[str]) -> Non
             await settle(pilot)
             table = pilot.app.screen.query_one("#runs-table", DataTable)
             assert fits(table)
-            assert [str(c.key.value) for c in table.columns.values()][4] == "target"
+            assert "target" in [str(c.key.value) for c in table.columns.values()]
             assert table.columns["target"].width >= 16  # type: ignore[index]
             cells_whole_or_marked(table)
 

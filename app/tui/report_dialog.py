@@ -17,6 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
+from textual.widgets.input import Selection
 
 from ..report.model import build_report
 from ..report.render import render_report
@@ -35,6 +36,23 @@ def default_report_name(hostname: str | None, now: dt.datetime, folder: str | No
     where there is none); the host name reduced to safe characters."""
     host = re.sub(r"[^A-Za-z0-9._-]+", "_", hostname or "host").strip("._") or "host"
     return os.path.join(folder or os.getcwd(), f"diskdoctor-{host}-{now:%Y%m%d-%H%M}.html")
+
+
+class NameField(Input):
+    """The report's name: focused, all of it selected (typing replaces it), and, when it is wider than the
+    field, shown from its start with the cursor there (at 80 columns the field showed
+    `kdoctor/reports/diskdoctor-…`, a name starting mid-word); End goes to its end."""
+
+    def _on_focus(self, event: events.Focus) -> None:
+        super()._on_focus(event)
+        self.call_after_refresh(self._show_start)
+
+    def _show_start(self) -> None:
+        """The cursor at the start, the whole name still selected, where the name does not fit the field."""
+        width = self.scrollable_content_region.width
+        if width and self.has_focus and self.content_width > width:
+            self.selection = Selection(len(self.value), 0)
+            self.scroll_to(0, animate=False, immediate=True)
 
 
 NOTIFY_SECONDS = 10
@@ -73,9 +91,9 @@ class ReportDialog(ModalScreen[str | None]):
             yield Static("Host, storage stack, TRIM verdicts, findings and the newest saved run of each "
                          "filesystem. The name picks the format: .html (one self-contained file), .md "
                          "or .json.")
-            yield Input(default_report_name(self.hostname, dt.datetime.now(), self.report_dir),
-                        id="report-path")
-            yield Static("", id="report-where")  # the field shows the name's end; this, the whole path
+            yield NameField(default_report_name(self.hostname, dt.datetime.now(), self.report_dir),
+                            id="report-path")
+            yield Static("", id="report-where")  # the field shows the name's start; this, the whole path
             yield Static("", id="report-result")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Write", variant="primary", id="report-write")
@@ -122,7 +140,8 @@ class ReportDialog(ModalScreen[str | None]):
     @on(Input.Changed, "#report-path")
     def name_changed(self) -> None:
         """The whole path the name stands for, wrapped under the field (at 80 columns the field shows only
-        its end); a new name is a new question: the next write never replaces a file without asking again."""
+        its start); a new name is a new question: the next write never replaces a file without asking
+        again."""
         path = self._typed_path()
         folder, name = os.path.split(path)
         where = Text.assemble(("folder ", "dim"), visible(folder), ("\nfile   ", "dim"), visible(name))

@@ -48,7 +48,7 @@ SHORT_SAVED_CELLS = 11
 SHORT_SAVED_BELOW = 100
 CELL_PADDING = 2
 COLUMNS = 6
-"""The list's columns: pick mark, saved, id, kind, target, result."""
+"""The list's columns: pick mark, saved, id, kind, target, result (kind only where the runs differ in it)."""
 ID_LABEL = "id"
 SCROLLBAR_CELLS = 2
 
@@ -145,6 +145,19 @@ def least_result_cells(parts: list[tuple[str, int]]) -> int:
 
 def _tags(parts: list[tuple[str, int]]) -> str:
     return next((text for text, part in parts if part == TAGS and text), "")
+
+
+def one_kind(runs: list[SavedRun]) -> str | None:
+    """The kind every listed run shares ("wal"), None when they differ or none is listed: the kind column
+    then says nothing, and its cells go to the other columns (the result header names the kind)."""
+    kinds = {run.kind for run in runs}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def result_label(kind: str | None, width: int) -> str:
+    """The result column's header: "wal result" where every run is one kind and it fits, else "result"."""
+    label = f"{kind} result" if kind else "result"
+    return label if cell_len(label) <= width else "result"
 
 
 def folder_owner(folder: Path) -> str | None:
@@ -362,7 +375,8 @@ class RunsScreen(Screen[None]):
         table = self.query_one(DataTable)
         height = self.app.size.height
         width = table.size.width or self.app.size.width
-        overflows = sum(widths) + len(widths) * CELL_PADDING + 1 + CELL_PADDING > width - SCROLLBAR_CELLS
+        columns = sum(1 for cells in widths if cells)  # a hidden kind column is 0 cells, and no padding
+        overflows = sum(widths) + columns * CELL_PADDING + 1 + CELL_PADDING > width - SCROLLBAR_CELLS
         wanted = (max(min(len(self.runs), int(height * LIST_MOST_SHARE)), LIST_MIN_ROWS) + LIST_HEADER_ROWS
                   + (1 if overflows else 0))
         current = table.styles.inline.height
@@ -403,8 +417,7 @@ class RunsScreen(Screen[None]):
 
     def _widths_with(self, width: int, saved: int) -> tuple[int, int, int, int, int]:
         """The column widths (see _column_widths) with the saved column `saved` cells wide."""
-        kind = max((len(run.kind) for run in self.runs), default=0)
-        kind = max(kind, len("kind"))
+        kind = 0 if one_kind(self.runs) else max([len("kind"), *(len(run.kind) for run in self.runs)])
         ident = max((cell_len(short_id(run.id)) for run in self.runs), default=0)
         ident = max(ident, len(ID_LABEL))
         forms = [[cell_len(text) for text in target_forms(run, whole)] for run, (_, _, whole) in
@@ -415,7 +428,8 @@ class RunsScreen(Screen[None]):
         core = max((least_result_cells(parts) for parts in heads), default=RESULT_MIN_CELLS)
         result_whole = max((cell_len(" ".join(text for text, _ in parts if text)) for parts in heads),
                            default=RESULT_MIN_CELLS)
-        room = width - SCROLLBAR_CELLS - COLUMNS * CELL_PADDING - 1 - saved - ident - kind
+        columns = COLUMNS if kind else COLUMNS - 1
+        room = width - SCROLLBAR_CELLS - columns * CELL_PADDING - 1 - saved - ident - kind
         result = max(core, RESULT_MIN_CELLS)
         limited = max((cell_len(_joined(parts, {LIMIT})) + (TAG_MARK_CELLS if _tags(parts) else 0)
                        for parts in heads), default=result)
@@ -457,19 +471,21 @@ class RunsScreen(Screen[None]):
         table = self.query_one(DataTable)
         cursor = table.cursor_row
         table.clear(columns=True)
-        for label, key, width in (("", "pick", 1), ("saved (UTC)", "saved", saved), (ID_LABEL, "id", ident),
-                                  ("kind", "kind", kind),
-                                  ("target", "target", target_cells), ("result", "result", result_cells)):
-            table.add_column(label, key=key, width=width)
+        columns = (("", "pick", 1), ("saved (UTC)", "saved", saved), (ID_LABEL, "id", ident),
+                   ("kind", "kind", kind), ("target", "target", target_cells),
+                   (result_label(one_kind(self.runs), result_cells), "result", result_cells))
+        for label, key, width in columns:
+            if width:  # the kind column only where the runs differ in kind
+                table.add_column(label, key=key, width=width)
         shown = shown_parts([self._head(run) for run in self.runs], result_cells)
         for run, (when, _, target) in zip(self.runs, self._rows, strict=True):
             when = when.removesuffix(" UTC")
-            table.add_row(self._mark(run.id), when if saved == SAVED_CELLS else when[5:],
-                          Text(short_id(run.id)), Text(run.kind),
-                          Text(target_cell(run, target, target_cells) if target else ""),
-                          Text(fit_result(self._head(run), result_cells, shown),
-                               style="bold red" if not target else ""),
-                          key=run.id)
+            cells = [self._mark(run.id), when if saved == SAVED_CELLS else when[5:], Text(short_id(run.id)),
+                     *([Text(run.kind)] if kind else []),
+                     Text(target_cell(run, target, target_cells) if target else ""),
+                     Text(fit_result(self._head(run), result_cells, shown),
+                          style="bold red" if not target else "")]
+            table.add_row(*cells, key=run.id)
         if self.runs:
             table.move_cursor(row=min(max(cursor, 0), len(self.runs) - 1))
 

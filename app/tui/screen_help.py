@@ -120,10 +120,13 @@ RUNS_HELP = ScreenHelp(
            "whose): every shell and session of that user on this host saves there, and run files copied "
            "from other hosts show their host after the target. Newest first: ↑↓ or j/k move, g/G go to "
            "the first/last run, Space picks two to compare, / filters; PgDn/PgUp scroll the run's details "
-           "or the comparison when they run below the fold."),
+           "or the comparison when they run below the fold. Where every run listed is of one kind, the kind "
+           "column gives its room to the others and the result's header names the kind (wal result)."),
     words=(("PASS", "bold green", "the figure is under the workload's limit (e.g. etcd's p99 < 10 ms)"),
            ("FAIL", "bold red", "at or over the limit"),
            ("INCONCLUSIVE", "bold yellow", "the figure's 95% interval reaches both sides of the limit"),
+           ("samples", "bold", "in a verdict (\"100 samples\"): how many timed writes its p99 was read from "
+                               "(at the judged load), the evidence behind it; few widen the 95% interval"),
            ("[host busy]", "", "a caveat: the figures include other processes' load (the details say more)"),
            ("…", "dim", "more caveats than the column has room for: the run's details list them"),
            ("REGRESSION", "bold red",

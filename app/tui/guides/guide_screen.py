@@ -72,7 +72,7 @@ class GuideScreen(SnapshotScreen):
         Binding("f", "findings", "Findings", tooltip="Open the findings behind the verdict (Advice screen)."),
         Binding("escape", "leave", "Leave",
                 tooltip="Leave the walkthrough (g or the palette brings it back)."),
-        Binding("q", "app.quit", "Quit", show=False),
+        Binding("q", "app.quit", "Quit"),
     ]
 
     def __init__(self, root: Root, guide: Guide, sizes: QuickSizes | None = None) -> None:
