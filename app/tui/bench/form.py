@@ -429,9 +429,10 @@ class BenchForm(Vertical):
 
     @on(Input.Changed, "#bench-form Input")
     def check_field(self, event: Input.Changed) -> None:
-        """Invalid input is shown at once, under the form, next to the red field."""
+        """Invalid input is shown at once, under the form, next to the red field; a directory's problem only
+        on the status line, which names the path and where it came from (newuser15 read it twice)."""
         problems = [failure.description for field in self.query("#bench-form Input").results(Input)
-                    if field.display and field.validators
+                    if field.display and field.validators and field.id != "bench-dir"
                     and (result := field.validate(field.value)) is not None
                     for failure in result.failures if failure.description]
         error = self.query_one("#bench-form-error", Static)
