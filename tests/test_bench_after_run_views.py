@@ -47,7 +47,7 @@ async def test_c_after_a_run_shows_the_judged_loads_chart_in_view_then_the_other
             below = lines[lines.index(title):]
             assert sum("┤" in row for row in below) >= 2 and any("└" in row for row in below), \
                 "\n".join(lines)  # its plot and time axis under it, not a rule or a histogram's tail
-            if press == 0:
+            if step == judged:
                 assert "(judged: load" in title, title
             else:  # newuser15 #3: a rate's load with its own verdict in the table was "not judged"
                 assert "not judged" in title if "capacity" in title else \
