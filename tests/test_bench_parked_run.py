@@ -81,9 +81,16 @@ async def test_a_changed_setting_shows_the_plan_and_undoing_it_the_run(fixture_m
         field.value = "4096"
         await settled(app, pilot)
         assert not run_on_screen(screen), screen_lines(app)
+        screen.set_focus(None)
+        await pilot.press("t")  # another threshold while the run is set aside: its verdict stays aside
+        await settled(app, pilot)
+        assert "press s" in text_of(app, "#bench-status") and not run_on_screen(screen), \
+            text_of(app, "#bench-status")
+        assert "vendor" in str(screen.query_one("#bench-threshold").value)
         field.value = before
         await settled(app, pilot)
         assert run_on_screen(screen), screen_lines(app)
+        assert "20 ms" in text_of(app, "#bench-status"), text_of(app, "#bench-status")  # judged anew
 
 
 async def test_a_run_picked_on_runs_never_sits_over_the_last_runs_results(fixture_mounts: None,

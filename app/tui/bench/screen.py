@@ -720,7 +720,7 @@ class BenchScreen(SnapshotScreen):
         row.show_problem()
         threshold, problem = row.picked()
         self._show_judging()
-        if threshold is None:
+        if threshold is None or self.parked_run.parked:  # a run set aside is judged again when it comes back
             return
         self._show_verdict(row.choice, threshold, problem)
 
