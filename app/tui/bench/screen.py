@@ -974,8 +974,8 @@ class BenchScreen(SnapshotScreen):
         not the tab's defaults), so the run comes back as it was, as a k9s or lazygit view keeps its place."""
         came_back = kind != self._form_kind and kind == self.kind
         self._form_kind = kind
-        if came_back and self.parked_run.parked and self.params is not None and not self.busy:
-            self.query_one(BenchForm).show_params(self.params)
+        if came_back and self.parked_run.parked and self.parked_run.form is not None and not self.busy:
+            self.query_one(BenchForm).restore(self.parked_run.form)
 
     def _follow_form(self) -> None:
         """The finished run stays on screen while the form says what it ran; once the form describes another
