@@ -449,10 +449,13 @@ class BenchScreen(SnapshotScreen):
         """Start the engine child for `params` in `directory` (nothing happens while a run is going)."""
         if self.busy or not self.root.live:
             return
+        if isinstance(self.focused, (Input, Button)):
+            # so s, f, t, a, l and Esc reach the screen instead of the form; before Start is disabled below,
+            # which would hand its focus to the directory field (after a size fitted to the free space,
+            # Start had focus: the run ended with `esc Leave field` in the footer)
+            self.set_focus(None)
         self.busy, self.saved_note = True, None
         self.parked_run.ran(None)
-        if isinstance(self.focused, (Input, Button)):
-            self.set_focus(None)  # so s, f, t, a, l and Esc reach the screen instead of the form
         self.query_one("#bench-after").display = False
         self._layer_times_first(False)
         self._show_live_panes(True)
