@@ -130,8 +130,16 @@ async def test_missing_directory_is_marked_while_typing_and_a_fixed_problem_leav
         await pilot.press(*"/no/such/dir")
         await pilot.pause()
         assert field.has_class("-invalid")
-        assert "directory: no such directory" in text_of(app, "#bench-form-error")
+        # said once (newuser15 #4 read it under the form and on the status line): where the status line
+        # names the path and where it came from, the red field beside it
+        assert not screen.query_one("#bench-form-error").display
         assert text_of(app, "#bench-status").startswith("/no/such/dir (typed): no such directory")
+        assert text_of(app, "#bench-status").count("no such directory") == 1
+        screen.query_one("#bench-bs", Input).value = "x"  # another field's problem: still under the form
+        await pilot.pause()
+        assert "no such directory" not in text_of(app, "#bench-form-error")
+        assert screen.query_one("#bench-form-error").display
+        screen.query_one("#bench-bs", Input).value = "2300"
         field.value = "/tmp"
         await pilot.pause()
         assert not field.has_class("-invalid") and not screen.query_one("#bench-form-error").display

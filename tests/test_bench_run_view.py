@@ -128,7 +128,7 @@ def test_a_figure_and_its_sample_count_are_two_blanks_apart() -> None:
 
 
 async def test_a_judged_loads_title_keeps_its_name_whole_at_80_columns() -> None:
-    """newuser12's 80x24 pass after a run: `fdatasync from due at 50/s steady (judged · c: 1 of 3)  ╌ limit
+    """newuser12's 80x24 pass after a run: `fdatasync from due at 50/s steady (judged: load 1 of 3)  ╌ limit
     10 ms (etcd do`: the limit's source goes before any of the title or the limit is cut."""
     from test_percentile_chart import ChartApp, rows
 
@@ -136,18 +136,18 @@ async def test_a_judged_loads_title_keeps_its_name_whole_at_80_columns() -> None
     async with app.run_test(size=(78, 14)) as pilot:
         chart = app.query_one(PercentileChart)
         chart.set_threshold(10, "etcd docs")
-        chart.clear_history("fdatasync from due at 50/s steady (judged · c: 1 of 3)")
+        chart.clear_history("fdatasync from due at 50/s steady (judged: load 1 of 3)")
         chart.push(0.5, {"p50": 0.5, "p99": 1.0, "p99 cumulative": 1.0})
         chart.finish(True, 7.78)
         await pilot.pause()
         title, legend = rows(chart)[:2]
-        assert title.startswith("fdatasync from due at 50/s steady (judged · c: 1 of 3)"), title
+        assert title.startswith("fdatasync from due at 50/s steady (judged: load 1 of 3)"), title
         assert title.rstrip().endswith("╌ limit 10 ms"), title
         assert legend.startswith("whole phase: ━ p99 7.78 ms · per interval: ━ p50"), legend
 
 
 async def test_the_capacity_loads_title_is_whole_at_80_columns() -> None:
-    """`write+fdatasync in the closed loop (capacity) (not judged · c: 3 of 3)  ╌ limi`: the axis labels
+    """`write+fdatasync in the closed loop (capacity) (load 3 of 3: not judged)  ╌ limi`: the axis labels
     the dashed line, so the limit's words give way to the load's name."""
     from test_percentile_chart import ChartApp, rows
 
@@ -155,7 +155,7 @@ async def test_the_capacity_loads_title_is_whole_at_80_columns() -> None:
     async with app.run_test(size=(78, 14)) as pilot:
         chart = app.query_one(PercentileChart)
         chart.set_threshold(10, "etcd docs")
-        title = "write+fdatasync in the closed loop (capacity) (not judged · c: 3 of 3)"
+        title = "write+fdatasync in the closed loop (capacity) (load 3 of 3: not judged)"
         chart.clear_history(title)
         chart.push(0.5, {"p50": 0.5, "p99": 20.0, "p99 cumulative": 1.0})
         await pilot.pause()

@@ -359,6 +359,21 @@ class BenchForm(Vertical):
                 *(self.query_one(f"#bench-{name}", Checkbox).value
                   for name in ("prealloc", "direct", "capacity")))
 
+    def restore(self, values: tuple[object, ...]) -> None:
+        """Fill the fields back with `values`, as `values` gave them (the directory stays as it is): a
+        workload's tab shows the run made there again, not the tab's defaults."""
+        fields, menus = values[1:len(FIELDS) + 1], values[len(FIELDS) + 1:len(FIELDS) + 4]
+        for name, value in zip(FIELDS, fields, strict=True):
+            self.query_one(f"#bench-{name}", Input).value = str(value)
+        profile = self.query_one("#bench-profile", Select)
+        with profile.prevent(Select.Changed):  # the tab's own defaults are not filled in again
+            profile.value = menus[0]
+        for name, value in zip(("sync", "arrival"), menus[1:], strict=True):
+            self.query_one(f"#bench-{name}", Select).value = value
+        for name, value in zip(("prealloc", "direct", "capacity"), values[len(FIELDS) + 4:], strict=True):
+            self.query_one(f"#bench-{name}", Checkbox).value = bool(value)
+        self.fit_fields()
+
     def set_filesystems(self, host: Host) -> None:
         """Offer the host's mounted filesystems, keeping the one picked when it is still there."""
         self.host = host
@@ -429,9 +444,10 @@ class BenchForm(Vertical):
 
     @on(Input.Changed, "#bench-form Input")
     def check_field(self, event: Input.Changed) -> None:
-        """Invalid input is shown at once, under the form, next to the red field."""
+        """Invalid input is shown at once, under the form, next to the red field; a directory's problem only
+        on the status line, which names the path and where it came from (newuser15 read it twice)."""
         problems = [failure.description for field in self.query("#bench-form Input").results(Input)
-                    if field.display and field.validators
+                    if field.display and field.validators and field.id != "bench-dir"
                     and (result := field.validate(field.value)) is not None
                     for failure in result.failures if failure.description]
         error = self.query_one("#bench-form-error", Static)

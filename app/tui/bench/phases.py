@@ -69,11 +69,18 @@ class PhaseTraces:
         return self.traces[self.shown]
 
     def title(self, index: int) -> str:
-        """The chart's metric for the load at `index`: its label, whether it is judged, and the key."""
+        """The chart's metric for the load at `index`: its label, which load of how many (`c`, Chart load,
+        steps through them), and which load the verdict judged. A rate's load has its own verdict in the
+        table (`under`), so it is never called "not judged" (newuser15 #3); the capacity's is not judged."""
         trace = self.traces[index]
-        mark = "judged" if index == self.judged else "not judged"
-        more = f" · c: {index + 1} of {len(self.traces)}" if len(self.traces) > 1 else ""
-        return f"{trace.label} ({mark}{more})"
+        if len(self.traces) == 1:
+            return f"{trace.label} ({'judged' if index == self.judged else 'not judged'})"
+        load = f"load {index + 1} of {len(self.traces)}"
+        if index == self.judged:
+            return f"{trace.label} (judged: {load})"
+        if trace.rate is None or self.judged is None:
+            return f"{trace.label} ({load}: not judged)"
+        return f"{trace.label} ({load}; the verdict judged load {self.judged + 1})"
 
     def level(self, result: WalResult, index: int) -> WalLevel | None:
         """The result's level that the trace at `index` drew."""

@@ -55,6 +55,7 @@ from .folded import FoldedForm
 from .form import BenchForm, label_fields, one_leading_slash
 from .live import HISTOGRAM_TITLE, LivePanel
 from .messages import ContentionReady, EarlierRuns, FioEnded, IntervalReady, RunEnded, RunStarted
+from .parked import ParkedRun
 from .run import RunController
 from .threshold import ThresholdRow
 
@@ -177,6 +178,11 @@ class BenchScreen(SnapshotScreen):
         self._earlier: EarlierRuns | None = None
         """The saved runs on the form's filesystem (shown under what Start runs, before the first run)."""
         self.live = LivePanel(self)
+        self.parked_run = ParkedRun(self)
+        """The run shown, set aside while the form describes another one (another workload, directory or
+        setting): what Start runs shows instead, as before any run."""
+        self._form_kind = "wal"
+        """The workload the form was last set to (back on the shown run's tab, the form says that run)."""
         self.engine = RunController(self, self._phase_status)
         self.fio_run = bench_fio_run.FioController(self, self._fio_tick)
 
@@ -339,6 +345,8 @@ class BenchScreen(SnapshotScreen):
             return self.query_one(ThresholdRow).display
         if action == "settings":  # unfold, or fold back what a run folded (newuser14 #6: no `e` at 80)
             return self.query_one(BenchForm).folded or (self._can_fold() and not self.busy)
+        if action in ("phase", "again", "longer", "fio") and self.parked_run.parked:
+            return False  # the run they act on is set aside: the form describes another
         if action == "phase":
             return not self.busy and self.live.can_step
         if action == "longer" and not kind_of(self.kind).form.can_lengthen:
@@ -384,7 +392,7 @@ class BenchScreen(SnapshotScreen):
 
     def _can_fold(self) -> bool:
         """Whether the form may fold: on a short terminal, once a run has been shown."""
-        return self.params is not None and self.size.height < FOLD_BELOW
+        return self.params is not None and not self.parked_run.parked and self.size.height < FOLD_BELOW
 
     def _fold_form(self) -> None:
         """Fold the form into the one line of what it says now (a directory since picked on Runs included);
@@ -441,9 +449,13 @@ class BenchScreen(SnapshotScreen):
         """Start the engine child for `params` in `directory` (nothing happens while a run is going)."""
         if self.busy or not self.root.live:
             return
-        self.busy, self.saved_note = True, None
         if isinstance(self.focused, (Input, Button)):
-            self.set_focus(None)  # so s, f, t, a, l and Esc reach the screen instead of the form
+            # so s, f, t, a, l and Esc reach the screen instead of the form; before Start is disabled below,
+            # which would hand its focus to the directory field (after a size fitted to the free space,
+            # Start had focus: the run ended with `esc Leave field` in the footer)
+            self.set_focus(None)
+        self.busy, self.saved_note = True, None
+        self.parked_run.ran(None)
         self.query_one("#bench-after").display = False
         self._layer_times_first(False)
         self._show_live_panes(True)
@@ -556,6 +568,12 @@ class BenchScreen(SnapshotScreen):
 
     @on(RunEnded)
     def show_end(self, message: RunEnded) -> None:
+        """The run's result (or why it stopped), shown while the form says what it says now (a size fitted to
+        the free space included)."""
+        self._show_end(message)
+        self.parked_run.ran(self.query_one(BenchForm).values())
+
+    def _show_end(self, message: RunEnded) -> None:
         self.busy = False
         chart = self.query_one(PercentileChart)
         chart.styles.min_height = chart.styles.height = None  # the whole chart again after the run
@@ -705,7 +723,7 @@ class BenchScreen(SnapshotScreen):
         row.show_problem()
         threshold, problem = row.picked()
         self._show_judging()
-        if threshold is None:
+        if threshold is None or self.parked_run.parked:  # a run set aside is judged again when it comes back
             return
         self._show_verdict(row.choice, threshold, problem)
 
@@ -784,7 +802,7 @@ class BenchScreen(SnapshotScreen):
         run on screen or the next Start is a WAL or interference run, so compaction and randwrite, which
         have no verdict, never look judged."""
         form_kind = workloads.workload_of(str(self.query_one("#bench-profile", Select).value))
-        charted = self.kind if self.params is not None else form_kind
+        charted = self.kind if self.params is not None and not self.parked_run.parked else form_kind
         row = self.query_one(ThresholdRow)
         row.display = self.root.live and (kind_of(charted).judged or kind_of(form_kind).judged)
         threshold, _ = row.picked()
@@ -805,7 +823,7 @@ class BenchScreen(SnapshotScreen):
         if self.has_class("-narrow"):
             body = self.query_one("#bench-body")
             if body.scroll_y > 0:
-                body.scroll_home(animate=False)  # the chart's title says the load and "c: 1 of 3"
+                body.scroll_home(animate=False)  # the chart's title says the load and "judged: load 1 of 3"
                 return
         self.live.step_phase()
         if self.has_class("-narrow"):
@@ -941,6 +959,7 @@ class BenchScreen(SnapshotScreen):
         """Once the form is changed, the problem shown for its old values is gone from the status line; a
         directory typed or picked from the filesystem menu is named there at once."""
         if event.control.id == "bench-profile":
+            self._back_to_run_tab(workloads.workload_of(str(event.value)))
             self._show_judging()
         if event.control.id in ("bench-profile", "bench-dir"):
             self._show_plan()
@@ -951,3 +970,40 @@ class BenchScreen(SnapshotScreen):
         if (event.control.id == "bench-dir" and form.directory != self._said) or \
                 (self._problem_form is not None and not self.busy and form.values() != self._problem_form):
             self._say_target()
+        self._follow_form()
+
+    def _back_to_run_tab(self, kind: str) -> None:
+        """Back on the tab of the run set aside, the form says that run again (its seconds, size and load,
+        not the tab's defaults), so the run comes back as it was, as a k9s or lazygit view keeps its place."""
+        came_back = kind != self._form_kind and kind == self.kind
+        self._form_kind = kind
+        if came_back and self.parked_run.parked and self.parked_run.form is not None and not self.busy:
+            self.query_one(BenchForm).restore(self.parked_run.form)
+
+    def _follow_form(self) -> None:
+        """The finished run stays on screen while the form says what it ran; once the form describes another
+        run (another workload's tab, directory or setting: newuser15 saw `]` keep the WAL run's verdict
+        and chart under the compaction tab) what Start runs shows instead, as before any run, and the run
+        comes back when the form says it again (it is saved: key 5 lists it, and so does what Start runs)."""
+        if self.busy or self.params is None or not self.root.live:
+            return
+        form = self.query_one(BenchForm)
+        if self.parked_run.differs(form.values()):
+            if self.parked_run.parked:
+                return
+            self._pin_verdict = False
+            self.parked_run.park(form.folded)
+            form.fold(None)  # the form that Start runs, whole
+            self._earlier = None  # read again: the run just saved is among them
+            self._show_judging()
+            self._show_plan()
+            self._say_target()
+            self.refresh_bindings()
+        elif self.parked_run.parked:
+            if self.parked_run.unpark() and self._can_fold():
+                self._fold_form()
+            self.rejudge()  # its verdict on the status line again, its judged load on the chart
+            if self.has_class("-narrow") and self.result is not None:  # the verdict heads the column again
+                self._pin_verdict = True
+                self.call_after_refresh(self._show_verdict_first)
+            self.refresh_bindings()
