@@ -199,7 +199,8 @@ def test_the_space_check_covers_what_the_run_really_uses(tmp_path: Path) -> None
         watcher.join()
         listing = os.listdir(where)
         subprocess.run(["umount", str(where)], check=False)
-    assert result.code in (0, 3), result.err  # 3 s per load on a busy host: INCONCLUSIVE is a finished run
+    # 3 s per load on a busy host: INCONCLUSIVE or FAIL is a finished run too; the test is about its space
+    assert result.code in (0, 1, 3), result.err
     files = WalParams.from_json(json.loads(result.out)["params"]).scratch_bytes
     needed = files + SPACE_MARGIN + files // 10  # the check: "the run needs N (files plus margin)"
     assert 0 < peak[0] <= needed, (peak[0] >> 20, needed >> 20)
@@ -378,7 +379,8 @@ def test_randwrite_reports_stdev_and_judges_only_with_a_threshold(tmpfs_dir: str
 def test_interference_json_has_both_wal_results_and_the_ratio(tmpfs_dir: str) -> None:
     result = run_cli("bench", "interference", "--dir", tmpfs_dir, "--size", "1m", *SMALL_COMPACTION,
                      "--json")
-    assert result.code in (0, 3), result.err  # PASS, or INCONCLUSIVE on a busy host
+    # PASS; INCONCLUSIVE or FAIL where other processes starve a tmpfs run of CPU: every verdict is a document
+    assert result.code in (0, 1, 3), result.err
     document = json.loads(result.out)
     for part in ("alone", "under_compaction"):
         # each phase at 500 writes/s, open loop, as long as 1 MiB of writes takes
