@@ -14,7 +14,7 @@ from diskdoctor.probes.io_monitor import RESCAN_EVERY_S, IoMonitor, LayerSample,
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets.cell_updates import update_cells
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import fit_parts, middle_ellipsis
+from diskdoctor.widgets.fit_text import fit_parts, labelled_path_ellipsis, middle_ellipsis, path_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.sparkline_text import sparkline
 from diskdoctor.widgets.title_row_table import TitleRowTable
@@ -189,7 +189,7 @@ def sorted_label(layer: LayerSample, mountpoints: tuple[str, ...]) -> str:
 
 def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, style: str | object) -> Text:
     """The sorted row's device cell in `cells`: the name whole when it can be, the first mountpoint (dim)
-    cut in the middle to what is left (its last folder kept, which names the place), and "+N" more whole;
+    cut at a "/" to what is left (its last folder kept, which names the place), and "+N" more whole;
     one space before the mountpoint on every row (it is dim: the style sets it apart from the name)."""
     mount, more = (visible(mountpoints[0]) if mountpoints else ""), more_note(mountpoints)
     least = min(cell_len(mount), SORTED_MOUNT_CELLS) + 1 + len(more) if mount else 0  # a long name leaves it
@@ -197,7 +197,7 @@ def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, st
     room = cells - cell_len(name) - 1 - len(more)
     cell = Text(name, style=style)  # type: ignore[arg-type]
     if room >= 1 and mount:
-        cell.append(" " + middle_ellipsis(mount, room) + more, style="dim")
+        cell.append(" " + path_ellipsis(mount, room) + more, style="dim")
     return cell
 
 
@@ -739,8 +739,8 @@ class MonitorScreen(Screen[None]):
                     pane = max(pane, self.query_one("#monitor-side").content_size.width)
                 title = visible(group.group.title)  # cut to the pane, never widening it (_draw_side)
                 if pane - cell_len(name) - 4 < min(cell_len(title), 12):  # a long name: the title above it
-                    return layer, f"{middle_ellipsis(title, pane)}\non {name}"
-                return layer, f"{middle_ellipsis(title, pane - cell_len(name) - 4)} on {name}"
+                    return layer, f"{labelled_path_ellipsis(title, pane)}\non {name}"
+                return layer, f"{labelled_path_ellipsis(title, pane - cell_len(name) - 4)} on {name}"
         return None, ""
 
     @on(DataTable.RowHighlighted, "#monitor-table")
