@@ -226,6 +226,9 @@ class MonitorScreen(Screen[None]):
     """Every device and layer's I/O each second, grouped by filesystem, with who does it."""
 
     SCREEN_HELP = MONITOR_HELP
+    LIVE_ONLY_ACTIONS = frozenset({"pause", "watch"})
+    """Pause only where something ticks, Watch only where processes run: on a capture neither is in the
+    footer, F1 or the command palette."""
     BINDINGS = [
         Binding("p", "pause", "Pause", tooltip="Stop or restart the ticks (the table stays as it is)."),
         Binding("r", "rescan", "Re-read stack", tooltip="Read the device stack again at the next tick."),
@@ -902,7 +905,7 @@ class MonitorScreen(Screen[None]):
     def actions_not_here(self) -> frozenset[str]:
         """Pause only where something ticks, and watch only where processes run (the live host): on a
         capture neither key is in the footer or the help."""
-        return frozenset() if self.root.live else frozenset({"pause", "watch"})
+        return frozenset() if self.root.live else self.LIVE_ONLY_ACTIONS
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return action not in self.actions_not_here()
