@@ -778,10 +778,11 @@ class MonitorScreen(Screen[None]):
             self._who_lines = rows
             self._fit_heights()
         headings = heading.splitlines()  # cut to the pane or wrapped: the table's titles come first
-        lines = [*(line for line in detail.plain.splitlines() if line not in headings)]
+        lines = [*(line for line in detail.plain.splitlines() if line not in headings), *notes, *cache]
         wanted = max([PROCESS_TABLE_CELLS, *(cell_len(line) for line in lines)]) + SIDE_FRAME_CELLS
-        # sized from the process table and the figures, not from the notes (they wrap): the split between
-        # the table and the pane stays where it is from tick to tick (newuser14 saw it jump 38 -> 57)
+        # sized from every line it holds (the notes are short lines: newuser15 saw them wrap at 200 beside a
+        # table with room to spare); it only grows, so the split between the table and the pane stays
+        # where it is from tick to tick (newuser14 saw it jump 38 -> 57)
         if wanted > self._side_cells:  # a longer line: the pane grows to hold it (or goes under the table)
             self._side_cells, self._fitted_width = wanted, 0
             self._fit_columns(self.size.width)
