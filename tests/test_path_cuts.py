@@ -55,6 +55,9 @@ def test_the_trim_details_heading_cuts_the_mountpoint_at_a_slash() -> None:
     source = "/dev/mapper/vg_elasticsearch_hot-lv_postgresql_write_ahead_log"
     heading = details_heading(WAL, "ext4", source, 120)
     assert heading.startswith("Details: /srv/…/pg_wal_archive_for_point_in_time_recovery (ext4 on "), heading
+    source = "/dev/mapper/luks-elasticsearch-hot-tier-data-volume-01"  # whole in the room the cut leaves
+    heading = details_heading(KUBELET, "xfs", source, 120)
+    assert heading == f"Details: /var/lib/kubelet/pods/…/mount (xfs on {source})", heading
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")

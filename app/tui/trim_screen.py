@@ -63,6 +63,8 @@ def details_heading(mountpoint: str, fstype: str, source: str, width: int) -> st
     room = max(width - len(prefix) - len(middle) - 1, 16)  # for the two paths
     mountpoint_room = min(len(mountpoint), max(room - len(source), room // 2))  # the row name: half or more
     source_cut = path_ellipsis(source, room - mountpoint_room)
+    mountpoint_cut = path_ellipsis(mountpoint, room - len(source_cut))
+    source_cut = path_ellipsis(source, room - len(mountpoint_cut))  # what whole folders left over
     return f"{prefix}{path_ellipsis(mountpoint, room - len(source_cut))}{middle}{source_cut})"
 
 
