@@ -97,12 +97,24 @@ def test_writes_growing_dirty_data_are_explained() -> None:
     writer = ProcessRates([ProcessRate(42, "python", 0.0, 57.5e6)])
     growing = PageCache(300 << 20, 0, 30.0, 57.5e6)
     lines = writeback_lines(_sample_with(writer, growing))
-    assert lines[:2] == ["page cache: 315 MB dirty, +57.5 MB/s", "0 kB being written back"]  # one unit style
-    assert "reaches the page cache" in lines[2] and "writeback" in lines[2] and "30 s" in lines[2]
+    assert lines[:2] == ["page cache: 315 MB dirty, +57.5 MB/s", "0 MB being written back"]  # one unit style
+    note = " ".join(lines[2:])  # in short lines, for the side pane (cuts7)
+    assert "reaches the page cache" in note and "writeback" in note and "30 s" in note
     steady = dataclasses.replace(growing, dirty_growth_s=0.0)
     assert writeback_lines(_sample_with(writer, steady)) == [
-        "page cache: 315 MB dirty, +0 MB/s", "0 kB being written back"]
+        "page cache: 315 MB dirty, +0 MB/s", "0 MB being written back"]
     assert writeback_lines(_sample_with(writer, None)) == []
+
+
+def test_the_page_cache_says_mb_as_the_rest_of_the_monitor() -> None:
+    """newuser15: `page cache: 420 kB dirty, +2.5 MB/s` / `12 kB being written back` mixed kB with the MB/s
+    of the table and the process lines; every figure of the page cache is now in MB or MB/s."""
+    writer = ProcessRates([ProcessRate(42, "python", 0.0, 2.5e6)])
+    lines = writeback_lines(_sample_with(writer, PageCache(420_000, 12_000, 30.0, 2.5e6)))
+    assert lines[:2] == ["page cache: 0.4 MB dirty, +2.5 MB/s", "<0.1 MB being written back"], lines
+    lines = writeback_lines(_sample_with(writer, PageCache(1_640_000_000, 0, 30.0, -40_000.0)))
+    assert lines[:2] == ["page cache: 1,640 MB dirty, -<0.1 MB/s", "0 MB being written back"], lines
+    assert not any("kB" in line or "GB" in line for line in lines), lines
 
 
 def test_meminfo_dirty_and_writeback_are_read_in_bytes() -> None:
@@ -177,3 +189,25 @@ async def test_a_process_line_is_whole_in_the_pane(size: tuple[int, int]) -> Non
         lines = screen_lines(app)
         for line in (r"kworker/u8:1\+loop5\[19372\] +<0\.1 +38\.1( |$)", r"etcd\[812\] +0 +2\.2( |$)"):
             assert any(re.search(line, row) for row in lines), lines
+
+
+@pytest.mark.parametrize("size", [(200, 60), (120, 40)], ids=["200x60", "120x40"])
+async def test_the_side_pane_is_as_wide_as_its_lines_so_none_wraps(size: tuple[int, int]) -> None:
+    """newuser15 at 200x60: beside the table (its util trend 12 cells) the pane wrapped the page cache's
+    note mid-phrase. Its notes are short lines and the pane is as wide as its longest: every line whole."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        screen = await open_monitor(pilot)
+        await pilot.press("p")  # no tick draws over the sample below
+        writer = ProcessRates([ProcessRate(42, "python3", 0.0, 57.5e6)], denied=1, as_root=True)
+        growing = PageCache(300 << 20, 0, 30.0, 57.5e6)
+        sample = dataclasses.replace(screen.sample, processes=writer, page_cache=growing)
+        screen.on_monitor_tick(monitor_screen.MonitorTick(sample))
+        await pilot.pause(0.3)
+        who = screen.query_one("#monitor-who", Static)
+        rows = [line[who.region.x:who.region.right].strip() for line in
+                screen_lines(app)[who.region.y:who.region.bottom]]
+        wanted = [line.strip() for line in writeback_lines(sample)] + ["(ptrace policy or namespace)"]
+        assert len(wanted) == 6, wanted  # the dirty data grows: its note is said
+        for line in wanted:
+            assert line in rows, (line, rows)

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from conftest import fixture_root
 from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.commands import screen_actions
+from diskdoctor.probes.root import live_root
+from test_monitor_layout import open_monitor
 from test_tui_layout import settle
 from textual.command import CommandList, CommandPalette
 from textual.style import Style
@@ -39,7 +42,8 @@ async def test_the_palette_lists_the_apps_commands_before_textuals_each_descript
             ours = [i for i, name in enumerate(names) if name not in SYSTEM]
             assert names[0].startswith("Stack: "), (attempt, names[:6])
             assert system and ours and max(ours) < min(system), (attempt, names)
-            assert {"Guide: Is this disk fast enough for etcd? (^g)", "Benchmark: Start (s)"} <= set(names)
+            assert "Guide: Is this disk fast enough for etcd? (^g)" in names
+            assert "Benchmark: Start (s)" not in names  # a capture runs no benchmark (cuts7)
             for index, hit in enumerate(hits):
                 if not hit.help:
                     continue
@@ -57,3 +61,18 @@ async def test_a_search_ranks_the_apps_command_above_textuals_for_the_same_word(
         commands = await open_palette(app, pilot, "keys")
         names = [str(commands.get_option_at_index(i).hit.text) for i in range(commands.option_count)]
         assert "Keys" in names and names[0] != "Keys", names
+
+
+async def test_a_captures_monitor_offers_only_what_works_there() -> None:
+    """newuser15: Ctrl-P on a capture's Monitor offered Pause and Watch, which do nothing there (no ticks,
+    no processes); the palette leaves out what the screen's keys leave out, and a capture's Start."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_monitor(pilot)
+        commands = await open_palette(app, pilot)
+        names = {str(commands.get_option_at_index(i).hit.text) for i in range(commands.option_count)}
+        assert {"Monitor: Sort (o)", "Monitor: Filter (/)"} <= names, names
+        assert not {"Monitor: Pause (p)", "Monitor: Watch a database (d)"} & names, names
+        assert not [name for name in names if name.startswith("Benchmark: ") and "workload" in name], names
+    live = {action.text for action in screen_actions(DiskDoctorApp(live_root()))}
+    assert {"Monitor: Pause (p)", "Monitor: Watch a database (d)", "Benchmark: Start (s)"} <= live

@@ -37,16 +37,12 @@ def middle_ellipsis(text: str, width: int) -> str:
     return text[:head_len] + ELLIPSIS + (text[-tail_len:] if tail_len else "")
 
 
-LEAST_PART_END = 8
-"""The fewest cells of a folder's end shown after the ellipsis (a uuid's tail); fewer say too little."""
-
-
 def path_ellipsis(path: str, width: int) -> str:
-    """`path` cut at its "/" boundaries to `width` cells, its last component whole: "/var/…/newuser12", else
-    "…/newuser12" (a cut inside a name, "/v…/newuser12", says less); the top folder is kept when it takes
-    at most a third of the width, then as many components from the end as fit; LEAST_PART_END cells or more
-    left show the next folder's end (paths differ at their ends: "/var/…-5e6f708192a3/mount"), fewer go to
-    whole folders from the start. A last component too long for the width is cut in its middle."""
+    """`path` cut at its "/" boundaries to `width` cells with one ellipsis in the middle: its last component
+    (the place's own name) whole, then as many folders from the start as fit, then from the end
+    ("/srv/postgresql/16/…/pg_wal_archive", else "…/pg_wal_archive"); never a folder cut inside its name
+    ("/v…/newuser12" and "…/volume…/mount" said less). A last component too long for the width is cut in its
+    middle."""
     if width <= 0 or cell_len(path) <= width or cell_len(path) != len(path):
         return middle_ellipsis(path, width)
     parts = path.rstrip("/").split("/")
@@ -54,25 +50,31 @@ def path_ellipsis(path: str, width: int) -> str:
         parts[0:2] = ["/" + parts[1]]  # the root's "/" goes with the top folder: "/var"
     if len(parts) < 2 or len(parts[-1]) + 2 > width:
         return middle_ellipsis(path, width)
-    inner, tail = parts[:-1], ["", parts[-1]]  # "" puts the "/" after the ellipsis
-    head: list[str] = []
+    inner, head, tail = parts[:-1], [], [parts[-1]]
 
     def drawn(head_parts: list[str], tail_parts: list[str]) -> int:
-        return len("/".join(head_parts)) + (1 if head_parts else 0) + 1 + len("/".join(tail_parts))
+        """Cells of "HEAD/…/TAIL" ("…/TAIL" without a head)."""
+        return len("/".join(head_parts)) + (1 if head_parts else 0) + 2 + len("/".join(tail_parts))
 
     start, end = 0, len(inner)
-    if drawn(inner[:1], tail) <= width and len(inner[0]) <= width // 3:
-        head, start = inner[:1], 1
-    while end > start and drawn(head, ["", inner[end - 1], *tail[1:]]) <= width:
-        tail, end = ["", inner[end - 1], *tail[1:]], end - 1
-    prefix = "/".join(head) + "/" if head else ""
-    left = width - drawn(head, tail)
-    if end > start and left >= LEAST_PART_END:  # paths differ at their ends: "…92a3/mount"
-        return prefix + ELLIPSIS + inner[end - 1][-left:] + "/".join(tail)
     while start < end and drawn([*head, inner[start]], tail) <= width:
         head, start = [*head, inner[start]], start + 1
-    prefix = "/".join(head) + "/" if head else ""
-    return prefix + ELLIPSIS + "/".join(tail)
+    while end > start and drawn(head, [inner[end - 1], *tail]) <= width:
+        tail, end = [inner[end - 1], *tail], end - 1
+    return ("/".join(head) + "/" if head else "") + ELLIPSIS + "/" + "/".join(tail)
+
+
+def labelled_path_ellipsis(text: str, width: int) -> str:
+    """A path with a note after it ("/srv/…/pg_wal_archive (ext4)") cut as `path_ellipsis` cuts the path,
+    the note kept whole; other text is cut in its middle."""
+    found = re.fullmatch(r"(/[^,]*?)( \([^()/]*\))?", text)
+    if found is None or cell_len(text) <= width:
+        return middle_ellipsis(text, width)
+    note = found[2] or ""
+    if cell_len(note) + 3 > width:
+        return middle_ellipsis(text, width)
+    return path_ellipsis(found[1], width - cell_len(note)) + note
+
 
 Part = tuple[str | tuple[str, ...], int]
 """A status part: its text, or its forms longest first ("+4 hidden: ROTA, SCHED, …", "+4 hidden"), and its

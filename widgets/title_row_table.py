@@ -7,6 +7,8 @@ widgets/cell_updates.py is; a table with fixed columns or row labels is drawn as
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.cells import cell_len
 from rich.padding import Padding
 from rich.segment import Segment
@@ -16,12 +18,12 @@ from textual.coordinate import Coordinate
 from textual.renderables.styled import Styled
 from textual.widgets.data_table import RowKey
 
-from .fit_text import middle_ellipsis
+from .fit_text import labelled_path_ellipsis, middle_ellipsis
 from .fitted_table import FittedTable
 
 
 class TitleRowTable(FittedTable):
-    """A row whose only text is in its first cell flows that text over its empty cells (cut in the middle
+    """A row whose only text is in its first cell flows that text over its empty cells (a path cut at a "/"
     only when the whole row is too narrow); every other row is drawn as DataTable draws it, except that with
     `spill_first` a first cell longer than its column takes the blank start of the next cell (a figure
     right-aligned under a wider heading) before it is cut in the middle."""
@@ -53,7 +55,8 @@ class TitleRowTable(FittedTable):
             return fixed, self._spilled(row_index, base_style, cursor_location, hover_location, scrollable)
         columns = sum(column.get_render_width(self) for column in self.ordered_columns)
         width = max(columns, self.scrollable_content_region.width)  # the table's width when it is wider
-        line = self._first_cell(title, width, row_index, base_style, cursor_location, hover_location)
+        line = self._first_cell(title, width, row_index, base_style, cursor_location, hover_location,
+                                labelled_path_ellipsis)
         return fixed, [line, scrollable[-1]]  # the last part is DataTable's fill to the widget's edge
 
     def spills(self, row_index: int) -> bool:
@@ -82,8 +85,10 @@ class TitleRowTable(FittedTable):
         return [line, rest, *scrollable[2:]]
 
     def _first_cell(self, text: Text, width: int, row_index: int, base_style: Style,
-                    cursor_location: Coordinate, hover_location: Coordinate) -> list[Segment]:
-        """The row's first cell drawn `width` cells wide (padding included), its text cut in the middle."""
+                    cursor_location: Coordinate, hover_location: Coordinate,
+                    cut_to: Callable[[str, int], str] = middle_ellipsis) -> list[Segment]:
+        """The row's first cell drawn `width` cells wide (padding included), its text cut by `cut_to` (a
+        title's mountpoint at a "/", its last folder whole; a name in its middle)."""
         cursor_type = self.cursor_type
         cursor = self._should_highlight(cursor_location, Coordinate(row_index, 0), cursor_type)
         hover = self._should_highlight(hover_location, Coordinate(row_index, 0), cursor_type)
@@ -91,7 +96,7 @@ class TitleRowTable(FittedTable):
             False, False, False, hover, cursor, self.show_cursor, self._show_hover_cursor,
             self.cursor_foreground_priority == "css", self.cursor_background_priority == "css")
         pre = self._get_row_style(row_index, base_style) + Style.from_meta({"row": row_index, "column": 0})
-        cut = Text(middle_ellipsis(text.plain, width - 2 * self.cell_padding), style=text.style,
+        cut = Text(cut_to(text.plain, width - 2 * self.cell_padding), style=text.style,
                    no_wrap=True, end="")
         options = self.app.console_options.update_dimensions(width, 1).update(no_wrap=True)
         return self.app.console.render_lines(

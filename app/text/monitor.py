@@ -148,7 +148,7 @@ PROCESS_TABLE_CELLS = PROCESS_NAME_CELLS + 2 * (1 + PROCESS_FIGURE_CELLS)
 
 
 def mb_figure(value: float) -> str:
-    """Bytes per second as a figure of the table's MB/s columns: "0", "<0.1", "15.1", "1,640"."""
+    """Bytes per second (or bytes) as a figure of the table's MB/s columns: "0", "<0.1", "15.1", "1,640"."""
     if value <= 0:
         return "0"
     mb = value / 1e6
@@ -177,13 +177,10 @@ def process_table(processes: ProcessRates | None, live: bool, limit: int = 5) ->
 
 
 def mb_amount(count: int) -> str:
-    """A byte count in the MB/s lines' units (10^3 / 10^6 / 10^9 bytes): "0 kB", "420 kB", "182 MB",
-    "1.2 GB", so "420 kB dirty, -12 kB/s" reads in one unit style."""
-    if count < 999_500:  # rounds to under "1,000 kB"
-        return f"{count / 1e3:,.0f} kB"
-    if count < 999_500_000:
-        return f"{count / 1e6:,.0f} MB" if count >= 99_950_000 else f"{count / 1e6:,.1f} MB"
-    return f"{count / 1e9:,.1f} GB"
+    """A byte count in the Monitor's one unit, MB (10^6 bytes, as its rMB/s and wMB/s columns and the
+    process table): "0 MB", "<0.1 MB", "0.4 MB", "315 MB", "1,640 MB", so "0.4 MB dirty, +2.5 MB/s" never
+    mixes kB with MB/s (newuser15)."""
+    return f"{mb_figure(count)} MB"
 
 
 DIRTY_GROWTH_BYTES_S = 1e6
@@ -191,20 +188,21 @@ DIRTY_GROWTH_BYTES_S = 1e6
 
 
 def writeback_lines(sample: MonitorSample) -> list[str]:
-    """The page cache under the processes: "page cache: 182 MB dirty, +22.0 MB/s" / "0 kB being written
-    back", and while it grows, why no device shows the processes' writes yet (they wait there for
-    writeback)."""
+    """The page cache under the processes in MB and MB/s: "page cache: 182 MB dirty, +22.0 MB/s" / "0 MB
+    being written back", and while it grows, why no device shows the processes' writes yet (they wait
+    there for writeback), in lines short enough for the Monitor's side pane."""
     cache = sample.page_cache
     if cache is None or sample.processes is None:
         return []
     growth = cache.dirty_growth_s
-    grew = f", {'+' if growth >= 0 else '-'}{mb_rate(abs(growth))}" if growth is not None else ""
+    grew = f", {'+' if growth >= 0 else '-'}{mb_figure(abs(growth))} MB/s" if growth is not None else ""
     lines = [f"page cache: {mb_amount(cache.dirty_bytes)} dirty{grew}",  # two short lines: neither
              f"{mb_amount(cache.writeback_bytes)} being written back"]   # wraps mid-phrase in the pane
     if growth is not None and growth >= DIRTY_GROWTH_BYTES_S:
         expire = f"{cache.expire_s:g} s" if cache.expire_s else "a while"
-        lines.append("a process's write counts when it reaches the page cache; devices get it at writeback "
-                     f"(once dirty {expire}, sooner past vm.dirty_background_ratio or at fsync)")
+        lines += ["a write counts when it reaches the page cache;",  # short lines: none wraps mid-phrase
+                  f"devices get it at writeback (once dirty {expire},",
+                  "sooner past vm.dirty_background_ratio or at fsync)"]
     return lines
 
 

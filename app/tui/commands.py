@@ -6,9 +6,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
+from textual.actions import parse as parse_action
 from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.screen import Screen
 
 if TYPE_CHECKING:
     from .app import DiskDoctorApp
@@ -31,15 +33,31 @@ class ScreenAction:
         return f"{self.screen_title}: {self.description} ({self.key})"
 
 
-def screen_actions(app: DiskDoctorApp, first: str | None = None) -> list[ScreenAction]:
-    """Every described binding of every screen, those of the screen `first` (the one the palette opened
-    on) first, then the app's own (switch screen, help) and the guides."""
+def works_here(app: DiskDoctorApp, screen_class: type[Screen[None]], action: str,
+               opened_on: Screen[object] | None = None) -> bool:
+    """Whether `action` of a screen of `screen_class` works now, as F1 says (help_screen.has_now): the
+    screen the palette opened on must not refuse it (its `check_action`), and on a capture it is none of
+    the class's LIVE_ONLY_ACTIONS (Pause and Watch on the Monitor, Trim now, a benchmark's Start)."""
+    _, name, parameters = parse_action(action)  # "workload(-1)": the action "workload"
+    if type(opened_on) is screen_class and opened_on.check_action(name, parameters) is False:
+        return False
+    return app.root_to_read.live or name not in getattr(screen_class, "LIVE_ONLY_ACTIONS", frozenset())
+
+
+def screen_actions(app: DiskDoctorApp, first: str | None = None,
+                   opened_on: Screen[object] | None = None) -> list[ScreenAction]:
+    """Every described binding of every screen that works there now (`works_here`), those of the screen
+    `first` (the one the palette opened on, `opened_on`) first, then the app's own (switch screen, help)
+    and the guides."""
     actions = []
     modes = sorted(app.SCREENS_BY_MODE, key=lambda mode: mode != first)  # stable: the rest keep their order
     for mode in modes:
         title = app.SCREENS_BY_MODE[mode][0]
-        for binding in app.screen_class(mode).BINDINGS:
-            if isinstance(binding, Binding) and binding.description and not binding.action.startswith("app."):
+        screen_class = app.screen_class(mode)
+        for binding in screen_class.BINDINGS:
+            if not isinstance(binding, Binding) or binding.action.startswith("app."):
+                continue
+            if binding.description and works_here(app, screen_class, binding.action, opened_on):
                 actions.append(ScreenAction(mode, title, binding.action, app.get_key_display(binding),
                                             binding.description, binding.tooltip))
     for binding in app.BINDINGS:
@@ -72,7 +90,7 @@ class ScreenActionsProvider(Provider):
     def _hits(self) -> list[tuple[ScreenAction, object]]:
         app = self._app()
         return [(action, partial(app.run_screen_action, action.mode, action.action))
-                for action in screen_actions(app, app.current_mode)]
+                for action in screen_actions(app, app.current_mode, self.screen)]
 
     def _system(self) -> list[SystemCommand]:
         """Textual's commands for the screen the palette was opened on, by name."""

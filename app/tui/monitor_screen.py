@@ -14,7 +14,7 @@ from diskdoctor.probes.io_monitor import RESCAN_EVERY_S, IoMonitor, LayerSample,
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets.cell_updates import update_cells
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import fit_parts, middle_ellipsis
+from diskdoctor.widgets.fit_text import fit_parts, labelled_path_ellipsis, middle_ellipsis, path_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.sparkline_text import sparkline
 from diskdoctor.widgets.title_row_table import TitleRowTable
@@ -189,7 +189,7 @@ def sorted_label(layer: LayerSample, mountpoints: tuple[str, ...]) -> str:
 
 def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, style: str | object) -> Text:
     """The sorted row's device cell in `cells`: the name whole when it can be, the first mountpoint (dim)
-    cut in the middle to what is left (its last folder kept, which names the place), and "+N" more whole;
+    cut at a "/" to what is left (its last folder kept, which names the place), and "+N" more whole;
     one space before the mountpoint on every row (it is dim: the style sets it apart from the name)."""
     mount, more = (visible(mountpoints[0]) if mountpoints else ""), more_note(mountpoints)
     least = min(cell_len(mount), SORTED_MOUNT_CELLS) + 1 + len(more) if mount else 0  # a long name leaves it
@@ -197,7 +197,7 @@ def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, st
     room = cells - cell_len(name) - 1 - len(more)
     cell = Text(name, style=style)  # type: ignore[arg-type]
     if room >= 1 and mount:
-        cell.append(" " + middle_ellipsis(mount, room) + more, style="dim")
+        cell.append(" " + path_ellipsis(mount, room) + more, style="dim")
     return cell
 
 
@@ -226,6 +226,9 @@ class MonitorScreen(Screen[None]):
     """Every device and layer's I/O each second, grouped by filesystem, with who does it."""
 
     SCREEN_HELP = MONITOR_HELP
+    LIVE_ONLY_ACTIONS = frozenset({"pause", "watch"})
+    """Pause only where something ticks, Watch only where processes run: on a capture neither is in the
+    footer, F1 or the command palette."""
     BINDINGS = [
         Binding("p", "pause", "Pause", tooltip="Stop or restart the ticks (the table stays as it is)."),
         Binding("r", "rescan", "Re-read stack", tooltip="Read the device stack again at the next tick."),
@@ -739,8 +742,8 @@ class MonitorScreen(Screen[None]):
                     pane = max(pane, self.query_one("#monitor-side").content_size.width)
                 title = visible(group.group.title)  # cut to the pane, never widening it (_draw_side)
                 if pane - cell_len(name) - 4 < min(cell_len(title), 12):  # a long name: the title above it
-                    return layer, f"{middle_ellipsis(title, pane)}\non {name}"
-                return layer, f"{middle_ellipsis(title, pane - cell_len(name) - 4)} on {name}"
+                    return layer, f"{labelled_path_ellipsis(title, pane)}\non {name}"
+                return layer, f"{labelled_path_ellipsis(title, pane - cell_len(name) - 4)} on {name}"
         return None, ""
 
     @on(DataTable.RowHighlighted, "#monitor-table")
@@ -775,10 +778,11 @@ class MonitorScreen(Screen[None]):
             self._who_lines = rows
             self._fit_heights()
         headings = heading.splitlines()  # cut to the pane or wrapped: the table's titles come first
-        lines = [*(line for line in detail.plain.splitlines() if line not in headings)]
+        lines = [*(line for line in detail.plain.splitlines() if line not in headings), *notes, *cache]
         wanted = max([PROCESS_TABLE_CELLS, *(cell_len(line) for line in lines)]) + SIDE_FRAME_CELLS
-        # sized from the process table and the figures, not from the notes (they wrap): the split between
-        # the table and the pane stays where it is from tick to tick (newuser14 saw it jump 38 -> 57)
+        # sized from every line it holds (the notes are short lines: newuser15 saw them wrap at 200 beside a
+        # table with room to spare); it only grows, so the split between the table and the pane stays
+        # where it is from tick to tick (newuser14 saw it jump 38 -> 57)
         if wanted > self._side_cells:  # a longer line: the pane grows to hold it (or goes under the table)
             self._side_cells, self._fitted_width = wanted, 0
             self._fit_columns(self.size.width)
@@ -902,7 +906,7 @@ class MonitorScreen(Screen[None]):
     def actions_not_here(self) -> frozenset[str]:
         """Pause only where something ticks, and watch only where processes run (the live host): on a
         capture neither key is in the footer or the help."""
-        return frozenset() if self.root.live else frozenset({"pause", "watch"})
+        return frozenset() if self.root.live else self.LIVE_ONLY_ACTIONS
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return action not in self.actions_not_here()

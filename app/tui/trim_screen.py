@@ -11,7 +11,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard, StatusLine
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import fit_parts, middle_ellipsis
+from diskdoctor.widgets.fit_text import fit_parts, path_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.wrap_text import WrappedText
@@ -51,7 +51,8 @@ def _schedule_cell(verdict: TrimVerdict, facts: TrimFacts) -> str:
 
 
 def details_heading(mountpoint: str, fstype: str, source: str, width: int) -> str:
-    """"Details: MOUNTPOINT (FSTYPE on SOURCE)" in `width` cells, each path cut in its own middle.
+    """"Details: MOUNTPOINT (FSTYPE on SOURCE)" in `width` cells, each path cut at its "/"
+    boundaries with its last component whole (`path_ellipsis`).
 
     One ellipsis across the whole line would swallow the "(xfs on /dev/…" between the two paths.
     """
@@ -61,8 +62,10 @@ def details_heading(mountpoint: str, fstype: str, source: str, width: int) -> st
         return whole
     room = max(width - len(prefix) - len(middle) - 1, 16)  # for the two paths
     mountpoint_room = min(len(mountpoint), max(room - len(source), room // 2))  # the row name: half or more
-    source_cut = middle_ellipsis(source, room - mountpoint_room)
-    return f"{prefix}{middle_ellipsis(mountpoint, room - len(source_cut))}{middle}{source_cut})"
+    source_cut = path_ellipsis(source, room - mountpoint_room)
+    mountpoint_cut = path_ellipsis(mountpoint, room - len(source_cut))
+    source_cut = path_ellipsis(source, room - len(mountpoint_cut))  # what whole folders left over
+    return f"{prefix}{path_ellipsis(mountpoint, room - len(source_cut))}{middle}{source_cut})"
 
 
 def host_summary(facts: TrimFacts, peak: PeakWindow | None, width: int = 0) -> Text:
@@ -233,7 +236,8 @@ class TrimScreen(SnapshotScreen):
                                        ("t trim now", 2), ("b bench this", 3), ("F1 help", 1))
 
     def _fill_table(self) -> None:
-        """One row per filesystem; long mountpoints are cut in the middle (no sideways scrolling)."""
+        """One row per filesystem; long mountpoints are cut at a "/", their last component whole
+        (no sideways scrolling)."""
         if self.facts is None:
             return
         table = self.query_one("#trim-table", DataTable)
@@ -256,7 +260,7 @@ class TrimScreen(SnapshotScreen):
         was = self._cursor_mountpoint(table)
         table.clear()
         for mountpoint, fstype, verdict, mode, schedule, problems in rows:
-            table.add_row(Text(middle_ellipsis(mountpoint, room)), Text(fstype),
+            table.add_row(Text(path_ellipsis(mountpoint, room)), Text(fstype),
                           Text(verdict.upper(), verdict.style), mode, schedule, problems,
                           key=mountpoint)
         kept = [row[0] for row in rows]
