@@ -226,6 +226,10 @@ class DiskDoctorApp(App[None]):
         self.call_after_refresh(resume_collector)  # paused by the early read's start, until the first frame
         self.refresh_snapshot()
 
+    def on_unmount(self) -> None:
+        """The cycle collector runs again however the app ended (one that stopped before its first frame)."""
+        resume_collector()
+
     def _mark_under_modal(self, _screen: Screen[object]) -> None:
         """The screens under a dialog are marked `-under-modal`: their scrollbars are not drawn there (a
         thumb showed through beside the guides menu at 80x24), the table keeping its width."""
