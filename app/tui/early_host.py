@@ -61,9 +61,10 @@ _paused = False
 def start_early_read(root: Root) -> EarlyHost | None:
     """The host read started now when the host is small (see EARLY_MAX_ENTRIES), else None. With it, the
     cycle collector is paused until the App's first frame (`resume_collector`): Textual's imports and start
-    make ~130 collections' worth of objects that all stay (its modules, classes, the first screen), and the
-    collector's passes over them were 25-50 ms of a 10-device first paint (the launcher pauses it only over
-    the CLI's imports). A big host's read pauses it itself (`read_first_host`), so it is not paused here."""
+    make ~130 collections' worth of objects that all stay (its modules, classes, the first screen); paused,
+    a 10-device first paint comes ~13 ms sooner (paired runs, docs/figures.md "Twelfth pass"; the launcher
+    pauses it only over the CLI's imports). A big host's read pauses it itself (`read_first_host`), so it
+    is not paused here."""
     global _paused
     entries = root.listdir("sys/class/block")
     if entries is not None and len(entries) > EARLY_MAX_ENTRIES:
