@@ -48,21 +48,25 @@ async def test_a_host_read_before_textual_is_in_the_first_frame_and_read_once(mo
     switch = sys.getswitchinterval()
     app = new_app(fixture_root(ROOT))
     assert app._early is not None and app._early.take(timeout=30) is not None  # as on a small host
-    assert gc.isenabled()  # paused only while the read ran
+    assert not gc.isenabled()  # the collector is paused from the read's start to the first frame
     assert sys.getswitchinterval() == switch  # shortened only while the read ran
     first_frame: list[list[str]] = []
+    collecting: list[bool] = []
     display = app._display
 
     def noted(screen, renderable) -> None:  # type: ignore[no-untyped-def]
         display(screen, renderable)
         if renderable is not None and not first_frame:
             first_frame.append(names(app))
+            collecting.append(gc.isenabled())
 
     app._display = noted  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert first_frame[0][:5] == ["nvme0n1", "nvme0n1p1", "md0", "vg0-etcd", "luks-etcd"]
+        assert collecting == [False]  # no collector pass over Textual's start before the first frame
+        assert gc.isenabled() and gc.get_freeze_count() > 0  # on again after it, the start frozen
         assert reads == ["diskdoctor read the host"]  # the worker took the early read's host: no second read
         assert app.snapshot is not None and app.snapshot.trim_ready  # the TRIM verdicts came after
         await pilot.press("down", "down", "down", "down")
@@ -104,6 +108,7 @@ async def test_a_big_host_is_read_once_textual_is_up(monkeypatch) -> None:  # ty
     monkeypatch.setattr(early_module, "EARLY_MAX_ENTRIES", 3)  # the fixture has 8 devices
     app = new_app(fixture_root(ROOT))
     assert app._early is None
+    assert gc.isenabled()  # not paused here: the worker's first read pauses it over the read itself
     async with app.run_test(size=SIZE) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause()

@@ -18,7 +18,7 @@ from textual.screen import ModalScreen, Screen
 from textual.worker import get_current_worker
 
 from .commands import ScreenActionsProvider
-from .early_host import EarlyHost, read_first_host
+from .early_host import EarlyHost, read_first_host, resume_collector
 from .host_snapshot import HostSnapshot, SnapshotFailed, SnapshotReady
 from .selection import Selection
 from .stylesheet_reuse import ReusingStylesheet
@@ -217,12 +217,18 @@ class DiskDoctorApp(App[None]):
         self.push_screen(HelpScreen(help_data, keys + list(EXTRA_KEYS)))
 
     def on_mount(self) -> None:
-        """Hang-up and SIGTERM end the app through the event loop; the first snapshot is read."""
+        """Hang-up and SIGTERM end the app through the event loop; the first snapshot is read; the cycle
+        collector runs again after the first frame."""
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGHUP, signal.SIGTERM):
             loop.add_signal_handler(signum, self._stop_on_signal, signum)
         self.screen_change_signal.subscribe(self, self._mark_under_modal)
+        self.call_after_refresh(resume_collector)  # paused by the early read's start, until the first frame
         self.refresh_snapshot()
+
+    def on_unmount(self) -> None:
+        """The cycle collector runs again however the app ended (one that stopped before its first frame)."""
+        resume_collector()
 
     def _mark_under_modal(self, _screen: Screen[object]) -> None:
         """The screens under a dialog are marked `-under-modal`: their scrollbars are not drawn there (a

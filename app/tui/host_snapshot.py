@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.message import Message
-from textual.screen import Screen
+
+from .styled_once import StyledOnceScreen
 
 if TYPE_CHECKING:  # the TRIM code loads when its facts are read, after the first frame
     from diskdoctor.probes.host import Host
@@ -61,7 +62,7 @@ class SnapshotFailed(Message):
     reason: str
 
 
-class SnapshotScreen(Screen[None]):
+class SnapshotScreen(StyledOnceScreen):
     """A screen that draws the App's shared snapshot: it never reads the host itself."""
 
     shown_generation = -1
