@@ -78,6 +78,19 @@ async def test_no_runs_says_where_they_will_be(private_state_dir: Path) -> None:
         assert text_of(app, "#runs-status").startswith(expected)
 
 
+async def test_no_runs_at_80_names_the_folder_as_a_shell_would_and_is_never_cut_mid_path(
+        private_state_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runs folder under a long home: `~/…` and whole, the reason after it giving way first."""
+    home = private_state_dir.parent
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state" / ("x" * 20)))
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_runs(pilot)
+        status = text_of(app, "#runs-status").strip()
+        assert status == f"No saved runs yet in ~/.local/state/{'x' * 20}/diskdoctor/runs", status
+
+
 async def test_report_key_writes_the_report(three_runs: list[str], tmp_path: Path) -> None:
     app = DiskDoctorApp(fixture_root(FIXTURE))
     async with app.run_test(size=(120, 40)) as pilot:

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import ELLIPSIS, path_ellipsis
+from diskdoctor.widgets.fit_text import ELLIPSIS, Part, path_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
+from diskdoctor.widgets.status_line import StatusLine
 from diskdoctor.widgets.wrap_text import WrappedText
 from rich.cells import cell_len
 from rich.text import Text
@@ -21,7 +22,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
+from textual.widgets import DataTable, Header
 
 from ..base.formatting import counted
 from ..core.bench.caveats import different_models
@@ -160,6 +161,27 @@ def result_label(kind: str | None, width: int) -> str:
     return label if cell_len(label) <= width else "result"
 
 
+def status_parts(chunks: list[str], hint: str) -> list[Part]:
+    """The status line's parts, kept in this order as it narrows: the first (the count, or why there is
+    none), the pick `hint` (what the details compare), the files skipped (their names go before the count
+    of them), then the rest from the end."""
+    parts = [part for chunk in chunks  # a filter's note stays one part: "Esc clears" goes with it
+             for part in ([chunk] if chunk.startswith("filter ") else chunk.split(" · "))]
+    ranked: list[Part] = []
+    for index, part in enumerate(parts):
+        if index and part.startswith("skipped "):
+            ranked.append(((part, part.replace(" (left as is)", ""), part.split(" (left as is)")[0]), 2))
+        else:
+            ranked.append((part, 0 if not index else 1 if part == hint else index + 3))
+    return ranked
+
+
+def home_short(folder: Path) -> str:
+    """`folder` with the user's home said as `~` (`~/.local/state/diskdoctor/runs`), as a shell prints it."""
+    home = Path.home()
+    return f"~/{folder.relative_to(home)}" if folder.is_relative_to(home) and folder != home else str(folder)
+
+
 def folder_owner(folder: Path) -> str | None:
     """The user name owning `folder` (its uid when it has no name), None when it cannot be read."""
     try:
@@ -265,7 +287,7 @@ class RunsScreen(Screen[None]):
             with VerticalScroll(id="runs-detail-pane"):
                 yield WrappedText("", id="runs-detail", paragraph=DETAIL_HANG)
         yield FilterBar(id="runs-filter")
-        yield Static("Reading saved runs…", id="runs-status")
+        yield StatusLine("Reading saved runs…", id="runs-status")
         yield FittedFooter()
 
     def on_mount(self) -> None:
@@ -340,7 +362,7 @@ class RunsScreen(Screen[None]):
         if below:  # runs below the fold are said, next to how many there are
             head, _, rest = status[0].partition(" · ")
             status[0:1] = [head, below, *([rest] if rest else [])]
-        self.query_one("#runs-status", Static).update(Text(" · ".join(status)))
+        self.query_one("#runs-status", StatusLine).say(*status_parts(status, self._pick_hint()))
         self.sub_title = self._title()
 
     def _title(self) -> str:
@@ -500,8 +522,8 @@ class RunsScreen(Screen[None]):
         """The status line: how many runs, and every file skipped ("skipped 1 file that is not a run ...")."""
         every = len(self.all_runs)
         status = (f"{self._count_text()} · Space picks two to compare" if every else
-                  f"No saved runs yet in {self.store.directory if self.store else '?'}: every benchmark run "
-                  "is saved there.")
+                  f"No saved runs yet in {home_short(self.store.directory) if self.store else '?'} · every "
+                  "benchmark run is saved there")
         skipped = listing.skipped
         if not skipped:
             return status
