@@ -13,6 +13,9 @@ LEAST_CUT = 16
 """Narrower, the verdict is left out rather than cut to a stub beside the filter and the note."""
 CLAUSE_END = re.compile(r"[:;] ")
 """Where a verdict's clause ends ("BLOCKED at luks1 (…): fstrim does nothing…", "OK: …; trimmed on…")."""
+NAME_STUB = 8
+"""A word cut to this many characters or more is kept cut (a long device name's start tells which);
+shorter, it is left out ("fstrim does n…" was no word)."""
 CLAUSE_SHARE = 2 / 3
 """A verdict cut at a clause's end when that keeps this share of the room, else at a word's."""
 
@@ -35,8 +38,9 @@ class StackStatus(StatusLine):
 
 def clause_cut(text: str, width: int) -> str:
     """`text` cut to `width` cells where a reader loses least: after a whole clause ("BLOCKED at luks1
-    (dm-crypt without allow_discards)…") when that keeps most of the room, else after a whole word, never
-    mid-word ("fstrim does n…", "discard (co…" at 80 columns, newuser15); the details say it whole."""
+    (dm-crypt without allow_discards)…") when that keeps most of the room, else after a whole word, not
+    mid-word ("fstrim does n…", "discard (co…" at 80 columns, newuser15) unless the word is a long name
+    whose start still tells it; the details say it whole."""
     if cell_len(text) <= width:
         return text
     heads = [text[:found.start()] for found in CLAUSE_END.finditer(text)]
@@ -46,7 +50,10 @@ def clause_cut(text: str, width: int) -> str:
     cut = fit_words(text, width)  # never a figure without its unit
     if not text.isascii() or " " not in cut or text[len(cut) - 1] == " ":
         return cut
-    return cut[:-1].rsplit(" ", 1)[0].rstrip(" ·,:;(") + ELLIPSIS  # the cut word left out
+    head, word = cut[:-1].rsplit(" ", 1)
+    if len(word) >= NAME_STUB:
+        return cut  # the start of a long device name still tells which ("vg_elasticsea…")
+    return head.rstrip(" ·,:;(") + ELLIPSIS  # a cut word of prose left out ("n…", "(co…")
 
 
 def keep_note(parts: tuple[Part, ...], note: str, width: int) -> str:
