@@ -304,6 +304,10 @@ class StackTree(Tree[StackRow]):
         Binding("right", "expand_cursor", "Expand", show=False),
         Binding("left", "collapse_cursor", "Collapse / parent", show=False),
         *TREE_KEYS,
+        Binding("n", "next_match", "Next match", show=False,
+                tooltip="With a / filter: the next row that matches it (as in less and vim)."),
+        Binding("N", "previous_match", "Previous match", show=False,
+                tooltip="With a / filter: the row that matches it before the cursor."),
     ]
 
     class LayerSelected(Message):
@@ -585,16 +589,54 @@ class StackTree(Tree[StackRow]):
             node.expand()
             self._expand(node, 64)
 
+    def marked_lines(self) -> list[int]:
+        """The lines of the rows drawn that match the filter themselves (`StackRow.marks`), in order."""
+        found = []
+        for line in range(self.last_line + 1):
+            node = self.get_node_at_line(line)
+            if node is not None and node.data is not None and node.data.marks:
+                found.append(line)
+        return found
+
+    def _to_match(self, line: int) -> None:
+        """The cursor to a match's line, the view on its branch from the rows it rests on (no orphan row on
+        top, as k9s and lazygit show a filter's match under its parents)."""
+        self.cursor_line = line
+        self.scroll_to_line(line, animate=False)
+        self.scroll_to_branch()
+
     def action_scroll_home(self) -> None:
-        """The cursor to the first row; the view jumps there as in less and htop (Textual's Tree slides
-        there over ~9 frames, each drawing every line of the tree again: 0.2-0.3 s before the last)."""
+        """The cursor to the first row (with a filter, the first row that matches it); the view jumps there
+        as in less and htop (Textual's Tree slides there over ~9 frames, each drawing every line of the tree
+        again: 0.2-0.3 s before the last)."""
+        marked = self.marked_lines()
+        if marked:
+            self._to_match(marked[0])
+            return
         self.cursor_line = 0
         self.scroll_to_line(self.cursor_line, animate=False)
 
     def action_scroll_end(self) -> None:
-        """The cursor to the last row, the view jumping there (see `action_scroll_home`)."""
+        """The cursor to the last row (with a filter, the last row that matches it), the view jumping there
+        (see `action_scroll_home`)."""
+        marked = self.marked_lines()
+        if marked:
+            self._to_match(marked[-1])
+            return
         self.cursor_line = self.last_line
         self.scroll_to_line(self.cursor_line, animate=False)
+
+    def action_next_match(self) -> None:
+        """With a filter, the next row that matches it, round to the first after the last (as less's `n`)."""
+        marked = self.marked_lines()
+        if marked:
+            self._to_match(next((line for line in marked if line > self.cursor_line), marked[0]))
+
+    def action_previous_match(self) -> None:
+        """With a filter, the row before the cursor that matches it, round to the last (less's `N`)."""
+        marked = self.marked_lines()
+        if marked:
+            self._to_match(next((line for line in reversed(marked) if line < self.cursor_line), marked[-1]))
 
     def action_page_down(self) -> None:
         """The cursor a page down, the view jumping with it (see `action_scroll_home`)."""

@@ -29,8 +29,8 @@ STACK_HELP = ScreenHelp(
            ("BLOCKED", "bold red", "a layer drops discard on its way down; the details name it"),
            ("UNSUPPORTED", "yellow", "the bottom device does not accept discard at all"),
            ("?", "dim", "a discard limit could not be read, or the TRIM verdict is not in yet"),
-           ("luks", "bold black on yellow", "what a / filter matched: the other rows are kept for their "
-            "stacks")),
+           ("luks", "bold black on yellow", "what a / filter matched (n / N: the next / previous match); "
+            "the other rows kept are what it rests on and what rests on it")),
     sources=("/sys/class/block/*: size, queue limits, holders/slaves (the tree), partitions",
              "/proc/self/mountinfo: mountpoints and mount options; /proc/swaps",
              "/run/udev/data: model, serial, filesystem type; blkid when udev has no record",

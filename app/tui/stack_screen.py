@@ -63,7 +63,8 @@ class StackScreen(SnapshotScreen):
                 tooltip="Benchmark the selected filesystem (opens screen 3 with it chosen)."),
         Binding("e", "expand_all", "Expand all", tooltip="Expand everything under the cursor."),
         Binding("slash", "filter", "Filter",
-                tooltip="Keep the stacks with a device, type, filesystem or mountpoint that has the text."),
+                tooltip="Keep the devices, types, filesystems or mountpoints that have the text, under their "
+                        "parents (n / N: next / previous match)."),
         Binding("r", "refresh", "Refresh",
                 tooltip="Read the host again (selection and collapsed rows stay)."),
         Binding("q", "app.quit", "Quit", tooltip="Quit diskdoctor."),

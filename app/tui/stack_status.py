@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import re
+
 from diskdoctor.widgets import StatusLine
-from diskdoctor.widgets.fit_text import SEPARATOR, Part, fit_end, fit_parts, part_text
+from diskdoctor.widgets.fit_text import ELLIPSIS, SEPARATOR, Part, fit_parts, fit_words, part_text
 from rich.cells import cell_len
 from rich.text import Text
 
 LEAST_CUT = 16
 """Narrower, the verdict is left out rather than cut to a stub beside the filter and the note."""
+CLAUSE_END = re.compile(r"[:;] ")
+"""Where a verdict's clause ends ("BLOCKED at luks1 (…): fstrim does nothing…", "OK: …; trimmed on…")."""
+NAME_STUB = 8
+"""A word cut to this many characters or more is kept cut (a long device name's start tells which);
+shorter, it is left out ("fstrim does n…" was no word)."""
+CLAUSE_SHARE = 2 / 3
+"""A verdict cut at a clause's end when that keeps this share of the room, else at a word's."""
 
 
 class StackStatus(StatusLine):
@@ -21,7 +30,30 @@ class StackStatus(StatusLine):
 
     def render(self) -> Text:
         width = max(self.content_size.width, 1)
-        return Text(keep_note(self.parts, self.note, width), style=self.style)
+        parts = self.parts
+        if parts and isinstance(parts[0][0], str) and cell_len(parts[0][0]) > width:
+            parts = (((parts[0][0], clause_cut(parts[0][0], width)), parts[0][1]), *parts[1:])
+        return Text(keep_note(parts, self.note, width), style=self.style)
+
+
+def clause_cut(text: str, width: int) -> str:
+    """`text` cut to `width` cells where a reader loses least: after a whole clause ("BLOCKED at luks1
+    (dm-crypt without allow_discards)…") when that keeps most of the room, else after a whole word, not
+    mid-word ("fstrim does n…", "discard (co…" at 80 columns, newuser15) unless the word is a long name
+    whose start still tells it; the details say it whole."""
+    if cell_len(text) <= width:
+        return text
+    heads = [text[:found.start()] for found in CLAUSE_END.finditer(text)]
+    whole = [head for head in heads if cell_len(head) + 1 <= width]
+    if whole and cell_len(whole[-1]) >= width * CLAUSE_SHARE:
+        return whole[-1] + ELLIPSIS
+    cut = fit_words(text, width)  # never a figure without its unit
+    if not text.isascii() or " " not in cut or text[len(cut) - 1] == " ":
+        return cut
+    head, word = cut[:-1].rsplit(" ", 1)
+    if len(word) >= NAME_STUB:
+        return cut  # the start of a long device name still tells which ("vg_elasticsea…")
+    return head.rstrip(" ·,:;(") + ELLIPSIS  # a cut word of prose left out ("n…", "(co…")
 
 
 def keep_note(parts: tuple[Part, ...], note: str, width: int) -> str:
@@ -48,7 +80,7 @@ def keep_note(parts: tuple[Part, ...], note: str, width: int) -> str:
         return fit_parts([(verdict, 0), (tail, 0), *warnings, *helps], width)
     room = width - cell_len(shortest + SEPARATOR)  # else they in short forms, the verdict cut to the rest
     if verdict and room >= LEAST_CUT:
-        return fit_parts([(fit_end(verdict, room), 0), (shortest, 0), *warnings, *helps], width)
+        return fit_parts([(clause_cut(verdict, room), 0), (shortest, 0), *warnings, *helps], width)
     return fit_parts([(_together(together, _forms(hidden), width), 0), *warnings, *helps], width)
 
 

@@ -64,9 +64,11 @@ class StackView:
         self.trim_verdicts = trim_verdicts or {}
         """The TRIM screen's verdict word by mountpoint, worst first (empty until the TRIM facts are read)."""
         self.filter_text = ""
-        """Only the top-level rows with a match anywhere below them (`/` on the Stack screen); the rows
-        that match themselves carry the filter's words (`StackRow.marks`)."""
+        """Only the rows that match (`/` on the Stack screen), the rows they rest on and the rows on them
+        (`_kept`); the rows that match themselves carry the filter's words (`StackRow.marks`)."""
         self._counts: tuple[int, int] | None = None
+        self._reaches: dict[tuple[str, bool], bool] = {}
+        self._trims: dict[str, MountTrim] | None = None
 
     def _own_match(self, kname: str) -> bool:
         """Whether the device itself (its name, kernel name, type, filesystem or a mountpoint) matches."""
@@ -80,26 +82,62 @@ class StackView:
         return tuple(self.filter_text.split()) if found and self.filter_text else ()
 
     def _device_matches(self, kname: str, seen: set[str], down: bool) -> bool:
-        """Whether `kname` or any device above it (below it when `down`) matches the filter."""
+        """Whether `kname` or any device above it (below it when `down`) matches the filter (remembered per
+        filter: every row of the tree asks it of the rows under it)."""
         if kname in seen or kname not in self.host.devices:
             return False
+        known = self._reaches.get((kname, down))
+        if known is not None:
+            return known
         seen.add(kname)
-        if self._own_match(kname):
-            return True
         nexts = self.host.parents(kname) if down else self.host.children(kname)
-        return any(self._device_matches(k, seen, down) for k in nexts)
+        found = self._own_match(kname) or any(self._device_matches(k, seen, down) for k in nexts)
+        self._reaches[(kname, down)] = found
+        return found
+
+    def _mount_match(self, mountpoint: str) -> bool:
+        """Whether a mountpoint row itself matches the filter (its path, its device's type, its filesystem
+        type or its TRIM word: what the row shows)."""
+        trims = self._mount_trims()
+        trim = trims.get(mountpoint)
+        if trim is None:
+            return False
+        word = verdict_text(trim.reach.verdict, self.trim_verdicts.get(mountpoint))
+        kind = self.host.devices[trim.kname].kind if trim.kname in self.host.devices else ""
+        return matches(self.filter_text, mountpoint, kind, trim.fstype, word)
+
+    def _mount_trims(self) -> dict[str, MountTrim]:
+        """Every mounted filesystem's TRIM reach by mountpoint, read once per view."""
+        if self._trims is None:
+            self._trims = {trim.mountpoint: trim for trim in mount_trims(self.host)}
+        return self._trims
+
+    def _under_match(self, key: str) -> bool:
+        """Whether the row `key` or a row above it matches the filter itself: the rows under it are then
+        its stack (what sits on a matching device, or what a matching mountpoint rests on), kept whole."""
+        for part in key.split(SEPARATOR):
+            if part.startswith(MOUNT_PREFIX):
+                if self._mount_match(part[len(MOUNT_PREFIX):]):
+                    return True
+            elif part in self.host.devices and self._own_match(part):
+                return True
+        return False
 
     def _kept(self, rows: list[StackRow]) -> list[StackRow]:
+        """The rows a filter keeps, at any level: a row that matches, a row with a match under it (the
+        parents of a match, so no match shows without them), and everything under a match; siblings kept
+        for nothing else are left out, as k9s and lazygit leave out what does not match."""
         if not self.filter_text:
             return rows
+        down = self.mode == MOUNTS_DOWN
         kept = []
         for row in rows:
-            if row.key.startswith(MOUNT_PREFIX):
+            if row.key.startswith(MOUNT_PREFIX) and SEPARATOR not in row.key:
                 mounted = self.host.mount_for_path(row.key[len(MOUNT_PREFIX):])
                 found = bool(row.marks) or bool(
                     mounted and mounted.kname and self._device_matches(mounted.kname, set(), True))
             else:
-                found = self._device_matches(row.key, set(), False)
+                found = self._device_matches(row.key.rsplit(SEPARATOR, 1)[-1], set(), down)
             if found:
                 kept.append(row)
         return kept
@@ -119,27 +157,31 @@ class StackView:
 
     def mount_row(self, trim: MountTrim) -> StackRow:
         """A row for a mountpoint at the top of the mounts-down view (its device is the row beneath it
-        and the details' title, so its MOUNTPOINTS cell stays empty and the names get the room)."""
+        and the details' title, so its MOUNTPOINTS cell stays empty and the names get the room). TYPE is
+        its device's layer type, as lsblk's TYPE and the disks-up view say it (`crypt`, `lvm`, `part`),
+        FSTYPE the filesystem: TYPE repeated `ext4` from FSTYPE (newuser15)."""
         device = self.host.devices[trim.kname]
         trim_word = verdict_text(trim.reach.verdict, self.trim_verdicts.get(trim.mountpoint))
-        found = bool(self.filter_text) and matches(self.filter_text, trim.mountpoint, trim.fstype, trim_word)
-        return StackRow(key=MOUNT_PREFIX + trim.mountpoint, name=trim.mountpoint, kind=trim.fstype,
+        found = bool(self.filter_text) and self._mount_match(trim.mountpoint)
+        return StackRow(key=MOUNT_PREFIX + trim.mountpoint, name=trim.mountpoint, kind=device.kind,
                         size=human_bytes(device.size_bytes.value), trim=trim_word, fstype=trim.fstype,
                         mounts="", has_children=True, emphasis="bold cyan",
                         extra=device_extra(device),  # its device's, as its size is: no blank cell
                         marks=self._marks(found))
 
     def children(self, key: str | None) -> list[StackRow]:
-        """Rows under `key` (None for the top level)."""
+        """Rows under `key` (None for the top level); with a filter, those it keeps (`_kept`)."""
         if self.mode == MOUNTS_DOWN:
             rows = self._down_children(key)
-            return self._kept(rows) if key is None else rows
-        if key is None:
-            return self._kept([self.device_row(k, k, bool(self.host.children(k))) for k in self.host.roots()])
-        kname = key.rsplit(SEPARATOR, 1)[-1]
-        return [self.device_row(f"{key}{SEPARATOR}{child}", child,
-                                bool(self.host.children(child)))
-                for child in self.host.children(kname)]
+        elif key is None:
+            rows = [self.device_row(k, k, bool(self.host.children(k))) for k in self.host.roots()]
+        else:
+            kname = key.rsplit(SEPARATOR, 1)[-1]
+            rows = [self.device_row(f"{key}{SEPARATOR}{child}", child, bool(self.host.children(child)))
+                    for child in self.host.children(kname)]
+        if not self.filter_text or (key is not None and self._under_match(key)):
+            return rows
+        return self._kept(rows)
 
     def _worst_first(self, trims: list[MountTrim]) -> list[MountTrim]:
         """Mountpoints in the TRIM screen's order (`trim_verdicts` is in it); before the TRIM facts are
