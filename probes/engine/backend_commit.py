@@ -36,6 +36,11 @@ DB_BYTES_MAX = 64 << 20
 """Past this the leaves reuse pages from the file's start (bbolt's freelist after etcd compacts), so the
 scratch space stays bounded (a run with smaller WAL segments bounds it at their size, at least DB_MIN)."""
 DB_MIN = 4 << 20
+BATCH_LIMIT = 10_000
+"""etcd's defaultBatchLimit (server/mvcc/backend): a commit starts once this many puts are pending, before
+its 100 ms tick. Here the puts pending at a tick are committed in batches of at most this many, back to
+back, so a closed loop on a fast device never writes one commit of unbounded size (nor grows the db past
+what the space check counts)."""
 DB_START = 1 << 20
 KV_OVERHEAD = 64
 """A key's revision, the mvccpb.KeyValue fields and bbolt's element header around a put's value."""
@@ -158,9 +163,10 @@ class BackendCommitter:
             time.sleep(max(0.0, tick - time.monotonic()))
             tick += interval_s
             pending = self.cells[0] - committed
-            if pending > 0:
-                committed += pending
-                self.db.commit(pending, samples.setdefault(int(self.cells[1]), []).append)
+            while pending > 0:
+                batch = min(pending, BATCH_LIMIT)
+                committed, pending = committed + batch, pending - batch
+                self.db.commit(batch, samples.setdefault(int(self.cells[1]), []).append)
         data = json.dumps({str(k): v for k, v in samples.items()}).encode()
         while data:
             data = data[os.write(writer, data):]
