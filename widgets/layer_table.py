@@ -13,6 +13,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable
 
 from .cell_updates import update_cells
+from .fit_text import middle_ellipsis, path_ellipsis
 
 LABEL_WIDTH = 22
 """The attribute column's widest; it is as wide as the widest label shown when that is less."""
@@ -51,6 +52,29 @@ def wrapped_height(text: str, width: int) -> int:
             line = line.expandtabs(8)
         lines += 1 if cell_len(line) <= width else len(divide_line(line, width, fold=True)) + 1
     return lines
+
+
+def split_title(title: str, label_width: int, value_width: int) -> tuple[str, str]:
+    """A group title as its attribute cell and the rest beside it in the value cell: whole in the attribute
+    cell when it fits there, else its words that fit there and the rest after them ("filesystem on" and the
+    mountpoint), a path in that rest cut at a "/" with an ellipsis only where the value cell is too narrow
+    (a title cut to the attribute column read `filesystem on /tmp/new` with 80 free columns, newuser16)."""
+    if cell_len(title) <= label_width:
+        return title, ""
+    head = ""
+    for word in title.split(" "):
+        joined = f"{head} {word}" if head else word
+        if cell_len(joined) > label_width:
+            break
+        head = joined
+    rest = title[len(head):].lstrip(" ")
+    if cell_len(rest) <= value_width:
+        return head, rest
+    words = rest.rsplit(" ", 1)
+    if len(words) == 2 and words[1].startswith("/") and cell_len(words[0]) + 1 + 3 <= value_width:
+        return head, f"{words[0]} {path_ellipsis(words[1], value_width - cell_len(words[0]) - 1)}"
+    cut = path_ellipsis if rest.startswith("/") else middle_ellipsis
+    return head, cut(rest, value_width)
 
 
 def _path_pieces(word: str) -> list[str]:
@@ -175,7 +199,9 @@ class LayerTable(DataTable):
         cell of every row once more just to measure it)."""
         lines = []
         for group_index, group in enumerate(self._groups):
-            lines.append(_Line(f"group-{group_index}", group.title, 1, ((), (), True), title=True))
+            head, rest = split_title(group.title, label_width, value_width)
+            lines.append(_Line(f"group-{group_index}", head, 1, ((rest,) if rest else (), (), True),
+                               title=True))
             for row_index, row in enumerate(group.rows):
                 extra = self.extra_text(row)
                 value = tuple(wrap_value(row.value, value_width))
@@ -193,7 +219,7 @@ class LayerTable(DataTable):
     def _value_cell(line: _Line) -> Text | str:
         value, under, known = line.value
         if line.title:
-            return ""
+            return Text(value[0], style="bold reverse") if value else ""
         cell = Text("\n".join(value), style="" if known else "italic yellow", overflow="fold")
         if under:
             cell.append("\n" + "\n".join(under), style="dim")
