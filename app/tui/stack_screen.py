@@ -242,16 +242,18 @@ class StackScreen(SnapshotScreen):
     def _hidden_part(self) -> list[Part]:
         """The extra columns the tree leaves out for want of width, named (as the Monitor does), so a user
         knows a wider terminal shows them: shortened to fit the line ("+4 hidden: ROTA, SCHED …", then
-        "+4 hidden"), left out only when even that does not fit before "F1 help"."""
+        "+4 hidden"; one column keeps its name: "+1 hidden: DISC-GRAN"), left out only when even that does
+        not fit before "F1 help"."""
         hidden = self.query_one(StackTree).hidden_extra()
         count = f"+{len(hidden)} hidden" if hidden else ""
-        self.query_one(StackStatus).note = count  # kept beside a long verdict, which is cut instead
+        named = f"{count}: {', '.join(hidden)}"
+        short = named if len(hidden) == 1 else count  # one column is named even beside a long verdict
+        self.query_one(StackStatus).note = short  # kept beside a long verdict, which is cut instead
         if not hidden:
             return []
-        named = f"{count}: {', '.join(hidden)}"
-        forms = [f"{named} (a wider terminal shows them)", named]
+        forms = [f"{named} (a wider terminal shows {'it' if len(hidden) == 1 else 'them'})", named]
         forms += [f"{count}: {', '.join(hidden[:shown])} …" for shown in range(len(hidden) - 1, 0, -1)]
-        return [((*forms, count), 4)]
+        return [(tuple(dict.fromkeys([*forms, short])), 4)]
 
     def on_resize(self) -> None:
         self._size_panes()

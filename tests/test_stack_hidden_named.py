@@ -1,0 +1,30 @@
+"""One extra column left out is named on the Stack status line even beside a long verdict: `+1 hidden`
+alone did not say which (newuser16 #11)."""
+
+from __future__ import annotations
+
+from conftest import fixture_root
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.widgets import StackTree
+from diskdoctor.widgets.status_line import StatusLine
+
+
+async def test_a_single_hidden_column_is_named_beside_a_long_verdict() -> None:
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        named = []
+        for width in range(80, 200, 3):
+            await pilot.resize_terminal(width, 24)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            await pilot.pause()
+            hidden = app.screen.query_one(StackTree).hidden_extra()
+            if len(hidden) != 1:
+                continue
+            for _ in range(4):  # the rows whose verdicts are long as well as the short ones
+                status = str(app.screen.query_one(StatusLine).render())
+                assert f"+1 hidden: {hidden[0]}" in status, (width, status)
+                named.append(width)
+                await pilot.press("down")
+                await pilot.pause()
+        assert named
