@@ -323,13 +323,14 @@ class AdviceScreen(Screen[None]):
             return HISTORY_MARK + figure_first(title.removesuffix(NOT_MOUNTED))
         return figure_first(title)
 
-    def _list_needs(self) -> int:
+    def _list_needs(self, whole: bool = False) -> int:
         """The list's width with every title and single subject whole (a merged list of subjects needs
-        its count and first subject)."""
+        its count and first subject; `whole`: every subject of it, on one line)."""
         title = max((cell_len(self._title_of(row)) for row in self.rows), default=TITLE_MIN_CELLS)
         if self.subject is not None:  # narrowed to one subject: no subjects column
             return LIST_BORDER_CELLS + self._scrollbar_cells() + SEV_CELLS + 2 * CELL_PADDING + title
-        subjects = max((_subjects_needs(row) for row in self.rows), default=SUBJECTS_MIN_CELLS)
+        needs = (cell_len(row.subjects_text) if whole else _subjects_needs(row) for row in self.rows)
+        subjects = max(needs, default=SUBJECTS_MIN_CELLS)
         return (LIST_BORDER_CELLS + self._scrollbar_cells() + SEV_CELLS + 3 * CELL_PADDING + title
                 + max(subjects, cell_len(self._subjects_header())))
 
@@ -353,8 +354,9 @@ class AdviceScreen(Screen[None]):
         return min(max(longest + CARD_PADDING + SCROLLBAR_CELLS, DETAILS_MIN_CELLS), DETAILS_MAX_CELLS)
 
     def _size_panes(self) -> None:
-        """Side by side, the details get the width they need and the list the rest; when both cannot be
-        whole, the details shrink so that the list is whole while the card's commands stay whole, or, when
+        """Side by side, the list gets the width its rows need (every subject of a merged row on its line
+        where the details keep what they need) and the details the rest; when both cannot be whole, the
+        details shrink so that the list is whole while the card's commands stay whole, or, when
         the list cannot be whole, so that it keeps LIST_COMFORT_CELLS (DETAILS_MIN_CELLS at the least)."""
         if not self.is_mounted:
             return
@@ -373,9 +375,10 @@ class AdviceScreen(Screen[None]):
         if stacked:  # titles cut beside the card: the card under the short list, the titles get the width
             table.styles.width = details.styles.width = None
             return
-        if spare >= needs:
-            wanted = needs
-        elif spare >= core:  # the list whole, the card's prose and evidence wrap a little more
+        roomy = width - self._list_needs(whole=True)  # beside a list with every row on one line, whole
+        if roomy >= needs:  # the list as wide as its rows, the details the rest (as k9s sizes its panes)
+            wanted = roomy
+        elif spare >= needs or spare >= core:
             wanted = spare
         else:  # the list cannot be whole: the card as it needs it, unless the list gets too narrow
             wanted = next((cells for cells in (needs, core) if width - cells >= LIST_COMFORT_CELLS),
@@ -411,7 +414,8 @@ class AdviceScreen(Screen[None]):
             whole = room + CELL_PADDING
             heights = plan_rows(titles, [("",)] * len(titles), whole, 0, spare, whole).heights
             return (SEV_CELLS, whole, 0, 0), heights
-        if title + subjects + CELL_PADDING + ids <= room:  # everything whole: the rest to the subjects
+        if title + subjects + CELL_PADDING <= room:  # everything whole: the rest to the subjects
+            ids = ids if title + subjects + CELL_PADDING + ids <= room else 0  # the id where it fits
             return (SEV_CELLS, title, room - CELL_PADDING - ids - title, ids), one
         needs = max((_subjects_needs(row) for row in self.rows), default=SUBJECTS_MIN_CELLS)
         least = max(min(needs, max(SUBJECTS_MIN_CELLS, int(room * SUBJECT_SHARE))), header)
