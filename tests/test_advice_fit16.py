@@ -45,3 +45,24 @@ async def test_at_200x60_the_list_is_as_wide_as_its_rows_and_the_fix_commands_do
         assert card >= longest + 2, (table.outer_size.width, details.size.width, card, longest)
         subjects = [str(cell).replace("\n", " ") for cell in table.get_column("subject")]
         assert f"2: {EXT4}, {TMPFS}" in subjects, subjects  # a merged row on one line, whole
+
+
+async def test_at_80x24_the_summary_keeps_whole_phrases() -> None:
+    """newuser16 #4 at 80x24: `13 findings: 1 crit, 7 warn, 5 info in 12 rows, worst first, saved runs on`
+    (the rest, "unmounted filesystems last · this host (/)", was gone, with no ellipsis)."""
+    findings = _newuser16()
+    findings.append(Finding("ETCD-FSYNC-P99", Severity.CRIT, "/gone", "WAL p99 40 ms on /gone", history=True))
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _listed(app, pilot, findings)
+        summary = screen.query_one("#advice-summary")
+        line = str(summary.render())
+        assert len(line) <= summary.content_size.width, line
+        assert line.startswith("14 findings: 2 crit, 8 warn, 4 info") and line.endswith(" · test"), line
+        phrases = line.split(" · ")[1:-1]
+        assert all(phrase in ("13 rows, worst first", "13 rows", "unmounted last",
+                              "saved runs on unmounted filesystems last") for phrase in phrases), line
+    async with DiskDoctorApp(fixture_root("lab-ssd")).run_test(size=(200, 60)) as pilot:
+        screen = await _listed(pilot.app, pilot, findings)
+        line = str(screen.query_one("#advice-summary").render())
+        assert "13 rows, worst first · saved runs on unmounted filesystems last · test" in line, line

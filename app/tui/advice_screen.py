@@ -12,7 +12,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import ELLIPSIS, figure_first, fit_words, path_ellipsis
+from diskdoctor.widgets.fit_text import ELLIPSIS, Part, figure_first, fit_words, part_text, path_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.status_line import StatusLine
@@ -124,7 +124,7 @@ class AdviceScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
-        yield Static(id="advice-summary")
+        yield SummaryLine(id="advice-summary")
         with Horizontal(id="advice-body"):
             yield FittedTable(id="advice-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="advice-details"):
@@ -173,13 +173,7 @@ class AdviceScreen(Screen[None]):
             self.refresh_bindings()
         self.findings = [finding for row in self.all_rows for finding in _expanded(row, message.findings)]
         self.rows = self._filtered()
-        summary = Text(summary_line(message.findings), "bold")
-        if len(self.all_rows) < len(message.findings):
-            summary.append(f" in {len(self.all_rows)} rows, worst first")
-        if any(row.finding.history for row in self.all_rows):
-            summary.append(", saved runs on unmounted filesystems last")
-        summary.append(f" · {message.label}", "dim")
-        self.query_one("#advice-summary", Static).update(summary)
+        self.query_one("#advice-summary", SummaryLine).say(*self._summary_parts(message))
         self.query_one("#advice-card", FindingCard).display = False
         self._widths = ()
         self._fill_table()
@@ -190,6 +184,18 @@ class AdviceScreen(Screen[None]):
             self.query_one("#advice-table", DataTable).focus()
         else:
             self.query_one("#advice-details-title", Static).update("No findings")
+
+    def _summary_parts(self, message: AdviceReady) -> list[Part]:
+        """The summary line's phrases: the counts first, then where the findings come from, then how the
+        rows are ordered; a narrow line shortens and drops whole phrases, never cuts one (newuser16 #4)."""
+        parts: list[Part] = [(summary_line(message.findings), 0)]
+        if len(self.all_rows) < len(message.findings):
+            rows = len(self.all_rows)
+            parts.append(((f"{rows} rows, worst first", f"{rows} rows"), 2))
+        if any(row.finding.history for row in self.all_rows):
+            parts.append((("saved runs on unmounted filesystems last", "unmounted last"), 3))
+        parts.append((message.label, 1))
+        return parts
 
     def _in_scope(self) -> list[MergedFinding]:
         """The rows about the chosen subject (every row when none is chosen)."""
@@ -550,6 +556,19 @@ def fit_title(text: str, width: int) -> str:
             return f"{head} {ELLIPSIS}" if cell_len(head) + 2 <= width else fit_words(head, width)
         break
     return fit_words(" ".join(words), width)
+
+
+class SummaryLine(StatusLine):
+    """The Advice summary: its phrases fitted as the status line fits its parts, bold but for the last
+    (where the findings come from), which is dim."""
+
+    def render(self) -> Text:
+        text = super().render()
+        label = part_text(self.parts[-1]) if len(self.parts) > 1 else ""
+        text.stylize("bold", 0, len(text))
+        if label and text.plain.endswith(label):
+            text.stylize("not bold dim", len(text) - len(label))
+        return text
 
 
 class SlashWrapped:
