@@ -66,3 +66,19 @@ async def test_at_80x24_the_summary_keeps_whole_phrases() -> None:
         screen = await _listed(pilot.app, pilot, findings)
         line = str(screen.query_one("#advice-summary").render())
         assert "13 rows, worst first · saved runs on unmounted filesystems last · test" in line, line
+
+
+async def test_in_the_all_view_a_long_title_wraps_before_a_short_subjects_list() -> None:
+    """newuser16 #2 with `a` at 200x60: the Finding column was 150 wide for one long title while the
+    Subjects column, about 30, wrapped `2: /tmp/newuser16-ext4mnt,` / `/tmp/newuser16-tmpfs`."""
+    long = ("not mounted now · WAL p99 40.0 ms ≥ 10 ms on /tmp/newuser16-gone-xfs: FAIL, from a saved run of "
+            "etcd's WAL model at 50/s steady, 250 samples, 5 s (run 20)")
+    findings = _newuser16()[:3] + [Finding("ETCD-FSYNC-P99", Severity.CRIT, "/tmp/newuser16-gone-xfs", long)]
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await _listed(app, pilot, findings)
+        table = screen.query_one("#advice-table", DataTable)
+        subjects = [str(cell) for cell in table.get_column("subject")]
+        assert f"2: {EXT4}, {TMPFS}" in subjects, subjects  # on one line
+        titles = [str(cell).replace("\n", " ") for cell in table.get_column("title")]
+        assert long in titles, titles  # whole, on two lines
