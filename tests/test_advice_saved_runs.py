@@ -106,4 +106,5 @@ async def test_a_run_on_a_filesystem_not_mounted_now_says_so_first_at_every_widt
         assert not any(title.startswith("not mounted") for title, row in zip(titles, screen.rows, strict=True)
                        if GONE not in row.subjects)
         summary = str(screen.query_one("#advice-summary", Static).render())
-        assert "saved runs on unmounted filesystems last" in summary
+        if size[0] > 80:  # at 80 the phrase gives way whole to the counts and the source (adv8)
+            assert "saved runs on unmounted filesystems last" in summary

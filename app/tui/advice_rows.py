@@ -188,8 +188,9 @@ def plan_rows(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: in
     hold them all, else none (a column never mixes wrapped rows with rows cut "…"). Of the widths tried,
     the one with the least of the titles cut away (a path the row's Subjects cell shows counts short:
     named_elsewhere), then of single subjects, then the fewest subjects of merged rows hidden, then the
-    fewest second lines: a title wider than its column, or a merged list, goes on a second line where the
-    list has lines to spare, and the blank columns go to whichever column is cut."""
+    fewest second lines, then the fewest Subjects cells on two lines (a title wraps before a short list of
+    subjects does: newuser16 #2): a title wider than its column, or a merged list, goes on a second line
+    where the list has lines to spare, and the blank columns go to whichever column is cut."""
     longest = max((cell_len(title) for title in titles), default=least_title)
     high = max(min(longest, room - least_subjects), 1)
     low = max(min(least_title, high), 1)
@@ -226,7 +227,7 @@ def _keep(text: str, width: int) -> str:
 def _try(titles: Sequence[str], subjects: Sequence[Sequence[str]], width: int, subjects_width: int,
          spare_lines: int) -> tuple[RowPlan, tuple[int, ...]]:
     heights: list[int] = []
-    titles_cut = singles_cut = hidden = 0
+    titles_cut = singles_cut = hidden = subjects_wrapped = 0
     weighed = [named_elsewhere(title, tuple(row)) for title, row in zip(titles, subjects, strict=True)]
     wanted = [min(ROW_LINES, max(title_lines(title, width), _subject_needs(tuple(row), subjects_width)))
               for title, row in zip(weighed, subjects, strict=True)]
@@ -239,14 +240,15 @@ def _try(titles: Sequence[str], subjects: Sequence[Sequence[str]], width: int, s
     for title, row, lines in zip(weighed, subjects, wanted if wrap else [1] * len(wanted), strict=True):
         heights.append(lines)
         titles_cut += title_cut(title, width, lines)
-        shown = subject_lines(tuple(row), subjects_width, lines if subjects_wrap else 1)[1]
+        drawn, shown = subject_lines(tuple(row), subjects_width, lines if subjects_wrap else 1)
+        subjects_wrapped += len(drawn) > 1
         if len(row) == 1:
             singles_cut += 0 if shown else max(cell_len(row[0]) - subjects_width, 0)
         else:
             hidden += len(row) - shown
     extra = sum(heights) - len(heights)
     plan = RowPlan(width, subjects_width, tuple(heights), subjects_wrap)
-    return plan, (titles_cut, singles_cut, hidden, extra, -width)
+    return plan, (titles_cut, singles_cut, hidden, extra, subjects_wrapped, -width)
 
 
 @lru_cache(maxsize=8192)

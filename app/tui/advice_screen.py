@@ -12,7 +12,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import ELLIPSIS, figure_first, fit_words, path_ellipsis
+from diskdoctor.widgets.fit_text import ELLIPSIS, Part, figure_first, fit_words, part_text, path_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.status_line import StatusLine
@@ -124,7 +124,7 @@ class AdviceScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
-        yield Static(id="advice-summary")
+        yield SummaryLine(id="advice-summary")
         with Horizontal(id="advice-body"):
             yield FittedTable(id="advice-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="advice-details"):
@@ -173,13 +173,7 @@ class AdviceScreen(Screen[None]):
             self.refresh_bindings()
         self.findings = [finding for row in self.all_rows for finding in _expanded(row, message.findings)]
         self.rows = self._filtered()
-        summary = Text(summary_line(message.findings), "bold")
-        if len(self.all_rows) < len(message.findings):
-            summary.append(f" in {len(self.all_rows)} rows, worst first")
-        if any(row.finding.history for row in self.all_rows):
-            summary.append(", saved runs on unmounted filesystems last")
-        summary.append(f" · {message.label}", "dim")
-        self.query_one("#advice-summary", Static).update(summary)
+        self.query_one("#advice-summary", SummaryLine).say(*self._summary_parts(message))
         self.query_one("#advice-card", FindingCard).display = False
         self._widths = ()
         self._fill_table()
@@ -190,6 +184,18 @@ class AdviceScreen(Screen[None]):
             self.query_one("#advice-table", DataTable).focus()
         else:
             self.query_one("#advice-details-title", Static).update("No findings")
+
+    def _summary_parts(self, message: AdviceReady) -> list[Part]:
+        """The summary line's phrases: the counts first, then where the findings come from, then how the
+        rows are ordered; a narrow line shortens and drops whole phrases, never cuts one (newuser16 #4)."""
+        parts: list[Part] = [(summary_line(message.findings), 0)]
+        if len(self.all_rows) < len(message.findings):
+            rows = len(self.all_rows)
+            parts.append(((f"{rows} rows, worst first", f"{rows} rows"), 2))
+        if any(row.finding.history for row in self.all_rows):
+            parts.append((("saved runs on unmounted filesystems last", "unmounted last"), 3))
+        parts.append((message.label, 1))
+        return parts
 
     def _in_scope(self) -> list[MergedFinding]:
         """The rows about the chosen subject (every row when none is chosen)."""
@@ -323,13 +329,14 @@ class AdviceScreen(Screen[None]):
             return HISTORY_MARK + figure_first(title.removesuffix(NOT_MOUNTED))
         return figure_first(title)
 
-    def _list_needs(self) -> int:
+    def _list_needs(self, whole: bool = False) -> int:
         """The list's width with every title and single subject whole (a merged list of subjects needs
-        its count and first subject)."""
+        its count and first subject; `whole`: every subject of it, on one line)."""
         title = max((cell_len(self._title_of(row)) for row in self.rows), default=TITLE_MIN_CELLS)
         if self.subject is not None:  # narrowed to one subject: no subjects column
             return LIST_BORDER_CELLS + self._scrollbar_cells() + SEV_CELLS + 2 * CELL_PADDING + title
-        subjects = max((_subjects_needs(row) for row in self.rows), default=SUBJECTS_MIN_CELLS)
+        needs = (cell_len(row.subjects_text) if whole else _subjects_needs(row) for row in self.rows)
+        subjects = max(needs, default=SUBJECTS_MIN_CELLS)
         return (LIST_BORDER_CELLS + self._scrollbar_cells() + SEV_CELLS + 3 * CELL_PADDING + title
                 + max(subjects, cell_len(self._subjects_header())))
 
@@ -353,8 +360,9 @@ class AdviceScreen(Screen[None]):
         return min(max(longest + CARD_PADDING + SCROLLBAR_CELLS, DETAILS_MIN_CELLS), DETAILS_MAX_CELLS)
 
     def _size_panes(self) -> None:
-        """Side by side, the details get the width they need and the list the rest; when both cannot be
-        whole, the details shrink so that the list is whole while the card's commands stay whole, or, when
+        """Side by side, the list gets the width its rows need (every subject of a merged row on its line
+        where the details keep what they need) and the details the rest; when both cannot be whole, the
+        details shrink so that the list is whole while the card's commands stay whole, or, when
         the list cannot be whole, so that it keeps LIST_COMFORT_CELLS (DETAILS_MIN_CELLS at the least)."""
         if not self.is_mounted:
             return
@@ -373,9 +381,10 @@ class AdviceScreen(Screen[None]):
         if stacked:  # titles cut beside the card: the card under the short list, the titles get the width
             table.styles.width = details.styles.width = None
             return
-        if spare >= needs:
-            wanted = needs
-        elif spare >= core:  # the list whole, the card's prose and evidence wrap a little more
+        roomy = width - self._list_needs(whole=True)  # beside a list with every row on one line, whole
+        if roomy >= needs:  # the list as wide as its rows, the details the rest (as k9s sizes its panes)
+            wanted = roomy
+        elif spare >= needs or spare >= core:
             wanted = spare
         else:  # the list cannot be whole: the card as it needs it, unless the list gets too narrow
             wanted = next((cells for cells in (needs, core) if width - cells >= LIST_COMFORT_CELLS),
@@ -411,7 +420,8 @@ class AdviceScreen(Screen[None]):
             whole = room + CELL_PADDING
             heights = plan_rows(titles, [("",)] * len(titles), whole, 0, spare, whole).heights
             return (SEV_CELLS, whole, 0, 0), heights
-        if title + subjects + CELL_PADDING + ids <= room:  # everything whole: the rest to the subjects
+        if title + subjects + CELL_PADDING <= room:  # everything whole: the rest to the subjects
+            ids = ids if title + subjects + CELL_PADDING + ids <= room else 0  # the id where it fits
             return (SEV_CELLS, title, room - CELL_PADDING - ids - title, ids), one
         needs = max((_subjects_needs(row) for row in self.rows), default=SUBJECTS_MIN_CELLS)
         least = max(min(needs, max(SUBJECTS_MIN_CELLS, int(room * SUBJECT_SHARE))), header)
@@ -546,6 +556,19 @@ def fit_title(text: str, width: int) -> str:
             return f"{head} {ELLIPSIS}" if cell_len(head) + 2 <= width else fit_words(head, width)
         break
     return fit_words(" ".join(words), width)
+
+
+class SummaryLine(StatusLine):
+    """The Advice summary: its phrases fitted as the status line fits its parts, bold but for the last
+    (where the findings come from), which is dim."""
+
+    def render(self) -> Text:
+        text = super().render()
+        label = part_text(self.parts[-1]) if len(self.parts) > 1 else ""
+        text.stylize("bold", 0, len(text))
+        if label and text.plain.endswith(label):
+            text.stylize("not bold dim", len(text) - len(label))
+        return text
 
 
 class SlashWrapped:
