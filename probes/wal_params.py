@@ -87,11 +87,9 @@ class WalParams:
         segment (at least `size`, what the closed loop writes, as etcd keeps segments until it purges
         them) plus the backend's db file with the growth bbolt allocates past it."""
         if self.format == "etcd":
-            from .engine.backend_commit import BATCH_LIMIT, DB_GROW_BYTES, DB_START, leaf_bytes
+            from .engine.backend_commit import DB_GROW_BYTES
 
-            # its pages (or one whole batch's leaves, if larger) and bbolt's growth past them
-            largest = max(self.db_bytes, DB_START + leaf_bytes(BATCH_LIMIT, self.bs))
-            db = largest + DB_GROW_BYTES if self.commit_ms else 0
+            db = self.db_bytes + DB_GROW_BYTES if self.commit_ms else 0  # its pages and bbolt's growth
             return max(self.size, 2 * self.segment_bytes) + db
         return self.size
 

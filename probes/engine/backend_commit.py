@@ -38,9 +38,9 @@ scratch space stays bounded (a run with smaller WAL segments bounds it at their 
 DB_MIN = 4 << 20
 BATCH_LIMIT = 10_000
 """etcd's defaultBatchLimit (server/mvcc/backend): a commit starts once this many puts are pending, before
-its 100 ms tick. Here the puts pending at a tick are committed in batches of at most this many, back to
-back, so a closed loop on a fast device never writes one commit of unbounded size (nor grows the db past
-what the space check counts)."""
+its 100 ms tick. Here the puts pending at a tick are committed in batches of at most this many (fewer where
+their leaves would outgrow the db's bound), back to back, so a closed loop on a fast device never writes
+one commit of unbounded size nor grows the db past what the space check counts."""
 DB_START = 1 << 20
 KV_OVERHEAD = 64
 """A key's revision, the mvccpb.KeyValue fields and bbolt's element header around a put's value."""
@@ -48,6 +48,13 @@ FILL = 2
 """bbolt splits leaves half full: a leaf holds about half its size in values."""
 STOP_WAIT_S = 5.0
 PR_SET_PDEATHSIG = 1
+
+
+def batch_puts(bs: int, max_bytes: int) -> int:
+    """The most puts one commit takes: etcd's batch limit, or fewer where their leaves would not fit below
+    `max_bytes` (a run with small WAL segments bounds its db small)."""
+    per_put = (bs + KV_OVERHEAD) * FILL
+    return max(1, min(BATCH_LIMIT, (max_bytes - DB_START - PAGE) // per_put))
 
 
 def leaf_bytes(puts: int, bs: int) -> int:
@@ -163,8 +170,9 @@ class BackendCommitter:
             time.sleep(max(0.0, tick - time.monotonic()))
             tick += interval_s
             pending = self.cells[0] - committed
+            most = batch_puts(self.db.bs, self.db.max_bytes)
             while pending > 0:
-                batch = min(pending, BATCH_LIMIT)
+                batch = min(pending, most)
                 committed, pending = committed + batch, pending - batch
                 self.db.commit(batch, samples.setdefault(int(self.cells[1]), []).append)
         data = json.dumps({str(k): v for k, v in samples.items()}).encode()
