@@ -49,11 +49,13 @@ SPARK_CELLS = 12
 INTERVAL_S = 1.0
 NAME_CELLS = 20
 """A long device name is cut in the middle down to this before any figure is left out."""
-SORTED_NAME_CELLS = 32
-"""Sorted, the device column holds a name and the mountpoint it serves: it is cut to this (not NAME_CELLS)
-before any figure is left out, so rows stay told apart without their filesystem title rows."""
 SORTED_MOUNT_CELLS = 14
-"""A sorted row keeps this much of its mountpoint, cutting a long device name in the middle for it."""
+"""A sorted row keeps this much of its mountpoint, cutting a long device name in the middle for it. Sorted,
+the device column holds each name and its mountpoint when the figures leave room, else gives way down to
+the names alone (a name it holds stays whole; its mountpoint is cut at a "/" or left out): sorting never
+costs a figure column (newuser16)."""
+SORTED_MOUNT_LEAST = 4
+"""Narrower than this ("…/db"), a sorted row's mountpoint is left out (the name stays whole)."""
 MIN_NAME_CELLS = 8
 """The device column is as narrow as its names (filesystem titles span the row, not this column)."""
 MAX_NAME_CELLS = 72
@@ -92,11 +94,13 @@ PROCESS_LINES = 20
 WHO_EXTRA_LINES = 6
 """The pane's lines besides the processes: its heading, the table's, the unreadable note's two and the page
 cache's two."""
-DROP_FIRST = ("spark", "in_flight", "d_await", "dmb_s", "d_s", "f_await", "f_s", "rmb_s", "w_await",
-              "r_await", "r_s", "io_ticks_ms", "flushes", "discards", "sectors_read", "reads")
+DROP_FIRST = ("spark", "in_flight", "d_await", "dmb_s", "d_s", "f_await", "f_s", "rmb_s", "r_await",
+              "w_await", "r_s", "io_ticks_ms", "flushes", "discards", "sectors_read", "reads")
 """Columns left out when the table is too narrow for all, least telling first (the rest stay whole): the
 util trend (util's recent past, a picture of the util column) goes before any figure; the latencies
-outlast read MB/s (a deep stack's long names at 80 columns leave room for both latencies then)."""
+outlast read MB/s (a deep stack's long names at 80 columns leave room for both latencies then). Of a pair
+the read one goes first, the write one after it (rMB/s then r_await, then w_await): never r_await kept
+beside a hidden w_await (newuser16)."""
 
 
 @dataclass
@@ -193,10 +197,12 @@ def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, st
     one space before the mountpoint on every row (it is dim: the style sets it apart from the name)."""
     mount, more = (visible(mountpoints[0]) if mountpoints else ""), more_note(mountpoints)
     least = min(cell_len(mount), SORTED_MOUNT_CELLS) + 1 + len(more) if mount else 0  # a long name leaves it
-    name = middle_ellipsis(visible(layer.row.name), max(cells - least, cells // 2))
+    whole = visible(layer.row.name)  # a short name the column holds is never cut for its mountpoint
+    fits = cell_len(whole) if cell_len(whole) <= min(cells, NAME_CELLS) else 0
+    name = middle_ellipsis(whole, max(cells - least, cells // 2, fits))
     room = cells - cell_len(name) - 1 - len(more)
     cell = Text(name, style=style)  # type: ignore[arg-type]
-    if room >= 1 and mount:
+    if room >= min(cell_len(mount), SORTED_MOUNT_LEAST) and mount:  # not a lone "…"
         cell.append(" " + path_ellipsis(mount, room) + more, style="dim")
     return cell
 
@@ -261,6 +267,8 @@ class MonitorScreen(Screen[None]):
         self._measured_layout: tuple[object, ...] = ()
         self._wanted_name_cells = NAME_CELLS
         self._wanted_title_cells = 0
+        self._bare_name_cells = NAME_CELLS
+        """The longest device name alone: sorted, the device column gives way to figures down to it."""
         self.hidden_columns: list[str] = []
         """Headings of the columns left out for want of width (said on the status line)."""
         self._fitted_width = 0
@@ -432,6 +440,8 @@ class MonitorScreen(Screen[None]):
             wanted = min(max([MIN_NAME_CELLS, *names]), most)
             self._wanted_name_cells = max(wanted, len("device"))  # `vda /` cut it to `devic` (newuser15)
             self._wanted_title_cells = max(titles, default=0)
+            bare = [cell_len(visible(layer.row.name)) for layer in sample.layers()]
+            self._bare_name_cells = max([MIN_NAME_CELLS, len("device"), *bare])
         wanted, title = self._wanted_name_cells, self._wanted_title_cells
         figures = self._counter_cells(sample)
         if wanted != self._name_cells or figures != self._figure_cells or title != self._title_cells:
@@ -517,7 +527,9 @@ class MonitorScreen(Screen[None]):
         side.display = beside or not counters  # under the table it would take the table's rows for nothing
         room = width - (side_cells + 1 if beside else 0)
         hidden: list[str] = []
-        floor = NAME_CELLS if self.sort_key is None else SORTED_NAME_CELLS  # sorted: room for a mountpoint
+        # sorted, the name and its mountpoint give way to figures down to the names alone: sorting never
+        # costs a column (newuser16 saw d/s, dMB/s and d_await go for `loop0 /tmp/newuser16-ext4mnt`)
+        floor = NAME_CELLS if self.sort_key is None else min(self._bare_name_cells, NAME_CELLS)
         shrink = min(needed - room, name - floor) if needed > room else 0
         if shrink > 0:  # a long name is cut in the middle before any figure is left out
             columns[0] = ("device", "device", name - shrink)
