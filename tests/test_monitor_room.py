@@ -233,3 +233,12 @@ def test_a_pairs_read_column_goes_before_its_write_one() -> None:
     order = monitor_screen.DROP_FIRST
     assert order.index("r_await") < order.index("w_await")
     assert "wmb_s" not in order or order.index("rmb_s") < order.index("wmb_s")
+
+
+@pytest.mark.parametrize("cells", [30, 36, 44])
+def test_the_side_heading_cuts_its_path_at_a_slash_and_keeps_words_apart(cells: int) -> None:
+    """newuser16 #13: `/t…/newuser16-ext4mnt (ext4) on loop0 (loop)` at 120 and `…/newuser16-ext…on loop0
+    (loop)` at 80: the path is cut as a path, " on loop0 (loop)" stays whole."""
+    line = monitor_screen.heading_line("/tmp/newuser16-ext4mnt (ext4) on loop0 (loop)", cells)
+    assert len(line) <= cells and line.endswith(" (ext4) on loop0 (loop)"), line
+    assert not line.startswith("/t…"), line

@@ -202,9 +202,25 @@ def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, st
     name = middle_ellipsis(whole, max(cells - least, cells // 2, fits))
     room = cells - cell_len(name) - 1 - len(more)
     cell = Text(name, style=style)  # type: ignore[arg-type]
-    if room >= min(cell_len(mount), SORTED_MOUNT_LEAST) and mount:  # not a lone "…"
+    last = mount.rstrip("/").rsplit("/", 1)[-1]  # cut at a "/" with its last folder whole, or left out
+    least_mount = min(cell_len(mount), max(cell_len(last) + 2, SORTED_MOUNT_LEAST))  # not "/tm…mnt"
+    if mount and (room >= least_mount or (cells >= NAME_CELLS and room >= SORTED_MOUNT_LEAST)):
         cell.append(" " + path_ellipsis(mount, room) + more, style="dim")
     return cell
+
+
+def heading_line(line: str, cells: int) -> str:
+    """A line of the side pane's heading cut to `cells`: "/tmp/…/mnt (ext4) on loop0 (loop)" cuts the path at
+    its "/"s and keeps " on loop0 (loop)" whole, its words apart (newuser16: `…/newuser16-ext…on loop0`)."""
+    if cell_len(line) <= cells:
+        return line
+    title, on, name = line.rpartition(" on ")
+    if not on or not title.startswith("/"):
+        return middle_ellipsis(line, cells)
+    room = cells - cell_len(on + name)
+    if room < 3:
+        return middle_ellipsis(line, cells)
+    return labelled_path_ellipsis(title, room) + on + name
 
 
 def group_top(titles: list[int], count: int, row: int, rows: int) -> int | None:
@@ -779,7 +795,7 @@ class MonitorScreen(Screen[None]):
             who.append(line + "\n", style="dim")
         if self.has_class("-side-below"):  # as wide as the process table, every tick (notes wrap in it)
             room = self._fit_who_below(PROCESS_TABLE_CELLS)
-            cut = "\n".join(middle_ellipsis(line, room) for line in heading.splitlines())  # each line
+            cut = "\n".join(heading_line(line, room) for line in heading.splitlines())  # each line
             if cut != heading:
                 detail = self._detail(layer, cut)
         self._show("#monitor-who", who)
