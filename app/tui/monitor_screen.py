@@ -20,7 +20,7 @@ from diskdoctor.widgets.sparkline_text import sparkline
 from diskdoctor.widgets.title_row_table import TitleRowTable
 from rich.cells import cell_len
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -702,11 +702,6 @@ class MonitorScreen(Screen[None]):
         if self.sample is not None:
             self._draw_table(self.sample)
             self._draw_summary(self.sample)
-            layers = [(group.group.title, layer.row) for group in self.sample.groups
-                      for layer in group.layers]
-            kept = {row.kname for title, row in layers
-                    if matches(message.text, title) or matches(message.text, row.name, row.kname, row.kind)}
-            message.bar.counted(len(kept), len({row.kname for _, row in layers}))
 
     def _sorted_rows(self, sample: MonitorSample, live: bool,
                      device_cells: int) -> tuple[list[str], dict[str, dict[str, Text]]]:
@@ -906,10 +901,18 @@ class MonitorScreen(Screen[None]):
         self._show("#monitor-summary", Text(" · ".join(parts)))
         width = max(self.size.width - STATUS_PADDING_CELLS, 1)
         status = [hidden_note(self.hidden_columns, width, self._in_details())] if self.hidden_columns else []
-        if self.filter_text:
+        said_filter = False
+        if self.filter_text:  # said once: on the filter line, on the status line only while it is typed
             shown = {key.rsplit("|", 1)[1] for key in self._row_keys if not key.startswith("group|")}
             devices = {layer.row.kname for layer in sample.layers()}
-            status.insert(0, filter_note(self.filter_text, len(shown), len(devices), "devices"))
+            note = filter_note(self.filter_text, len(shown), len(devices), "devices")
+            bar = self.query_one(FilterBar)
+            words = (note.removesuffix(" · Esc clears"),)
+            if bar.words != words or bar.kept != (len(shown), len(devices)):
+                bar.counted(len(shown), len(devices), words)
+            said_filter = isinstance(self.focused, FilterBar)
+            if said_filter:
+                status.insert(0, note)
         status += [sample.note] if sample.note else []
         if self.sort_key is not None:
             status.append(f"sorted by {self.sort_key}, largest first (o: next column)")
@@ -923,13 +926,21 @@ class MonitorScreen(Screen[None]):
             status.append("paused (p resumes)")
         elif self.root.live:
             status.append(f"every {self.interval:g} s · {self.hotplug_note}")
-        first = 1 + bool(self.hidden_columns and self.filter_text)  # what the table leaves out comes first
+        first = 1 + bool(self.hidden_columns and said_filter)  # what the table leaves out comes first
         below = self._fold_said = fold_note(self.query_one("#monitor-table", DataTable))
         if below:  # and the rows below the fold
-            status.insert(first if self.hidden_columns or self.filter_text else 0, below)
-            first = first + 1 if self.hidden_columns or self.filter_text else 1
+            status.insert(first if self.hidden_columns or said_filter else 0, below)
+            first = first + 1 if self.hidden_columns or said_filter else 1
         parts = [(part, 0 if index < first else 1) for index, part in enumerate(status)]
         self._show("#monitor-status", Text(fit_parts(parts, width)))
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The filter line took or gave up the focus: the status line says the filter only while it is typed
+        (then the filter line says it: once, as on Stack)."""
+        if self.sample is not None and self.filter_text:
+            self._draw_summary(self.sample)
+
+    on_descendant_blur = on_descendant_focus
 
     def actions_not_here(self) -> frozenset[str]:
         """Pause only where something ticks, and watch only where processes run (the live host): on a
