@@ -92,7 +92,8 @@ async def test_monitor_filter_keeps_its_rows_and_cursor_tick_after_tick() -> Non
         await pilot.pause()
         assert screen._row_keys == CRYPT and table.row_count == len(CRYPT) < every
         assert screen.focused is table
-        assert status_of(app, "#monitor-status").startswith("filter 'crypt': 4 of 37 devices · Esc clears")
+        assert screen.query_one(FilterBar).summary == "filter 'crypt': 4 of 37 devices · Esc clears"
+        assert "filter" not in status_of(app, "#monitor-status")  # said once (newuser16 #14)
         for keys, row in ((["G"], 7), (["k"], 6), (["g"], 0), (["j", "j", "j"], 3)):
             await pilot.press(*keys)
             await pilot.pause()
@@ -104,7 +105,7 @@ async def test_monitor_filter_keeps_its_rows_and_cursor_tick_after_tick() -> Non
             assert screen.sample is not before
             assert screen._row_keys == CRYPT and table.row_count == len(CRYPT)
             assert screen._selected_key() == "/lab/luks2off|dm-23"
-            assert status_of(app, "#monitor-status").startswith("filter 'crypt': 4 of 37 devices")
+            assert screen.query_one(FilterBar).summary.startswith("filter 'crypt': 4 of 37 devices")
         await pilot.press("o")  # sorted: each kept device once, no headings
         await pilot.pause()
         assert sorted(screen._row_keys) == sorted(key for key in CRYPT if not key.startswith("group|"))
@@ -127,7 +128,7 @@ async def test_monitor_filter_on_a_filesystem_keeps_its_whole_stack() -> None:
         await pilot.press("slash", *" zzz", "enter")  # "raid1 zzz": every word must be there
         await pilot.pause()
         assert screen._row_keys == [] and screen.query_one("#monitor-table", DataTable).row_count == 0
-        assert "none of the 37 devices matches" in status_of(app, "#monitor-status")
+        assert "none of the 37 devices matches" in screen.query_one(FilterBar).summary
         await pilot.press("down", "up", "j", "k", "G", "g")
         await pilot.pause()
         assert app.is_running and app._exception is None

@@ -56,7 +56,7 @@ async def test_sorted_rows_keep_the_mountpoint_they_serve(size: tuple[int, int])
         lines = screen_lines(app)[table.region.y + 1:table.region.y + 1 + table.row_count]
         assert not any(line.startswith(" /") for line in lines)  # no title rows
         assert any(line.startswith(" nvme0n1p2 / ") for line in lines), lines
-        for name in ("luks-e", "vg_elast", "nvme0n1p1 ", "nvme1n1p1 "):
+        for name in ("luks-e", "vg_ela", "nvme0n1p1 ", "nvme1n1p1 "):
             row = row_of(lines, name)
             assert "/mount" in row or "recovery" in row or "/srv/" in row, row
 
@@ -211,3 +211,34 @@ async def test_the_side_pane_is_as_wide_as_its_lines_so_none_wraps(size: tuple[i
         assert len(wanted) == 6, wanted  # the dirty data grows: its note is said
         for line in wanted:
             assert line in rows, (line, rows)
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_sorting_costs_no_column(loop_stack: object, size: tuple[int, int]) -> None:
+    """newuser16 #5: after `o` the device column grew to `loop0 /tmp/newuser16-ext4mnt` and d/s, dMB/s and
+    d_await left the table (at 80: rMB/s and w_await, r_await kept); sorted, the mountpoint gives way."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        screen = await open_monitor(pilot)
+        before = list(screen.hidden_columns)
+        await pilot.press("o")
+        await pilot.pause(0.3)
+        assert screen.sort_key is not None
+        assert screen.hidden_columns == before, (before, screen.hidden_columns)
+
+
+def test_a_pairs_read_column_goes_before_its_write_one() -> None:
+    """Never r_await beside a hidden w_await, nor rMB/s beside a hidden wMB/s (newuser16 #5)."""
+    order = monitor_screen.DROP_FIRST
+    assert order.index("r_await") < order.index("w_await")
+    assert "wmb_s" not in order or order.index("rmb_s") < order.index("wmb_s")
+
+
+@pytest.mark.parametrize("cells", [30, 36, 44])
+def test_the_side_heading_cuts_its_path_at_a_slash_and_keeps_words_apart(cells: int) -> None:
+    """newuser16 #13: `/t…/newuser16-ext4mnt (ext4) on loop0 (loop)` at 120 and `…/newuser16-ext…on loop0
+    (loop)` at 80: the path is cut as a path, " on loop0 (loop)" stays whole."""
+    line = monitor_screen.heading_line("/tmp/newuser16-ext4mnt (ext4) on loop0 (loop)", cells)
+    assert len(line) <= cells and line.endswith(" (ext4) on loop0 (loop)"), line
+    assert not line.startswith("/t…"), line

@@ -109,3 +109,11 @@ def test_the_capture_table_has_one_unit_style() -> None:
     cells = [value for layer in sample.layers() for key, value in counter_cells(layer).items()
              if key.startswith("sectors")]
     assert "279M" in cells and not [cell for cell in cells if re.fullmatch(r"[\d.]+\.0[KMGT]", cell)], cells
+
+
+def test_a_capture_byte_column_has_one_precision_rule() -> None:
+    """newuser16: the capture's Monitor showed `279M` above `302.6M`: whole from 100, a decimal under it."""
+    sample = IoMonitor(fixture_root("lab-ssd")).poll()
+    cells = [value for layer in sample.layers() for key, value in counter_cells(layer).items()
+             if key.startswith("sectors") and value[-1:] in "KMGTPE"]
+    assert cells and all(float(cell[:-1]) < 100 or "." not in cell for cell in cells), cells

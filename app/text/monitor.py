@@ -73,7 +73,7 @@ def counter_cells(layer: LayerSample) -> dict[str, str]:
         return {key: "?" for _, key, _ in COUNTER_COLUMNS}
 
     def sectors(value: int | None) -> str:
-        return "-" if value is None else human_bytes(value * 512)  # "607K" beside "1.8M", no ".0"
+        return "-" if value is None else column_bytes(value * 512)
 
     return {"reads": f"{counters.reads:,}", "writes": f"{counters.writes:,}",
             "sectors_read": sectors(counters.sectors_read),
@@ -81,6 +81,17 @@ def counter_cells(layer: LayerSample) -> dict[str, str]:
             "discards": "-" if counters.discards is None else f"{counters.discards:,}",
             "flushes": "-" if counters.flushes is None else f"{counters.flushes:,}",
             "in_flight": str(counters.in_flight), "io_ticks_ms": f"{counters.io_ticks_ms / 1000:,.0f}"}
+
+
+def column_bytes(count: int) -> str:
+    """A size for a capture's byte columns, one rule on every row: lsblk's units, whole from 100 ("279M",
+    "303M", "607K"), one decimal under it unless it is .0 ("1.8M", "12M"): newuser16 saw `279M` above
+    `302.6M`, newuser14 `607.0K` beside `1.8M`."""
+    text = human_bytes(count)
+    number, unit = text[:-1], text[-1]
+    if unit == "B" or float(number) < 100:
+        return text
+    return f"{float(number):.0f}{unit}"
 
 
 def layer_label(layer: LayerSample) -> str:

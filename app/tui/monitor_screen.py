@@ -20,7 +20,7 @@ from diskdoctor.widgets.sparkline_text import sparkline
 from diskdoctor.widgets.title_row_table import TitleRowTable
 from rich.cells import cell_len
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -49,11 +49,13 @@ SPARK_CELLS = 12
 INTERVAL_S = 1.0
 NAME_CELLS = 20
 """A long device name is cut in the middle down to this before any figure is left out."""
-SORTED_NAME_CELLS = 32
-"""Sorted, the device column holds a name and the mountpoint it serves: it is cut to this (not NAME_CELLS)
-before any figure is left out, so rows stay told apart without their filesystem title rows."""
 SORTED_MOUNT_CELLS = 14
-"""A sorted row keeps this much of its mountpoint, cutting a long device name in the middle for it."""
+"""A sorted row keeps this much of its mountpoint, cutting a long device name in the middle for it. Sorted,
+the device column holds each name and its mountpoint when the figures leave room, else gives way down to
+the names alone (a name it holds stays whole; its mountpoint is cut at a "/" or left out): sorting never
+costs a figure column (newuser16)."""
+SORTED_MOUNT_LEAST = 4
+"""Narrower than this ("…/db"), a sorted row's mountpoint is left out (the name stays whole)."""
 MIN_NAME_CELLS = 8
 """The device column is as narrow as its names (filesystem titles span the row, not this column)."""
 MAX_NAME_CELLS = 72
@@ -92,11 +94,13 @@ PROCESS_LINES = 20
 WHO_EXTRA_LINES = 6
 """The pane's lines besides the processes: its heading, the table's, the unreadable note's two and the page
 cache's two."""
-DROP_FIRST = ("spark", "in_flight", "d_await", "dmb_s", "d_s", "f_await", "f_s", "rmb_s", "w_await",
-              "r_await", "r_s", "io_ticks_ms", "flushes", "discards", "sectors_read", "reads")
+DROP_FIRST = ("spark", "in_flight", "d_await", "dmb_s", "d_s", "f_await", "f_s", "rmb_s", "r_await",
+              "w_await", "r_s", "io_ticks_ms", "flushes", "discards", "sectors_read", "reads")
 """Columns left out when the table is too narrow for all, least telling first (the rest stay whole): the
 util trend (util's recent past, a picture of the util column) goes before any figure; the latencies
-outlast read MB/s (a deep stack's long names at 80 columns leave room for both latencies then)."""
+outlast read MB/s (a deep stack's long names at 80 columns leave room for both latencies then). Of a pair
+the read one goes first, the write one after it (rMB/s then r_await, then w_await): never r_await kept
+beside a hidden w_await (newuser16)."""
 
 
 @dataclass
@@ -193,12 +197,30 @@ def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, st
     one space before the mountpoint on every row (it is dim: the style sets it apart from the name)."""
     mount, more = (visible(mountpoints[0]) if mountpoints else ""), more_note(mountpoints)
     least = min(cell_len(mount), SORTED_MOUNT_CELLS) + 1 + len(more) if mount else 0  # a long name leaves it
-    name = middle_ellipsis(visible(layer.row.name), max(cells - least, cells // 2))
+    whole = visible(layer.row.name)  # a short name the column holds is never cut for its mountpoint
+    fits = cell_len(whole) if cell_len(whole) <= min(cells, NAME_CELLS) else 0
+    name = middle_ellipsis(whole, max(cells - least, cells // 2, fits))
     room = cells - cell_len(name) - 1 - len(more)
     cell = Text(name, style=style)  # type: ignore[arg-type]
-    if room >= 1 and mount:
+    last = mount.rstrip("/").rsplit("/", 1)[-1]  # cut at a "/" with its last folder whole, or left out
+    least_mount = min(cell_len(mount), max(cell_len(last) + 2, SORTED_MOUNT_LEAST))  # not "/tm…mnt"
+    if mount and (room >= least_mount or (cells >= NAME_CELLS and room >= SORTED_MOUNT_LEAST)):
         cell.append(" " + path_ellipsis(mount, room) + more, style="dim")
     return cell
+
+
+def heading_line(line: str, cells: int) -> str:
+    """A line of the side pane's heading cut to `cells`: "/tmp/…/mnt (ext4) on loop0 (loop)" cuts the path at
+    its "/"s and keeps " on loop0 (loop)" whole, its words apart (newuser16: `…/newuser16-ext…on loop0`)."""
+    if cell_len(line) <= cells:
+        return line
+    title, on, name = line.rpartition(" on ")
+    if not on or not title.startswith("/"):
+        return middle_ellipsis(line, cells)
+    room = cells - cell_len(on + name)
+    if room < 3:
+        return middle_ellipsis(line, cells)
+    return labelled_path_ellipsis(title, room) + on + name
 
 
 def group_top(titles: list[int], count: int, row: int, rows: int) -> int | None:
@@ -261,6 +283,8 @@ class MonitorScreen(Screen[None]):
         self._measured_layout: tuple[object, ...] = ()
         self._wanted_name_cells = NAME_CELLS
         self._wanted_title_cells = 0
+        self._bare_name_cells = NAME_CELLS
+        """The longest device name alone: sorted, the device column gives way to figures down to it."""
         self.hidden_columns: list[str] = []
         """Headings of the columns left out for want of width (said on the status line)."""
         self._fitted_width = 0
@@ -432,6 +456,8 @@ class MonitorScreen(Screen[None]):
             wanted = min(max([MIN_NAME_CELLS, *names]), most)
             self._wanted_name_cells = max(wanted, len("device"))  # `vda /` cut it to `devic` (newuser15)
             self._wanted_title_cells = max(titles, default=0)
+            bare = [cell_len(visible(layer.row.name)) for layer in sample.layers()]
+            self._bare_name_cells = max([MIN_NAME_CELLS, len("device"), *bare])
         wanted, title = self._wanted_name_cells, self._wanted_title_cells
         figures = self._counter_cells(sample)
         if wanted != self._name_cells or figures != self._figure_cells or title != self._title_cells:
@@ -517,7 +543,9 @@ class MonitorScreen(Screen[None]):
         side.display = beside or not counters  # under the table it would take the table's rows for nothing
         room = width - (side_cells + 1 if beside else 0)
         hidden: list[str] = []
-        floor = NAME_CELLS if self.sort_key is None else SORTED_NAME_CELLS  # sorted: room for a mountpoint
+        # sorted, the name and its mountpoint give way to figures down to the names alone: sorting never
+        # costs a column (newuser16 saw d/s, dMB/s and d_await go for `loop0 /tmp/newuser16-ext4mnt`)
+        floor = NAME_CELLS if self.sort_key is None else min(self._bare_name_cells, NAME_CELLS)
         shrink = min(needed - room, name - floor) if needed > room else 0
         if shrink > 0:  # a long name is cut in the middle before any figure is left out
             columns[0] = ("device", "device", name - shrink)
@@ -674,11 +702,6 @@ class MonitorScreen(Screen[None]):
         if self.sample is not None:
             self._draw_table(self.sample)
             self._draw_summary(self.sample)
-            layers = [(group.group.title, layer.row) for group in self.sample.groups
-                      for layer in group.layers]
-            kept = {row.kname for title, row in layers
-                    if matches(message.text, title) or matches(message.text, row.name, row.kname, row.kind)}
-            message.bar.counted(len(kept), len({row.kname for _, row in layers}))
 
     def _sorted_rows(self, sample: MonitorSample, live: bool,
                      device_cells: int) -> tuple[list[str], dict[str, dict[str, Text]]]:
@@ -767,7 +790,7 @@ class MonitorScreen(Screen[None]):
             who.append(line + "\n", style="dim")
         if self.has_class("-side-below"):  # as wide as the process table, every tick (notes wrap in it)
             room = self._fit_who_below(PROCESS_TABLE_CELLS)
-            cut = "\n".join(middle_ellipsis(line, room) for line in heading.splitlines())  # each line
+            cut = "\n".join(heading_line(line, room) for line in heading.splitlines())  # each line
             if cut != heading:
                 detail = self._detail(layer, cut)
         self._show("#monitor-who", who)
@@ -878,10 +901,18 @@ class MonitorScreen(Screen[None]):
         self._show("#monitor-summary", Text(" · ".join(parts)))
         width = max(self.size.width - STATUS_PADDING_CELLS, 1)
         status = [hidden_note(self.hidden_columns, width, self._in_details())] if self.hidden_columns else []
-        if self.filter_text:
+        said_filter = False
+        if self.filter_text:  # said once: on the filter line, on the status line only while it is typed
             shown = {key.rsplit("|", 1)[1] for key in self._row_keys if not key.startswith("group|")}
             devices = {layer.row.kname for layer in sample.layers()}
-            status.insert(0, filter_note(self.filter_text, len(shown), len(devices), "devices"))
+            note = filter_note(self.filter_text, len(shown), len(devices), "devices")
+            bar = self.query_one(FilterBar)
+            words = (note.removesuffix(" · Esc clears"),)
+            if bar.words != words or bar.kept != (len(shown), len(devices)):
+                bar.counted(len(shown), len(devices), words)
+            said_filter = isinstance(self.focused, FilterBar)
+            if said_filter:
+                status.insert(0, note)
         status += [sample.note] if sample.note else []
         if self.sort_key is not None:
             status.append(f"sorted by {self.sort_key}, largest first (o: next column)")
@@ -895,13 +926,21 @@ class MonitorScreen(Screen[None]):
             status.append("paused (p resumes)")
         elif self.root.live:
             status.append(f"every {self.interval:g} s · {self.hotplug_note}")
-        first = 1 + bool(self.hidden_columns and self.filter_text)  # what the table leaves out comes first
+        first = 1 + bool(self.hidden_columns and said_filter)  # what the table leaves out comes first
         below = self._fold_said = fold_note(self.query_one("#monitor-table", DataTable))
         if below:  # and the rows below the fold
-            status.insert(first if self.hidden_columns or self.filter_text else 0, below)
-            first = first + 1 if self.hidden_columns or self.filter_text else 1
+            status.insert(first if self.hidden_columns or said_filter else 0, below)
+            first = first + 1 if self.hidden_columns or said_filter else 1
         parts = [(part, 0 if index < first else 1) for index, part in enumerate(status)]
         self._show("#monitor-status", Text(fit_parts(parts, width)))
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The filter line took or gave up the focus: the status line says the filter only while it is typed
+        (then the filter line says it: once, as on Stack)."""
+        if self.sample is not None and self.filter_text:
+            self._draw_summary(self.sample)
+
+    on_descendant_blur = on_descendant_focus
 
     def actions_not_here(self) -> frozenset[str]:
         """Pause only where something ticks, and watch only where processes run (the live host): on a
