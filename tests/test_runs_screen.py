@@ -451,3 +451,19 @@ def test_a_row_never_drops_its_limit_silently(width: int) -> None:
     assert all(with_limit) or not any(with_limit), lines
     if not any(with_limit):
         assert all(line.endswith("…") for line in lines), lines
+
+
+async def test_runs_under_a_capture_say_they_are_this_machines(three_runs: list[str]) -> None:
+    """newuser16: under --sysroot (a replayed capture) Runs listed this machine's runs with no hint that
+    they are local: the title and the status say so; on the live host neither does."""
+    from test_text_fit import screen_lines
+
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_runs(pilot)
+        assert app.screen.sub_title == "Runs saved on this machine, not in the capture"
+        assert "Runs saved on this machine, not in the capture" in screen_lines(app)[0]
+        assert text_of(app, "#runs-status").startswith("3 saved runs")
+        await pilot.press("space", "down", "space")
+        await pilot.pause()
+        assert app.screen.sub_title.startswith("Runs on this machine: comparing ")

@@ -63,6 +63,9 @@ LIST_HEADER_ROWS = 1
 DETAIL_HANG = 2
 """The wrapped lines of an unlabelled line of the details ("durability DIFFERS: …") hang this far in."""
 
+REPLAYED_TITLE = "Runs saved on this machine, not in the capture"
+"""The title under --sysroot: a capture holds no runs, so the runs listed are this machine's."""
+
 PICK_MARK = "●"
 MAX_PICKS = 2
 MAX_NOTICE_LINES = 3
@@ -301,7 +304,7 @@ class RunsScreen(Screen[None]):
         yield FittedFooter()
 
     def on_mount(self) -> None:
-        self.sub_title = "Saved runs: pick two to compare"
+        self.sub_title = self._title()
         self.load_runs()
 
     def on_screen_resume(self) -> None:
@@ -377,10 +380,12 @@ class RunsScreen(Screen[None]):
 
     def _title(self) -> str:
         """"Comparing 0001 (baseline) with 0002", or what to do ("Saved runs: pick two to compare")."""
+        replayed = self._replayed()  # a capture holds no runs: those listed are this machine's (newuser16)
         if len(self.picked) < MAX_PICKS:
-            return "Saved runs: pick two to compare"
+            return REPLAYED_TITLE if replayed else "Saved runs: pick two to compare"
         first, second = (short_id(run_id) for run_id in sorted(self.picked))  # time first
-        return f"Saved runs: comparing {first} (baseline) with {second}"
+        whose = "Runs on this machine" if replayed else "Saved runs"
+        return f"{whose}: comparing {first} (baseline) with {second}"
 
     def action_filter(self) -> None:
         self.query_one(FilterBar).open()
@@ -525,6 +530,11 @@ class RunsScreen(Screen[None]):
         count = counted(len(self.all_runs), "saved run")
         owner = folder_owner(self.store.directory) if self.store else None
         return f"{count} in {owner}'s runs folder" if owner else count
+
+    def _replayed(self) -> bool:
+        """Whether the app reads a capture (--sysroot): the runs listed are still this machine's."""
+        root = getattr(self.app, "root_to_read", None)
+        return root is not None and not root.live
 
     def _status(self, listing: RunListing) -> str:
         """The status line: how many runs, and every file skipped ("skipped 1 file that is not a run ...")."""
