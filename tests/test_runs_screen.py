@@ -467,3 +467,19 @@ async def test_runs_under_a_capture_say_they_are_this_machines(three_runs: list[
         await pilot.press("space", "down", "space")
         await pilot.pause()
         assert app.screen.sub_title.startswith("Runs on this machine: comparing ")
+
+
+async def test_enter_on_a_run_picks_it_and_the_footer_says_so(three_runs: list[str]) -> None:
+    """newuser16: Enter on a run did nothing; it picks the run as Space does, and the footer and F1 say."""
+    from diskdoctor.app.tui.screen_help import RUNS_HELP
+    from test_text_fit import screen_lines
+
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_runs(pilot)
+        assert "Space/⏎ picks two to compare" in text_of(app, "#runs-status")
+        await pilot.press("enter", "down", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, RunsScreen) and len(app.screen.picked) == 2
+        assert "comparing" in app.screen.sub_title
+        assert "Space or Enter picks" in RUNS_HELP.shows

@@ -249,7 +249,8 @@ class RunsScreen(Screen[None]):
     SCREEN_HELP = RUNS_HELP
 
     BINDINGS = [
-        Binding("space", "pick", "Pick", tooltip="Pick this run; with two picked, they are compared."),
+        Binding("space", "pick", "Pick", key_display="Space/⏎",
+                tooltip="Pick this run (Space or Enter); with two picked, they are compared."),
         Binding("c", "clear", "Clear picks",
                 tooltip="Unpick both runs: the pane shows the run under the cursor."),
         Binding("r", "reload", "Reload", tooltip="Read the runs directory again."),
@@ -366,7 +367,7 @@ class RunsScreen(Screen[None]):
 
     def _show_status(self) -> None:
         """The status line, its hint saying what is compared once two runs are picked."""
-        text = self._status_text.replace("Space picks two to compare", self._pick_hint(), 1)
+        text = self._status_text.replace("Space/⏎ picks two to compare", self._pick_hint(), 1)
         status = [text]
         if self.filter_text:  # the count of saved runs is in the note: the status keeps its hint
             note = filter_note(self.filter_text, len(self.runs), len(self.all_runs), "runs")
@@ -539,7 +540,7 @@ class RunsScreen(Screen[None]):
     def _status(self, listing: RunListing) -> str:
         """The status line: how many runs, and every file skipped ("skipped 1 file that is not a run ...")."""
         every = len(self.all_runs)
-        status = (f"{self._count_text()} · Space picks two to compare" if every else
+        status = (f"{self._count_text()} · Space/⏎ picks two to compare" if every else
                   f"No saved runs yet in {home_short(self.store.directory) if self.store else '?'} · every "
                   "benchmark run is saved there")
         skipped = listing.skipped
@@ -553,9 +554,9 @@ class RunsScreen(Screen[None]):
         return status + f" · skipped {files} (left as is): " + ", ".join(name for name, _ in skipped)
 
     def _pick_hint(self) -> str:
-        """"Space picks two to compare", or which two runs are compared ("comparing 3202 with 7b1e")."""
+        """"Space/⏎ picks two to compare", or which two runs are compared ("comparing 3202 with 7b1e")."""
         if len(self.picked) < MAX_PICKS:
-            return "Space picks two to compare"
+            return "Space/⏎ picks two to compare"
         first, second = (run_id.rsplit("-", 1)[-1] for run_id in sorted(self.picked))  # time first
         return f"comparing {first} with {second} (c clears)"
 
@@ -607,6 +608,12 @@ class RunsScreen(Screen[None]):
 
     def action_reload(self) -> None:
         self.load_runs()
+
+    @on(DataTable.RowSelected)
+    def _row_entered(self, event: DataTable.RowSelected) -> None:
+        """Enter on a run picks it, as Space does (it did nothing: newuser16)."""
+        event.stop()
+        self.action_pick()
 
     @on(DataTable.RowHighlighted)
     def _highlight_changed(self) -> None:
