@@ -472,7 +472,6 @@ async def test_runs_under_a_capture_say_they_are_this_machines(three_runs: list[
 async def test_enter_on_a_run_picks_it_and_the_footer_says_so(three_runs: list[str]) -> None:
     """newuser16: Enter on a run did nothing; it picks the run as Space does, and the footer and F1 say."""
     from diskdoctor.app.tui.screen_help import RUNS_HELP
-    from test_text_fit import screen_lines
 
     app = DiskDoctorApp(fixture_root(FIXTURE))
     async with app.run_test(size=(80, 24)) as pilot:
