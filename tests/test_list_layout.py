@@ -269,7 +269,7 @@ async def test_runs_filter_status_fits_80_columns(two_saved_runs: Path) -> None:
         await _runs_at_80(pilot)
         await _filter(pilot, "watch")
         status = _line_of(app, "#runs-status")
-        assert status == "filter 'watch': 1 of 2 runs · Esc clears · Space picks two to compare", status
+        assert status == "filter 'watch': 1 of 2 runs · Esc clears · Space/⏎ picks two to compare", status
         assert _line_of(app, "#runs-filter") == "filter: watch (1 of 2) · Esc clears"
 
 

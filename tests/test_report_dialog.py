@@ -102,3 +102,28 @@ async def test_at_80_the_name_field_shows_the_start_of_a_long_name_and_typing_re
         assert field.cursor_position == 0 and field.selected_text == proposed
         await pilot.press(*"r.md")
         assert field.value == "r.md"
+
+
+async def test_a_proposed_name_carries_the_time_the_report_is_written(
+        tmp_path: Path, private_state_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """newuser16: the default name `diskdoctor-vm-20261126-1712.html` carried an earlier time than the
+    report's; a proposed name left as it was is stamped when the report is written."""
+    import datetime as dt
+
+    monkeypatch.chdir(tmp_path)
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(app, pilot)
+        field = dialog.query_one("#report-path", Input)
+        opened = field.value
+        assert f"{dt.datetime.now():%Y%m%d-}" in opened  # the time the dialog opened
+        dialog.clock = lambda: dt.datetime(2030, 1, 2, 3, 4)  # the report is written later
+        field.focus()
+        await pilot.press("enter")
+        for _ in range(100):
+            await settle(pilot)
+            if app.screen is not dialog:
+                break
+            await pilot.pause(0.05)
+        written = list((private_state_dir / "diskdoctor" / "reports").iterdir())
+        assert [path.name for path in written] == [os.path.basename(opened)[:-18] + "20300102-0304.html"]

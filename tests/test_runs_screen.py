@@ -417,3 +417,68 @@ async def test_f1_on_runs_explains_samples_and_the_hidden_kind_column(private_st
         words = {word: meaning for word, _, meaning in app.screen.help_data.words}
         assert "timed writes" in words["samples"] and "95% interval" in words["samples"], words
         assert "wal result" in app.screen.help_data.shows
+
+
+async def test_every_row_keeps_its_limit_or_marks_it_left_out_at_80(private_state_dir: Path) -> None:
+    """newuser16: at 80x24 `INCONCLUSIVE p99 7.03 ms` silently dropped `vs 10 ms` beside `FAIL p99 16.5 ms
+    …`: a limit is shown on every row or on none, and a row that leaves anything out ends in `…`."""
+    from test_text_fit import screen_lines
+
+    _saved_copies(RunStore().directory, INCONCLUSIVE_RUN, (9,))
+    RunStore().save(saved_run(20, slow_ms=16.5))
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_runs(pilot)
+        lines = screen_lines(app)
+        screen = "\n".join(lines)
+        inconclusive = next(line for line in lines if "INCONCLUSIVE p99" in line and "verdict" not in line)
+        failed = next(line for line in lines if "FAIL p99 16.5 ms" in line)
+        assert "vs 10 ms" in inconclusive and ">= 10 ms" in failed, screen
+
+
+@pytest.mark.parametrize("width", [22, 26, 30, 34])
+def test_a_row_never_drops_its_limit_silently(width: int) -> None:
+    """One rule for every row: where the limit has no room on some row, no row shows it, and each row
+    with a limit ends in `…` (the details give it)."""
+    from diskdoctor.app.text.runs import LIMIT, TAGS
+    from diskdoctor.app.tui.runs_screen import fit_result, shown_parts
+
+    heads = [[("INCONCLUSIVE p99 7.03 ms", 0), ("vs 10 ms", LIMIT), ("", TAGS)],
+             [("FAIL p99 16.5 ms", 0), (">= 10 ms", LIMIT), ("[loop device]", TAGS)]]
+    shown = shown_parts(heads, width)
+    lines = [fit_result(parts, width, shown) for parts in heads]
+    with_limit = ["10 ms" in line for line in lines]
+    assert all(with_limit) or not any(with_limit), lines
+    if not any(with_limit):
+        assert all(line.endswith("…") for line in lines), lines
+
+
+async def test_runs_under_a_capture_say_they_are_this_machines(three_runs: list[str]) -> None:
+    """newuser16: under --sysroot (a replayed capture) Runs listed this machine's runs with no hint that
+    they are local: the title and the status say so; on the live host neither does."""
+    from test_text_fit import screen_lines
+
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_runs(pilot)
+        assert app.screen.sub_title == "Runs saved on this machine, not in the capture"
+        assert "Runs saved on this machine, not in the capture" in screen_lines(app)[0]
+        assert text_of(app, "#runs-status").startswith("3 saved runs")
+        await pilot.press("space", "down", "space")
+        await pilot.pause()
+        assert app.screen.sub_title.startswith("Runs on this machine: comparing ")
+
+
+async def test_enter_on_a_run_picks_it_and_the_footer_says_so(three_runs: list[str]) -> None:
+    """newuser16: Enter on a run did nothing; it picks the run as Space does, and the footer and F1 say."""
+    from diskdoctor.app.tui.screen_help import RUNS_HELP
+
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_runs(pilot)
+        assert "Space/⏎ picks two to compare" in text_of(app, "#runs-status")
+        await pilot.press("enter", "down", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, RunsScreen) and len(app.screen.picked) == 2
+        assert "comparing" in app.screen.sub_title
+        assert "Space or Enter picks" in RUNS_HELP.shows

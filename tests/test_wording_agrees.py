@@ -138,7 +138,8 @@ def test_one_finding_is_counted_in_the_singular() -> None:
 
 def test_runs_results_drop_the_same_parts_on_every_row_tags_last() -> None:
     """At 120 the Runs list showed 'PASS p99 3.42 ms [not durable] [host busy]' (its '< 10 ms' dropped for
-    the tags) beside 'PASS p99 8.55 ms < 10 ms'; a limit is now on every row or on none, tags after it."""
+    the tags) beside 'PASS p99 8.55 ms < 10 ms'; a limit is now on every row or on none, tags after it, and
+    a row that leaves its limit out ends in '…' (newuser16)."""
     from diskdoctor.app.tui.runs_screen import fit_result, shown_parts
 
     heads = [[("PASS p99 3.42 ms", 0), ("< 10 ms", 1), ("[not durable] [host busy]", 3)],
@@ -150,7 +151,7 @@ def test_runs_results_drop_the_same_parts_on_every_row_tags_last() -> None:
                                 "FAIL p99 15.6 ms >= 10 ms [host busy]"]),
                           (27, ["PASS p99 3.42 ms < 10 ms …", "PASS p99 8.55 ms < 10 ms",
                                 "FAIL p99 15.6 ms >= 10 ms …"]),
-                          (24, ["PASS p99 3.42 ms …", "PASS p99 8.55 ms", "FAIL p99 15.6 ms …"])):
+                          (24, ["PASS p99 3.42 ms …", "PASS p99 8.55 ms …", "FAIL p99 15.6 ms …"])):
         shown = shown_parts(heads, width)
         assert [fit_result(parts, width, shown) for parts in heads] == wanted, width
 

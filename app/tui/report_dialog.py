@@ -84,6 +84,10 @@ class ReportDialog(ModalScreen[str | None]):
         """Where the proposed name goes; created on the first write there (a typed folder must exist)."""
         self._dismissed = False
         """Dismissed (by Close, Esc or a written report): nothing more to do or say here."""
+        self.clock = dt.datetime.now
+        """The time a proposed name carries: when the dialog opens, and again when the report is written."""
+        self._proposed = ""
+        """The name the dialog proposed (not one the user typed): it is renamed to the write time."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -91,8 +95,8 @@ class ReportDialog(ModalScreen[str | None]):
             yield Static("Host, storage stack, TRIM verdicts, findings and the newest saved run of each "
                          "filesystem. The name picks the format: .html (one self-contained file), .md "
                          "or .json.")
-            yield NameField(default_report_name(self.hostname, dt.datetime.now(), self.report_dir),
-                            id="report-path")
+            self._proposed = default_report_name(self.hostname, self.clock(), self.report_dir)
+            yield NameField(self._proposed, id="report-path")
             yield Static("", id="report-where")  # the field shows the name's start; this, the whole path
             yield Static("", id="report-result")
             with Horizontal(classes="dialog-buttons"):
@@ -102,7 +106,12 @@ class ReportDialog(ModalScreen[str | None]):
     @on(Button.Pressed, "#report-write")
     @on(Input.Submitted, "#report-path")
     def write(self) -> None:
-        """Check the name, then build and write the report in a worker."""
+        """Check the name, then build and write the report in a worker (a proposed name left as it was
+        carries the time the report is written, not the time the dialog or the app opened)."""
+        field = self.query_one("#report-path", Input)
+        if self._proposed and field.value == self._proposed:
+            self._proposed = default_report_name(self.hostname, self.clock(), self.report_dir)
+            field.value = self._proposed
         path = self._typed_path()
         if not path:
             self._said_error("Give a file name ending in .html, .md or .json.")

@@ -63,6 +63,9 @@ LIST_HEADER_ROWS = 1
 DETAIL_HANG = 2
 """The wrapped lines of an unlabelled line of the details ("durability DIFFERS: …") hang this far in."""
 
+REPLAYED_TITLE = "Runs saved on this machine, not in the capture"
+"""The title under --sysroot: a capture holds no runs, so the runs listed are this machine's."""
+
 PICK_MARK = "●"
 MAX_PICKS = 2
 MAX_NOTICE_LINES = 3
@@ -90,20 +93,30 @@ def _joined(parts: list[tuple[str, int]], shown: set[int]) -> str:
     return " ".join(text for text, part in parts if text and (part == 0 or part in shown))
 
 
+def _left_out(parts: list[tuple[str, int]], shown: set[int]) -> bool:
+    """Whether the run has a part (its limit, an aside) not in `shown`: its row then ends in " …"."""
+    return any(text and part in (LIMIT, ASIDE) and part not in shown for text, part in parts)
+
+
+def _has_more(parts: list[tuple[str, int]], shown: set[int]) -> bool:
+    """Whether the run has tags or a part left out of `shown`: its row may end in " …"."""
+    return bool(_tags(parts)) or _left_out(parts, shown)
+
+
 def _fits(parts: list[tuple[str, int]], shown: set[int], width: int) -> bool:
     """Whether the figure and the parts in `shown` fit `width` with room for " …" after them when the run
-    has tags (a tag left out is never left out silently)."""
-    return cell_len(_joined(parts, shown)) + (TAG_MARK_CELLS if _tags(parts) else 0) <= width
+    has tags or a part left out (nothing is ever left out silently)."""
+    return cell_len(_joined(parts, shown)) + (TAG_MARK_CELLS if _has_more(parts, shown) else 0) <= width
 
 
 def shown_parts(heads: list[list[tuple[str, int]]], width: int) -> set[int]:
-    """The parts between figure and tags (the limit, an aside) the column shows. The limit is shown on each
-    row with room for it, and on none when a FAIL row has no room for its own ("PASS p99 8.55 ms < 10 ms"
-    above "FAIL p99 15.6 ms …" did); an aside is shown on every row or none, so that rows never differ in
-    what they leave out ("PASS p99 3.42 ms [not durable]" beside "PASS p99 8.55 ms < 10 ms" did)."""
+    """The parts between figure and tags (the limit, an aside) the column shows: each on every row or on
+    none, so that rows never differ in what they leave out ("INCONCLUSIVE p99 7.03 ms" without its limit
+    beside "FAIL p99 16.5 ms >= 10 ms", or "PASS p99 3.42 ms [not durable]" beside "PASS p99 8.55 ms < 10
+    ms" did); a row whose part is left out ends in " …" (fit_result)."""
     shown: set[int] = set()
-    failing = [parts for parts in heads if parts[0][0].startswith("FAIL")]
-    if all(_fits(parts, {LIMIT}, width) for parts in failing if any(k == LIMIT and t for t, k in parts)):
+    limited = [parts for parts in heads if any(k == LIMIT and t for t, k in parts)]
+    if all(_fits(parts, {LIMIT}, width) for parts in limited):
         shown.add(LIMIT)
     having = [parts for parts in heads if any(text and kind == ASIDE for text, kind in parts)]
     if having and all(cell_len(_joined(parts, shown | {ASIDE})) <= width for parts in having):
@@ -114,8 +127,8 @@ def shown_parts(heads: list[list[tuple[str, int]]], width: int) -> set[int]:
 def fit_result(parts: list[tuple[str, int]], width: int, shown: set[int] | None = None) -> str:
     """A run's result in `width` cells: the verdict with its figure whole, the parts in `shown` (see
     `shown_parts`; by default those this row has room for) where this row has room for them, then its
-    tags, last, each whole, and "…" for the tags without room (the run has more caveats: the details say
-    them)."""
+    tags, last, each whole, and "…" for whatever has no room, a limit as much as a tag (the details say
+    it), so that "INCONCLUSIVE p99 7.03 ms …" never drops its "vs 10 ms" silently beside "FAIL … …"."""
     core = parts[0][0]
     if cell_len(core) >= width:
         return core if cell_len(core) == width else core[: max(width - 1, 0)] + ELLIPSIS
@@ -124,11 +137,11 @@ def fit_result(parts: list[tuple[str, int]], width: int, shown: set[int] | None 
         shown = shown - {LIMIT}
     line = _joined(parts, shown)
     if cell_len(line) > width:
-        line = core
-    left_out = False
+        line, shown = core, set()
+    left_out = _left_out(parts, shown)  # a limit or aside without room: " …" says so, as for tags
     tags = re.findall(r"\[[^\]]*\]", _tags(parts))
     for index, tag in enumerate(tags):
-        more = TAG_MARK_CELLS if index < len(tags) - 1 else 0
+        more = TAG_MARK_CELLS if index < len(tags) - 1 or left_out else 0
         if cell_len(line) + 1 + cell_len(tag) + more > width:
             left_out = True
             break
@@ -139,9 +152,9 @@ def fit_result(parts: list[tuple[str, int]], width: int, shown: set[int] | None 
 
 
 def least_result_cells(parts: list[tuple[str, int]]) -> int:
-    """The fewest cells a run's result is given: its verdict with its figure, and " …" when it has caveats'
-    tags, so that tags without room are never left out silently."""
-    return cell_len(parts[0][0]) + (TAG_MARK_CELLS if _tags(parts) else 0)
+    """The fewest cells a run's result is given: its verdict with its figure, and " …" when it has a limit,
+    an aside or caveats' tags, so that none of them is ever left out silently."""
+    return cell_len(parts[0][0]) + (TAG_MARK_CELLS if _has_more(parts, set()) else 0)
 
 
 def _tags(parts: list[tuple[str, int]]) -> str:
@@ -236,7 +249,8 @@ class RunsScreen(Screen[None]):
     SCREEN_HELP = RUNS_HELP
 
     BINDINGS = [
-        Binding("space", "pick", "Pick", tooltip="Pick this run; with two picked, they are compared."),
+        Binding("space", "pick", "Pick", key_display="Space/⏎",
+                tooltip="Pick this run (Space or Enter); with two picked, they are compared."),
         Binding("c", "clear", "Clear picks",
                 tooltip="Unpick both runs: the pane shows the run under the cursor."),
         Binding("r", "reload", "Reload", tooltip="Read the runs directory again."),
@@ -291,7 +305,7 @@ class RunsScreen(Screen[None]):
         yield FittedFooter()
 
     def on_mount(self) -> None:
-        self.sub_title = "Saved runs: pick two to compare"
+        self.sub_title = self._title()
         self.load_runs()
 
     def on_screen_resume(self) -> None:
@@ -353,7 +367,7 @@ class RunsScreen(Screen[None]):
 
     def _show_status(self) -> None:
         """The status line, its hint saying what is compared once two runs are picked."""
-        text = self._status_text.replace("Space picks two to compare", self._pick_hint(), 1)
+        text = self._status_text.replace("Space/⏎ picks two to compare", self._pick_hint(), 1)
         status = [text]
         if self.filter_text:  # the count of saved runs is in the note: the status keeps its hint
             note = filter_note(self.filter_text, len(self.runs), len(self.all_runs), "runs")
@@ -367,10 +381,12 @@ class RunsScreen(Screen[None]):
 
     def _title(self) -> str:
         """"Comparing 0001 (baseline) with 0002", or what to do ("Saved runs: pick two to compare")."""
+        replayed = self._replayed()  # a capture holds no runs: those listed are this machine's (newuser16)
         if len(self.picked) < MAX_PICKS:
-            return "Saved runs: pick two to compare"
+            return REPLAYED_TITLE if replayed else "Saved runs: pick two to compare"
         first, second = (short_id(run_id) for run_id in sorted(self.picked))  # time first
-        return f"Saved runs: comparing {first} (baseline) with {second}"
+        whose = "Runs on this machine" if replayed else "Saved runs"
+        return f"{whose}: comparing {first} (baseline) with {second}"
 
     def action_filter(self) -> None:
         self.query_one(FilterBar).open()
@@ -457,11 +473,9 @@ class RunsScreen(Screen[None]):
                        for parts in heads), default=result)
         if room - limited >= TARGET_BEFORE_LIMIT_CELLS:  # every verdict keeps its limit ("< 10 ms")
             result = max(result, limited)
-        failed = max((cell_len(_joined(parts, {LIMIT})) + (TAG_MARK_CELLS if _tags(parts) else 0)
-                      for parts in heads if parts[0][0].startswith("FAIL")), default=result)
         least_target = max((cell_len(least_target_cell(run)) for run in self.runs), default=TARGET_MIN_CELLS)
-        if room - failed >= max(least_target, TARGET_MIN_CELLS):  # a FAIL's limit before a whole directory
-            result = max(result, failed)
+        if room - limited >= max(least_target, TARGET_MIN_CELLS):  # every limit before a whole directory
+            result = max(result, limited)
         if room - result_whole >= TARGET_MIN_CELLS:  # then the whole result: the target is cut in its middle
             result = max(result, result_whole)
         target = max(min(shortest, room - result), TARGET_MIN_CELLS)
@@ -518,10 +532,15 @@ class RunsScreen(Screen[None]):
         owner = folder_owner(self.store.directory) if self.store else None
         return f"{count} in {owner}'s runs folder" if owner else count
 
+    def _replayed(self) -> bool:
+        """Whether the app reads a capture (--sysroot): the runs listed are still this machine's."""
+        root = getattr(self.app, "root_to_read", None)
+        return root is not None and not root.live
+
     def _status(self, listing: RunListing) -> str:
         """The status line: how many runs, and every file skipped ("skipped 1 file that is not a run ...")."""
         every = len(self.all_runs)
-        status = (f"{self._count_text()} · Space picks two to compare" if every else
+        status = (f"{self._count_text()} · Space/⏎ picks two to compare" if every else
                   f"No saved runs yet in {home_short(self.store.directory) if self.store else '?'} · every "
                   "benchmark run is saved there")
         skipped = listing.skipped
@@ -535,9 +554,9 @@ class RunsScreen(Screen[None]):
         return status + f" · skipped {files} (left as is): " + ", ".join(name for name, _ in skipped)
 
     def _pick_hint(self) -> str:
-        """"Space picks two to compare", or which two runs are compared ("comparing 3202 with 7b1e")."""
+        """"Space/⏎ picks two to compare", or which two runs are compared ("comparing 3202 with 7b1e")."""
         if len(self.picked) < MAX_PICKS:
-            return "Space picks two to compare"
+            return "Space/⏎ picks two to compare"
         first, second = (run_id.rsplit("-", 1)[-1] for run_id in sorted(self.picked))  # time first
         return f"comparing {first} with {second} (c clears)"
 
@@ -589,6 +608,12 @@ class RunsScreen(Screen[None]):
 
     def action_reload(self) -> None:
         self.load_runs()
+
+    @on(DataTable.RowSelected)
+    def _row_entered(self, event: DataTable.RowSelected) -> None:
+        """Enter on a run picks it, as Space does (it did nothing: newuser16)."""
+        event.stop()
+        self.action_pick()
 
     @on(DataTable.RowHighlighted)
     def _highlight_changed(self) -> None:

@@ -7,6 +7,7 @@ import os
 
 from diskdoctor.app.base.formatting import counted, human_bytes, yes_no
 from diskdoctor.app.core.advice.advise import advise, load_advice_input
+from diskdoctor.app.core.advice.saved_runs import mounted_now, saved_runs_input
 from diskdoctor.app.core.bench.context import BenchContext
 from diskdoctor.app.core.bench.fit import fit_for
 from diskdoctor.app.core.bench.kinds import kind_of
@@ -19,6 +20,7 @@ from diskdoctor.app.core.trim.order import worst_first
 from diskdoctor.probes.app_processes import find_app_processes
 from diskdoctor.probes.data_dirs import find_data_dirs
 from diskdoctor.probes.discard_path import layers_below
+from diskdoctor.probes.etcd_metrics import discover as discover_etcd_metrics
 from diskdoctor.probes.host import MountedFs
 from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.wal_target import TargetError
@@ -267,13 +269,25 @@ def bench_contexts(ctx: GuideContext) -> tuple[BenchContext, ...]:
                  for r in ctx.runs)
 
 
+def advice_bench(ctx: GuideContext) -> tuple[BenchContext, ...]:
+    """The runs the Advice screen judges: the walkthrough's, then the newest saved run of each kind on
+    each filesystem of this host (the report's choice), each once."""
+    host = ctx.host()
+    ours = bench_contexts(ctx)
+    given = {context.origin for context in ours}
+    saved = saved_runs_input(host.hostname, mounted=mounted_now(host))
+    return (*ours, *(context for context in saved.bench if context.origin not in given))
+
+
 def stack_findings(ctx: GuideContext, mounted: MountedFs | None, data_dirs: tuple[str, ...] = (),
                    extra_subjects: tuple[str, ...] = ()) -> list[Finding]:
-    """Every finding about one filesystem's stack (and the walkthrough's runs), in display order."""
+    """Every finding about one filesystem's stack, from the sources the Advice screen judges (the host,
+    a local etcd's metrics, the walkthrough's runs and the saved runs), in display order."""
     host = ctx.host()
     facts, _ = ctx.trim()
-    advice = load_advice_input(ctx.root, data_paths=data_dirs, bench=bench_contexts(ctx), host=host,
-                               trim=facts, peak=ctx.answers.get("peak"))
+    etcd, _notes = discover_etcd_metrics(ctx.root)
+    advice = load_advice_input(ctx.root, data_paths=data_dirs, bench=advice_bench(ctx), host=host,
+                               trim=facts, peak=ctx.answers.get("peak"), etcd_metrics=etcd)
     findings = advise(advice)
     if mounted is None:
         ctx.findings = in_display_order(findings)
@@ -310,8 +324,9 @@ def findings_text(findings: list[Finding], limit: int = 8) -> Text:
             text.append(f"      fix: {visible(command)}\n", style="cyan")
     if len(findings) > limit:
         text.append(f"  … and {len(findings) - limit} more\n", style="dim")
-    text.append("Findings (f) opens them with evidence, fix commands, risk and how to verify; "
-                "Save report writes them for a ticket.", style="dim")
+    text.append("Counted as the Advice screen (4) counts them, saved benchmark runs included. Findings (f) "
+                "opens them with evidence, fix commands, risk and how to verify; Save report writes them "
+                "for a ticket.", style="dim")
     return text
 
 
