@@ -427,11 +427,14 @@ class BenchForm(Vertical):
         self.fit_fields()
         select = self.query_one("#bench-fs", Select)
         mountpoint = self._holding_mount(self.directory)
-        if mountpoint is not None and any(value == mountpoint for _, value in select._options):
-            if select.value != mountpoint:
-                select.value = mountpoint
-        elif not select.is_blank():
-            select.clear()
+        # followed, not picked: no change message, so no late one fills a mountpoint over what is being typed
+        with select.prevent(Select.Changed):
+            if mountpoint is not None and any(value == mountpoint for _, value in select._options):
+                if select.value != mountpoint:
+                    select.value = mountpoint
+            elif not select.is_blank():
+                select.clear()
+        self.fit_fields()
 
     @on(Select.Changed, "#bench-form Select")
     @on(Input.Changed, "#bench-form Input")
@@ -459,8 +462,8 @@ class BenchForm(Vertical):
         """A filesystem picked fills in its mountpoint (unless the typed directory is already on it). A change
         the menu no longer shows is stale (the menu followed a directory filled in since, e.g. a run picked
         on Runs): it never replaces that directory with a mountpoint (newuser14 #2: `/ (typed)`)."""
-        if event.value != event.select.value:
-            return
+        if event.value != event.select.value or self.query_one("#bench-dir", Input).has_focus:
+            return  # stale, or the directory is being typed or pasted (newuser16 #7: it kept `/tmp/newuser1`)
         if isinstance(event.value, str) and self._holding_mount(self.directory) != event.value:
             self.query_one("#bench-dir", Input).value = event.value
 
