@@ -75,10 +75,10 @@ async def test_the_benchmark_screen_sets_the_size_that_fits_and_says_the_trade_o
         screen.query_one("#bench-dir", Input).value = small_fs
         await pilot.pause()
         await pilot.click("#bench-start")
-        await until(pilot, lambda: screen.query_one("#bench-size", Input).value != "64m", timeout=20)
+        await until(pilot, lambda: screen.query_one("#bench-size", Input).value != "64 MiB", timeout=20)
         await pilot.pause()
         said = screen.query_one(StatusLine).plain
-        assert screen.query_one("#bench-size", Input).value == "16m"
+        assert screen.query_one("#bench-size", Input).value == "16 MiB"
         assert said == "Too big for 150 MiB free: size now 16m, figures less stable; s runs it"
         whole = str(screen.query_one("#bench-progress-text", Static).render())
         assert "The size field is now 16m: sized to 128 MiB to fit 150 MiB free: a smaller" in whole

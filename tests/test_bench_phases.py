@@ -117,7 +117,7 @@ async def test_before_a_run_no_empty_layer_table_sits_over_the_threshold_field()
 
 
 async def test_tabbing_into_a_field_keeps_its_text_and_an_empty_duration_says_by_size() -> None:
-    """Tab into bs and type 7: "23007" (the text was selected and "7" replaced 2300); the empty seconds
+    """Tab into bs and type 7: "2,3007 B" (typed before its unit; once "7" replaced 2300); the empty seconds
     field says the run goes by size instead of showing "-"."""
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=(120, 40)) as pilot:
@@ -127,8 +127,8 @@ async def test_tabbing_into_a_field_keeps_its_text_and_an_empty_duration_says_by
         await pilot.pause()
         assert screen.focused is screen.query_one("#bench-bs", Input)
         await pilot.press("7")
-        assert screen.query_one("#bench-bs", Input).value == "23007"
-        assert screen.query_one("#bench-duration", Input).placeholder == "by size"
+        assert screen.query_one("#bench-bs", Input).value == "2,3007 B"
+        assert screen.query_one("#bench-duration", Input).placeholder == "until size"
 
 
 async def test_before_a_run_the_column_lists_the_runs_saved_on_that_filesystem() -> None:

@@ -85,7 +85,7 @@ async def test_compaction_from_the_form_shows_mb_s_and_its_summary(tmpfs_dir: st
         await pilot.press("t")
         assert screen.query_one("#bench-threshold", Select).value == "etcd"  # t does nothing here
         assert screen.query_one("#bench-jobs").display and not screen.query_one("#bench-prealloc").display
-        assert screen.query_one("#bench-size", Input).value == "64m"
+        assert screen.query_one("#bench-size", Input).value == "64 MiB"
         screen.query_one("#bench-dir", Input).value = tmpfs_dir
         screen.query_one("#bench-size", Input).value = "4m"
         await pilot.pause()  # the form fits the values set first (Start may move)

@@ -57,6 +57,26 @@ TRIM_HELP = ScreenHelp(
              "dmsetup table (allow_discards, thin-pool discards mode); lvs"),
 )
 
+BENCH_FIELDS = (
+    ("filesystem", "bold", "the mounted filesystem to test; it follows the directory typed"),
+    ("directory", "bold", "where the scratch files go (a folder made there, removed after the run)"),
+    ("profile", "bold", "the WAL's settings as a database writes them (etcd, ...), or custom"),
+    ("bs", "bold", "bytes per write: 2,300 B (type 2300, 8k or 1m)"),
+    ("size", "bold", "bytes written in all (22 MiB; type 22m or 1g); the run ends there, unless seconds "
+                     "is set"),
+    ("seconds", "bold", "how long each load runs; empty (until size): the run ends once size is written"),
+    ("sync call", "bold", "the call that makes each write durable: fdatasync, fsync, O_DSYNC writes, ..."),
+    ("segments: prealloc", "bold", "allocate the WAL file before writing, as etcd does"),
+    ("writes/s", "bold", "the open-loop loads, each its own: 50, 500 is two loads, 50/s then 500/s "
+                         "(type 50,500)"),
+    ("arrivals", "bold", "steady: a write every 1/rate s; poisson: independent clients"),
+    ("then: capacity", "bold", "after the loads, a closed loop as fast as the disk goes (never the "
+                               "verdict)"),
+    ("jobs", "bold", "parallel compaction processes (compaction and interference)"),
+    ("I/O: O_DIRECT", "bold", "randwrite bypasses the page cache"),
+)
+"""One line per Benchmark form field, by its label, for F1 (newuser16 #6: F1 explained none of them)."""
+
 BENCH_HELP = ScreenHelp(
     title="WAL benchmark",
     shows=("etcd-style durable writes: small writes each followed by fdatasync, in a private scratch "
@@ -69,7 +89,8 @@ BENCH_HELP = ScreenHelp(
            "run the column says what Start runs and lists the runs saved on that filesystem. / moves to the "
            "directory field without typing into it; a path already there stays; a field tabbed into keeps "
            "its text (the cursor at its end)."),
-    words=(("PASS", "bold green", "the p99 of the durable call is under the threshold"),
+    words=(*BENCH_FIELDS,
+           ("PASS", "bold green", "the p99 of the durable call is under the threshold"),
            ("FAIL", "bold red", "the p99 is at or over the threshold"),
            ("INCONCLUSIVE", "bold yellow",
             "the p99's 95% confidence interval lies on both sides of the threshold: too few slow samples "

@@ -19,8 +19,14 @@ line under the run names it whole), the arrivals' word, the profile's longer nam
 profile's name, and last the directory; the figures (bytes, size or seconds, the writes/s) never do."""
 
 
+def rates_text(rates: tuple[float, ...]) -> str:
+    """The loads as a reader takes them: "50, 500" (newuser16 #6 read "50,500" as fifty thousand five
+    hundred); the CLI's `--rate 50,500` and the field accept either."""
+    return ", ".join(f"{rate:g}" for rate in rates)
+
+
 class FoldedForm:
-    """"e: edit settings · etcd · /mnt/x · 2,300 B · 22 MiB · 50,500/s steady", fitted where it is drawn."""
+    """"e: edit settings · etcd · /mnt/x · 2,300 B · 22 MiB · 50, 500/s steady", fitted where it is drawn."""
 
     def __init__(self, params: object, directory: str) -> None:
         kind = bench_run.kind_of(params)
@@ -30,7 +36,7 @@ class FoldedForm:
         if isinstance(params, WalParams):
             amount = f"{params.duration_s:g} s" if params.duration_s else f"{params.size >> 20} MiB"
             self.parts[BS], self.parts[AMOUNT] = (f"{params.bs:,} B",), (amount,)
-            rates = ",".join(f"{rate:g}" for rate in params.rates)
+            rates = rates_text(params.rates)
             self.parts[LOAD] = (f"{rates}/s {params.arrival}", f"{rates}/s") if rates else ("closed loop",)
         self.parts = [forms or ("",) for forms in self.parts]
 

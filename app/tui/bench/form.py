@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 from diskdoctor.app.core.bench.kind import FormDefaults, FormValues
 from diskdoctor.app.core.bench.kinds import KINDS, kind_of
@@ -35,13 +36,13 @@ from textual.widgets import Button, Checkbox, Input, Select, Static, Tab, Tabs
 from textual.widgets._select import SelectCurrent, SelectOverlay
 
 from . import view, workloads
-from .folded import FoldedForm
+from .folded import FoldedForm, rates_text
 
 FIELDS = ("bs", "size", "duration", "jobs", "rates")
 """The form's text fields after the directory, in the order they are shown."""
 LOAD_CONTROLS = ("rates", "arrival", "capacity")
 """The WAL's load: open-loop rates, their arrivals, and whether the closed-loop capacity run follows."""
-DEFAULT_RATES = ",".join(f"{rate:g}" for rate in PROFILES["etcd"].rates)
+DEFAULT_RATES = rates_text(PROFILES["etcd"].rates)
 SELECT_EDGES = 8
 """Columns a menu takes besides its longest entry (edges, padding, the ▼)."""
 FIELD_EDGES = 6
@@ -49,8 +50,9 @@ FIELD_EDGES = 6
 CHECKBOX_EDGES = 9
 """Columns a checkbox takes besides its label (edges, padding, the ▐X▌)."""
 START_WIDTH = 10
-NO_DURATION = "by size"
-"""The seconds field when empty: the run goes by its size (once "-", which said nothing to a newcomer)."""
+NO_DURATION = "until size"
+"""The seconds field when empty: the run ends once its size is written (once "-", then "by size", which
+newuser16 could not read)."""
 DIRECTORY_LEAST = 24
 """The directory field's width when rows are packed (it takes what its row leaves, so a long path never
 costs the form a row: one row at 200 columns, two at 120; the path is cut at a `/` instead)."""
@@ -67,10 +69,32 @@ def one_leading_slash(path: str) -> str:
     return "/" + stripped if stripped != path else path
 
 
-def _valid_size(text: str) -> bool:
-    """Empty (the profile's value) or a size such as 2300, 8k, 22m."""
+def bytes_text(size: int) -> str:
+    """A byte count as the form shows it, with its unit: "2,300 B", "22 MiB", "8 KiB"."""
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if size >= 1 << shift and not size % (1 << shift):
+            return f"{size >> shift:,} {unit}"
+    return f"{size:,} B"
+
+
+def shown_bytes(text: str) -> str:
+    """A typed or default size ("2300", "22m") as the form shows it ("2,300 B", "22 MiB"); as it was when
+    it is not one."""
     try:
-        return not text.strip() or parse_size(text.strip()) > 0
+        return bytes_text(read_size(text)) if text.strip() else text
+    except ParamError:
+        return text
+
+
+def read_size(text: str, what: str = "size") -> int:
+    """Bytes from what a size field holds: "2300", "8k", "22m", or as shown, "2,300 B" and "22 MiB"."""
+    return parse_size(text.replace(",", "").strip(), what)
+
+
+def _valid_size(text: str) -> bool:
+    """Empty (the profile's value) or a size such as 2300, 8k, 22m (or 2,300 B, 22 MiB)."""
+    try:
+        return not text.strip() or read_size(text) > 0
     except ParamError:
         return False
 
@@ -140,14 +164,14 @@ class BenchForm(Vertical):
                          allow_blank=False, id="bench-profile",
                          tooltip="a WAL profile, or another workload: compaction, 4k random writes, "
                                  "the WAL under compaction")
-            yield TextField("2300", placeholder="2300", id="bench-bs", select_on_focus=False,
+            yield TextField("2,300 B", placeholder="2300", id="bench-bs", select_on_focus=False,
                             tooltip="bytes per write, e.g. 2300 or 8k",
                             validators=[Function(_valid_size, "block size: bytes, e.g. 2300 or 8k")])
-            yield TextField("22m", placeholder="22m", id="bench-size", select_on_focus=False,
+            yield TextField("22 MiB", placeholder="22m", id="bench-size", select_on_focus=False,
                             tooltip="total bytes, e.g. 22m",
                             validators=[Function(_valid_size, "size: bytes, e.g. 22m or 1g")])
             yield TextField(placeholder=NO_DURATION, id="bench-duration", select_on_focus=False,
-                            tooltip="seconds; overrides size (empty: the run goes by size)",
+                            tooltip="seconds; overrides size (empty: the run ends once size is written)",
                             validators=[Function(_valid_duration, "duration: seconds, e.g. 30 or 2m")])
             yield Select([(m, m) for m in SYNC_METHODS], value="fdatasync", allow_blank=False,
                          id="bench-sync")
@@ -157,9 +181,9 @@ class BenchForm(Vertical):
                             validators=[Function(_valid_jobs, "jobs: a whole number, 1 or more")])
             yield Checkbox("O_DIRECT", True, id="bench-direct")
             yield TextField(DEFAULT_RATES, placeholder="closed loop", id="bench-rates", select_on_focus=False,
-                            tooltip="open-loop writes/s, each its own load: 500, 50,500 or 1.5k "
+                            tooltip="open-loop writes/s, each its own load: 500, 50, 500 or 1.5k "
                                     "(empty: the closed loop only)",
-                            validators=[Function(_valid_rates, "writes/s: e.g. 500 or 50,500")])
+                            validators=[Function(_valid_rates, "writes/s: e.g. 500 or 50, 500")])
             yield Select([(a, a) for a in ARRIVALS], value="steady", allow_blank=False, id="bench-arrival",
                          tooltip="steady: a write every 1/rate s; poisson: independent clients")
             yield Checkbox("capacity", True, id="bench-capacity",
@@ -181,6 +205,16 @@ class BenchForm(Vertical):
     def on_descendant_focus(self, event: DescendantFocus) -> None:
         if event.widget.id == "bench-dir":  # room to type in only while the directory field has focus
             self.fit_fields()
+        if event.widget.id in ("bench-bs", "bench-size"):  # typing goes into the number, before its unit
+            self.call_after_refresh(self._cursor_before_unit, event.widget)
+
+    @staticmethod
+    def _cursor_before_unit(field: Widget) -> None:
+        """The cursor after a size's last digit ("2,300| B"), so a digit typed there stays a size."""
+        if isinstance(field, Input) and field.has_focus and not field.selected_text:
+            number = re.match(r".*\d", field.value)
+            if number is not None and field.cursor_position == len(field.value):
+                field.cursor_position = number.end()
 
     def on_descendant_blur(self, event: DescendantBlur) -> None:
         if isinstance(event.widget, Input):  # what was typed there, whole (and the directory's rows again)
@@ -427,11 +461,14 @@ class BenchForm(Vertical):
         self.fit_fields()
         select = self.query_one("#bench-fs", Select)
         mountpoint = self._holding_mount(self.directory)
-        if mountpoint is not None and any(value == mountpoint for _, value in select._options):
-            if select.value != mountpoint:
-                select.value = mountpoint
-        elif not select.is_blank():
-            select.clear()
+        # followed, not picked: no change message, so no late one fills a mountpoint over what is being typed
+        with select.prevent(Select.Changed):
+            if mountpoint is not None and any(value == mountpoint for _, value in select._options):
+                if select.value != mountpoint:
+                    select.value = mountpoint
+            elif not select.is_blank():
+                select.clear()
+        self.fit_fields()
 
     @on(Select.Changed, "#bench-form Select")
     @on(Input.Changed, "#bench-form Input")
@@ -459,8 +496,8 @@ class BenchForm(Vertical):
         """A filesystem picked fills in its mountpoint (unless the typed directory is already on it). A change
         the menu no longer shows is stale (the menu followed a directory filled in since, e.g. a run picked
         on Runs): it never replaces that directory with a mountpoint (newuser14 #2: `/ (typed)`)."""
-        if event.value != event.select.value:
-            return
+        if event.value != event.select.value or self.query_one("#bench-dir", Input).has_focus:
+            return  # stale, or the directory is being typed or pasted (newuser16 #7: it kept `/tmp/newuser1`)
         if isinstance(event.value, str) and self._holding_mount(self.directory) != event.value:
             self.query_one("#bench-dir", Input).value = event.value
 
@@ -491,7 +528,8 @@ class BenchForm(Vertical):
         self.kind = workloads.workload_of(str(self.query_one("#bench-profile", Select).value))
         for name in ("bs", "size", "duration"):
             field = self.query_one(f"#bench-{name}", Input)
-            field.value = getattr(defaults, name)
+            value = getattr(defaults, name)
+            field.value = value if name == "duration" else shown_bytes(value)
             field.tooltip = defaults.tooltips.get(name, field.tooltip)
         self.query_one("#bench-bs", Input).disabled = not defaults.bs_enabled
         sync = self.query_one("#bench-sync", Select)
@@ -503,6 +541,9 @@ class BenchForm(Vertical):
             self.query_one(f"#bench-{extra}").display = extra == defaults.extra
         for control in LOAD_CONTROLS:
             self.query_one(f"#bench-{control}").display = self.kind == "wal"
+        # the tab names the workload; the menu only where it has profiles to choose (newuser16 #10: the tab
+        # and the menu both said `compaction`)
+        self.query_one("#bench-profile").display = len(kind_of(self.kind).form.menu) > 1
         self.query_one("#bench-form").set_class(self.kind == "wal", "-load")  # a row for the load
         self.fit_fields()
 
@@ -516,14 +557,13 @@ class BenchForm(Vertical):
         if menu.value != base_profile(params):  # the profile it was made from (newuser12: `custom WAL`)
             with menu.prevent(Select.Changed):  # the values below are what ran, not the profile's own
                 menu.value = base_profile(params)
-        self.query_one("#bench-bs", Input).value = str(params.bs)
-        mib, rest = divmod(params.size, 1 << 20)
+        self.query_one("#bench-bs", Input).value = bytes_text(params.bs)
         # with a duration the size is the file's, still what ran (blank, the field would show its placeholder)
-        self.query_one("#bench-size", Input).value = f"{mib}m" if not rest else str(params.size)
+        self.query_one("#bench-size", Input).value = bytes_text(params.size)
         self.query_one("#bench-duration", Input).value = f"{params.duration_s:g}" if params.duration_s else ""
         self.query_one("#bench-sync", Select).value = params.sync
         self.query_one("#bench-prealloc", Checkbox).value = params.prealloc
-        self.query_one("#bench-rates", Input).value = ",".join(f"{rate:g}" for rate in params.rates)
+        self.query_one("#bench-rates", Input).value = rates_text(params.rates)
         self.query_one("#bench-arrival", Select).value = params.arrival
         self.query_one("#bench-capacity", Checkbox).value = params.capacity
         self.fit_fields()
@@ -534,8 +574,8 @@ class BenchForm(Vertical):
         text = {name: self.query_one(f"#bench-{name}", Input).value.strip()
                 for name in ("bs", "size", "duration")}
         values = FormValues(
-            profile, parse_size(text["bs"], "block size") if text["bs"] else None,
-            parse_size(text["size"]) if text["size"] else None,
+            profile, read_size(text["bs"], "block size") if text["bs"] else None,
+            read_size(text["size"]) if text["size"] else None,
             parse_duration(text["duration"]) if text["duration"] else None,
             str(self.query_one("#bench-sync", Select).value),
             self.query_one("#bench-prealloc", Checkbox).value,

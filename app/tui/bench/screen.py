@@ -52,7 +52,7 @@ from . import fio_run as bench_fio_run
 from . import fio_view, view, workloads
 from . import run as bench_run
 from .folded import FoldedForm
-from .form import BenchForm, label_fields, one_leading_slash
+from .form import BenchForm, label_fields, one_leading_slash, shown_bytes
 from .live import HISTOGRAM_TITLE, LivePanel
 from .messages import ContentionReady, EarlierRuns, FioEnded, IntervalReady, RunEnded, RunStarted
 from .parked import ParkedRun
@@ -633,7 +633,7 @@ class BenchScreen(SnapshotScreen):
             progress.update(Text(f"cancelled at {done}", style="yellow"))
             return
         if message.fit_size:  # set before the problem is shown: the problem stays for the fitted form
-            self.query_one("#bench-size", Input).value = message.fit_size
+            self.query_one("#bench-size", Input).value = shown_bytes(message.fit_size)
             self._form_problem(message.fit_note or "")
             progress.add_class("-note")  # the whole trade-off, however many lines it takes
             progress.update(Text(message.problem or "", style="yellow"))

@@ -45,7 +45,8 @@ FIELD_LABELS = {"#bench-fs": "filesystem", "#bench-dir": "directory",
                 "#bench-profile": "profile",
                 "#bench-bs": "bs", "#bench-size": "size", "#bench-duration": "seconds",
                 "#bench-sync": "sync call", "#bench-threshold": "threshold", "#bench-threshold-custom": "ms",
-                "#bench-jobs": "jobs", "#bench-rates": "writes/s", "#bench-arrival": "arrivals"}
+                "#bench-jobs": "jobs", "#bench-rates": "writes/s", "#bench-arrival": "arrivals",
+                "#bench-prealloc": "segments", "#bench-capacity": "then", "#bench-direct": "I/O"}
 """Every form field's label, shown in its border at every width (placeholders vanish once typed in)."""
 LAYERS_LIVE_TITLE = "Where the time goes (last interval, /proc/diskstats)"
 LAYERS_RUN_TITLE = "Where the time goes (whole run, /proc/diskstats)"
