@@ -26,7 +26,7 @@ __all__ = ["long_name_mounts", "three_runs"]
 LAB = "lab-ssd"
 SIZES = [(80, 24), (120, 40), (200, 60)]
 SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
-FIGURES = ("2,300 B", "22 MiB", "50,500/s")
+FIGURES = ("2,300 B", "22 MiB", "50, 500/s")
 """The etcd profile's figures as the folded form says them: bytes per write, size, the writes/s."""
 
 

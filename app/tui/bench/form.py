@@ -285,12 +285,22 @@ class BenchForm(Vertical):
         if typing and self._typed_packing is not None and self._typed_packing[0] == key:
             return self._typed_packing[1]
         loose = [*groups[:1], *([field] for group in groups[1:-1] for field in group), *groups[1:][-1:]]
-        # the fewest rows; of those, fields whole before a split group, and everything whole before a path
-        # that gives way
-        flows = [self._flow(units, total, elastic) for elastic in (False, True) for units in (groups, loose)]
-        packing = tuple(map(len, min(flows, key=len)))
+        # every field after the first group on its own, Start beside the field before it: the settings of a
+        # workload without a load group (compaction, randwrite) split where one row cannot hold them
+        loosest = [*groups[:1], *([field] for group in groups[1:] for field in group)]
+        if len(loosest) > 2 and loosest[-1][0].id == "bench-start":
+            loosest[-2:] = [loosest[-2] + loosest[-1]]
+        # no row wider than the form first (newuser17: Start cut to `S` at 80); then the fewest rows; of
+        # those, fields whole before a split group, and everything whole before a path that gives way
+        flows = [self._flow(units, total, elastic) for elastic in (False, True)
+                 for units in (groups, loose, loosest)]
+        packing = tuple(map(len, min(flows, key=lambda rows: (self._overflows(rows, total), len(rows)))))
         self._typed_packing = (key, packing) if typing else None
         return packing
+
+    def _overflows(self, rows: list[list[Widget]], total: int) -> bool:
+        """Whether a row of `rows` is wider than `total` even with the directory and menu giving way."""
+        return any(sum(self._least(field) for field in row) > total for row in rows)
 
     def _least(self, field: Widget) -> int:
         """The columns `field` takes when rows are packed: the filesystem menu and the directory give way
