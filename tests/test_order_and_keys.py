@@ -153,5 +153,5 @@ async def test_a_two_line_footer_keeps_the_screens_keys_above_the_app_keys() -> 
         await pilot.press("5")
         await settle(pilot)
         own, app_wide = footer_text(app).splitlines()
-        assert own.split() == ["space", "Pick", "c", "Clear", "picks", "r", "Reload", "/", "Filter"]
+        assert own.split() == ["Space/⏎", "Pick", "c", "Clear", "picks", "r", "Reload", "/", "Filter"]
         assert app_wide.startswith("F1 Help ^g Guides q Quit w Report  123456 screens")
