@@ -104,5 +104,5 @@ async def test_the_benchmark_form_offers_a_registered_kind(toy_kind: WorkloadKin
         assert "toy" in [value for _, value in profile._options]
         profile.value = "toy"
         await pilot.pause()
-        assert screen.query_one("#bench-size", Input).value == "7m"
+        assert screen.query_one("#bench-size", Input).value == "7 MiB"  # the form shows a size with its unit
         assert screen.query_one("#bench-duration", Input).value == "3"
