@@ -181,8 +181,8 @@ class BenchForm(Vertical):
                             validators=[Function(_valid_jobs, "jobs: a whole number, 1 or more")])
             yield Checkbox("O_DIRECT", True, id="bench-direct")
             yield TextField(DEFAULT_RATES, placeholder="closed loop", id="bench-rates", select_on_focus=False,
-                            tooltip="open-loop writes/s, each its own load: 500, 50, 500 or 1.5k "
-                                    "(empty: the closed loop only)",
+                            tooltip="open-loop writes/s, each its own load: 500; 50, 500 (two loads); "
+                                    "1.5k (empty: the closed loop only)",
                             validators=[Function(_valid_rates, "writes/s: e.g. 500 or 50, 500")])
             yield Select([(a, a) for a in ARRIVALS], value="steady", allow_blank=False, id="bench-arrival",
                          tooltip="steady: a write every 1/rate s; poisson: independent clients")
