@@ -108,11 +108,9 @@ async def test_a_run_picked_on_runs_never_sits_over_the_last_runs_results(fixtur
         await settled(app, pilot)
         await pilot.press("down")  # the cursor on a run of another directory (/tmp/rv/mnt)
         await settled(app, pilot)
-        await pilot.press("3")
+        screen = await open_bench(app, pilot)
         await settled(app, pilot)
         await pilot.pause(0.2)
-        screen = app.screen
-        assert isinstance(screen, BenchScreen)
         assert screen.query_one(BenchForm).directory == "/tmp/rv/mnt"
         assert not run_on_screen(screen), screen_lines(app)
         lines = "\n".join(screen_lines(app))

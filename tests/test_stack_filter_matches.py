@@ -41,17 +41,22 @@ def _stray_rows(tree: StackTree) -> list[str]:
     return stray
 
 
+async def filtered(pilot, text: str) -> StackTree:  # type: ignore[no-untyped-def]
+    """The Stack's tree once `/` TEXT Enter has filtered it."""
+    await settle(pilot)
+    await pilot.press("slash", *text, "enter")
+    await settle(pilot)
+    return pilot.app.screen.query_one(StackTree)
+
+
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40", "200x60"])
 @pytest.mark.parametrize(("fixture", "text"), CASES)
 async def test_a_filter_opens_on_its_first_match_under_its_parents(fixture: str, text: str,
                                                                    size: tuple[int, int]) -> None:
     app = DiskDoctorApp(fixture_root(fixture))
     async with app.run_test(size=size) as pilot:
-        await settle(pilot)
-        await pilot.press("slash", *text, "enter")
-        await settle(pilot)
+        tree = await filtered(pilot, text)
         await pilot.pause(0.1)
-        tree = app.screen.query_one(StackTree)
         assert not _stray_rows(tree), _stray_rows(tree)
         node = tree.cursor_node
         assert node.data.marks, node.data.name  # the cursor on a match
@@ -69,10 +74,7 @@ async def test_g_and_n_land_on_matches_with_their_parents_in_view(fixture: str, 
                                                                    size: tuple[int, int]) -> None:
     app = DiskDoctorApp(fixture_root(fixture))
     async with app.run_test(size=size) as pilot:
-        await settle(pilot)
-        await pilot.press("slash", *text, "enter")
-        await settle(pilot)
-        tree = app.screen.query_one(StackTree)
+        tree = await filtered(pilot, text)
         marked = tree.marked_lines()
         assert marked
         await pilot.press("G")

@@ -29,7 +29,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from ..core.advice.advise import NOT_MOUNTED, advise, load_advice_input
-from ..core.advice.saved_runs import mounted_now, saved_runs_input
+from ..core.advice.saved_runs import beside_saved, mounted_now, saved_runs_input
 from ..core.bench.context import BenchContext
 from ..core.findings.finding import Finding
 from ..core.findings.order import MergedFinding, worst_first
@@ -153,9 +153,7 @@ class AdviceScreen(Screen[None]):
             saved = saved_runs_input(advice.host.hostname,  # the runs the report judges, gathered as it does
                                      mounted=mounted_now(advice.host))
             self._runs_stamp = saved.stamp
-            given = {context.origin for context in advice.bench}  # a walkthrough's runs are saved runs too
-            more = [context for context in saved.bench if context.origin not in given]
-            advice = replace(advice, bench=[*advice.bench, *more])
+            advice = replace(advice, bench=beside_saved(advice.bench, saved))
             self.post_message(AdviceReady(advise(advice), advice.host.root_label))
         except Exception as err:  # a probe or rule bug must never kill the app
             self.post_message(HostLoadFailed(f"could not run the advisor: {err}"))

@@ -33,14 +33,16 @@ class ScreenAction:
         return f"{self.screen_title}: {self.description} ({self.key})"
 
 
-def works_here(app: DiskDoctorApp, screen_class: type[Screen[None]], action: str,
+def works_here(app: DiskDoctorApp, screen_class: type[Screen[None]], binding: Binding,
                opened_on: Screen[object] | None = None) -> bool:
-    """Whether `action` of a screen of `screen_class` works now, as F1 says (help_screen.has_now): the
-    screen the palette opened on must not refuse it (its `check_action`), and on a capture it is none of
-    the class's LIVE_ONLY_ACTIONS (Pause and Watch on the Monitor, Trim now, a benchmark's Start)."""
-    _, name, parameters = parse_action(action)  # "workload(-1)": the action "workload"
-    if type(opened_on) is screen_class and opened_on.check_action(name, parameters) is False:
-        return False
+    """Whether `binding` of a screen of `screen_class` works now: on the screen the palette opened on, as F1
+    says it (help_screen.has_now); on another, none of the class's LIVE_ONLY_ACTIONS on a capture (Pause and
+    Watch on the Monitor, Trim now, a benchmark's Start)."""
+    if type(opened_on) is screen_class:
+        from .help_screen import has_now  # loaded with the palette, not at start-up
+
+        return has_now(opened_on, binding)
+    _, name, _ = parse_action(binding.action)  # "workload(-1)": the action "workload"
     return app.root_to_read.live or name not in getattr(screen_class, "LIVE_ONLY_ACTIONS", frozenset())
 
 
@@ -57,7 +59,7 @@ def screen_actions(app: DiskDoctorApp, first: str | None = None,
         for binding in screen_class.BINDINGS:
             if not isinstance(binding, Binding) or binding.action.startswith("app."):
                 continue
-            if binding.description and works_here(app, screen_class, binding.action, opened_on):
+            if binding.description and works_here(app, screen_class, binding, opened_on):
                 actions.append(ScreenAction(mode, title, binding.action, app.get_key_display(binding),
                                             binding.description, binding.tooltip))
     for binding in app.BINDINGS:

@@ -3,6 +3,7 @@ Advice screen, so both show the same findings for the same host and runs folder.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -86,3 +87,11 @@ def saved_runs_input(hostname: str | None, *, runs: list[SavedRun] | None = None
         runs = newest_runs(listing or RunListing(), hostname)
     bench = tuple(run_contexts(runs, notes, mounted))
     return SavedRunsInput(runs, bench, notes, len(listing.skipped) if listing else 0, stamp)
+
+
+def beside_saved(given: Iterable[BenchContext], saved: SavedRunsInput) -> list[BenchContext]:
+    """The runs the Advice screen and a walkthrough judge: `given` (a walkthrough's own), then each saved
+    run that is not one of them (a walkthrough's runs are saved runs too)."""
+    given = list(given)
+    origins = {context.origin for context in given}
+    return [*given, *(context for context in saved.bench if context.origin not in origins)]

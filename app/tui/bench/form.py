@@ -70,7 +70,8 @@ def one_leading_slash(path: str) -> str:
 
 
 def bytes_text(size: int) -> str:
-    """A byte count as the form shows it, with its unit: "2,300 B", "22 MiB", "8 KiB"."""
+    """A byte count as the form shows it, with its unit: "2,300 B", "22 MiB", "8 KiB"; exact, as the form
+    reads it back (formatting.binary_size rounds 2300 to "2.25 KiB")."""
     for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
         if size >= 1 << shift and not size % (1 << shift):
             return f"{size >> shift:,} {unit}"

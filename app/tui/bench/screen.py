@@ -101,8 +101,8 @@ class BenchScreen(SnapshotScreen):
     process; this screen only draws what it streams."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_FROM, "-wide")]
-    LIVE_ONLY_ACTIONS = RUN_ACTIONS  # F1 and the command palette leave them out on a capture
     """The form needs one 160-column row and the figures half of one; narrower, everything stacks."""
+    LIVE_ONLY_ACTIONS = RUN_ACTIONS  # F1 and the command palette leave them out on a capture
 
     SCREEN_HELP = BENCH_HELP
     BINDINGS = [

@@ -7,7 +7,7 @@ import os
 
 from diskdoctor.app.base.formatting import counted, human_bytes, yes_no
 from diskdoctor.app.core.advice.advise import advise, load_advice_input
-from diskdoctor.app.core.advice.saved_runs import mounted_now, saved_runs_input
+from diskdoctor.app.core.advice.saved_runs import beside_saved, mounted_now, saved_runs_input
 from diskdoctor.app.core.bench.context import BenchContext
 from diskdoctor.app.core.bench.fit import fit_for
 from diskdoctor.app.core.bench.kinds import kind_of
@@ -273,10 +273,8 @@ def advice_bench(ctx: GuideContext) -> tuple[BenchContext, ...]:
     """The runs the Advice screen judges: the walkthrough's, then the newest saved run of each kind on
     each filesystem of this host (the report's choice), each once."""
     host = ctx.host()
-    ours = bench_contexts(ctx)
-    given = {context.origin for context in ours}
     saved = saved_runs_input(host.hostname, mounted=mounted_now(host))
-    return (*ours, *(context for context in saved.bench if context.origin not in given))
+    return tuple(beside_saved(bench_contexts(ctx), saved))
 
 
 def stack_findings(ctx: GuideContext, mounted: MountedFs | None, data_dirs: tuple[str, ...] = (),
