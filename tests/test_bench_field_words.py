@@ -56,3 +56,25 @@ async def test_the_workload_is_said_once_the_profile_menu_only_where_it_has_a_ch
         await pilot.press("left_square_bracket", "left_square_bracket", "left_square_bracket")
         await pilot.pause()
         assert menu.display
+
+
+def test_a_suffix_typed_before_the_shown_unit_wins() -> None:
+    """The cursor sits before the unit on focus, so a user who deletes the digits and types `8k` leaves
+    "8k B": it reads as 8k, not as an error naming the 8k they typed."""
+    assert read_size("8k B") == 8 << 10 and read_size("64k MiB") == 64 << 10
+    assert read_size("1g MiB") == 1 << 30
+    assert read_size("22m B") == 22 << 20 and read_size("2,300 B") == 2300 and read_size("4 MiB") == 4 << 20
+
+
+async def test_typing_a_size_with_its_suffix_over_the_digits_makes_that_size() -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_bench(app, pilot)
+        field = screen.query_one("#bench-bs", Input)
+        field.focus()
+        await pilot.pause()
+        await pilot.pause()
+        await pilot.press(*["backspace"] * len("2,300"), "8", "k")
+        await pilot.pause()
+        assert field.value == "8k B" and field.is_valid
+        assert screen.query_one(BenchForm).params().bs == 8 << 10  # type: ignore[attr-defined]

@@ -87,9 +87,14 @@ def shown_bytes(text: str) -> str:
         return text
 
 
+LEFT_UNIT = re.compile(r"(\d\s*[kmgt])\s*[kmgt]?i?b$", re.IGNORECASE)
+"""A suffix typed before the unit the field showed ("8k B": the cursor sits before the unit on focus)."""
+
+
 def read_size(text: str, what: str = "size") -> int:
-    """Bytes from what a size field holds: "2300", "8k", "22m", or as shown, "2,300 B" and "22 MiB"."""
-    return parse_size(text.replace(",", "").strip(), what)
+    """Bytes from what a size field holds: "2300", "8k", "22m", or as shown, "2,300 B" and "22 MiB"; a
+    suffix typed in front of the shown unit wins over it ("8k B" is 8k, "64k MiB" 64k)."""
+    return parse_size(LEFT_UNIT.sub(r"\1", text.replace(",", "").strip()), what)
 
 
 def _valid_size(text: str) -> bool:
