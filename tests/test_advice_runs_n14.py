@@ -123,3 +123,16 @@ async def test_runs_at_120_drop_this_years_year_before_cutting_a_target(private_
         # the year kept; the year still goes first where a target would be cut (test_runs_screen at 80)
         assert len(rows) == 3 and all(f"{year}-" in row for row in rows), rows
         assert f"  {year}-11-26 14:30  " in rows[0], rows
+
+
+async def test_a_filter_matches_the_severity_the_list_shows() -> None:
+    """`/warn` keeps the rows whose Sev column says WARN (it matched none: severity was not searched)."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _advice(app, pilot)
+        warned = [row for row in screen.rows if row.finding.severity.value == "warn"]
+        assert warned
+        await pilot.press("slash", *"warn", "enter")
+        await pilot.pause()
+        await pilot.pause()
+        assert screen.rows == warned

@@ -202,10 +202,11 @@ class AdviceScreen(Screen[None]):
 
     def _filtered(self) -> list[MergedFinding]:
         """The rows about the chosen subject that match the filter text in what the row and its card's
-        header show: narrowed to one subject, a merged row's other subjects are hidden, so they never
-        match (newuser14: `raid` kept a row about /lab/luks2on for its hidden /lab/raid0)."""
+        header show, its severity included (`/warn`, `/crit`: the Sev column): narrowed to one subject, a
+        merged row's other subjects are hidden, so they never match (newuser14: `raid` kept a row about
+        /lab/luks2on for its hidden /lab/raid0)."""
         return [row for row in self._in_scope()
-                if matches(self.filter_text, self._title_of(row), row.finding.id,
+                if matches(self.filter_text, row.finding.severity.value, self._title_of(row), row.finding.id,
                            *((self.subject,) if self.subject is not None else row.subjects))]
 
     def _say_status(self) -> None:
