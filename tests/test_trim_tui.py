@@ -6,8 +6,10 @@ import pytest
 from conftest import fixture_root
 from diskdoctor.app.core.findings.vocabulary import Severity
 from diskdoctor.app.tui.trim_dialogs import ConfirmTrim, TrimProgress
+from diskdoctor.app.tui.trim_layers import layer_lines
 from diskdoctor.probes.root import live_root
 from diskdoctor.widgets import FindingCard
+from diskdoctor.widgets.wrap_text import WrappedText
 from support.loop_stack import LoopStack
 from test_tui import running, settled, text_of
 from textual.widgets import DataTable
@@ -159,3 +161,43 @@ async def test_the_host_summary_takes_two_rows_at_80x24() -> None:
         host = app.screen.query_one("#trim-host")
         assert host.size.height <= 2, text_of(app, "#trim-host")
         assert text_of(app, "#trim-host").startswith("fstrim.timer ")
+
+
+def drawn_lines(app, selector: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """The lines a WrappedText shows at its width now."""
+    widget = app.screen.query_one(selector, WrappedText)
+    wrap = widget.render()._renderable  # type: ignore[attr-defined]
+    return [line.plain for line in wrap.lines(widget.content_size.width)]
+
+
+@pytest.mark.parametrize("fixture", ["long-names", "lab-ssd"])
+async def test_each_layer_takes_one_line_at_80x24(fixture: str) -> None:
+    """At 80x24 a layer is one line: the sources shortened to their device and, on long-names, the names cut
+    in the middle, so the layers stay above the fold (newuser17 #11: each source path wrapped onto a line of
+    its own under a 45-cell name column)."""
+    async with running(fixture_root(fixture), (80, 24)) as (app, pilot):
+        await open_trim(app, pilot)
+        await pilot.pause()
+        layers = app.screen.verdicts[app.screen.selected].reach.layers
+        lines = drawn_lines(app, "#trim-verdict")
+        start = next(index for index, line in enumerate(lines) if line.startswith("Layers"))
+        assert "/sys/block/DEV/queue" in lines[start], lines[start]
+        assert lines[start + 1 + len(layers)].startswith("Discard mode: "), lines
+        assert lines[start + 1].rstrip().endswith("← blocks discard"), lines[start + 1]
+        assert all(len(line) <= 76 for line in lines[start:start + 1 + len(layers)])
+        firsts = [line.split()[0] for line in lines[start + 1:start + 1 + len(layers)]]
+        assert len(set(firsts)) == len(layers), firsts  # each name (or its cut) tells the layer apart
+
+
+async def test_layer_lines_keep_whole_names_and_full_paths_where_they_fit() -> None:
+    async with running(fixture_root("long-names"), (200, 60)) as (app, pilot):
+        await open_trim(app, pilot)
+        verdict = app.screen.verdicts[app.screen.selected]
+    wide = layer_lines(verdict, 196).plain.splitlines()
+    assert "luks-elasticsearch-hot-tier-data-volume-01 " in wide[1] and "/sys/block/dm-1/queue/" in wide[1]
+    middle = layer_lines(verdict, 116).plain.splitlines()  # whole names, each source its device
+    assert "luks-elasticsearch-hot-tier-data-volume-01 " in middle[1] and " dm-1 " in middle[1]
+    assert max(map(len, middle)) <= 116
+    narrow = layer_lines(verdict, 76).plain.splitlines()
+    name = narrow[1].split()[0]
+    assert name.startswith("luks-") and "…" in name and name.endswith("-01"), narrow[1]

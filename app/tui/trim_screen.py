@@ -15,7 +15,6 @@ from diskdoctor.widgets.fit_text import fit_parts, path_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.wrap_text import WrappedText
-from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -26,7 +25,7 @@ from textual.widgets.data_table import RowDoesNotExist
 
 from ..base.errors import UsageError
 from ..base.formatting import human_bytes
-from ..core.trim.doctor import TrimVerdict, layer_marker
+from ..core.trim.doctor import TrimVerdict
 from ..core.trim.order import worst_first
 from ..core.trim.peak_window import PeakWindow
 from ..core.trim.trim_now import hold_confirmed_mount
@@ -35,11 +34,14 @@ from .host_snapshot import HostSnapshot, SnapshotScreen
 from .screen_help import TRIM_HELP
 from .selection import choose, chosen, look
 from .trim_dialogs import ConfirmTrim, PeakDialog, TrimProgress
+from .trim_layers import layer_lines
 
 COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Warnings")
 MIN_MOUNTPOINT_CELLS = 16
 MARKERS = ("← blocks discard", "← no discard support")
 """A layer's marker (layer_marker) reads whole on one line."""
+DETAILS_FRAME_CELLS = 4
+"""The details pane's padding and scrollbar gutter: its text's width before the pane is laid out."""
 
 
 def _schedule_cell(verdict: TrimVerdict, facts: TrimFacts) -> str:
@@ -100,21 +102,13 @@ def host_summary(facts: TrimFacts, peak: PeakWindow | None, width: int = 0) -> T
     return text
 
 
-def verdict_text(verdict: TrimVerdict, facts: TrimFacts) -> Text:
-    """The pieces behind one verdict: layers top-down, discard mode, schedule, each with its source."""
+def verdict_text(verdict: TrimVerdict, facts: TrimFacts, width: int = 0) -> Text:
+    """The pieces behind one verdict: layers top-down (one line each in `width` cells, see layer_lines),
+    discard mode, schedule, each with its source."""
     text = Text()
     text.append(verdict.summary + "\n\n", verdict.verdict.style)
-    text.append("Layers, top to bottom (discard_max_bytes / granularity):\n", "bold")
-    layers = verdict.reach.layers
-    name_width = max((cell_len(layer.name) for layer in layers), default=0)  # the columns line up under
-    kind_width = max((len(layer.kind) for layer in layers), default=0)     # the longest name shown
-    for layer in layers:
-        marker = layer_marker(verdict, layer.kname)
-        name = layer.name + " " * (name_width - cell_len(layer.name))
-        text.append(f"  {name}  {layer.kind:<{kind_width}}  {human_bytes(layer.discard_max_bytes):>6} / "
-                    f"{human_bytes(layer.discard_granularity):<6}", "bold red" if marker else "")
-        text.append(f"  ← {marker}" if marker else "", "bold red")  # before the source, which may wrap
-        text.append(f"  {layer.source}\n", "dim")
+    text.append_text(layer_lines(verdict, width))
+    text.append("\n")
     text.append("Discard mode: ", "bold")
     text.append(f"{verdict.mode.text}  ")
     text.append(f"{verdict.mode.source}\n", "dim")
@@ -294,6 +288,7 @@ class TrimScreen(SnapshotScreen):
 
     def on_resize(self) -> None:
         self._draw_host()
+        self.call_after_refresh(self._draw_verdict)  # once the details pane has its new width
 
     @on(FittedTable.Resized, "#trim-table")
     def _resized(self) -> None:
@@ -351,7 +346,7 @@ class TrimScreen(SnapshotScreen):
         room = max((title.size.width or self.app.size.width) - 2, 20)
         heading = details_heading(mountpoint, verdict.fstype, verdict.source, room)
         title.update(Text(heading), layout=False)  # one line: no layout pass
-        self.query_one("#trim-verdict", Static).update(verdict_text(verdict, self.facts))
+        self._draw_verdict()
         # The cards already shown draw the new findings; only a difference in number mounts or removes
         # one (a remove and a mount of every card cost a restyle of each on every key).
         findings = self.query_one("#trim-findings", Vertical)
@@ -361,6 +356,16 @@ class TrimScreen(SnapshotScreen):
         if len(cards) > len(verdict.findings):
             findings.remove_children(cards[len(verdict.findings):])
         findings.mount_all(FindingCard(card_content(finding)) for finding in verdict.findings[len(cards):])
+
+    def _draw_verdict(self) -> None:
+        """The selected filesystem's verdict text, its layers fitted to the details pane's width (its
+        scrollbar's gutter kept: the width stays when the text grows past the pane)."""
+        verdict = self.verdicts.get(self.selected or "")
+        if verdict is None or self.facts is None:
+            return
+        pane = self.query_one("#trim-details", VerticalScroll)
+        width = pane.scrollable_content_region.width or self.app.size.width - DETAILS_FRAME_CELLS
+        self.query_one("#trim-verdict", Static).update(verdict_text(verdict, self.facts, width))
 
     def action_refresh(self) -> None:
         self.query_one(StatusLine).say("Reading the host…")
