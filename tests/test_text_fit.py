@@ -168,7 +168,7 @@ async def test_trim_layer_rows_line_up_and_wrap_under_their_row(width: int) -> N
         screen = app.screen
         for _ in screen.verdicts:
             lines = drawn(app, screen.query_one("#trim-verdict"))
-            start = next(i for i, line in enumerate(lines) if line.startswith("Layers, top to bottom"))
+            start = next(i for i, line in enumerate(lines) if line.startswith("Layers, top"))
             end = next(i for i, line in enumerate(lines) if line.startswith("Discard mode"))
             block = lines[start + 1:end]
             rows = [line for line in block if re.match(r"  \S+ +(crypt|lvm|part|disk|raid\d*|loop)\b", line)]

@@ -201,3 +201,24 @@ async def test_layer_lines_keep_whole_names_and_full_paths_where_they_fit() -> N
     narrow = layer_lines(verdict, 76).plain.splitlines()
     name = narrow[1].split()[0]
     assert name.startswith("luks-") and "…" in name and name.endswith("-01"), narrow[1]
+
+
+@pytest.mark.parametrize("fixture", ["long-names", "lab-ssd"])
+async def test_fix_cards_go_beside_the_layers_at_200x60(fixture: str) -> None:
+    """At 200x60 the cards sit beside the layers, each side about half the width, the layer names whole
+    (newuser17 #15: a card 200 cells wide round 120-cell text, the screen's right side empty); at 120x40 they
+    stay under the layers, full width."""
+    async with running(fixture_root(fixture), (200, 60)) as (app, pilot):
+        await open_trim(app, pilot)
+        await pilot.pause()
+        verdict, card = app.screen.query_one("#trim-verdict"), app.screen.query(FindingCard).first()
+        assert card.region.x >= verdict.region.right and card.region.y <= verdict.region.y
+        assert card.region.width < 110 and verdict.region.width < 120
+        layers = app.screen.verdicts[app.screen.selected].reach.layers
+        lines = drawn_lines(app, "#trim-verdict")
+        assert all(any(f" {layer.name} " in line for line in lines) for layer in layers), lines
+    async with running(fixture_root(fixture), (120, 40)) as (app, pilot):
+        await open_trim(app, pilot)
+        await pilot.pause()
+        verdict, card = app.screen.query_one("#trim-verdict"), app.screen.query(FindingCard).first()
+        assert card.region.y > verdict.region.y and card.region.width > 110

@@ -15,6 +15,7 @@ from diskdoctor.widgets.fit_text import fit_parts, path_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.wrap_text import WrappedText
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -42,6 +43,19 @@ MARKERS = ("← blocks discard", "← no discard support")
 """A layer's marker (layer_marker) reads whole on one line."""
 DETAILS_FRAME_CELLS = 4
 """The details pane's padding and scrollbar gutter: its text's width before the pane is laid out."""
+BESIDE_MIN_CELLS = 160
+"""From this width of the details pane the fix cards go beside the layers (newuser17 #15: at 200x60 a card
+200 cells wide held 120-cell lines), each side wide enough for a card or the layers whole."""
+VERDICT_SHARE = (0.4, 0.6)
+"""Beside the cards, the verdict text takes what its layers need, within these shares of the pane."""
+
+
+def verdict_width(verdict: TrimVerdict, room: int) -> int:
+    """The verdict text's width beside the cards: its layer lines' (names whole where they can be) within
+    VERDICT_SHARE of `room`."""
+    least, most = (int(room * share) for share in VERDICT_SHARE)
+    layers = max(cell_len(line) for line in layer_lines(verdict, most).plain.splitlines())
+    return max(least, min(layers, most))
 
 
 def _schedule_cell(verdict: TrimVerdict, facts: TrimFacts) -> str:
@@ -364,8 +378,13 @@ class TrimScreen(SnapshotScreen):
         if verdict is None or self.facts is None:
             return
         pane = self.query_one("#trim-details", VerticalScroll)
-        width = pane.scrollable_content_region.width or self.app.size.width - DETAILS_FRAME_CELLS
-        self.query_one("#trim-verdict", Static).update(verdict_text(verdict, self.facts, width))
+        region = pane.scrollable_content_region.width or self.app.size.width - DETAILS_FRAME_CELLS
+        beside = region >= BESIDE_MIN_CELLS and bool(verdict.findings)
+        pane.set_class(beside, "-beside")
+        width = verdict_width(verdict, region) if beside else region
+        widget = self.query_one("#trim-verdict", Static)
+        widget.styles.width = width if beside else None
+        widget.update(verdict_text(verdict, self.facts, width))
 
     def action_refresh(self) -> None:
         self.query_one(StatusLine).say("Reading the host…")
