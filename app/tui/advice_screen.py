@@ -34,7 +34,7 @@ from ..core.bench.context import BenchContext
 from ..core.findings.finding import Finding
 from ..core.findings.order import MergedFinding, worst_first
 from ..core.runs.store import RunStore, RunStoreError
-from ..text.advice import summary_line
+from .advice_counts import count_phrase, shown_findings
 from .advice_rows import plan_rows, subject_lines, wrap_at_slashes, wrapped_title
 from .cards import card_content
 from .fold_note import fold_note
@@ -121,6 +121,8 @@ class AdviceScreen(Screen[None]):
         """Lines the card's header took last (it wraps a long subject list)."""
         self._judged = False
         """Whether the rules have run once (a run saved after that makes them run again)."""
+        self._label = ""
+        """Where the findings come from ("capture lab-ssd", "this host (/)"), the summary's last phrase."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -171,7 +173,8 @@ class AdviceScreen(Screen[None]):
             self.refresh_bindings()
         self.findings = [finding for row in self.all_rows for finding in _expanded(row, message.findings)]
         self.rows = self._filtered()
-        self.query_one("#advice-summary", SummaryLine).say(*self._summary_parts(message))
+        self._label = message.label
+        self._say_summary()
         self.query_one("#advice-card", FindingCard).display = False
         self._widths = ()
         self._fill_table()
@@ -183,17 +186,25 @@ class AdviceScreen(Screen[None]):
         else:
             self.query_one("#advice-details-title", Static).update("No findings")
 
-    def _summary_parts(self, message: AdviceReady) -> list[Part]:
-        """The summary line's phrases: the counts first, then where the findings come from, then how the
-        rows are ordered; a narrow line shortens and drops whole phrases, never cuts one (newuser16 #4)."""
-        parts: list[Part] = [(summary_line(message.findings), 0)]
-        if len(self.all_rows) < len(message.findings):
-            rows = len(self.all_rows)
+    def _summary_parts(self) -> list[Part]:
+        """The summary line's phrases: the counts first (of the findings listed, when narrowed to a subject
+        or filtered: count_phrase), then where the findings come from, then how the rows are ordered; a
+        narrow line shortens and drops whole phrases, never cuts one (newuser16 #4)."""
+        narrowed = self.subject is not None or bool(self.filter_text)
+        listed = self.rows if narrowed else self.all_rows
+        shown = shown_findings([_expanded(row, self.findings) for row in listed],
+                               self.covered if self.subject is not None else ())
+        parts: list[Part] = [(count_phrase(shown, len(self.findings)), 0)]
+        if len(listed) < len(shown):
+            rows = len(listed)
             parts.append(((f"{rows} rows, worst first", f"{rows} rows"), 2))
-        if any(row.finding.history for row in self.all_rows):
+        if any(row.finding.history for row in listed):
             parts.append((("saved runs on unmounted filesystems last", "unmounted last"), 3))
-        parts.append((message.label, 1))
+        parts.append((self._label, 1))
         return parts
+
+    def _say_summary(self) -> None:
+        self.query_one("#advice-summary", SummaryLine).say(*self._summary_parts())
 
     def _in_scope(self) -> list[MergedFinding]:
         """The rows about the chosen subject (every row when none is chosen)."""
@@ -231,6 +242,7 @@ class AdviceScreen(Screen[None]):
         self.rows = self._filtered()
         self._widths = ()
         self._fill_table()
+        self._say_summary()
         self._say_status()
         if was in self.rows:  # the finding under the cursor stays under it (a filter cleared)
             table.move_cursor(row=self.rows.index(was))

@@ -1,0 +1,24 @@
+"""The Advice header's count: every finding by severity, or, narrowed, only the findings the list shows."""
+
+from __future__ import annotations
+
+from ..core.findings.finding import Finding
+from ..text.advice import summary_line
+
+
+def shown_findings(rows_findings: list[list[Finding]], covered: tuple[str, ...]) -> list[Finding]:
+    """The findings the listed rows stand for (each row's own, given as a list), only those about a subject
+    of `covered` when it names any (narrowed to one subject, a merged row shows that subject's finding)."""
+    return [finding for own in rows_findings for finding in own if not covered or finding.subject in covered]
+
+
+def count_phrase(shown: list[Finding], total: int) -> str:
+    """'19 findings: 2 crit, 9 warn, 8 info' for every finding; for fewer, the shown ones' counts and the
+    host's total once: '3 of 19 findings: 1 warn, 2 info' (newuser17 #14: the host's counts above a list
+    narrowed to 3 rows read as if the 2 crit were among them)."""
+    if len(shown) == total:
+        return summary_line(shown)
+    if not shown:
+        return f"none of {total} findings"
+    whole = summary_line(shown)
+    return f"{len(shown)} of {total} findings{whole[whole.index(':'):]}"
