@@ -6,11 +6,12 @@ import asyncio
 import importlib
 import itertools
 import signal
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets.filter_bar import FilterBar
-from diskdoctor.widgets.fit_text import FittedTitle
+from diskdoctor.widgets.title_row import TitleRow
 from textual import work
 from textual.app import App
 from textual.binding import Binding
@@ -103,16 +104,32 @@ class DiskDoctorApp(App[None]):
         """The device or filesystem chosen last on any screen; the others show it (selection.py)."""
         for mode in self.SCREENS_BY_MODE:
             if mode not in (STACK_MODE, ADVICE_MODE, RUNS_MODE):
-                self.add_mode(mode, lambda mode=mode: self.screen_class(mode)(root))  # type: ignore[misc]
-        self.add_mode(STACK_MODE, self._stack_screen)
-        self.add_mode(ADVICE_MODE, self._advice_screen)
-        self.add_mode(RUNS_MODE, lambda: self.screen_class(RUNS_MODE)())
+                self._add_screen(mode, lambda mode=mode: self.screen_class(mode)(root))  # type: ignore[misc]
+        self._add_screen(STACK_MODE, self._stack_screen)
+        self._add_screen(ADVICE_MODE, self._advice_screen)
+        self._add_screen(RUNS_MODE, lambda: self.screen_class(RUNS_MODE)())
 
-    def format_title(self, title: str, sub_title: str) -> FittedTitle:  # type: ignore[override]
-        """Every screen's header: "diskdoctor — what it shows" from NARROW_BELOW columns up, the screen's own
-        words alone below (one rule for every screen and root), so no title is cut where there is room for
-        what tells the screens apart."""
-        return FittedTitle(title, sub_title, named=lambda: self.size.width >= NARROW_BELOW)
+    def _add_screen(self, mode: str, make: Callable[[], Screen[None]]) -> None:
+        """A top-level screen's mode, the screen titled with its name (its title row lights its key)."""
+
+        def named() -> Screen[None]:
+            screen = make()
+            screen.title = self.SCREENS_BY_MODE[mode][0]
+            return screen
+
+        self.add_mode(mode, named)
+
+    @classmethod
+    def screen_keys(cls) -> list[tuple[str, str]]:
+        """Each top-level screen's key and name, in key order: `("1", "Stack")` ... `("6", "Monitor")`."""
+        keys = {binding.action: binding.key for binding in Binding.make_bindings(cls.BINDINGS)}
+        return [(keys[f"show('{mode}')"], name) for mode, (name, _) in cls.SCREENS_BY_MODE.items()]
+
+    def format_title(self, title: str, sub_title: str) -> TitleRow:  # type: ignore[override]
+        """Every screen's title row: the screens' keys and names as tabs from TABS_FROM columns (the app's
+        name before them where it fits), else the current screen's key and name alone, then what the screen
+        shows (title_row.py); a screen's title is its name (set by `_add_screen`, or its class's TITLE)."""
+        return TitleRow(self.TITLE, self.screen_keys(), title, sub_title)
 
     @property
     def guide_sizes(self) -> QuickSizes:
