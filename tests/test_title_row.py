@@ -121,3 +121,18 @@ async def test_the_footer_names_the_screen_keys_as_a_range() -> None:
         last = app.screen._compositor.render_strips()[-1].text
         assert last.startswith("F1 Help ^g Guides q Quit w Report  1-6 screens"), last
         assert last.rstrip().endswith("^p palette"), last
+
+
+async def test_f1_names_the_screen_each_number_opens() -> None:
+    """#8: F1 listed `1  1: the storage stack explorer.`: the number again, not the screen's name."""
+    from diskdoctor.app.tui.help_screen import HelpScreen
+
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        meanings = dict(app.screen.keys)
+        for key, name in SCREENS:
+            assert meanings[key].startswith(f"{name}: "), (key, meanings[key])
