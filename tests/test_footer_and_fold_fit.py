@@ -116,7 +116,7 @@ async def test_at_80_columns_the_keys_keep_their_full_labels_and_the_app_keys_th
         await settle(pilot)
         own, app_wide = footer_text(app).splitlines()
         assert " ".join(own.split()) == "v Direction s Sources b Bench this e Expand all / Filter r Refresh"
-        assert app_wide.startswith("F1 Help ^g Guides q Quit w Report  123456 screens")
+        assert app_wide.startswith("F1 Help ^g Guides q Quit w Report  1-6 screens")
     async with DiskDoctorApp(fixture_root(LAB)).run_test(size=(200, 60)) as pilot:
         await settle(pilot)
         assert footer_text(pilot.app).startswith(

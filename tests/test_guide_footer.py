@@ -1,5 +1,5 @@
 """A walkthrough's footer says `q Quit` as every other screen's does, beside its own keys (newuser15 at
-80x24: `n Next esc Leave` over `F1 Help ^g Guides w Report  123456 screens`, no Quit)."""
+80x24: `n Next esc Leave` over `F1 Help ^g Guides w Report  123456 screens` (now `1-6 screens`), no Quit)."""
 
 from __future__ import annotations
 

@@ -146,7 +146,7 @@ async def test_at_80_columns_the_footer_keeps_the_screens_keys_with_full_labels(
         assert all(key in shown for key in STACK_KEYS), shown
         assert not footer.short and all(key.region.right <= 80 for key in footer.query(FooterKey))
         row = "\n".join(screen_lines(app)[footer.region.y:footer.region.bottom])
-        assert "v Direction" in row and "123456 screens" in row and row.rstrip().endswith("^p palette")
+        assert "v Direction" in row and "1-6 screens" in row and row.rstrip().endswith("^p palette")
     async with DiskDoctorApp(fixture_root(LAB)).run_test(size=(200, 60)) as pilot:
         await settle(pilot)
         footer = pilot.app.screen.query_one(FittedFooter)
@@ -168,7 +168,7 @@ async def test_at_80_columns_each_screen_title_is_whole(key: str) -> None:
         await pilot.press(key)
         await settle(pilot)
         await pilot.pause()
-        assert f"diskdoctor — {pilot.app.screen.sub_title}" in screen_lines(pilot.app)[0]
+        assert f"6 Monitor  {pilot.app.screen.sub_title}" in screen_lines(pilot.app)[0]  # the tabs, then it
 
 
 async def test_at_80_columns_the_report_dialog_shows_its_whole_path(private_state_dir) -> None:  # type: ignore[no-untyped-def]

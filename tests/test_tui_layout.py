@@ -16,6 +16,7 @@ from diskdoctor.app.tui.help_screen import HelpScreen
 from diskdoctor.probes.io_monitor import CpuSample
 from test_runs_screen import three_runs
 from textual.widgets import DataTable, Static
+from textual.widgets._header import HeaderTitle
 
 __all__ = ["three_runs"]
 
@@ -451,12 +452,10 @@ async def test_the_report_notice_covers_whole_footer_keys_and_leaves_no_stray_le
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
-async def test_the_header_names_the_app_from_120_columns_on_every_screen(size: tuple[int, int]) -> None:
-    """One rule (newuser11 #8, README "Header and footer"): below 120 columns the header drops
-    "diskdoctor —" on every screen, however short the screen's words (Monitor's are short); at 120 it
-    leads where it fits."""
-    from textual.widgets._header import HeaderTitle
-
+async def test_the_title_row_shows_the_tabs_from_120_columns_on_every_screen(size: tuple[int, int]) -> None:
+    """One rule (newuser11 #8, newuser17 #8): below 120 columns the title row shows the current screen's key
+    and name alone on every screen, however short the screen's words (Monitor's are short); from 120 the
+    tabs of every screen."""
     app = DiskDoctorApp(fixture_root(LAB))
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
@@ -465,7 +464,8 @@ async def test_the_header_names_the_app_from_120_columns_on_every_screen(size: t
         await pilot.pause(0.2)
         header = app.screen.query_one(HeaderTitle)
         shown = "".join(segment.text for segment in header.render_lines(header.region.reset_offset)[0])
-        assert ("diskdoctor —" in shown) == (size[0] >= 120), shown
+        assert shown.startswith(" 6 Monitor ") == (size[0] < 120), shown
+        assert ("1 Stack  2 TRIM" in shown) == (size[0] >= 120), shown
 
 
 async def test_advice_details_name_the_finding_id_once() -> None:
@@ -504,8 +504,6 @@ async def test_monitor_sorted_rows_put_one_space_before_every_mountpoint() -> No
 async def test_the_header_always_says_a_capture_cutting_a_long_host_name(size: tuple[int, int]) -> None:
     """newuser12 #9: on long-names at 80 the Stack header was the host name alone (`capture long-names`
     dropped, nothing said it was a capture): the host name is cut in the middle instead."""
-    from textual.widgets._header import HeaderTitle
-
     app = DiskDoctorApp(fixture_root("long-names"))
     async with app.run_test(size=size) as pilot:
         await settle(pilot)

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 from rich.cells import cell_len
-from rich.console import Console, ConsoleOptions
-from rich.measure import Measurement
-from rich.text import Text
 
 ELLIPSIS = "…"
 SEPARATOR = " · "
@@ -164,49 +161,6 @@ def fit_forms(parts: Sequence[Sequence[str]], width: int, order: Sequence[int], 
             cut_path = True
         elif step[following] + 1 < len(parts[following]):
             step[following] += 1
-
-
-TITLE_FIRST_CELLS = 12
-"""A header's first part (a host name) is cut in the middle down to this to keep its last part beside it."""
-
-
-class FittedTitle:
-    """A header's "title — sub title" when it fits the width it is drawn in, else the sub title alone (the
-    app's name never tells screens apart), else its first and last " · " parts, the first cut in the middle
-    when only that keeps the last (a capture's name: newuser12 saw a long host name alone at 80 columns,
-    nothing saying it was a capture), else its first part, cut at its end only when even that is too wide."""
-
-    def __init__(self, title: str, sub_title: str, named: Callable[[], bool] | None = None) -> None:
-        self.title, self.sub_title = title, sub_title
-        self.named = named
-        """Asked at each drawing: whether the app's name may lead (None: wherever it fits)."""
-
-    def _full(self) -> Text:
-        if not self.sub_title:
-            return Text(self.title)
-        return Text.assemble(self.title, (" — ", "dim"), (self.sub_title, "dim"))
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
-        full = self._full()
-        named = self.named is None or self.named()
-        if not self.sub_title or (named and cell_len(full.plain) <= options.max_width):
-            yield full
-            return
-        parts = self.sub_title.split(SEPARATOR)
-        width = options.max_width
-        for shorter in (self.sub_title, SEPARATOR.join([parts[0], parts[-1]])):
-            if cell_len(shorter) <= width:
-                yield Text(shorter)
-                return
-        room = width - cell_len(SEPARATOR + parts[-1])  # the last part (what is read) before the first whole
-        if len(parts) > 1 and room >= min(TITLE_FIRST_CELLS, cell_len(parts[0])):
-            yield Text(middle_ellipsis(parts[0], room) + SEPARATOR + parts[-1])
-            return
-        yield Text(parts[0] if cell_len(parts[0]) <= width else fit_end(parts[0], width))
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        full = cell_len(self._full().plain)
-        return Measurement(min(cell_len(self.sub_title or self.title), full), full)
 
 
 @lru_cache(maxsize=4096)  # drawn again on every repaint of the row; the names rarely change

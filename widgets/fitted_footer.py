@@ -92,9 +92,10 @@ class FittedFooter(Footer):
         return len(key) + 1 + len(self._label(binding, short)) + 1
 
     def _group_cells(self, group: Binding.Group, items: list[Shown], short: bool) -> int:
-        """The cells a key group takes: its keys and its label, or "1-6" alone when short."""
-        if short and _span(items):
-            return len(_span(items)) + 2
+        """The cells a key group takes: its keys and its label ("1-6 screens": a range of keys says it is
+        one, where "123456" read as one key), or "1-6" alone when short."""
+        if _span(items):
+            return len(_span(items)) + 2 + (0 if short else len(group.description))
         return sum(self._cells(b, short) for b, _, _ in items) + len(group.description) + 2
 
     def _line_cells(self, items: list[Shown], short: bool) -> int:
@@ -236,13 +237,15 @@ class FittedFooter(Footer):
                             binding.action, disabled=not enabled,
                             tooltip=tooltip or binding.description).data_bind(compact=Footer.compact)
         for group, grouped in _groups(items).items():
-            span = _span(grouped) if short else ""
-            if span:  # "1-6": the screen keys in three cells
+            span = _span(grouped)
+            if span:  # "1-6": the screen keys in three cells, their label where the line has room
                 binding, enabled, _ = grouped[0]
                 with KeyGroup(classes="-compact"):
                     yield FooterKey(binding.key, span, "", binding.action, disabled=not enabled,
                                     tooltip=f"{span}: {group.description}",
                                     classes="-grouped").data_bind(compact=Footer.compact)
+                if not short:
+                    yield FooterLabel(group.description)
                 continue
             with KeyGroup(classes="-compact" if group.compact else "-compact -spaced"):
                 for binding, enabled, tooltip in grouped:

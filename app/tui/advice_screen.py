@@ -137,7 +137,7 @@ class AdviceScreen(Screen[None]):
         yield FittedFooter()
 
     def on_mount(self) -> None:
-        self.sub_title = "Advice: what to change, with evidence and exact commands"
+        self.sub_title = "What to change, with evidence and exact commands"
         self.load()
 
     def show_snapshot(self, host: Host, trim: TrimFacts) -> None:

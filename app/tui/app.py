@@ -6,11 +6,12 @@ import asyncio
 import importlib
 import itertools
 import signal
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets.filter_bar import FilterBar
-from diskdoctor.widgets.fit_text import FittedTitle
+from diskdoctor.widgets.title_row import TitleRow
 from textual import work
 from textual.app import App
 from textual.binding import Binding
@@ -62,18 +63,18 @@ class DiskDoctorApp(App[None]):
         Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
         Binding("f1,question_mark", "help", "Help", key_display="F1",
                 tooltip="What this screen shows, its keys and sources."),
-        Binding("1", "show('stack')", "Stack screen", tooltip="1: the storage stack explorer.",
+        Binding("1", "show('stack')", "Stack screen", tooltip="Stack: the storage stack explorer.",
                 group=SCREENS),
         Binding("2", "show('trim')", "TRIM screen", group=SCREENS,
-                tooltip="2: does TRIM reach the flash, and when is it trimmed?"),
+                tooltip="TRIM: does discard reach the flash, and when is it trimmed?"),
         Binding("3", "show('bench')", "Benchmark screen", group=SCREENS,
-                tooltip="3: storage benchmarks (WAL, compaction, randwrite, interference)."),
+                tooltip="Benchmark: storage benchmarks (WAL, compaction, randwrite, interference)."),
         Binding("4", "show('advice')", "Advice screen", group=SCREENS,
-                tooltip="4: every finding: evidence, why, fix, risk, verify."),
+                tooltip="Advice: every finding, with its evidence, why, fix, risk and check."),
         Binding("5", "show('runs')", "Runs screen", group=SCREENS,
-                tooltip="5: saved benchmark runs: pick two to compare."),
+                tooltip="Runs: saved benchmark runs; pick two to compare."),
         Binding("6", "show('monitor')", "Monitor screen", group=SCREENS,
-                tooltip="6: live I/O per layer, who does it, iowait and steal."),
+                tooltip="Monitor: live I/O per layer, who does it, iowait and steal."),
         Binding("w", "write_report", "Report", tooltip="Write a report for a ticket (.html, .md, .json)."),
         Binding(GUIDES_KEY, "guides", "Guides",
                 tooltip="Guided walkthroughs: etcd speed, TRIM end to end, a slow node, Elasticsearch/Ceph."),
@@ -103,16 +104,32 @@ class DiskDoctorApp(App[None]):
         """The device or filesystem chosen last on any screen; the others show it (selection.py)."""
         for mode in self.SCREENS_BY_MODE:
             if mode not in (STACK_MODE, ADVICE_MODE, RUNS_MODE):
-                self.add_mode(mode, lambda mode=mode: self.screen_class(mode)(root))  # type: ignore[misc]
-        self.add_mode(STACK_MODE, self._stack_screen)
-        self.add_mode(ADVICE_MODE, self._advice_screen)
-        self.add_mode(RUNS_MODE, lambda: self.screen_class(RUNS_MODE)())
+                self._add_screen(mode, lambda mode=mode: self.screen_class(mode)(root))  # type: ignore[misc]
+        self._add_screen(STACK_MODE, self._stack_screen)
+        self._add_screen(ADVICE_MODE, self._advice_screen)
+        self._add_screen(RUNS_MODE, lambda: self.screen_class(RUNS_MODE)())
 
-    def format_title(self, title: str, sub_title: str) -> FittedTitle:  # type: ignore[override]
-        """Every screen's header: "diskdoctor — what it shows" from NARROW_BELOW columns up, the screen's own
-        words alone below (one rule for every screen and root), so no title is cut where there is room for
-        what tells the screens apart."""
-        return FittedTitle(title, sub_title, named=lambda: self.size.width >= NARROW_BELOW)
+    def _add_screen(self, mode: str, make: Callable[[], Screen[None]]) -> None:
+        """A top-level screen's mode, the screen titled with its name (its title row lights its key)."""
+
+        def named() -> Screen[None]:
+            screen = make()
+            screen.title = self.SCREENS_BY_MODE[mode][0]
+            return screen
+
+        self.add_mode(mode, named)
+
+    @classmethod
+    def screen_keys(cls) -> list[tuple[str, str]]:
+        """Each top-level screen's key and name, in key order: `("1", "Stack")` ... `("6", "Monitor")`."""
+        keys = {binding.action: binding.key for binding in Binding.make_bindings(cls.BINDINGS)}
+        return [(keys[f"show('{mode}')"], name) for mode, (name, _) in cls.SCREENS_BY_MODE.items()]
+
+    def format_title(self, title: str, sub_title: str) -> TitleRow:  # type: ignore[override]
+        """Every screen's title row: the screens' keys and names as tabs from TABS_FROM columns (the app's
+        name before them where it fits), else the current screen's key and name alone, then what the screen
+        shows (title_row.py); a screen's title is its name (set by `_add_screen`, or its class's TITLE)."""
+        return TitleRow(self.TITLE, self.screen_keys(), title, sub_title)
 
     @property
     def guide_sizes(self) -> QuickSizes:

@@ -197,7 +197,7 @@ class TrimScreen(SnapshotScreen):
         yield FittedFooter()
 
     def on_mount(self) -> None:
-        self.sub_title = "TRIM: does discard reach the flash, and when is it trimmed?"
+        self.sub_title = "Does discard reach the flash, and when is it trimmed?"
         self.query_one("#trim-table", DataTable).add_columns(*COLUMNS)
         self.take_snapshot(getattr(self.app, "snapshot", None))
 

@@ -82,6 +82,8 @@ class WatchScreen(Screen[None]):
     """A picked process's sync calls per file class, live, from a `diskdoctor watch` child."""
 
     SCREEN_HELP = WATCH_HELP
+    TITLE = "Watch"
+    """The name the title row lights before what the watch shows."""
     BINDINGS = [
         Binding("s", "stop", "Stop and save", tooltip="Stop the watch; the summary is saved as a run."),
         Binding("escape", "app.pop_screen", "Back", tooltip="Back to the monitor (the watch stops)."),

@@ -224,7 +224,7 @@ class BenchScreen(SnapshotScreen):
         yield FittedFooter()
 
     def on_mount(self) -> None:
-        self.sub_title = "Benchmark: database-style writes, measured live"
+        self.sub_title = "Database-style writes, measured live"
         for selector in ("#bench-after", "#bench-advice", "#bench-fio"):
             self.query_one(selector).display = False
         self._show_live_panes(False)
@@ -232,7 +232,7 @@ class BenchScreen(SnapshotScreen):
         label_fields(self.query_one(ThresholdRow))
         self.rejudge()
         if not self.root.live:  # nothing that looks as if it could run (newuser9 saw a whole usable form)
-            self.sub_title = "Benchmark: needs the live host"
+            self.sub_title = "Needs the live host"
             self.SCREEN_HELP = BENCH_CAPTURE_HELP  # F1 says what this page has here, not a live run's keys
             self.query_one(BenchForm).display = False
             self.query_one(BenchForm).disabled = True

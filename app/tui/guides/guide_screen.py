@@ -64,6 +64,8 @@ class GuideScreen(SnapshotScreen):
     """One walkthrough: a question or step per page, Back/Next, a verdict with findings and a report."""
 
     SCREEN_HELP = GUIDE_HELP
+    TITLE = "Guide"
+    """The name the title row lights before the walkthrough's title."""
     BINDINGS = [
         Binding("n", "next", "Next", tooltip="Answer and go to the next step (Enter in a list does too)."),
         Binding("b", "back", "Back", tooltip="The previous step (answers and results are kept)."),
