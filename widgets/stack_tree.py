@@ -418,10 +418,12 @@ class StackTree(Tree[StackRow]):
         """Cells the tree needs with its six columns whole and `extra` extra columns (scrollbar included)."""
         return self.widths.natural(extra) + EDGE + SCROLLBAR
 
-    def extra_within(self, width: int) -> int:
-        """How many extra columns a `width`-cell tree (scrollbar included) shows: beside the details it
-        keeps all those it shows full width (a wider screen never shows fewer columns)."""
-        return self.widths.fitted(width - SCROLLBAR - EDGE).shown_extra
+    def pane_width(self, room: int, scrolls: bool = True) -> int:
+        """Cells the tree takes of at most `room`: the columns it shows there, whole, and no wider (a
+        path it cuts fills the room); without the scrollbar's cells when its rows do not `scrolls`."""
+        bar = SCROLLBAR if scrolls else 0
+        shown = self.widths.fitted(room - bar - EDGE).shown_extra
+        return min(room, self.widths.natural(shown) + EDGE + bar)
 
     def hidden_extra(self) -> tuple[str, ...]:
         """The extra columns' headings the fitted lines leave out for want of width (none before a fit)."""
