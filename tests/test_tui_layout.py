@@ -149,9 +149,10 @@ async def test_stack_tree_pane_fits_its_columns_and_adds_lsblk_columns_when_ther
                                                           tree.rich_style))
         elif size[0] < 120:
             assert "ROTA" not in header  # names and mountpoints first
-        if size[0] >= 120:
+        details = screen.query_one("#details-pane")
+        if details.region.x > pane.region.x:  # beside (240 columns and wider)
             assert pane.size.width <= tree.natural_width() + 1  # no wider than what it holds
-            assert screen.query_one("#details-pane").size.width >= 44
+        assert details.size.width >= 44
 
 
 async def test_stack_mounts_down_says_the_trim_verdict() -> None:

@@ -33,6 +33,10 @@ MIN_MOUNTS = 12
 MOUNTS_SHARE = 1 / 3
 """The share of the line a very long MOUNTPOINTS keeps when it is cut (in the middle) so that the short
 extra columns show: /var/lib/kubelet/pods/…/mount's last 40 cells tell less than ROTA, SCHED and DISC-MAX."""
+BEFORE_PATH = 2
+"""ROTA and SCHED, the first extra columns, come before cells of a cut MOUNTPOINTS: the path gives them
+room down to `ColumnWidths.path_floor` (a sysadmin reads rotational and scheduler before the 20 more cells
+of a path already cut in the middle); DISC-MAX and DISC-GRAN take only what MOUNTS_SHARE leaves."""
 MIN_FSTYPE = 6
 """FSTYPE's narrowest form ("linux…" still says what it is; ext4, xfs, btrfs are whole)."""
 MIN_NAME_CELLS = 9
@@ -93,6 +97,8 @@ class ColumnWidths:
     """Every row's NAME need (indentation included), to split a short line between names and mounts."""
     mount_cells: Counter[int] = field(default_factory=Counter, compare=False, repr=False)
     """Every mountpoint's width."""
+    last_cells: Counter[int] = field(default_factory=Counter, compare=False, repr=False)
+    """Every mountpoint's narrowest width with its last component whole (`last_whole`)."""
 
     def see(self, row: StackRow, depth: int) -> None:
         """Widen the columns for one more row at `depth`."""
@@ -106,6 +112,7 @@ class ColumnWidths:
         mounts = cells(row.mounts)
         if row.mounts:
             self.mount_cells[mounts] += 1
+            self.last_cells[last_whole(row.mounts, mounts)] += 1
         self.kind = max(self.kind, cells(row.kind))
         self.size = max(self.size, cells(row.size))
         self.trim = max(self.trim, cells(row.trim))
@@ -123,6 +130,14 @@ class ColumnWidths:
         """Cells a line needs with every column whole and the first `extra` extra columns."""
         return (self.name + self._fixed() + self.fstype + (self.mounts if self.has_mounts else 0)
                 + sum(width + GAP for width in self.extra[:extra]))
+
+    def path_floor(self, width: int) -> int:
+        """The narrowest MOUNTPOINTS that ROTA and SCHED may cut it to on a `width`-cell line: every
+        mountpoint keeps the last component it shows whole without them (`/var/…/mount` stays; a last
+        component already cut there, as `…t_in_time_recovery`, sets no floor), and never under MIN_MOUNTS."""
+        room = width - (self.natural(0) - self.mounts)
+        kept = (need for need in self.last_cells if need <= room)
+        return max(MIN_MOUNTS, max(kept, default=0))
 
     def in_view(self, view: ColumnWidths, width: int) -> ColumnWidths:
         """Widths for a `width`-cell line from the rows in `view` when all rows' do not fit whole: the
@@ -156,9 +171,11 @@ class ColumnWidths:
         shown = min(extra, len(self.extra))
         while shown and self.natural(shown) > width:
             shown -= 1
+        floor = self.path_floor(width)
         for count in range(min(extra, len(self.extra)), shown, -1):  # more, with MOUNTPOINTS cut
             mounts = width - (self.natural(count) - self.mounts)
-            if self.has_mounts and mounts >= max(MIN_MOUNTS, int(width * MOUNTS_SHARE)):
+            least = floor if count <= BEFORE_PATH else max(MIN_MOUNTS, int(width * MOUNTS_SHARE))
+            if self.has_mounts and mounts >= least:
                 return replace(self, mounts=mounts, extra=list(self.extra), shown_extra=count)
         if shown:
             return replace(self, extra=list(self.extra), shown_extra=shown)
@@ -195,6 +212,13 @@ class ColumnWidths:
         if hidden(best) >= hidden(mounts):
             best = mounts
         return cells - best, best
+
+
+def last_whole(mounts: str, cells: int) -> int:
+    """The narrowest cell in which `mounts` (`cells` wide) keeps its last component whole when
+    `middle_ellipsis` cuts it ("/…/mount": the component, its "/", one cell of head and the ellipsis)."""
+    last = mounts.rstrip("/").rsplit("/", 1)[-1]
+    return min(cells, cell_len(last) + 3) if "/" in mounts.rstrip("/") else cells
 
 
 def header_text(widths: ColumnWidths | None = None, room: int = 0) -> Text:
@@ -394,10 +418,12 @@ class StackTree(Tree[StackRow]):
         """Cells the tree needs with its six columns whole and `extra` extra columns (scrollbar included)."""
         return self.widths.natural(extra) + EDGE + SCROLLBAR
 
-    def extra_within(self, width: int) -> int:
-        """How many extra columns a `width`-cell tree (scrollbar included) shows: beside the details it
-        keeps all those it shows full width (a wider screen never shows fewer columns)."""
-        return self.widths.fitted(width - SCROLLBAR - EDGE).shown_extra
+    def pane_width(self, room: int, scrolls: bool = True) -> int:
+        """Cells the tree takes of at most `room`: the columns it shows there, whole, and no wider (a
+        path it cuts fills the room); without the scrollbar's cells when its rows do not `scrolls`."""
+        bar = SCROLLBAR if scrolls else 0
+        shown = self.widths.fitted(room - bar - EDGE).shown_extra
+        return min(room, self.widths.natural(shown) + EDGE + bar)
 
     def hidden_extra(self) -> tuple[str, ...]:
         """The extra columns' headings the fitted lines leave out for want of width (none before a fit)."""

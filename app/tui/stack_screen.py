@@ -39,6 +39,11 @@ MAX_AUTO_EXPAND_ROOTS = 64
 DETAILS_MIN_CELLS = LABEL_WIDTH + CELL_PADDING + 30 + 2
 """Side by side, the details keep a value column of 30 cells (most values and caveats on one or two
 lines) beside the widest labels, their padding and the scrollbar."""
+BESIDE_FROM = 240
+"""The details sit beside the tree on a terminal this wide or wider, under it on a narrower one: one rule
+by size, whatever the host (lab-ssd went beside and long-names under at the same 200x60, newuser17 #9).
+Under, both panes are full width: at 200 lab-ssd's 130-cell tree keeps every column and the details'
+longest lines are whole; beside, from here, a tree as wide as lab-ssd's still leaves them 100 cells."""
 BORDER_CELLS = 1
 """The line between the panes (right of the tree beside, under it when stacked)."""
 PANE_CHROME_LINES = 3
@@ -261,32 +266,32 @@ class StackScreen(SnapshotScreen):
     @on(StackTree.NodeExpanded)
     @on(StackTree.NodeCollapsed)
     def _rows_changed(self) -> None:
-        """Stacked, a short tree's pane follows its rows: sized once after a burst of expansions."""
-        if self.has_class("-stacked") and not self._sizing:
+        """A tree's pane follows its rows, sized once after a burst of expansions: stacked, a short tree's
+        height; beside, the scrollbar's cells, kept only while the rows overflow the pane."""
+        if not self._sizing:
             self._sizing = True
             self.call_after_refresh(self._size_panes)
 
     def _size_panes(self) -> None:
-        """Layout from content: side by side when the tree's six columns are whole beside details with a
-        value column of 30 cells, with every lsblk extra it would show stacked (a wider screen never shows
-        fewer columns: at 120 a tree that shows DISC-MAX stacked does not drop it to go beside); the tree
-        as wide as the columns it shows, the details the rest;
-        otherwise stacked, both full width, the details under a tree as tall as its rows
-        (up to TREE_SHARE of the height): a tree cut beside a squeezed details pane serves neither."""
+        """Layout by size (BESIDE_FROM), widths from content: beside, the tree pane as wide as the columns
+        it draws (no scrollbar cells while its rows fit its height) and at most what leaves the details a
+        value column of 30 cells, the details every cell left (their long lines whole where the tree has
+        slack: lab-ssd's tree takes 132 of 240); under, both full width, the details under a tree as
+        tall as its rows (up to TREE_SHARE of the height)."""
         self._sizing = False
         width = self.size.width
         if width <= 0:
             return
         tree = self.query_one(StackTree)
         pane = self.query_one("#stack-pane")
-        beside = (not self.has_class("-narrow")
-                  and tree.base_width(tree.extra_within(width)) + BORDER_CELLS + DETAILS_MIN_CELLS <= width)
+        beside = width >= BESIDE_FROM
         self.set_class(not beside, "-stacked")
+        body = self.query_one("#stack-body").size.height or max(0, self.size.height - 3)
         if beside:
             room = width - DETAILS_MIN_CELLS - BORDER_CELLS
-            self._size_pane(pane, tree.base_width(tree.extra_within(room)) + BORDER_CELLS, None)
+            scrolls = tree.last_line + 1 > body - (PANE_CHROME_LINES - 1)  # title and header above it
+            self._size_pane(pane, tree.pane_width(room, scrolls) + BORDER_CELLS, None)
             return
-        body = self.query_one("#stack-body").size.height or max(0, self.size.height - 3)
         rows = tree.last_line + 1 + PANE_CHROME_LINES
         self._size_pane(pane, None, max(PANE_CHROME_LINES + 1, min(rows, int(body * TREE_SHARE))))
 
