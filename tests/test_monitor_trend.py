@@ -18,7 +18,7 @@ from diskdoctor.app.tui.monitor_trend import (
     TREND_MIN_ROWS,
     TREND_TICKS,
     TrendHistory,
-    trend_text,
+    trend_lines,
 )
 from diskdoctor.probes.diskstats import DiskDelta
 from diskdoctor.probes.io_monitor import (
@@ -34,7 +34,7 @@ from diskdoctor.probes.process_io import ProcessRate, ProcessRates
 from diskdoctor.probes.root import Root, live_root
 from diskdoctor.widgets.bar_chart_text import bar_rows
 from test_monitor_layout import SIZE_IDS, SIZES, open_monitor, screen_lines
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 SMALL = "sata-ext4"
 """Four devices (sda and its three partitions) and a CD drive: a host whose table leaves rows at 200x60."""
@@ -92,14 +92,14 @@ def test_the_history_keeps_a_minute_of_each_device_and_none_on_a_big_host() -> N
 
 def test_every_figure_has_a_chart_two_abreast_where_the_width_holds_them() -> None:
     ticks = [tuple(float(n % 7) for _ in FIGURES) for n in range(TREND_TICKS)]
-    text = trend_text("vda (disk)", ticks, 138, 44, 1.0).plain.splitlines()
+    text = [line.plain for line in trend_lines("vda (disk)", ticks, 138, 44, 1.0)]
     assert text[0] == "vda (disk): the last 60 s, the newest on the right"
     heads = [line for line in text if line.split() and line.split()[0] in {label for label, _, _ in FIGURES}]
     assert len(heads) == len(FIGURES) // 2  # two charts a row
     assert all(" now" in line and "peak" in line for line in heads)
     assert heads[1].startswith("r/s") and "w/s" in heads[1]
     assert len(text) <= 44 and max(len(line) for line in text) <= 138
-    narrow = trend_text("vda (disk)", ticks, 70, 12, 1.0).plain.splitlines()
+    narrow = [line.plain for line in trend_lines("vda (disk)", ticks, 70, 12, 1.0)]
     assert len(narrow) <= 12 and narrow[2].startswith("util")  # fewer rows: the first charts, shorter
 
 
@@ -129,7 +129,7 @@ async def test_the_rows_under_a_short_table_hold_the_selected_devices_minute(
     async with app.run_test(size=(200, 60)) as pilot:
         screen = await _feed(pilot)
         table = screen.query_one("#monitor-table", DataTable)
-        trend = screen.query_one("#monitor-trend", Static)
+        trend = screen.query_one("#monitor-trend")
         assert not screen.has_class("-side-below") and trend.display
         assert table.region.height == table.row_count + table.header_height
         assert trend.region.y == table.region.bottom and trend.region.height >= 40

@@ -16,6 +16,7 @@ from diskdoctor.widgets.cell_updates import update_cells
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
 from diskdoctor.widgets.fit_text import fit_parts, labelled_path_ellipsis, middle_ellipsis, path_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
+from diskdoctor.widgets.line_view import LineView
 from diskdoctor.widgets.sparkline_text import sparkline
 from diskdoctor.widgets.title_row_table import TitleRowTable
 from rich.cells import cell_len
@@ -42,7 +43,7 @@ from ..text.monitor import (
     writeback_lines,
 )
 from .fold_note import fold_note
-from .monitor_trend import TREND_MIN_ROWS, TrendHistory, trend_text
+from .monitor_trend import TREND_MIN_ROWS, TrendHistory, trend_lines
 from .screen_help import MONITOR_HELP
 from .selection import Selection, choose, chosen
 
@@ -322,7 +323,7 @@ class MonitorScreen(Screen[None]):
         with Horizontal(id="monitor-body"):
             with Vertical(id="monitor-main"):
                 yield TitleRowTable(id="monitor-table", cursor_type="row", zebra_stripes=False)
-                yield Static("", id="monitor-trend")
+                yield LineView(id="monitor-trend")  # repaints only its rows that changed
             with VerticalScroll(id="monitor-side"):
                 yield Static("", id="monitor-who")
                 yield Static("", id="monitor-selected")
@@ -792,14 +793,13 @@ class MonitorScreen(Screen[None]):
         if not self._trend_shown:
             return
         layer, _ = self._selected_layer()
-        pane = self.query_one("#monitor-trend", Static)
+        pane = self.query_one("#monitor-trend", LineView)
         width, height = pane.content_size.width, pane.content_size.height
-        if layer is None or width <= 0 or height <= 0:
-            text = Text("")
-        else:
+        lines: list[Text] = []
+        if layer is not None and width > 0 and height > 0:
             title = f"{visible(layer.row.name)} ({layer.row.kind})"
-            text = trend_text(title, self.trend.of(layer.row.kname), width, height, self.interval)
-        self._show("#monitor-trend", text)
+            lines = trend_lines(title, self.trend.of(layer.row.kname), width, height, self.interval)
+        pane.show(lines)
 
     def _draw_side(self, sample: MonitorSample) -> None:
         layer, heading = self._selected_layer()

@@ -108,9 +108,9 @@ def _chart(ticks: Sequence[Tick], index: int, cells: int, bars: int) -> list[Tex
     return [head, *(Text(row.ljust(cells), style="cyan") for row in bar_rows(values, columns, bars, top))]
 
 
-def trend_text(title: str, ticks: Sequence[Tick], width: int, height: int, interval: float) -> Text:
-    """The pane in `width` x `height`: a heading, then a chart per figure (two side by side where the width
-    holds two), each as tall as the rows allow up to BAR_ROWS_MOST."""
+def trend_lines(title: str, ticks: Sequence[Tick], width: int, height: int, interval: float) -> list[Text]:
+    """The pane's lines in `width` x `height`: a heading, then a chart per figure (two side by side where the
+    width holds two), each as tall as the rows allow up to BAR_ROWS_MOST."""
     per_row = 2 if width >= 2 * CHART_MIN_CELLS + CHART_GAP else 1
     cells = (width - CHART_GAP * (per_row - 1)) // per_row
     cells = min(cells, max(TREND_TICKS, CHART_MIN_CELLS))  # no wider than its minute of ticks
@@ -134,4 +134,4 @@ def trend_text(title: str, ticks: Sequence[Tick], width: int, height: int, inter
                 line.append_text(chart[row])
             lines.append(line)
         lines.append(Text(""))
-    return Text("\n").join(lines[:height])
+    return lines[:height]
