@@ -33,6 +33,8 @@ from diskdoctor.probes.page_cache import PageCache
 from diskdoctor.probes.process_io import ProcessRate, ProcessRates
 from diskdoctor.probes.root import Root, live_root
 from diskdoctor.widgets.bar_chart_text import bar_rows
+from diskdoctor.widgets.line_view import LineView
+from rich.text import Text
 from test_monitor_layout import SIZE_IDS, SIZES, open_monitor, screen_lines
 from textual.widgets import DataTable
 
@@ -185,3 +187,37 @@ def test_snapshot_of_the_trend_at_200x60(snap_compare, monkeypatch: pytest.Monke
         await pilot.pause(0.2)
 
     assert snap_compare(_small_live_app(monkeypatch), terminal_size=(200, 60), run_before=feed)
+
+
+async def test_the_pane_goes_when_the_terminal_shrinks_and_comes_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    app = _small_live_app(monkeypatch)
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await _feed(pilot)
+        trend = screen.query_one("#monitor-trend")
+        assert trend.display
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause(0.3)
+        assert screen.has_class("-side-below") and not trend.display
+        table = screen.query_one("#monitor-table", DataTable)
+        assert screen.query_one("#monitor-side").region.y == table.region.bottom  # as before the pane
+        await pilot.resize_terminal(200, 60)
+        await pilot.pause(0.3)
+        assert trend.display and trend.region.y == table.region.bottom
+
+
+async def test_a_tick_repaints_only_the_rows_that_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pane is redrawn every second: rows that read the same are not repainted (an idle chart's)."""
+    app = _small_live_app(monkeypatch)
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await _feed(pilot)
+        await pilot.press("end")  # sr0: idle, its charts flat
+        await pilot.pause(0.2)
+        trend = screen.query_one("#monitor-trend", LineView)
+        repainted: list[object] = []
+        monkeypatch.setattr(trend, "refresh", lambda *regions, **_: repainted.extend(regions or ["all"]))
+        screen.on_monitor_tick(monitor_screen.MonitorTick(_ticked(screen.sample, 61)))
+        assert repainted == []  # an idle device's minute reads the same
+        lines = list(trend.lines)
+        trend.show([*lines[:3], Text("changed"), *lines[4:]])
+        assert [region.y for region in repainted] == [3]  # type: ignore[attr-defined]
