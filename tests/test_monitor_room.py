@@ -86,7 +86,8 @@ async def test_the_process_pane_beside_the_table_when_most_lines_fit() -> None:
         side = screen.query_one("#monitor-side")
         table = screen.query_one("#monitor-table", DataTable)
         assert not screen.has_class("-side-below")
-        assert side.region.y == table.region.y and side.region.height == table.region.height
+        main = screen.query_one("#monitor-main")  # the table, and the trend pane under a short one
+        assert side.region.y == table.region.y and side.region.height == main.region.height
 
 
 def _sample_with(processes: ProcessRates, cache: PageCache | None) -> MonitorSample:

@@ -16,6 +16,7 @@ from diskdoctor.widgets.cell_updates import update_cells
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
 from diskdoctor.widgets.fit_text import fit_parts, labelled_path_ellipsis, middle_ellipsis, path_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
+from diskdoctor.widgets.line_view import LineView
 from diskdoctor.widgets.sparkline_text import sparkline
 from diskdoctor.widgets.title_row_table import TitleRowTable
 from rich.cells import cell_len
@@ -23,7 +24,7 @@ from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
@@ -42,6 +43,7 @@ from ..text.monitor import (
     writeback_lines,
 )
 from .fold_note import fold_note
+from .monitor_trend import TREND_MIN_ROWS, TrendHistory, trend_lines
 from .screen_help import MONITOR_HELP
 from .selection import Selection, choose, chosen
 
@@ -308,12 +310,20 @@ class MonitorScreen(Screen[None]):
         """The table's height when the side pane is under it (None: the whole body's, beside)."""
         self.filter_text = ""
         """The `/` filter: only the rows that have it stay, tick after tick."""
+        self.trend = TrendHistory()
+        """Each device's last minute of figures, drawn for the selected one under the table where the rows
+        it needs leave room (issue 23 #15: 45 empty rows at 200x60 on a host of 3 devices)."""
+        self._trend_shown = False
+        self._table_own_rows: int | None = None
+        """The table's height over the trend pane (None: the trend is not shown)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         yield Static("Taking the first reading…", id="monitor-summary")
         with Horizontal(id="monitor-body"):
-            yield TitleRowTable(id="monitor-table", cursor_type="row", zebra_stripes=False)
+            with Vertical(id="monitor-main"):
+                yield TitleRowTable(id="monitor-table", cursor_type="row", zebra_stripes=False)
+                yield LineView(id="monitor-trend")  # repaints only its rows that changed
             with VerticalScroll(id="monitor-side"):
                 yield Static("", id="monitor-who")
                 yield Static("", id="monitor-selected")
@@ -435,9 +445,12 @@ class MonitorScreen(Screen[None]):
             values.append(layer.delta.util if layer.delta is not None else None)
         for gone in sample.vanished:
             self.history.pop(gone, None)
+        if sample.seconds is not None:
+            self.trend.record(sample)
         self._measure_names(sample)
         self._draw_table(sample)
         self._draw_side(sample)
+        self._draw_trend()
         self._draw_summary(sample)
 
     def _measure_names(self, sample: MonitorSample) -> None:
@@ -562,11 +575,11 @@ class MonitorScreen(Screen[None]):
         if grow > 0:  # room left (or a left-out figure freed more than the cut took): the name takes it
             columns[0] = ("device", "device", columns[0][2] + grow)
             needed += grow
-        table = self.query_one("#monitor-table", DataTable)
+        main = self.query_one("#monitor-main")  # the table, and the trend pane under it
         if beside:  # as wide as its columns or its longest title, the side pane the rest (newuser9 #5)
-            table.styles.width = min(max(needed, self._title_cells + CELL_PADDING + SCROLLBAR_CELLS), room)
+            main.styles.width = min(max(needed, self._title_cells + CELL_PADDING + SCROLLBAR_CELLS), room)
         else:
-            table.styles.width = None
+            main.styles.width = None
         self._set_columns(columns, hidden)
         self._fit_heights()
 
@@ -773,6 +786,20 @@ class MonitorScreen(Screen[None]):
     def _highlighted(self) -> None:
         if self.sample is not None:
             self._draw_side(self.sample)
+            self._draw_trend()
+
+    def _draw_trend(self) -> None:
+        """The selected layer's last minute under the table, while the pane is shown."""
+        if not self._trend_shown:
+            return
+        layer, _ = self._selected_layer()
+        pane = self.query_one("#monitor-trend", LineView)
+        width, height = pane.content_size.width, pane.content_size.height
+        lines: list[Text] = []
+        if layer is not None and width > 0 and height > 0:
+            title = f"{visible(layer.row.name)} ({layer.row.kind})"
+            lines = trend_lines(title, self.trend.of(layer.row.kname), width, height, self.interval)
+        pane.show(lines)
 
     def _draw_side(self, sample: MonitorSample) -> None:
         layer, heading = self._selected_layer()
@@ -865,21 +892,30 @@ class MonitorScreen(Screen[None]):
 
     def _fit_heights(self) -> None:
         """Under the table, the side pane takes every row the table's rows do not need (at least
-        SIDE_BELOW_ROWS); beside it, the table has the whole height."""
+        SIDE_BELOW_ROWS); beside it, the table and the trend pane under it have the whole height: on the live
+        host the trend takes the rows the table does not need, where they are TREND_MIN_ROWS or more."""
         table = self.query_one("#monitor-table", DataTable)
         side = self.query_one("#monitor-side")
         height: int | None = None
+        own: int | None = None
+        """The table's own height beside the side pane with the trend under it (None: all of its column)."""
+        wanted = table.row_count + table.header_height
         if self.has_class("-side-below") and side.display:
             body = self._body_rows()
             if body <= 0:  # not laid out yet
                 return
-            wanted = table.row_count + table.header_height
             side_rows = max(SIDE_BELOW_ROWS, min(self._who_lines + 1, self._side_rows_most(body)))  # + border
             height = max(min(wanted, body - side_rows), min(body, 3))
-        if height != self._table_rows:
-            self._table_rows = height
-            table.styles.height = height if height is not None else "1fr"
+        elif self.root.live and self.trend.kept and self._body_rows() - wanted >= TREND_MIN_ROWS:
+            own = wanted
+        if (height, own) != (self._table_rows, self._table_own_rows):
+            self._table_rows, self._table_own_rows = height, own
+            self.query_one("#monitor-main").styles.height = height if height is not None else "1fr"
+            table.styles.height = own if own is not None else "1fr"
+            self._trend_shown = own is not None
+            self.query_one("#monitor-trend").display = self._trend_shown
             self.call_after_refresh(self._redraw_status)
+            self.call_after_refresh(self._draw_trend)
 
     def _laid_out(self, _screen: object) -> None:
         """After each layout: the status again when the rows below the fold are no longer what it says."""
