@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, fields, replace
+from operator import attrgetter
 
 from .blkid import read_blkid
 from .block_names import (
@@ -451,10 +452,14 @@ def _plain_fact(fact: Fact | None) -> tuple | None:
     return None if fact is None else (fact.value, fact.source, fact.why_unknown)
 
 
+_ALL_FIELDS = attrgetter(*_FIELD_NAMES)
+_FACT_FIELDS = attrgetter("value", "source", "why_unknown")
+
+
 def _plain(device: BlockDevice) -> tuple:
-    """A device as plain values, each Fact a tuple."""
-    return tuple(_plain_fact(getattr(device, name)) if is_fact else getattr(device, name)
-                 for name, is_fact in zip(_FIELD_NAMES, _IS_FACT, strict=True))
+    """A device as plain values, each Fact a tuple (its fields taken by one `attrgetter` call)."""
+    return tuple([(None if value is None else _FACT_FIELDS(value)) if is_fact else value
+                  for value, is_fact in zip(_ALL_FIELDS(device), _IS_FACT, strict=True)])
 
 
 _new = object.__new__
