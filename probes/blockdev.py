@@ -326,12 +326,13 @@ class Signatures:
 
 
 def read_block_devices(root: Root, *, include_empty: bool = False,
-                       signatures: bool = True) -> dict[str, BlockDevice]:
+                       signatures: bool = True, read_here: bool = True) -> dict[str, BlockDevice]:
     """All block devices under `root`, keyed by kernel name; unattached loops and RAM disks are
     skipped unless `include_empty` (lsblk's default filter). Without `signatures` blkid is not run and
     an unmounted device's filesystem type stays unknown (a command that judges only mounted
     filesystems, whose type mountinfo gives, saves the child process). A big host is read in several
-    processes (`_DeviceReader.split`), with the same result."""
+    processes (`_DeviceReader.split`), with the same result; without `read_here` all of its parts are read
+    in child processes (see `split_read.read_split`'s `here`)."""
     class_names = set(root.listdir(CLASS_BLOCK) or ())
     disks = root.listdir(SYS_BLOCK) or []
     use_udev = root.is_dir("run/udev/data")
@@ -349,7 +350,7 @@ def read_block_devices(root: Root, *, include_empty: bool = False,
         from .split_read import MAX_PROCESSES, usable_cpus
 
         processes = min(usable_cpus(), MAX_PROCESSES)
-        devices = reader.split(disks, processes) if processes > 1 else None
+        devices = reader.split(disks, processes, here=read_here) if processes > 1 else None
     if devices is None:
         devices = reader.devices(entries if entries is not None else _entries(root, disks, class_names))
     if not include_empty:
@@ -401,7 +402,7 @@ class _DeviceReader:
             add_disk_entries(self.root, name, self.class_names, entries)
         return entries, self.devices(entries)
 
-    def split(self, disks: list[str], processes: int) -> dict[str, BlockDevice] | None:
+    def split(self, disks: list[str], processes: int, *, here: bool = True) -> dict[str, BlockDevice] | None:
         """The devices read in `processes` processes, as the serial read gives them; None when the parts
         do not fit together as the serial read would see them (a name twice, or a device found only in
         sys/class/block or sys/dev/block), so that the caller reads serially."""
@@ -409,7 +410,7 @@ class _DeviceReader:
 
         dev_links: dict[str, str] = {}
         parts = read_split(self._part, disks, processes, _plain_part, _from_plain_part,
-                           meanwhile=lambda: dev_links.update(dev_block_links(self.root)))
+                           meanwhile=lambda: dev_links.update(dev_block_links(self.root)), here=here)
         groups: dict[str, list[BlockEntry]] = {}
         count = 0
         for entries, _ in parts:

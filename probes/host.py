@@ -174,24 +174,27 @@ def _unnamed_dm_warning(devices: dict[str, BlockDevice]) -> list[str]:
     return [f"device-mapper names unknown for {', '.join(unnamed)}: {why}"]
 
 
-def read_host(root: Root, *, include_empty: bool = False, signatures: bool = True) -> Host:
-    """Read the whole passive snapshot of the host under `root` (without `signatures`, no blkid: see
-    `read_block_devices`), with Python's cycle collector paused: the read makes no cycles, and its passes
+def read_host(root: Root, *, include_empty: bool = False, signatures: bool = True,
+              read_here: bool = True) -> Host:
+    """Read the whole passive snapshot of the host under `root` (without `signatures`, no blkid; without
+    `read_here`, a big host's devices all read in child processes: see `read_block_devices`), with
+    Python's cycle collector paused: the read makes no cycles, and its passes
     over the read's new objects (~300,000 at 5,000 devices) cost 1-9% of the read's CPU (alternating runs,
     docs/figures.md); a forked reader inherits the pause."""
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _read_host(root, include_empty=include_empty, signatures=signatures)
+        return _read_host(root, include_empty=include_empty, signatures=signatures, read_here=read_here)
     finally:
         if collecting:
             gc.enable()
 
 
-def _read_host(root: Root, *, include_empty: bool, signatures: bool) -> Host:
+def _read_host(root: Root, *, include_empty: bool, signatures: bool, read_here: bool) -> Host:
     """`read_host` itself."""
     mounts, mount_error, mount_file = read_mounts(root)  # first: a started blkid runs meanwhile
-    devices = read_block_devices(root, include_empty=include_empty, signatures=signatures)
+    devices = read_block_devices(root, include_empty=include_empty, signatures=signatures,
+                                 read_here=read_here)
     unknown = _mounts_unknown(root, mount_error) if mount_error else None
     warnings = [unknown] if unknown else []
     if mount_file != MOUNTINFO:
