@@ -85,9 +85,9 @@ def start_early_read(root: Root) -> EarlyHost | None:
 
 def read_in_children(root: Root) -> bool:
     """Whether `root`'s devices would be read in several processes (a big capture or host on a machine with
-    more than one usable CPU), so that all of the read can go to child processes: at 5,000 devices the
-    first rows then come ~0.2 s sooner, Textual's start running beside the children (docs/figures.md,
-    "Thirteenth pass"). A serial read in this process would share the GIL with Textual's start instead."""
+    more than one usable CPU), so that all of the read can go to child processes and Textual's start runs
+    beside them: at 5,000 devices the first rows came 0.3-0.6 s sooner in paired runs on a loaded 2-core
+    host (docs/figures.md, "Thirteenth pass"). A serial read here would share the GIL with Textual's start."""
     from diskdoctor.probes.split_read import usable_cpus  # as the split read itself: imported when used
 
     if root.recorded is not None or not hasattr(os, "fork") or usable_cpus() < 2:
