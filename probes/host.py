@@ -44,16 +44,20 @@ class Host:
     _parents: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
     _roots: list[str] = field(default_factory=list, repr=False, compare=False)
 
-    def _cut_cycles(self) -> None:
-        """Drop every holder/slave link that closes a loop (a self-loop too) and say so in `warnings`.
+    def _cut_cycles(self, order: list[str]) -> None:
+        """Drop every holder/slave link that closes a loop (a self-loop too) and say so in `warnings`;
+        `order` is every device in natural order.
 
         sysfs never has loops, but a hand-made or hostile capture can; cut here, every walk above
         (tree, JSON, discard path) is finite without its own guard."""
         for edges, other, word in ((self._children, self._parents, "holder"),
                                    (self._parents, self._children, "slave")):
             state: dict[str, int] = {}
-            for start in sorted(edges, key=natural_key):
+            for start in order:
                 if state.get(start):
+                    continue
+                if not edges[start]:  # most devices (a loop, a disk's top layer): no walk to make
+                    state[start] = 2
                     continue
                 state[start] = 1
                 stack = [(start, iter(list(edges[start])))]
@@ -73,21 +77,27 @@ class Host:
                         stack.append((nxt, iter(list(edges[nxt]))))
 
     def __post_init__(self) -> None:
-        """Index children and mountpoints once, so walking 5,000 devices stays linear."""
+        """Index children and mountpoints once, so walking 5,000 devices stays linear. Every name's natural
+        key is made once (`rank`: its place in natural order), not again in each sort."""
+        order = sorted(self.devices, key=natural_key)
+        rank = {kname: index for index, kname in enumerate(order)}.__getitem__
         partitions: dict[str, list[str]] = {}
         for kname, device in self.devices.items():
             if device.kind == "part" and device.partition_number is not None and \
                     device.dm_uuid is None and len(device.parents) == 1:
                 partitions.setdefault(device.parents[0], []).append(kname)
         for kname, device in self.devices.items():
-            parts = sorted(partitions.get(kname, []), key=natural_key)
-            above = sorted((h for h in set(device.holders) if h in self.devices and h not in parts),
-                           key=natural_key)
-            self._children[kname] = parts + above
+            parts = partitions.get(kname)
+            if parts:
+                parts.sort(key=rank)
+            holders = device.holders
+            above = sorted({h for h in holders if h in self.devices and not (parts and h in parts)},
+                           key=rank) if holders else []
+            self._children[kname] = parts + above if parts else above
         for kname, device in self.devices.items():
             self._parents[kname] = list(dict.fromkeys(p for p in device.parents if p in self.devices))
-        self._cut_cycles()
-        self._roots[:] = sorted((k for k in self.devices if not self._parents[k]), key=natural_key)
+        self._cut_cycles(order)
+        self._roots[:] = [k for k in order if not self._parents[k]]
         swap_files = {filename for filename, _ in self.swaps}
         for mounted in self.mounts:
             if mounted.kname:
@@ -164,24 +174,27 @@ def _unnamed_dm_warning(devices: dict[str, BlockDevice]) -> list[str]:
     return [f"device-mapper names unknown for {', '.join(unnamed)}: {why}"]
 
 
-def read_host(root: Root, *, include_empty: bool = False, signatures: bool = True) -> Host:
-    """Read the whole passive snapshot of the host under `root` (without `signatures`, no blkid: see
-    `read_block_devices`), with Python's cycle collector paused: the read makes no cycles, and its passes
+def read_host(root: Root, *, include_empty: bool = False, signatures: bool = True,
+              read_here: bool = True) -> Host:
+    """Read the whole passive snapshot of the host under `root` (without `signatures`, no blkid; without
+    `read_here`, a big host's devices all read in child processes: see `read_block_devices`), with
+    Python's cycle collector paused: the read makes no cycles, and its passes
     over the read's new objects (~300,000 at 5,000 devices) cost 1-9% of the read's CPU (alternating runs,
     docs/figures.md); a forked reader inherits the pause."""
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _read_host(root, include_empty=include_empty, signatures=signatures)
+        return _read_host(root, include_empty=include_empty, signatures=signatures, read_here=read_here)
     finally:
         if collecting:
             gc.enable()
 
 
-def _read_host(root: Root, *, include_empty: bool, signatures: bool) -> Host:
+def _read_host(root: Root, *, include_empty: bool, signatures: bool, read_here: bool) -> Host:
     """`read_host` itself."""
     mounts, mount_error, mount_file = read_mounts(root)  # first: a started blkid runs meanwhile
-    devices = read_block_devices(root, include_empty=include_empty, signatures=signatures)
+    devices = read_block_devices(root, include_empty=include_empty, signatures=signatures,
+                                 read_here=read_here)
     unknown = _mounts_unknown(root, mount_error) if mount_error else None
     warnings = [unknown] if unknown else []
     if mount_file != MOUNTINFO:

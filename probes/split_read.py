@@ -49,22 +49,25 @@ def parts(items: Sequence[str], count: int) -> list[Sequence[str]]:
 
 def read_split(read: Callable[[Sequence[str]], T], items: Sequence[str], processes: int,
                encode: Callable[[T], object], decode: Callable[[object], T],
-               meanwhile: Callable[[], object] | None = None) -> list[T]:
+               meanwhile: Callable[[], object] | None = None, *, here: bool = True) -> list[T]:
     """`read(part)` for each of `processes` parts of `items` (see `parts`): the first read here, the others
     in forked children, which send `encode(result)` (plain values for `marshal`) to be `decode`d here.
-    `meanwhile` runs here after this process's part, while the children finish theirs and send them."""
+    `meanwhile` runs here after this process's part, while the children finish theirs and send them.
+    Without `here` every part is read by a child and this thread only gathers them: for a caller whose
+    other threads need the GIL meanwhile (the TUI's start, docs/figures.md "Thirteenth pass")."""
     cut = parts(items, max(1, min(processes, len(items))))
+    forked = cut[1:] if here else cut
     prctl = _prctl()
     children: list[tuple[int, int]] = []
     try:
-        for part in cut[1:]:
+        for part in forked:
             children.append(_fork_reader(read, encode, part, prctl))
         started = time.monotonic()
-        results = [read(cut[0])]
+        results = [read(cut[0])] if here else []
         deadline = time.monotonic() + CHILD_GRACE_S + 3 * (time.monotonic() - started)
         if meanwhile is not None and children:
             meanwhile()
-        for part in cut[1:]:
+        for part in forked:
             got = _collect(*children.pop(0), deadline)
             results.append(read(part) if got is None else decode(got))
         return results

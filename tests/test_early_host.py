@@ -132,3 +132,47 @@ async def test_a_failed_early_read_is_said_in_one_line(monkeypatch) -> None:  # 
         assert "could not read the host: sysfs went away" in status(app)
         assert names(app) == []
     assert gc.isenabled()
+
+
+async def test_a_big_split_host_is_read_early_by_children_only(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """More block devices than EARLY_MAX_ENTRIES and a read split across processes: the read starts before
+    Textual, every part in a child (this process's thread only gathers them), and serves the first
+    snapshot."""
+    from diskdoctor.probes import blockdev, split_read
+
+    reads = counting_reads(monkeypatch)
+    monkeypatch.setattr(early_module, "EARLY_MAX_ENTRIES", 3)  # the fixture has 8 devices, 4 in sys/block
+    monkeypatch.setattr(early_module, "SPLIT_FROM_DEVICES", 2)
+    monkeypatch.setattr(blockdev, "SPLIT_FROM_DEVICES", 2)
+    monkeypatch.setattr(split_read, "usable_cpus", lambda: 2)
+    here: list[bool] = []
+    real_split = split_read.read_split
+
+    def noted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        here.append(kwargs.get("here", True))
+        return real_split(*args, **kwargs)
+
+    monkeypatch.setattr(split_read, "read_split", noted)
+    app = new_app(fixture_root(ROOT))
+    assert app._early is not None and app._early.take(timeout=30) is not None
+    assert here == [False]
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert reads == ["diskdoctor read the host"]  # the early read, once
+        assert names(app)[:5] == ["nvme0n1", "nvme0n1p1", "md0", "vg0-etcd", "luks-etcd"]
+        assert app.snapshot is not None and app.snapshot.trim_ready
+    assert gc.isenabled()
+
+
+def test_a_big_host_read_serially_is_not_read_early(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Many entries but one usable CPU (or too few disks to split): no early read, as before."""
+    from diskdoctor.probes import split_read
+
+    monkeypatch.setattr(early_module, "EARLY_MAX_ENTRIES", 3)
+    monkeypatch.setattr(early_module, "SPLIT_FROM_DEVICES", 2)
+    monkeypatch.setattr(split_read, "usable_cpus", lambda: 1)
+    assert early_module.start_early_read(fixture_root(ROOT)) is None
+    monkeypatch.setattr(split_read, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(early_module, "SPLIT_FROM_DEVICES", 400)
+    assert early_module.start_early_read(fixture_root(ROOT)) is None

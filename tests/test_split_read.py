@@ -229,3 +229,39 @@ def test_parts_share_out_every_item_once() -> None:
         cut = split_read.parts(items, count)
         assert sorted(item for part in cut for item in part) == sorted(items)
         assert max(map(len, cut)) - min(map(len, cut)) <= 1
+
+
+@pytest.mark.parametrize("processes", [2, 3])
+def test_every_part_read_in_children_reads_the_same(tmp_path: Path, processes: int,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """`read_here=False` (the TUI's early read of a big host): every part read by a child, none here, with the
+    serial read's result; a child that fails has its part read here."""
+    root = generated_root(tmp_path / "root")
+    serial = devices_json(root, processes=1, monkeypatch=monkeypatch)
+    sent = children_sent(monkeypatch)
+    monkeypatch.setattr(blockdev, "SPLIT_FROM_DEVICES", 1)
+    monkeypatch.setattr(split_read, "usable_cpus", lambda: processes)
+    here = os.getpid()
+    read_here: list[list[str]] = []
+    real_part = blockdev._DeviceReader._part
+
+    def noted(self: blockdev._DeviceReader, disks: list[str]) -> object:
+        if os.getpid() == here:
+            read_here.append(list(disks))
+        return real_part(self, disks)
+
+    monkeypatch.setattr(blockdev._DeviceReader, "_part", noted)
+    host = read_host(Root(str(root), live=False), read_here=False)
+    assert json.dumps([devices_document(host), host.warnings], indent=1) == serial
+    assert sent == [True] * processes and read_here == []
+    assert no_children_left()
+
+    def failing_in_child(self: blockdev._DeviceReader, disks: list[str]) -> object:
+        if os.getpid() != here:
+            raise RuntimeError("reader bug")
+        return real_part(self, disks)
+
+    monkeypatch.setattr(blockdev._DeviceReader, "_part", failing_in_child)
+    host = read_host(Root(str(root), live=False), read_here=False)
+    assert json.dumps([devices_document(host), host.warnings], indent=1) == serial
+    assert no_children_left()

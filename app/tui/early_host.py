@@ -11,10 +11,13 @@ This module imports no textual, so starting it costs nothing of the overlap.
 from __future__ import annotations
 
 import gc
+import os
 import sys
 import threading
 
 from diskdoctor.probes import host as host_probe
+from diskdoctor.probes.block_names import SYS_BLOCK
+from diskdoctor.probes.blockdev import SPLIT_FROM_DEVICES
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.root import Root
 
@@ -33,19 +36,22 @@ _frozen = False
 """Whether a first read has frozen what existed after it (once per process)."""
 
 
-def read_first_host(root: Root) -> Host:
+def read_first_host(root: Root, *, read_here: bool = True) -> Host:
     """The first read of the host, with the cycle collector paused, then what exists moved to its
     permanent generation (`gc.freeze`): the read and Textual's imports make objects that all stay (modules,
     classes, the Host), and the collector's passes over them cost 0.1-0.4 s of the first rows at 5,000
     devices, during the read and again in the first full pass after it. Reference counting still frees a
     replaced Host (it holds no cycles). Only one freeze here per process (the launcher's own freeze of the
     CLI's imports does not count): a process that makes many apps (the tests) would otherwise freeze each
-    earlier app's uncollected cycles for good."""
+    earlier app's uncollected cycles for good. Without `read_here` a big host's devices are all read in
+    child processes (`read_host`'s `read_here`)."""
     global _frozen
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return host_probe.read_host(root)  # looked up at each call, as the worker's own read
+        if read_here:
+            return host_probe.read_host(root)  # looked up at each call, as the worker's own read
+        return host_probe.read_host(root, read_here=False)
     finally:
         if collecting:
             if not _frozen:
@@ -59,7 +65,9 @@ _paused = False
 
 
 def start_early_read(root: Root) -> EarlyHost | None:
-    """The host read started now when the host is small (see EARLY_MAX_ENTRIES), else None. With it, the
+    """The host read started now when the host is small (see EARLY_MAX_ENTRIES) or its read is split across
+    processes (then every part is read by a child, so this process's thread only gathers them while
+    Textual starts: `read_in_children`), else None. With a small host's read, the
     cycle collector is paused until the App's first frame (`resume_collector`): Textual's imports and start
     make ~130 collections' worth of objects that all stay (its modules, classes, the first screen); paused,
     a 10-device first paint comes ~13 ms sooner (paired runs, docs/figures.md "Twelfth pass"; the launcher
@@ -68,11 +76,24 @@ def start_early_read(root: Root) -> EarlyHost | None:
     global _paused
     entries = root.listdir("sys/class/block")
     if entries is not None and len(entries) > EARLY_MAX_ENTRIES:
-        return None
+        return EarlyHost(root, read_here=False) if read_in_children(root) else None
     if gc.isenabled():
         gc.disable()
         _paused = True
     return EarlyHost(root)
+
+
+def read_in_children(root: Root) -> bool:
+    """Whether `root`'s devices would be read in several processes (a big capture or host on a machine with
+    more than one usable CPU), so that all of the read can go to child processes and Textual's start runs
+    beside them: at 5,000 devices the first rows came 0.3-0.6 s sooner in paired runs on a loaded 2-core
+    host (docs/figures.md, "Thirteenth pass"). A serial read here would share the GIL with Textual's start."""
+    from diskdoctor.probes.split_read import usable_cpus  # as the split read itself: imported when used
+
+    if root.recorded is not None or not hasattr(os, "fork") or usable_cpus() < 2:
+        return False
+    disks = root.listdir(SYS_BLOCK)
+    return disks is not None and len(disks) >= SPLIT_FROM_DEVICES
 
 
 def resume_collector() -> None:
@@ -91,8 +112,9 @@ def resume_collector() -> None:
 class EarlyHost:
     """One read of `root`'s Host on a daemon thread; `take` gives it (or raises what the read raised)."""
 
-    def __init__(self, root: Root) -> None:
+    def __init__(self, root: Root, *, read_here: bool = True) -> None:
         self.root = root
+        self.read_here = read_here
         self._host: Host | None = None
         self._error: Exception | None = None
         self._done = threading.Event()
@@ -104,7 +126,7 @@ class EarlyHost:
         interval = sys.getswitchinterval()
         sys.setswitchinterval(SHARED_SWITCH_S)
         try:
-            self._host = read_first_host(self.root)
+            self._host = read_first_host(self.root, read_here=self.read_here)
         except Exception as err:  # handed to whoever takes the host: a probe bug must not kill the app
             self._error = err
         finally:
