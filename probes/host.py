@@ -14,7 +14,7 @@ from .root import Root
 from .swaps import read_swaps
 
 SWAP_MOUNTPOINT = "[SWAP]"
-_DIGIT_RUNS = re.compile(r"(\d+)")
+_DIGIT_RUNS = re.compile(r"([0-9]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +140,9 @@ class Host:
 
 def natural_key(name: str) -> list[object]:
     """Sort key that orders loop2 before loop10 and nvme0n1p2 before nvme0n1p10."""
-    return [int(part) if part.isascii() and part.isdigit() else part for part in _DIGIT_RUNS.split(name)]
+    # Split on ASCII digit runs only: every odd part is a number and every even one text, so two keys
+    # always compare like with like (a name with other scripts' digits, e.g. from a capture, stays text).
+    return [int(part) if index % 2 else part for index, part in enumerate(_DIGIT_RUNS.split(name))]
 
 
 def _resolve_mount(mount: Mount, devices: dict[str, BlockDevice],

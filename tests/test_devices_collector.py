@@ -79,3 +79,9 @@ def test_a_loop_is_still_cut() -> None:
     built = Host("x", None, None, devices, [], [])
     assert any("closes a loop" in warning for warning in built.warnings)
     assert json.dumps(devices_json.devices_document(built))  # finite
+
+
+def test_names_with_other_scripts_digits_sort_without_an_error() -> None:
+    """A capture's device names with Arabic-Indic digits beside ASCII ones sort (they raised TypeError)."""
+    names = ["sd\u0661", "sd10", "sd1", "sda", "1", "x2y"]
+    assert sorted(names, key=natural_key) == ["1", "sd1", "sd10", "sda", "sd\u0661", "x2y"]
