@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import ELLIPSIS, Part, path_ellipsis
+from diskdoctor.widgets.fit_text import ELLIPSIS, Part
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.status_line import StatusLine
@@ -32,6 +32,7 @@ from ..core.runs.render_guard import RunRenderError, rendering
 from ..core.runs.store import RunListing, RunStore, RunStoreError
 from ..text.runs import ASIDE, LIMIT, TAGS, compare_lines, headline_parts, list_row, show_lines
 from .fold_note import fold_note
+from .runs_targets import least_target_cell, several_hosts, target_cells, target_forms
 from .screen_help import RUNS_HELP
 from .selection import choose
 
@@ -205,31 +206,6 @@ def folder_owner(folder: Path) -> str | None:
         return pwd.getpwuid(uid).pw_name
     except KeyError:
         return f"uid {uid}"
-
-
-def target_forms(run: SavedRun, whole: str) -> tuple[str, str, str]:
-    """The target from shortest to whole: "/mnt/x (xfs)", "/mnt/x (xfs on sdb1)", then with its host."""
-    target = run.stack.target
-    device = target.device or "no block device"
-    return f"{target.directory} ({target.fstype})", f"{target.directory} ({target.fstype} on {device})", whole
-
-
-def target_cell(run: SavedRun, whole: str, width: int) -> str:
-    """The target in `width` cells, keeping what tells runs apart: the directory's last component and the
-    filesystem type ("/var/…/mnt-xfs (xfs)", cut at a "/"), the device and host only when there is room."""
-    shortest, *longer = target_forms(run, whole)
-    for text in reversed((shortest, *longer)):
-        if cell_len(text) <= width:
-            return text
-    suffix = f" ({run.stack.target.fstype})"
-    return path_ellipsis(run.stack.target.directory, max(width - cell_len(suffix), 1)) + suffix
-
-
-def least_target_cell(run: SavedRun) -> str:
-    """The shortest the target is cut to: its last component and filesystem type ("…/mnt-xfs (xfs)")."""
-    directory, fstype = run.stack.target.directory, run.stack.target.fstype
-    last = directory.rstrip("/").rsplit("/", 1)[-1]
-    return f"{directory if last == directory else ELLIPSIS + '/' + last} ({fstype})"
 
 
 def target_phrases(*runs: SavedRun) -> tuple[str, ...]:
@@ -446,8 +422,7 @@ class RunsScreen(Screen[None]):
             return self._widths_with(width, SHORT_SAVED_CELLS)
         widths = self._widths_with(width, SAVED_CELLS)
         year = dt.datetime.now(dt.timezone.utc).year
-        cut = any(cell_len(target_cell(run, whole, widths[3])) < cell_len(target_forms(run, whole)[0])
-                  for run, (_, _, whole) in zip(self.runs, self._rows, strict=True) if whole)
+        cut = any(cell_len(target_forms(run, False)[0]) > widths[3] for run in self._shown_targets())
         this_year = all(run.saved_at.astimezone(dt.timezone.utc).year == year for run in self.runs)
         if cut and this_year:  # this year's runs: the year goes before the target is cut (newuser14 at 120)
             return self._widths_with(width, SHORT_SAVED_CELLS)
@@ -458,10 +433,11 @@ class RunsScreen(Screen[None]):
         kind = 0 if one_kind(self.runs) else max([len("kind"), *(len(run.kind) for run in self.runs)])
         ident = max((cell_len(short_id(run.id)) for run in self.runs), default=0)
         ident = max(ident, len(ID_LABEL))
-        forms = [[cell_len(text) for text in target_forms(run, whole)] for run, (_, _, whole) in
-                 zip(self.runs, self._rows, strict=True) if whole]
+        targets = self._shown_targets()
+        hosts = several_hosts(targets)
+        forms = [[cell_len(text) for text in target_forms(run, hosts)] for run in targets]
         shortest, with_device, whole = (max((form[i] for form in forms), default=TARGET_MIN_CELLS)
-                                        for i in range(3))
+                                        for i in (0, 1, -1))
         heads = [self._head(run) for run in self.runs]
         core = max((least_result_cells(parts) for parts in heads), default=RESULT_MIN_CELLS)
         result_whole = max((cell_len(" ".join(text for text, _ in parts if text)) for parts in heads),
@@ -483,12 +459,15 @@ class RunsScreen(Screen[None]):
         target = max(target, min(whole if room - result >= whole else with_device, room - result))
         result = max(room - target, result)
         target = max(min(target, room - result), TARGET_MIN_CELLS)
-        drawn = max((cell_len(target_cell(run, whole, target)) for run, (_, _, whole) in
-                     zip(self.runs, self._rows, strict=True) if whole), default=target)
+        drawn = max(map(cell_len, target_cells(targets, target)), default=target)
         drawn = max(drawn, len("target"))
         if drawn < target:  # a cut at a "/" leaves cells over: the result gets them
             result, target = result + target - drawn, drawn
         return saved, ident, kind, target, result
+
+    def _shown_targets(self) -> list[SavedRun]:
+        """The listed runs whose target is shown (a damaged run's row says DAMAGED and why instead)."""
+        return [run for run, (_, _, whole) in zip(self.runs, self._rows, strict=True) if whole]
 
     def _head(self, run: SavedRun) -> list[tuple[str, int]]:
         """The run's headline in parts (its verdict is judged once, not at every resize)."""
@@ -503,22 +482,24 @@ class RunsScreen(Screen[None]):
         if widths == self._widths:
             return
         self._widths = widths
-        saved, ident, kind, target_cells, result_cells = widths
+        saved, ident, kind, target_cells_width, result_cells = widths
         table = self.query_one(DataTable)
         cursor = table.cursor_row
         table.clear(columns=True)
         columns = (("", "pick", 1), ("saved (UTC)", "saved", saved), (ID_LABEL, "id", ident),
-                   ("kind", "kind", kind), ("target", "target", target_cells),
+                   ("kind", "kind", kind), ("target", "target", target_cells_width),
                    (result_label(one_kind(self.runs), result_cells), "result", result_cells))
         for label, key, width in columns:
             if width:  # the kind column only where the runs differ in kind
                 table.add_column(label, key=key, width=width)
         shown = shown_parts([self._head(run) for run in self.runs], result_cells)
+        every = self._shown_targets()
+        targets = dict(zip((run.id for run in every), target_cells(every, target_cells_width), strict=True))
         for run, (when, _, target) in zip(self.runs, self._rows, strict=True):
             when = when.removesuffix(" UTC")
             cells = [self._mark(run.id), when if saved == SAVED_CELLS else when[5:], Text(short_id(run.id)),
                      *([Text(run.kind)] if kind else []),
-                     Text(target_cell(run, target, target_cells) if target else ""),
+                     Text(targets.get(run.id, "")),
                      Text(fit_result(self._head(run), result_cells, shown),
                           style="bold red" if not target else "")]
             table.add_row(*cells, key=run.id)
