@@ -58,13 +58,13 @@ async def test_pick_two_runs_and_see_the_regression(three_runs: list[str]) -> No
         await pilot.press("space", "down", "space")
         await pilot.pause()
         detail = text_of(app, "#runs-detail")
-        assert "REGRESSION p99 fdatasync ×3.4 since 2026-11-21 14:30 UTC on the same filesystem" in detail
+        assert "REGRESSION p99 fdatasync ×3.40 since 2026-11-21 14:30 UTC on the same filesystem" in detail
         assert f"baseline  {three_runs[1]}" in detail and f"candidate {three_runs[2]}" in detail
         await pilot.press("down", "space")  # a third pick replaces the oldest pick
         await pilot.pause()
         assert app.screen.picked == [three_runs[1], three_runs[0]]
         assert "improved" not in text_of(app, "#runs-detail")  # 0.9 → 2.0 ms is worse, not better
-        assert "REGRESSION p99 fdatasync +122% since 2026-11-20" in text_of(app, "#runs-detail")
+        assert "REGRESSION p99 fdatasync ×2.22 since 2026-11-20" in text_of(app, "#runs-detail")
         await pilot.press("c")
         await pilot.pause()
         assert app.screen.picked == [] and text_of(app, "#runs-detail").startswith("run ")
