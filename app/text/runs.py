@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from ..base.columns import aligned_figures
 from ..base.units import compared, format_threshold
 from ..core.bench.caveats import contention_change, durability_change, model_change
+from ..core.bench.compaction import ThroughputVerdict
 from ..core.bench.kind import Metric
 from ..core.bench.outcome import verdict_word
 from ..core.bench.wal import format_ms, record_level_lines
@@ -66,6 +67,10 @@ def headline_parts(run: SavedRun) -> list[tuple[str, int]]:
             tags = run.record.caveats().tags()
             if verdict is None:
                 return [*_figure_parts(run), (tags, TAGS)]
+            if isinstance(verdict, ThroughputVerdict):  # a compaction run with a minimum MB/s (--threshold)
+                sign = ">=" if verdict.passed else "<"
+                return [(f"{verdict_word(verdict)} write {verdict.value_mb_s:,.0f} MB/s", 0),
+                        (f"{sign} {verdict.threshold_mb_s:g} MB/s", LIMIT), (tags, TAGS)]
             judged = verdict.to_json()
             value, limit = float(judged["value_ms"]), float(judged["threshold_ms"])
             word = verdict_word(verdict)
