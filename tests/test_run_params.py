@@ -85,9 +85,9 @@ def test_a_change_just_under_the_flag_does_not_read_as_the_flag() -> None:
     base = kind_run("compaction", CompactionParams(), 20, write_mb_s=200.0)
     cand = kind_run("compaction", CompactionParams(), 21, write_mb_s=161.0)
     delta = next(d for d in compare_runs(base, cand).deltas if d.key == "write_mb_s")
-    assert not delta.regression and delta.percent_text() == "-19%"  # one format: whole percent
+    assert not delta.regression and delta.ratio_text() == "×0.81"  # under the flag: never "×0.80"
     worse = kind_run("compaction", CompactionParams(), 21, write_mb_s=100.0)
-    assert next(d for d in compare_runs(base, worse).deltas if d.key == "write_mb_s").percent_text() == "-50%"
+    assert next(d for d in compare_runs(base, worse).deltas if d.key == "write_mb_s").ratio_text() == "×0.50"
 
 
 def test_a_compaction_run_shows_and_draws_its_per_call_latencies() -> None:

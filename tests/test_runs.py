@@ -145,14 +145,14 @@ def test_comparison_math_and_regression_flag() -> None:
     p99 = _delta(comparison, "sync_p99")
     assert p99.before == 2.0 and p99.after == pytest.approx(6.8, rel=0.01)  # histogram buckets: within 1%
     assert p99.percent == pytest.approx(240.0, abs=1)
-    assert p99.worse and p99.regression and p99.percent_text() == "×3.4"
+    assert p99.worse and p99.regression and p99.ratio_text() == "×3.40"
     ops = _delta(comparison, "ops_per_s")
     assert ops.percent == pytest.approx(-25.0) and ops.worse and ops.regression
     p50 = _delta(comparison, "sync_p50")
     assert p50.percent == 0 and not p50.worse and not p50.regression
     assert comparison.flags() == [
-        "REGRESSION p99 fdatasync ×3.4 since 2026-11-20 14:30 UTC on the same filesystem",
-        "REGRESSION ops/s -25% since 2026-11-20 14:30 UTC on the same filesystem"]
+        "REGRESSION p99 fdatasync ×3.40 since 2026-11-20 14:30 UTC on the same filesystem",
+        "REGRESSION ops/s ×0.75 since 2026-11-20 14:30 UTC on the same filesystem"]
     assert comparison.regressed and comparison.param_changes == []
 
 
@@ -164,7 +164,7 @@ def test_small_changes_and_improvements_are_not_regressions() -> None:
     assert _delta(tiny, "sync_p99").percent == pytest.approx(400) and not tiny.regressed  # 40 µs: noise
     fixed = compare_runs(saved_run(20, slow_ms=12.0), saved_run(21, slow_ms=3.0))
     assert not fixed.regressed
-    assert fixed.flags() == ["improved p99 fdatasync -75% since 2026-11-20 14:30 UTC on the same filesystem"]
+    assert fixed.flags() == ["improved p99 fdatasync ×0.25 since 2026-11-20 14:30 UTC on the same filesystem"]
 
 
 def test_comparison_names_what_differs() -> None:
@@ -196,7 +196,7 @@ def test_runs_cli_show_compare_json_and_plot(store: RunStore) -> None:
     assert json.loads(run_cli("runs", "show", new.id, "--json").out) == new.to_json()
     compared = run_cli("runs", "compare", "previous", "latest", "--plot")
     assert compared.code == 1, compared.err  # a regression fails the check, for scripts and CI
-    assert "REGRESSION p99 fdatasync ×3.4 since 2026-11-20 14:30 UTC on the same filesystem" in compared.out
+    assert "REGRESSION p99 fdatasync ×3.40 since 2026-11-20 14:30 UTC on the same filesystem" in compared.out
     assert "fdatasync latency: baseline vs candidate in ms, log scale" in compared.out
     assert "\x1b" not in compared.out
     document = json.loads(run_cli("runs", "compare", old.id, new.id, "--json").out)
@@ -370,13 +370,13 @@ def test_runs_judged_at_different_loads_are_compared_at_every_load() -> None:
     assert all(delta.percent == pytest.approx(0, abs=1) and not delta.improvement for delta in ops)
     lines = compare_lines(comparison)
     text = "\n".join(lines)
-    assert "+900%" not in text and "better" not in text
+    assert "×10.0" not in text and "better" not in text
     # newuser12 #1: each run judged a different load, so each heading says whose verdict judged it
     heading = lines.index("  at 500 writes/s, steady (judged by the candidate's verdict)")
     assert "  at 50 writes/s, steady (judged by the baseline's verdict)" in lines
     assert comparison.judged_by == {"500 writes/s, steady": "candidate", "50 writes/s, steady": "baseline"}
     assert lines[heading + 3].split()[:4] == ["p99", "fdatasync", "from", "due"]  # the heading names the load
-    assert "p99 fdatasync from due at 500 writes/s, steady ×3.3" in text  # the conclusion names its load
+    assert "p99 fdatasync from due at 500 writes/s, steady ×3.31" in text  # the conclusion names its load
     assert comparison.not_comparable() is None
     summary = compare_lines(comparison, judged_only=True)[:14]  # the TRIM guide's before/after summary
     assert any(line.startswith("not flagged: p99 fdatasync from due at 500") for line in summary), summary
@@ -432,16 +432,18 @@ def test_runs_without_a_shared_load_are_not_compared() -> None:
     assert "better" not in "\n".join(compare_lines(comparison))
 
 
-def test_a_big_change_is_said_as_a_ratio_a_small_one_as_a_percentage() -> None:
-    """newuser12 #9: `p99 write+fdatasync  6.22 µs  3.99 ms  +64004%` reads better as `×641`; up to +200%
-    a change stays a percentage, in every comparison row, flag line and `runs compare` text."""
+def test_every_change_is_said_as_a_ratio() -> None:
+    """newuser12 #9: `+64004%` read worse than `×641`; newuser17 #13: `×5.4` beside `+155%` read as two
+    scales in one column. Every change is the candidate over the baseline, in every comparison row, flag
+    line and `runs compare` text, its decimal point in one column from ×0.01 to ×9.99."""
     from diskdoctor.app.core.runs.compare import MetricDelta
 
     def text(before: float, after: float) -> str:
-        return MetricDelta("p99", "p99 write+fdatasync", "ms", before, after, True, True).percent_text()
+        return MetricDelta("p99", "p99 write+fdatasync", "ms", before, after, True, True).ratio_text()
 
-    assert text(0.00622, 3.99) == "×641"
-    assert text(2.0, 6.8) == "×3.4"
-    assert text(1.0, 3.0) == "+200%" and text(1.0, 2.4) == "+140%" and text(2.0, 1.0) == "-50%"
-    assert text(1.0, 40.0) == "×40" and text(1.0, 2000.0) == "×2,000"
-    assert text(1.0, 0.998) == "+0%" == text(1.0, 1.002)  # newuser15: `-0%` beside `+0%`
+    assert text(0.00622, 3.99) == "×641" and text(2.0, 6.8) == "×3.40"
+    assert text(1.0, 3.0) == "×3.00" and text(1.0, 2.4) == "×2.40" and text(2.0, 1.0) == "×0.50"
+    assert text(1.0, 40.0) == "×40.0" and text(1.0, 2000.0) == "×2,000" and text(1.0, 0.0049) == "×<0.01"
+    assert text(1.0, 0.998) == "×1.00" == text(1.0, 1.002)  # newuser15: no `-0%` beside `+0%`
+    assert text(1.0, 1.196) == "×1.19" and text(1.0, 0.804) == "×0.81"  # under the 20% flag, never at it
+    assert text(1.0, 1.21) == "×1.21" and text(0.0, 1.0) == "-"

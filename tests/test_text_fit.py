@@ -260,7 +260,8 @@ def test_the_runs_comparison_right_aligns_numbers_and_lines_up_units() -> None:
 
 def test_the_runs_comparison_lines_up_an_ops_row_and_spaces_a_long_label() -> None:
     """newuser6 #6: the ops/s row's value ended 3 columns right of the latency rows, and the longest label
-    ("p99.9 fdatasync from due at 50 writes/s, steady") left one space before its value."""
+    ("p99.9 fdatasync from due at 50 writes/s, steady") left one space before its value; the numbers end
+    in one column and (newuser17 #13) every unit, ops/s too, starts in one column of its own."""
     import dataclasses
 
     from diskdoctor.app.core.runs.compare import compare_runs
@@ -279,8 +280,8 @@ def test_the_runs_comparison_lines_up_an_ops_row_and_spaces_a_long_label() -> No
     start = 2 + len(long_label) + 1
     ends = {re.match(r" *[\d,.]+", row[start:]).end() for row in rows}
     assert len(ends) == 1, lines  # the baseline numbers end in one column
-    cell_ends = {re.match(r" *[\d,.]+( \S+)?", row[start:]).end() for row in rows}
-    assert max(cell_ends) <= min(ends) + 3, lines  # no long unit pushes a value past the latency rows'
+    units = {re.match(r" *[\d,.]+ (\S)", row[start:]).start(1) for row in rows}
+    assert len(units) == 1, lines  # newuser17 #13: every value has its unit, the units in one column
 
 
 async def test_trim_table_headers_stay_whole_when_rows_scroll(tmp_path: Path) -> None:

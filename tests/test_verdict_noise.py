@@ -72,7 +72,7 @@ def test_runs_compare_cli_on_the_issue_runs_and_on_a_real_slowdown(store: RunSto
     result = run_cli("runs", "compare", busy[1].id, busy[2].id)  # 1.40 ms → 7.42 ms: the "+435%"
     assert result.code == 0, result.err
     assert in_words(result.out).startswith("no significant change in p99 fdatasync from due at 500 "
-                                              "writes/s, steady: ×5.3 (1.40 ms → 7.42 ms)")
+                                              "writes/s, steady: ×5.28 (1.40 ms → 7.42 ms)")
     assert "within run-to-run noise" in result.out and "REGRESSION" not in result.out
     assert "noise     p99 fdatasync from due at 500 writes/s, steady: 95% interval " in result.out
     assert "rank test on 10+10 sections" in result.out

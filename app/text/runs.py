@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from ..base.columns import aligned_figures
 from ..base.units import compared, format_threshold
 from ..core.bench.caveats import contention_change, durability_change, model_change
+from ..core.bench.compaction import ThroughputVerdict
 from ..core.bench.kind import Metric
 from ..core.bench.outcome import verdict_word
 from ..core.bench.wal import format_ms, record_level_lines
@@ -24,12 +25,11 @@ def value_text(value: float | None, unit: str) -> str:
     return format_ms(value) if unit == "ms" else f"{value:,.0f} {unit}"
 
 
-def cell_text(label: str, value: float | None, unit: str) -> str:
-    """A table cell: the bare number when the row's label already names its unit ("ops/s at 50 writes/s",
-    "write MB/s"), so that a long unit does not push that row's figure out of the column."""
-    if unit != "ms" and value is not None and unit in (label, *label.split()):
-        return f"{value:,.0f}"
-    return value_text(value, unit)
+def row_name(delta: MetricDelta) -> str:
+    """A comparison row's label without the unit its cells now carry ("write MB/s" is "write" beside
+    "219 MB/s"); a label that is its unit ("ops/s") stays."""
+    label = delta.row_label
+    return label.removesuffix(f" {delta.unit}") if label != delta.unit else label
 
 
 def labelled_value(label: str, value: float | None, unit: str) -> str:
@@ -67,6 +67,10 @@ def headline_parts(run: SavedRun) -> list[tuple[str, int]]:
             tags = run.record.caveats().tags()
             if verdict is None:
                 return [*_figure_parts(run), (tags, TAGS)]
+            if isinstance(verdict, ThroughputVerdict):  # a compaction run with a minimum MB/s (--threshold)
+                sign = ">=" if verdict.passed else "<"
+                return [(f"{verdict_word(verdict)} write {verdict.value_mb_s:,.0f} MB/s", 0),
+                        (f"{sign} {verdict.threshold_mb_s:g} MB/s", LIMIT), (tags, TAGS)]
             judged = verdict.to_json()
             value, limit = float(judged["value_ms"]), float(judged["threshold_ms"])
             word = verdict_word(verdict)
@@ -177,7 +181,7 @@ def delta_line(delta: MetricDelta, width: int = 18, cells: tuple[str, str] | Non
                                                     "  within noise" if delta.within_noise else "")
     before, after = cells or (f"{value_text(delta.before, delta.unit):>14}",
                               f"{value_text(delta.after, delta.unit):>14}")
-    return f"  {delta.row_label:<{width}} {before}  {after}  {delta.percent_text():>{change}}{mark}"
+    return f"  {row_name(delta):<{width}} {before}  {after}  {delta.ratio_text():>{change}}{mark}"
 
 
 def compare_lines(comparison: Comparison, *, judged_only: bool = False,
@@ -209,11 +213,11 @@ def _compare_lines(comparison: Comparison, judged_only: bool = False,
     first = comparison.judged_loads[:1]  # the load the newer run's verdict cited
     deltas = [delta for delta in comparison.deltas  # each column: numbers right-aligned, units in their own
               if not judged_only or delta.load is None or delta.load in first]
-    width = max([18, *(len(delta.row_label) + 1 for delta in deltas)])  # two spaces before a value
-    before = aligned_figures([cell_text(delta.label, delta.before, delta.unit) for delta in deltas])
-    after = aligned_figures([cell_text(delta.label, delta.after, delta.unit) for delta in deltas])
+    width = max([18, *(len(row_name(delta)) + 1 for delta in deltas)])  # two spaces before a value
+    before = aligned_figures([value_text(delta.before, delta.unit) for delta in deltas])  # every unit shown:
+    after = aligned_figures([value_text(delta.after, delta.unit) for delta in deltas])  # one right edge
     cell = max([len("candidate"), *map(len, before + after)])
-    change = max([len("change"), *(len(delta.percent_text()) for delta in deltas)])
+    change = max([len("change"), *(len(delta.ratio_text()) for delta in deltas)])
     lines = comparison.flags() or [unchanged_line(comparison)]  # the verdict and its caveats come first
     if comparison.not_comparable():
         lines.append(str(comparison.not_comparable()))

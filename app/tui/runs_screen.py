@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import ELLIPSIS, Part, path_ellipsis
+from diskdoctor.widgets.fit_text import ELLIPSIS, Part
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.status_line import StatusLine
@@ -32,6 +32,7 @@ from ..core.runs.render_guard import RunRenderError, rendering
 from ..core.runs.store import RunListing, RunStore, RunStoreError
 from ..text.runs import ASIDE, LIMIT, TAGS, compare_lines, headline_parts, list_row, show_lines
 from .fold_note import fold_note
+from .runs_targets import least_target_cell, several_hosts, target_cells, target_forms
 from .screen_help import RUNS_HELP
 from .selection import choose
 
@@ -39,6 +40,11 @@ TARGET_MIN_CELLS = 16
 """A target is never cut shorter than this (the table scrolls sideways instead)."""
 RESULT_MIN_CELLS = 12
 TAG_MARK_CELLS = 2
+DAMAGED_LEAST_CELLS = len("DAMAGED …")
+"""The fewest cells a damaged run's result is given: its reason is cut there ("DAMAGED (KeyError: 'val…"),
+never widening the column past the screen; the run's details give it whole."""
+HIDDEN_SAVED = "+1 hidden: saved (in the details)"
+"""The status line's note where the saved column gave way (see RunsScreen._narrow_widths)."""
 """' …' after a verdict whose caveats' tags have no room: the details say them."""
 TARGET_BEFORE_LIMIT_CELLS = 32
 """Every verdict's limit ("< 10 ms") is shown before the target gets its whole directory when the target
@@ -177,13 +183,15 @@ def result_label(kind: str | None, width: int) -> str:
 def status_parts(chunks: list[str], hint: str) -> list[Part]:
     """The status line's parts, kept in this order as it narrows: the first (the count, or why there is
     none), the pick `hint` (what the details compare), the files skipped (their names go before the count
-    of them), then the rest from the end."""
+    of them), then the rest from the end; a hidden column's note is kept as the hint is."""
     parts = [part for chunk in chunks  # a filter's note stays one part: "Esc clears" goes with it
              for part in ([chunk] if chunk.startswith("filter ") else chunk.split(" · "))]
     ranked: list[Part] = []
     for index, part in enumerate(parts):
         if index and part.startswith("skipped "):
             ranked.append(((part, part.replace(" (left as is)", ""), part.split(" (left as is)")[0]), 2))
+        elif part == HIDDEN_SAVED:  # kept as the hint is: a column the user looks for is said to be hidden
+            ranked.append(((part, part.split(" (")[0]), 1))
         else:
             ranked.append((part, 0 if not index else 1 if part == hint else index + 3))
     return ranked
@@ -205,31 +213,6 @@ def folder_owner(folder: Path) -> str | None:
         return pwd.getpwuid(uid).pw_name
     except KeyError:
         return f"uid {uid}"
-
-
-def target_forms(run: SavedRun, whole: str) -> tuple[str, str, str]:
-    """The target from shortest to whole: "/mnt/x (xfs)", "/mnt/x (xfs on sdb1)", then with its host."""
-    target = run.stack.target
-    device = target.device or "no block device"
-    return f"{target.directory} ({target.fstype})", f"{target.directory} ({target.fstype} on {device})", whole
-
-
-def target_cell(run: SavedRun, whole: str, width: int) -> str:
-    """The target in `width` cells, keeping what tells runs apart: the directory's last component and the
-    filesystem type ("/var/…/mnt-xfs (xfs)", cut at a "/"), the device and host only when there is room."""
-    shortest, *longer = target_forms(run, whole)
-    for text in reversed((shortest, *longer)):
-        if cell_len(text) <= width:
-            return text
-    suffix = f" ({run.stack.target.fstype})"
-    return path_ellipsis(run.stack.target.directory, max(width - cell_len(suffix), 1)) + suffix
-
-
-def least_target_cell(run: SavedRun) -> str:
-    """The shortest the target is cut to: its last component and filesystem type ("…/mnt-xfs (xfs)")."""
-    directory, fstype = run.stack.target.directory, run.stack.target.fstype
-    last = directory.rstrip("/").rsplit("/", 1)[-1]
-    return f"{directory if last == directory else ELLIPSIS + '/' + last} ({fstype})"
 
 
 def target_phrases(*runs: SavedRun) -> tuple[str, ...]:
@@ -376,6 +359,9 @@ class RunsScreen(Screen[None]):
         if below:  # runs below the fold are said, next to how many there are
             head, _, rest = status[0].partition(" · ")
             status[0:1] = [head, below, *([rest] if rest else [])]
+        if self._widths and not self._widths[0] and self.runs:  # the saved column gave way: say so
+            head, _, rest = status[0].partition(" · ")
+            status[0:1] = [head, HIDDEN_SAVED, *([rest] if rest else [])]
         self.query_one("#runs-status", StatusLine).say(*status_parts(status, self._pick_hint()))
         self.sub_title = self._title()
 
@@ -443,37 +429,66 @@ class RunsScreen(Screen[None]):
         table = self.query_one(DataTable)
         width = table.size.width or self.app.size.width
         if width < SHORT_SAVED_BELOW:
-            return self._widths_with(width, SHORT_SAVED_CELLS)
+            return self._narrow_widths(width)
         widths = self._widths_with(width, SAVED_CELLS)
         year = dt.datetime.now(dt.timezone.utc).year
-        cut = any(cell_len(target_cell(run, whole, widths[3])) < cell_len(target_forms(run, whole)[0])
-                  for run, (_, _, whole) in zip(self.runs, self._rows, strict=True) if whole)
+        cut = any(cell_len(target_forms(run, False)[0]) > widths[3] for run in self._shown_targets())
         this_year = all(run.saved_at.astimezone(dt.timezone.utc).year == year for run in self.runs)
         if cut and this_year:  # this year's runs: the year goes before the target is cut (newuser14 at 120)
             return self._widths_with(width, SHORT_SAVED_CELLS)
         return widths
 
+    def _narrow_widths(self, width: int) -> tuple[int, int, int, int, int]:
+        """The widths under SHORT_SAVED_BELOW: the save time without its year, or no saved column at all
+        where the table would scroll sideways with it, or where runs of several kinds would lose their
+        limits with it (at 80: "FAIL p99 116 ms …" for "FAIL p99 116 ms >= 20 ms"; each kind is judged
+        against its own limit, so there the limit says more than the time); the status line then says the
+        column is hidden, and each run's details give its save time."""
+        widths = self._widths_with(width, SHORT_SAVED_CELLS)
+        several_kinds = one_kind(self.runs) is None
+        if self._fits(widths, width) and (self._keeps_limits(widths) or not several_kinds):
+            return widths
+        bare = self._widths_with(width, 0)
+        better = not self._fits(widths, width) or self._keeps_limits(bare)
+        return bare if self._fits(bare, width) and better else widths
+
+    def _fits(self, widths: tuple[int, ...], width: int) -> bool:
+        """Whether the columns `widths` fit the table's `width` (else it scrolls sideways)."""
+        columns = sum(1 for cells in widths if cells) + 1  # the pick mark's column
+        return sum(widths) + 1 + columns * CELL_PADDING <= width - SCROLLBAR_CELLS
+
+    def _keeps_limits(self, widths: tuple[int, ...]) -> bool:
+        """Whether the result column `widths[-1]` wide shows every verdict's limit ("< 10 ms")."""
+        heads = [self._head(run) for run in self._shown_targets()]
+        if not any(text and part == LIMIT for parts in heads for text, part in parts):
+            return True
+        return LIMIT in shown_parts(heads, widths[-1])
+
     def _widths_with(self, width: int, saved: int) -> tuple[int, int, int, int, int]:
-        """The column widths (see _column_widths) with the saved column `saved` cells wide."""
+        """The column widths (see _column_widths) with the saved column `saved` cells wide (0: hidden); a
+        damaged run's reason never widens the result column (it is cut, "DAMAGED (KeyError: …", and its
+        details say it whole)."""
         kind = 0 if one_kind(self.runs) else max([len("kind"), *(len(run.kind) for run in self.runs)])
         ident = max((cell_len(short_id(run.id)) for run in self.runs), default=0)
         ident = max(ident, len(ID_LABEL))
-        forms = [[cell_len(text) for text in target_forms(run, whole)] for run, (_, _, whole) in
-                 zip(self.runs, self._rows, strict=True) if whole]
+        targets = self._shown_targets()
+        hosts = several_hosts(targets)
+        forms = [[cell_len(text) for text in target_forms(run, hosts)] for run in targets]
         shortest, with_device, whole = (max((form[i] for form in forms), default=TARGET_MIN_CELLS)
-                                        for i in range(3))
-        heads = [self._head(run) for run in self.runs]
-        core = max((least_result_cells(parts) for parts in heads), default=RESULT_MIN_CELLS)
-        result_whole = max((cell_len(" ".join(text for text, _ in parts if text)) for parts in heads),
-                           default=RESULT_MIN_CELLS)
-        columns = COLUMNS if kind else COLUMNS - 1
+                                        for i in (0, 1, -1))
+        heads = [self._head(run) for run in targets]
+        damaged = [DAMAGED_LEAST_CELLS] if len(targets) < len(self.runs) else []
+        core = max([*(least_result_cells(parts) for parts in heads), *damaged], default=RESULT_MIN_CELLS)
+        result_whole = max((cell_len(" ".join(text for text, _ in self._head(run) if text))
+                            for run in self.runs), default=RESULT_MIN_CELLS)
+        columns = COLUMNS - (0 if kind else 1) - (0 if saved else 1)
         room = width - SCROLLBAR_CELLS - columns * CELL_PADDING - 1 - saved - ident - kind
         result = max(core, RESULT_MIN_CELLS)
         limited = max((cell_len(_joined(parts, {LIMIT})) + (TAG_MARK_CELLS if _tags(parts) else 0)
                        for parts in heads), default=result)
         if room - limited >= TARGET_BEFORE_LIMIT_CELLS:  # every verdict keeps its limit ("< 10 ms")
             result = max(result, limited)
-        least_target = max((cell_len(least_target_cell(run)) for run in self.runs), default=TARGET_MIN_CELLS)
+        least_target = max((cell_len(least_target_cell(run)) for run in targets), default=TARGET_MIN_CELLS)
         if room - limited >= max(least_target, TARGET_MIN_CELLS):  # every limit before a whole directory
             result = max(result, limited)
         if room - result_whole >= TARGET_MIN_CELLS:  # then the whole result: the target is cut in its middle
@@ -483,12 +498,15 @@ class RunsScreen(Screen[None]):
         target = max(target, min(whole if room - result >= whole else with_device, room - result))
         result = max(room - target, result)
         target = max(min(target, room - result), TARGET_MIN_CELLS)
-        drawn = max((cell_len(target_cell(run, whole, target)) for run, (_, _, whole) in
-                     zip(self.runs, self._rows, strict=True) if whole), default=target)
+        drawn = max(map(cell_len, target_cells(targets, target)), default=target)
         drawn = max(drawn, len("target"))
         if drawn < target:  # a cut at a "/" leaves cells over: the result gets them
             result, target = result + target - drawn, drawn
         return saved, ident, kind, target, result
+
+    def _shown_targets(self) -> list[SavedRun]:
+        """The listed runs whose target is shown (a damaged run's row says DAMAGED and why instead)."""
+        return [run for run, (_, _, whole) in zip(self.runs, self._rows, strict=True) if whole]
 
     def _head(self, run: SavedRun) -> list[tuple[str, int]]:
         """The run's headline in parts (its verdict is judged once, not at every resize)."""
@@ -503,22 +521,25 @@ class RunsScreen(Screen[None]):
         if widths == self._widths:
             return
         self._widths = widths
-        saved, ident, kind, target_cells, result_cells = widths
+        saved, ident, kind, target_cells_width, result_cells = widths
         table = self.query_one(DataTable)
         cursor = table.cursor_row
         table.clear(columns=True)
         columns = (("", "pick", 1), ("saved (UTC)", "saved", saved), (ID_LABEL, "id", ident),
-                   ("kind", "kind", kind), ("target", "target", target_cells),
+                   ("kind", "kind", kind), ("target", "target", target_cells_width),
                    (result_label(one_kind(self.runs), result_cells), "result", result_cells))
         for label, key, width in columns:
             if width:  # the kind column only where the runs differ in kind
                 table.add_column(label, key=key, width=width)
         shown = shown_parts([self._head(run) for run in self.runs], result_cells)
+        every = self._shown_targets()
+        targets = dict(zip((run.id for run in every), target_cells(every, target_cells_width), strict=True))
         for run, (when, _, target) in zip(self.runs, self._rows, strict=True):
             when = when.removesuffix(" UTC")
-            cells = [self._mark(run.id), when if saved == SAVED_CELLS else when[5:], Text(short_id(run.id)),
+            cells = [self._mark(run.id), *([when if saved == SAVED_CELLS else when[5:]] if saved else []),
+                     Text(short_id(run.id)),
                      *([Text(run.kind)] if kind else []),
-                     Text(target_cell(run, target, target_cells) if target else ""),
+                     Text(targets.get(run.id, "")),
                      Text(fit_result(self._head(run), result_cells, shown),
                           style="bold red" if not target else "")]
             table.add_row(*cells, key=run.id)

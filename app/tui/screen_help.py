@@ -139,11 +139,13 @@ RUNS_HELP = ScreenHelp(
     shows=("Every benchmark run saved in the runs folder of the user running diskdoctor "
            "($XDG_STATE_HOME/diskdoctor/runs, else ~/.local/state/diskdoctor/runs; the status line says "
            "whose): every shell and session of that user on this host saves there, and run files copied "
-           "from other hosts show their host after the target. Newest first: ↑↓ or j/k move, g/G go to "
-           "the first/last run, Space or Enter picks two to compare, / filters; PgDn/PgUp scroll the run's "
-           "details or the comparison when they run below the fold. Where every run listed is of one kind, "
-           "the kind column gives its room to the others and the result's header"
-           " names the kind (wal result)."),
+           "from other hosts name their host after the target where there is room. Newest first: ↑↓ or j/k"
+           " move, g/G go to the first/last run, Space or Enter picks two to compare, / filters; PgDn/PgUp"
+           " scroll the run's details or the comparison when they run below the fold. Where every run "
+           "listed is of one kind, the kind column gives its room to the others and the result's header "
+           "names the kind (wal result); in a narrow terminal, runs of several kinds give the save time's "
+           "column to their verdicts' limits (the status line says it is hidden, the details give the "
+           "time)."),
     words=(("PASS", "bold green", "the figure is under the workload's limit (e.g. etcd's p99 < 10 ms)"),
            ("FAIL", "bold red", "at or over the limit"),
            ("INCONCLUSIVE", "bold yellow", "the figure's 95% interval reaches both sides of the limit"),

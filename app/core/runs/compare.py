@@ -17,10 +17,9 @@ if TYPE_CHECKING:
 
 REGRESSION_PERCENT = 20.0
 """A judged metric this much worse is flagged (run-to-run noise of a shared VM stays under it at the p99)."""
-RATIO_PERCENT = 200.0
-"""A change beyond this (the after more than 3 times the before) is said as a ratio ("×641")."""
-RATIO_DECIMALS_BELOW = 10.0
-"""A ratio under this keeps one decimal ("×3.4"); above, whole ("×64")."""
+RATIO_DECIMALS = ((0, 100.0), (1, 10.0), (2, 0.01))
+"""A ratio's decimals by its size: "×641", "×23.2", "×3.40", "×0.75", "×0.01" (the decimal points in one
+column from ×0.01 to ×9.99); a ratio that rounds under ×0.01 is said "×<0.01" (both values are beside it)."""
 NOT_COMPARABLE = "NOT COMPARABLE"
 """The verdict of two runs that are not like for like: no change between them is a regression."""
 MIN_LATENCY_CHANGE_MS = 0.05
@@ -98,21 +97,27 @@ class MetricDelta:
         """A judged metric of two like-for-like runs that got significantly better, beyond their noise."""
         return self.comparable and self.judged and not self.worse and self.significant and self.beyond_noise
 
-    def percent_text(self) -> str:
-        """"+140%", "-12%": whole percent, like every other change; "-19%" for -19.5% (a change under the 20%
-        flag is never rounded up to it, so no change seems a missed flag); beyond RATIO_PERCENT the ratio
-        ("×3.4", "×641": "+64004%" is hard to read); "-"."""
+    def ratio_text(self) -> str:
+        """The change as the candidate's value over the baseline's: "×3.40", "×0.75", "×1.00", "×641"; "-".
+        One form for every change, small or large, better or worse (a percentage up to +200% and a ratio
+        beyond it read as two scales side by side: newuser17), and the one storage people read latency
+        changes in. A change under the REGRESSION_PERCENT flag is cut toward ×1 rather than rounded up to the
+        flag ("×1.19" for +19.6%, "×0.81" for -19.6%), so no change seems a missed flag."""
         percent = self.percent
-        if percent is None:
+        if percent is None or self.after is None or self.before is None:
             return "-"
-        if percent > RATIO_PERCENT:
-            ratio = 1 + percent / 100
-            return f"×{ratio:.1f}" if ratio < RATIO_DECIMALS_BELOW else f"×{ratio:,.0f}"
-        if abs(percent) < REGRESSION_PERCENT <= round(abs(percent)):
-            return f"{int(percent):+d}%"
-        if round(percent) == 0:
-            return "+0%"  # "-0%" beside "+0%" reads as a difference (newuser15)
-        return f"{percent:+.0f}%"
+        ratio = self.after / self.before
+        if ratio <= 0:
+            return "×0.00"
+        decimals = next((places for places, least in RATIO_DECIMALS if round(ratio, places) >= least), None)
+        if decimals is None:
+            return "×<0.01"
+        flag = 1 + REGRESSION_PERCENT / 100 if ratio >= 1 else 1 - REGRESSION_PERCENT / 100
+        shown = round(ratio, decimals)
+        if abs(percent) < REGRESSION_PERCENT and (shown >= flag if ratio >= 1 else shown <= flag):
+            step = 10.0 ** -decimals  # a step toward ×1: under the flag, never shown at it
+            shown = flag - step if ratio >= 1 else flag + step
+        return f"×{shown:,.{decimals}f}"
 
     def to_json(self) -> dict[str, object]:
         """One entry of `metrics` in `runs compare --json`."""
@@ -243,13 +248,13 @@ class Comparison:
         for delta in self.deltas:
             if delta.regression or delta.improvement:
                 word = "REGRESSION" if delta.regression else "improved"
-                lines.append(f"{word} {delta.label} {delta.percent_text()} since {since} {self.where()}")
+                lines.append(f"{word} {delta.label} {delta.ratio_text()} since {since} {self.where()}")
             elif delta.within_noise and delta.noise is not None and delta.noise.untested is not None:
-                lines.append(f"not flagged: {delta.label} {delta.percent_text()} "
+                lines.append(f"not flagged: {delta.label} {delta.ratio_text()} "
                              f"({change_text(delta.before, delta.after)}) could not be tested against "
                              f"run-to-run noise ({delta.noise.untested})")
             elif delta.within_noise:
-                lines.append(f"no significant change in {delta.label}: {delta.percent_text()} "
+                lines.append(f"no significant change in {delta.label}: {delta.ratio_text()} "
                              f"({change_text(delta.before, delta.after)}) is within run-to-run noise")
         return lines
 
