@@ -202,3 +202,32 @@ async def test_at_80x24_the_earlier_runs_heading_shows_with_its_first_row(privat
         assert heads or workload == "wal", "\n".join(lines)  # the wal's longer text: below the fold, whole
         together = not heads or (heads[0] + 1 < status_row and "none saved yet" in lines[heads[0] + 1])
         assert together, "\n".join(lines)
+
+
+@pytest.mark.parametrize("workload", ["wal", "compaction"])
+async def test_at_80x24_earlier_runs_below_the_fold_are_said(private_state_dir: Path, workload: str) -> None:
+    """newuser17 #2: at 80x24 the earlier runs' heading sat at the fold with its rows below, and nothing said
+    so; the title of what Start runs says how many of them fit, as every list does ("1 of 4 earlier runs
+    fit: PgDn for more"), and says nothing where all show (200x60)."""
+    in_shm = replace(STACK.target, directory="/dev/shm", mountpoint="/dev/shm", fstype="tmpfs", device=None,
+                     layers=())
+    for day in range(20, 24):
+        RunStore().save(replace(saved_run(day, stack=replace(STACK, target=in_shm)),
+                                id=f"202611{day}-143000-wal-000{day - 19}"))
+    for size, said in (((80, 24), True), ((200, 60), False)):
+        app = DiskDoctorApp(live_root())
+        async with app.run_test(size=size) as pilot:
+            await settled(app, pilot)
+            await visit(app, pilot, "3")
+            app.screen.choose_directory("/dev/shm", "Runs")
+            if workload == "compaction":
+                await pilot.press("right_square_bracket")
+            await settled(app, pilot)
+            await pilot.pause(0.3)
+            await settled(app, pilot)
+            lines = [strip.text for strip in app.screen._compositor.render_strips()]
+            shown = sum("2026-11-2" in line and "UTC" in line for line in lines)
+            notes = [line for line in lines if "earlier runs fit: PgDn for more" in line]
+            assert bool(notes) == said, "\n".join(lines)
+            assert not said or f"{shown} of 4 earlier runs fit" in notes[0], "\n".join(lines)
+            assert said or shown == 4, "\n".join(lines)

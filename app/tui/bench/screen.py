@@ -744,6 +744,10 @@ class BenchScreen(SnapshotScreen):
         self.query_one("#bench-plan").display = not shown
         self._show_plan()
 
+    def on_resize(self) -> None:
+        """What Start runs is laid again for the new size (which earlier runs fit, said on its title)."""
+        self.call_after_refresh(self._show_plan)
+
     def _show_plan(self) -> None:
         """What Start runs, for the workload the form is set to, and the runs saved on that filesystem
         before (before the first run only: the column's room is for the run once there is one)."""
@@ -767,15 +771,36 @@ class BenchScreen(SnapshotScreen):
 
     def _keep_earlier_together(self, plan_text: Text, earlier: Text) -> None:
         """The earlier runs' heading never sits alone on the column's last row with its runs below the fold
-        (newuser13, compaction at 80): the blank row above it goes, so the heading and its first run show."""
+        (newuser13, compaction at 80): the blank row above it goes, so the heading and its first run show.
+        Runs below the fold are said on the title line, as every list says them (newuser17 #2: at 80x24
+        the heading sat at the fold, its rows below, and nothing said so)."""
         plan = self.query_one("#bench-plan", Static)
         column = self.query_one("#bench-body" if self.has_class("-narrow") else "#bench-right")
         width = plan.content_region.width
-        if not plan.display or width <= 0:
+        if not plan.display or width <= 0 or self._earlier is None:
             return
-        head_row = plan.content_region.y + len(plan_text.wrap(self.app.console, width)) + 1
-        if head_row == column.region.bottom - 1:
-            plan.update(plan_text + Text("\n") + earlier)
+        top, bottom = plan.content_region.y + column.scroll_offset.y, column.region.bottom
+        lines = len(plan_text.wrap(self.app.console, width))
+        gap = 0 if top + lines + 1 == bottom - 1 else 1
+        rows = [len(row.wrap(self.app.console, width)) for row in view.earlier_run_rows(self._earlier.runs)]
+        rows = [lines - 1 for lines in rows]  # (each row's newline wraps to an empty line of its own)
+        note = view.earlier_fold_note(self._fitting(top + lines + gap + 1, rows, bottom), len(rows))
+        if note:  # the note may wrap the title: count again with it
+            lines = len(view.with_title_note(plan_text, note).wrap(self.app.console, width))
+            note = view.earlier_fold_note(self._fitting(top + lines + gap + 1, rows, bottom), len(rows))
+        plan.update(view.with_title_note(plan_text, note) + Text("\n" * (gap + 1)) + earlier)
+
+    @staticmethod
+    def _fitting(row: int, heights: list[int], bottom: int) -> int:
+        """How many of the rows of `heights` lines each, the first on screen row `row`, start above `bottom`
+        (a row's wrapped tag, `[host busy]`, may be below it)."""
+        shown = 0
+        for lines in heights:
+            if row >= bottom:
+                break
+            row += lines
+            shown += 1
+        return shown
 
     @work(thread=True, exclusive=True, group="bench-earlier", exit_on_error=False,
           description="read the runs saved on this filesystem")

@@ -99,10 +99,35 @@ def earlier_runs_text(runs: list[tuple[str, str, str]], directory: str) -> Text:
     text.append(" (key 5: all saved runs)\n", style="dim")
     if not runs:
         text.append(f"none saved yet for {directory}", style="dim")
-    for when, kind, head in runs:
-        text.append(f"{when}  {kind:<12} ")
-        text.append(head + "\n", style=WORD_STYLES.get(head.split(" ", 1)[0], ""))
+    for row in earlier_run_rows(runs):
+        text.append_text(row)
     return text
+
+
+def earlier_run_rows(runs: list[tuple[str, str, str]]) -> list[Text]:
+    """One line per saved run (each ends in a newline): its time, workload and result."""
+    rows = []
+    for when, kind, head in runs:
+        row = Text(f"{when}  {kind:<12} ")
+        row.append(head + "\n", style=WORD_STYLES.get(head.split(" ", 1)[0], ""))
+        rows.append(row)
+    return rows
+
+
+def earlier_fold_note(shown: int, count: int) -> str:
+    """What the title of what Start runs adds when saved runs are below the fold ("1 of 3 earlier runs fit:
+    PgDn for more"), as every list says it; "" when all show."""
+    return f"{shown} of {count} earlier runs fit: PgDn for more" if shown < count else ""
+
+
+def with_title_note(plan: Text, note: str) -> Text:
+    """`plan` with `note` after its first line's title ("What Start runs · 0 of 2 earlier runs fit: …")."""
+    if not note:
+        return plan
+    title = plan.plain.partition("\n")[0]
+    noted = plan[:len(title)]
+    noted.append(f" · {note}", style="dim")
+    return noted + plan[len(title):]
 
 
 def filesystem_choices(host: Host) -> list[tuple[Text, str]]:
