@@ -26,11 +26,10 @@ from diskdoctor.app.core.bench.wal import (
 from diskdoctor.probes.diskstats import DiskDelta
 from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.fio_json import FioSyncStats
-from diskdoctor.probes.host import Host
 from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.latency_histogram import LatencyHistogram, rank_of, us_of
 from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams, fio_command
-from diskdoctor.probes.wal_target import PSEUDO_FILESYSTEMS, Target
+from diskdoctor.probes.wal_target import Target
 from diskdoctor.widgets.layer_time_table import LayerTimeRow
 from rich.text import Text
 
@@ -128,23 +127,6 @@ def with_title_note(plan: Text, note: str) -> Text:
     noted = plan[:len(title)]
     noted.append(f" · {note}", style="dim")
     return noted + plan[len(title):]
-
-
-def filesystem_choices(host: Host) -> list[tuple[Text, str]]:
-    """(label, mountpoint) for every mounted filesystem a benchmark could target, block devices first."""
-    choices: list[tuple[Text, str]] = []
-    seen: set[str] = set()
-    for mounted in sorted(host.mounts, key=lambda m: (m.kname is None, m.mount.mountpoint)):
-        mount = mounted.mount
-        if mount.fstype in PSEUDO_FILESYSTEMS or mount.mountpoint in seen:
-            continue
-        if mounted.kname is None and mount.fstype != "tmpfs":
-            continue
-        seen.add(mount.mountpoint)
-        read_only = ", read-only" if "ro" in mount.mount_options else ""
-        where = filesystem_on(mount.fstype, mounted.kname, short=True)
-        choices.append((Text(f"{mount.mountpoint}  ({where}{read_only})"), mount.mountpoint))
-    return choices
 
 
 def tail_samples(percent: float, count: int) -> int:
