@@ -167,7 +167,7 @@ async def test_the_directory_field_is_as_wide_as_its_path_and_the_menu_says_tmpf
         # the menu as wide as what it shows (newuser8: 76 cells:  `/  (ext4 on vda)`), the directory the rest
         assert menu.region.width <= len("/dev/shm  (tmpfs: in memory)") + SELECT_EDGES, menu.region
         before = field.region.width
-        await pilot.press("slash")  # typing a path: the field has room for it
+        await pilot.press("d")  # typing a path: the field has room for it
         await pilot.pause()
         await pilot.pause()
         assert field.has_focus and (field.region.width > before or size[0] >= 120), (before, field.region)

@@ -132,7 +132,7 @@ async def test_the_footer_offers_start_only_while_nothing_runs() -> None:
             await pilot.pause()
             while_running = keys()
             assert "esc Cancel" in while_running, while_running
-            for idle in ("s Start", "/ Dir", "[ ]"):
+            for idle in ("s Start", "d Dir", "[ ]"):
                 assert idle not in while_running, (idle, while_running)
             assert screen.query_one("#bench-start", Button).disabled
             await pilot.press("escape")

@@ -57,7 +57,7 @@ async def test_the_status_follows_the_directory_typed(fixture_mounts: None, shm_
         assert isinstance(trim, TrimScreen) and trim.selected
         await visit(app, pilot, "3")
         assert status(app).startswith(f"{trim.selected} (suggested from TRIM's cursor): press s to start")
-        await pilot.press("slash")
+        await pilot.press("d")
         await settled(app, pilot)
         assert status(app).startswith(f"{trim.selected} (suggested from TRIM's cursor): press s to start")
         await pilot.press(*shm_dir)
@@ -171,7 +171,7 @@ async def test_at_80_the_filesystem_menu_says_less_rather_than_cut(typed: str) -
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(app, pilot)
         await visit(app, pilot, "3")
-        await pilot.press("slash", *typed)
+        await pilot.press("d", *typed)
         await settled(app, pilot)
         menu = app.screen.query_one("#bench-fs")
         row = next(line for line in (strip.text for strip in app.screen._compositor.render_strips())
@@ -234,3 +234,30 @@ async def test_at_80x24_earlier_runs_below_the_fold_are_said(private_state_dir: 
             assert bool(notes) == said, "\n".join(lines)
             assert not said or f"{shown} of 4 earlier runs fit" in notes[0], "\n".join(lines)
             assert said or shown == 4, "\n".join(lines)
+
+
+async def test_slash_filters_the_earlier_runs_as_on_every_list(private_state_dir: Path) -> None:
+    """newuser17 #7: `/` filters the Benchmark screen's list (the earlier runs) as it does every other list;
+    Esc brings every run back."""
+    in_shm = replace(STACK.target, directory="/dev/shm", mountpoint="/dev/shm", fstype="tmpfs", device=None,
+                     layers=())
+    for day, slow_ms in ((20, 2.0), (21, 30.0), (22, 2.0)):
+        RunStore().save(replace(saved_run(day, slow_ms=slow_ms, stack=replace(STACK, target=in_shm)),
+                                id=f"202611{day}-143000-wal-000{day - 19}"))
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await visit(app, pilot, "3")
+        app.screen.choose_directory("/dev/shm", "Runs")
+        await settled(app, pilot)
+        await pilot.pause(0.3)
+        plan = app.screen.query_one("#bench-plan")
+        assert str(plan.render()).count("UTC  wal") == 3, str(plan.render())
+        await pilot.press("slash", *"fail", "enter")
+        await settled(app, pilot)
+        shown = str(plan.render())
+        assert shown.count("UTC  wal") == 1 and "2026-11-21 14:30 UTC  wal          FAIL" in shown, shown
+        assert "filter 'fail': 1 of 3 runs · Esc clears" in shown, shown
+        await pilot.press("escape")
+        await settled(app, pilot)
+        assert str(plan.render()).count("UTC  wal") == 3, str(plan.render())

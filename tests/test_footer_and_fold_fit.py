@@ -260,12 +260,12 @@ async def test_at_80x24_the_benchmark_footer_keeps_edit_and_fio_folded_or_not(lo
         for folded in (True, False, True):
             assert form.folded is folded
             text = footer_text(app)
-            for key in ("s Start", "/ Dir", "t Threshold", "e Edit", "l Longer", "a Again", "f fio",
+            for key in ("s Start", "d Dir", "t Threshold", "e Edit", "l Longer", "a Again", "f fio",
                         "[ ] Load"):
                 assert key in text, (folded, text)
             assert_every_key_shows(app, 80)
             await pilot.press("e")
             await settle(pilot)
-        await pilot.press("slash")  # / on the open form moves to the directory and leaves the form open
+        await pilot.press("d")  # d on the open form moves to the directory and leaves the form open
         await settle(pilot)
         assert not form.folded and app.screen.focused is app.screen.query_one("#bench-dir")

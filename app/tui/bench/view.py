@@ -92,11 +92,14 @@ EARLIER_RUNS = 8
 """Saved runs listed under what Start runs (the newest on that filesystem)."""
 
 
-def earlier_runs_text(runs: list[tuple[str, str, str]], directory: str) -> Text:
-    """The runs saved on the filesystem of `directory`, newest first: "2026-11-26 02:55 UTC  wal  FAIL …"."""
+def earlier_runs_text(runs: list[tuple[str, str, str]], directory: str, filtered: str = "") -> Text:
+    """The runs saved on the filesystem of `directory`, newest first: "2026-11-26 02:55 UTC  wal  FAIL …";
+    `filtered`, the `/` filter's note ("filter 'fail': 1 of 3 runs · Esc clears") under the heading."""
     text = Text("Earlier runs on this filesystem", style="bold")
     text.append(" (key 5: all saved runs)\n", style="dim")
-    if not runs:
+    if filtered:
+        text.append(filtered + "\n", style="dim")
+    elif not runs:
         text.append(f"none saved yet for {directory}", style="dim")
     for row in earlier_run_rows(runs):
         text.append_text(row)
