@@ -40,12 +40,12 @@ async def test_slash_only_moves_to_the_directory_field(tmpfs_dir: str) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_bench(app, pilot)
         field = screen.query_one("#bench-dir", Input)
-        await pilot.press("slash")
+        await pilot.press("d")
         # nothing typed: the value there (the suggestion) is selected; the path typed next is the whole path
         assert field.has_focus and field.selected_text == field.value
         await pilot.press(*tmpfs_dir, "escape")
         assert field.value == tmpfs_dir
-        await pilot.press("slash")  # newuser10 #5: the value is selected, so the path typed next replaces it
+        await pilot.press("d")  # newuser10 #5: the value is selected, so the path typed next replaces it
         assert field.has_focus and field.value == tmpfs_dir and field.selected_text == tmpfs_dir
         await pilot.press("end")  # an arrow key or End keeps it to edit
         assert field.value == tmpfs_dir and field.cursor_position == len(tmpfs_dir)
@@ -64,7 +64,7 @@ async def test_closing_help_puts_focus_back_where_it_was() -> None:
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("escape")
         assert app.screen is screen and screen.focused is None  # not in the first field
-        await pilot.press("slash")  # the hotkey acts: nothing is typed anywhere
+        await pilot.press("d")  # the hotkey acts: nothing is typed anywhere
         assert {f.id: f.value for f in screen.query(Input).results(Input)} == fields
         assert screen.focused is screen.query_one("#bench-dir")
         # the filesystem suggested from Stack is selected: it gives way to the path typed next
@@ -85,7 +85,7 @@ async def test_tab_follows_the_form_as_drawn(size: tuple[int, int]) -> None:
             screen.query_one("#bench-profile", Select).value = profile
             await pilot.pause()
             screen.set_focus(None)
-            await pilot.press("slash")
+            await pilot.press("d")
             visited = [screen.focused]
             while True:
                 await pilot.press("tab")
@@ -184,12 +184,12 @@ async def test_slash_then_typing_replaces_the_directory_whatever_filled_it(tmpfs
             if fill == "picked":
                 form.choose("/proc")  # as a Runs pick fills it in
             elif fill == "typed":
-                await pilot.press("slash", *"/proc", "escape")
+                await pilot.press("d", *"/proc", "escape")
             else:
                 screen._suggested = field.value = "/proc"
             screen.set_focus(None)
             await pilot.pause()
-            await pilot.press("slash", *tmpfs_dir)
+            await pilot.press("d", *tmpfs_dir)
             await pilot.pause()
             assert field.value == tmpfs_dir, (fill, field.value)
             await pilot.press("escape")

@@ -126,7 +126,7 @@ async def test_enter_on_a_directory_that_does_not_exist_says_so_and_stays_in_the
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_bench(app, pilot)
-        await pilot.press("slash", *"/nonexistent-diskdoctor-dir", "enter")
+        await pilot.press("d", *"/nonexistent-diskdoctor-dir", "enter")
         await pilot.pause()
         assert screen.focused is not None and screen.focused.id == "bench-dir"
         assert "no such directory" in str(screen.query_one("#bench-status").render())

@@ -35,7 +35,7 @@ async def test_keys_in_one_burst_are_all_typed(tmpfs_dir: str, size: tuple[int, 
         field = screen.query_one("#bench-dir", Input)
         screen.query_one(BenchForm).choose(start)
         await pilot.pause()
-        await pilot.press("slash")
+        await pilot.press("d")
         burst(app, target)
         for _ in range(20):
             await pilot.pause()
@@ -55,7 +55,7 @@ async def test_a_paste_event_is_typed_whole(tmpfs_dir: str, start: str) -> None:
         field = screen.query_one("#bench-dir", Input)
         screen.query_one(BenchForm).choose(start)
         await pilot.pause()
-        await pilot.press("slash")
+        await pilot.press("d")
         app.post_message(events.Paste(target))
         for _ in range(20):
             await pilot.pause()
@@ -69,7 +69,7 @@ async def test_a_late_menu_change_never_fills_a_mountpoint_over_typing(tmpfs_dir
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_bench(app, pilot)
         field, menu = screen.query_one("#bench-dir", Input), screen.query_one("#bench-fs", Select)
-        await pilot.press("slash", *tmpfs_dir)
+        await pilot.press("d", *tmpfs_dir)
         with menu.prevent(Select.Changed):
             menu.value = "/"  # the menu as it was a few keys ago
         menu.post_message(Select.Changed(menu, "/"))

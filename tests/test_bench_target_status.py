@@ -57,7 +57,7 @@ async def test_the_status_follows_the_directory_typed(fixture_mounts: None, shm_
         assert isinstance(trim, TrimScreen) and trim.selected
         await visit(app, pilot, "3")
         assert status(app).startswith(f"{trim.selected} (suggested from TRIM's cursor): press s to start")
-        await pilot.press("slash")
+        await pilot.press("d")
         await settled(app, pilot)
         assert status(app).startswith(f"{trim.selected} (suggested from TRIM's cursor): press s to start")
         await pilot.press(*shm_dir)
@@ -163,20 +163,23 @@ async def test_a_run_picked_to_compare_gives_its_own_directory_not_typed(runs_in
 @pytest.mark.parametrize("typed", ["/dev/shm/bk", "/dev/shm"])
 async def test_at_80_the_filesystem_menu_says_less_rather_than_cut(typed: str) -> None:
     """newuser13: with the directory field focused at 80 the menu showed `/dev/shm  (tmpfs: in memor… ▼`;
-    it says less (the filesystem, or its type alone), whole."""
+    its mountpoint comes first, cut at a `/` (its last folder whole), and its filesystem whole (newuser17 #3:
+    `tmpfs: in memory` alone did not say which tmpfs)."""
     from textual.widgets._select import SelectCurrent
 
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(app, pilot)
         await visit(app, pilot, "3")
-        await pilot.press("slash", *typed)
+        await pilot.press("d", *typed)
         await settled(app, pilot)
         menu = app.screen.query_one("#bench-fs")
         row = next(line for line in (strip.text for strip in app.screen._compositor.render_strips())
                    if "▼" in line)
         shown = row[menu.region.x:menu.region.right]
-        assert "…" not in shown and "tmpfs" in shown, (shown, str(menu.query_one(SelectCurrent).render()))
+        said = "…" not in shown or "…/shm  (tmpfs" in shown
+        label = str(menu.query_one(SelectCurrent).render())
+        assert said and "shm" in shown and "tmpfs" in shown, (shown, label)
 
 
 @pytest.mark.parametrize("workload", ["wal", "compaction"])
@@ -202,3 +205,59 @@ async def test_at_80x24_the_earlier_runs_heading_shows_with_its_first_row(privat
         assert heads or workload == "wal", "\n".join(lines)  # the wal's longer text: below the fold, whole
         together = not heads or (heads[0] + 1 < status_row and "none saved yet" in lines[heads[0] + 1])
         assert together, "\n".join(lines)
+
+
+@pytest.mark.parametrize("workload", ["wal", "compaction"])
+async def test_at_80x24_earlier_runs_below_the_fold_are_said(private_state_dir: Path, workload: str) -> None:
+    """newuser17 #2: at 80x24 the earlier runs' heading sat at the fold with its rows below, and nothing said
+    so; the title of what Start runs says how many of them fit, as every list does ("1 of 4 earlier runs
+    fit: PgDn for more"), and says nothing where all show (200x60)."""
+    in_shm = replace(STACK.target, directory="/dev/shm", mountpoint="/dev/shm", fstype="tmpfs", device=None,
+                     layers=())
+    for day in range(20, 24):
+        RunStore().save(replace(saved_run(day, stack=replace(STACK, target=in_shm)),
+                                id=f"202611{day}-143000-wal-000{day - 19}"))
+    for size, said in (((80, 24), True), ((200, 60), False)):
+        app = DiskDoctorApp(live_root())
+        async with app.run_test(size=size) as pilot:
+            await settled(app, pilot)
+            await visit(app, pilot, "3")
+            app.screen.choose_directory("/dev/shm", "Runs")
+            if workload == "compaction":
+                await pilot.press("right_square_bracket")
+            await settled(app, pilot)
+            await pilot.pause(0.3)
+            await settled(app, pilot)
+            lines = [strip.text for strip in app.screen._compositor.render_strips()]
+            shown = sum("2026-11-2" in line and "UTC" in line for line in lines)
+            notes = [line for line in lines if "earlier runs fit: PgDn for more" in line]
+            assert bool(notes) == said, "\n".join(lines)
+            assert not said or f"{shown} of 4 earlier runs fit" in notes[0], "\n".join(lines)
+            assert said or shown == 4, "\n".join(lines)
+
+
+async def test_slash_filters_the_earlier_runs_as_on_every_list(private_state_dir: Path) -> None:
+    """newuser17 #7: `/` filters the Benchmark screen's list (the earlier runs) as it does every other list;
+    Esc brings every run back."""
+    in_shm = replace(STACK.target, directory="/dev/shm", mountpoint="/dev/shm", fstype="tmpfs", device=None,
+                     layers=())
+    for day, slow_ms in ((20, 2.0), (21, 30.0), (22, 2.0)):
+        RunStore().save(replace(saved_run(day, slow_ms=slow_ms, stack=replace(STACK, target=in_shm)),
+                                id=f"202611{day}-143000-wal-000{day - 19}"))
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await visit(app, pilot, "3")
+        app.screen.choose_directory("/dev/shm", "Runs")
+        await settled(app, pilot)
+        await pilot.pause(0.3)
+        plan = app.screen.query_one("#bench-plan")
+        assert str(plan.render()).count("UTC  wal") == 3, str(plan.render())
+        await pilot.press("slash", *"fail", "enter")
+        await settled(app, pilot)
+        shown = str(plan.render())
+        assert shown.count("UTC  wal") == 1 and "2026-11-21 14:30 UTC  wal          FAIL" in shown, shown
+        assert "filter 'fail': 1 of 3 runs · Esc clears" in shown, shown
+        await pilot.press("escape")
+        await settled(app, pilot)
+        assert str(plan.render()).count("UTC  wal") == 3, str(plan.render())

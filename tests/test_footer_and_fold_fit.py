@@ -5,6 +5,7 @@ whole and cuts a long directory in its middle with an ellipsis."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from conftest import fixture_root
@@ -160,20 +161,33 @@ async def test_a_long_filter_hides_the_hint_rather_than_the_text() -> None:
 
 
 @pytest.mark.parametrize("width", range(40, 131, 3))
-def test_the_folded_form_keeps_every_figure_whole_and_cuts_the_directory_in_its_middle(width: int) -> None:
+def test_the_folded_form_keeps_the_size_rates_and_the_directorys_last_folder_whole(width: int) -> None:
+    """newuser17 #6: the directory gets priority over the bytes per write (`/tmp/ne…7-tmpfs · 2,300 B`): cut
+    only at a `/`, its last folder whole from 46 columns; the size and the writes/s are never cut."""
     directory = "/tmp/nu3/mnt-ext4-discard-with-a-long-name/etcd-data-directory"
     folded = FoldedForm(PROFILES["etcd"], directory)
     line = folded.line(width).plain
     assert cell_len(line) <= width, line
-    for figure in FIGURES:
+    for figure in FIGURES[1:]:
         assert figure in line, (width, line)
     shown = next((part for part in line.split(" · ") if part.startswith(("/", "…/"))), "")
     head, cut, tail = shown.partition("…")
     whole_ends = bool(cut) and directory.startswith(head) and directory.endswith(tail)
-    assert shown in ("", directory) or whole_ends, shown
-    assert shown or width < 50, line  # the directory goes last, and only where the figures need its room
+    assert shown == directory or whole_ends, shown
+    assert width < 46 or shown == directory or tail == "/etcd-data-directory", (width, line)
+    assert "2,300 B" in line or shown != directory, line  # the bytes per write go only for the path
     if width >= cell_len(folded.plain):
         assert line == folded.plain  # nothing dropped where it all fits
+
+
+@pytest.mark.parametrize("width", [78, 118])
+def test_the_folded_form_says_a_custom_runs_seconds_once_and_its_path_whole(width: int) -> None:
+    """newuser17 #6 at 80x24: `e: edit · etcd WAL (custom: 5 s) · /tmp/ne…7-tmpfs · 2,300 B · 5 s · 50, 500/s`
+    cut the path's distinctive part and said `5 s` twice."""
+    params = replace(PROFILES["etcd"], duration_s=5.0, profile="custom")
+    line = FoldedForm(params, "/tmp/newuser17-tmpfs").line(width).plain
+    assert "etcd WAL (custom: 5 s)" in line and " · /tmp/newuser17-tmpfs · " in line, line
+    assert "50, 500/s" in line and (line.count("5 s") == 1 or width >= 100), line
 
 
 async def test_at_80x24_the_folded_form_and_the_directory_field_show_a_cut_path_with_an_ellipsis(
@@ -246,12 +260,12 @@ async def test_at_80x24_the_benchmark_footer_keeps_edit_and_fio_folded_or_not(lo
         for folded in (True, False, True):
             assert form.folded is folded
             text = footer_text(app)
-            for key in ("s Start", "/ Dir", "t Threshold", "e Edit", "l Longer", "a Again", "f fio",
+            for key in ("s Start", "d Dir", "t Threshold", "e Edit", "l Longer", "a Again", "f fio",
                         "[ ] Load"):
                 assert key in text, (folded, text)
             assert_every_key_shows(app, 80)
             await pilot.press("e")
             await settle(pilot)
-        await pilot.press("slash")  # / on the open form moves to the directory and leaves the form open
+        await pilot.press("d")  # d on the open form moves to the directory and leaves the form open
         await settle(pilot)
         assert not form.folded and app.screen.focused is app.screen.query_one("#bench-dir")

@@ -11,6 +11,7 @@ from diskdoctor.app.tui.help_screen import HelpScreen
 from diskdoctor.app.tui.trim_dialogs import PeakDialog
 from diskdoctor.probes.root import live_root
 from diskdoctor.widgets import PercentileChart, StatusLine
+from diskdoctor.widgets.filter_bar import FilterBar
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from support.bench_fixed_run import feed_fixed_run, fixture_mounts
 from test_tui import settled
@@ -18,8 +19,8 @@ from textual.widgets import HelpPanel, Input, Select
 from textual.widgets._footer import FooterKey
 
 __all__ = ["fixture_mounts"]
-EVERY_BOUND_KEY = "/mnt/1q2t3fsalv?"
-"""Contains every printable key bound anywhere: 1 2 3 q t f s a l v / ? (and e, r, b, c, p below)."""
+EVERY_BOUND_KEY = "/mnt/1q2t3fsalvd?"
+"""Contains every printable key bound anywhere: 1 2 3 q t f s a l v d / ? (and e, r, b, c, p below)."""
 SIZE = (160, 48)
 
 
@@ -54,7 +55,8 @@ async def test_bench_fields_take_every_bound_key_and_no_action_runs(fixture_moun
         before = screen_state(app)
         fields = list(screen.query(Input).results(Input))
         assert {f.id for f in fields} == {"bench-dir", "bench-bs", "bench-size", "bench-duration",
-                                          "bench-threshold-custom", "bench-jobs", "bench-rates"}
+                                          "bench-threshold-custom", "bench-jobs", "bench-rates",
+                                          "bench-filter"}
         for field in [f for f in fields if f.display]:
             await type_into(app, pilot, field, EVERY_BOUND_KEY)
             assert field.value == EVERY_BOUND_KEY, field.id
@@ -100,13 +102,23 @@ async def test_escape_leaves_a_field_and_the_footer_shows_the_screen_keys_again(
         assert "Start" in footer() and "Leave field" not in footer()
 
 
-async def test_slash_starts_typing_a_directory(fixture_mounts: None) -> None:
+async def test_d_starts_typing_a_directory_and_slash_filters_the_earlier_runs(fixture_mounts: None) -> None:
+    """newuser17 #7: `/` was the directory field on Benchmark but a filter on every other screen; it filters
+    the earlier runs there too, and `d` moves to the directory field."""
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("3")
         await settled(app, pilot)
         app.screen.set_focus(None)
-        await pilot.press("slash", *"/mnt/dd/xfs")  # / moves to the field; the path is typed whole
+        await pilot.press("slash", *"fail")  # the filter line, not the directory field
+        await pilot.pause()
+        bar = app.screen.query_one(FilterBar)
+        assert bar.has_focus and bar.value == "fail"
+        assert app.screen.query_one("#bench-dir", Input).value != "fail"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not bar.value and not bar.has_focus
+        await pilot.press("d", *"/mnt/dd/xfs")  # d moves to the field; the path is typed whole
         await pilot.pause()
         assert app.screen.query_one("#bench-dir", Input).value == "/mnt/dd/xfs"
         assert app.screen.query_one("#bench-threshold", Select).value == "etcd"
@@ -139,7 +151,7 @@ async def test_f1_and_question_mark_open_help_listing_every_key_and_close_it() -
         for screen_key, title, keys, absent in (
                 ("1", "Storage stack", ("v", "s", "e", "r", "q"), ("b",)),
                 ("2", "TRIM doctor", ("c", "p", "r"), ("t", "b")),
-                ("3", "WAL benchmark (needs the live host)", ("q",), ("s", "/", "t", "f", "a", "l"))):
+                ("3", "WAL benchmark (needs the live host)", ("q",), ("s", "/", "d", "t", "f", "a", "l"))):
             await pilot.press(screen_key)
             await settled(app, pilot)
             for opener, closer in (("f1", "escape"), ("question_mark", "question_mark")):

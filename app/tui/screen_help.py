@@ -86,7 +86,8 @@ BENCH_HELP = ScreenHelp(
            "compaction; compaction and randwrite are measured, not judged, so they have no threshold). "
            "After a WAL run the chart, figures, histogram and layer times show the load the verdict judged; "
            "c steps through the other loads (the closed-loop capacity run is never judged). Before the first "
-           "run the column says what Start runs and lists the runs saved on that filesystem. / moves to the "
+           "run the column says what Start runs and lists the runs saved on that filesystem; / filters that "
+           "list, as on every list (its title says how many fit above the fold). d moves to the "
            "directory field without typing into it; a path already there stays; a field tabbed into keeps "
            "its text (the cursor at its end)."),
     words=(*BENCH_FIELDS,

@@ -22,6 +22,7 @@ from diskdoctor.probes.wal_params import (
     profile_params,
 )
 from diskdoctor.widgets import TextField
+from diskdoctor.widgets.fit_text import path_ellipsis
 from diskdoctor.widgets.form_rows import lay_out_rows, share
 from rich.cells import cell_len
 from rich.text import Text
@@ -35,7 +36,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Select, Static, Tab, Tabs
 from textual.widgets._select import SelectCurrent, SelectOverlay
 
-from . import view, workloads
+from . import filesystem_menu, view, workloads
 from .folded import FoldedForm, rates_text
 
 FIELDS = ("bs", "size", "duration", "jobs", "rates")
@@ -242,30 +243,16 @@ class BenchForm(Vertical):
         return START_WIDTH
 
     def filesystem_label(self, short: bool = False) -> str:
-        """What the shut filesystem menu shows: its entry ("/  (ext4 on vda)"), or only the filesystem
-        ("ext4 on loop3") when the directory field already shows its mountpoint (newuser12: one long path
-        shown twice, cut two ways) or, `short`, a directory under it."""
-        menu = self.query_one("#bench-fs", Select)
-        entry = shown_entry(menu)
-        mountpoint = str(menu.value)
-        inside = self.directory.startswith(mountpoint.rstrip("/") + "/") and mountpoint != "/"
-        if menu.is_blank() or not (self.directory == mountpoint or (short and inside)):
-            return entry
-        return entry.removeprefix(mountpoint).strip().removeprefix("(").removesuffix(")") or entry
+        """What the shut filesystem menu shows: its entry, always the mountpoint first ("/  (ext4 on vda)",
+        "/tmp/x  (tmpfs: in memory)": newuser17 read `tmpfs: in memory` for every tmpfs), or, `short`, with
+        the mountpoint cut to its last component (its row too narrow for the entry and the directory)."""
+        entry = shown_entry(self.query_one("#bench-fs", Select))
+        return filesystem_menu.shortest_entry(entry) if short else entry
 
     def _fitted_filesystem_label(self, room: int) -> str:
-        """The shut menu's label in `room` cells: said shorter rather than cut (newuser13: `/dev/shm  (tmpfs:
-        in memor… ▼` while the directory was typed at 80), down to the filesystem's type alone."""
-        label = self.filesystem_label(self._short_filesystem)
-        if cell_len(label) <= room:
-            return label
-        entry = shown_entry(self.query_one("#bench-fs", Select))
-        mountpoint = str(self.query_one("#bench-fs", Select).value)
-        what = entry.removeprefix(mountpoint).strip().removeprefix("(").removesuffix(")") or entry
-        for shorter in (what, what.split(":")[0].split(",")[0], what.split()[0], mountpoint):
-            if cell_len(shorter) <= room:
-                return shorter
-        return label
+        """The shut menu's label in `room` cells: the mountpoint cut at a `/` before its note is said shorter
+        (never `/dev/shm  (tmpfs: in memor…`, newuser13)."""
+        return filesystem_menu.fit_entry(shown_entry(self.query_one("#bench-fs", Select)), room)
 
     def _groups(self, shown: list[Widget]) -> list[list[Widget]]:
         """The fields in reading order, in the groups a row never splits: where and what (filesystem,
@@ -354,9 +341,23 @@ class BenchForm(Vertical):
             width = next((width for row in rows for field, width in row if field is menu), 0)
             menu.query_one(SelectCurrent).update(self._fitted_filesystem_label(width - SELECT_EDGES))
         for row in rows:
+            left = 0
             for field, width in row:
                 if isinstance(field, Select):  # the open list: its longest entry, kept inside the screen
-                    field.query_one(SelectOverlay).styles.width = max(width, longest_entry(field))
+                    self._fit_open_list(field, max(width, min(longest_entry(field), total - left)))
+                left += width
+
+    @staticmethod
+    def _fit_open_list(menu: Select, width: int) -> None:
+        """The open list `width` cells wide, an entry too long for it cut at a `/` with `…` (newuser17: the
+        last entry ended `(tmpfs: in` at 80, cut silently by the screen's edge)."""
+        overlay = menu.query_one(SelectOverlay)
+        overlay.styles.width = width
+        for index, (prompt, value) in enumerate(menu._options):
+            fitted = filesystem_menu.fit_entry(str(prompt), width - SELECT_EDGES)
+            if value != Select.NULL and overlay.option_count > index and \
+                    str(overlay.get_option_at_index(index).prompt) != fitted:
+                overlay.replace_option_prompt_at_index(index, fitted)
 
     def _fit_row(self, fields: list[Widget], total: int) -> list[tuple[Widget, int]]:
         """(field, width) for one row: each field as it wants; the filesystem menu and the directory share
@@ -380,7 +381,29 @@ class BenchForm(Vertical):
         if where[-1].id == "bench-dir" and typing:  # room to spare: up to DIRECTORY_ROOM to type in
             widths[-1] += max(min(room - sum(widths), DIRECTORY_ROOM - widths[-1]), 0)
         shared = dict(zip(where, widths, strict=True))
+        if len(where) == 2 and not typing:
+            self._without_slack(shared)
         return [(field, shared.get(field, self._want(field))) for field in fields]
+
+    def _without_slack(self, shared: dict[Widget, int]) -> None:
+        """Cells the menu's cut label or the directory's cut path leaves blank go to the other while it is
+        cut (a path is cut only at a `/`): neither keeps blank cells while the other is cut."""
+        menu, field = self.query_one("#bench-fs", Select), self.query_one("#bench-dir", Input)
+        path = field.value
+        for _ in range(3):
+            label = max(cell_len(self._fitted_filesystem_label(shared[menu] - SELECT_EDGES)) + SELECT_EDGES,
+                        FILESYSTEM_LEAST)
+            shown = max(cell_len(path_ellipsis(path, shared[field] - FIELD_EDGES)) + FIELD_EDGES,
+                        cell_len(view.FIELD_LABELS["#bench-dir"]) + FIELD_EDGES)
+            menu_cut = label < cell_len(shown_entry(menu)) + SELECT_EDGES
+            if shared[menu] > label and shown < cell_len(path) + FIELD_EDGES:
+                shared[field] += shared[menu] - label
+                shared[menu] = label
+            elif shared[field] > shown and menu_cut:
+                shared[menu] += shared[field] - shown
+                shared[field] = shown
+            else:
+                return
 
     @property
     def folded(self) -> bool:
@@ -430,7 +453,7 @@ class BenchForm(Vertical):
         select = self.query_one("#bench-fs", Select)
         chosen = select.value
         with select.prevent(Select.Changed):  # the same pick offered again is no pick (newuser14 #2)
-            select.set_options(view.filesystem_choices(host))
+            select.set_options(filesystem_menu.filesystem_choices(host))
             if isinstance(chosen, str) and any(value == chosen for _, value in select._options):
                 select.value = chosen
         self._follow_directory()

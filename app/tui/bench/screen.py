@@ -34,6 +34,7 @@ from diskdoctor.probes.wal_params import ParamError, WalParams, load_text, profi
 from diskdoctor.probes.wal_target import Target
 from diskdoctor.widgets import LatencyBars, LayerTimeTable, PercentileChart, StatusLine
 from diskdoctor.widgets.figures_text import FiguresText
+from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
 from diskdoctor.widgets.fit_text import path_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from rich.text import Text
@@ -82,7 +83,7 @@ RIGHT_RULE_ROWS = 1
 STATS_TO_P99_ROWS = 4
 """The live figures' rows down to the p99 (heading, p50, p90, p99)."""
 RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_directory", "workload",
-                         "settings", "phase", "cancel"})
+                         "settings", "phase", "cancel", "filter"})
 """Actions that act on the form, a run or its figures: never on a capture (there is none of them there)."""
 READY_HINT = "Pick a filesystem or type a directory, then press s (or Start)."
 WORKLOADS = Binding.Group("Load", compact=False)
@@ -112,8 +113,10 @@ class BenchScreen(SnapshotScreen):
                 tooltip="The workload tab to the left: wal, compaction, randwrite, interference."),
         Binding("right_square_bracket", "workload(1)", "Next workload", key_display="]", group=WORKLOADS,
                 tooltip="The workload tab to the right: wal, compaction, randwrite, interference."),
-        Binding("slash", "focus_directory", "Directory", key_display="/",
+        Binding("d", "focus_directory", "Directory",
                 tooltip="Move to the directory field (nothing is typed; a path already there stays)."),
+        Binding("slash", "filter", "Filter", key_display="/",
+                tooltip="Keep the earlier runs listed that contain the words typed (as / on every list)."),
         Binding("t", "threshold", "Threshold", tooltip="Switch: etcd docs 10 ms, vendor 20 ms, custom."),
         Binding("e", "settings", "Edit",
                 tooltip="Show the settings form again (folded on a short terminal while a run goes and after "
@@ -176,6 +179,8 @@ class BenchScreen(SnapshotScreen):
         scrolls)."""
         """The engine's phase while a run goes ("preparing", "closed loop (capacity)"), kept beside the
         progress on the status line."""
+        self.filter_text = ""
+        """The `/` filter's text: the earlier runs listed keep the rows containing every word of it."""
         self._earlier: EarlierRuns | None = None
         """The saved runs on the form's filesystem (shown under what Start runs, before the first run)."""
         self.live = LivePanel(self)
@@ -220,6 +225,7 @@ class BenchScreen(SnapshotScreen):
                                          "the size or duration (l).")
                     yield Button("fio side by side", id="bench-run-fio",
                                  tooltip="The equivalent fio job on the same directory (f).")
+        yield FilterBar(id="bench-filter")  # the earlier runs' `/` filter, as on every other screen's list
         yield StatusLine(READY_HINT, id="bench-status")
         yield FittedFooter()
 
@@ -342,6 +348,8 @@ class BenchScreen(SnapshotScreen):
             return self.busy
         if action in ("start", "focus_directory", "workload"):
             return not self.busy
+        if action == "filter":  # the earlier runs are listed under what Start runs, before a run
+            return self.query_one("#bench-plan").display
         if action == "threshold":
             return self.query_one(ThresholdRow).display
         if action == "settings":  # unfold, or fold back what a run folded (newuser14 #6: no `e` at 80)
@@ -381,6 +389,22 @@ class BenchScreen(SnapshotScreen):
         if self.query_one(BenchForm).folded:  # (e folds an open form back: only unfold here)
             self.action_settings()
         self.query_one(BenchForm).focus_directory()
+
+    def action_filter(self) -> None:
+        """Open the `/` filter line of the earlier runs."""
+        self.query_one(FilterBar).open()
+
+    @on(FilterBar.Filter)
+    def _filter_changed(self, message: FilterBar.Filter) -> None:
+        self.filter_text = message.text
+        self._show_plan()
+
+    def _filtered_earlier(self) -> list[tuple[str, str, str]]:
+        """The earlier runs the filter keeps (every one without a filter), counted on the filter line."""
+        runs = self._earlier.runs if self._earlier is not None else []
+        kept = [run for run in runs if matches(self.filter_text, *run)]
+        self.query_one(FilterBar).counted(len(kept), len(runs))
+        return kept
 
     def action_settings(self) -> None:
         """Unfold the form, or fold it back into its one line (as a run on a short terminal folded it)."""
@@ -744,6 +768,10 @@ class BenchScreen(SnapshotScreen):
         self.query_one("#bench-plan").display = not shown
         self._show_plan()
 
+    def on_resize(self) -> None:
+        """What Start runs is laid again for the new size (which earlier runs fit, said on its title)."""
+        self.call_after_refresh(self._show_plan)
+
     def _show_plan(self) -> None:
         """What Start runs, for the workload the form is set to, and the runs saved on that filesystem
         before (before the first run only: the column's room is for the run once there is one)."""
@@ -757,7 +785,10 @@ class BenchScreen(SnapshotScreen):
         kind = workloads.workload_of(str(self.query_one("#bench-profile", Select).value))
         text = view.plan_text(kind, form.directory)
         if self._earlier is not None and self._earlier.directory == form.directory:
-            earlier = view.earlier_runs_text(self._earlier.runs, form.directory)
+            kept = self._filtered_earlier()
+            note = filter_note(self.filter_text, len(kept), len(self._earlier.runs), "runs") \
+                if self.filter_text else ""
+            earlier = view.earlier_runs_text(kept, form.directory, note)
             plan.update(text + Text("\n\n") + earlier)
             self.call_after_refresh(self._keep_earlier_together, text, earlier)
         else:
@@ -767,15 +798,38 @@ class BenchScreen(SnapshotScreen):
 
     def _keep_earlier_together(self, plan_text: Text, earlier: Text) -> None:
         """The earlier runs' heading never sits alone on the column's last row with its runs below the fold
-        (newuser13, compaction at 80): the blank row above it goes, so the heading and its first run show."""
+        (newuser13, compaction at 80): the blank row above it goes, so the heading and its first run show.
+        Runs below the fold are said on the title line, as every list says them (newuser17 #2: at 80x24
+        the heading sat at the fold, its rows below, and nothing said so)."""
         plan = self.query_one("#bench-plan", Static)
         column = self.query_one("#bench-body" if self.has_class("-narrow") else "#bench-right")
         width = plan.content_region.width
-        if not plan.display or width <= 0:
+        if not plan.display or width <= 0 or self._earlier is None:
             return
-        head_row = plan.content_region.y + len(plan_text.wrap(self.app.console, width)) + 1
-        if head_row == column.region.bottom - 1:
-            plan.update(plan_text + Text("\n") + earlier)
+        top, bottom = plan.content_region.y + column.scroll_offset.y, column.region.bottom
+        lines = len(plan_text.wrap(self.app.console, width))
+        gap = 0 if top + lines + 1 == bottom - 1 else 1
+        kept = self._filtered_earlier()
+        rows = [len(row.wrap(self.app.console, width)) for row in view.earlier_run_rows(kept)]
+        rows = [lines - 1 for lines in rows]  # (each row's newline wraps to an empty line of its own)
+        under = 2 if self.filter_text else 1  # the heading (and the filter's note) above the first row
+        note = view.earlier_fold_note(self._fitting(top + lines + gap + under, rows, bottom), len(rows))
+        if note:  # the note may wrap the title: count again with it
+            lines = len(view.with_title_note(plan_text, note).wrap(self.app.console, width))
+            note = view.earlier_fold_note(self._fitting(top + lines + gap + under, rows, bottom), len(rows))
+        plan.update(view.with_title_note(plan_text, note) + Text("\n" * (gap + 1)) + earlier)
+
+    @staticmethod
+    def _fitting(row: int, heights: list[int], bottom: int) -> int:
+        """How many of the rows of `heights` lines each, the first on screen row `row`, start above `bottom`
+        (a row's wrapped tag, `[host busy]`, may be below it)."""
+        shown = 0
+        for lines in heights:
+            if row >= bottom:
+                break
+            row += lines
+            shown += 1
+        return shown
 
     @work(thread=True, exclusive=True, group="bench-earlier", exit_on_error=False,
           description="read the runs saved on this filesystem")

@@ -26,11 +26,10 @@ from diskdoctor.app.core.bench.wal import (
 from diskdoctor.probes.diskstats import DiskDelta
 from diskdoctor.probes.engine.workloads.wal import WalResult
 from diskdoctor.probes.fio_json import FioSyncStats
-from diskdoctor.probes.host import Host
 from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.latency_histogram import LatencyHistogram, rank_of, us_of
 from diskdoctor.probes.wal_params import SYNC_LABELS, WalParams, fio_command
-from diskdoctor.probes.wal_target import PSEUDO_FILESYSTEMS, Target
+from diskdoctor.probes.wal_target import Target
 from diskdoctor.widgets.layer_time_table import LayerTimeRow
 from rich.text import Text
 
@@ -93,33 +92,44 @@ EARLIER_RUNS = 8
 """Saved runs listed under what Start runs (the newest on that filesystem)."""
 
 
-def earlier_runs_text(runs: list[tuple[str, str, str]], directory: str) -> Text:
-    """The runs saved on the filesystem of `directory`, newest first: "2026-11-26 02:55 UTC  wal  FAIL …"."""
+def earlier_runs_text(runs: list[tuple[str, str, str]], directory: str, filtered: str = "") -> Text:
+    """The runs saved on the filesystem of `directory`, newest first: "2026-11-26 02:55 UTC  wal  FAIL …";
+    `filtered`, the `/` filter's note ("filter 'fail': 1 of 3 runs · Esc clears") under the heading."""
     text = Text("Earlier runs on this filesystem", style="bold")
     text.append(" (key 5: all saved runs)\n", style="dim")
-    if not runs:
+    if filtered:
+        text.append(filtered + "\n", style="dim")
+    elif not runs:
         text.append(f"none saved yet for {directory}", style="dim")
-    for when, kind, head in runs:
-        text.append(f"{when}  {kind:<12} ")
-        text.append(head + "\n", style=WORD_STYLES.get(head.split(" ", 1)[0], ""))
+    for row in earlier_run_rows(runs):
+        text.append_text(row)
     return text
 
 
-def filesystem_choices(host: Host) -> list[tuple[Text, str]]:
-    """(label, mountpoint) for every mounted filesystem a benchmark could target, block devices first."""
-    choices: list[tuple[Text, str]] = []
-    seen: set[str] = set()
-    for mounted in sorted(host.mounts, key=lambda m: (m.kname is None, m.mount.mountpoint)):
-        mount = mounted.mount
-        if mount.fstype in PSEUDO_FILESYSTEMS or mount.mountpoint in seen:
-            continue
-        if mounted.kname is None and mount.fstype != "tmpfs":
-            continue
-        seen.add(mount.mountpoint)
-        read_only = ", read-only" if "ro" in mount.mount_options else ""
-        where = filesystem_on(mount.fstype, mounted.kname, short=True)
-        choices.append((Text(f"{mount.mountpoint}  ({where}{read_only})"), mount.mountpoint))
-    return choices
+def earlier_run_rows(runs: list[tuple[str, str, str]]) -> list[Text]:
+    """One line per saved run (each ends in a newline): its time, workload and result."""
+    rows = []
+    for when, kind, head in runs:
+        row = Text(f"{when}  {kind:<12} ")
+        row.append(head + "\n", style=WORD_STYLES.get(head.split(" ", 1)[0], ""))
+        rows.append(row)
+    return rows
+
+
+def earlier_fold_note(shown: int, count: int) -> str:
+    """What the title of what Start runs adds when saved runs are below the fold ("1 of 3 earlier runs fit:
+    PgDn for more"), as every list says it; "" when all show."""
+    return f"{shown} of {count} earlier runs fit: PgDn for more" if shown < count else ""
+
+
+def with_title_note(plan: Text, note: str) -> Text:
+    """`plan` with `note` after its first line's title ("What Start runs · 0 of 2 earlier runs fit: …")."""
+    if not note:
+        return plan
+    title = plan.plain.partition("\n")[0]
+    noted = plan[:len(title)]
+    noted.append(f" · {note}", style="dim")
+    return noted + plan[len(title):]
 
 
 def tail_samples(percent: float, count: int) -> int:
