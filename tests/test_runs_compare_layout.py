@@ -70,7 +70,7 @@ async def test_not_like_for_like_runs_say_not_comparable_first_and_flag_nothing(
         assert re.search(r"NOT COMPARABLE \(not like for like\): tmpfs \(not durable\) against", screen), \
             screen
         assert "durability DIFFERS: only the baseline's fdatasync" in screen, screen
-        assert app.screen.sub_title == "Runs on this machine: comparing 0000 (baseline) with 0001"  # newuser9
+        assert app.screen.sub_title == "On this machine: comparing 0000 (baseline) with 0001"  # newuser9
 
 
 async def test_continuations_hang_and_no_target_word_is_left_alone_at_80(private_state_dir: Path) -> None:

@@ -461,12 +461,12 @@ async def test_runs_under_a_capture_say_they_are_this_machines(three_runs: list[
     app = DiskDoctorApp(fixture_root("long-names"))
     async with app.run_test(size=(80, 24)) as pilot:
         await open_runs(pilot)
-        assert app.screen.sub_title == "Runs saved on this machine, not in the capture"
-        assert "Runs saved on this machine, not in the capture" in screen_lines(app)[0]
+        assert app.screen.sub_title == "Saved on this machine, not in the capture"
+        assert "Saved on this machine, not in the capture" in screen_lines(app)[0]
         assert text_of(app, "#runs-status").startswith("3 saved runs")
         await pilot.press("space", "down", "space")
         await pilot.pause()
-        assert app.screen.sub_title.startswith("Runs on this machine: comparing ")
+        assert app.screen.sub_title.startswith("On this machine: comparing ")
 
 
 async def test_enter_on_a_run_picks_it_and_the_footer_says_so(three_runs: list[str]) -> None:

@@ -69,7 +69,7 @@ LIST_HEADER_ROWS = 1
 DETAIL_HANG = 2
 """The wrapped lines of an unlabelled line of the details ("durability DIFFERS: …") hang this far in."""
 
-REPLAYED_TITLE = "Runs saved on this machine, not in the capture"
+REPLAYED_TITLE = "Saved on this machine, not in the capture"
 """The title under --sysroot: a capture holds no runs, so the runs listed are this machine's."""
 
 PICK_MARK = "●"
@@ -366,13 +366,13 @@ class RunsScreen(Screen[None]):
         self.sub_title = self._title()
 
     def _title(self) -> str:
-        """"Comparing 0001 (baseline) with 0002", or what to do ("Saved runs: pick two to compare")."""
+        """"Comparing 0001 (baseline) with 0002", or what to do ("Pick two to compare"), after the lit `5 Runs`."""
         replayed = self._replayed()  # a capture holds no runs: those listed are this machine's (newuser16)
         if len(self.picked) < MAX_PICKS:
-            return REPLAYED_TITLE if replayed else "Saved runs: pick two to compare"
+            return REPLAYED_TITLE if replayed else "Pick two to compare"
         first, second = (short_id(run_id) for run_id in sorted(self.picked))  # time first
-        whose = "Runs on this machine" if replayed else "Saved runs"
-        return f"{whose}: comparing {first} (baseline) with {second}"
+        comparing = f"comparing {first} (baseline) with {second}"
+        return f"On this machine: {comparing}" if replayed else comparing.capitalize()
 
     def action_filter(self) -> None:
         self.query_one(FilterBar).open()
