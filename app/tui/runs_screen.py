@@ -366,7 +366,7 @@ class RunsScreen(Screen[None]):
         self.sub_title = self._title()
 
     def _title(self) -> str:
-        """"Comparing 0001 (baseline) with 0002", or what to do ("Pick two to compare"), after the lit `5 Runs`."""
+        """"Comparing 0001 (baseline) with 0002", or what to do ("Pick two to compare"), after `5 Runs`."""
         replayed = self._replayed()  # a capture holds no runs: those listed are this machine's (newuser16)
         if len(self.picked) < MAX_PICKS:
             return REPLAYED_TITLE if replayed else "Pick two to compare"
