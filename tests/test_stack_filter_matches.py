@@ -154,3 +154,18 @@ async def test_mountpoints_down_says_the_layer_type_under_type_not_the_filesyste
             assert row.fstype and row.kind != row.fstype, (row.name, row.kind, row.fstype)
         lines = view_lines(tree)
         assert lines[0].split()[2] in {"crypt", "lvm", "part", "raid0", "raid1", "dm", "disk"}, lines
+
+
+async def test_a_filter_matching_nothing_shows_no_device_in_the_details_and_esc_brings_them_back() -> None:
+    """`/zzzq` on lab-ssd left no row, yet the details went on showing sda as if it were selected."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        tree = await filtered(pilot, "zzzq")
+        assert not tree.root.children
+        title = str(app.screen.query_one("#details-title", Static).content)
+        assert title == "Details: no device matches 'zzzq' (Esc clears the filter)", title
+        await pilot.press("slash", "escape")
+        await settle(pilot)
+        await pilot.pause(0.2)
+        title = str(app.screen.query_one("#details-title", Static).content)
+        assert title.startswith("Details: sda"), title

@@ -478,6 +478,16 @@ class StackScreen(SnapshotScreen):
             self.query_one(StatusLine).say(*self._filter_part())
         if tree.root.children:
             tree.call_after_refresh(self._select_kept_row)
+        else:
+            self._show_no_details()
+
+    def _show_no_details(self) -> None:
+        """No row is left (a filter matched nothing): the details pane says so rather than go on showing
+        a device the tree no longer lists."""
+        self._details_shown = None
+        self.query_one("#details-title", Static).update(
+            Text(f"Details: no device matches '{self.filter_text}' (Esc clears the filter)"), layout=False)
+        self.query_one(LayerTable).show_groups([])
 
     def _select_kept_row(self) -> None:
         """The details follow the filter: the row under the cursor when it matches, else the first row that
