@@ -222,3 +222,18 @@ async def test_fix_cards_go_beside_the_layers_at_200x60(fixture: str) -> None:
         await pilot.pause()
         verdict, card = app.screen.query_one("#trim-verdict"), app.screen.query(FindingCard).first()
         assert card.region.y > verdict.region.y and card.region.width > 110
+
+
+async def test_the_discard_mode_line_cuts_its_source_path_at_80x24() -> None:
+    """On long-names at 80x24 the "Discard mode:" line's source, `/proc/self/mountinfo (<a 120-character
+    Kubernetes path>)`, wrapped over three lines below the fold (trim9's note): its path is cut at a `/`,
+    the last component whole, so it takes two lines (the source under the mode), not four."""
+    async with running(fixture_root("long-names"), (80, 24)) as (app, pilot):
+        await open_trim(app, pilot)
+        await pilot.pause()
+        lines = drawn_lines(app, "#trim-verdict")
+        index = next(index for index, line in enumerate(lines) if line.startswith("Discard mode: "))
+        shown = " ".join(line.strip() for line in lines[index:index + 2])
+        assert shown.endswith("/mount)"), lines[index:index + 3]
+        assert "/proc/self/mountinfo (/var/lib/" in shown and "…" in shown, shown
+        assert lines[index + 2].startswith("Periodic trim: "), lines[index + 2]  # two lines, not three

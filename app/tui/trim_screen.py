@@ -116,6 +116,22 @@ def host_summary(facts: TrimFacts, peak: PeakWindow | None, width: int = 0) -> T
     return text
 
 
+def fitted_source(source: str, cells: int, line_cells: int = 0) -> str:
+    """A source such as "/proc/self/mountinfo (/var/lib/kubelet/pods/…/mount)" in `cells` (0: whole): the path
+    in its parentheses cut at a "/" (its last component whole); where even that leaves the line too long,
+    the path cut to `line_cells`, a line of its own under it (the line wraps before its "("), rather than
+    three wrapped lines of a 120-character path at 80 columns."""
+    opened = source.find(" (/")
+    if not cells or cell_len(source) <= cells or opened < 0 or not source.endswith(")"):
+        return source
+    head, path = source[:opened + 2], source[opened + 2:-1]
+    room = cells - cell_len(head) - 1
+    if room >= cell_len(path.rstrip("/").rsplit("/", 1)[-1]) + 2:  # "…/" and the last component whole
+        return f"{head}{path_ellipsis(path, room)})"
+    own = line_cells - 3  # "(" and ")" and a cell to spare
+    return f"{head}{path_ellipsis(path, own)})" if own > 0 and cell_len(path) > own else source
+
+
 def verdict_text(verdict: TrimVerdict, facts: TrimFacts, width: int = 0) -> Text:
     """The pieces behind one verdict: layers top-down (one line each in `width` cells, see layer_lines),
     discard mode, schedule, each with its source."""
@@ -125,7 +141,9 @@ def verdict_text(verdict: TrimVerdict, facts: TrimFacts, width: int = 0) -> Text
     text.append("\n")
     text.append("Discard mode: ", "bold")
     text.append(f"{verdict.mode.text}  ")
-    text.append(f"{verdict.mode.source}\n", "dim")
+    room = width - cell_len(f"Discard mode: {verdict.mode.text}  ") if width else 0
+    line = width - cell_len("Discard mode: ") if width else 0  # a wrapped line hangs under the text
+    text.append(f"{fitted_source(verdict.mode.source, room, line)}\n", "dim")
     schedule = verdict.schedule
     text.append("Periodic trim: ", "bold")
     if schedule.kind == "none":
