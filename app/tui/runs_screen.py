@@ -63,6 +63,9 @@ LIST_MIN_ROWS = 1
 """Stacked, the runs list has a row per run (one at least, for the empty list), up to LIST_MOST_SHARE of the
 screen, and the details or comparison get the rest: two runs leave no blank rows under them."""
 LIST_MOST_SHARE = 0.4
+LIST_COMPARING_SHARE = 0.2
+"""With two runs picked the comparison is what matters: the list keeps a fifth of the screen (4 rows at
+80x24, where 40% left the comparison's p99 below the fold: newuser18)."""
 LIST_HEADER_ROWS = 1
 """The list's header row (the row of its horizontal scrollbar is added only when the columns overflow)."""
 
@@ -394,18 +397,21 @@ class RunsScreen(Screen[None]):
         self._show_status()
 
     def _size_list_height(self, widths: tuple[int, ...]) -> None:
-        """The list as tall as its rows (LIST_MIN_ROWS at least, LIST_MOST_SHARE of the screen at most): a
-        few runs leave no blank rows above a comparison that would run below the fold."""
+        """The list as tall as its rows (LIST_MIN_ROWS at least, LIST_MOST_SHARE of the screen at most, or
+        LIST_COMPARING_SHARE while two runs are compared): a few runs leave no blank rows above a comparison
+        that would run below the fold."""
         table = self.query_one(DataTable)
         height = self.app.size.height
         width = table.size.width or self.app.size.width
         columns = sum(1 for cells in widths if cells)  # a hidden kind column is 0 cells, and no padding
         overflows = sum(widths) + columns * CELL_PADDING + 1 + CELL_PADDING > width - SCROLLBAR_CELLS
-        wanted = (max(min(len(self.runs), int(height * LIST_MOST_SHARE)), LIST_MIN_ROWS) + LIST_HEADER_ROWS
+        share = LIST_COMPARING_SHARE if len(self.picked) == MAX_PICKS else LIST_MOST_SHARE
+        wanted = (max(min(len(self.runs), int(height * share)), LIST_MIN_ROWS) + LIST_HEADER_ROWS
                   + (1 if overflows else 0))
         current = table.styles.inline.height
         if (None if current is None else int(current.value)) != wanted:
             table.styles.height = wanted
+            table.call_after_refresh(table.move_cursor, row=table.cursor_row)  # its run scrolled into view
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """PgDn/PgUp scroll the details pane only when it runs below the fold (else the list pages)."""
