@@ -237,3 +237,16 @@ async def test_the_discard_mode_line_cuts_its_source_path_at_80x24() -> None:
         assert shown.endswith("/mount)"), lines[index:index + 3]
         assert "/proc/self/mountinfo (/var/lib/" in shown and "…" in shown, shown
         assert lines[index + 2].startswith("Periodic trim: "), lines[index + 2]  # two lines, not three
+
+
+async def test_the_warnings_heading_gives_its_cells_to_a_cut_mountpoint() -> None:
+    """At 80 the Warnings column (8 cells for a `1`) cut a mountpoint that `Warn` leaves room for
+    (newuser18: `…/newuser18-ext4mnt` cut by 2 characters); at 200, where every path is whole, it reads
+    `Warnings`."""
+    for size, heading in (((80, 24), "Warn"), ((200, 60), "Warnings")):
+        async with running(fixture_root("long-names"), size) as (app, pilot):
+            await open_trim(app, pilot)
+            await pilot.pause()
+            table = app.screen.query_one("#trim-table")
+            labels = [str(column.label) for column in table.columns.values()]
+            assert labels[-1] == heading, (size, labels)

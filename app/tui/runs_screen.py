@@ -411,7 +411,7 @@ class RunsScreen(Screen[None]):
         current = table.styles.inline.height
         if (None if current is None else int(current.value)) != wanted:
             table.styles.height = wanted
-            table.call_after_refresh(table.move_cursor, row=table.cursor_row)  # its run scrolled into view
+            table.call_after_refresh(lambda: table.move_cursor(row=table.cursor_row))  # its run in view
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """PgDn/PgUp scroll the details pane only when it runs below the fold (else the list pages)."""

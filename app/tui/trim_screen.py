@@ -38,6 +38,9 @@ from .trim_dialogs import ConfirmTrim, PeakDialog, TrimProgress
 from .trim_layers import layer_lines
 
 COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Warnings")
+SHORT_COLUMNS = (*COLUMNS[:-1], "Warn")
+"""The headings where a mountpoint would be cut: `Warn` gives its 4 cells to the path (newuser18 saw
+`…/newuser18-ext4mnt` cut by 2 characters at 80 beside an 8-cell column holding `1`)."""
 MIN_MOUNTPOINT_CELLS = 16
 MARKERS = ("← blocks discard", "← no discard support")
 """A layer's marker (layer_marker) reads whole on one line."""
@@ -191,6 +194,8 @@ class TrimScreen(SnapshotScreen):
         self.verdicts: dict[str, TrimVerdict] = {}
         self.facts: TrimFacts | None = None
         self._peak: PeakWindow | None = None
+        self._labels: tuple[str, ...] = COLUMNS
+        """The table's headings now (SHORT_COLUMNS where a mountpoint would be cut)."""
         self.host: Host | None = None
         self.selected: str | None = None
         self.filter_text = ""
@@ -217,6 +222,7 @@ class TrimScreen(SnapshotScreen):
     def on_mount(self) -> None:
         self.sub_title = "Does discard reach the flash, and when is it trimmed?"
         self.query_one("#trim-table", DataTable).add_columns(*COLUMNS)
+        self._labels = COLUMNS
         self.take_snapshot(getattr(self.app, "snapshot", None))
 
     def show_snapshot_failure(self, reason: str) -> None:
@@ -276,15 +282,24 @@ class TrimScreen(SnapshotScreen):
                 continue
             rows.append((verdict.mountpoint, verdict.fstype, verdict.verdict, verdict.mode.mode,
                          schedule, str(len(problems)) if problems else "-"))
-        others = sum(max([len(COLUMNS[i]), *(len(row[i]) for row in rows)]) + 2
-                     for i in range(1, len(COLUMNS)))
         width = table.size.width or self.app.size.width
         if len(rows) + 1 > table.size.height:  # more rows than it shows: its scrollbar takes room too
             width -= table.styles.scrollbar_size_vertical
-        room = max(width - others - 3, MIN_MOUNTPOINT_CELLS)
+        longest = max((len(row[0]) for row in rows), default=0)
+        for labels in (COLUMNS, SHORT_COLUMNS):
+            others = sum(max([len(labels[i]), *(len(row[i]) for row in rows)]) + 2
+                         for i in range(1, len(labels)))
+            room = max(width - others - 3, MIN_MOUNTPOINT_CELLS)
+            if room >= longest:
+                break
         cursor = table.cursor_row
         was = self._cursor_mountpoint(table)
-        table.clear()
+        if labels != self._labels:  # other headings: the columns made again, their widths from them
+            table.clear(columns=True)
+            table.add_columns(*labels)
+            self._labels = labels
+        else:
+            table.clear()
         for mountpoint, fstype, verdict, mode, schedule, problems in rows:
             table.add_row(Text(path_ellipsis(mountpoint, room)), Text(fstype),
                           Text(verdict.upper(), verdict.style), mode, schedule, problems,
