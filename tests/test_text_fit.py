@@ -300,7 +300,8 @@ async def test_trim_table_headers_stay_whole_when_rows_scroll(tmp_path: Path) ->
         assert table.row_count + 1 > table.size.height, table.row_count  # its rows scroll
         assert not table.show_horizontal_scrollbar, table.virtual_size
         last = str(list(table.columns.values())[-1].label)  # "Warn" where a mountpoint is cut
-        assert last in ("Warnings", "Warn") and drawn(app, table)[0].rstrip().endswith(last), drawn(app, table)[0]
+        heading = drawn(app, table)[0]
+        assert last in ("Warnings", "Warn") and heading.rstrip().endswith(last), heading
 
 
 def test_a_wrapped_guide_choice_title_hangs_past_its_note() -> None:
