@@ -6,6 +6,7 @@ from __future__ import annotations
 from conftest import fixture_root
 from diskdoctor.app.core.findings.finding import Finding
 from diskdoctor.app.core.findings.vocabulary import Severity
+from diskdoctor.app.tui.advice_rows import subject_lines
 from diskdoctor.app.tui.app import DiskDoctorApp
 from test_advice_fit import _cells, _listed, _same
 from textual.widgets import DataTable
@@ -53,3 +54,27 @@ async def test_at_120x40_a_long_list_keeps_its_titles_whole() -> None:
                 assert _same(cells[1], screen._title_of(row)), cells
                 whole += 1
         assert whole >= len(screen.rows) - 2, whole
+
+
+CUT_SUBJECTS = [(EXT4,), (TMPFS,), ("/tmp/newuser17-ext4",), (EXT4, TMPFS, "/var/tmp"), ("/", EXT4)]
+
+
+def _slash_cut(cell: str) -> bool:
+    """Whether a cut subjects cell is cut at a "/" ("…/newuser17-ext4", "3: …/newu…-ext4mnt, …")."""
+    return "…/" in cell
+
+
+def test_every_subject_cell_is_cut_at_a_slash() -> None:
+    """newuser18 #4 at 120x40: one Subjects column cut four ways (`/tmp/n…8-ext4mnt`, `/tmp/new…8-tmpfs`,
+    `…/newuser17-ext4`, `2: /tmp/newuser…`): one rule, a cut at a "/", the count of a merged list kept."""
+    singles = frozenset(row[0] for row in CUT_SUBJECTS if len(row) == 1)
+    for width in (14, 16, 18, 20, 24):
+        for row in CUT_SUBJECTS:
+            cell = "".join(subject_lines(row, width, 1, singles)[0])
+            whole = (row[0] if len(row) == 1 else f"{len(row)}: {', '.join(row)}")
+            assert len(cell) <= width, (width, cell)
+            items = cell.split(": ", 1)[-1].split(", ") if len(row) > 1 else [cell]
+            if cell != whole and not all(item in (*row, "…") for item in items):  # a subject cut
+                assert _slash_cut(cell), (width, cell)
+            if len(row) > 1:
+                assert cell.startswith(f"{len(row)}: "), (width, cell)
