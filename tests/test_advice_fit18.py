@@ -7,6 +7,7 @@ from conftest import fixture_root
 from diskdoctor.app.core.findings.finding import Finding
 from diskdoctor.app.core.findings.vocabulary import Severity
 from diskdoctor.app.tui.advice_rows import subject_lines
+from diskdoctor.app.tui.advice_screen import AdviceReady
 from diskdoctor.app.tui.app import DiskDoctorApp
 from test_advice_fit import _cells, _listed, _same
 from textual.widgets import DataTable
@@ -78,3 +79,23 @@ def test_every_subject_cell_is_cut_at_a_slash() -> None:
                 assert _slash_cut(cell), (width, cell)
             if len(row) > 1:
                 assert cell.startswith(f"{len(row)}: "), (width, cell)
+
+
+async def test_at_80x24_the_summary_says_why_crit_rows_are_last() -> None:
+    """newuser18 #3 at 80x24: `19 findings: 2 crit, 9 warn, 8 info · 14 rows, worst first · this host (/)`
+    above WARN and INFO rows, the CRITs (saved runs on filesystems not mounted now) below the fold: the
+    line says they are last, in words that fit."""
+    findings = _newuser18()[1:12] + [
+        Finding("ETCD-FSYNC-P99", Severity.CRIT, f"/tmp/gone-{index}",
+                f"WAL p99 4{index} ms on /tmp/gone-{index}", history=True) for index in range(3)]
+    for size in ((80, 24), (120, 40)):
+        async with DiskDoctorApp(fixture_root("lab-ssd")).run_test(size=size) as pilot:
+            screen = await _listed(pilot.app, pilot, [])
+            screen.post_message(AdviceReady(findings, "this host (/)"))
+            await pilot.pause()
+            await pilot.pause()
+            assert screen.rows[-1].finding.history and screen.rows[0].finding.severity is not Severity.CRIT
+            summary = screen.query_one("#advice-summary")
+            line = str(summary.render())
+            assert len(line) <= summary.content_size.width, line
+            assert "worst first" in line and "unmounted" in line and "last" in line, line

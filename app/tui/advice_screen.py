@@ -65,6 +65,12 @@ STACKED_LIST_SHARE = 0.4
 (newuser18 #1); the list then takes this share of the height (as the narrow layout's list does)."""
 PATH_MIN_CELLS = 16
 """A path in a title is never cut shorter than this (its last component, where it fits)."""
+HISTORY_ORDER = ("worst first · saved runs on unmounted filesystems last",
+                 "worst first · runs on unmounted filesystems last",
+                 "worst first, unmounted filesystems last", "worst first, unmounted fs last")
+"""The summary's order phrase, longest first, when saved runs on filesystems not mounted now are listed
+last (a CRIT among them under WARN and INFO rows): kept before where the findings come from, so that
+"worst first" never goes without it, at 80 too (newuser18 #3)."""
 HISTORY_MARK = "not mounted now · "
 """Opens the listed title of a saved run's finding on a filesystem not mounted now (listed after the live
 ones), where no width cuts it off."""
@@ -195,11 +201,13 @@ class AdviceScreen(Screen[None]):
         shown = shown_findings([_expanded(row, self.findings) for row in listed],
                                self.covered if self.subject is not None else ())
         parts: list[Part] = [(count_phrase(shown, len(self.findings)), 0)]
-        if len(listed) < len(shown):
-            rows = len(listed)
-            parts.append(((f"{rows} rows, worst first", f"{rows} rows"), 2))
-        if any(row.finding.history for row in listed):
-            parts.append((("saved runs on unmounted filesystems last", "unmounted last"), 3))
+        rows = f"{len(listed)} rows, " if len(listed) < len(shown) else ""
+        if any(row.finding.history for row in listed):  # CRIT rows may be last: said at every width
+            parts.append(((f"{rows}{HISTORY_ORDER[0]}", *HISTORY_ORDER), 1))
+            parts.append((self._label, 2))
+            return parts
+        if rows:
+            parts.append(((f"{rows}worst first", rows.removesuffix(", ")), 2))
         parts.append((self._label, 1))
         return parts
 
