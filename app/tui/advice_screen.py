@@ -201,13 +201,15 @@ class AdviceScreen(Screen[None]):
         shown = shown_findings([_expanded(row, self.findings) for row in listed],
                                self.covered if self.subject is not None else ())
         parts: list[Part] = [(count_phrase(shown, len(self.findings)), 0)]
-        rows = f"{len(listed)} rows, " if len(listed) < len(shown) else ""
-        if any(row.finding.history for row in listed):  # CRIT rows may be last: said at every width
-            parts.append(((f"{rows}{HISTORY_ORDER[0]}", *HISTORY_ORDER), 1))
+        rows = f"{len(listed)} rows" if len(listed) < len(shown) else ""
+        if any(row.finding.history for row in listed):  # CRIT rows may be last: said at every width, the
+            if rows:                                    # row count dropped first, then where they come from
+                parts.append((rows, 3))
+            parts.append((HISTORY_ORDER, 1))
             parts.append((self._label, 2))
             return parts
         if rows:
-            parts.append(((f"{rows}worst first", rows.removesuffix(", ")), 2))
+            parts.append(((f"{rows}, worst first", rows), 2))
         parts.append((self._label, 1))
         return parts
 
