@@ -121,25 +121,43 @@ def subject_lines(subjects: tuple[str, ...], width: int, lines: int,
     room = width - cell_len(head) - cell_len(tail)
     if room >= LEAST_SUBJECT_CUT:  # the first subject cut at a "/" like every path, the rest "…"
         return (f"{head}{path_cut(subjects[0], room)}{tail}",), 0
+    room = width - cell_len(head)
+    if room >= LEAST_LAST_CELLS + 2:  # the count kept, the first subject cut at a "/" (newuser18 #4)
+        return (f"{head}{path_cut(subjects[0], room)}",), 0
     first = f"{len(subjects)}: {subjects[0]}, …"
     return (fit_end(first, width),), 0
 
 
 def path_cut(word: str, width: int) -> str:
-    """A word in `width` cells: a path cut at its "/" boundaries, its last component whole ("/var/lib/…/
-    mount"), the way every path in the list is cut; another name cut in its middle."""
+    """A word in `width` cells: a path cut at its "/" boundaries, its last component whole where it fits
+    ("/var/lib/…/mount"), else that component cut in its middle after "…/" ("…/newu…-ext4mnt"), so every
+    path in the list is cut at a "/" (newuser18 #4); another name cut in its middle."""
     path = word.lstrip("('\"")
-    if path.startswith("/") and path == word:
-        return path_ellipsis(word, width)
-    return middle_ellipsis(word, width)
+    if not (path.startswith("/") and path == word):
+        return middle_ellipsis(word, width)
+    cut = path_ellipsis(word, width)
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    one_folder = not last or last == path.strip("/")
+    if cut == word or f"{ELLIPSIS}/" in cut or one_folder or width < LEAST_LAST_CELLS + 2:
+        return cut
+    return f"{ELLIPSIS}/{middle_ellipsis(last, width - 2)}"
+
+
+LEAST_LAST_CELLS = 5
+"""A path's last component is cut after "…/" to no fewer cells than this (else the path in its middle)."""
 
 
 def subject_cut(text: str, width: int, singles: frozenset[str]) -> str:
-    """A single subject in `width` cells: a path cut at a "/" like every other path (path_cut), unless two
-    subjects would then read the same; else cut to the end that tells it apart from `singles`."""
+    """A single subject in `width` cells: a path cut at a "/" like every other path (path_cut); where two
+    subjects would then read the same, its last component cut to the end that tells it apart (still after
+    "…/"); another name cut to the end that tells it apart from `singles`."""
     cut = path_cut(text, width)
-    if text.startswith("/") and not any(other != text and path_cut(other, width) == cut for other in singles):
+    if not any(other != text and path_cut(other, width) == cut for other in singles):
         return cut
+    if text.startswith("/") and cut.startswith(f"{ELLIPSIS}/"):
+        last = text.rstrip("/").rsplit("/", 1)[-1]
+        lasts = frozenset(other.rstrip("/").rsplit("/", 1)[-1] for other in singles if other.startswith("/"))
+        return f"{ELLIPSIS}/{distinct_cut(last, width - 2, lasts)}"
     return distinct_cut(text, width, singles)
 
 

@@ -61,10 +61,16 @@ SUBJECT_SHARE = 0.3
 """Of the list's room, at most this share is kept for subjects when titles and subjects cannot both be
 whole: the title is what a user reads first (and the card names every subject whole)."""
 STACKED_LIST_SHARE = 0.4
-"""The card goes under the list (both full width) when titles would be cut beside it and the list's rows
-take no more than this share of the height (as the narrow layout's list does)."""
+"""The card goes under the list (both full width) whenever titles would be cut beside it, however many rows
+(newuser18 #1); the list then takes this share of the height (as the narrow layout's list does)."""
 PATH_MIN_CELLS = 16
 """A path in a title is never cut shorter than this (its last component, where it fits)."""
+HISTORY_ORDER = ("worst first · saved runs on unmounted filesystems last",
+                 "worst first · runs on unmounted filesystems last",
+                 "worst first, unmounted filesystems last", "worst first, unmounted fs last")
+"""The summary's order phrase, longest first, when saved runs on filesystems not mounted now are listed
+last (a CRIT among them under WARN and INFO rows): kept before where the findings come from, so that
+"worst first" never goes without it, at 80 too (newuser18 #3)."""
 HISTORY_MARK = "not mounted now · "
 """Opens the listed title of a saved run's finding on a filesystem not mounted now (listed after the live
 ones), where no width cuts it off."""
@@ -195,11 +201,15 @@ class AdviceScreen(Screen[None]):
         shown = shown_findings([_expanded(row, self.findings) for row in listed],
                                self.covered if self.subject is not None else ())
         parts: list[Part] = [(count_phrase(shown, len(self.findings)), 0)]
-        if len(listed) < len(shown):
-            rows = len(listed)
-            parts.append(((f"{rows} rows, worst first", f"{rows} rows"), 2))
-        if any(row.finding.history for row in listed):
-            parts.append((("saved runs on unmounted filesystems last", "unmounted last"), 3))
+        rows = f"{len(listed)} rows" if len(listed) < len(shown) else ""
+        if any(row.finding.history for row in listed):  # CRIT rows may be last: said at every width, the
+            if rows:                                    # row count dropped first, then where they come from
+                parts.append((rows, 3))
+            parts.append((HISTORY_ORDER, 1))
+            parts.append((self._label, 2))
+            return parts
+        if rows:
+            parts.append(((f"{rows}, worst first", rows), 2))
         parts.append((self._label, 1))
         return parts
 
@@ -387,9 +397,9 @@ class AdviceScreen(Screen[None]):
         needs = self._details_needs()
         core = self._details_needs(core=True)
         spare = width - self._list_needs()  # beside a list with every title and subject whole
-        stacked = spare < core and self._fits_above()
+        stacked = spare < core  # titles cut beside the card, at any number of rows (newuser18 #1)
         self.set_class(stacked, "-stacked")
-        if stacked:  # titles cut beside the card: the card under the short list, the titles get the width
+        if stacked:  # the card under the list, as at 80: the titles get the width
             table.styles.width = details.styles.width = None
             return
         roomy = width - self._list_needs(whole=True)  # beside a list with every row on one line, whole
@@ -403,12 +413,6 @@ class AdviceScreen(Screen[None]):
         table.styles.width = max(width - wanted, 1)
         details.styles.width = "1fr"
         details.styles.min_width = 0
-
-    def _fits_above(self) -> bool:
-        """Whether the list, full width, takes no more than STACKED_LIST_SHARE of the body's height (its
-        header and every row): the titles then get the whole width."""
-        body = self.query_one("#advice-body").size.height or max(0, self.size.height - 4)
-        return len(self.rows) + 2 <= int(body * STACKED_LIST_SHARE)
 
     def _column_widths(self) -> tuple[tuple[int, int, int, int], tuple[int, ...]]:
         """Severity, title, subjects and id widths from what they hold and the table's width, and each row's
