@@ -29,7 +29,7 @@ def restyles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 @pytest.mark.parametrize(("size", "width_class", "passes"),
-                         [((150, 40), "-wide", 0), ((80, 24), "-narrow", 1)])
+                         [((150, 40), "-wide", 0), ((80, 24), "-narrow", 0), ((240, 60), "-wide", 0)])
 async def test_the_first_frame_restyles_no_screen(monkeypatch, size, width_class, passes) -> None:  # type: ignore[no-untyped-def]
     seen = restyles(monkeypatch)
     app = DiskDoctorApp(fixture_root(ROOT))
@@ -44,8 +44,8 @@ async def test_the_first_frame_restyles_no_screen(monkeypatch, size, width_class
     app._display = noted  # type: ignore[method-assign]
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
-        # on main two more: the first resume, then the width class; at 80 columns the tree's rows stack the
-        # panes (`-stacked`, chosen from the rows: that pass stays)
+        # before: two more, the first resume, then the width class; and one more where the panes stack
+        # (`-stacked`, now set when the screen is made: the arrangement goes by width alone, BESIDE_FROM)
         assert at_first_frame == [["StackScreen"] * passes]
         assert isinstance(app.screen, StackScreen) and app.screen.has_class(width_class)
         await pilot.press("2")  # the TRIM screen, then back: a later resume restyles as before

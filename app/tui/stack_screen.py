@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from diskdoctor.probes.discard_path import layers_below
 from diskdoctor.probes.host import Host
 from diskdoctor.probes.hotplug import HotplugWatcher, watch_block_devices
@@ -84,6 +86,8 @@ class StackScreen(SnapshotScreen):
 
     def __init__(self, root: Root) -> None:
         super().__init__()
+        with suppress(RuntimeError):  # in a running app the arrangement is known from its width alone
+            self.set_class(self.app.size.width < BESIDE_FROM, "-stacked", update=False)  # styled once
         self.root = root
         self.host: Host | None = None
         self.view: StackView | None = None
