@@ -38,6 +38,13 @@ SHORT_LABELS = {"Run again": "Again", "Run longer": "Longer", "fio side by side"
 help and the palette."""
 
 
+def peer_lines(node: DOMNode, screen: Screen, width: int) -> int:
+    """The lines the footers of `screen`'s peers take at `width` (the app's `footer_lines(screen, width)`,
+    else 1): a screen's footer takes at least as many, so the content area keeps its height between them."""
+    lines = getattr(node.app, "footer_lines", None)
+    return int(lines(screen, width)) if callable(lines) else 1
+
+
 def short_label(description: str) -> str:
     """The label a key shows when the full ones do not all fit."""
     return SHORT_LABELS.get(description, description.split(" ")[0])
@@ -160,9 +167,20 @@ class FittedFooter(Footer):
 
     def _lines(self, width: int) -> list[tuple[list[Shown], bool]]:
         """The keys line by line, each with whether it takes short labels (the palette key is docked right
-        on the last line). One line only when every key the screen declares fits on it with its full label,
-        so the footer does not grow and shrink as keys come and go with the screen's state; short labels
-        only where a line cannot hold the full ones."""
+        on the last line). One line only when every key the screen declares fits on it with its full label
+        and its peers' footers take one line too (newuser18 saw the content area grow and shrink by a row
+        between screens at 120), so the footer does not grow and shrink as keys come and go with the screen's
+        state or as the user switches screens; short labels only where a line cannot hold the full ones."""
+        lines = self.own_lines(width)
+        if len(lines) < peer_lines(self, self.screen, width):
+            every = [item for items, _ in lines for item in items]
+            own = every[:self._own_count]
+            self._own_count = 0
+            return [(own, False), self._fit_line(every[len(own):], width - PALETTE_CELLS)]
+        return lines
+
+    def own_lines(self, width: int) -> list[tuple[list[Shown], bool]]:
+        """The keys line by line as this screen alone needs them (see `_lines`)."""
         shown = self._shown()
         self._own_count = 0
         every = [(binding, enabled, tooltip) for _, binding, enabled, tooltip in shown]

@@ -17,6 +17,10 @@ OTHER_NAME_STYLE = "dim"
 TABS_FROM = 120
 """The fewest columns the tabs of every screen show in; under it the current screen's key and name alone
 (so the row looks the same on every screen at one width; an 80-column row needs its room for the host)."""
+NAMED_FROM = 160
+"""The fewest columns the app's name shows in, before the tabs, on every screen alike: where it fits beside
+the tabs and each screen's shortest whole description (newuser18 saw the tabs move 12 columns between screens
+at 120 when the name came and went with the description's length)."""
 FIRST_PART_CELLS = 12
 """A description's first part (a host name) is cut in the middle down to this to keep its last part beside
 it (a capture's name: newuser12 saw a long host name alone at 80 columns, nothing saying it was a capture)."""
@@ -25,15 +29,16 @@ it (a capture's name: newuser12 saw a long host name alone at 80 columns, nothin
 class TitleRow:
     """One screen's title row, left-aligned, the whole width: from TABS_FROM columns the app's name and a
     tab per screen (`1 Stack  2 TRIM …`, the current one lit) before the screen's description, else the
-    current screen's key and name alone (`3 Benchmark`). What must go goes least important first: the app's
-    name, then the description's middle " · " parts (a kernel), then the other screens' tabs, then its
+    current screen's key and name alone (`3 Benchmark`); the app's name leads from NAMED_FROM columns, by the
+    width alone, so the tabs start in one column on every screen. What must go goes least important first:
+    the description's middle " · " parts (a kernel), then the other screens' tabs, then its
     first part is cut in the middle (a host name, keeping the capture's name after it), and only then is it
     cut at its end; the current screen's key and name stay."""
 
     def __init__(self, app_name: str, tabs: Sequence[tuple[str, str]], name: str, description: str,
-                 tabs_from: int = TABS_FROM) -> None:
+                 tabs_from: int = TABS_FROM, named_from: int = NAMED_FROM) -> None:
         self.app_name, self.tabs, self.name, self.description = app_name, tuple(tabs), name, description
-        self.tabs_from = tabs_from
+        self.tabs_from, self.named_from = tabs_from, named_from
         self.key = next((key for key, tab in self.tabs if tab == name), "")
         """The current screen's key ("" for a screen no key opens: a walkthrough, the database watch)."""
 
@@ -72,17 +77,15 @@ class TitleRow:
 
     def forms(self, width: int) -> Iterator[Text]:
         """Every way to draw the row, most whole first."""
-        wide = width >= self.tabs_from
-        if wide:
-            named = Text.assemble((f" {self.app_name} ", "bold"), self.strip())
-            yield Text.assemble(named, " ", self.description)
+        name = Text(f" {self.app_name} ", style="bold") if width >= self.named_from else Text()
+        if width >= self.tabs_from:
             for text in self.whole():  # beside the tabs only whole parts
-                yield Text.assemble(self.strip(), " ", text)
-        chip = self.chip()
+                yield Text.assemble(name, self.strip(), " ", text)
+        chip = Text.assemble(name, self.chip())
         room = width - chip.cell_len - 1
         for text in self.descriptions(room):
             yield Text.assemble(chip, " ", text) if text else chip
-        yield Text(fit_end(chip.plain, width), style=CURRENT_STYLE)
+        yield Text(fit_end(self.chip().plain, width), style=CURRENT_STYLE)
 
     def fitted(self, width: int) -> Text:
         """The first form that fits `width` cells."""

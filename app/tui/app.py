@@ -39,6 +39,9 @@ ADVICE_MODE = "advice"
 RUNS_MODE = "runs"
 MONITOR_MODE = "monitor"
 SCREENS = Binding.Group("screens", compact=True)
+FOOTER_ONE_LINE_FROM = 188
+"""The fewest columns every top-level screen's keys fit one footer line in (the most any needs; checked by
+tests/test_chrome_steady.py): under it each takes two, so switching keeps the content's height."""
 GUIDES_KEY = "ctrl+g"
 """The walkthroughs open with Ctrl-G anywhere: plain g goes to the first row of a list, as in less and k9s."""
 
@@ -127,9 +130,16 @@ class DiskDoctorApp(App[None]):
 
     def format_title(self, title: str, sub_title: str) -> TitleRow:  # type: ignore[override]
         """Every screen's title row: the screens' keys and names as tabs from TABS_FROM columns (the app's
-        name before them where it fits), else the current screen's key and name alone, then what the screen
+        name before them from NAMED_FROM), else the current screen's key and name alone, then what the screen
         shows (title_row.py); a screen's title is its name (set by `_add_screen`, or its class's TITLE)."""
         return TitleRow(self.TITLE, self.screen_keys(), title, sub_title)
+
+    def footer_lines(self, screen: Screen[object], width: int) -> int:
+        """The lines every top-level screen's footer takes at `width` (fitted_footer.py asks): two under
+        FOOTER_ONE_LINE_FROM, else one; 1 for any other screen (a walkthrough, the watch: its own need)."""
+        where = f"{type(screen).__module__.removeprefix(__package__ + '.')}:{type(screen).__name__}"
+        top_level = any(where == place for _, place in self.SCREENS_BY_MODE.values())
+        return 2 if top_level and width < FOOTER_ONE_LINE_FROM else 1
 
     @property
     def guide_sizes(self) -> QuickSizes:
