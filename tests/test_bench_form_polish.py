@@ -99,8 +99,10 @@ async def test_tab_follows_the_form_as_drawn(size: tuple[int, int]) -> None:
             assert visited[-1].id == "bench-start"
             rows = [w.region.y for w in visited]
             # at 80 a WAL run's load (writes/s, arrivals, capacity) has its own row; at 200 all is one row
+            # where every field is whole in it, else two (newuser18 #2: the live host's directory decides)
             load_row = profile == "etcd"
-            assert rows == sorted(rows) and len(set(rows)) == (2 + load_row if size[0] < 160 else 1)
+            assert rows == sorted(rows)
+            assert len(set(rows)) == 2 + load_row if size[0] < 160 else len(set(rows)) in (1, 2)
 
 
 async def test_an_error_stays_when_a_change_made_before_it_arrives_late() -> None:

@@ -174,7 +174,7 @@ async def test_enter_in_the_form_starts_then_run_again_and_l_runs_longer(tmpfs_d
         await until(pilot, lambda: screen.result is not None, timeout=30)
         assert screen.query_one("#bench-duration", Input).value == "2"  # the form shows what ran
         assert screen.query_one("#bench-size", Input).value == "22 MiB"  # the file it ran over
-        assert screen.query_one("#bench-profile", Select).value == "custom"
+        assert screen.query_one("#bench-profile", Select).value == "etcd"  # as d7d3c73 keeps it
         assert re.search(r"in 2\.\d\d s", text_of(app, "#bench-verdict"))
         assert os.listdir(tmpfs_dir) == []
 

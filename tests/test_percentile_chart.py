@@ -45,7 +45,8 @@ def test_log_axis_puts_bigger_values_higher_and_clamps() -> None:
 def test_labels_read_like_a_person_writes_them() -> None:
     assert [tick_label(v) for v in (0.05, 0.2, 1, 2.5, 12.5, 20, 500, 2000)] == [
         "50µs", "200µs", "1ms", "2.5ms", "12.5ms", "20ms", "500ms", "2s"]
-    assert format_seconds(12) == "12s" and format_seconds(0.5) == "0.5s"
+    assert format_seconds(12) == "12s" and format_seconds(0.5) == "0.5s" and format_seconds(0.55) == "0.55s"
+    assert format_seconds(0.30000000000000004) == "0.3s" and format_seconds(120) == "120s"
     assert time_step(60, 6) == 10 and time_step(2, 8) == 0.5
 
 
@@ -168,3 +169,17 @@ async def test_a_short_chart_labels_its_top_row_over_the_limit(height: int) -> N
         top = plot[0].split("┤")[0].strip() if "┤" in plot[0] else ""
         assert top.endswith("ms") and float(top[:-2]) >= 18, text  # the top row says how high it reaches
         assert any(row.split("┤")[0].strip() == "10ms" and row.index("┤") for row in plot[1:]), text
+
+
+async def test_the_time_axis_never_repeats_a_label() -> None:
+    """newuser18 #8, 120x40: `0.5s  0.6s  0.6s  0.7s  0.7s  0.8s  0.8s  0.9s  0.9s  0.9s  1s` (ticks 0.05 s
+    apart, each rounded to one decimal): every label is its tick's own value."""
+    app = ChartApp()
+    async with app.run_test(size=(118, 20)) as pilot:
+        chart = app.query_one(PercentileChart)
+        for step in range(11):
+            chart.push(0.5 + 0.05 * step, {"p50": 1.0, "p99": 2.0})
+        await pilot.pause()
+        labels = rows(chart)[-1].split()
+        assert len(labels) == len(set(labels)) > 3, labels
+        assert "0.55s" in labels or "0.6s" in labels, labels

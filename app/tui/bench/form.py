@@ -56,7 +56,7 @@ NO_DURATION = "until size"
 newuser16 could not read)."""
 DIRECTORY_LEAST = 24
 """The directory field's width when rows are packed (it takes what its row leaves, so a long path never
-costs the form a row: one row at 200 columns, two at 120; the path is cut at a `/` instead)."""
+costs the form a row beyond two at 200 columns and 120; the path is cut at a `/` instead)."""
 FILESYSTEM_LEAST = 20
 """The filesystem menu's least width (its entry is cut beyond it)."""
 DIRECTORY_ROOM = 40
@@ -269,8 +269,9 @@ class BenchForm(Vertical):
 
     def _packing(self, groups: list[list[Widget]], total: int) -> tuple[int, ...]:
         """How many fields each row takes: a group joins the row after it while every field there still has
-        what it holds whole, the directory and filesystem menu giving way (at 200 columns the whole form is
-        one row, at 120 two, at 80 three, whatever the path's length); the settings may split between rows
+        what it holds whole, the directory and filesystem menu giving way in a form of two rows or more (one
+        row only where every field is whole: at 200 columns one row for a short path, two for a long one; at
+        120 two, at 80 three, whatever the path's length); the settings may split between rows
         where that saves a row (newuser10: three rows at 120 where two fit). While a
         directory is typed the rows stay as they were when typing began (a key never re-flows the form)."""
         key = tuple(str(field.id) for group in groups for field in group)
@@ -287,9 +288,17 @@ class BenchForm(Vertical):
         # those, fields whole before a split group, and everything whole before a path that gives way
         flows = [self._flow(units, total, elastic) for elastic in (False, True)
                  for units in (groups, loose, loosest)]
-        packing = tuple(map(len, min(flows, key=lambda rows: (self._overflows(rows, total), len(rows)))))
+        packing = tuple(map(len, min(flows, key=lambda rows: (self._overflows(rows, total),
+                                                              *self._rank(rows, total)))))
         self._typed_packing = (key, packing) if typing else None
         return packing
+
+    def _rank(self, rows: list[list[Widget]], total: int) -> tuple[int, bool]:
+        """How `rows` rank by their count: one row cuts nothing (newuser18 #2: at 200 columns one row cut
+        `…/newuser18-ext4mnt` in the menu and the directory, both whole at 120), so a single row where a field
+        would give way counts as two, after every real two."""
+        cut = len(rows) == 1 and sum(self._want(field) for field in rows[0]) > total
+        return (2, True) if cut else (len(rows), False)
 
     def _overflows(self, rows: list[list[Widget]], total: int) -> bool:
         """Whether a row of `rows` is wider than `total` even with the directory and menu giving way."""

@@ -86,8 +86,9 @@ RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_
                          "settings", "phase", "cancel", "filter"})
 """Actions that act on the form, a run or its figures: never on a capture (there is none of them there)."""
 READY_HINT = "Pick a filesystem or type a directory, then press s (or Start)."
-WORKLOADS = Binding.Group("Load", compact=False)
-"""[ and ] pick the workload tab (number keys switch screens), as lazygit's tabs."""
+WORKLOADS = Binding.Group("Workload", compact=False)
+"""[ and ] pick the workload tab (number keys switch screens), as lazygit's tabs; named `Workload`, not `Load`
+(newuser18 #7: on this screen a load is a WAL rate, `load 1 of 3`)."""
 NO_LIVE_HOST = "A capture (--sysroot): no benchmarks here, they need the live host"
 """The status line on a capture; the whole story is in the column (view.capture_text)."""
 
