@@ -39,6 +39,7 @@ class TitleRow:
                  tabs_from: int = TABS_FROM, named_from: int = NAMED_FROM) -> None:
         self.app_name, self.tabs, self.name, self.description = app_name, tuple(tabs), name, description
         self.tabs_from, self.named_from = tabs_from, named_from
+        self._fitted: dict[int, Text] = {}
         self.key = next((key for key, tab in self.tabs if tab == name), "")
         """The current screen's key ("" for a screen no key opens: a walkthrough, the database watch)."""
 
@@ -88,9 +89,16 @@ class TitleRow:
         yield Text(fit_end(self.chip().plain, width), style=CURRENT_STYLE)
 
     def fitted(self, width: int) -> Text:
-        """The first form that fits `width` cells."""
-        forms = list(self.forms(width))
-        return next((form for form in forms if form.cell_len <= width), forms[-1])
+        """The first form that fits `width` cells (the forms after it are never made; measured and drawn,
+        the row asks twice per width: the answer is kept)."""
+        if width in self._fitted:
+            return self._fitted[width]
+        form = Text()
+        for form in self.forms(width):
+            if form.cell_len <= width:
+                break
+        self._fitted[width] = form
+        return form
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
         yield self.fitted(options.max_width)

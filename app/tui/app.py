@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import itertools
 import signal
@@ -125,8 +126,14 @@ class DiskDoctorApp(App[None]):
     @classmethod
     def screen_keys(cls) -> list[tuple[str, str]]:
         """Each top-level screen's key and name, in key order: `("1", "Stack")` ... `("6", "Monitor")`."""
+        return list(cls._screen_keys())
+
+    @classmethod
+    @functools.cache
+    def _screen_keys(cls) -> tuple[tuple[str, str], ...]:
+        """`screen_keys`, made once per class (every title change asks for them)."""
         keys = {binding.action: binding.key for binding in Binding.make_bindings(cls.BINDINGS)}
-        return [(keys[f"show('{mode}')"], name) for mode, (name, _) in cls.SCREENS_BY_MODE.items()]
+        return tuple((keys[f"show('{mode}')"], name) for mode, (name, _) in cls.SCREENS_BY_MODE.items())
 
     def format_title(self, title: str, sub_title: str) -> TitleRow:  # type: ignore[override]
         """Every screen's title row: the screens' keys and names as tabs from TABS_FROM columns (the app's
