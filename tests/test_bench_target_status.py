@@ -43,6 +43,20 @@ async def visit(app: DiskDoctorApp, pilot, key: str) -> None:  # type: ignore[no
     await settled(app, pilot)
 
 
+async def bench_on_shm(app: DiskDoctorApp, pilot, workload: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """The Benchmark screen's lines once /dev/shm is its target and `workload` its tab."""
+    await settled(app, pilot)
+    await visit(app, pilot, "3")
+    app.screen.choose_directory("/dev/shm", "Runs")
+    await settled(app, pilot)
+    if workload == "compaction":
+        await pilot.press("right_square_bracket")
+    await settled(app, pilot)
+    await pilot.pause(0.3)
+    await settled(app, pilot)
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
 @pytest.mark.parametrize("size", SIZES)
 async def test_the_status_follows_the_directory_typed(fixture_mounts: None, shm_dir: str,
                                                      size: tuple[int, int]) -> None:
@@ -190,16 +204,7 @@ async def test_at_80x24_the_earlier_runs_heading_shows_with_its_first_row(privat
     at all."""
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=(80, 24)) as pilot:
-        await settled(app, pilot)
-        await visit(app, pilot, "3")
-        app.screen.choose_directory("/dev/shm", "Runs")
-        await settled(app, pilot)
-        if workload == "compaction":
-            await pilot.press("right_square_bracket")
-        await settled(app, pilot)
-        await pilot.pause(0.3)
-        await settled(app, pilot)
-        lines = [strip.text for strip in app.screen._compositor.render_strips()]
+        lines = await bench_on_shm(app, pilot, workload)
         status_row = app.screen.query_one("#bench-status").region.y
         heads = [row for row, line in enumerate(lines) if "Earlier runs on this filesystem" in line]
         assert heads or workload == "wal", "\n".join(lines)  # the wal's longer text: below the fold, whole
@@ -220,15 +225,7 @@ async def test_at_80x24_earlier_runs_below_the_fold_are_said(private_state_dir: 
     for size, said in (((80, 24), True), ((200, 60), False)):
         app = DiskDoctorApp(live_root())
         async with app.run_test(size=size) as pilot:
-            await settled(app, pilot)
-            await visit(app, pilot, "3")
-            app.screen.choose_directory("/dev/shm", "Runs")
-            if workload == "compaction":
-                await pilot.press("right_square_bracket")
-            await settled(app, pilot)
-            await pilot.pause(0.3)
-            await settled(app, pilot)
-            lines = [strip.text for strip in app.screen._compositor.render_strips()]
+            lines = await bench_on_shm(app, pilot, workload)
             shown = sum("2026-11-2" in line and "UTC" in line for line in lines)
             notes = [line for line in lines if "earlier runs fit: PgDn for more" in line]
             assert bool(notes) == said, "\n".join(lines)
