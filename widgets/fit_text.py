@@ -61,6 +61,50 @@ def path_ellipsis(path: str, width: int) -> str:
     return ("/".join(head) + "/" if head else "") + ELLIPSIS + "/" + "/".join(tail)
 
 
+LEAST_LAST_CELLS = 5
+"""A path's last component is cut after "…/" to no fewer cells than this; narrower, the path is cut in its
+middle."""
+
+
+@lru_cache(maxsize=8192)  # drawn again on every repaint of a row; a column's paths rarely change
+def fit_path(path: str, width: int, others: frozenset[str] = frozenset()) -> str:
+    """The one rule for a path in `width` cells: whole when it fits; else cut at its "/" boundaries, the first
+    folders and the last component whole, the middle ones dropped as "…" ("/srv/postgresql/16/…/pg_wal",
+    `path_ellipsis`); only when even the last component does not fit is it cut inside, in its middle after
+    "…/" ("…/pg_wal_ar…recovery"). Where that cut reads like one of `others`' cuts, the folders are kept from
+    the end instead ("/var/…/pvc-4d5e/mount" beside "/var/…/pvc-9a0b/mount"), a cut last component keeps the
+    end that tells it apart (`distinct_cut`). Other text: its middle."""
+    if width <= 0 or cell_len(path) <= width:
+        return middle_ellipsis(path, width)
+    if not path.startswith("/") or cell_len(path) != len(path):
+        return middle_ellipsis(path, width)
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    if not last or last == path.strip("/"):  # "/" or one folder: nothing to keep whole apart from it
+        return middle_ellipsis(path, width)
+    if len(last) + 2 > width and width < LEAST_LAST_CELLS + 2:
+        return middle_ellipsis(path, width)
+    if len(last) + 2 > width:  # its cut keeps the end that tells it from the others' ("…/thin_…opassdown")
+        lasts = frozenset(other.rstrip("/").rsplit("/", 1)[-1] for other in others if other.startswith("/"))
+        return f"{ELLIPSIS}/{distinct_cut(last, width - 2, lasts)}"
+    cut = path_ellipsis(path, width)
+    if not any(other != path and fit_path(other, width) == cut for other in others):
+        return cut
+    return _tail_first(path, width)
+
+
+def _tail_first(path: str, width: int) -> str:
+    """`path` cut at its "/" boundaries keeping whole folders from its end, then from its start."""
+    parts = path.rstrip("/").split("/")
+    parts[0:2] = ["/" + parts[1]]
+    tail, end = [parts[-1]], len(parts) - 1
+    while end > 0 and len("/".join([parts[end - 1], *tail])) + 2 <= width:
+        tail, end = [parts[end - 1], *tail], end - 1
+    head: list[str] = []
+    while len(head) < end and len("/".join([*head, parts[len(head)]])) + 3 + len("/".join(tail)) <= width:
+        head = [*head, parts[len(head)]]
+    return ("/".join(head) + "/" if head else "") + ELLIPSIS + "/" + "/".join(tail)
+
+
 def labelled_path_ellipsis(text: str, width: int) -> str:
     """A path with a note after it ("/srv/…/pg_wal_archive (ext4)") cut as `path_ellipsis` cuts the path,
     the note kept whole; other text is cut in its middle."""

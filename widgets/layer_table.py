@@ -13,7 +13,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable
 
 from .cell_updates import update_cells
-from .fit_text import middle_ellipsis, path_ellipsis
+from .fit_text import fit_path, middle_ellipsis
 
 LABEL_WIDTH = 22
 """The attribute column's widest; it is as wide as the widest label shown when that is less."""
@@ -72,8 +72,8 @@ def split_title(title: str, label_width: int, value_width: int) -> tuple[str, st
         return head, rest
     words = rest.rsplit(" ", 1)
     if len(words) == 2 and words[1].startswith("/") and cell_len(words[0]) + 1 + 3 <= value_width:
-        return head, f"{words[0]} {path_ellipsis(words[1], value_width - cell_len(words[0]) - 1)}"
-    cut = path_ellipsis if rest.startswith("/") else middle_ellipsis
+        return head, f"{words[0]} {fit_path(words[1], value_width - cell_len(words[0]) - 1)}"
+    cut = fit_path if rest.startswith("/") else middle_ellipsis
     return head, cut(rest, value_width)
 
 

@@ -23,7 +23,7 @@ from textual.widgets._tree import TOGGLE_STYLE
 from textual.widgets.tree import TreeNode
 
 from .branch_scroll import branch_top
-from .fit_text import distinct_cut, fit_end
+from .fit_text import distinct_cut, fit_end, fit_path
 from .list_keys import TREE_KEYS
 
 GUIDE_WIDTH = 4
@@ -239,8 +239,8 @@ def header_text(widths: ColumnWidths | None = None, room: int = 0) -> Text:
 
 def row_label(row: StackRow, depth: int, widths: ColumnWidths | None = None,
               names: frozenset[str] = frozenset(), mounts: frozenset[str] = frozenset()) -> Text:
-    """The row's cells padded so columns line up whatever the indentation; a long name or mountpoint is
-    cut in the middle where the end that tells it from the others in `names` / `mounts` stays."""
+    """The row's cells padded so columns line up whatever the indentation; a long name is cut in the middle
+    where the end that tells it from the others in `names` stays, a mountpoint at its "/" (`fit_path`)."""
     w = widths or ColumnWidths()
     icon = 0 if row.has_children else ICON_WIDTH
     width = max(1, w.name - depth * GUIDE_WIDTH - ICON_WIDTH + icon)
@@ -251,7 +251,8 @@ def row_label(row: StackRow, depth: int, widths: ColumnWidths | None = None,
     label.append(f"{row.trim:<{w.trim}}", style=TRIM_STYLES.get(row.trim, ""))
     label.append(f"{gap}{fit_end(row.fstype, w.fstype):<{w.fstype}}")
     if w.has_mounts:
-        shown = distinct_cut(row.mounts, w.mounts, mounts)
+        several = " " in row.mounts  # "/boot /boot/efi": cut where the end tells it apart
+        shown = (distinct_cut if several else fit_path)(row.mounts, w.mounts, mounts)
         label.append(f"{gap}{shown}")
         if w.shown_extra:
             label.append(" " * (w.mounts - cell_len(shown)))
@@ -263,7 +264,8 @@ def row_label(row: StackRow, depth: int, widths: ColumnWidths | None = None,
     return label
 
 
-def label_width(row: StackRow, depth: int, widths: ColumnWidths | None = None) -> int | None:
+def label_width(row: StackRow, depth: int, widths: ColumnWidths | None = None,
+                mounts: frozenset[str] = frozenset()) -> int | None:
     """The cells `row_label` takes, counted without building it (a tree's width is measured over every
     line it has: 6,000 labels built only to be measured at 5,000 devices); None for a row with other than
     printable ASCII, whose cut and padding only the built label tells."""
@@ -277,6 +279,8 @@ def label_width(row: StackRow, depth: int, widths: ColumnWidths | None = None) -
     cells += GAP + max(0, w.fstype)
     if w.has_mounts:
         shown = min(len(row.mounts), max(0, w.mounts))
+        if shown < len(row.mounts) and " " not in row.mounts:  # a path cut at a "/" may take fewer cells
+            shown = len(fit_path(row.mounts, w.mounts, mounts))
         cells += GAP + (max(shown, w.mounts) if w.shown_extra else shown)
     if w.shown_extra:
         cells += sum(GAP + max(len(value), width)
@@ -488,7 +492,7 @@ class StackTree(Tree[StackRow]):
         """A row's width from the fitted column widths (Textual measures every line when the tree changes);
         the built label's own for the root and rows with wide or unusual characters."""
         if node.data is not None:
-            cells = label_width(node.data, _depth(node), self._fitted)
+            cells = label_width(node.data, _depth(node), self._fitted, self._mounts)
             if cells is not None:
                 if not node.allow_expand:
                     return cells

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from diskdoctor.widgets.fit_text import ELLIPSIS, distinct_cut, fit_end, middle_ellipsis, path_ellipsis
+from diskdoctor.widgets.fit_text import ELLIPSIS, LEAST_LAST_CELLS, distinct_cut, fit_end, fit_path
 from diskdoctor.widgets.wrap_text import break_offsets
 from rich.cells import cell_len
 
@@ -67,7 +67,7 @@ def short_names(text: str, width: int, lines: int) -> str:
         if title_lines(" ".join(words), width) <= lines:
             break
         if cell_len(words[index]) > room:
-            words[index] = path_cut(whole[index], room)  # cut once, from the whole word
+            words[index] = fit_path(whole[index], room)  # cut once, from the whole word
     return " ".join(words)
 
 
@@ -120,39 +120,20 @@ def subject_lines(subjects: tuple[str, ...], width: int, lines: int,
     head, tail = f"{len(subjects)}: ", f", {ELLIPSIS}"
     room = width - cell_len(head) - cell_len(tail)
     if room >= LEAST_SUBJECT_CUT:  # the first subject cut at a "/" like every path, the rest "…"
-        return (f"{head}{path_cut(subjects[0], room)}{tail}",), 0
+        return (f"{head}{fit_path(subjects[0], room)}{tail}",), 0
     room = width - cell_len(head)
     if room >= LEAST_LAST_CELLS + 2:  # the count kept, the first subject cut at a "/" (newuser18 #4)
-        return (f"{head}{path_cut(subjects[0], room)}",), 0
+        return (f"{head}{fit_path(subjects[0], room)}",), 0
     first = f"{len(subjects)}: {subjects[0]}, …"
     return (fit_end(first, width),), 0
 
 
-def path_cut(word: str, width: int) -> str:
-    """A word in `width` cells: a path cut at its "/" boundaries, its last component whole where it fits
-    ("/var/lib/…/mount"), else that component cut in its middle after "…/" ("…/newu…-ext4mnt"), so every
-    path in the list is cut at a "/" (newuser18 #4); another name cut in its middle."""
-    path = word.lstrip("('\"")
-    if not (path.startswith("/") and path == word):
-        return middle_ellipsis(word, width)
-    cut = path_ellipsis(word, width)
-    last = path.rstrip("/").rsplit("/", 1)[-1]
-    one_folder = not last or last == path.strip("/")
-    if cut == word or f"{ELLIPSIS}/" in cut or one_folder or width < LEAST_LAST_CELLS + 2:
-        return cut
-    return f"{ELLIPSIS}/{middle_ellipsis(last, width - 2)}"
-
-
-LEAST_LAST_CELLS = 5
-"""A path's last component is cut after "…/" to no fewer cells than this (else the path in its middle)."""
-
-
 def subject_cut(text: str, width: int, singles: frozenset[str]) -> str:
-    """A single subject in `width` cells: a path cut at a "/" like every other path (path_cut); where two
+    """A single subject in `width` cells: a path cut at a "/" like every other path (fit_path); where two
     subjects would then read the same, its last component cut to the end that tells it apart (still after
     "…/"); another name cut to the end that tells it apart from `singles`."""
-    cut = path_cut(text, width)
-    if not any(other != text and path_cut(other, width) == cut for other in singles):
+    cut = fit_path(text, width)
+    if not any(other != text and fit_path(other, width) == cut for other in singles):
         return cut
     if text.startswith("/") and cut.startswith(f"{ELLIPSIS}/"):
         last = text.rstrip("/").rsplit("/", 1)[-1]
@@ -171,7 +152,7 @@ def _cut_list(subjects: tuple[str, ...], width: int, lines: int) -> tuple[tuple[
     rather than `2: /, …`; None where even cut they do not fit."""
     caps = [cell_len(subject) for subject in subjects]
     while True:
-        names = [path_cut(subject, cap) for subject, cap in zip(subjects, caps, strict=True)]
+        names = [fit_path(subject, cap) for subject, cap in zip(subjects, caps, strict=True)]
         words = [f"{name}," for name in names[:-1]] + [names[-1]]
         words[0] = f"{len(subjects)}: {words[0]}"
         packed = _pack(words, width)
@@ -276,7 +257,7 @@ def named_elsewhere(title: str, subjects: tuple[str, ...]) -> str:
     the rest of its words, and Subjects gets the room that shows the path whole)."""
     for subject in subjects:
         if subject.startswith("/") and cell_len(subject) > LONG_WORD_CELLS and subject in title:
-            title = title.replace(subject, path_ellipsis(subject, LONG_WORD_CELLS))
+            title = title.replace(subject, fit_path(subject, LONG_WORD_CELLS))
     return title
 
 

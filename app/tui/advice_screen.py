@@ -12,7 +12,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import ELLIPSIS, Part, figure_first, fit_words, part_text, path_ellipsis
+from diskdoctor.widgets.fit_text import ELLIPSIS, Part, figure_first, fit_path, fit_words, part_text
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.status_line import StatusLine
@@ -565,7 +565,7 @@ def fit_title(text: str, width: int) -> str:
         visible = width - 1 - start  # else its room before the ellipsis at the end
         room = whole if whole >= PATH_MIN_CELLS else visible
         if room >= PATH_MIN_CELLS and room < cell_len(word):
-            words[index] = path_ellipsis(word, room)
+            words[index] = fit_path(word, room)
         elif room < PATH_MIN_CELLS and 0 < visible < cell_len(word):  # no room even for a cut path ("on /…")
             head = " ".join(words[:index])
             return f"{head} {ELLIPSIS}" if cell_len(head) + 2 <= width else fit_words(head, width)

@@ -11,7 +11,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard, StatusLine
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import fit_parts, path_ellipsis
+from diskdoctor.widgets.fit_text import fit_parts, fit_path
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.wrap_text import WrappedText
@@ -71,7 +71,7 @@ def _schedule_cell(verdict: TrimVerdict, facts: TrimFacts) -> str:
 
 def details_heading(mountpoint: str, fstype: str, source: str, width: int) -> str:
     """"Details: MOUNTPOINT (FSTYPE on SOURCE)" in `width` cells, each path cut at its "/"
-    boundaries with its last component whole (`path_ellipsis`).
+    boundaries with its last component whole (`fit_path`).
 
     One ellipsis across the whole line would swallow the "(xfs on /dev/…" between the two paths.
     """
@@ -81,10 +81,10 @@ def details_heading(mountpoint: str, fstype: str, source: str, width: int) -> st
         return whole
     room = max(width - len(prefix) - len(middle) - 1, 16)  # for the two paths
     mountpoint_room = min(len(mountpoint), max(room - len(source), room // 2))  # the row name: half or more
-    source_cut = path_ellipsis(source, room - mountpoint_room)
-    mountpoint_cut = path_ellipsis(mountpoint, room - len(source_cut))
-    source_cut = path_ellipsis(source, room - len(mountpoint_cut))  # what whole folders left over
-    return f"{prefix}{path_ellipsis(mountpoint, room - len(source_cut))}{middle}{source_cut})"
+    source_cut = fit_path(source, room - mountpoint_room)
+    mountpoint_cut = fit_path(mountpoint, room - len(source_cut))
+    source_cut = fit_path(source, room - len(mountpoint_cut))  # what whole folders left over
+    return f"{prefix}{fit_path(mountpoint, room - len(source_cut))}{middle}{source_cut})"
 
 
 def host_summary(facts: TrimFacts, peak: PeakWindow | None, width: int = 0) -> Text:
@@ -130,9 +130,9 @@ def fitted_source(source: str, cells: int, line_cells: int = 0) -> str:
     head, path = source[:opened + 2], source[opened + 2:-1]
     room = cells - cell_len(head) - 1
     if room >= cell_len(path.rstrip("/").rsplit("/", 1)[-1]) + 2:  # "…/" and the last component whole
-        return f"{head}{path_ellipsis(path, room)})"
+        return f"{head}{fit_path(path, room)})"
     own = line_cells - 3  # "(" and ")" and a cell to spare
-    return f"{head}{path_ellipsis(path, own)})" if own > 0 and cell_len(path) > own else source
+    return f"{head}{fit_path(path, own)})" if own > 0 and cell_len(path) > own else source
 
 
 def verdict_text(verdict: TrimVerdict, facts: TrimFacts, width: int = 0) -> Text:
@@ -301,7 +301,7 @@ class TrimScreen(SnapshotScreen):
         else:
             table.clear()
         for mountpoint, fstype, verdict, mode, schedule, problems in rows:
-            table.add_row(Text(path_ellipsis(mountpoint, room)), Text(fstype),
+            table.add_row(Text(fit_path(mountpoint, room)), Text(fstype),
                           Text(verdict.upper(), verdict.style), mode, schedule, problems,
                           key=mountpoint)
         kept = [row[0] for row in rows]
