@@ -118,3 +118,20 @@ def test_cut_last_components_that_would_read_alike_keep_the_end_that_tells_them_
     assert fit_path(mine, 11) == fit_path(theirs, 11) == "…/thin…down"
     shown = {fit_path(mine, 11, frozenset({theirs})), fit_path(theirs, 11, frozenset({mine}))}
     assert len(shown) == 2 and all(cut.startswith("…/") and len(cut) == 11 for cut in shown), shown
+
+
+@pytest.mark.parametrize("width", range(30, 62, 2))
+@pytest.mark.parametrize("lines", [1, 2])
+def test_an_advice_title_cut_at_its_end_never_cuts_its_path_too(width: int, lines: int) -> None:
+    """newuser19 at 80x24: `Discard reaches the bottom of …/newuser…4mnt's…`: a path cut inside its last
+    component and the title's end cut after it. Now the path is whole, cut with its last component whole,
+    or left out where the end goes anyway."""
+    from diskdoctor.app.tui.advice_rows import wrapped_title
+    from diskdoctor.app.tui.advice_screen import fit_title
+
+    title = "Discard reaches the bottom of /tmp/newuser19-ext4mnt's stack, but nothing trims it"
+    shown = wrapped_title(title, width, lines, fit_title)
+    assert all(cell_len(line) <= width for line in shown.split("\n")), shown
+    if shown.endswith("…"):
+        path = [word.removesuffix("…") for word in shown.split() if "/" in word]
+        assert not path or path[0] in ("/tmp/newuser19-ext4mnt's", "…/newuser19-ext4mnt's"), shown

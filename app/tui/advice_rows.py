@@ -55,7 +55,9 @@ def short_names(text: str, width: int, lines: int) -> str:
     """`text` with its long paths, then its long names, cut in the middle until it fits `lines` lines of
     `width` cells: a path to half the column, then to LONG_WORD_CELLS (the subject column names it too),
     a name to half the column. A title's first line then reads "BLOCKED at luks-elastics…volume-01
-    (dm-crypt without", not "BLOCKED at" with the name wrapped away and then cut off whole."""
+    (dm-crypt without", not "BLOCKED at" with the name wrapped away and then cut off whole. Where even that
+    does not fit, the paths stay whole: the title's end is cut, and a path cut as well read
+    "…/newuser…4mnt's…" (newuser19)."""
     half = max(width // 2, LONG_WORD_CELLS)
     words = text.split(" ")
     longest = sorted(range(len(words)), key=lambda index: -cell_len(words[index]))
@@ -68,6 +70,8 @@ def short_names(text: str, width: int, lines: int) -> str:
             break
         if cell_len(words[index]) > room:
             words[index] = fit_path(whole[index], room)  # cut once, from the whole word
+    if title_lines(" ".join(words), width) > lines:  # its end is cut anyway: paths whole for `fit_title`
+        words = [whole[index] if index in paths else word for index, word in enumerate(words)]
     return " ".join(words)
 
 

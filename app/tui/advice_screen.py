@@ -551,22 +551,26 @@ def _card_needs(finding: Finding, row: MergedFinding, core: bool = False) -> int
 
 
 def fit_title(text: str, width: int) -> str:
-    """A title in `width` cells: a path that would be cut away is cut in the middle instead (keeping its
-    end), so that "the bottom of /tmp/…/mnt-xfs's stack" still names the place, then the end of the title
-    goes with an ellipsis."""
+    """A title in `width` cells: a path that would be cut away is cut at a "/" instead (keeping its end,
+    `fit_path`), so that "the bottom of /tmp/…/mnt-xfs's stack" still names the place; where the title's end
+    goes anyway (with an ellipsis), a path before it is shown with its last component whole or not at all
+    ("the bottom of …", the Subjects column names it), never cut twice ("…/newuser…4mnt's…", newuser19)."""
     if cell_len(text) <= width:
         return text
     words = text.split(" ")
     for index, word in enumerate(words):
-        if not word.lstrip("('\"").startswith("/"):
+        bare = word.lstrip("('\"")
+        if not bare.startswith(("/", f"{ELLIPSIS}/")):
             continue
         start = cell_len(" ".join(words[:index])) + (1 if index else 0)
         whole = width - (cell_len(" ".join(words)) - cell_len(word))  # the path's room in the whole title
         visible = width - 1 - start  # else its room before the ellipsis at the end
-        room = whole if whole >= PATH_MIN_CELLS else visible
-        if room >= PATH_MIN_CELLS and room < cell_len(word):
-            words[index] = fit_path(word, room)
-        elif room < PATH_MIN_CELLS and 0 < visible < cell_len(word):  # no room even for a cut path ("on /…")
+        if whole >= PATH_MIN_CELLS and bare.startswith("/"):
+            words[index] = fit_path(word, whole) if whole < cell_len(word) else word
+        elif visible < cell_len(word) or ELLIPSIS in bare[2:]:  # cut inside its last component already
+            last = word.rstrip("/").rsplit("/", 1)[-1]
+            if bare.startswith("/") and visible >= max(PATH_MIN_CELLS, cell_len(last) + 2):
+                return f"{fit_path(word, visible)}{ELLIPSIS}".join([" ".join(words[:index]) + " ", ""])
             head = " ".join(words[:index])
             return f"{head} {ELLIPSIS}" if cell_len(head) + 2 <= width else fit_words(head, width)
         break
