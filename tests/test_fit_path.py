@@ -135,3 +135,12 @@ def test_an_advice_title_cut_at_its_end_never_cuts_its_path_too(width: int, line
     if shown.endswith("…"):
         path = [word.removesuffix("…") for word in shown.split() if "/" in word]
         assert not path or path[0] in ("/tmp/newuser19-ext4mnt's", "…/newuser19-ext4mnt's"), shown
+
+
+def test_advice_subjects_that_would_read_alike_are_still_cut_at_a_slash() -> None:
+    from diskdoctor.app.tui.advice_rows import subject_lines
+
+    other = KUBELET.replace("pvc-4d5e", "pvc-9a0b")
+    singles = frozenset({KUBELET, other})
+    mine, theirs = (subject_lines((path,), 60, 1, singles)[0][0] for path in (KUBELET, other))
+    assert mine != theirs and _cut_at_slash(mine, KUBELET) and _cut_at_slash(theirs, other), (mine, theirs)

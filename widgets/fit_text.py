@@ -73,16 +73,13 @@ def fit_path(path: str, width: int, others: frozenset[str] = frozenset()) -> str
     `path_ellipsis`); only when even the last component does not fit is it cut inside, in its middle after
     "…/" ("…/pg_wal_ar…recovery"). Where that cut reads like one of `others`' cuts, the folders are kept from
     the end instead ("/var/…/pvc-4d5e/mount" beside "/var/…/pvc-9a0b/mount"), a cut last component keeps the
-    end that tells it apart (`distinct_cut`). Other text: its middle."""
+    end that tells it apart (`distinct_cut`). Other text: its middle, the end that tells it apart kept."""
     if width <= 0 or cell_len(path) <= width:
         return middle_ellipsis(path, width)
-    if not path.startswith("/") or cell_len(path) != len(path):
-        return middle_ellipsis(path, width)
     last = path.rstrip("/").rsplit("/", 1)[-1]
-    if not last or last == path.strip("/"):  # "/" or one folder: nothing to keep whole apart from it
-        return middle_ellipsis(path, width)
-    if len(last) + 2 > width and width < LEAST_LAST_CELLS + 2:
-        return middle_ellipsis(path, width)
+    if (not path.startswith("/") or cell_len(path) != len(path) or not last or last == path.strip("/")
+            or (len(last) + 2 > width and width < LEAST_LAST_CELLS + 2)):
+        return distinct_cut(path, width, others)  # not a path, one folder, or too narrow: its middle
     if len(last) + 2 > width:  # its cut keeps the end that tells it from the others' ("…/thin_…opassdown")
         lasts = frozenset(other.rstrip("/").rsplit("/", 1)[-1] for other in others if other.startswith("/"))
         return f"{ELLIPSIS}/{distinct_cut(last, width - 2, lasts)}"

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from diskdoctor.widgets.fit_text import ELLIPSIS, LEAST_LAST_CELLS, distinct_cut, fit_end, fit_path
+from diskdoctor.widgets.fit_text import ELLIPSIS, LEAST_LAST_CELLS, fit_end, fit_path
 from diskdoctor.widgets.wrap_text import break_offsets
 from rich.cells import cell_len
 
@@ -133,17 +133,9 @@ def subject_lines(subjects: tuple[str, ...], width: int, lines: int,
 
 
 def subject_cut(text: str, width: int, singles: frozenset[str]) -> str:
-    """A single subject in `width` cells: a path cut at a "/" like every other path (fit_path); where two
-    subjects would then read the same, its last component cut to the end that tells it apart (still after
-    "…/"); another name cut to the end that tells it apart from `singles`."""
-    cut = fit_path(text, width)
-    if not any(other != text and fit_path(other, width) == cut for other in singles):
-        return cut
-    if text.startswith("/") and cut.startswith(f"{ELLIPSIS}/"):
-        last = text.rstrip("/").rsplit("/", 1)[-1]
-        lasts = frozenset(other.rstrip("/").rsplit("/", 1)[-1] for other in singles if other.startswith("/"))
-        return f"{ELLIPSIS}/{distinct_cut(last, width - 2, lasts)}"
-    return distinct_cut(text, width, singles)
+    """A single subject in `width` cells, cut by the one rule for paths (`fit_path`: at a "/"), keeping
+    what tells it apart from the other `singles` where two would read the same."""
+    return fit_path(text, width, singles)
 
 
 LEAST_SUBJECT_CUT = 12
