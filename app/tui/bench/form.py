@@ -46,6 +46,11 @@ LOAD_CONTROLS = ("rates", "arrival", "capacity")
 DEFAULT_RATES = rates_text(PROFILES["etcd"].rates)
 SELECT_EDGES = 8
 """Columns a menu takes besides its longest entry (edges, padding, the ▼)."""
+OPEN_LIST_EDGES = 6
+"""Columns an open list takes besides its entry (its edges, its padding and the entry's): fewer than the
+shut menu's (no ▼): cut for SELECT_EDGES an entry left 4 blank cells (newuser19: 16, cut at a `/`)."""
+OPEN_LIST_ROWS = 10
+"""The entries an open list shows (Textual's max-height 12, less its edges); a scrollbar beyond."""
 FIELD_EDGES = 6
 """Columns a text field takes besides its text (edges and padding); its label in the border needs as many."""
 CHECKBOX_EDGES = 9
@@ -362,8 +367,9 @@ class BenchForm(Vertical):
         last entry ended `(tmpfs: in` at 80, cut silently by the screen's edge)."""
         overlay = menu.query_one(SelectOverlay)
         overlay.styles.width = width
+        scrollbar = overlay.styles.scrollbar_size_vertical if len(menu._options) > OPEN_LIST_ROWS else 0
         for index, (prompt, value) in enumerate(menu._options):
-            fitted = filesystem_menu.fit_entry(str(prompt), width - SELECT_EDGES)
+            fitted = filesystem_menu.fit_entry(str(prompt), width - OPEN_LIST_EDGES - scrollbar)
             if value != Select.NULL and overlay.option_count > index and \
                     str(overlay.get_option_at_index(index).prompt) != fitted:
                 overlay.replace_option_prompt_at_index(index, fitted)
@@ -461,15 +467,32 @@ class BenchForm(Vertical):
         self.host = host
         select = self.query_one("#bench-fs", Select)
         chosen = select.value
+        self._offer(self._holding_mount(self.directory), force=True)
         with select.prevent(Select.Changed):  # the same pick offered again is no pick (newuser14 #2)
-            select.set_options(filesystem_menu.filesystem_choices(host))
             if isinstance(chosen, str) and any(value == chosen for _, value in select._options):
                 select.value = chosen
         self._follow_directory()
 
+    def _offer(self, mountpoint: str | None, force: bool = False) -> None:
+        """The menu's entries again when they change: the user's filesystems, and the system's (/dev/shm)
+        holding `mountpoint`, the chosen directory's (else a typed /dev/shm showed `pick one`)."""
+        if self.host is None:
+            return
+        select = self.query_one("#bench-fs", Select)
+        choices = filesystem_menu.filesystem_choices(self.host, mountpoint)
+        if not force and [value for _, value in choices] == [value for _, value in select._options
+                                                             if value != Select.NULL]:
+            return
+        chosen = select.value
+        with select.prevent(Select.Changed):
+            select.set_options(choices)
+            if isinstance(chosen, str) and any(value == chosen for _, value in choices):
+                select.value = chosen
+
     def choose(self, directory: str) -> None:
         """Fill in `directory` (and its filesystem when it is a mountpoint)."""
         select = self.query_one("#bench-fs", Select)
+        self._offer(self._holding_mount(directory))
         if any(value == directory for _, value in select._options):
             select.value = directory
         self.query_one("#bench-dir", Input).value = directory
@@ -509,6 +532,7 @@ class BenchForm(Vertical):
         self.fit_fields()
         select = self.query_one("#bench-fs", Select)
         mountpoint = self._holding_mount(self.directory)
+        self._offer(mountpoint)
         # followed, not picked: no change message, so no late one fills a mountpoint over what is being typed
         with select.prevent(Select.Changed):
             if mountpoint is not None and any(value == mountpoint for _, value in select._options):
