@@ -136,6 +136,9 @@ async def test_fixed_result_threshold_switch(fixture_mounts: None) -> None:
         screen.query_one("#bench-threshold-custom", Input).value = "0.5"
         await pilot.pause()
         assert text_of(app, "#bench-verdict").startswith("FAIL p99 fdatasync")
+        # one sign over the limit, as Advice says it (newuser19: `FAIL p99 20.1 ms >= 10 ms` here)
+        assert " ≥ 500 µs" in text_of(app, "#bench-verdict") and ">=" not in text_of(app, "#bench-verdict")
+        assert " ≥ 500 µs" in text_of(app, "#bench-status"), text_of(app, "#bench-status")
 
 
 async def test_enter_in_the_form_starts_then_run_again_and_l_runs_longer(tmpfs_dir: str) -> None:
