@@ -256,7 +256,7 @@ async def test_custom_threshold_is_named_custom_even_at_10_ms_and_bad_values_rec
 
 @pytest.mark.live
 async def test_a_read_only_mount_is_not_offered_and_a_run_there_is_refused(tmp_path: Path) -> None:
-    """newuser19: the menu offered a read-only tmpfs, where a WAL run cannot write; typed, one line says why."""
+    """newuser19: the menu offered a read-only tmpfs, where a WAL run cannot write; typed, a line says why."""
     with read_only_tmpfs(tmp_path / "ro") as ro:
         app = DiskDoctorApp(live_root())
         async with app.run_test(size=SIZE) as pilot:
