@@ -21,7 +21,7 @@ __all__ = ["long_name_mounts"]
 SELECT_EDGES = 8
 """A menu's edges, padding and ▼ besides its entry."""
 UNIT_FIRST = re.compile(r"^\s*(ns|µs|ms|s|MiB|B|samples?|writes)\b")
-VERDICT = ("FAIL p99 fdatasync from due at 500/s steady 8.73 ms >= 10 ms: etcd docs threshold; "
+VERDICT = ("FAIL p99 fdatasync from due at 500/s steady 8.73 ms ≥ 10 ms: etcd docs threshold; "
            "10,000 samples; 95% interval 6.50 ms to 12.1 ms (sections) [host busy]")
 
 

@@ -27,7 +27,7 @@ async def test_filesystem_menu_follows_the_typed_directory(tmpfs_dir: str) -> No
         menu = screen.query_one("#bench-fs", Select)
         screen.query_one("#bench-dir", Input).value = ""  # the suggestion from Stack, cleared
         holding = app.snapshot.host.mount_for_path(os.path.realpath(tmpfs_dir))  # type: ignore[union-attr]
-        assert holding is not None and any(value == holding.mount.mountpoint for _, value in menu._options)
+        assert holding is not None  # on /dev/shm, offered only once a directory there is typed (newuser19)
         screen.query_one("#bench-dir", Input).focus()
         await pilot.press(*tmpfs_dir)
         await pilot.pause()

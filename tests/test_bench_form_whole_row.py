@@ -3,6 +3,9 @@ columns a long mountpoint gives two rows, the menu and the directory whole, not 
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import pytest
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.probes.root import live_root
@@ -44,15 +47,32 @@ async def test_a_long_directory_takes_two_whole_rows_not_one_cut(long_name_mount
         assert len(_rows(screen)) == 2
 
 
-async def test_a_short_directory_still_takes_one_row_at_200(long_name_mounts: str) -> None:
-    """Where every field is whole in one row, the form is one row."""
+def _packing(screen) -> list[list[str]]:  # type: ignore[no-untyped-def]
+    """The shown fields' ids, row by row."""
+    fields = [field for field in screen.query_one("#bench-form").children if field.display]
+    return [[str(field.id) for field in fields if field.region.y == y] for y in sorted(_rows(screen))]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)], ids=["80x24", "120x40", "200x60"])
+async def test_the_rows_do_not_change_with_the_path(long_name_mounts: str, size: tuple[int, int]) -> None:
+    """newuser19 #7 at 120x40: with an ext4 mount the second row started with `seconds`; after `d
+    /tmp/newuser19-tmpfs` the first row lost `size` and the second started with it (the fields jumped under
+    the cursor though only the path changed). The rows follow the width, whatever the path; at 200 columns
+    a short path no longer makes one row of what a long one makes two."""
     app = DiskDoctorApp(live_root())
-    async with app.run_test(size=(200, 60)) as pilot:
+    async with app.run_test(size=size) as pilot:
         screen = await open_bench(pilot)
-        screen.choose_directory("/")
-        await pilot.pause()
-        await pilot.pause()
-        lines = screen_lines(app)
-        assert _shown(lines, screen.query_one("#bench-dir", Input)) == "/"
-        assert "…" not in _shown(lines, screen.query_one("#bench-fs", Select))
-        assert len(_rows(screen)) == 1
+        screen.query_one("#bench-duration", Input).value = "5"  # newuser19's 5 s runs
+        packings = []
+        # 50 characters: with the menu for `/` it wants more than the first row leaves beside `size` at 120
+        deeper = tempfile.mkdtemp(prefix="bform-a-directory-of-fifty-characters", dir="/tmp")
+        try:
+            for path in ("/", "/tmp", deeper, LONG_PATH):
+                screen.choose_directory(path)
+                await pilot.pause()
+                await pilot.pause()
+                packings.append(_packing(screen))
+        finally:
+            os.rmdir(deeper)
+        assert all(packing == packings[0] for packing in packings), packings
+        assert len(packings[0]) == {80: 3, 120: 2, 200: 2}[size[0]], packings[0]

@@ -106,9 +106,33 @@ async def test_at_80x24_the_progress_and_the_live_p99_are_above_the_fold() -> No
     async with app.run_test(size=(80, 24)) as pilot:
         await feed_two_loads(app, pilot)
         rows = screen_lines(app)
-        assert any("100% · at 500 writes/s, steady" in row for row in rows), "\n".join(rows)
+        assert any("100% · load 2 of 3 at 500 writes/s, steady" in row for row in rows), "\n".join(rows)
         assert any(re.match(r" p99 +[\d.]+ [mµ]s", row) for row in rows), "\n".join(rows)
         assert any("limit 10 ms" in row for row in rows), "\n".join(rows)  # the chart stays, shorter
+
+
+def test_the_time_left_is_said_for_the_load_and_for_the_run() -> None:
+    """newuser19: `2,001 writes · 500 ops/s · 4.00 s · 2.7 s left` at 60% (load 2 of 3, 5 s loads) was
+    neither the load's 1 s nor the run's 6 s (the load's seconds over the run's progress)."""
+    text = view.progress_text(0.6, 4.0, 2001, 500.0, load="500 writes/s, steady", loads=(2, 3)).plain
+    assert text.splitlines() == [f"{'━' * view.PROGRESS_CELLS} 60% · load 2 of 3 at 500 writes/s, steady",
+                                 "2,001 writes · 500 ops/s · 4.00 s · 1.0 s left in this load · 6.0 s in all"]
+    text = view.progress_text(0.4, 1.0, 500, 500.0, load="500 writes/s, steady", loads=(2, 3)).plain
+    assert text.endswith("1.00 s · 4.0 s left in this load · 9.0 s in all"), text
+    text = view.progress_text(0.9, 3.5, 900, 200.0, load="closed loop (capacity)", loads=(3, 3)).plain
+    assert "90% · load 3 of 3: closed loop (capacity)" in text and text.endswith("· 1.5 s left in this load "
+                                                                                  "· 1.5 s in all"), text
+    assert view.progress_text(0.5, 2.0, 100, 10.0, loads=(1, 1)).plain.endswith("· 2.0 s left")  # one load
+
+
+async def test_at_80x24_the_progress_says_both_times_left_whole() -> None:
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await feed_two_loads(app, pilot)
+        rows = screen_lines(app)
+        bar = next(index for index, row in enumerate(rows) if "load 2 of 3 at 500 writes/s, steady" in row)
+        assert re.search(r"· [\d.]+ s · (finishing|.* in this load · [\d.]+ s in all)$", rows[bar + 1].rstrip(
+            " ▁▂▃▄▅▆▇█▊▎")), "\n".join(rows)
 
 
 def test_the_capacity_load_is_not_at_closed_loop() -> None:

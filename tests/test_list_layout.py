@@ -169,15 +169,15 @@ async def test_runs_list_at_80_keeps_each_figure_with_its_unit(two_saved_runs: P
         watch = next(line for line in lines if " watch " in line)
         wal = next(line for line in lines if " wal " in line)
         assert "p99 fdatasync 345 µs" in watch, watch
-        assert "FAIL p99 963 ms" in wal and ">= …" not in wal and not wal.rstrip().endswith("10 …"), wal
+        assert "FAIL p99 963 ms" in wal and "≥ …" not in wal and not wal.rstrip().endswith("10 …"), wal
 
 
 def test_a_cut_run_result_keeps_its_limit_and_marks_tags_without_room() -> None:
     from diskdoctor.app.tui.runs_screen import fit_result
 
-    parts = [("FAIL p99 15.6 ms", 0), (">= 10 ms", 1), ("[host busy]", 3)]
-    assert fit_result(parts, 40) == "FAIL p99 15.6 ms >= 10 ms [host busy]"
-    assert fit_result(parts, 34) == "FAIL p99 15.6 ms >= 10 ms …"
+    parts = [("FAIL p99 15.6 ms", 0), ("≥ 10 ms", 1), ("[host busy]", 3)]
+    assert fit_result(parts, 40) == "FAIL p99 15.6 ms ≥ 10 ms [host busy]"
+    assert fit_result(parts, 34) == "FAIL p99 15.6 ms ≥ 10 ms …"
     assert fit_result(parts, 24) == "FAIL p99 15.6 ms …"
 
 
@@ -287,7 +287,7 @@ async def test_runs_list_shows_each_result_whole_at_120_and_200(two_saved_runs: 
     async with app.run_test(size=size) as pilot:
         await _runs_at_80(pilot)
         lines = screen_lines(app)
-        for result in ("FAIL p99 963 ms >= 10 ms [host busy]",
-                       "FAIL p99 19.7 ms >= 10 ms [host busy] [closed-loop model]",
-                       "FAIL p99 116 ms >= 20 ms [host busy] [closed-loop model]"):
+        for result in ("FAIL p99 963 ms ≥ 10 ms [host busy]",
+                       "FAIL p99 19.7 ms ≥ 10 ms [host busy] [closed-loop model]",
+                       "FAIL p99 116 ms ≥ 20 ms [host busy] [closed-loop model]"):
             assert any(result in line for line in lines), (result, lines[:9])

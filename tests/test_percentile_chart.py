@@ -67,7 +67,7 @@ async def test_empty_chart_says_it_is_waiting_and_names_the_limit() -> None:
         chart.set_threshold(10, "etcd docs")
         await pilot.pause()
         text = rows(chart)
-        assert text[0].startswith("fdatasync latency per interval (log scale)")
+        assert text[0].startswith("fdatasync · latency per interval (log scale)")  # newuser19: ran together
         assert text[0].rstrip().endswith("╌ limit 10 ms (etcd docs)")
         assert any("waiting for the first interval" in row for row in text)
 
@@ -105,7 +105,7 @@ async def test_missing_values_leave_gaps_and_a_new_run_clears_the_chart() -> Non
         assert not re.search(r"p99\.9 \d", rows(chart)[1])  # no value: no figure in the legend
         chart.clear_history("O_DSYNC write")
         await pilot.pause()
-        assert rows(chart)[0].startswith("O_DSYNC write latency")
+        assert rows(chart)[0].startswith("O_DSYNC write · latency")
         assert any("waiting for the first interval" in row for row in rows(chart))
 
 
@@ -117,7 +117,7 @@ async def test_narrow_chart_keeps_the_limit_with_a_shorter_title() -> None:
         chart.push(0.5, {"p50": 3.0})
         await pilot.pause()
         text = rows(chart)
-        assert text[0].startswith("fdatasync, log scale") and "limit 20 ms (vendor)" in text[0]
+        assert text[0].startswith("fdatasync · log scale") and "limit 20 ms (vendor)" in text[0]
         assert all(len(row) <= 50 for row in text)
 
 

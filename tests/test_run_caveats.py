@@ -37,7 +37,7 @@ def test_old_runs_open_everywhere_and_name_their_model(private_state_dir: Path) 
     listing = run_cli("runs", "list")
     assert listing.code == 0 and listing.err == ""
     [row] = [line for line in listing.out.splitlines() if line.startswith(OLD_WAL)]
-    assert "FAIL p99 fsync 19.7 ms >= 10 ms" in row and "[closed-loop model]" in row and "[host busy]" in row
+    assert "FAIL p99 fsync 19.7 ms ≥ 10 ms" in row and "[closed-loop model]" in row and "[host busy]" in row
     runs = {run["id"]: run for run in json.loads(run_cli("runs", "list", "--json").out)["runs"]}
     assert runs[OLD_WAL]["caveats"]["model"] == "closed loop"
     assert runs[OLD_WAL]["caveats"]["model_note"] == MODEL_LINE.removeprefix("model     ")

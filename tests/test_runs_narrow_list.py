@@ -25,7 +25,7 @@ def test_a_compaction_run_with_a_minimum_is_listed_not_damaged() -> None:
     """`bench compaction --threshold` saved a verdict in MB/s; the list's headline read it as a latency
     (`KeyError: 'value_ms'`) and listed the run as DAMAGED."""
     run = RunStore(SAVED_RUNS).find("c6c5")
-    assert headline_parts(run)[:2] == [("PASS write 219 MB/s", 0), (">= 1 MB/s", 1)]
+    assert headline_parts(run)[:2] == [("PASS write 219 MB/s", 0), ("≥ 1 MB/s", 1)]
 
 
 async def test_every_kind_and_a_damaged_run_fit_80_columns(two_runs: tuple[SavedRun, SavedRun]) -> None:  # noqa: F811
@@ -42,8 +42,8 @@ async def test_every_kind_and_a_damaged_run_fit_80_columns(two_runs: tuple[Saved
         assert table.max_scroll_x == 0, screen  # no sideways scrolling
         damaged = next(line for line in lines if "DAMAGED (" in line)
         assert damaged.rstrip().endswith("…") and REASON not in damaged, screen  # cut: the details say it
-        assert any(">= 20 ms" in line for line in lines) and any(">= 10 ms" in line for line in lines), screen
-        assert any("PASS write 219 MB/s >= 1 MB/s" in line for line in lines), screen
+        assert any("≥ 20 ms" in line for line in lines) and any("≥ 10 ms" in line for line in lines), screen
+        assert any("PASS write 219 MB/s ≥ 1 MB/s" in line for line in lines), screen
         header = next(line for line in lines if " id " in line and "result" in line)
         assert "saved" not in header and HIDDEN_SAVED in screen, screen
         table.move_cursor(row=[run.id for run in app.screen.runs].index(broken.id))

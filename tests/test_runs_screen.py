@@ -339,7 +339,7 @@ async def test_runs_at_80_give_a_fail_its_limit_and_cut_targets_at_a_slash(priva
         lines = screen_lines(app)
         screen = "\n".join(lines)
         failed = next(line for line in lines if "FAIL p99" in line)
-        assert "FAIL p99 12.9 ms >= 10 ms" in failed, screen
+        assert "FAIL p99 12.9 ms ≥ 10 ms" in failed, screen
         targets = re.findall(r"\s(\S*newuser12) \((?:ext4|tmpfs)\)", screen)
         assert len(targets) == 3, screen
         assert all(target.startswith(("/var/", "/dev/", "…/")) for target in targets), screen
@@ -433,7 +433,7 @@ async def test_every_row_keeps_its_limit_or_marks_it_left_out_at_80(private_stat
         screen = "\n".join(lines)
         inconclusive = next(line for line in lines if "INCONCLUSIVE p99" in line and "verdict" not in line)
         failed = next(line for line in lines if "FAIL p99 16.5 ms" in line)
-        assert "vs 10 ms" in inconclusive and ">= 10 ms" in failed, screen
+        assert "vs 10 ms" in inconclusive and "≥ 10 ms" in failed, screen
 
 
 @pytest.mark.parametrize("width", [22, 26, 30, 34])
@@ -444,7 +444,7 @@ def test_a_row_never_drops_its_limit_silently(width: int) -> None:
     from diskdoctor.app.tui.runs_screen import fit_result, shown_parts
 
     heads = [[("INCONCLUSIVE p99 7.03 ms", 0), ("vs 10 ms", LIMIT), ("", TAGS)],
-             [("FAIL p99 16.5 ms", 0), (">= 10 ms", LIMIT), ("[loop device]", TAGS)]]
+             [("FAIL p99 16.5 ms", 0), ("≥ 10 ms", LIMIT), ("[loop device]", TAGS)]]
     shown = shown_parts(heads, width)
     lines = [fit_result(parts, width, shown) for parts in heads]
     with_limit = ["10 ms" in line for line in lines]

@@ -46,9 +46,9 @@ def test_histogram_labels_never_use_exponents_and_keep_one_unit() -> None:
 
 def test_a_verdict_never_rounds_into_a_contradiction() -> None:
     failed = Verdict(False, "p99 fdatasync", 10.3, 10.0, "etcd docs threshold", 100).line()
-    assert failed.startswith("p99 fdatasync 10.3 ms >= 10 ms")
+    assert failed.startswith("p99 fdatasync 10.3 ms ≥ 10 ms")
     near = Verdict(False, "p99 fdatasync", 10.02, 10.0, "etcd docs threshold", 100).line()
-    assert near.startswith("p99 fdatasync 10.02 ms >= 10 ms")
+    assert near.startswith("p99 fdatasync 10.02 ms ≥ 10 ms")
     passed = Verdict(True, "p99 fdatasync", 19.9996, 20.0, "vendor", 100).line()
     assert passed.startswith("p99 fdatasync 19.9996 ms < 20 ms")
 

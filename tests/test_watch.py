@@ -530,7 +530,7 @@ def test_a_saved_watch_is_listed_shown_compared_and_reported(tmp_path: Path,
                                   _watch_record(slow_us)))  # type: ignore[arg-type]
         ids.append(run.id)
     listed = run_cli("runs", "list")
-    assert listed.code == 0 and "FAIL p99 fdatasync of the etcd WAL 29.9 ms >= 10 ms" in listed.out
+    assert listed.code == 0 and "FAIL p99 fdatasync of the etcd WAL 29.9 ms ≥ 10 ms" in listed.out
     shown = run_cli("runs", "show", ids[0])
     assert "PASS p99 fdatasync of the etcd WAL 3.00 ms < 10 ms: etcd docs threshold; 200 samples" in shown.out
     assert "p99 fdatasync (WAL)" in shown.out and "process etcd, 1 pid(s), data /var/lib/etcd" in shown.out

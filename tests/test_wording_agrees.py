@@ -144,13 +144,13 @@ def test_runs_results_drop_the_same_parts_on_every_row_tags_last() -> None:
 
     heads = [[("PASS p99 3.42 ms", 0), ("< 10 ms", 1), ("[not durable] [host busy]", 3)],
              [("PASS p99 8.55 ms", 0), ("< 10 ms", 1), ("", 3)],
-             [("FAIL p99 15.6 ms", 0), (">= 10 ms", 1), ("[host busy]", 3)]]
+             [("FAIL p99 15.6 ms", 0), ("≥ 10 ms", 1), ("[host busy]", 3)]]
     for width, wanted in ((60, ["PASS p99 3.42 ms < 10 ms [not durable] [host busy]",
-                                "PASS p99 8.55 ms < 10 ms", "FAIL p99 15.6 ms >= 10 ms [host busy]"]),
+                                "PASS p99 8.55 ms < 10 ms", "FAIL p99 15.6 ms ≥ 10 ms [host busy]"]),
                           (40, ["PASS p99 3.42 ms < 10 ms [not durable] …", "PASS p99 8.55 ms < 10 ms",
-                                "FAIL p99 15.6 ms >= 10 ms [host busy]"]),
+                                "FAIL p99 15.6 ms ≥ 10 ms [host busy]"]),
                           (27, ["PASS p99 3.42 ms < 10 ms …", "PASS p99 8.55 ms < 10 ms",
-                                "FAIL p99 15.6 ms >= 10 ms …"]),
+                                "FAIL p99 15.6 ms ≥ 10 ms …"]),
                           (24, ["PASS p99 3.42 ms …", "PASS p99 8.55 ms …", "FAIL p99 15.6 ms …"])):
         shown = shown_parts(heads, width)
         assert [fit_result(parts, width, shown) for parts in heads] == wanted, width
@@ -184,7 +184,7 @@ async def test_runs_list_shows_every_limit_or_none_at_80_and_120(private_state_d
             results = [str(table.get_cell_at((row, 5))) for row in range(table.row_count)]
             judged = [text for text in results if text.startswith(("PASS", "FAIL"))]
             assert len(judged) == 2, results
-            limits = [(" < " in text or " >= " in text) for text in judged]
+            limits = [(" < " in text or " ≥ " in text) for text in judged]
             assert all(limits) or not any(limits), (size, results)
             cut = [text for text in results if "[" in text and not text.rstrip("…").rstrip().endswith("]")]
             assert not cut, results  # a tag is whole or replaced by "…", never "[ho…"

@@ -172,14 +172,15 @@ class PercentileChart(Widget):
         return lines[:height]
 
     def _title(self, width: int) -> Strip:
-        """What is drawn, and on the right the pass/fail limit the dashed line marks."""
-        title = f"{self.metric} latency per interval (log scale)"
+        """What is drawn, and on the right the pass/fail limit the dashed line marks; the metric and what is
+        plotted of it apart, ` · ` (newuser19: `… at 50/s steady latency per interval` ran together)."""
+        title = f"{self.metric} · latency per interval (log scale)"
         limit = ""
         if self.threshold_ms:
             source = f" ({self.threshold_label})" if self.threshold_label else ""
             limit = f"limit {format_threshold(self.threshold_ms)}{source}"
             if len(title) + len(limit) + 4 > width:
-                title = f"{self.metric}, log scale"
+                title = f"{self.metric} · log scale"
             if len(title) + len(limit) + 4 > width:  # the metric and the limit whole, the scale unsaid
                 title = self.metric
             if len(title) + len(limit) + 4 > width:  # the limit without its source (the verdict names it)

@@ -9,6 +9,9 @@ import math
 
 UNITS = (("s", 1e9), ("ms", 1e6), ("µs", 1e3), ("ns", 1.0))
 SIGNIFICANT = 3
+AT_LEAST = "≥"
+"""The sign of a verdict over its limit ("FAIL p99 20.1 ms ≥ 10 ms"), one sign wherever a verdict is said
+(newuser19: Benchmark and Runs said `>=` while Advice said `≥`)."""
 
 
 def significant(value: float, digits: int = SIGNIFICANT) -> str:
@@ -68,7 +71,7 @@ def _trimmed(number: str) -> str:
 def compared(value_ms: float, threshold_ms: float, below: bool) -> str:
     """`value_ms` shown with as many digits as it takes to read on the right side of the threshold.
 
-    With three digits 10.03 ms reads "10.0 ms" next to ">= 10 ms" and 19.996 ms reads "20.0 ms" next to
+    With three digits 10.03 ms reads "10.0 ms" next to "≥ 10 ms" and 19.996 ms reads "20.0 ms" next to
     "< 20 ms"; this gives "10.03 ms" and "19.996 ms", so a verdict never rounds into a contradiction.
     """
     text = format_latency_ms(value_ms)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..base.columns import aligned_figures
-from ..base.units import compared, format_threshold
+from ..base.units import AT_LEAST, compared, format_threshold
 from ..core.bench.caveats import contention_change, durability_change, model_change
 from ..core.bench.compaction import ThroughputVerdict
 from ..core.bench.kind import Metric
@@ -39,7 +39,7 @@ def labelled_value(label: str, value: float | None, unit: str) -> str:
 
 
 def headline(run: SavedRun) -> str:
-    """The verdict with its limit ("FAIL p99 fdatasync 1.22 ms >= 10 µs", so a custom threshold is not
+    """The verdict with its limit ("FAIL p99 fdatasync 1.22 ms ≥ 10 µs", so a custom threshold is not
     read as etcd's), or the judged figure of an unjudged run; then its caveats in short ("[not durable]
     [host busy] [closed-loop model]")."""
     verdict = run.verdict()
@@ -68,7 +68,7 @@ def headline_parts(run: SavedRun) -> list[tuple[str, int]]:
             if verdict is None:
                 return [*_figure_parts(run), (tags, TAGS)]
             if isinstance(verdict, ThroughputVerdict):  # a compaction run with a minimum MB/s (--threshold)
-                sign = ">=" if verdict.passed else "<"
+                sign = AT_LEAST if verdict.passed else "<"
                 return [(f"{verdict_word(verdict)} write {verdict.value_mb_s:,.0f} MB/s", 0),
                         (f"{sign} {verdict.threshold_mb_s:g} MB/s", LIMIT), (tags, TAGS)]
             judged = verdict.to_json()
@@ -78,7 +78,7 @@ def headline_parts(run: SavedRun) -> list[tuple[str, int]]:
                 figure, sign = format_ms(value), "vs"
             else:
                 figure, sign = compared(value, limit, below=bool(verdict.passed)), \
-                    "<" if verdict.passed else ">="
+                    "<" if verdict.passed else AT_LEAST
             statistic = str(judged["metric"]).split(" ")[0]
             return [(f"{word} {statistic} {figure}", 0), (f"{sign} {format_threshold(limit)}", LIMIT),
                     (tags, TAGS)]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from diskdoctor.app.base.filesystem_words import filesystem_on
 from diskdoctor.app.base.formatting import binary_size
-from diskdoctor.app.base.units import format_latency
+from diskdoctor.app.base.units import AT_LEAST, format_latency
 from diskdoctor.probes.engine.workloads.compaction import (
     STREAM_LABELS,
     STREAMS,
@@ -34,8 +34,8 @@ class ThroughputVerdict:
     threshold_mb_s: float
 
     def line(self) -> str:
-        """e.g. "write 182 MB/s >= 100 MB/s: custom threshold"."""
-        sign = ">=" if self.passed else "<"
+        """e.g. "write 182 MB/s ≥ 100 MB/s: custom threshold"."""
+        sign = AT_LEAST if self.passed else "<"
         return f"write {self.value_mb_s:,.0f} MB/s {sign} {self.threshold_mb_s:g} MB/s: custom threshold"
 
     def to_json(self) -> dict[str, object]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from diskdoctor.app.base.filesystem_words import filesystem_on
-from diskdoctor.app.base.units import compared, format_latency, format_latency_ms, format_threshold
+from diskdoctor.app.base.units import AT_LEAST, compared, format_latency, format_latency_ms, format_threshold
 from diskdoctor.probes.engine.sections import section_key
 from diskdoctor.probes.engine.workloads.wal import WalLevel, WalResult
 from diskdoctor.probes.fio_json import FioSyncStats
@@ -85,8 +85,8 @@ class Verdict:
         if self.result == INCONCLUSIVE:
             return (f"{self.metric} {format_ms(self.value_ms)}, not clearly under or over "
                     f"{format_threshold(self.threshold_ms)}: {self.source}; {self.samples:,} samples{ci}")
-        sign = "<" if self.passed else ">="
-        value = compared(self.value_ms, self.threshold_ms, below=self.passed)  # never "10 ms >= 10 ms"
+        sign = "<" if self.passed else AT_LEAST
+        value = compared(self.value_ms, self.threshold_ms, below=self.passed)  # never "10 ms ≥ 10 ms"
         return (f"{self.metric} {value} {sign} {format_threshold(self.threshold_ms)}: {self.source}; "
                 f"{self.samples:,} samples{ci}")
 

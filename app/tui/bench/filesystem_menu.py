@@ -1,5 +1,6 @@
-"""The Benchmark form's filesystem menu: one entry per filesystem, always "MOUNTPOINT  (type on device)", the
-user's own filesystems before the system's, and each entry cut to its room at a `/`, never mid-word."""
+"""The Benchmark form's filesystem menu: one entry per filesystem a run could write to, always
+"MOUNTPOINT  (type on device)", the user's own filesystems only (the system's /dev/shm, /run, /sys/fs/cgroup
+only while the chosen directory is on one), and each entry cut to its room at a `/`, never mid-word."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from rich.cells import cell_len
 from rich.text import Text
 
 SYSTEM_FOLDERS = ("/dev", "/run", "/sys", "/proc")
-"""Where the system mounts its own memory filesystems (/dev/shm, /run/lock, /sys/fs/cgroup): listed last."""
+"""Where the system mounts its own memory filesystems (/dev/shm, /run/lock, /sys/fs/cgroup): not targets a
+user means (newuser18 #12), so the menu offers one only while the chosen directory is on it."""
 NOTE_OPEN = "  ("
 
 
@@ -20,24 +22,25 @@ def is_system(mountpoint: str) -> bool:
     return any(mountpoint == folder or mountpoint.startswith(folder + "/") for folder in SYSTEM_FOLDERS)
 
 
-def filesystem_choices(host: Host) -> list[tuple[Text, str]]:
-    """(entry, mountpoint) for every mounted filesystem a benchmark could target: those on a block device
-    first, then the user's memory filesystems (/tmp/x), then the system's (/dev/shm, /run, /sys/fs/cgroup);
-    in each, a read-only one after those a run could write to."""
+def filesystem_choices(host: Host, keep: str | None = None) -> list[tuple[Text, str]]:
+    """(entry, mountpoint) for every mounted filesystem a benchmark could write to: those on a block device
+    first, then the user's memory filesystems (/tmp/x). A read-only one is never offered (a run there is
+    refused); the system's (/dev/shm, /run, /sys/fs/cgroup) only when it is `keep`, the mountpoint holding
+    the chosen directory, listed last (so the menu names the filesystem a typed /dev/shm is on)."""
     choices: list[tuple[Text, str]] = []
     seen: set[str] = set()
-    order = sorted(host.mounts, key=lambda m: (m.kname is None, is_system(m.mount.mountpoint)
-                                               or "ro" in m.mount.mount_options, m.mount.mountpoint))
+    order = sorted(host.mounts, key=lambda m: (m.kname is None, is_system(m.mount.mountpoint),
+                                               m.mount.mountpoint))
     for mounted in order:
         mount = mounted.mount
-        if mount.fstype in PSEUDO_FILESYSTEMS or mount.mountpoint in seen:
+        if mount.fstype in PSEUDO_FILESYSTEMS or mount.mountpoint in seen or "ro" in mount.mount_options:
             continue
-        if mounted.kname is None and mount.fstype != "tmpfs":
+        if (mounted.kname is None and mount.fstype != "tmpfs") or \
+                (is_system(mount.mountpoint) and mount.mountpoint != keep):
             continue
         seen.add(mount.mountpoint)
-        read_only = ", read-only" if "ro" in mount.mount_options else ""
         where = filesystem_on(mount.fstype, mounted.kname, short=True)
-        choices.append((Text(f"{mount.mountpoint}{NOTE_OPEN}{where}{read_only})"), mount.mountpoint))
+        choices.append((Text(f"{mount.mountpoint}{NOTE_OPEN}{where})"), mount.mountpoint))
     return choices
 
 

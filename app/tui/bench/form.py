@@ -46,6 +46,11 @@ LOAD_CONTROLS = ("rates", "arrival", "capacity")
 DEFAULT_RATES = rates_text(PROFILES["etcd"].rates)
 SELECT_EDGES = 8
 """Columns a menu takes besides its longest entry (edges, padding, the ▼)."""
+OPEN_LIST_EDGES = 6
+"""Columns an open list takes besides its entry (its edges, its padding and the entry's): fewer than the
+shut menu's (no ▼): cut for SELECT_EDGES an entry left 4 blank cells (newuser19: 16, cut at a `/`)."""
+OPEN_LIST_ROWS = 10
+"""The entries an open list shows (Textual's max-height 12, less its edges); a scrollbar beyond."""
 FIELD_EDGES = 6
 """Columns a text field takes besides its text (edges and padding); its label in the border needs as many."""
 CHECKBOX_EDGES = 9
@@ -59,6 +64,9 @@ DIRECTORY_LEAST = 24
 costs the form a row beyond two at 200 columns and 120; the path is cut at a `/` instead)."""
 FILESYSTEM_LEAST = 20
 """The filesystem menu's least width (its entry is cut beyond it)."""
+TARGET_SHARE = 0.4
+"""The share of a row the filesystem menu and the directory count for when rows are packed, whatever they
+hold: at 120 columns the second row starts with `seconds` for any path, at 200 the form is two rows."""
 DIRECTORY_ROOM = 40
 """The directory field's width while a path is typed (so it does not grow per key) and at most where its row
 has room to spare (else it is as wide as its path)."""
@@ -157,6 +165,8 @@ class BenchForm(Vertical):
         self._short_filesystem = False
         """Whether the filesystem menu shows only the filesystem, its row too narrow for its mountpoint
         and the directory under it both whole."""
+        self._target_cells = FILESYSTEM_LEAST + DIRECTORY_LEAST
+        """What the filesystem menu and the directory count for together when rows are packed."""
         self._typed_packing: tuple[tuple[str, ...], tuple[int, ...]] | None = None
         """The rows the form was laid in when a directory began to be typed (kept until typing ends)."""
 
@@ -269,12 +279,12 @@ class BenchForm(Vertical):
 
     def _packing(self, groups: list[list[Widget]], total: int) -> tuple[int, ...]:
         """How many fields each row takes: a group joins the row after it while every field there still has
-        what it holds whole, the directory and filesystem menu giving way in a form of two rows or more (one
-        row only where every field is whole: at 200 columns one row for a short path, two for a long one; at
-        120 two, at 80 three, whatever the path's length); the settings may split between rows
+        what it holds whole, the directory and filesystem menu counting a fixed share of the row (`_packed`:
+        at 200 and 120 columns two rows, at 80 three, whatever the path); the settings may split between rows
         where that saves a row (newuser10: three rows at 120 where two fit). While a
         directory is typed the rows stay as they were when typing began (a key never re-flows the form)."""
         key = tuple(str(field.id) for group in groups for field in group)
+        self._target_cells = max(FILESYSTEM_LEAST + DIRECTORY_LEAST, round(total * TARGET_SHARE))
         typing = self.query_one("#bench-dir", Input).has_focus
         if typing and self._typed_packing is not None and self._typed_packing[0] == key:
             return self._typed_packing[1]
@@ -297,19 +307,24 @@ class BenchForm(Vertical):
         """How `rows` rank by their count: one row cuts nothing (newuser18 #2: at 200 columns one row cut
         `…/newuser18-ext4mnt` in the menu and the directory, both whole at 120), so a single row where a field
         would give way counts as two, after every real two."""
-        cut = len(rows) == 1 and sum(self._want(field) for field in rows[0]) > total
+        cut = len(rows) == 1 and sum(self._packed(field) for field in rows[0]) > total
         return (2, True) if cut else (len(rows), False)
 
     def _overflows(self, rows: list[list[Widget]], total: int) -> bool:
         """Whether a row of `rows` is wider than `total` even with the directory and menu giving way."""
-        return any(sum(self._least(field) for field in row) > total for row in rows)
+        return any(sum(self._packed(field, elastic=True) for field in row) > total for row in rows)
 
-    def _least(self, field: Widget) -> int:
-        """The columns `field` takes when rows are packed: the filesystem menu and the directory give way
-        (down to FILESYSTEM_LEAST and DIRECTORY_LEAST) so a long path never adds a row; the others want
-        what they hold whole."""
-        least = {"bench-fs": FILESYSTEM_LEAST, "bench-dir": DIRECTORY_LEAST}.get(str(field.id))
-        return self._want(field) if least is None else min(self._want(field), least)
+    def _packed(self, field: Widget, elastic: bool = False) -> int:
+        """The columns `field` counts for when rows are packed: the filesystem menu and the directory together
+        a fixed share of the row (TARGET_SHARE of it; `elastic`, their least), never what they hold, so a
+        path's length never moves a field to another row (newuser19 #7: `d /tmp/…-tmpfs` moved `size` to the
+        second row at 120); the others what they hold whole. The row's rest is theirs (`_fit_row`)."""
+        if field.id == "bench-dir":
+            return DIRECTORY_LEAST
+        if field.id == "bench-fs":
+            return FILESYSTEM_LEAST if elastic else \
+                max(self._target_cells - DIRECTORY_LEAST, FILESYSTEM_LEAST)
+        return self._want(field)
 
     def _flow(self, units: list[list[Widget]], total: int, elastic: bool) -> list[list[Widget]]:
         """The fields in rows, filled from the last: each unit (a group, or a field) joins the row after it
@@ -319,7 +334,7 @@ class BenchForm(Vertical):
         rows: list[list[Widget]] = []
         used = 0
         for unit in reversed(units):
-            width = sum(self._least(field) if elastic else self._want(field) for field in unit)
+            width = sum(self._packed(field, elastic) for field in unit)
             if rows and used + width <= total:
                 rows[0][:0] = unit
                 used += width
@@ -362,8 +377,9 @@ class BenchForm(Vertical):
         last entry ended `(tmpfs: in` at 80, cut silently by the screen's edge)."""
         overlay = menu.query_one(SelectOverlay)
         overlay.styles.width = width
+        scrollbar = overlay.styles.scrollbar_size_vertical if len(menu._options) > OPEN_LIST_ROWS else 0
         for index, (prompt, value) in enumerate(menu._options):
-            fitted = filesystem_menu.fit_entry(str(prompt), width - SELECT_EDGES)
+            fitted = filesystem_menu.fit_entry(str(prompt), width - OPEN_LIST_EDGES - scrollbar)
             if value != Select.NULL and overlay.option_count > index and \
                     str(overlay.get_option_at_index(index).prompt) != fitted:
                 overlay.replace_option_prompt_at_index(index, fitted)
@@ -461,15 +477,32 @@ class BenchForm(Vertical):
         self.host = host
         select = self.query_one("#bench-fs", Select)
         chosen = select.value
+        self._offer(self._holding_mount(self.directory), force=True)
         with select.prevent(Select.Changed):  # the same pick offered again is no pick (newuser14 #2)
-            select.set_options(filesystem_menu.filesystem_choices(host))
             if isinstance(chosen, str) and any(value == chosen for _, value in select._options):
                 select.value = chosen
         self._follow_directory()
 
+    def _offer(self, mountpoint: str | None, force: bool = False) -> None:
+        """The menu's entries again when they change: the user's filesystems, and the system's (/dev/shm)
+        holding `mountpoint`, the chosen directory's (else a typed /dev/shm showed `pick one`)."""
+        if self.host is None:
+            return
+        select = self.query_one("#bench-fs", Select)
+        choices = filesystem_menu.filesystem_choices(self.host, mountpoint)
+        if not force and [value for _, value in choices] == [value for _, value in select._options
+                                                             if value != Select.NULL]:
+            return
+        chosen = select.value
+        with select.prevent(Select.Changed):
+            select.set_options(choices)
+            if isinstance(chosen, str) and any(value == chosen for _, value in choices):
+                select.value = chosen
+
     def choose(self, directory: str) -> None:
         """Fill in `directory` (and its filesystem when it is a mountpoint)."""
         select = self.query_one("#bench-fs", Select)
+        self._offer(self._holding_mount(directory))
         if any(value == directory for _, value in select._options):
             select.value = directory
         self.query_one("#bench-dir", Input).value = directory
@@ -509,6 +542,7 @@ class BenchForm(Vertical):
         self.fit_fields()
         select = self.query_one("#bench-fs", Select)
         mountpoint = self._holding_mount(self.directory)
+        self._offer(mountpoint)
         # followed, not picked: no change message, so no late one fills a mountpoint over what is being typed
         with select.prevent(Select.Changed):
             if mountpoint is not None and any(value == mountpoint for _, value in select._options):

@@ -11,7 +11,7 @@ from diskdoctor.probes.engine.protocol import Interval
 from diskdoctor.probes.engine.workloads.compaction import CompactionResult
 from diskdoctor.probes.engine.workloads.wal import WalLevel, WalResult
 from diskdoctor.probes.latency_histogram import LatencyHistogram
-from diskdoctor.probes.wal_params import PROFILES, load_text
+from diskdoctor.probes.wal_params import PROFILES, WalParams, load_text
 from diskdoctor.widgets import LatencyBars, LayerTimeTable, PercentileChart
 from rich.text import Text
 from textual.screen import Screen
@@ -117,11 +117,20 @@ class LivePanel:
             # Fixed-height panes: redraw them without a layout pass, so each interval costs the UI little.
             query("#bench-progress-text", Static).update(
                 view.progress_text(snapshot.progress, snapshot.t, snapshot.ops, ops_per_s, mb_s=mb_s,
-                                   load=load_text(load.get("rate"), str(load["arrival"])) if load else None),
+                                   load=load_text(load.get("rate"), str(load["arrival"])) if load else None,
+                                   loads=self._loads() if load and not self.figures.phased else None),
                 layout=False)
             query("#bench-stats", Static).update(stats, layout=False)
             if self.layered:
                 query(LayerTimeTable).show_layers(view.layer_rows(snapshot.layers))
+
+    def _loads(self) -> tuple[int, int] | None:
+        """(the load running, of how many) in a WAL run: its seconds and writes are the load's, its progress
+        the run's."""
+        params = self.params
+        if not isinstance(params, WalParams) or not self.phases.traces:
+            return None
+        return len(self.phases.traces), len(params.rates) + int(params.capacity)
 
     def _histogram_title(self) -> str:
         """The running histogram named by what it counts: this load's writes, a phase's, or the run's."""

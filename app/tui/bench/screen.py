@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from diskdoctor.app.base.filesystem_words import filesystem_on
 from diskdoctor.app.base.formatting import binary_size
-from diskdoctor.app.base.units import compared, format_threshold
+from diskdoctor.app.base.units import AT_LEAST, compared, format_threshold
 from diskdoctor.app.core.bench.caveats import Caveats
 from diskdoctor.app.core.bench.kinds import kind_of
 from diskdoctor.app.core.bench.outcome import verdict_word
@@ -717,7 +717,7 @@ class BenchScreen(SnapshotScreen):
         word = verdict_word(verdict)
         figure = format_ms(verdict.value_ms) if word == "INCONCLUSIVE" else \
             compared(verdict.value_ms, verdict.threshold_ms, below=verdict.passed)
-        sign = "vs" if word == "INCONCLUSIVE" else ("<" if verdict.passed else ">=")
+        sign = "vs" if word == "INCONCLUSIVE" else ("<" if verdict.passed else AT_LEAST)
         head = f"{word} {statistic} {figure} {sign} {format_threshold(verdict.threshold_ms)}{tags}"
         self.query_one(StatusLine).say((head, 0), (in_ram, 1), (disagreement or "", 1), (measured, 2),
                                        (provenance, 3), ("F1 help", 2),
