@@ -20,14 +20,19 @@ WAL = "/srv/postgresql/16/main/pg_wal_archive_for_point_in_time_recovery"
 
 def assert_cut_at_slashes(shown: str, whole: str) -> None:
     """`shown` is `whole`, or its start and end around one ellipsis, cut only at a "/" when the last
-    component fits (inside a name only when it alone does not)."""
+    component fits, or "…/" and that component cut in its middle when it alone does not."""
     if ELLIPSIS not in shown:
         assert shown == whole, (shown, whole)
+        return
+    last = whole.rstrip("/").rsplit("/", 1)[-1]
+    if shown.startswith(ELLIPSIS + "/") and shown.count(ELLIPSIS) == 2:  # the last component cut inside
+        assert len(last) + 2 > len(shown), shown
+        head, tail = shown[2:].split(ELLIPSIS)
+        assert last.startswith(head) and last.endswith(tail), (shown, whole)
         return
     assert shown.count(ELLIPSIS) == 1, shown
     head, tail = shown.split(ELLIPSIS)
     assert whole.startswith(head) and whole.endswith(tail), (shown, whole)
-    last = whole.rstrip("/").rsplit("/", 1)[-1]
     if len(last) + 2 <= len(shown):
         assert tail.startswith("/") and (head == "" or head.endswith("/")), shown
 
@@ -38,6 +43,7 @@ def test_the_last_component_then_the_leading_folders() -> None:
     assert path_ellipsis(KUBELET, 30) == "/var/lib/kubelet/pods/…/mount"  # not `/var/…92a3/mount`
     assert path_ellipsis(KUBELET, 66) == "/var/lib/kubelet/pods/8f0c2a4e-5b1d-4c0e-9a77-3c1f2d4e5f60/…/mount"
     assert path_ellipsis("/var/tmp/newuser12", 13) == "…/newuser12"
+    assert path_ellipsis("/tmp/newuser19-ext4mnt", 12) == "…/newus…4mnt"  # was `/tmp…mnt`
     for width in range(8, len(KUBELET) + 2):
         for path in (KUBELET, WAL, "/tmp/pytest-of-root/pytest-1701/loops0/mnt-ext4-discard"):
             cut = path_ellipsis(path, width)
@@ -71,7 +77,8 @@ async def test_trim_rows_cut_a_mountpoint_only_at_a_slash(size: tuple[int, int])
         table = app.screen.query_one("#trim-table", DataTable)
         shown = {str(table.get_row_at(row)[0]) for row in range(table.row_count)}
         for whole in (KUBELET, WAL):
-            cut = next(text for text in shown if text.startswith(whole[:4]))
+            last = whole.rsplit("/", 1)[-1]
+            cut = next(text for text in shown if text.startswith((whole[:4], f"{ELLIPSIS}/{last[:3]}")))
             assert_cut_at_slashes(cut, whole)
         if size[0] == 120:  # whole since the last heading reads `Warn` where a path would be cut
             assert WAL in shown, shown

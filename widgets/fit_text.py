@@ -34,19 +34,28 @@ def middle_ellipsis(text: str, width: int) -> str:
     return text[:head_len] + ELLIPSIS + (text[-tail_len:] if tail_len else "")
 
 
+LEAST_LAST_CELLS = 5
+"""A path's last component is cut after "…/" to no fewer cells than this; narrower, the path is cut in its
+middle."""
+
+
 def path_ellipsis(path: str, width: int) -> str:
     """`path` cut at its "/" boundaries to `width` cells with one ellipsis in the middle: its last component
     (the place's own name) whole, then as many folders from the start as fit, then from the end
     ("/srv/postgresql/16/…/pg_wal_archive", else "…/pg_wal_archive"); never a folder cut inside its name
     ("/v…/newuser12" and "…/volume…/mount" said less). A last component too long for the width is cut in its
-    middle."""
+    middle after "…/" ("…/pg_wal_ar…recovery"), as `fit_path` does; too narrow even for that, the path is."""
     if width <= 0 or cell_len(path) <= width or cell_len(path) != len(path):
         return middle_ellipsis(path, width)
     parts = path.rstrip("/").split("/")
     if path.startswith("/") and len(parts) > 1:
         parts[0:2] = ["/" + parts[1]]  # the root's "/" goes with the top folder: "/var"
-    if len(parts) < 2 or len(parts[-1]) + 2 > width:
+    if len(parts) < 2:
         return middle_ellipsis(path, width)
+    if len(parts[-1]) + 2 > width:
+        if width < LEAST_LAST_CELLS + 2:
+            return middle_ellipsis(path, width)
+        return f"{ELLIPSIS}/{middle_ellipsis(parts[-1], width - 2)}"
     inner, head, tail = parts[:-1], [], [parts[-1]]
 
     def drawn(head_parts: list[str], tail_parts: list[str]) -> int:
@@ -59,11 +68,6 @@ def path_ellipsis(path: str, width: int) -> str:
     while end > start and drawn(head, [inner[end - 1], *tail]) <= width:
         tail, end = [inner[end - 1], *tail], end - 1
     return ("/".join(head) + "/" if head else "") + ELLIPSIS + "/" + "/".join(tail)
-
-
-LEAST_LAST_CELLS = 5
-"""A path's last component is cut after "…/" to no fewer cells than this; narrower, the path is cut in its
-middle."""
 
 
 @lru_cache(maxsize=8192)  # drawn again on every repaint of a row; a column's paths rarely change
