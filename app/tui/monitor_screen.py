@@ -45,7 +45,7 @@ from ..text.monitor import (
 from .fold_note import fold_note
 from .monitor_trend import TREND_MIN_ROWS, TrendHistory, trend_lines
 from .screen_help import MONITOR_HELP
-from .selection import Selection, choose, chosen
+from .selection import Selection, choose, chosen, looked_at
 
 SPARK_CELLS = 12
 INTERVAL_S = 1.0
@@ -225,6 +225,17 @@ def heading_line(line: str, cells: int) -> str:
     return labelled_path_ellipsis(title, room) + on + name
 
 
+def holding_group(path: str | None, keys: list[str]) -> str | None:
+    """The filesystem group (its mountpoint) of `keys` that holds `path`: its own, else the deepest one
+    above it (a run's directory chosen on Runs), None for none."""
+    if not path:
+        return None
+    groups = [key.removeprefix("group|") for key in keys if key.startswith("group|")]
+    holding = [group for group in groups
+               if group and (path == group or path.startswith(group.rstrip("/") + "/"))]
+    return max(holding, key=len, default=None)
+
+
 def group_top(titles: list[int], count: int, row: int, rows: int) -> int | None:
     """The first row to show so that `row`'s group (from its title, the last of `titles` at or above it,
     to the next title) is whole in `rows` rows of `count`, its title at the top, or the group before's
@@ -358,11 +369,14 @@ class MonitorScreen(Screen[None]):
         self._show_selection()
 
     def _show_selection(self) -> None:
-        """Put the cursor on the filesystem or device chosen on another screen."""
-        selection = chosen(self.app)
+        """Put the cursor on the filesystem or device chosen on another screen, or, before anything is
+        chosen, on the row Stack or TRIM showed last (what Benchmark suggests too; newuser19 #1: Monitor
+        opened on its own first row while the other screens showed loop0)."""
+        selection = chosen(self.app) or looked_at(self.app)
         if selection is None or selection.by == "monitor" or selection == self._placed_for:
             return
-        wanted = [f"group|{selection.mountpoint}"] if selection.mountpoint else []
+        group = holding_group(selection.mountpoint, self._row_keys)
+        wanted = [f"group|{group}"] if group is not None else []
         wanted += [key for key in self._row_keys if selection.kname and key.endswith(f"|{selection.kname}")]
         row = next((self._row_keys.index(key) for key in wanted if key in self._row_keys), None)
         if row is not None:
@@ -598,12 +612,13 @@ class MonitorScreen(Screen[None]):
         table = self.query_one("#monitor-table", DataTable)
         if [(str(c.key.value), c.width) for c in table.columns.values()] == [(k, w) for _, k, w in columns]:
             return
-        table.clear(columns=True)
+        kept = self._selected_key()  # the new columns' rows keep the cursor's row (a resize moved it to
+        table.clear(columns=True)     # the first: newuser19 #1 saw Monitor on vda, the others on loop0)
         self._row_keys, self.hidden_columns = [], hidden
         for label, key, width in columns:
             table.add_column(self._heading(label, key), key=key, width=width)
         if self.sample is not None:
-            self._draw_table(self.sample)
+            self._draw_table(self.sample, kept)
             self._draw_summary(self.sample)
 
     def _row_cells(self, key: str, layer: LayerSample, live: bool,
@@ -630,7 +645,8 @@ class MonitorScreen(Screen[None]):
         self._row_memo[key] = (made_from, row)
         return row, True
 
-    def _draw_table(self, sample: MonitorSample) -> None:
+    def _draw_table(self, sample: MonitorSample, kept: str | None = None) -> None:
+        """The rows of `sample`, the cursor kept on its row (or on `kept`, the row before a clear)."""
         table = self.query_one("#monitor-table", DataTable)
         live = sample.seconds is not None or self.root.live
         keys: list[str] = []
@@ -658,7 +674,7 @@ class MonitorScreen(Screen[None]):
             fresh = [key for key in fresh if key in kept]
         column_keys = [str(column.key.value) for column in table.columns.values()]
         if keys != self._row_keys:
-            selected = self._selected_key()
+            selected = self._selected_key() or kept
             table.clear()
             for key in keys:
                 table.add_row(*(rows[key].get(column, "") for column in column_keys), key=key)
