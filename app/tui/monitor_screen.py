@@ -298,6 +298,8 @@ class MonitorScreen(Screen[None]):
         self._wanted_title_cells = 0
         self._bare_name_cells = NAME_CELLS
         """The longest device name alone: sorted, the device column gives way to figures down to it."""
+        self._heading_cells = 0
+        """The longest filesystem title (sorted too): under the table, the details pane gets its width."""
         self.hidden_columns: list[str] = []
         """Headings of the columns left out for want of width (said on the status line)."""
         self._fitted_width = 0
@@ -485,6 +487,8 @@ class MonitorScreen(Screen[None]):
             self._wanted_title_cells = max(titles, default=0)
             bare = [cell_len(visible(layer.row.name)) for layer in sample.layers()]
             self._bare_name_cells = max([MIN_NAME_CELLS, len("device"), *bare])
+            self._heading_cells = max((cell_len(visible(group.group.title)) for group in sample.groups),
+                                      default=0)
         wanted, title = self._wanted_name_cells, self._wanted_title_cells
         figures = self._counter_cells(sample)
         if wanted != self._name_cells or figures != self._figure_cells or title != self._title_cells:
@@ -684,6 +688,8 @@ class MonitorScreen(Screen[None]):
             self._row_memo = {key: memo for key, memo in self._row_memo.items() if key in rows}
             if selected in keys:
                 table.move_cursor(row=keys.index(selected))
+                if kept is not None:  # the columns were made again: the group in view as when placed
+                    table.call_after_refresh(self._reveal_group)
             elif self.app.screen is self:
                 self._show_selection()
             if selected is None or selected == self._placed_key:  # still where the screen put it: the
@@ -789,13 +795,17 @@ class MonitorScreen(Screen[None]):
                 name = f"{visible(layer.row.name)} ({layer.row.kind})"
                 if not heading:
                     return layer, name
-                pane = self._side_cells - SIDE_FRAME_CELLS  # beside the table the pane may be wider
-                if not self.has_class("-side-below"):
-                    pane = max(pane, self.query_one("#monitor-side").content_size.width)
+                if self.has_class("-side-below"):  # the figures' own width beside "who does the I/O"
+                    pane = self._below_cells(PROCESS_TABLE_CELLS)[1]
+                else:  # beside the table the pane may be wider than its lines
+                    pane = max(self._side_cells - SIDE_FRAME_CELLS,
+                               self.query_one("#monitor-side").content_size.width)
                 title = visible(group.group.title)  # cut to the pane, never widening it (_draw_side)
-                if pane - cell_len(name) - 4 < min(cell_len(title), 12):  # a long name: the title above it
-                    return layer, f"{labelled_path_ellipsis(title, pane)}\non {name}"
-                return layer, f"{labelled_path_ellipsis(title, pane - cell_len(name) - 4)} on {name}"
+                if cell_len(name) + 4 + cell_len(title) <= pane:
+                    return layer, f"{title} on {name}"
+                # on its own line: whole where it fits there, else cut at a "/" to the whole pane, never
+                # to what the name leaves (newuser19 #4: `/tmp…mnt (ext4) on loop0 (loop)` at 80x24)
+                return layer, f"{labelled_path_ellipsis(title, pane)}\non {name}"
         return None, ""
 
     @on(DataTable.RowHighlighted, "#monitor-table")
@@ -877,14 +887,22 @@ class MonitorScreen(Screen[None]):
         layer's SELECTED_ROOM_CELLS leave, the same every tick (newuser14 saw the divider jump from column
         38 to 57 as a long process line came and went; a note wraps in it only at 80 columns), while the
         figures keep SELECTED_MIN_CELLS beside: returns the figures' width."""
-        content = max(self.size.width - SIDE_FRAME_CELLS, 1)
-        rest = min(content - SELECTED_ROOM_CELLS - SELECTED_GAP_CELLS - SCROLLBAR_CELLS,  # a wide screen:
-                   SIDE_CELLS - SIDE_FRAME_CELLS)                                           # its notes
-        cells = max(min(max(cells, rest), content - SELECTED_MIN_CELLS - SELECTED_GAP_CELLS), 1)  # on a row
+        cells, figures = self._below_cells(cells)
         who = self.query_one("#monitor-who", Static)
         if who.styles.width is None or who.styles.width.value != cells:
             who.styles.width = cells
-        return max(content - cells - SELECTED_GAP_CELLS - SCROLLBAR_CELLS, 1)  # the pane may scroll
+        return figures
+
+    def _below_cells(self, cells: int) -> tuple[int, int]:
+        """Under the table: the widths of "who does the I/O" (at least `cells`, its process table) and of the
+        selected layer's figures beside it, which get the longest filesystem title where "who" can give
+        up the cells (newuser19 #4: `…/newuser19-ext4mnt (ext4)` beside ~35 blank cells of "who")."""
+        content = max(self.size.width - SIDE_FRAME_CELLS, 1)
+        selected = max(SELECTED_ROOM_CELLS, self._heading_cells)  # the same every tick and every row
+        rest = min(content - selected - SELECTED_GAP_CELLS - SCROLLBAR_CELLS,  # a wide screen:
+                   SIDE_CELLS - SIDE_FRAME_CELLS)                              # its notes on a row
+        cells = max(min(max(cells, rest), content - SELECTED_MIN_CELLS - SELECTED_GAP_CELLS), 1)
+        return cells, max(content - cells - SELECTED_GAP_CELLS - SCROLLBAR_CELLS, 1)  # the pane may scroll
 
     def _who_room(self, detail: Text) -> int:
         """How many processes the pane lists: as many as its rows hold beside the selected layer's figures
