@@ -68,3 +68,28 @@ async def test_the_details_heading_is_whole_where_the_screen_has_room(
         assert all("…/" in line for line in heading.splitlines() if "…" in line), heading  # at a "/"
         for line in heading.splitlines():  # drawn as made: nothing cut after
             assert any(line in row for row in lines), (line, lines)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_sorted_a_device_names_its_filesystem(monkeypatch: pytest.MonkeyPatch,
+                                                    size: tuple[int, int]) -> None:
+    """newuser19 #3: sorted (`o`), loop0's row said nothing of `/tmp/newuser19-ext4mnt`: the mountpoint is
+    in the device column where the figures leave room for it (cut at a "/"), and the selected device's
+    heading names it always."""
+    app = _live_app(monkeypatch)
+    async with app.run_test(size=size) as pilot:
+        screen = await _mounted_at(pilot, SHORT)
+        await pilot.press("o")
+        await pilot.pause(0.3)
+        row = screen._row_keys.index(f"{SHORT}|sda2")
+        screen.query_one("#monitor-table").move_cursor(row=row)
+        await pilot.pause(0.3)
+        _, heading = screen._selected_layer()
+        assert heading.replace("\n", " ") == f"{SHORT} (ext4) on sda2 (part)", heading
+        lines = screen_lines(app)
+        for line in heading.splitlines():
+            assert any(line in shown for shown in lines), (line, lines)
+        cell = next(line for line in lines if line.startswith(" sda2 "))
+        device = screen.query_one("#monitor-table").columns["device"].width
+        if device >= cell_len(f"sda2 {SHORT}"):
+            assert f"sda2 {SHORT}" in cell, cell

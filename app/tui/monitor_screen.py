@@ -793,7 +793,9 @@ class MonitorScreen(Screen[None]):
                 if layer is None:
                     return None, ""
                 name = f"{visible(layer.row.name)} ({layer.row.kind})"
-                if not heading:
+                # sorted, a device's heading names its first filesystem as a title row's does: no title
+                # row is there, and the device column may have no room for the mountpoint (newuser19 #3)
+                if not heading and (self.sort_key is None or not group_key):
                     return layer, name
                 if self.has_class("-side-below"):  # the figures' own width beside "who does the I/O"
                     pane = self._below_cells(PROCESS_TABLE_CELLS)[1]
