@@ -116,3 +116,23 @@ async def test_a_directory_chosen_on_runs_selects_the_filesystem_it_is_in() -> N
         assert screen._selected_key() == f"group|{target}"
         table = screen.query_one("#monitor-table", DataTable)
         assert table.cursor_row == screen._row_keys.index(f"group|{target}")
+
+
+async def test_sorting_keeps_the_cursor_on_its_device() -> None:
+    """`o` sorts the rows: the cursor stays on the selected device (it fell to the first row, so Monitor's
+    details left the selection other screens show), and back to grouped it is still there."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        choose(app, "dm-24", "/lab/luks1", "trim")
+        screen = await open_monitor(pilot)
+        assert screen._selected_key() == "group|/lab/luks1"
+        kname = screen._selected_layer()[0].row.kname
+        for _ in range(3):
+            await pilot.press("o")
+            await pilot.pause(0.2)
+            assert (screen._selected_key() or "").endswith(f"|{kname}"), (screen._selected_key(), kname)
+        await pilot.press("4")
+        await settle(pilot)
+        selection = chosen(app)
+        assert selection is not None and selection.by == "trim"  # sorting chose nothing

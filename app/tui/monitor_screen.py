@@ -763,11 +763,22 @@ class MonitorScreen(Screen[None]):
         for column in table.columns.values():
             label = next((heading for heading, key, _ in self._all_columns() if key == column.key.value), "")
             column.label = self._heading(label, str(column.key.value))
+        layer, key = self._selected_layer()[0], self._selected_key()
+        placed = key is not None and key == self._placed_key
         self._row_keys = []
         if self.sample is not None:
             self._measure_names(self.sample)  # sorted, each name has its filesystem beside it
             self._draw_table(self.sample)
             self._draw_summary(self.sample)
+        if layer is not None:  # the cursor stays on its device (it fell to the first row)
+            kname = layer.row.kname
+            row = next((index for index, each in enumerate(self._row_keys) if each == key), None)
+            row = row if row is not None else next(
+                (index for index, each in enumerate(self._row_keys) if each.endswith(f"|{kname}")), None)
+            if row is not None:
+                table.move_cursor(row=row)
+                if placed:  # put there by the screen: still nobody's choice
+                    self._placed_key = self._row_keys[row]
         table.refresh()
 
     def _selected_key(self) -> str | None:
