@@ -93,3 +93,22 @@ async def test_sorted_a_device_names_its_filesystem(monkeypatch: pytest.MonkeyPa
         device = screen.query_one("#monitor-table").columns["device"].width
         if device >= cell_len(f"sda2 {SHORT}"):
             assert f"sda2 {SHORT}" in cell, cell
+
+
+async def test_a_long_title_picked_elsewhere_fits_the_pane_when_monitor_opens() -> None:
+    """long-names at 200x60, the kubelet volume chosen on TRIM: the heading fitted before the side pane had
+    its width wrapped (`…4e5` / `60/volumes/…/mount (xfs)`); each line now fits the pane from the start."""
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=(200, 60)) as pilot:
+        await pilot.pause(0.2)
+        kubelet = next(mount.mount.mountpoint for mount in app.snapshot.host.block_mounts()
+                       if mount.mount.mountpoint.startswith("/var/lib/kubelet"))
+        choose(app, None, kubelet, "trim")
+        screen = await open_monitor(pilot)
+        assert screen._selected_key() == f"group|{kubelet}"
+        pane = screen.query_one("#monitor-selected").content_size.width
+        _, heading = screen._selected_layer()
+        assert all(cell_len(line) <= pane for line in heading.splitlines()), (pane, heading)
+        lines = screen_lines(app)
+        for line in heading.splitlines():
+            assert any(line in shown for shown in lines), (line, lines[:8])

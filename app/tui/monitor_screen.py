@@ -299,6 +299,8 @@ class MonitorScreen(Screen[None]):
         self._bare_name_cells = NAME_CELLS
         """The longest device name alone: sorted, the device column gives way to figures down to it."""
         self._heading_cells = 0
+        self._heading_pane = 0
+        """The width the shown heading was fitted to (0: none fitted): a layout that changes it redraws."""
         """The longest filesystem title (sorted too): under the table, the details pane gets its width."""
         self.hidden_columns: list[str] = []
         """Headings of the columns left out for want of width (said on the status line)."""
@@ -808,11 +810,7 @@ class MonitorScreen(Screen[None]):
                 # row is there, and the device column may have no room for the mountpoint (newuser19 #3)
                 if not heading and (self.sort_key is None or not group_key):
                     return layer, name
-                if self.has_class("-side-below"):  # the figures' own width beside "who does the I/O"
-                    pane = self._below_cells(PROCESS_TABLE_CELLS)[1]
-                else:  # beside the table the pane may be wider than its lines
-                    pane = max(self._side_cells - SIDE_FRAME_CELLS,
-                               self.query_one("#monitor-side").content_size.width)
+                pane = self._heading_pane = self._pane_cells()
                 title = visible(group.group.title)  # cut to the pane, never widening it (_draw_side)
                 if cell_len(name) + 4 + cell_len(title) <= pane:
                     return layer, f"{title} on {name}"
@@ -820,6 +818,13 @@ class MonitorScreen(Screen[None]):
                 # to what the name leaves (newuser19 #4: `/tmp…mnt (ext4) on loop0 (loop)` at 80x24)
                 return layer, f"{labelled_path_ellipsis(title, pane)}\non {name}"
         return None, ""
+
+    def _pane_cells(self) -> int:
+        """The width a heading is fitted to: under the table the figures' own beside "who does the I/O",
+        beside it the side pane's (which may be wider than its lines)."""
+        if self.has_class("-side-below"):
+            return self._below_cells(PROCESS_TABLE_CELLS)[1]
+        return max(self._side_cells - SIDE_FRAME_CELLS, self.query_one("#monitor-side").content_size.width)
 
     @on(DataTable.RowHighlighted, "#monitor-table")
     def _highlighted(self) -> None:
@@ -968,6 +973,10 @@ class MonitorScreen(Screen[None]):
         """After each layout: the status again when the rows below the fold are no longer what it says."""
         if fold_note(self.query_one("#monitor-table", DataTable)) != self._fold_said:
             self._redraw_status()
+        # the heading was fitted to the pane before its layout: fitted again (a capture has no tick to do
+        # it; long-names at 200x60 wrapped a title cut to 80 cells in a 55-cell pane)
+        if self._heading_pane and self.sample is not None and self._pane_cells() != self._heading_pane:
+            self._draw_side(self.sample)
 
     def _redraw_status(self) -> None:
         """The status line again once the table has its height (it says the rows below the fold)."""
