@@ -20,6 +20,7 @@ from diskdoctor.app.tui.monitor_trend import (
     TrendHistory,
     trend_lines,
 )
+from diskdoctor.app.tui.selection import choose
 from diskdoctor.probes.diskstats import DiskDelta
 from diskdoctor.probes.io_monitor import (
     CpuSample,
@@ -129,6 +130,7 @@ async def test_the_rows_under_a_short_table_hold_the_selected_devices_minute(
     """200x60, a host of five devices: the table keeps the rows it needs, the trend pane the rest."""
     app = _small_live_app(monkeypatch)
     async with app.run_test(size=(200, 60)) as pilot:
+        choose(app, None, "/", "stack")  # Monitor opens on the selection: `/`, its busy partition
         screen = await _feed(pilot)
         table = screen.query_one("#monitor-table", DataTable)
         trend = screen.query_one("#monitor-trend")
@@ -182,6 +184,7 @@ async def test_the_trend_leaves_the_live_host_table_whole() -> None:
 def test_snapshot_of_the_trend_at_200x60(snap_compare, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     """What the pane shows: sda2 (/, busy on a ramp) selected, its eight charts two abreast."""
     async def feed(pilot) -> None:  # type: ignore[no-untyped-def]
+        choose(pilot.app, None, "/", "stack")  # Monitor opens on the selection: `/`'s title row
         await _feed(pilot)
         await pilot.press("down")
         await pilot.pause(0.2)

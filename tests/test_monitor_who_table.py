@@ -13,6 +13,7 @@ from diskdoctor.app.text.monitor import counter_cells
 from diskdoctor.app.tui import monitor_screen
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.app.tui.monitor_screen import MonitorScreen
+from diskdoctor.app.tui.selection import choose
 from diskdoctor.probes.io_monitor import IoMonitor
 from diskdoctor.probes.page_cache import PageCache
 from diskdoctor.probes.process_io import ProcessRate, ProcessRates
@@ -96,6 +97,7 @@ async def test_the_details_title_is_whole_where_the_pane_has_room() -> None:
     """At 80 n14 saw `/ (ext4) o…da (disk)` with blank room on the left: a short title is whole."""
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=(80, 24)) as pilot:
+        choose(app, None, "/", "stack")  # `/`'s short title (Monitor opens on the selection)
         screen = await _paused_monitor(pilot)
         lines = await _tick(pilot, screen, ProcessRates([KWORKER, DD], denied=1, as_root=True))
         _, heading = screen._selected_layer()

@@ -45,7 +45,7 @@ from ..text.monitor import (
 from .fold_note import fold_note
 from .monitor_trend import TREND_MIN_ROWS, TrendHistory, trend_lines
 from .screen_help import MONITOR_HELP
-from .selection import Selection, choose, chosen
+from .selection import Selection, choose, chosen, looked_at
 
 SPARK_CELLS = 12
 INTERVAL_S = 1.0
@@ -225,6 +225,17 @@ def heading_line(line: str, cells: int) -> str:
     return labelled_path_ellipsis(title, room) + on + name
 
 
+def holding_group(path: str | None, keys: list[str]) -> str | None:
+    """The filesystem group (its mountpoint) of `keys` that holds `path`: its own, else the deepest one
+    above it (a run's directory chosen on Runs), None for none."""
+    if not path:
+        return None
+    groups = [key.removeprefix("group|") for key in keys if key.startswith("group|")]
+    holding = [group for group in groups
+               if group and (path == group or path.startswith(group.rstrip("/") + "/"))]
+    return max(holding, key=len, default=None)
+
+
 def group_top(titles: list[int], count: int, row: int, rows: int) -> int | None:
     """The first row to show so that `row`'s group (from its title, the last of `titles` at or above it,
     to the next title) is whole in `rows` rows of `count`, its title at the top, or the group before's
@@ -287,6 +298,10 @@ class MonitorScreen(Screen[None]):
         self._wanted_title_cells = 0
         self._bare_name_cells = NAME_CELLS
         """The longest device name alone: sorted, the device column gives way to figures down to it."""
+        self._heading_cells = 0
+        self._heading_pane = 0
+        """The width the shown heading was fitted to (0: none fitted): a layout that changes it redraws."""
+        """The longest filesystem title (sorted too): under the table, the details pane gets its width."""
         self.hidden_columns: list[str] = []
         """Headings of the columns left out for want of width (said on the status line)."""
         self._fitted_width = 0
@@ -358,11 +373,14 @@ class MonitorScreen(Screen[None]):
         self._show_selection()
 
     def _show_selection(self) -> None:
-        """Put the cursor on the filesystem or device chosen on another screen."""
-        selection = chosen(self.app)
+        """Put the cursor on the filesystem or device chosen on another screen, or, before anything is
+        chosen, on the row Stack or TRIM showed last (what Benchmark suggests too; newuser19 #1: Monitor
+        opened on its own first row while the other screens showed loop0)."""
+        selection = chosen(self.app) or looked_at(self.app)
         if selection is None or selection.by == "monitor" or selection == self._placed_for:
             return
-        wanted = [f"group|{selection.mountpoint}"] if selection.mountpoint else []
+        group = holding_group(selection.mountpoint, self._row_keys)
+        wanted = [f"group|{group}"] if group is not None else []
         wanted += [key for key in self._row_keys if selection.kname and key.endswith(f"|{selection.kname}")]
         row = next((self._row_keys.index(key) for key in wanted if key in self._row_keys), None)
         if row is not None:
@@ -471,6 +489,8 @@ class MonitorScreen(Screen[None]):
             self._wanted_title_cells = max(titles, default=0)
             bare = [cell_len(visible(layer.row.name)) for layer in sample.layers()]
             self._bare_name_cells = max([MIN_NAME_CELLS, len("device"), *bare])
+            self._heading_cells = max((cell_len(visible(group.group.title)) for group in sample.groups),
+                                      default=0)
         wanted, title = self._wanted_name_cells, self._wanted_title_cells
         figures = self._counter_cells(sample)
         if wanted != self._name_cells or figures != self._figure_cells or title != self._title_cells:
@@ -598,12 +618,13 @@ class MonitorScreen(Screen[None]):
         table = self.query_one("#monitor-table", DataTable)
         if [(str(c.key.value), c.width) for c in table.columns.values()] == [(k, w) for _, k, w in columns]:
             return
-        table.clear(columns=True)
+        kept = self._selected_key()  # the new columns' rows keep the cursor's row (a resize moved it to
+        table.clear(columns=True)     # the first: newuser19 #1 saw Monitor on vda, the others on loop0)
         self._row_keys, self.hidden_columns = [], hidden
         for label, key, width in columns:
             table.add_column(self._heading(label, key), key=key, width=width)
         if self.sample is not None:
-            self._draw_table(self.sample)
+            self._draw_table(self.sample, kept)
             self._draw_summary(self.sample)
 
     def _row_cells(self, key: str, layer: LayerSample, live: bool,
@@ -630,7 +651,8 @@ class MonitorScreen(Screen[None]):
         self._row_memo[key] = (made_from, row)
         return row, True
 
-    def _draw_table(self, sample: MonitorSample) -> None:
+    def _draw_table(self, sample: MonitorSample, kept: str | None = None) -> None:
+        """The rows of `sample`, the cursor kept on its row (or on `kept`, the row before a clear)."""
         table = self.query_one("#monitor-table", DataTable)
         live = sample.seconds is not None or self.root.live
         keys: list[str] = []
@@ -658,7 +680,7 @@ class MonitorScreen(Screen[None]):
             fresh = [key for key in fresh if key in kept]
         column_keys = [str(column.key.value) for column in table.columns.values()]
         if keys != self._row_keys:
-            selected = self._selected_key()
+            selected = self._selected_key() or kept
             table.clear()
             for key in keys:
                 table.add_row(*(rows[key].get(column, "") for column in column_keys), key=key)
@@ -668,6 +690,8 @@ class MonitorScreen(Screen[None]):
             self._row_memo = {key: memo for key, memo in self._row_memo.items() if key in rows}
             if selected in keys:
                 table.move_cursor(row=keys.index(selected))
+                if kept is not None:  # the columns were made again: the group in view as when placed
+                    table.call_after_refresh(self._reveal_group)
             elif self.app.screen is self:
                 self._show_selection()
             if selected is None or selected == self._placed_key:  # still where the screen put it: the
@@ -741,11 +765,22 @@ class MonitorScreen(Screen[None]):
         for column in table.columns.values():
             label = next((heading for heading, key, _ in self._all_columns() if key == column.key.value), "")
             column.label = self._heading(label, str(column.key.value))
+        layer, key = self._selected_layer()[0], self._selected_key()
+        placed = key is not None and key == self._placed_key
         self._row_keys = []
         if self.sample is not None:
             self._measure_names(self.sample)  # sorted, each name has its filesystem beside it
             self._draw_table(self.sample)
             self._draw_summary(self.sample)
+        if layer is not None:  # the cursor stays on its device (it fell to the first row)
+            kname = layer.row.kname
+            row = next((index for index, each in enumerate(self._row_keys) if each == key), None)
+            row = row if row is not None else next(
+                (index for index, each in enumerate(self._row_keys) if each.endswith(f"|{kname}")), None)
+            if row is not None:
+                table.move_cursor(row=row)
+                if placed:  # put there by the screen: still nobody's choice
+                    self._placed_key = self._row_keys[row]
         table.refresh()
 
     def _selected_key(self) -> str | None:
@@ -771,16 +806,25 @@ class MonitorScreen(Screen[None]):
                 if layer is None:
                     return None, ""
                 name = f"{visible(layer.row.name)} ({layer.row.kind})"
-                if not heading:
+                # sorted, a device's heading names its first filesystem as a title row's does: no title
+                # row is there, and the device column may have no room for the mountpoint (newuser19 #3)
+                if not heading and (self.sort_key is None or not group_key):
                     return layer, name
-                pane = self._side_cells - SIDE_FRAME_CELLS  # beside the table the pane may be wider
-                if not self.has_class("-side-below"):
-                    pane = max(pane, self.query_one("#monitor-side").content_size.width)
+                pane = self._heading_pane = self._pane_cells()
                 title = visible(group.group.title)  # cut to the pane, never widening it (_draw_side)
-                if pane - cell_len(name) - 4 < min(cell_len(title), 12):  # a long name: the title above it
-                    return layer, f"{labelled_path_ellipsis(title, pane)}\non {name}"
-                return layer, f"{labelled_path_ellipsis(title, pane - cell_len(name) - 4)} on {name}"
+                if cell_len(name) + 4 + cell_len(title) <= pane:
+                    return layer, f"{title} on {name}"
+                # on its own line: whole where it fits there, else cut at a "/" to the whole pane, never
+                # to what the name leaves (newuser19 #4: `/tmp…mnt (ext4) on loop0 (loop)` at 80x24)
+                return layer, f"{labelled_path_ellipsis(title, pane)}\non {name}"
         return None, ""
+
+    def _pane_cells(self) -> int:
+        """The width a heading is fitted to: under the table the figures' own beside "who does the I/O",
+        beside it the side pane's (which may be wider than its lines)."""
+        if self.has_class("-side-below"):
+            return self._below_cells(PROCESS_TABLE_CELLS)[1]
+        return max(self._side_cells - SIDE_FRAME_CELLS, self.query_one("#monitor-side").content_size.width)
 
     @on(DataTable.RowHighlighted, "#monitor-table")
     def _highlighted(self) -> None:
@@ -861,14 +905,22 @@ class MonitorScreen(Screen[None]):
         layer's SELECTED_ROOM_CELLS leave, the same every tick (newuser14 saw the divider jump from column
         38 to 57 as a long process line came and went; a note wraps in it only at 80 columns), while the
         figures keep SELECTED_MIN_CELLS beside: returns the figures' width."""
-        content = max(self.size.width - SIDE_FRAME_CELLS, 1)
-        rest = min(content - SELECTED_ROOM_CELLS - SELECTED_GAP_CELLS - SCROLLBAR_CELLS,  # a wide screen:
-                   SIDE_CELLS - SIDE_FRAME_CELLS)                                           # its notes
-        cells = max(min(max(cells, rest), content - SELECTED_MIN_CELLS - SELECTED_GAP_CELLS), 1)  # on a row
+        cells, figures = self._below_cells(cells)
         who = self.query_one("#monitor-who", Static)
         if who.styles.width is None or who.styles.width.value != cells:
             who.styles.width = cells
-        return max(content - cells - SELECTED_GAP_CELLS - SCROLLBAR_CELLS, 1)  # the pane may scroll
+        return figures
+
+    def _below_cells(self, cells: int) -> tuple[int, int]:
+        """Under the table: the widths of "who does the I/O" (at least `cells`, its process table) and of the
+        selected layer's figures beside it, which get the longest filesystem title where "who" can give
+        up the cells (newuser19 #4: `…/newuser19-ext4mnt (ext4)` beside ~35 blank cells of "who")."""
+        content = max(self.size.width - SIDE_FRAME_CELLS, 1)
+        selected = max(SELECTED_ROOM_CELLS, self._heading_cells)  # the same every tick and every row
+        rest = min(content - selected - SELECTED_GAP_CELLS - SCROLLBAR_CELLS,  # a wide screen:
+                   SIDE_CELLS - SIDE_FRAME_CELLS)                              # its notes on a row
+        cells = max(min(max(cells, rest), content - SELECTED_MIN_CELLS - SELECTED_GAP_CELLS), 1)
+        return cells, max(content - cells - SELECTED_GAP_CELLS - SCROLLBAR_CELLS, 1)  # the pane may scroll
 
     def _who_room(self, detail: Text) -> int:
         """How many processes the pane lists: as many as its rows hold beside the selected layer's figures
@@ -921,6 +973,10 @@ class MonitorScreen(Screen[None]):
         """After each layout: the status again when the rows below the fold are no longer what it says."""
         if fold_note(self.query_one("#monitor-table", DataTable)) != self._fold_said:
             self._redraw_status()
+        # the heading was fitted to the pane before its layout: fitted again (a capture has no tick to do
+        # it; long-names at 200x60 wrapped a title cut to 80 cells in a 55-cell pane)
+        if self._heading_pane and self.sample is not None and self._pane_cells() != self._heading_pane:
+            self._draw_side(self.sample)
 
     def _redraw_status(self) -> None:
         """The status line again once the table has its height (it says the rows below the fold)."""
