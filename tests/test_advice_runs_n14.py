@@ -50,7 +50,7 @@ async def test_a_filter_within_a_narrowed_list_names_the_scope_and_matches_only_
         lines = screen_lines(app)
         status = lines[screen.query_one("#status").region.y].strip()
         kept = f"{len(screen.rows)} of {scoped}" if screen.rows else f"none of the {scoped}"
-        assert status.startswith(f"only /lab/luks2on · filter 'raid': {kept} rows"), status
+        assert status.startswith(f"only /lab/luks2on · filter 'raid': {kept} findings"), status  # one a row
         assert status.split(" · ")[2] == "a: all", status  # whole at 80
         assert not any("luks2on's stack" in line for line in _rows(app, table))
         await pilot.press("a")  # every finding: the RAID one shows
