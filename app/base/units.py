@@ -9,6 +9,9 @@ import math
 
 UNITS = (("s", 1e9), ("ms", 1e6), ("µs", 1e3), ("ns", 1.0))
 SIGNIFICANT = 3
+AT_LEAST = "≥"
+"""The sign of a verdict over its limit ("FAIL p99 20.1 ms ≥ 10 ms"), one sign wherever a verdict is said
+(newuser19: Benchmark and Runs said `>=` while Advice said `≥`)."""
 
 
 def significant(value: float, digits: int = SIGNIFICANT) -> str:

@@ -28,6 +28,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
+from ..base import units
 from ..core.advice.advise import NOT_MOUNTED, advise, load_advice_input
 from ..core.advice.saved_runs import beside_saved, mounted_now, saved_runs_input
 from ..core.bench.context import BenchContext
@@ -354,8 +355,8 @@ class AdviceScreen(Screen[None]):
         finding = self._finding_of(row)
         title = finding.title if self.subject is not None else row.title
         if finding.history and title.endswith(NOT_MOUNTED):
-            return HISTORY_MARK + figure_first(title.removesuffix(NOT_MOUNTED))
-        return figure_first(title)
+            return HISTORY_MARK + figure_first(title.removesuffix(NOT_MOUNTED), units.AT_LEAST)
+        return figure_first(title, units.AT_LEAST)  # the sign Benchmark and Runs say (newuser19)
 
     def _list_needs(self, whole: bool = False) -> int:
         """The list's width with every title and single subject whole (a merged list of subjects needs
