@@ -86,10 +86,10 @@ async def test_the_summary_and_the_status_line_count_the_same_thing() -> None:
 def test_a_saved_run_finding_says_advice_judges_the_newest_run() -> None:
     """newuser19 "Also checked": a newer run's finding replaced an older FAIL's and nothing said so."""
     run = Finding("ETCD-FSYNC-P99", Severity.WARN, "/x", "WAL p99 11.8 ms: INCONCLUSIVE",
-                  (Evidence("p99", "11.8 ms", "run 3e57: verdict.value_ms"),))
+                  (Evidence("p99", "11.8 ms", "run 20261126-220315-wal-3e57: verdict.value_ms"),))
     noted = with_run_note(run)
     assert noted.evidence[:1] == run.evidence
-    what, value, _source = card_content(noted).evidence[-1]
-    assert (what, value) == ("run", "3e57, the newest saved on this filesystem (older ones: 5 Runs)")
+    assert card_content(noted).evidence[-1] == ("judged", "the newest run saved on this filesystem (older "
+                                                "ones: 5 Runs)", "run 20261126-220315-wal-3e57")
     other = Finding("TRIM-NO-SCHEDULE", Severity.WARN, "/x", "t", (Evidence("timer", "none", "systemctl"),))
     assert with_run_note(other) == other

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 from ..core.findings.finding import Evidence, Finding
 
-RUN_SOURCE = re.compile(r"^run (?P<id>[0-9A-Za-z]+):")
+RUN_SOURCE = re.compile(r"^run (?P<id>[0-9A-Za-z][0-9A-Za-z-]*):")
 """An evidence source naming a saved run ("run 35b6: verdict.value_ms")."""
-NEWEST_NOTE = "the newest saved on this filesystem (older ones: 5 Runs)"
+NEWEST_NOTE = "the newest run saved on this filesystem (older ones: 5 Runs)"
 """Why an older, worse run is not on Advice (newuser19: a newer run's finding replaced a FAIL's)."""
 
 
@@ -24,5 +24,5 @@ def with_run_note(finding: Finding) -> Finding:
     run = judged_run(finding)
     if run is None:
         return finding
-    note = Evidence("run", f"{run}, {NEWEST_NOTE}", "Advice judges the newest run of each kind")
+    note = Evidence("judged", NEWEST_NOTE, f"run {run}")
     return replace(finding, evidence=(*finding.evidence, note))
