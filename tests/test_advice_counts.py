@@ -11,6 +11,7 @@ from diskdoctor.app.tui.advice_screen import AdviceReady, AdviceScreen
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.app.tui.cards import card_content
 from diskdoctor.app.tui.selection import choose
+from diskdoctor.widgets.filter_bar import FilterBar
 from test_tui import settled, text_of
 
 
@@ -81,6 +82,8 @@ async def test_the_summary_and_the_status_line_count_the_same_thing() -> None:
         shown = summary.split(" findings")[0]
         assert shown.endswith(f" of {len(screen.findings)}"), summary
         assert f"filter 'info': {shown} findings" in status, status
+        bar = screen.query_one(FilterBar).summary  # the filter line counts the same (it said rows: 8 of 22)
+        assert f"({shown} findings)" in bar, bar
 
 
 def test_a_saved_run_finding_says_advice_judges_the_newest_run() -> None:

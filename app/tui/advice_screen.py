@@ -276,10 +276,12 @@ class AdviceScreen(Screen[None]):
         text = self.filter_text.strip()
         if not text:
             return
-        scope = len(self._in_scope())
-        words = (f"filter: {text} within {self.subject} ({len(self.rows)} of {scope})",
-                 f"filter: {text} ({len(self.rows)} of {scope})") if self.subject else ()
-        self.query_one(FilterBar).counted(len(self.rows), scope, words)
+        shown, scope = len(self._findings_of(self.rows)), len(self._findings_of(self._in_scope()))
+        counts = f"{shown} of {scope} findings"  # findings, as the summary and the status line count
+        words = (f"filter: {text} within {self.subject} ({counts})", f"filter: {text} ({counts})",
+                 f"filter: {text} ({shown} of {scope})") if self.subject else \
+            (f"filter: {text} ({counts})", f"filter: {text} ({shown} of {scope})")
+        self.query_one(FilterBar).counted(shown, scope, words)
 
     def action_filter(self) -> None:
         self.query_one(FilterBar).open()
