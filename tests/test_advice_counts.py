@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from conftest import fixture_root
-from diskdoctor.app.core.findings.finding import Finding
+from diskdoctor.app.core.findings.finding import Evidence, Finding
 from diskdoctor.app.core.findings.vocabulary import Severity
 from diskdoctor.app.tui.advice_counts import count_phrase
-from diskdoctor.app.tui.advice_screen import AdviceScreen
+from diskdoctor.app.tui.advice_runs import with_run_note
+from diskdoctor.app.tui.advice_screen import AdviceReady, AdviceScreen
 from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.cards import card_content
 from diskdoctor.app.tui.selection import choose
+from diskdoctor.widgets.filter_bar import FilterBar
 from test_tui import settled, text_of
 
 
@@ -39,7 +42,7 @@ async def test_narrowed_to_a_filesystem_the_header_counts_the_rows_shown() -> No
         summary = text_of(app, "#advice-summary")
         assert summary.startswith(f"{len(shown)} of {total} findings: {counts}"), summary
         status = text_of(app, "#status")
-        assert f"only /lab/raid1: {len(screen.rows)} of {len(screen.all_rows)} rows" in status, status
+        assert "only /lab/raid1 (a: all)" in status, status
         await pilot.press("a")  # every finding again: the host's counts
         await settled(app, pilot)
         summary = text_of(app, "#advice-summary")
@@ -49,3 +52,47 @@ async def test_narrowed_to_a_filesystem_the_header_counts_the_rows_shown() -> No
         first = text_of(app, "#advice-summary").split(" · ")[0]
         assert first.endswith(" info") and " of " in first and "warn" not in first, first
         assert all(row.finding.severity is Severity.INFO for row in screen.rows)
+
+
+async def test_the_summary_and_the_status_line_count_the_same_thing() -> None:
+    """newuser19 #2: `3 of 29 findings: 1 crit, 1 warn, 1 info · this host (/)` above `only /tmp/x: 3 of 19
+    rows (a: all)`, two totals in one screen: the status line counts nothing narrowed to a subject (the
+    summary does), and filtered it counts findings of the summary's total; "this host" without "(/)"."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        screen = app.screen
+        await pilot.press("4")
+        await settled(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, AdviceScreen)
+        screen.post_message(AdviceReady(screen.findings, "this host (/)"))
+        await settled(app, pilot)
+        assert len(screen.all_rows) < len(screen.findings), "the lab merges findings into fewer rows"
+        assert text_of(app, "#advice-summary").endswith(" · this host"), text_of(app, "#advice-summary")
+        choose(app, None, "/lab/raid1", "stack")
+        await pilot.press("1", "4")
+        await settled(app, pilot)
+        summary, status = text_of(app, "#advice-summary"), text_of(app, "#status")
+        assert summary.startswith(f"{len(screen.rows)} of {len(screen.findings)} findings"), summary
+        assert "(/)" not in summary and "rows" not in status and " of " not in status, status
+        await pilot.press("a", "slash", *"info", "enter")
+        await settled(app, pilot)
+        summary, status = text_of(app, "#advice-summary"), text_of(app, "#status")
+        shown = summary.split(" findings")[0]
+        assert shown.endswith(f" of {len(screen.findings)}"), summary
+        assert f"filter 'info': {shown} findings" in status, status
+        bar = screen.query_one(FilterBar).summary  # the filter line counts the same (it said rows: 8 of 22)
+        assert f"({shown} findings)" in bar, bar
+
+
+def test_a_saved_run_finding_says_advice_judges_the_newest_run() -> None:
+    """newuser19 "Also checked": a newer run's finding replaced an older FAIL's and nothing said so."""
+    run = Finding("ETCD-FSYNC-P99", Severity.WARN, "/x", "WAL p99 11.8 ms: INCONCLUSIVE",
+                  (Evidence("p99", "11.8 ms", "run 20261126-220315-wal-3e57: verdict.value_ms"),))
+    noted = with_run_note(run)
+    assert noted.evidence[:1] == run.evidence
+    assert card_content(noted).evidence[-1] == ("judged", "the newest run saved on this filesystem (older "
+                                                "ones: 5 Runs)", "run 20261126-220315-wal-3e57")
+    other = Finding("TRIM-NO-SCHEDULE", Severity.WARN, "/x", "t", (Evidence("timer", "none", "systemctl"),))
+    assert with_run_note(other) == other

@@ -128,7 +128,7 @@ async def test_runs_default_row_chooses_nothing_and_a_row_moved_to_narrows_advic
         selection = chosen(app)
         assert selection is not None and (selection.mountpoint, selection.by) == ("/var/lib/etcd", "runs")
         assert screen.subject == "/var/lib/etcd"
-        assert "only /var/lib/etcd:" in str(screen.query_one("#status").render())
+        assert "only /var/lib/etcd (a: all)" in str(screen.query_one("#status").render())
         assert any(row.finding.id == "ETCD-FSYNC-P99" for row in screen.rows)  # the slow run's verdict
 
 
@@ -275,4 +275,4 @@ async def test_a_layer_under_several_filesystems_selects_the_first_and_narrows_a
         screen = await _advice(app, pilot)
         assert screen.subject == kname
         assert screen.rows and all(set(row.subjects) & {kname, *above} for row in screen.rows)
-        assert f"only {kname}:" in str(screen.query_one("#status").render())
+        assert f"only {kname} (a: all)" in str(screen.query_one("#status").render())

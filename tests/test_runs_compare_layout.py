@@ -188,7 +188,7 @@ async def test_the_list_names_each_run_by_its_short_id_and_has_no_blank_rows(pri
     async with app.run_test(size=(80, 24)) as pilot:
         await open_runs(pilot)
         lines = screen_lines(app)
-        assert re.match(r" +saved \(UTC\) +id +target +wal result", lines[1]), lines[1]  # one kind
+        assert re.match(r" +saved \(UTC\) +id +target +WAL result", lines[1]), lines[1]  # one kind
         assert re.match(r" +11-26 14:30 +3fb8 +/dev/shm/newuser9 \(tmpfs\)", lines[2]), lines[2]
         assert re.match(r" +11-26 14:30 +73e0 +/dev/shm/", lines[3]), lines[3]
         assert lines[4].startswith("─"), lines[:6]  # the details' edge right under the last run

@@ -372,7 +372,7 @@ async def test_runs_all_of_one_kind_hide_the_kind_column_and_keep_the_limit_at_8
         lines = screen_lines(app)
         screen = "\n".join(lines)
         header = next(line for line in lines if "saved (UTC)" in line)
-        assert " kind " not in header and "wal result" in header, screen
+        assert " kind " not in header and "WAL result" in header, screen
         rows = [line for line in lines if "INCONCLUSIVE p99" in line and "verdict" not in line]
         assert len(rows) == 3, screen
         assert all("INCONCLUSIVE p99 1.31 ms vs 10 ms" in row for row in rows), screen
@@ -393,7 +393,7 @@ async def test_runs_of_several_kinds_keep_the_kind_column(private_state_dir: Pat
     async with app.run_test(size=(80, 24)) as pilot:
         await open_runs(pilot)
         header = next(line for line in screen_lines(app) if " id " in line and "result" in line)
-        assert " kind " in header and "wal result" not in header, header
+        assert " kind " in header and "WAL result" not in header, header
         await pilot.press("slash", *"randwrite", "enter")
         await pilot.pause()
         header = next(line for line in screen_lines(app) if "saved (UTC)" in line)
@@ -416,7 +416,7 @@ async def test_f1_on_runs_explains_samples_and_the_hidden_kind_column(private_st
         assert isinstance(app.screen, HelpScreen)
         words = {word: meaning for word, _, meaning in app.screen.help_data.words}
         assert "timed writes" in words["samples"] and "95% interval" in words["samples"], words
-        assert "wal result" in app.screen.help_data.shows
+        assert "WAL result" in app.screen.help_data.shows
 
 
 async def test_every_row_keeps_its_limit_or_marks_it_left_out_at_80(private_state_dir: Path) -> None:

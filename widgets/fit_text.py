@@ -244,10 +244,11 @@ _BARE_NUMBER = re.compile(r"^[(\[]?\d[\d,.]*$")
 _STATISTIC = re.compile(r"^(?:p\d+(?:\.\d+)?|median|mean|max)$")
 
 
-def figure_first(title: str) -> str:
+def figure_first(title: str, at_least: str = "≥") -> str:
     """A finding's title with its figure first, for a list cell that may be cut at its end:
     "WAL p99 fdatasync from due at 500/s steady is 15.6 ms, at or over the 10 ms threshold" reads
-    "WAL p99 15.6 ms ≥ 10 ms · fdatasync from due at 500/s steady" (a title without "is <figure>" stays)."""
+    "WAL p99 15.6 ms ≥ 10 ms · fdatasync from due at 500/s steady" (a title without "is <figure>" stays);
+    `at_least` is the caller's sign for "at or over" (the one its verdicts say elsewhere)."""
     found = _FIGURE_TITLE.match(title)
     if found is None:
         return title
@@ -255,6 +256,7 @@ def figure_first(title: str) -> str:
     for pattern, sign in _AGAINST:
         against = pattern.match(rest)
         if against is not None:
+            sign = at_least if sign == "≥" else sign
             figure, rest = f"{figure} {sign} {against['limit']}", ""
             break
     words = found["what"].split(" ")

@@ -22,3 +22,9 @@ def count_phrase(shown: list[Finding], total: int) -> str:
         return f"none of {total} findings"
     whole = summary_line(shown)
     return f"{len(shown)} of {total} findings{whole[whole.index(':'):]}"
+
+
+def scope_label(label: str) -> str:
+    """Where the findings come from, as the summary ends: "this host", not the root's "this host (/)", which
+    read as the filesystem / beside a status line saying "only /tmp/x" (newuser19 #2)."""
+    return label.removesuffix(" (/)")

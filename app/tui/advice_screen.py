@@ -28,14 +28,16 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
+from ..base import units
 from ..core.advice.advise import NOT_MOUNTED, advise, load_advice_input
 from ..core.advice.saved_runs import beside_saved, mounted_now, saved_runs_input
 from ..core.bench.context import BenchContext
 from ..core.findings.finding import Finding
 from ..core.findings.order import MergedFinding, worst_first
 from ..core.runs.store import RunStore, RunStoreError
-from .advice_counts import count_phrase, shown_findings
+from .advice_counts import count_phrase, scope_label, shown_findings
 from .advice_rows import plan_rows, subject_lines, wrap_at_slashes, wrapped_title
+from .advice_runs import with_run_note
 from .cards import card_content
 from .fold_note import fold_note
 from .messages import HostLoadFailed
@@ -179,7 +181,7 @@ class AdviceScreen(Screen[None]):
             self.refresh_bindings()
         self.findings = [finding for row in self.all_rows for finding in _expanded(row, message.findings)]
         self.rows = self._filtered()
-        self._label = message.label
+        self._label = scope_label(message.label)
         self._say_summary()
         self.query_one("#advice-card", FindingCard).display = False
         self._widths = ()
@@ -198,8 +200,7 @@ class AdviceScreen(Screen[None]):
         narrow line shortens and drops whole phrases, never cuts one (newuser16 #4)."""
         narrowed = self.subject is not None or bool(self.filter_text)
         listed = self.rows if narrowed else self.all_rows
-        shown = shown_findings([_expanded(row, self.findings) for row in listed],
-                               self.covered if self.subject is not None else ())
+        shown = self._findings_of(listed)
         parts: list[Part] = [(count_phrase(shown, len(self.findings)), 0)]
         rows = f"{len(listed)} rows" if len(listed) < len(shown) else ""
         if any(row.finding.history for row in listed):  # CRIT rows may be last: said at every width, the
@@ -212,6 +213,12 @@ class AdviceScreen(Screen[None]):
             parts.append(((f"{rows}, worst first", rows), 2))
         parts.append((self._label, 1))
         return parts
+
+    def _findings_of(self, rows: list[MergedFinding]) -> list[Finding]:
+        """The findings `rows` stand for (narrowed to a subject, only that subject's): what the summary and
+        the status line count, so both count findings, never one findings and the other rows."""
+        return shown_findings([_expanded(row, self.findings) for row in rows],
+                              self.covered if self.subject is not None else ())
 
     def _say_summary(self) -> None:
         self.query_one("#advice-summary", SummaryLine).say(*self._summary_parts())
@@ -237,13 +244,14 @@ class AdviceScreen(Screen[None]):
         if below:  # rows below the fold: said, as TRIM says it
             parts.insert(0, (below, 0))
         if self.subject is not None and self.filter_text:  # one line names both, counted within the scope
-            kept = filter_note(self.filter_text, len(self.rows), len(self._in_scope()), "rows")
+            kept = filter_note(self.filter_text, len(self._findings_of(self.rows)),
+                               len(self._findings_of(self._in_scope())), "findings")
             parts.insert(0, (f"only {self.subject} · {kept.removesuffix(' · Esc clears')} · a: all", 0))
-        elif self.subject is not None:
-            shown = f"{len(self.rows)} of {len(self.all_rows)} rows"
-            parts.insert(0, (f"only {self.subject}: {shown} (a: all)", 0))  # the way back never drops
+        elif self.subject is not None:  # counted once, in the summary above, in findings (newuser19 #2)
+            parts.insert(0, (f"only {self.subject} (a: all)", 0))  # the way back never drops
         elif self.filter_text:
-            parts.insert(0, (filter_note(self.filter_text, len(self.rows), len(self.all_rows), "rows"), 0))
+            shown = len(self._findings_of(self.rows))
+            parts.insert(0, (filter_note(self.filter_text, shown, len(self.findings), "findings"), 0))
         self.query_one("#status", StatusLine).say(*parts)
 
     def _refilter(self) -> None:
@@ -268,10 +276,12 @@ class AdviceScreen(Screen[None]):
         text = self.filter_text.strip()
         if not text:
             return
-        scope = len(self._in_scope())
-        words = (f"filter: {text} within {self.subject} ({len(self.rows)} of {scope})",
-                 f"filter: {text} ({len(self.rows)} of {scope})") if self.subject else ()
-        self.query_one(FilterBar).counted(len(self.rows), scope, words)
+        shown, scope = len(self._findings_of(self.rows)), len(self._findings_of(self._in_scope()))
+        counts = f"{shown} of {scope} findings"  # findings, as the summary and the status line count
+        words = (f"filter: {text} within {self.subject} ({counts})", f"filter: {text} ({counts})",
+                 f"filter: {text} ({shown} of {scope})") if self.subject else \
+            (f"filter: {text} ({counts})", f"filter: {text} ({shown} of {scope})")
+        self.query_one(FilterBar).counted(shown, scope, words)
 
     def action_filter(self) -> None:
         self.query_one(FilterBar).open()
@@ -347,8 +357,8 @@ class AdviceScreen(Screen[None]):
         finding = self._finding_of(row)
         title = finding.title if self.subject is not None else row.title
         if finding.history and title.endswith(NOT_MOUNTED):
-            return HISTORY_MARK + figure_first(title.removesuffix(NOT_MOUNTED))
-        return figure_first(title)
+            return HISTORY_MARK + figure_first(title.removesuffix(NOT_MOUNTED), units.AT_LEAST)
+        return figure_first(title, units.AT_LEAST)  # the sign Benchmark and Runs say (newuser19)
 
     def _list_needs(self, whole: bool = False) -> int:
         """The list's width with every title and single subject whole (a merged list of subjects needs
@@ -502,7 +512,7 @@ class AdviceScreen(Screen[None]):
         self._header_lines = lines                                            # when its height changes
         card = self.query_one("#advice-card", FindingCard)
         card.display = True
-        card.show(replace(card_content(finding), id_shown=False))  # the pane's title names the id already
+        card.show(replace(card_content(with_run_note(finding)), id_shown=False))  # the pane's title: the id
 
     def selected(self) -> Finding | None:
         """The finding under the cursor."""

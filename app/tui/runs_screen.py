@@ -53,6 +53,10 @@ SAVED_CELLS = 16
 SHORT_SAVED_CELLS = 11
 """The save time without its year ("11-25 23:36") in a table narrower than SHORT_SAVED_BELOW."""
 SHORT_SAVED_BELOW = 100
+FULL_SAVED_FROM = 160
+"""From this table width the save time has its year ("2026-11-26 21:58"); narrower, this year's runs go
+without it: one format per width, whatever the list holds (newuser19 #8: a filter that left targets whole
+turned `11-26 21:58` into `2026-11-26 21:58`)."""
 CELL_PADDING = 2
 COLUMNS = 6
 """The list's columns: pick mark, saved, id, kind, target, result (kind only where the runs differ in it)."""
@@ -177,9 +181,14 @@ def one_kind(runs: list[SavedRun]) -> str | None:
     return kinds.pop() if len(kinds) == 1 else None
 
 
+KIND_HEADINGS = {"wal": "WAL"}
+"""A kind as the result column's heading names it: "WAL result", where "wal result" read as a column called
+"wal result" (newuser19 #8); a kind not here is named as it is ("compaction result")."""
+
+
 def result_label(kind: str | None, width: int) -> str:
-    """The result column's header: "wal result" where every run is one kind and it fits, else "result"."""
-    label = f"{kind} result" if kind else "result"
+    """The result column's header: "WAL result" where every run is one kind and it fits, else "result"."""
+    label = f"{KIND_HEADINGS.get(kind, kind)} result" if kind else "result"
     return label if cell_len(label) <= width else "result"
 
 
@@ -436,13 +445,11 @@ class RunsScreen(Screen[None]):
         width = table.size.width or self.app.size.width
         if width < SHORT_SAVED_BELOW:
             return self._narrow_widths(width)
-        widths = self._widths_with(width, SAVED_CELLS)
         year = dt.datetime.now(dt.timezone.utc).year
-        cut = any(cell_len(target_forms(run, False)[0]) > widths[3] for run in self._shown_targets())
-        this_year = all(run.saved_at.astimezone(dt.timezone.utc).year == year for run in self.runs)
-        if cut and this_year:  # this year's runs: the year goes before the target is cut (newuser14 at 120)
-            return self._widths_with(width, SHORT_SAVED_CELLS)
-        return widths
+        this_year = all(run.saved_at.astimezone(dt.timezone.utc).year == year for run in self.all_runs)
+        if width < FULL_SAVED_FROM and this_year:  # the year goes before a target is cut (newuser14 at 120),
+            return self._widths_with(width, SHORT_SAVED_CELLS)  # by width only, every run of the folder
+        return self._widths_with(width, SAVED_CELLS)
 
     def _narrow_widths(self, width: int) -> tuple[int, int, int, int, int]:
         """The widths under SHORT_SAVED_BELOW: the save time without its year, or no saved column at all

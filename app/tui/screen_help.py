@@ -144,7 +144,7 @@ RUNS_HELP = ScreenHelp(
            " move, g/G go to the first/last run, Space or Enter picks two to compare, / filters; PgDn/PgUp"
            " scroll the run's details or the comparison when they run below the fold. Where every run "
            "listed is of one kind, the kind column gives its room to the others and the result's header "
-           "names the kind (wal result); in a narrow terminal, runs of several kinds give the save time's "
+           "names the kind (WAL result); in a narrow terminal, runs of several kinds give the save time's "
            "column to their verdicts' limits (the status line says it is hidden, the details give the "
            "time)."),
     words=(("PASS", "bold green", "the figure is under the workload's limit (e.g. etcd's p99 < 10 ms)"),

@@ -50,13 +50,37 @@ BESIDE_MIN_CELLS = 160
 """From this width of the details pane the fix cards go beside the layers (newuser17 #15: at 200x60 a card
 200 cells wide held 120-cell lines), each side wide enough for a card or the layers whole."""
 VERDICT_SHARE = (0.4, 0.6)
-"""Beside the cards, the verdict text takes what its layers need, within these shares of the pane."""
+"""Where neither side can be whole beside the other, the verdict takes what its layers need within these
+shares of the pane."""
+CARD_FRAME_CELLS = 4
+"""A fix card's border and padding."""
+CARDS_GAP_CELLS = 2
+"""The gap left of the cards (#trim-details.-beside #trim-findings)."""
+CARD_LEAST_CELLS = 60
+"""The cards are never narrower than this (their prose wraps; their commands stay whole)."""
 
 
-def verdict_width(verdict: TrimVerdict, room: int) -> int:
-    """The verdict text's width beside the cards: its layer lines' (names whole where they can be) within
-    VERDICT_SHARE of `room`."""
+def cards_need(verdict: TrimVerdict) -> int:
+    """The cells the fix cards need beside the verdict, their gap included: each command and check whole
+    (indented; a trailing comment may wrap), each card's header, the frame; at least CARD_LEAST_CELLS."""
+    lines = [line.split("  #")[0].rstrip() for finding in verdict.findings
+             for line in (*finding.fix, *finding.verify) if not line.lstrip().startswith("#")]
+    headers = [f"  {finding.severity.value.upper()}  {finding.id}" for finding in verdict.findings]
+    card = max(CARD_LEAST_CELLS, *(cell_len(line) + 2 + CARD_FRAME_CELLS for line in [*lines, *headers]))
+    return card + CARDS_GAP_CELLS
+
+
+def verdict_width(verdict: TrimVerdict, facts: TrimFacts, room: int) -> int:
+    """The verdict text's width beside the cards, sized from both contents (newuser19 #9: at 200x60 the
+    verdict wrapped at ~80 cells beside a 116-cell card with blank cells): every line whole where the cards
+    keep what they need (cards_need), else what the cards leave (the summary wraps first), never under
+    VERDICT_SHARE's least; where the cards need more than its most (a command with a 130-character path
+    wraps anyway), the layers' width within VERDICT_SHARE of `room`."""
     least, most = (int(room * share) for share in VERDICT_SHARE)
+    cards = cards_need(verdict)
+    if cards <= most:
+        whole = max(cell_len(line) for line in verdict_text(verdict, facts).plain.splitlines())
+        return max(least, min(whole, room - cards))
     layers = max(cell_len(line) for line in layer_lines(verdict, most).plain.splitlines())
     return max(least, min(layers, most))
 
@@ -414,7 +438,7 @@ class TrimScreen(SnapshotScreen):
         region = pane.scrollable_content_region.width or self.app.size.width - DETAILS_FRAME_CELLS
         beside = region >= BESIDE_MIN_CELLS and bool(verdict.findings)
         pane.set_class(beside, "-beside")
-        width = verdict_width(verdict, region) if beside else region
+        width = verdict_width(verdict, self.facts, region) if beside else region
         widget = self.query_one("#trim-verdict", Static)
         widget.styles.width = width if beside else None
         widget.update(verdict_text(verdict, self.facts, width))

@@ -56,7 +56,7 @@ class ServiceRules(Step):
         text.append("TRIM schedule against the busy hours, filesystem options (atime, barriers, btrfs "
                     "compression and autodefrag), read-ahead, alignment, RAID geometry, the Ceph RocksDB "
                     "build.\n\n", style="dim")
-        text.append_text(findings_text(findings))
+        text.append_text(findings_text(findings, verdict=False))
         return StepView(text)
 
 

@@ -226,8 +226,7 @@ class Benchmark(Action):
         _, note = self._params(ctx)
         text = Text.assemble((f"{self.title} in {visible(self._directory(ctx))}\n", "bold"))
         text.append(f"This is {note}. It writes only in a scratch directory it creates there and always "
-                    "removes; the run is saved (screen 5).\n\n")
-        text.append("Start (s) runs it; Skip (n) goes on without it.", style="dim")
+                    "removes; the run is saved (screen 5).")
         return StepView(text)
 
     def run(self, ctx: GuideContext, say: Say) -> Text:
@@ -305,8 +304,9 @@ def first_command(fix: tuple[str, ...]) -> str | None:
                 fix[0] if fix else None)
 
 
-def findings_text(findings: list[Finding], limit: int = 8) -> Text:
-    """The findings as lines: severity, id and title; the rest counted."""
+def findings_text(findings: list[Finding], limit: int = 8, verdict: bool = True) -> Text:
+    """The findings as lines: severity, id and title; the rest counted; the verdict page names its Findings
+    button and key and its Save report button, a page before it only where they are (newuser19 #6)."""
     if not findings:
         return Text("No finding about this stack.\n", style="green")
     counts: dict[str, int] = {}
@@ -322,6 +322,10 @@ def findings_text(findings: list[Finding], limit: int = 8) -> Text:
             text.append(f"      fix: {visible(command)}\n", style="cyan")
     if len(findings) > limit:
         text.append(f"  … and {len(findings) - limit} more\n", style="dim")
+    if not verdict:
+        text.append("Counted as the Advice screen (4) counts them, saved benchmark runs included. The last "
+                    "step opens them with evidence, fix commands, risk and how to verify.", style="dim")
+        return text
     text.append("Counted as the Advice screen (4) counts them, saved benchmark runs included. Findings (f) "
                 "opens them with evidence, fix commands, risk and how to verify; Save report writes them "
                 "for a ticket.", style="dim")

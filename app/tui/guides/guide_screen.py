@@ -60,6 +60,12 @@ def progress_line(guide: Guide, index: int, total: int, title: str) -> Text:
     return text
 
 
+def run_keys_line(ran: bool) -> str:
+    """The line under a runnable step's text naming its keys as the buttons and footer name them."""
+    return "Run again (s) runs it once more; Next (n) goes on." if ran else \
+        "Start (s) runs it; Skip (n) goes on without it."
+
+
 class GuideScreen(SnapshotScreen):
     """One walkthrough: a question or step per page, Back/Next, a verdict with findings and a report."""
 
@@ -68,9 +74,11 @@ class GuideScreen(SnapshotScreen):
     """The name the title row lights before the walkthrough's title."""
     BINDINGS = [
         Binding("n", "next", "Next", tooltip="Answer and go to the next step (Enter in a list does too)."),
+        Binding("n", "skip", "Skip", tooltip="Go on without running this step (as the Skip button)."),
         Binding("b", "back", "Back", tooltip="The previous step (answers and results are kept)."),
         Binding("s", "start", "Start",
                 tooltip="Run this step (a short benchmark, trim now, a monitor reading)."),
+        Binding("s", "run_again", "Run again", tooltip="Run this step again (as the Run again button)."),
         Binding("f", "findings", "Findings", tooltip="Open the findings behind the verdict (Advice screen)."),
         Binding("escape", "leave", "Leave",
                 tooltip="Leave the walkthrough (g or the palette brings it back)."),
@@ -92,6 +100,7 @@ class GuideScreen(SnapshotScreen):
         yield Static("", id="guide-progress")
         with VerticalScroll(id="guide-body"):
             yield WrappedText("", id="guide-text")
+            yield Static("", id="guide-keys")
             yield KeyedOptionList(id="guide-choices")
             yield TextField(id="guide-typed")
             yield Static("", id="guide-error")
@@ -176,33 +185,43 @@ class GuideScreen(SnapshotScreen):
             typed.focus()
         self._refresh_buttons()
 
+    def _runnable(self) -> bool:
+        """Whether this step runs something here (a Start button and key)."""
+        return self.step.kind is StepKind.RUN and self.step.skip_reason(self.ctx) is None
+
     def _refresh_buttons(self) -> None:
-        step, last = self.step, self.index == len(self.steps) - 1
-        runnable = step.kind is StepKind.RUN and step.skip_reason(self.ctx) is None
+        """The buttons, the keys in the footer and the key line under a runnable step's text, all named
+        alike: Start/Run again (s), Skip/Next (n) (newuser19 #6: a `Run again` button over `s Start`)."""
+        last, runnable, ran = self.index == len(self.steps) - 1, self._runnable(), self.index in self.ran
         self.query_one("#guide-back", Button).disabled = self.index == 0 or self.busy
         start = self.query_one("#guide-start", Button)
         start.display = runnable
         start.disabled = self.busy
-        start.label = "Run again" if self.index in self.ran else "Start"
+        start.label = "Run again" if ran else "Start"
         nxt = self.query_one("#guide-next", Button)
         nxt.display = not last
         nxt.disabled = self.busy
-        nxt.label = "Skip ▶" if runnable and self.index not in self.ran else "Next ▶"
+        nxt.label = "Skip ▶" if runnable and not ran else "Next ▶"
         for name in ("findings", "report"):
             self.query_one(f"#guide-{name}", Button).display = last
+        keys = self.query_one("#guide-keys", Static)
+        keys.display = runnable and not last
+        keys.update(Text(run_keys_line(ran), style="dim"))
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Keys only where they make sense: Start on a runnable step, Findings on the verdict."""
-        step = self.step
-        if action == "start":
-            return step.kind is StepKind.RUN and step.skip_reason(self.ctx) is None and not self.busy
+        """Keys only where they make sense, named as the buttons are: Start before a run and Run again
+        after it, Skip on a runnable step not run yet and Next elsewhere, Findings on the verdict."""
+        step, ran = self.step, self.index in self.ran
+        if action in ("start", "run_again"):
+            return self._runnable() and not self.busy and ran is (action == "run_again")
         if action == "findings":
             return step.kind is StepKind.VERDICT
         if action == "back":
             return self.index > 0 and not self.busy
-        if action == "next":
-            return self.index < len(self.steps) - 1 and not self.busy
+        if action in ("next", "skip"):
+            skipping = self._runnable() and not ran
+            return self.index < len(self.steps) - 1 and not self.busy and skipping is (action == "skip")
         return True
 
     @on(Button.Pressed, "#guide-next")
@@ -227,6 +246,10 @@ class GuideScreen(SnapshotScreen):
             self.ctx.answers[step.title] = value
         self.enter(self.index + 1)
 
+    def action_skip(self) -> None:
+        """n on a step not run yet: on without running it (the Skip button)."""
+        self.action_next()
+
     @on(Button.Pressed, "#guide-back")
     def action_back(self) -> None:
         if self.index > 0 and not self.busy:
@@ -245,6 +268,10 @@ class GuideScreen(SnapshotScreen):
         self.query_one("#guide-result", Static).update(Text("starting…", style="dim"))
         self._refresh_buttons()
         self.run_step(self.index)
+
+    def action_run_again(self) -> None:
+        """s after a run: the step once more (the Run again button)."""
+        self.action_start()
 
     @work(thread=True, exclusive=True, group="guide-run", exit_on_error=False, description="run a guide step")
     def run_step(self, index: int) -> None:

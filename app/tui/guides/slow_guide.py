@@ -72,7 +72,7 @@ class WatchIo(Action):
 
     def view(self, ctx: GuideContext) -> StepView:
         text = Text.assemble(("Watch the I/O for a few seconds\n", "bold"))
-        text.append(f"Start takes {ctx.sizes.monitor_ticks} one-second readings of every device and process "
+        text.append(f"It takes {ctx.sizes.monitor_ticks} one-second readings of every device and process "
                     "(read-only), like the Monitor screen (6), which keeps watching.")
         return StepView(text)
 
@@ -147,7 +147,7 @@ class StackFindings(Step):
         mounted = chosen_mount(ctx)
         text = stack_text(ctx, mounted)
         text.append("\n\n")
-        text.append_text(findings_text(stack_findings(ctx, mounted)))
+        text.append_text(findings_text(stack_findings(ctx, mounted), verdict=False))
         return StepView(text)
 
 

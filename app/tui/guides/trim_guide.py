@@ -60,7 +60,7 @@ class TrimSchedule(Step):
         text.append(f"  source      {visible(schedule.source)}\n", style="dim")
         text.append(f"\nfstrim.timer: {visible(facts.timer.state)}; discard mount mode: "
                     f"{visible(verdict.mode.text)}\n")
-        text.append("Busy hours can be checked against the schedule on the TRIM screen (2, key p).",
+        text.append("The TRIM screen (2) checks this schedule against your busy hours.",
                     style="dim")
         return StepView(text)
 
@@ -78,9 +78,8 @@ class TrimNow(DialogAction):
     def view(self, ctx: GuideContext) -> StepView:
         point = chosen_mount(ctx).mount.mountpoint
         text = Text.assemble((f"Trim {visible(point)} now?\n", "bold"))
-        text.append("Start asks for confirmation with the exact command and its risk, then runs fstrim and "
-                    "shows the bytes it reported and the discards each disk completed meanwhile. "
-                    "Skip goes on without trimming.")
+        text.append("It asks for confirmation with the exact command and its risk, then runs fstrim and "
+                    "shows the bytes it reported and the discards each disk completed meanwhile.")
         return StepView(text)
 
     def start(self, screen: StepHost) -> None:
