@@ -66,10 +66,23 @@ def _screen_lines(app: DiskDoctorApp) -> list[str]:
     return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
+def one_folder_started(head: str, tail: str, path: str) -> bool:
+    """Whether "HEAD…TAIL" is `path` with one folder left out but its start (8 cells or more) shown:
+    "/tmp/lead-a-rather-long…/ext4mnt"."""
+    before, _, started = head.rpartition("/")
+    if not (before or head.startswith("/")) or not tail.startswith("/") or len(started) < 8:
+        return False
+    folder = path[len(before) + 1:len(path) - len(tail)]
+    return (path.startswith(before + "/") and path.endswith(tail) and "/" not in folder
+            and folder.startswith(started) and len(folder) > len(started))
+
+
 def _cut_at_slash(cut: str, path: str) -> bool:
-    """Whether `cut` is `path` cut by the rule: whole folders, "…/", the last component(s) whole, or
-    "…/" and the last component cut once in its middle."""
+    """Whether `cut` is `path` cut by the rule: whole folders, "…/", the last component(s) whole (one folder
+    left out may show its start), or "…/" and the last component cut once in its middle."""
     head, _, tail = cut.partition("…")
+    if one_folder_started(head, tail, path):
+        return True
     if (head and not (head.endswith("/") and path.startswith(head))) or not tail.startswith("/"):
         return False
     if path.endswith(tail):

@@ -39,12 +39,18 @@ LEAST_LAST_CELLS = 5
 middle."""
 
 
+LEAST_FOLDER_START = 8
+"""Cells a dropped folder's start must get to be shown before the "…" (fewer, as "/v…/newuser12", say less
+than the folder left out whole)."""
+
+
 def path_ellipsis(path: str, width: int) -> str:
     """`path` cut at its "/" boundaries to `width` cells with one ellipsis in the middle: its last component
     (the place's own name) whole, then as many folders from the start as fit, then from the end
-    ("/srv/postgresql/16/…/pg_wal_archive", else "…/pg_wal_archive"); never a folder cut inside its name
-    ("/v…/newuser12" and "…/volume…/mount" said less). A last component too long for the width is cut in its
-    middle after "…/" ("…/pg_wal_ar…recovery"), as `fit_path` does; too narrow even for that, the path is."""
+    ("/srv/postgresql/16/…/pg_wal_archive", else "…/pg_wal_archive"); where one folder alone is left out, its
+    start shows if at least `LEAST_FOLDER_START` cells of it fit ("/tmp/lead-a-rather-long…/ext4mnt", not
+    "/tmp/…/ext4mnt" in a wide column; "/v…/newuser12" said less). A last component too long for the width
+    is cut in its middle after "…/" ("…/pg_wal_ar…recovery"), as `fit_path` does; narrower, the path is."""
     if width <= 0 or cell_len(path) <= width or cell_len(path) != len(path):
         return middle_ellipsis(path, width)
     parts = path.rstrip("/").split("/")
@@ -67,7 +73,11 @@ def path_ellipsis(path: str, width: int) -> str:
         head, start = [*head, inner[start]], start + 1
     while end > start and drawn(head, [inner[end - 1], *tail]) <= width:
         tail, end = [inner[end - 1], *tail], end - 1
-    return ("/".join(head) + "/" if head else "") + ELLIPSIS + "/" + "/".join(tail)
+    slack = width - drawn(head, tail)
+    shown = "/".join(head) + "/" if head else ""
+    if end - start == 1 and slack >= LEAST_FOLDER_START and len(inner[start]) > slack:
+        shown += inner[start][:slack]  # one long folder left out: its start ("/tmp/lead-a-rather-long…/x")
+    return shown + ELLIPSIS + "/" + "/".join(tail)
 
 
 @lru_cache(maxsize=8192)  # drawn again on every repaint of a row; a column's paths rarely change

@@ -125,7 +125,7 @@ def _fits(parts: list[tuple[str, int]], shown: set[int], width: int) -> bool:
 def shown_parts(heads: list[list[tuple[str, int]]], width: int) -> set[int]:
     """The parts between figure and tags (the limit, an aside) the column shows: each on every row or on
     none, so that rows never differ in what they leave out ("INCONCLUSIVE p99 7.03 ms" without its limit
-    beside "FAIL p99 16.5 ms >= 10 ms", or "PASS p99 3.42 ms [not durable]" beside "PASS p99 8.55 ms < 10
+    beside "FAIL p99 16.5 ms ≥ 10 ms", or "PASS p99 3.42 ms [not durable]" beside "PASS p99 8.55 ms < 10
     ms" did); a row whose part is left out ends in " …" (fit_result)."""
     shown: set[int] = set()
     limited = [parts for parts in heads if any(k == LIMIT and t for t, k in parts)]
@@ -454,7 +454,7 @@ class RunsScreen(Screen[None]):
     def _narrow_widths(self, width: int) -> tuple[int, int, int, int, int]:
         """The widths under SHORT_SAVED_BELOW: the save time without its year, or no saved column at all
         where the table would scroll sideways with it, or where runs of several kinds would lose their
-        limits with it (at 80: "FAIL p99 116 ms …" for "FAIL p99 116 ms >= 20 ms"; each kind is judged
+        limits with it (at 80: "FAIL p99 116 ms …" for "FAIL p99 116 ms ≥ 20 ms"; each kind is judged
         against its own limit, so there the limit says more than the time); the status line then says the
         column is hidden, and each run's details give its save time."""
         widths = self._widths_with(width, SHORT_SAVED_CELLS)

@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from diskdoctor.app.base.units import format_latency
+from diskdoctor.app.base.units import AT_LEAST, format_latency
 from diskdoctor.app.core.bench.wal import ETCD_THRESHOLD_MS
 from diskdoctor.app.core.bench.watch import OTHER_CLASS, files_text
 from diskdoctor.probes.host_text import visible
@@ -239,7 +239,7 @@ class WatchScreen(Screen[None]):
     @staticmethod
     def _verdict_text(verdict: dict[str, Any]) -> str:
         word = "PASS" if verdict.get("pass") else "FAIL"
-        sign = "<" if verdict.get("pass") else ">="
+        sign = "<" if verdict.get("pass") else AT_LEAST
         value = format_latency(float(verdict.get("value_ms") or 0) * 1e6)
         return visible(f"{word} {verdict.get('metric')} {value} {sign} {verdict.get('threshold_ms'):g} ms: "
                        f"{verdict.get('source')}")
