@@ -299,9 +299,9 @@ class MonitorScreen(Screen[None]):
         self._bare_name_cells = NAME_CELLS
         """The longest device name alone: sorted, the device column gives way to figures down to it."""
         self._heading_cells = 0
+        """The longest filesystem title (sorted too): under the table, the details pane gets its width."""
         self._heading_pane = 0
         """The width the shown heading was fitted to (0: none fitted): a layout that changes it redraws."""
-        """The longest filesystem title (sorted too): under the table, the details pane gets its width."""
         self.hidden_columns: list[str] = []
         """Headings of the columns left out for want of width (said on the status line)."""
         self._fitted_width = 0
