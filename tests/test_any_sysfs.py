@@ -31,10 +31,16 @@ def fixture_devices(root: Path) -> set[str]:
     return names
 
 
+def attached_loops() -> set[str]:
+    """Loop devices attached on this host now: lsblk --sysroot asks the live kernel about a loop device of
+    that name (and leaves the root's out), so both trees are compared without them."""
+    return {backing.parent.parent.name for backing in Path("/sys/block").glob("loop*/loop/backing_file")}
+
+
 def lsblk_tree(root: Path) -> list[dict]:  # type: ignore[type-arg]
     """lsblk's own forest for `root`, reduced to the columns both tools share. lsblk asks the live kernel
     about loop devices as well, so a loop device attached on this host at that moment is left out."""
-    known = fixture_devices(root)
+    known = fixture_devices(root) - attached_loops()
     done = subprocess.run(["lsblk", "--sysroot", str(root), "-J", "-b", "-o", LSBLK_COLUMNS],
                           capture_output=True, text=True, check=True)
 
@@ -57,7 +63,8 @@ def our_tree(root: Path) -> list[dict]:  # type: ignore[type-arg]
                 "disc_max": node["discard"]["max_bytes"],
                 "children": [shape(child) for child in node["children"]]}
 
-    return [shape(node) for node in json.loads(result.out)["devices"]]
+    attached = attached_loops()
+    return [shape(node) for node in json.loads(result.out)["devices"] if node["kname"] not in attached]
 
 
 def sys_only(fixture: str, dest: Path) -> Path:
