@@ -10,6 +10,7 @@ import pytest
 from conftest import fixture_root
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.app.tui.report_dialog import ReportDialog
+from diskdoctor.widgets.fit_text import path_ellipsis
 from support.report_support import report_written
 from support.wal_support import read_only_tmpfs
 from test_tui_layout import settle
@@ -81,11 +82,12 @@ async def test_a_bad_path_gets_one_clear_line_in_the_dialog(tmp_path: Path) -> N
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.md", "notes.txt", "ro"]
 
 
-async def test_at_80_the_name_field_shows_the_start_of_a_long_name_and_typing_replaces_it(
+async def test_at_80_the_name_field_shows_a_long_name_cut_at_its_folders_and_typing_replaces_it(
         tmp_path: Path, private_state_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """newuser15 at 80x24: the field opened on `kdoctor/reports/diskdoctor-host-…` (the end of the proposed
-    path, its start cut mid-word); it shows the path from its start, and the first key typed still
-    replaces the whole proposed name."""
+    path, its start cut mid-word); newuser20 #11: shown from its start, the `.html` that picks the format
+    was past the field's end. It shows the path from its start, cut at its folders by the one path rule,
+    its file name and extension whole; the value stays whole, and the first key typed still replaces it."""
     from test_list_layout import screen_lines
 
     monkeypatch.chdir(tmp_path)
@@ -98,7 +100,9 @@ async def test_at_80_the_name_field_shows_the_start_of_a_long_name_and_typing_re
         assert len(proposed) > field.scrollable_content_region.width  # the case: too long for the field
         row = screen_lines(app)[field.region.y + 1]
         shown = row[field.content_region.x:field.content_region.right].strip()
-        assert shown and proposed.startswith(shown), (shown, proposed)
+        width = field.scrollable_content_region.width
+        assert shown == path_ellipsis(proposed, width), (shown, proposed)
+        assert shown.startswith("/") and shown.endswith(os.path.basename(proposed)), shown
         assert field.cursor_position == 0 and field.selected_text == proposed
         await pilot.press(*"r.md")
         assert field.value == "r.md"

@@ -587,6 +587,18 @@ class StackTree(Tree[StackRow]):
         node = self.cursor_node
         return node.data.key if node is not None and node.data is not None else None
 
+    def shows(self, path_keys: list[str]) -> bool:
+        """Whether the row at the end of `path_keys` (top-level key first) is in the tree (a filter may
+        have left it out)."""
+        node: TreeNode[StackRow] = self.root
+        for key in path_keys:
+            self._ensure_loaded(node)  # the root has nothing to load
+            child = next((c for c in node.children if c.data is not None and c.data.key == key), None)
+            if child is None:
+                return False
+            node = child
+        return bool(path_keys)
+
     def reveal(self, path_keys: list[str]) -> bool:
         """Open rows along `path_keys` (top-level key first) and highlight the last one found."""
         node: TreeNode[StackRow] = self.root

@@ -10,12 +10,15 @@ from typing import Any
 
 from diskdoctor.probes.host_text import visible
 from diskdoctor.probes.root import Root
+from diskdoctor.widgets.fit_text import path_ellipsis
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
+from textual.strip import Strip
 from textual.widgets import Button, Input, Static
 from textual.widgets.input import Selection
 
@@ -41,7 +44,25 @@ def default_report_name(hostname: str | None, now: dt.datetime, folder: str | No
 class NameField(Input):
     """The report's name: focused, all of it selected (typing replaces it), and, when it is wider than the
     field, shown from its start with the cursor there (at 80 columns the field showed
-    `kdoctor/reports/diskdoctor-…`, a name starting mid-word); End goes to its end."""
+    `kdoctor/reports/diskdoctor-…`, a name starting mid-word); End goes to its end. While the whole name is
+    selected (or the field is not focused), a name too wide is shown cut at its folders by the one path
+    rule, its file name and the extension that picks the format whole (newuser20 #11: the `.html` was past
+    the field's end); the value stays whole, and editing shows it as typed."""
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        selected = self.has_focus and sorted(self.selection) == [0, len(self.value)]
+        if y != 0 or not self.value or width <= 0 or cell_len(self.value) <= width or (
+                self.has_focus and not selected):
+            return super().render_line(y)
+        shown = Text(path_ellipsis(self.value, width), no_wrap=True, overflow="ignore", end="")
+        if selected:
+            shown.stylize(self.get_component_rich_style("input--selection"))
+            if self._cursor_visible:
+                shown.stylize(self.get_component_rich_style("input--cursor"), 0, 1)
+        options = self.app.console_options.update_width(width + 1)
+        strip = Strip(list(self.app.console.render(shown, options))).extend_cell_length(width + 1)
+        return strip.crop(0, width + 1).apply_style(self.rich_style)
 
     def _on_focus(self, event: events.Focus) -> None:
         super()._on_focus(event)

@@ -6,6 +6,9 @@ from dataclasses import dataclass
 
 from textual.app import App
 
+SCREEN_NAMES = {"stack": "Stack", "trim": "TRIM", "monitor": "Monitor", "runs": "Runs", "bench": "Benchmark"}
+"""A screen's name as its tab says it, by the `by` of a selection it made."""
+
 
 @dataclass(frozen=True)
 class Selection:

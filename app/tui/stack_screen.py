@@ -29,7 +29,7 @@ from textual.worker import get_current_worker
 from ..core.trim.order import worst_first
 from .host_snapshot import HostSnapshot, SnapshotScreen
 from .screen_help import STACK_HELP
-from .selection import choose, chosen, look
+from .selection import SCREEN_NAMES, Selection, choose, chosen, look
 from .stack_status import StackStatus
 from .stack_view import DISKS_UP, MOUNTS_DOWN, StackView, detail_groups, trim_group
 
@@ -99,6 +99,8 @@ class StackScreen(SnapshotScreen):
         """The TRIM screen's verdict line by the kernel name of a device a filesystem is mounted on."""
         self._placed: str | None = None
         """The row this screen put the cursor on itself (not the user's choice)."""
+        self._hidden_selection: tuple[Selection, str] | None = None
+        """The selection made on another screen that the filter (its text kept) hid on arrival."""
         self._watcher: HotplugWatcher | None = None
         self.hotplug_note = ""
         self._hotplug_timer: Timer | None = None
@@ -176,7 +178,11 @@ class StackScreen(SnapshotScreen):
             kname = mounted.kname if mounted else None
         key = self.view.key_for(kname) if kname else None
         tree = self.query_one(StackTree)
-        if key and (tree.cursor_node is None or tree.cursor_key() != key):
+        if key and not tree.shows(StackView.ancestor_keys(key)):  # a kept filter hides it: only looked at
+            self._placed = tree.cursor_key()
+            self._hidden_selection = (selection, self.filter_text)
+            self._say_status()
+        elif key and (tree.cursor_node is None or tree.cursor_key() != key):
             tree.reveal(StackView.ancestor_keys(key))
             self._placed = key
 
@@ -347,7 +353,7 @@ class StackScreen(SnapshotScreen):
         if self.host.warnings:
             return [*self._filter_part(), *((warning, 0) for warning in self.host.warnings)]
         return [("no block devices" if not self.host.devices else "", 0), *self._filter_part(),
-                *self._hidden_part(), ("F1 help", 3)]
+                *self._selection_hidden_part(), *self._hidden_part(), ("F1 help", 3)]
 
     def _filter_words(self) -> tuple[str, str]:
         """What a `/` filter keeps, the rows that match apart from those kept for their stacks (as k9s and
@@ -371,6 +377,20 @@ class StackScreen(SnapshotScreen):
         if not whole or not isinstance(self.focused, FilterBar):
             return []
         return [((f"{whole} · Esc clears", whole, said), 1)]
+
+    def _selection_hidden_part(self) -> list[Part]:
+        """While the filter that hid the selection made on another screen is kept and nothing else was
+        chosen: say so, as the cursor's row is not the selection ("/lab/raid1 (chosen on TRIM) is hidden
+        by the filter", short "/lab/raid1 hidden by the filter")."""
+        if self._hidden_selection is None:
+            return []
+        selection, text = self._hidden_selection
+        if chosen(self.app) is not selection or self.filter_text != text or not selection.subject:
+            return []
+        by = SCREEN_NAMES.get(selection.by, selection.by)
+        subject = selection.subject
+        return [((f"{subject} (chosen on {by}) is hidden by the filter",
+                  f"{subject} hidden by the filter"), 1)]
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         """The filter line lost the focus (Enter, Esc): the status line without the filter's words."""
@@ -403,7 +423,8 @@ class StackScreen(SnapshotScreen):
         filesystem is mounted on), the host's warnings, the help key."""
         assert self.host is not None
         group = trim_group(self.host, kname, self.trim_summaries.get(kname))
-        self.query_one(StatusLine).say((group.rows[0].value, 0), *self._filter_part(), *self.host_warnings(),
+        self.query_one(StatusLine).say((group.rows[0].value, 0), *self._filter_part(),
+                                       *self._selection_hidden_part(), *self.host_warnings(),
                                        *self._hidden_part(), ("F1 help", 3))
 
     def _show_trim_of_cursor(self) -> None:

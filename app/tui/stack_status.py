@@ -62,8 +62,10 @@ def keep_note(parts: tuple[Part, ...], note: str, width: int) -> str:
     that fit beside the whole verdict, else in their short forms with the verdict cut at its end
     (newuser12 saw typing a filter at 80 drop the note), the help key last."""
     line = fit_parts(parts, width)
-    if not note or not parts:
+    if not parts:
         return line
+    if not note:
+        return _keep_statements(parts, line, width)
     first, rest = parts[0], parts[1:]
     hidden = next((part for part in rest if isinstance(part[0], tuple) and part[0][-1] == note), None)
     if hidden is None:
@@ -82,6 +84,21 @@ def keep_note(parts: tuple[Part, ...], note: str, width: int) -> str:
     if verdict and room >= LEAST_CUT:
         return fit_parts([(clause_cut(verdict, room), 0), (shortest, 0), *warnings, *helps], width)
     return fit_parts([(_together(together, _forms(hidden), width), 0), *warnings, *helps], width)
+
+
+def _keep_statements(parts: tuple[Part, ...], line: str, width: int) -> str:
+    """`line` without a hidden-columns note: a statement (priority 1: the typed filter's, the hidden
+    selection's) the long verdict pushed off is kept in its short form, the verdict cut to the rest."""
+    statements = [part for part in parts[1:] if part[1] <= 1 and part_text(part)]
+    if all(_forms(part)[-1] in line for part in statements):
+        return line
+    shortest = SEPARATOR.join(_forms(part)[-1] for part in statements)
+    room = width - cell_len(shortest + SEPARATOR)
+    if room < LEAST_CUT:
+        return line
+    warnings = [part for part in parts[1:] if part[1] == 2 and part_text(part)]  # the host's: where room
+    helps = [(text, 4) for text, priority in parts[1:] if priority > 2]
+    return fit_parts([(clause_cut(part_text(parts[0]), room), 0), (shortest, 0), *warnings, *helps], width)
 
 
 def _forms(part: Part) -> tuple[str, ...]:
