@@ -39,8 +39,8 @@ from .trim_layers import layer_lines
 
 COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Warnings")
 SHORT_COLUMNS = (*COLUMNS[:-1], "Warn")
-"""The headings where a mountpoint would be cut: `Warn` gives its 4 cells to the path (newuser18 saw
-`…/newuser18-ext4mnt` cut by 2 characters at 80 beside an 8-cell column holding `1`)."""
+"""The headings where `Warn`'s 4 cells make a mountpoint whole (newuser18 saw `…/newuser18-ext4mnt` cut by
+2 characters at 80 beside an 8-cell column holding `1`); see headings_and_room."""
 MIN_MOUNTPOINT_CELLS = 16
 MARKERS = ("← blocks discard", "← no discard support")
 """A layer's marker (layer_marker) reads whole on one line."""
@@ -68,6 +68,23 @@ def cards_need(verdict: TrimVerdict) -> int:
     headers = [f"  {finding.severity.value.upper()}  {finding.id}" for finding in verdict.findings]
     card = max(CARD_LEAST_CELLS, *(cell_len(line) + 2 + CARD_FRAME_CELLS for line in [*lines, *headers]))
     return card + CARDS_GAP_CELLS
+
+
+def headings_and_room(rows: list[tuple[str, ...]], width: int) -> tuple[tuple[str, ...], int]:
+    """The table's headings and its mountpoint column's cells in `width`: `Warn` only where it makes every
+    mountpoint whole, or where `Warnings` would leave a mountpoint under MIN_MOUNTPOINT_CELLS; where a
+    mountpoint is cut anyway the heading stays whole and the path gives the cells (newuser20 #3)."""
+    longest = max((cell_len(row[0]) for row in rows), default=0)
+
+    def room(labels: tuple[str, ...]) -> int:
+        others = sum(max([len(labels[i]), *(cell_len(row[i]) for row in rows)]) + 2
+                     for i in range(1, len(labels)))
+        return width - others - 3
+
+    whole, short = room(COLUMNS), room(SHORT_COLUMNS)
+    if whole >= longest or (short < longest and whole >= MIN_MOUNTPOINT_CELLS):
+        return COLUMNS, max(whole, MIN_MOUNTPOINT_CELLS)
+    return SHORT_COLUMNS, max(short, MIN_MOUNTPOINT_CELLS)
 
 
 def verdict_width(verdict: TrimVerdict, facts: TrimFacts, room: int) -> int:
@@ -309,13 +326,7 @@ class TrimScreen(SnapshotScreen):
         width = table.size.width or self.app.size.width
         if len(rows) + 1 > table.size.height:  # more rows than it shows: its scrollbar takes room too
             width -= table.styles.scrollbar_size_vertical
-        longest = max((len(row[0]) for row in rows), default=0)
-        for labels in (COLUMNS, SHORT_COLUMNS):
-            others = sum(max([len(labels[i]), *(len(row[i]) for row in rows)]) + 2
-                         for i in range(1, len(labels)))
-            room = max(width - others - 3, MIN_MOUNTPOINT_CELLS)
-            if room >= longest:
-                break
+        labels, room = headings_and_room(rows, width)
         cursor = table.cursor_row
         was = self._cursor_mountpoint(table)
         if labels != self._labels:  # other headings: the columns made again, their widths from them
