@@ -10,6 +10,7 @@ from diskdoctor.app.tui.trim_layers import layer_lines
 from diskdoctor.app.tui.trim_screen import COLUMNS, MIN_MOUNTPOINT_CELLS, SHORT_COLUMNS, headings_and_room
 from diskdoctor.probes.root import live_root
 from diskdoctor.widgets import FindingCard
+from diskdoctor.widgets.filter_bar import FilterBar
 from diskdoctor.widgets.wrap_text import WrappedText
 from support.loop_stack import LoopStack
 from test_tui import running, settled, text_of
@@ -266,3 +267,23 @@ async def test_the_warnings_heading_stays_whole_beside_a_cut_mountpoint(size: tu
         table = app.screen.query_one("#trim-table")
         labels = [str(column.label) for column in table.columns.values()]
         assert labels[-1] == "Warnings", (size, labels)
+
+
+async def test_the_filter_is_said_once() -> None:
+    """newuser20 #8: at 120x40 the filter line read `filter: newuser (1 of 13) · Esc clears` and the status
+    line right under it `filter 'newuser': 1 of 13 filesystems · Esc clears`. As on Stack and Monitor, the
+    status line says it only while it is typed; then the filter line says it."""
+    async with running(fixture_root("long-names"), SIZE) as (app, pilot):
+        await open_trim(app, pilot)
+        await pilot.press("slash", *"srv")
+        await settled(app, pilot)
+        assert text_of(app, "#status").startswith("filter 'srv': 1 of 3 filesystems"), text_of(app, "#status")
+        await pilot.press("enter")
+        await settled(app, pilot)
+        bar = app.screen.query_one(FilterBar)
+        assert bar.summary == "filter 'srv': 1 of 3 filesystems · Esc clears", bar.summary
+        status = text_of(app, "#status")
+        assert "filter" not in status and "filesystems OK" in status, status
+        await pilot.press("escape")
+        await settled(app, pilot)
+        assert "filter" not in text_of(app, "#status")

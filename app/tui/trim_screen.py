@@ -17,7 +17,7 @@ from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.wrap_text import WrappedText
 from rich.cells import cell_len
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -297,11 +297,16 @@ class TrimScreen(SnapshotScreen):
         table.focus()
 
     def _say_counts(self) -> None:
-        """The status: how many are OK, and how many rows the list shows when it cannot show them all."""
+        """The status: how many are OK, and how many rows the list shows when it cannot show them all; a `/`
+        filter's count only while it is typed (then the filter line says it: one statement, newuser20 #8)."""
         verdicts = list(self.verdicts.values())
-        if not verdicts or self.filter_text:
+        if not verdicts:
             return
         table = self.query_one("#trim-table", DataTable)
+        if self.filter_text and isinstance(self.focused, FilterBar):
+            self.query_one(StatusLine).say(filter_note(self.filter_text, table.row_count, len(verdicts),
+                                                       "filesystems"))
+            return
         ok = sum(1 for v in verdicts if v.verdict == "ok")
         fits = max(table.size.height - 1, 0)  # the header row takes one
         hidden = f"{fits} of {table.row_count} rows fit: ↓ for more" if 0 < fits < table.row_count else ""
@@ -387,16 +392,18 @@ class TrimScreen(SnapshotScreen):
         self._fill_table()
         table = self.query_one("#trim-table", DataTable)
         shown = table.row_count
-        message.bar.counted(shown, len(self.verdicts))
+        note = filter_note(message.text, shown, len(self.verdicts), "filesystems")
+        message.bar.counted(shown, len(self.verdicts), (note.removesuffix(" · Esc clears"),))
         if shown:  # the details follow the filter: the row under the cursor, never one it hid
             key = table.coordinate_to_cell_key((min(max(table.cursor_row, 0), shown - 1), 0)).row_key.value
             if key is not None:
                 self._show_details(str(key))
-        if message.text:
-            note = filter_note(message.text, shown, len(self.verdicts), "filesystems")
-            self.query_one(StatusLine).say(note)
-        else:
-            self._say_counts()
+        self._say_counts()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        """The filter line lost the focus (Enter, Esc): the status line without the filter's words."""
+        if isinstance(event.widget, FilterBar):
+            self.call_after_refresh(self._say_counts)
 
     @on(DataTable.RowHighlighted, "#trim-table")
     def highlighted(self, event: DataTable.RowHighlighted) -> None:
