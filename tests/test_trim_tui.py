@@ -7,8 +7,10 @@ from conftest import fixture_root
 from diskdoctor.app.core.findings.vocabulary import Severity
 from diskdoctor.app.tui.trim_dialogs import ConfirmTrim, TrimProgress
 from diskdoctor.app.tui.trim_layers import layer_lines
+from diskdoctor.app.tui.trim_screen import COLUMNS, MIN_MOUNTPOINT_CELLS, SHORT_COLUMNS, headings_and_room
 from diskdoctor.probes.root import live_root
 from diskdoctor.widgets import FindingCard
+from diskdoctor.widgets.filter_bar import FilterBar
 from diskdoctor.widgets.wrap_text import WrappedText
 from support.loop_stack import LoopStack
 from test_tui import running, settled, text_of
@@ -239,14 +241,49 @@ async def test_the_discard_mode_line_cuts_its_source_path_at_80x24() -> None:
         assert lines[index + 2].startswith("Periodic trim: "), lines[index + 2]  # two lines, not three
 
 
-async def test_the_warnings_heading_gives_its_cells_to_a_cut_mountpoint() -> None:
-    """At 80 the Warnings column (8 cells for a `1`) cut a mountpoint that `Warn` leaves room for
-    (newuser18: `…/newuser18-ext4mnt` cut by 2 characters); at 200, where every path is whole, it reads
-    `Warnings`."""
-    for size, heading in (((80, 24), "Warn"), ((200, 60), "Warnings")):
-        async with running(fixture_root("long-names"), size) as (app, pilot):
-            await open_trim(app, pilot)
-            await pilot.pause()
-            table = app.screen.query_one("#trim-table")
-            labels = [str(column.label) for column in table.columns.values()]
-            assert labels[-1] == heading, (size, labels)
+def test_warn_only_where_it_makes_every_mountpoint_whole() -> None:
+    """newuser18: `…/newuser18-ext4mnt` cut by 2 beside an 8-cell column holding `1`: `Warn` makes it whole.
+    newuser20 #3: where a mountpoint is cut anyway, it gives the 4 cells and `Warnings` stays whole."""
+    row = ("/tmp/newuser18-ext4mnt", "ext4", "unscheduled", "off", "none", "1")
+    pairs = zip(SHORT_COLUMNS[1:], row[1:], strict=True)
+    others = sum(max(len(label), len(cell)) + 2 for label, cell in pairs)
+    width = len(row[0]) + 2 + others + 3  # 2 cells to spare with `Warn`, 2 short with `Warnings`
+    assert headings_and_room([row], width) == (SHORT_COLUMNS, len(row[0]) + 2)
+    labels, room = headings_and_room([row], width + 4)
+    assert labels == COLUMNS and room >= len(row[0])
+    cut = ("/tmp/a-much-longer-mountpoint-cut-at-any-of-these-widths/ext4mnt", *row[1:])
+    assert headings_and_room([row, cut], width) == (COLUMNS, len(row[0]) - 2)
+    narrow = others + 4 + 3 + MIN_MOUNTPOINT_CELLS - 1  # `Warnings` would leave 15 cells
+    assert headings_and_room([cut], narrow)[0] == SHORT_COLUMNS  # nothing else can give
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)], ids=lambda size: f"{size[0]}x{size[1]}")
+async def test_the_warnings_heading_stays_whole_beside_a_cut_mountpoint(size: tuple[int, int]) -> None:
+    """newuser20 #3: at 120x40 and 80x24 long-names read `Warn` beside the kubelet path, already cut with
+    `…`; it gives the 4 cells instead."""
+    async with running(fixture_root("long-names"), size) as (app, pilot):
+        await open_trim(app, pilot)
+        await pilot.pause()
+        table = app.screen.query_one("#trim-table")
+        labels = [str(column.label) for column in table.columns.values()]
+        assert labels[-1] == "Warnings", (size, labels)
+
+
+async def test_the_filter_is_said_once() -> None:
+    """newuser20 #8: at 120x40 the filter line read `filter: newuser (1 of 13) · Esc clears` and the status
+    line right under it `filter 'newuser': 1 of 13 filesystems · Esc clears`. As on Stack and Monitor, the
+    status line says it only while it is typed; then the filter line says it."""
+    async with running(fixture_root("long-names"), SIZE) as (app, pilot):
+        await open_trim(app, pilot)
+        await pilot.press("slash", *"srv")
+        await settled(app, pilot)
+        assert text_of(app, "#status").startswith("filter 'srv': 1 of 3 filesystems"), text_of(app, "#status")
+        await pilot.press("enter")
+        await settled(app, pilot)
+        bar = app.screen.query_one(FilterBar)
+        assert bar.summary == "filter 'srv': 1 of 3 filesystems · Esc clears", bar.summary
+        status = text_of(app, "#status")
+        assert "filter" not in status and "filesystems OK" in status, status
+        await pilot.press("escape")
+        await settled(app, pilot)
+        assert "filter" not in text_of(app, "#status")

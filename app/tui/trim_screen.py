@@ -17,7 +17,7 @@ from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.wrap_text import WrappedText
 from rich.cells import cell_len
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -39,8 +39,8 @@ from .trim_layers import layer_lines
 
 COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Warnings")
 SHORT_COLUMNS = (*COLUMNS[:-1], "Warn")
-"""The headings where a mountpoint would be cut: `Warn` gives its 4 cells to the path (newuser18 saw
-`…/newuser18-ext4mnt` cut by 2 characters at 80 beside an 8-cell column holding `1`)."""
+"""The headings where `Warn`'s 4 cells make a mountpoint whole (newuser18 saw `…/newuser18-ext4mnt` cut by
+2 characters at 80 beside an 8-cell column holding `1`); see headings_and_room."""
 MIN_MOUNTPOINT_CELLS = 16
 MARKERS = ("← blocks discard", "← no discard support")
 """A layer's marker (layer_marker) reads whole on one line."""
@@ -68,6 +68,23 @@ def cards_need(verdict: TrimVerdict) -> int:
     headers = [f"  {finding.severity.value.upper()}  {finding.id}" for finding in verdict.findings]
     card = max(CARD_LEAST_CELLS, *(cell_len(line) + 2 + CARD_FRAME_CELLS for line in [*lines, *headers]))
     return card + CARDS_GAP_CELLS
+
+
+def headings_and_room(rows: list[tuple[str, ...]], width: int) -> tuple[tuple[str, ...], int]:
+    """The table's headings and its mountpoint column's cells in `width`: `Warn` only where it makes every
+    mountpoint whole, or where `Warnings` would leave a mountpoint under MIN_MOUNTPOINT_CELLS; where a
+    mountpoint is cut anyway the heading stays whole and the path gives the cells (newuser20 #3)."""
+    longest = max((cell_len(row[0]) for row in rows), default=0)
+
+    def room(labels: tuple[str, ...]) -> int:
+        others = sum(max([len(labels[i]), *(cell_len(row[i]) for row in rows)]) + 2
+                     for i in range(1, len(labels)))
+        return width - others - 3
+
+    whole, short = room(COLUMNS), room(SHORT_COLUMNS)
+    if whole >= longest or (short < longest and whole >= MIN_MOUNTPOINT_CELLS):
+        return COLUMNS, max(whole, MIN_MOUNTPOINT_CELLS)
+    return SHORT_COLUMNS, max(short, MIN_MOUNTPOINT_CELLS)
 
 
 def verdict_width(verdict: TrimVerdict, facts: TrimFacts, room: int) -> int:
@@ -280,11 +297,16 @@ class TrimScreen(SnapshotScreen):
         table.focus()
 
     def _say_counts(self) -> None:
-        """The status: how many are OK, and how many rows the list shows when it cannot show them all."""
+        """The status: how many are OK, and how many rows the list shows when it cannot show them all; a `/`
+        filter's count only while it is typed (then the filter line says it: one statement, newuser20 #8)."""
         verdicts = list(self.verdicts.values())
-        if not verdicts or self.filter_text:
+        if not verdicts:
             return
         table = self.query_one("#trim-table", DataTable)
+        if self.filter_text and isinstance(self.focused, FilterBar):
+            self.query_one(StatusLine).say(filter_note(self.filter_text, table.row_count, len(verdicts),
+                                                       "filesystems"))
+            return
         ok = sum(1 for v in verdicts if v.verdict == "ok")
         fits = max(table.size.height - 1, 0)  # the header row takes one
         hidden = f"{fits} of {table.row_count} rows fit: ↓ for more" if 0 < fits < table.row_count else ""
@@ -309,13 +331,7 @@ class TrimScreen(SnapshotScreen):
         width = table.size.width or self.app.size.width
         if len(rows) + 1 > table.size.height:  # more rows than it shows: its scrollbar takes room too
             width -= table.styles.scrollbar_size_vertical
-        longest = max((len(row[0]) for row in rows), default=0)
-        for labels in (COLUMNS, SHORT_COLUMNS):
-            others = sum(max([len(labels[i]), *(len(row[i]) for row in rows)]) + 2
-                         for i in range(1, len(labels)))
-            room = max(width - others - 3, MIN_MOUNTPOINT_CELLS)
-            if room >= longest:
-                break
+        labels, room = headings_and_room(rows, width)
         cursor = table.cursor_row
         was = self._cursor_mountpoint(table)
         if labels != self._labels:  # other headings: the columns made again, their widths from them
@@ -376,16 +392,18 @@ class TrimScreen(SnapshotScreen):
         self._fill_table()
         table = self.query_one("#trim-table", DataTable)
         shown = table.row_count
-        message.bar.counted(shown, len(self.verdicts))
+        note = filter_note(message.text, shown, len(self.verdicts), "filesystems")
+        message.bar.counted(shown, len(self.verdicts), (note.removesuffix(" · Esc clears"),))
         if shown:  # the details follow the filter: the row under the cursor, never one it hid
             key = table.coordinate_to_cell_key((min(max(table.cursor_row, 0), shown - 1), 0)).row_key.value
             if key is not None:
                 self._show_details(str(key))
-        if message.text:
-            note = filter_note(message.text, shown, len(self.verdicts), "filesystems")
-            self.query_one(StatusLine).say(note)
-        else:
-            self._say_counts()
+        self._say_counts()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        """The filter line lost the focus (Enter, Esc): the status line without the filter's words."""
+        if isinstance(event.widget, FilterBar):
+            self.call_after_refresh(self._say_counts)
 
     @on(DataTable.RowHighlighted, "#trim-table")
     def highlighted(self, event: DataTable.RowHighlighted) -> None:
