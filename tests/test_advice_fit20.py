@@ -33,6 +33,8 @@ def _newuser20() -> list[Finding]:
                  for subject in ("/", CARD_A, CARD_B)]
     findings += [Finding("ATIME", Severity.INFO, subject, f"{subject} updates access times on reads")
                  for subject in (CARD_A, CARD_B)]
+    loop15 = "loop15 does not accept discard (discard_max_bytes 0 at the bottom of the stack)"
+    findings.append(Finding("DISCARD-NONE", Severity.INFO, PYTEST.format(748, "no-discard"), loop15))
     findings += [Finding(f"RULE-{index}", Severity.INFO, TMPFS,
                          f"finding number {index} about the tmpfs and its settings") for index in range(22)]
     return findings
@@ -69,3 +71,19 @@ async def test_merged_lists_leave_whole_subjects_out_and_cut_ones_stay_apart(siz
             else:
                 singles[row.subjects[0]] = cell
         assert len(set(singles.values())) == len(singles), singles  # no two read the same
+
+
+async def test_at_200x60_titles_are_whole_beside_a_long_single_subject_cut_at_a_slash() -> None:
+    """newuser20 #2 at 200x60: the Finding column got 133 cells and the WAL title still ended `fdatasync from
+    due at 50/s…`, the Subjects column kept wide for one long pytest mount. More rows than lines (no second
+    line): the titles take the width, the long path is cut at a "/" to its name (`…/mnt-no-discard`)."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await _listed(app, pilot, _newuser20())
+        table = screen.query_one("#advice-table", DataTable)
+        assert set(screen._heights) == {1}  # more rows than lines: one line each
+        for index, row in enumerate(screen.rows):
+            assert _cells(table, index)[1] == screen._title_of(row), _cells(table, index)
+        cell = next(_cells(table, index)[2] for index, row in enumerate(screen.rows)
+                    if row.subjects == (PYTEST.format(748, "no-discard"),))
+        assert cell.endswith("/mnt-no-discard"), cell

@@ -173,7 +173,48 @@ def plan_rows(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: in
     fewest second lines, then the fewest Subjects cells on two lines (a title wraps before a short list of
     subjects does: newuser16 #2): a title wider than its column, or a merged list, goes on a second line
     where the list has lines to spare, and the blank columns go to whichever column is cut (Subjects never
-    under `header` cells)."""
+    under `header` cells). Where `least_subjects` leaves a title cut and a narrower Subjects column
+    (its paths cut to "…/name", `_least_cut`) keeps every title whole, that one (newuser20 #2: a title
+    ending "…" at 200 beside a long single path)."""
+    plan = _planned(titles, subjects, room, least_subjects, spare_lines, least_title, header)
+    least = _least_apart(subjects, max([header, *(_least_cut(tuple(row)) for row in subjects)]))
+    if least >= least_subjects or not _cuts_a_title(titles, subjects, plan):
+        return plan
+    cut = _planned(titles, subjects, room, least, spare_lines, least_title, header)
+    return plan if _cuts_a_title(titles, subjects, cut) else cut  # titles whole where the room allows
+
+
+def _least_cut(row: tuple[str, ...]) -> int:
+    """The fewest cells a Subjects cell is cut to so that titles fit whole: a single path's "…/last" (its
+    name, `fit_path`), a merged list's "N: … +N"; the card names every subject whole."""
+    if len(row) > 1:
+        return cell_len(f"{len(row)}: {ELLIPSIS} +{len(row)}")
+    last = row[0].rstrip("/").rsplit("/", 1)[-1] if row else ""
+    return min(cell_len(row[0]) if row else 0, max(cell_len(last) + 2, LEAST_SUBJECT_CUT))
+
+
+def _least_apart(subjects: Sequence[Sequence[str]], least: int) -> int:
+    """`least`, or more where single subjects cut to it would read the same (`fit_path` keeps the ends that
+    tell them apart where it can: two pytest mounts differing in their middle need more cells)."""
+    singles = sorted({row[0] for row in subjects if len(row) == 1})
+    others = frozenset(subject for row in subjects for subject in row)
+    widest = max((cell_len(subject) for subject in singles), default=least)
+    for width in range(least, widest):
+        cuts = [fit_path(subject, width, others) for subject in singles]
+        if len(set(cuts)) == len(cuts):
+            return width
+    return max(least, widest)
+
+
+def _cuts_a_title(titles: Sequence[str], subjects: Sequence[Sequence[str]], plan: RowPlan) -> bool:
+    """Whether `plan` cuts a title (beyond a path the row's Subjects cell names)."""
+    return any(title_cut(named_elsewhere(title, tuple(row)), plan.title, lines)
+               for title, row, lines in zip(titles, subjects, plan.heights, strict=True))
+
+
+def _planned(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: int, least_subjects: int,
+             spare_lines: int, least_title: int, header: int) -> RowPlan:
+    """The best plan with the Subjects column never under `least_subjects` cells."""
     longest = max((cell_len(title) for title in titles), default=least_title)
     high = max(min(longest, room - least_subjects), 1)
     low = max(min(least_title, high), 1)
@@ -192,8 +233,7 @@ def _subjects_narrowed(titles: Sequence[str], subjects: Sequence[Sequence[str]],
     """`plan` with the Subjects column no wider than its widest drawn line and the cells it leaves to the
     Finding column, where a title is cut (newuser20 #2: a column sized for a list that is cut anyway, beside
     titles ending "…"); the subjects read the same."""
-    if not any(title_cut(named_elsewhere(title, tuple(row)), plan.title, lines)
-               for title, row, lines in zip(titles, subjects, plan.heights, strict=True)):
+    if not _cuts_a_title(titles, subjects, plan):
         return plan
     others = frozenset(subject for row in subjects for subject in row)
     drawn = max((cell_len(line) for row, lines in zip(subjects, plan.heights, strict=True)
