@@ -87,3 +87,16 @@ async def test_at_200x60_titles_are_whole_beside_a_long_single_subject_cut_at_a_
         cell = next(_cells(table, index)[2] for index, row in enumerate(screen.rows)
                     if row.subjects == (PYTEST.format(748, "no-discard"),))
         assert cell.endswith("/mnt-no-discard"), cell
+
+
+def test_a_subjects_column_is_no_wider_than_its_cells_where_a_title_is_cut() -> None:
+    """newuser20 #2: the Subjects column was sized for a merged list that was itself cut, beside titles
+    ending "…": where a title is cut, the column is as wide as its widest cell and the title gets the rest."""
+    from diskdoctor.app.tui.advice_rows import plan_rows, subject_lines
+
+    titles = ["a title far too long for its list " * 6, "short"]
+    subjects = [("/", f"{LEAD}/a-long-folder/more", f"{EXT4}/another-long-folder"), ("/x",)]
+    plan = plan_rows(titles, subjects, 110, 40, 0, 24, 8)
+    drawn = max(len(subject_lines(row, plan.subjects, 1)[0][0]) for row in subjects)
+    assert plan.subjects == max(drawn, 8), plan
+    assert plan.title == 110 - plan.subjects, plan
