@@ -35,6 +35,8 @@ def _newuser20() -> list[Finding]:
                  for subject in (CARD_A, CARD_B)]
     loop15 = "loop15 does not accept discard (discard_max_bytes 0 at the bottom of the stack)"
     findings.append(Finding("DISCARD-NONE", Severity.INFO, PYTEST.format(748, "no-discard"), loop15))
+    findings.append(Finding("DISCARD-NONE", Severity.INFO, PYTEST.format(737, "no-discard"),
+                            loop15.replace("loop15", "loop17")))
     findings += [Finding(f"RULE-{index}", Severity.INFO, TMPFS,
                          f"finding number {index} about the tmpfs and its settings") for index in range(22)]
     return findings
@@ -54,8 +56,9 @@ def _named(cell: str, subjects: tuple[str, ...]) -> list[str]:
 @pytest.mark.parametrize("size", [(120, 40), (200, 60)], ids=["120x40", "200x60"])
 async def test_merged_lists_leave_whole_subjects_out_and_cut_ones_stay_apart(size: tuple[int, int]) -> None:
     """newuser20 #2: `4: …/ext4mnt, …/newuser…ext4mnt, …/mnt-gpt-p1, …/mnt-xfs` (200x60) and `3: /,
-    …/mnt-e…card, …/mnt-e…card` (120x40, two pytest mounts read the same): a merged list names whole
-    subjects and counts the rest; single subjects cut read differently."""
+    …/mnt-e…card, …/mnt-e…card` (120x40, two pytest mounts read the same; live, two rows read
+    `/tmp/…/loops0/mnt-no-discard`): a merged list names whole subjects and counts the rest; single
+    subjects cut read differently (the column takes the cells `fit_path` needs to tell them apart)."""
     app = DiskDoctorApp(fixture_root("lab-ssd"))
     async with app.run_test(size=size) as pilot:
         screen = await _listed(app, pilot, _newuser20())

@@ -176,6 +176,9 @@ def plan_rows(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: in
     under `header` cells). Where `least_subjects` leaves a title cut and a narrower Subjects column
     (its paths cut to "…/name", `_least_cut`) keeps every title whole, that one (newuser20 #2: a title
     ending "…" at 200 beside a long single path)."""
+    apart = _least_apart(subjects, least_subjects)  # two cut paths never read the same where cells allow
+    if apart < max((cell_len(row[0]) for row in subjects if len(row) == 1), default=0) and apart < room // 2:
+        least_subjects = apart
     plan = _planned(titles, subjects, room, least_subjects, spare_lines, least_title, header)
     least = _least_apart(subjects, max([header, *(_least_cut(tuple(row)) for row in subjects)]))
     if least >= least_subjects or not _cuts_a_title(titles, subjects, plan):
