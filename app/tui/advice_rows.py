@@ -92,10 +92,10 @@ def wrapped_title(text: str, width: int, lines: int, cut: Callable[[str, int], s
 def subject_lines(subjects: tuple[str, ...], width: int, lines: int,
                   singles: frozenset[str] = frozenset()) -> tuple[tuple[str, ...], int]:
     """A row's subjects in at most `lines` lines of `width` cells, and how many are shown whole: one subject
-    cut in the middle where it does not fit (to the end that tells it apart from `singles`); several as
-    "N: first, second", the list going on on the next line, the longest cut in their middle where that
-    names them all, else "N: first, …"; a long path goes on after a "/" where a second line holds the
-    rest."""
+    cut at a "/" where it does not fit (`fit_path`, keeping what tells it apart from `singles`: the
+    column's other subjects); several as "N: first, second", the list going on on the next line, else
+    with whole subjects left out ("N: /, /tmp/x, … +2", `_dropped`); a long path goes on after a "/" where
+    a second line holds the rest."""
     if width < 1:
         return ("",), 0
     if len(subjects) == 1:
@@ -114,22 +114,30 @@ def subject_lines(subjects: tuple[str, ...], width: int, lines: int,
     wrapped = wrap_at_slashes(" ".join(words), width) if lines > 1 else []
     if 1 < len(wrapped) <= lines and all(cell_len(line) <= width for line in wrapped):
         return tuple(wrapped), len(words)  # a long path goes on after a "/"
-    named = _cut_list(subjects, width, lines)  # every subject named, the longest cut in the middle
-    if named is not None:
-        return named
-    for shown in range(len(words) - 1, 0, -1):
-        packed = _pack([*words[:shown], ELLIPSIS], width)
+    return _dropped(subjects, width, lines, singles)
+
+
+def _dropped(subjects: tuple[str, ...], width: int, lines: int,
+             others: frozenset[str]) -> tuple[tuple[str, ...], int]:
+    """A merged list that does not fit, cut by leaving out whole subjects ("4: /, /tmp/newuser20-tmpfs,
+    … +2"), each one shown whole or not at all (newuser20 #2: `…/newuser…ext4mnt` cut in its name); where
+    no subject fits whole, the first one cut by `fit_path` (keeping what tells it from `others`)."""
+    count = len(subjects)
+    for shown in range(count - 1, 0, -1):
+        kept = sorted(sorted(range(count), key=lambda index: cell_len(subjects[index]))[:shown])
+        words = [f"{subjects[index]}," for index in kept]
+        words[0] = f"{count}: {words[0]}"
+        packed = _pack([*words, f"{ELLIPSIS} +{count - shown}"], width)
         if packed is not None and len(packed) <= lines:
             return tuple(packed), shown
-    head, tail = f"{len(subjects)}: ", f", {ELLIPSIS}"
+    head, tail = f"{count}: ", f", {ELLIPSIS} +{count - 1}"
     room = width - cell_len(head) - cell_len(tail)
-    if room >= LEAST_SUBJECT_CUT:  # the first subject cut at a "/" like every path, the rest "…"
-        return (f"{head}{fit_path(subjects[0], room)}{tail}",), 0
+    if room >= LEAST_SUBJECT_CUT:  # the first subject cut at a "/" like every path, the rest counted
+        return (f"{head}{fit_path(subjects[0], room, others)}{tail}",), 0
     room = width - cell_len(head)
     if room >= LEAST_LAST_CELLS + 2:  # the count kept, the first subject cut at a "/" (newuser18 #4)
-        return (f"{head}{fit_path(subjects[0], room)}",), 0
-    first = f"{len(subjects)}: {subjects[0]}, …"
-    return (fit_end(first, width),), 0
+        return (f"{head}{fit_path(subjects[0], room, others)}",), 0
+    return (fit_end(f"{count}: {subjects[0]}, …", width),), 0
 
 
 def subject_cut(text: str, width: int, singles: frozenset[str]) -> str:
@@ -140,27 +148,6 @@ def subject_cut(text: str, width: int, singles: frozenset[str]) -> str:
 
 LEAST_SUBJECT_CUT = 12
 """A subject of a list is cut in its middle to no fewer cells than this ("/srv/…/recovery")."""
-
-
-def _cut_list(subjects: tuple[str, ...], width: int, lines: int) -> tuple[tuple[str, ...], int] | None:
-    """Every subject of a list named in `lines` lines, the longest cut in their middle (to no fewer than
-    LEAST_SUBJECT_CUT cells), and how many are whole: `2: /, /srv/postgresql/16/…_in_time_recovery`
-    rather than `2: /, …`; None where even cut they do not fit."""
-    caps = [cell_len(subject) for subject in subjects]
-    while True:
-        names = [fit_path(subject, cap) for subject, cap in zip(subjects, caps, strict=True)]
-        words = [f"{name}," for name in names[:-1]] + [names[-1]]
-        words[0] = f"{len(subjects)}: {words[0]}"
-        packed = _pack(words, width)
-        if packed is not None and len(packed) <= lines:
-            whole = sum(cap >= cell_len(subject) for subject, cap in zip(subjects, caps, strict=True))
-            return tuple(packed), whole
-        longest = max(range(len(caps)), key=lambda index: caps[index])
-        if caps[longest] <= LEAST_SUBJECT_CUT:
-            return None
-        wide = max(cell_len(word) for word in words)
-        over = max(wide - width, cell_len(" ".join(words)) - width * lines, 1)
-        caps[longest] = max(caps[longest] - over, LEAST_SUBJECT_CUT)
 
 
 def _pack(words: list[str], width: int) -> list[str] | None:
@@ -177,7 +164,7 @@ def _pack(words: list[str], width: int) -> list[str] | None:
 
 
 def plan_rows(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: int, least_subjects: int,
-              spare_lines: int, least_title: int) -> RowPlan:
+              spare_lines: int, least_title: int, header: int = 0) -> RowPlan:
     """Widths for the Finding and Subjects columns sharing `room` cells (Subjects never under
     `least_subjects`) and each row's lines: a second line for every row that wants one when `spare_lines`
     hold them all, else none (a column never mixes wrapped rows with rows cut "…"). Of the widths tried,
@@ -185,7 +172,52 @@ def plan_rows(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: in
     named_elsewhere), then of single subjects, then the fewest subjects of merged rows hidden, then the
     fewest second lines, then the fewest Subjects cells on two lines (a title wraps before a short list of
     subjects does: newuser16 #2): a title wider than its column, or a merged list, goes on a second line
-    where the list has lines to spare, and the blank columns go to whichever column is cut."""
+    where the list has lines to spare, and the blank columns go to whichever column is cut (Subjects never
+    under `header` cells). Where `least_subjects` leaves a title cut and a narrower Subjects column
+    (its paths cut to "…/name", `_least_cut`) keeps every title whole, that one (newuser20 #2: a title
+    ending "…" at 200 beside a long single path)."""
+    apart = _least_apart(subjects, least_subjects)  # two cut paths never read the same where cells allow
+    if apart < max((cell_len(row[0]) for row in subjects if len(row) == 1), default=0) and apart < room // 2:
+        least_subjects = apart
+    plan = _planned(titles, subjects, room, least_subjects, spare_lines, least_title, header)
+    least = _least_apart(subjects, max([header, *(_least_cut(tuple(row)) for row in subjects)]))
+    if least >= least_subjects or not _cuts_a_title(titles, subjects, plan):
+        return plan
+    cut = _planned(titles, subjects, room, least, spare_lines, least_title, header)
+    return plan if _cuts_a_title(titles, subjects, cut) else cut  # titles whole where the room allows
+
+
+def _least_cut(row: tuple[str, ...]) -> int:
+    """The fewest cells a Subjects cell is cut to so that titles fit whole: a single path's "…/last" (its
+    name, `fit_path`), a merged list's "N: … +N"; the card names every subject whole."""
+    if len(row) > 1:
+        return cell_len(f"{len(row)}: {ELLIPSIS} +{len(row)}")
+    last = row[0].rstrip("/").rsplit("/", 1)[-1] if row else ""
+    return min(cell_len(row[0]) if row else 0, max(cell_len(last) + 2, LEAST_SUBJECT_CUT))
+
+
+def _least_apart(subjects: Sequence[Sequence[str]], least: int) -> int:
+    """`least`, or more where single subjects cut to it would read the same (`fit_path` keeps the ends that
+    tell them apart where it can: two pytest mounts differing in their middle need more cells)."""
+    singles = sorted({row[0] for row in subjects if len(row) == 1})
+    others = frozenset(subject for row in subjects for subject in row)
+    widest = max((cell_len(subject) for subject in singles), default=least)
+    for width in range(least, widest):
+        cuts = [fit_path(subject, width, others) for subject in singles]
+        if len(set(cuts)) == len(cuts):
+            return width
+    return max(least, widest)
+
+
+def _cuts_a_title(titles: Sequence[str], subjects: Sequence[Sequence[str]], plan: RowPlan) -> bool:
+    """Whether `plan` cuts a title (beyond a path the row's Subjects cell names)."""
+    return any(title_cut(named_elsewhere(title, tuple(row)), plan.title, lines)
+               for title, row, lines in zip(titles, subjects, plan.heights, strict=True))
+
+
+def _planned(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: int, least_subjects: int,
+             spare_lines: int, least_title: int, header: int) -> RowPlan:
+    """The best plan with the Subjects column never under `least_subjects` cells."""
     longest = max((cell_len(title) for title in titles), default=least_title)
     high = max(min(longest, room - least_subjects), 1)
     low = max(min(least_title, high), 1)
@@ -195,7 +227,27 @@ def plan_rows(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: in
         if best is None or score < best[0]:
             best = (score, plan)
     assert best is not None
-    return _narrowed(titles, subjects, room, spare_lines, *best)
+    plan = _narrowed(titles, subjects, room, spare_lines, *best)
+    return _subjects_narrowed(titles, subjects, room, spare_lines, plan, header)
+
+
+def _subjects_narrowed(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: int, spare_lines: int,
+                       plan: RowPlan, header: int) -> RowPlan:
+    """`plan` with the Subjects column no wider than its widest drawn line and the cells it leaves to the
+    Finding column, where a title is cut (newuser20 #2: a column sized for a list that is cut anyway, beside
+    titles ending "…"); the subjects read the same."""
+    if not _cuts_a_title(titles, subjects, plan):
+        return plan
+    others = frozenset(subject for row in subjects for subject in row)
+    drawn = max((cell_len(line) for row, lines in zip(subjects, plan.heights, strict=True)
+                 for line in subject_lines(tuple(row), plan.subjects, lines if plan.subjects_wrap else 1,
+                                           others)[0]), default=plan.subjects)
+    drawn = max(drawn, header)
+    if drawn >= plan.subjects:
+        return plan
+    _, score = _try(titles, subjects, plan.title, plan.subjects, spare_lines)
+    wider, wider_score = _try(titles, subjects, room - drawn, drawn, spare_lines)
+    return wider if wider_score[:3] <= score[:3] else plan
 
 
 def _narrowed(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: int, spare_lines: int,

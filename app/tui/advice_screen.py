@@ -450,7 +450,8 @@ class AdviceScreen(Screen[None]):
             return (SEV_CELLS, title, room - CELL_PADDING - ids - title, ids), one
         needs = max((_subjects_needs(row) for row in self.rows), default=SUBJECTS_MIN_CELLS)
         least = max(min(needs, max(SUBJECTS_MIN_CELLS, int(room * SUBJECT_SHARE))), header)
-        plan = plan_rows(titles, [row.subjects for row in self.rows], room, least, spare, TITLE_MIN_CELLS)
+        plan = plan_rows(titles, [row.subjects for row in self.rows], room, least, spare, TITLE_MIN_CELLS,
+                         header)
         self._subjects_wrap = plan.subjects_wrap
         return (SEV_CELLS, plan.title, plan.subjects, 0), plan.heights
 
@@ -479,7 +480,7 @@ class AdviceScreen(Screen[None]):
             table.add_column(self._subjects_header(), key="subject", width=subjects)
         if ids:
             table.add_column("Id", key="id", width=ids)
-        singles = frozenset(row.subjects_text for row in self.rows if len(row.subjects) == 1)
+        singles = frozenset(subject for row in self.rows for subject in row.subjects)  # told apart when cut
         for index, (row, lines) in enumerate(zip(self.rows, heights, strict=True)):
             finding = self._finding_of(row)
             shown = (subject_lines(row.subjects, subjects, lines if self._subjects_wrap else 1, singles)[0]
