@@ -211,6 +211,11 @@ def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, st
     return cell
 
 
+def one_line_heading(title: str, layer: LayerSample) -> str:
+    """The details heading of `layer` under its filesystem's `title` on one line: "TITLE on DEVICE (kind)"."""
+    return f"{visible(title)} on {visible(layer.row.name)} ({layer.row.kind})"
+
+
 def heading_line(line: str, cells: int) -> str:
     """A line of the side pane's heading cut to `cells`: "/tmp/…/mnt (ext4) on loop0 (loop)" cuts the path at
     its "/"s and keeps " on loop0 (loop)" whole, its words apart (newuser16: `…/newuser16-ext…on loop0`)."""
@@ -299,7 +304,8 @@ class MonitorScreen(Screen[None]):
         self._bare_name_cells = NAME_CELLS
         """The longest device name alone: sorted, the device column gives way to figures down to it."""
         self._heading_cells = 0
-        """The longest filesystem title (sorted too): under the table, the details pane gets its width."""
+        """The longest one-line details heading ("TITLE on DEVICE (kind)"; sorted, every device's): under the
+        table, the details pane gets its width."""
         self._heading_pane = 0
         """The width the shown heading was fitted to (0: none fitted): a layout that changes it redraws."""
         self.hidden_columns: list[str] = []
@@ -489,7 +495,9 @@ class MonitorScreen(Screen[None]):
             self._wanted_title_cells = max(titles, default=0)
             bare = [cell_len(visible(layer.row.name)) for layer in sample.layers()]
             self._bare_name_cells = max([MIN_NAME_CELLS, len("device"), *bare])
-            self._heading_cells = max((cell_len(visible(group.group.title)) for group in sample.groups),
+            self._heading_cells = max((cell_len(one_line_heading(group.group.title, layer))
+                                       for group in sample.groups  # sorted, each device names its group
+                                       for layer in group.layers[:None if self.sort_key else 1]),
                                       default=0)
         wanted, title = self._wanted_name_cells, self._wanted_title_cells
         figures = self._counter_cells(sample)
@@ -812,8 +820,8 @@ class MonitorScreen(Screen[None]):
                     return layer, name
                 pane = self._heading_pane = self._pane_cells()
                 title = visible(group.group.title)  # cut to the pane, never widening it (_draw_side)
-                if cell_len(name) + 4 + cell_len(title) <= pane:
-                    return layer, f"{title} on {name}"
+                if cell_len(one_line := one_line_heading(title, layer)) <= pane:
+                    return layer, one_line
                 # on its own line: whole where it fits there, else cut at a "/" to the whole pane, never
                 # to what the name leaves (newuser19 #4: `/tmp…mnt (ext4) on loop0 (loop)` at 80x24)
                 return layer, f"{labelled_path_ellipsis(title, pane)}\non {name}"
@@ -913,8 +921,9 @@ class MonitorScreen(Screen[None]):
 
     def _below_cells(self, cells: int) -> tuple[int, int]:
         """Under the table: the widths of "who does the I/O" (at least `cells`, its process table) and of the
-        selected layer's figures beside it, which get the longest filesystem title where "who" can give
-        up the cells (newuser19 #4: `…/newuser19-ext4mnt (ext4)` beside ~35 blank cells of "who")."""
+        selected layer's figures beside it, which get the longest one-line heading ("TITLE on DEVICE (kind)")
+        where "who" can give up the cells (newuser19 #4: `…/newuser19-ext4mnt (ext4)` beside ~35 blank cells
+        of "who"; newuser20 #12: the title whole but `on loop1 (loop)` wrapped beside ~30)."""
         content = max(self.size.width - SIDE_FRAME_CELLS, 1)
         selected = max(SELECTED_ROOM_CELLS, self._heading_cells)  # the same every tick and every row
         rest = min(content - selected - SELECTED_GAP_CELLS - SCROLLBAR_CELLS,  # a wide screen:
