@@ -211,6 +211,16 @@ def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, st
     return cell
 
 
+def sorted_note(key: str, left_out: int) -> str | tuple[str, ...]:
+    """The status line's note of the sort, each form shorter: it says how many rows' mountpoints the device
+    column left out (newuser20 #7: sorted at 120x40, `vda /` but `loop1` alone and nothing said)."""
+    if not left_out:
+        return f"sorted by {key}, largest first (o: next column)"
+    where = f"{left_out} mountpoint{'s' if left_out > 1 else ''} only in the details"
+    return (f"sorted by {key}, largest first (o: next column) · {where}", f"sorted by {key} · {where}",
+            f"sorted by {key} · mountpoints in the details", "mountpoints in the details")
+
+
 def one_line_heading(title: str, layer: LayerSample) -> str:
     """The details heading of `layer` under its filesystem's `title` on one line: "TITLE on DEVICE (kind)"."""
     return f"{visible(title)} on {visible(layer.row.name)} ({layer.row.kind})"
@@ -306,6 +316,8 @@ class MonitorScreen(Screen[None]):
         self._heading_cells = 0
         """The longest one-line details heading ("TITLE on DEVICE (kind)"; sorted, every device's): under the
         table, the details pane gets its width."""
+        self._mounts_left_out = 0
+        """Sorted: how many rows' mountpoints the device column left out (the status line says so)."""
         self._heading_pane = 0
         """The width the shown heading was fitted to (0: none fitted): a layout that changes it redraws."""
         self.hidden_columns: list[str] = []
@@ -756,10 +768,13 @@ class MonitorScreen(Screen[None]):
         rows = {key: self._row_cells(key, layer, live, device_cells)[0] for key, (_, layer) in served.items()}
         column = self.sort_key or ""
         keys = sorted(rows, key=lambda key: -sort_value(rows[key].get(column, Text("")).plain))
+        left_out = 0
         for key in keys:  # a copy: the row's memo keeps the grouped view's indented name
             mounts, layer = served[key]
-            rows[key] = {**rows[key], "device": sorted_cell(layer, mounts, device_cells,
-                                                              rows[key]["device"].style)}
+            cell = sorted_cell(layer, mounts, device_cells, rows[key]["device"].style)
+            left_out += bool(mounts) and not cell.spans  # its mountpoint (the dim span) left out
+            rows[key] = {**rows[key], "device": cell}
+        self._mounts_left_out = left_out
         return keys, rows
 
     def action_sort(self) -> None:
@@ -1001,7 +1016,11 @@ class MonitorScreen(Screen[None]):
                          + (" SATURATED" if busiest.saturated else ""))
         self._show("#monitor-summary", Text(" · ".join(parts)))
         width = max(self.size.width - STATUS_PADDING_CELLS, 1)
-        status = [hidden_note(self.hidden_columns, width, self._in_details())] if self.hidden_columns else []
+        status: list[str | tuple[str, ...]] = []  # a part may have shorter forms (fit_parts)
+        sorting = sorted_note(self.sort_key, self._mounts_left_out) if self.sort_key is not None else ""
+        if self.hidden_columns:  # leaving room for the shortest note of a left-out mountpoint
+            room = width - (cell_len(sorting[-1]) + 3 if self._mounts_left_out and sorting else 0)
+            status.append(hidden_note(self.hidden_columns, max(room, 1), self._in_details()))
         said_filter = False
         if self.filter_text:  # said once: on the filter line, on the status line only while it is typed
             shown = {key.rsplit("|", 1)[1] for key in self._row_keys if not key.startswith("group|")}
@@ -1015,8 +1034,8 @@ class MonitorScreen(Screen[None]):
             if said_filter:
                 status.insert(0, note)
         status += [sample.note] if sample.note else []
-        if self.sort_key is not None:
-            status.append(f"sorted by {self.sort_key}, largest first (o: next column)")
+        if sorting:
+            status.append(sorting)
         if sample.appeared:
             status.append("appeared: " + ", ".join(sample.appeared))
         if sample.vanished:
@@ -1032,6 +1051,10 @@ class MonitorScreen(Screen[None]):
         if below:  # and the rows below the fold
             status.insert(first if self.hidden_columns or said_filter else 0, below)
             first = first + 1 if self.hidden_columns or said_filter else 1
+        if sorting and self._mounts_left_out:  # a mountpoint the table leaves out: said with its columns
+            status.remove(sorting)
+            status.insert(first if status else 0, sorting)
+            first += 1
         parts = [(part, 0 if index < first else 1) for index, part in enumerate(status)]
         self._show("#monitor-status", Text(fit_parts(parts, width)))
 
