@@ -18,6 +18,8 @@ from test_monitor_layout import SIZE_IDS, SIZES, open_monitor, screen_lines
 
 SHORT = "/tmp/newuser19-ext4mnt"
 LONG = "/tmp/mon11-a-rather-long-mountpoint-for-monitor/ext4mnt"
+MIDDLE = "/tmp/mon12-a-longer-ext4mnt"
+"""Its one-line heading (50 cells) is longer than the filesystem title alone gave the figures at 120x40."""
 
 
 def _live_app(monkeypatch: pytest.MonkeyPatch) -> DiskDoctorApp:
@@ -112,3 +114,24 @@ async def test_a_long_title_picked_elsewhere_fits_the_pane_when_monitor_opens() 
         lines = screen_lines(app)
         for line in heading.splitlines():
             assert any(line in shown for shown in lines), (line, lines[:8])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+@pytest.mark.parametrize("mountpoint", [SHORT, MIDDLE, LONG], ids=["short", "middle", "long"])
+async def test_the_details_heading_is_one_line_where_room_exists(
+        monkeypatch: pytest.MonkeyPatch, size: tuple[int, int], mountpoint: str) -> None:
+    """newuser20 #12: at 120x40 the heading wrapped `/tmp/newuser20-ext4mnt (ext4)` / `on loop1 (loop)` beside
+    ~30 blank cells of "who does the I/O": under the table the figures get the longest one-line heading
+    (`TITLE on DEVICE (kind)`) where "who" keeps its process table's width."""
+    app = _live_app(monkeypatch)
+    async with app.run_test(size=size) as pilot:
+        screen = await _mounted_at(pilot, mountpoint)
+        _, heading = screen._selected_layer()
+        one_line = f"{mountpoint} (ext4) on sda2 (part)"
+        content = size[0] - monitor_screen.SIDE_FRAME_CELLS - monitor_screen.SCROLLBAR_CELLS
+        room = content - monitor_screen.PROCESS_TABLE_CELLS - monitor_screen.SELECTED_GAP_CELLS
+        if screen.has_class("-side-below") and cell_len(one_line) <= room:
+            assert heading == one_line, (size, heading)
+            assert any(one_line in row for row in screen_lines(app)), screen_lines(app)
+        else:
+            assert heading.replace("\n", " ").endswith("on sda2 (part)"), heading

@@ -211,6 +211,21 @@ def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, st
     return cell
 
 
+def sorted_note(key: str, left_out: int) -> str | tuple[str, ...]:
+    """The status line's note of the sort, each form shorter: it says how many rows' mountpoints the device
+    column left out (newuser20 #7: sorted at 120x40, `vda /` but `loop1` alone and nothing said)."""
+    if not left_out:
+        return f"sorted by {key}, largest first (o: next column)"
+    where = f"{left_out} mountpoint{'s' if left_out > 1 else ''} only in the details"
+    return (f"sorted by {key}, largest first (o: next column) · {where}", f"sorted by {key} · {where}",
+            f"sorted by {key} · mountpoints in the details", "mountpoints in the details")
+
+
+def one_line_heading(title: str, layer: LayerSample) -> str:
+    """The details heading of `layer` under its filesystem's `title` on one line: "TITLE on DEVICE (kind)"."""
+    return f"{visible(title)} on {visible(layer.row.name)} ({layer.row.kind})"
+
+
 def heading_line(line: str, cells: int) -> str:
     """A line of the side pane's heading cut to `cells`: "/tmp/…/mnt (ext4) on loop0 (loop)" cuts the path at
     its "/"s and keeps " on loop0 (loop)" whole, its words apart (newuser16: `…/newuser16-ext…on loop0`)."""
@@ -299,7 +314,10 @@ class MonitorScreen(Screen[None]):
         self._bare_name_cells = NAME_CELLS
         """The longest device name alone: sorted, the device column gives way to figures down to it."""
         self._heading_cells = 0
-        """The longest filesystem title (sorted too): under the table, the details pane gets its width."""
+        """The longest one-line details heading ("TITLE on DEVICE (kind)"; sorted, every device's): under the
+        table, the details pane gets its width."""
+        self._mounts_left_out = 0
+        """Sorted: how many rows' mountpoints the device column left out (the status line says so)."""
         self._heading_pane = 0
         """The width the shown heading was fitted to (0: none fitted): a layout that changes it redraws."""
         self.hidden_columns: list[str] = []
@@ -489,7 +507,9 @@ class MonitorScreen(Screen[None]):
             self._wanted_title_cells = max(titles, default=0)
             bare = [cell_len(visible(layer.row.name)) for layer in sample.layers()]
             self._bare_name_cells = max([MIN_NAME_CELLS, len("device"), *bare])
-            self._heading_cells = max((cell_len(visible(group.group.title)) for group in sample.groups),
+            self._heading_cells = max((cell_len(one_line_heading(group.group.title, layer))
+                                       for group in sample.groups  # sorted, each device names its group
+                                       for layer in group.layers[:None if self.sort_key else 1]),
                                       default=0)
         wanted, title = self._wanted_name_cells, self._wanted_title_cells
         figures = self._counter_cells(sample)
@@ -748,10 +768,13 @@ class MonitorScreen(Screen[None]):
         rows = {key: self._row_cells(key, layer, live, device_cells)[0] for key, (_, layer) in served.items()}
         column = self.sort_key or ""
         keys = sorted(rows, key=lambda key: -sort_value(rows[key].get(column, Text("")).plain))
+        left_out = 0
         for key in keys:  # a copy: the row's memo keeps the grouped view's indented name
             mounts, layer = served[key]
-            rows[key] = {**rows[key], "device": sorted_cell(layer, mounts, device_cells,
-                                                              rows[key]["device"].style)}
+            cell = sorted_cell(layer, mounts, device_cells, rows[key]["device"].style)
+            left_out += bool(mounts) and not cell.spans  # its mountpoint (the dim span) left out
+            rows[key] = {**rows[key], "device": cell}
+        self._mounts_left_out = left_out
         return keys, rows
 
     def action_sort(self) -> None:
@@ -812,8 +835,8 @@ class MonitorScreen(Screen[None]):
                     return layer, name
                 pane = self._heading_pane = self._pane_cells()
                 title = visible(group.group.title)  # cut to the pane, never widening it (_draw_side)
-                if cell_len(name) + 4 + cell_len(title) <= pane:
-                    return layer, f"{title} on {name}"
+                if cell_len(one_line := one_line_heading(title, layer)) <= pane:
+                    return layer, one_line
                 # on its own line: whole where it fits there, else cut at a "/" to the whole pane, never
                 # to what the name leaves (newuser19 #4: `/tmp…mnt (ext4) on loop0 (loop)` at 80x24)
                 return layer, f"{labelled_path_ellipsis(title, pane)}\non {name}"
@@ -913,8 +936,9 @@ class MonitorScreen(Screen[None]):
 
     def _below_cells(self, cells: int) -> tuple[int, int]:
         """Under the table: the widths of "who does the I/O" (at least `cells`, its process table) and of the
-        selected layer's figures beside it, which get the longest filesystem title where "who" can give
-        up the cells (newuser19 #4: `…/newuser19-ext4mnt (ext4)` beside ~35 blank cells of "who")."""
+        selected layer's figures beside it, which get the longest one-line heading ("TITLE on DEVICE (kind)")
+        where "who" can give up the cells (newuser19 #4: `…/newuser19-ext4mnt (ext4)` beside ~35 blank cells
+        of "who"; newuser20 #12: the title whole but `on loop1 (loop)` wrapped beside ~30)."""
         content = max(self.size.width - SIDE_FRAME_CELLS, 1)
         selected = max(SELECTED_ROOM_CELLS, self._heading_cells)  # the same every tick and every row
         rest = min(content - selected - SELECTED_GAP_CELLS - SCROLLBAR_CELLS,  # a wide screen:
@@ -992,7 +1016,11 @@ class MonitorScreen(Screen[None]):
                          + (" SATURATED" if busiest.saturated else ""))
         self._show("#monitor-summary", Text(" · ".join(parts)))
         width = max(self.size.width - STATUS_PADDING_CELLS, 1)
-        status = [hidden_note(self.hidden_columns, width, self._in_details())] if self.hidden_columns else []
+        status: list[str | tuple[str, ...]] = []  # a part may have shorter forms (fit_parts)
+        sorting = sorted_note(self.sort_key, self._mounts_left_out) if self.sort_key is not None else ""
+        if self.hidden_columns:  # leaving room for the shortest note of a left-out mountpoint
+            room = width - (cell_len(sorting[-1]) + 3 if self._mounts_left_out and sorting else 0)
+            status.append(hidden_note(self.hidden_columns, max(room, 1), self._in_details()))
         said_filter = False
         if self.filter_text:  # said once: on the filter line, on the status line only while it is typed
             shown = {key.rsplit("|", 1)[1] for key in self._row_keys if not key.startswith("group|")}
@@ -1006,8 +1034,8 @@ class MonitorScreen(Screen[None]):
             if said_filter:
                 status.insert(0, note)
         status += [sample.note] if sample.note else []
-        if self.sort_key is not None:
-            status.append(f"sorted by {self.sort_key}, largest first (o: next column)")
+        if sorting:
+            status.append(sorting)
         if sample.appeared:
             status.append("appeared: " + ", ".join(sample.appeared))
         if sample.vanished:
@@ -1023,6 +1051,10 @@ class MonitorScreen(Screen[None]):
         if below:  # and the rows below the fold
             status.insert(first if self.hidden_columns or said_filter else 0, below)
             first = first + 1 if self.hidden_columns or said_filter else 1
+        if sorting and self._mounts_left_out:  # a mountpoint the table leaves out: said with its columns
+            status.remove(sorting)
+            status.insert(first if status else 0, sorting)
+            first += 1
         parts = [(part, 0 if index < first else 1) for index, part in enumerate(status)]
         self._show("#monitor-status", Text(fit_parts(parts, width)))
 
