@@ -64,16 +64,37 @@ def shortest_entry(entry: str) -> str:
     return short if cell_len(short) < cell_len(entry) else entry
 
 
+def mountpoint_of(entry: str) -> str:
+    """The mountpoint an entry names ("/tmp/x" of "/tmp/x  (ext4 on loop0)")."""
+    return _parts(entry)[0]
+
+
+def _type_only(note: str) -> str:
+    """A note shortened to the filesystem's type ("ext4" of "ext4 on loop0", "tmpfs" of "tmpfs: in
+    memory")."""
+    return note.split(":")[0].split(",")[0].split(" on ")[0]
+
+
+def whole_mountpoint(entry: str) -> str:
+    """The shortest form of `entry` with its mountpoint whole: with the filesystem's type alone
+    ("/tmp/x  (ext4)"); an entry of another shape, itself."""
+    mountpoint, note = _parts(entry)
+    return f"{mountpoint}{NOTE_OPEN}{_type_only(note)})" if note else entry
+
+
 def fit_entry(entry: str, cells: int) -> str:
-    """`entry` in `cells`: whole; else the mountpoint cut at a `/` (its last component whole) before the
-    whole note; else with the filesystem's type alone ("…/shm  (tmpfs)"); else the mountpoint alone, cut;
-    an entry of another shape is cut at its end, with `…`."""
+    """`entry` in `cells`: whole; else its mountpoint whole with the filesystem's type alone ("/tmp/x
+    (ext4)": newuser20 #4 read `…/mnt-ext4-discard  (ext4 on loop2)` beside blank cells); else the mountpoint
+    cut at a `/` (its last component whole) before the whole note; else with the type alone ("…/shm
+    (tmpfs)"); else the mountpoint alone, cut; an entry of another shape is cut at its end, with `…`."""
     if cell_len(entry) <= cells:
         return entry
     mountpoint, note = _parts(entry)
     if not note:
         return fit_end(entry, cells) if not entry.startswith("/") else path_ellipsis(entry, cells)
-    for shown in (note, note.split(":")[0].split(",")[0].split(" on ")[0]):
+    if cell_len(whole_mountpoint(entry)) <= cells:
+        return whole_mountpoint(entry)
+    for shown in (note, _type_only(note)):
         room = cells - cell_len(f"{NOTE_OPEN}{shown})")
         if room >= cell_len(_last(mountpoint)):
             return f"{path_ellipsis(mountpoint, room)}{NOTE_OPEN}{shown})"

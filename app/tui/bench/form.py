@@ -22,7 +22,7 @@ from diskdoctor.probes.wal_params import (
     profile_params,
 )
 from diskdoctor.widgets import TextField
-from diskdoctor.widgets.fit_text import path_ellipsis
+from diskdoctor.widgets.fit_text import ELLIPSIS, path_ellipsis
 from diskdoctor.widgets.form_rows import lay_out_rows, share
 from rich.cells import cell_len
 from rich.text import Text
@@ -167,6 +167,10 @@ class BenchForm(Vertical):
         and the directory under it both whole."""
         self._target_cells = FILESYSTEM_LEAST + DIRECTORY_LEAST
         """What the filesystem menu and the directory count for together when rows are packed."""
+        self._packed_wants: dict[str, int] = {}
+        """What each field other than the filesystem menu and the directory counts for when rows are packed:
+        what it wanted when the form was filled for its workload, so a value typed since never re-flows the
+        rows (newuser20 #6: `5` typed in `seconds` moved `size` to the second row at 120)."""
         self._typed_packing: tuple[tuple[str, ...], tuple[int, ...]] | None = None
         """The rows the form was laid in when a directory began to be typed (kept until typing ends)."""
 
@@ -318,13 +322,14 @@ class BenchForm(Vertical):
         """The columns `field` counts for when rows are packed: the filesystem menu and the directory together
         a fixed share of the row (TARGET_SHARE of it; `elastic`, their least), never what they hold, so a
         path's length never moves a field to another row (newuser19 #7: `d /tmp/…-tmpfs` moved `size` to the
-        second row at 120); the others what they hold whole. The row's rest is theirs (`_fit_row`)."""
+        second row at 120); the others what they held whole when the form was filled for the workload (a value
+        typed never moves a field either, `_packed_wants`). The row's rest is theirs (`_fit_row`)."""
         if field.id == "bench-dir":
             return DIRECTORY_LEAST
         if field.id == "bench-fs":
             return FILESYSTEM_LEAST if elastic else \
                 max(self._target_cells - DIRECTORY_LEAST, FILESYSTEM_LEAST)
-        return self._want(field)
+        return self._packed_wants.setdefault(str(field.id), self._want(field))
 
     def _flow(self, units: list[list[Widget]], total: int, elastic: bool) -> list[list[Widget]]:
         """The fields in rows, filled from the last: each unit (a group, or a field) joins the row after it
@@ -389,8 +394,10 @@ class BenchForm(Vertical):
         what the others leave (each at least enough for its label), the directory never more than its path
         or DIRECTORY_ROOM (newuser9: 78 cells for `/var/tmp/newuser9`)."""
         where = [field for field in fields if field.id in ("bench-fs", "bench-dir")]
-        if not where:
-            return [(field, self._want(field)) for field in fields]
+        if not where:  # a value typed longer than the row has room for scrolls in its field's packed width
+            wide = sum(self._want(field) for field in fields) > total
+            return [(field, min(self._want(field), self._packed(field)) if wide else self._want(field))
+                    for field in fields]
         fixed = sum(self._want(field) for field in fields if field not in where)
         least = {"bench-fs": FILESYSTEM_LEAST,
                  "bench-dir": cell_len(view.FIELD_LABELS["#bench-dir"]) + FIELD_EDGES}
@@ -406,9 +413,36 @@ class BenchForm(Vertical):
         if where[-1].id == "bench-dir" and typing:  # room to spare: up to DIRECTORY_ROOM to type in
             widths[-1] += max(min(room - sum(widths), DIRECTORY_ROOM - widths[-1]), 0)
         shared = dict(zip(where, widths, strict=True))
-        if len(where) == 2 and not typing:
+        if len(where) == 2 and not typing and not self._mountpoint_whole(shared):
             self._without_slack(shared)
         return [(field, shared.get(field, self._want(field))) for field in fields]
+
+    def _mountpoint_whole(self, shared: dict[Widget, int]) -> bool:
+        """Whether the directory gave the menu, which cut its mountpoint, the cells that mountpoint needs
+        whole: only where the directory's path, whole or cut at a `/` (to exactly what it shows), keeps
+        DIRECTORY_LEAST cells and hides nothing but a part of that mountpoint, which the menu beside it
+        shows (newuser20 #4: at 80 columns the WAL tab showed `…/newuser20-ext4mnt  (ext4)   ▼` beside
+        `/tmp/newuser20-ext4mnt`; a kubelet mountpoint never leaves the path `/var/…/mount`)."""
+        menu, field = self.query_one("#bench-fs", Select), self.query_one("#bench-dir", Input)
+        path, entry = field.value, shown_entry(menu)
+        label = self._fitted_filesystem_label(shared[menu] - SELECT_EDGES)
+        mountpoint = filesystem_menu.mountpoint_of(entry)
+        whole = cell_len(filesystem_menu.whole_mountpoint(entry)) + SELECT_EDGES
+        total = shared[menu] + shared[field]
+        if menu.is_blank() or label.startswith(mountpoint) \
+                or (not path.startswith(mountpoint.rstrip("/") + "/") and path != mountpoint):
+            return False
+        shown = path_ellipsis(path, total - whole - FIELD_EDGES)
+        head, ellipsis, tail = shown.partition(ELLIPSIS)
+        if shown != path and (not ellipsis or ELLIPSIS in tail or not path.startswith(head)
+                              or not path.endswith(tail) or len(path) - len(tail) > len(mountpoint)):
+            return False
+        width = cell_len(shown) + FIELD_EDGES
+        if width < DIRECTORY_LEAST:
+            return False
+        shared[field] = width
+        shared[menu] = total - width
+        return True
 
     def _without_slack(self, shared: dict[Widget, int]) -> None:
         """Cells the menu's cut label or the directory's cut path leaves blank go to the other while it is
@@ -627,6 +661,7 @@ class BenchForm(Vertical):
         # and the menu both said `compaction`)
         self.query_one("#bench-profile").display = len(kind_of(self.kind).form.menu) > 1
         self.query_one("#bench-form").set_class(self.kind == "wal", "-load")  # a row for the load
+        self._packed_wants.clear()  # the rows follow the workload's own values
         self.fit_fields()
 
     def show_params(self, params: object) -> None:
