@@ -249,6 +249,7 @@ async def test_a_filesystem_row_shows_its_device_figures_and_the_side_pane_keeps
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, MonitorScreen) and screen.sample is not None
+        await pilot.press("g")  # it opens on Stack's row (sda under /lab/data): to the first heading row
         table = screen.query_one("#monitor-table", DataTable)
         pane = screen.query_one("#monitor-selected", Static)
         shown = []
