@@ -334,12 +334,11 @@ class TrimScreen(SnapshotScreen):
         labels, room = headings_and_room(rows, width)
         cursor = table.cursor_row
         was = self._cursor_mountpoint(table)
-        if labels != self._labels:  # other headings: the columns made again, their widths from them
-            table.clear(columns=True)
-            table.add_columns(*labels)
-            self._labels = labels
-        else:
-            table.clear()
+        # the columns made again every time: a DataTable column keeps the widest content it ever held, so
+        # after a resize to a narrower terminal the old wide Mountpoint pushed Verdict off the screen
+        table.clear(columns=True)
+        table.add_columns(*labels)
+        self._labels = labels
         for mountpoint, fstype, verdict, mode, schedule, problems in rows:
             table.add_row(Text(fit_path(mountpoint, room)), Text(fstype),
                           Text(verdict.upper(), verdict.style), mode, schedule, problems,
