@@ -157,3 +157,16 @@ def test_advice_subjects_that_would_read_alike_are_still_cut_at_a_slash() -> Non
     singles = frozenset({KUBELET, other})
     mine, theirs = (subject_lines((path,), 60, 1, singles)[0][0] for path in (KUBELET, other))
     assert mine != theirs and _cut_at_slash(mine, KUBELET) and _cut_at_slash(theirs, other), (mine, theirs)
+
+
+def test_two_paths_that_differ_only_in_a_middle_folder_keep_it() -> None:
+    """newuser21 #2 at 80x24: two pytest runs' mounts both read `…/loops0/mnt-ext4-discard` (TRIM, Stack):
+    the folder that tells them apart is kept where it fits, the others dropped as `…`."""
+    one = "/tmp/pytest-of-root/pytest-737/loops0/mnt-ext4-discard"
+    two = "/tmp/pytest-of-root/pytest-801/loops0/mnt-ext4-discard"
+    both = frozenset({one, two})
+    assert fit_path(one, 31, both) == "…/pytest-737/…/mnt-ext4-discard"
+    assert fit_path(two, 31, both) == "…/pytest-801/…/mnt-ext4-discard"
+    for width in range(31, len(one)):
+        assert fit_path(one, width, both) != fit_path(two, width, both), width
+        assert len(fit_path(one, width, both)) <= width

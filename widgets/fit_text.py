@@ -100,13 +100,51 @@ def fit_path(path: str, width: int, others: frozenset[str] = frozenset()) -> str
     cut = path_ellipsis(path, width)
     if not any(other != path and fit_path(other, width) == cut for other in others):
         return cut
-    return _tail_first(path, width)
+    tail_cut = _tail_first(path, width)
+    if not any(other != path and tail_cut in (fit_path(other, width), _tail_first(other, width))
+               for other in others if other.startswith("/") and other.strip("/") and cell_len(other) > width):
+        return tail_cut
+    return _kept_difference(path, width, others) or tail_cut  # they differ only in a middle folder
+
+
+def _parts(path: str) -> list[str]:
+    """A path's components, the root's "/" with the top folder ("/var", "lib", "x")."""
+    parts = path.rstrip("/").split("/")
+    parts[0:2] = ["/" + parts[1]]
+    return parts
+
+
+def _kept_difference(path: str, width: int, others: frozenset[str]) -> str | None:
+    """`path` cut to its last component and the middle folder that tells it from an other of the same last
+    component ("…/pytest-737/…/mnt-ext4-discard" beside "…/pytest-801/…/mnt-ext4-discard"), whole folders
+    from the start before it where they fit; None where no such form fits `width`."""
+    parts = _parts(path)
+    for other in sorted(others):
+        if other == path or not other.startswith("/") or not other.strip("/"):
+            continue
+        if cell_len(other) != len(other):  # wide characters: cell counts would not be string lengths
+            continue
+        theirs = _parts(other)
+        if theirs[-1] != parts[-1]:
+            continue
+        pairs = zip(parts[:-1], theirs[:-1], strict=False)
+        index = next((at for at, (mine, their) in enumerate(pairs) if mine != their), None)
+        if not index:  # the same folders, or the first differs (a head-first cut shows it)
+            continue
+        between = "/" if index == len(parts) - 2 else f"/{ELLIPSIS}/"
+        shown = f"{ELLIPSIS}/{parts[index]}{between}{parts[-1]}"
+        if len(shown) > width:
+            return None
+        head = 0
+        while head < index - 1 and len("/".join(parts[:head + 1])) + 1 + len(shown) <= width:
+            head += 1
+        return ("/".join(parts[:head]) + "/" if head else "") + shown
+    return None
 
 
 def _tail_first(path: str, width: int) -> str:
     """`path` cut at its "/" boundaries keeping whole folders from its end, then from its start."""
-    parts = path.rstrip("/").split("/")
-    parts[0:2] = ["/" + parts[1]]
+    parts = _parts(path)
     tail, end = [parts[-1]], len(parts) - 1
     while end > 0 and len("/".join([parts[end - 1], *tail])) + 2 <= width:
         tail, end = [parts[end - 1], *tail], end - 1

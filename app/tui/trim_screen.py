@@ -339,8 +339,9 @@ class TrimScreen(SnapshotScreen):
         table.clear(columns=True)
         table.add_columns(*labels)
         self._labels = labels
+        mountpoints = frozenset(row[0] for row in rows)  # a cut keeps what tells it from the others
         for mountpoint, fstype, verdict, mode, schedule, problems in rows:
-            table.add_row(Text(fit_path(mountpoint, room)), Text(fstype),
+            table.add_row(Text(fit_path(mountpoint, room, mountpoints)), Text(fstype),
                           Text(verdict.upper(), verdict.style), mode, schedule, problems,
                           key=mountpoint)
         kept = [row[0] for row in rows]
