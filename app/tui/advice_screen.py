@@ -97,7 +97,7 @@ class AdviceScreen(Screen[None]):
         Binding("a", "all_subjects", "All",
                 tooltip="Every finding again (after arriving filtered to one filesystem or device)."),
         Binding("r", "refresh", "Refresh", tooltip="Read the host again and re-run every rule."),
-        Binding("q", "app.quit", "Quit"),
+        Binding("q", "app.quit", "Quit", tooltip="Quit diskdoctor."),
     ]
 
     def __init__(self, root: Root, *, host: Host | None = None, trim: TrimFacts | None = None,

@@ -287,7 +287,7 @@ class MonitorScreen(Screen[None]):
         Binding("d", "watch", "Watch a database", tooltip="Per-call sync latency of a running database."),
         Binding("slash", "filter", "Filter", tooltip="Keep the devices whose name, kernel name or type has "
                 "the text, and the filesystems whose mountpoint has it (Esc clears)."),
-        Binding("q", "app.quit", "Quit"),
+        Binding("q", "app.quit", "Quit", tooltip="Quit diskdoctor."),
     ]
 
     def __init__(self, root: Root, interval: float = INTERVAL_S) -> None:

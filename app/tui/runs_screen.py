@@ -257,7 +257,7 @@ class RunsScreen(Screen[None]):
         Binding("pageup", "detail_page(-1)", "Scroll details up", show=False, priority=True,
                 key_display="PgUp",
                 tooltip="Page up the run's details or the comparison."),
-        Binding("q", "app.quit", "Quit"),
+        Binding("q", "app.quit", "Quit", tooltip="Quit diskdoctor."),
     ]
 
     @dataclass
