@@ -16,6 +16,7 @@ from diskdoctor.probes.host import Host, MountedFs
 from diskdoctor.probes.root import live_root
 from support.bench_fixed_run import long_name_mounts
 from test_layout_defects import screen_lines
+from textual.pilot import Pilot
 from textual.widgets import Select
 from textual.widgets._select import SelectOverlay
 
@@ -26,6 +27,22 @@ def _mounted(mountpoint: str, fstype: str, kname: str | None, options: tuple[str
     return SimpleNamespace(kname=kname, mount=SimpleNamespace(mountpoint=mountpoint, fstype=fstype,
                                                               mount_options=options))
 
+
+
+async def open_bench(app: DiskDoctorApp, pilot: Pilot[None]) -> None:
+    """The Benchmark screen, its host read."""
+    await app.workers.wait_for_complete()
+    await pilot.press("3")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def open_menu(pilot: Pilot[None], menu: Select[str]) -> None:
+    """The filesystem menu dropped open."""
+    menu.focus()
+    await pilot.press("enter")
+    await pilot.pause()
+    await pilot.pause()
 
 def test_the_menu_offers_the_users_writable_filesystems_only() -> None:
     """Block devices first, then the user's tmpfs (/tmp/x); newuser19: the menu also offered /dev/shm,
@@ -61,15 +78,9 @@ async def test_at_80_columns_the_open_menu_cuts_long_entries_with_an_ellipsis(lo
     """newuser17: the open menu's last entry ended `…/fs  (tmpfs: in` at 80, cut by the screen's edge."""
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.press("3")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await open_bench(app, pilot)
         menu = app.screen.query_one("#bench-fs", Select)
-        menu.focus()
-        await pilot.press("enter")
-        await pilot.pause()
-        await pilot.pause()
+        await open_menu(pilot, menu)
         overlay = menu.query_one(SelectOverlay)
         assert menu.expanded and overlay.region.right <= 80, overlay.region
         entries = [str(prompt) for prompt, value in menu._options if value != Select.NULL]
@@ -108,18 +119,12 @@ async def test_at_80_columns_an_entry_that_fits_the_open_list_is_whole(system_mo
     read-only filesystems were offered as targets."""
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.press("3")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await open_bench(app, pilot)
         menu = app.screen.query_one("#bench-fs", Select)
         offered = [value for _, value in menu._options if value != Select.NULL]
         assert LONG_TMPFS in offered and not {"/dev/shm", "/sys/fs/cgroup", "/mnt/sandbox/v1/python"} & \
             set(offered), offered
-        menu.focus()
-        await pilot.press("enter")
-        await pilot.pause()
-        await pilot.pause()
+        await open_menu(pilot, menu)
         entry = f"{LONG_TMPFS}  (tmpfs: in memory)"
         assert len(entry) == 72
         assert any(entry in line for line in screen_lines(app)), "\n".join(screen_lines(app))
@@ -131,10 +136,7 @@ async def test_a_directory_on_dev_shm_names_its_filesystem(system_mounts: Host) 
     """/dev/shm left the menu, but a directory chosen there still names it (not `pick one`)."""
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=(120, 40)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.press("3")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await open_bench(app, pilot)
         app.screen.choose_directory("/dev/shm", "Runs")
         await pilot.pause()
         await pilot.pause()

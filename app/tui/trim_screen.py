@@ -235,8 +235,6 @@ class TrimScreen(SnapshotScreen):
         self.verdicts: dict[str, TrimVerdict] = {}
         self.facts: TrimFacts | None = None
         self._peak: PeakWindow | None = None
-        self._labels: tuple[str, ...] = COLUMNS
-        """The table's headings now (SHORT_COLUMNS where a mountpoint would be cut)."""
         self.host: Host | None = None
         self.selected: str | None = None
         self.filter_text = ""
@@ -263,7 +261,6 @@ class TrimScreen(SnapshotScreen):
     def on_mount(self) -> None:
         self.sub_title = "Does discard reach the flash, and when is it trimmed?"
         self.query_one("#trim-table", DataTable).add_columns(*COLUMNS)
-        self._labels = COLUMNS
         self.take_snapshot(getattr(self.app, "snapshot", None))
 
     def show_snapshot_failure(self, reason: str) -> None:
@@ -338,7 +335,6 @@ class TrimScreen(SnapshotScreen):
         # after a resize to a narrower terminal the old wide Mountpoint pushed Verdict off the screen
         table.clear(columns=True)
         table.add_columns(*labels)
-        self._labels = labels
         mountpoints = frozenset(row[0] for row in rows)  # a cut keeps what tells it from the others
         for mountpoint, fstype, verdict, mode, schedule, problems in rows:
             table.add_row(Text(fit_path(mountpoint, room, mountpoints)), Text(fstype),
