@@ -85,9 +85,9 @@ def test_a_change_just_under_the_flag_does_not_read_as_the_flag() -> None:
     base = kind_run("compaction", CompactionParams(), 20, write_mb_s=200.0)
     cand = kind_run("compaction", CompactionParams(), 21, write_mb_s=161.0)
     delta = next(d for d in compare_runs(base, cand).deltas if d.key == "write_mb_s")
-    assert not delta.regression and delta.ratio_text() == "×0.81"  # under the flag: never "×0.80"
+    assert not delta.regression and delta.ratio_text() == "÷1.24"  # under the flag: never "÷1.25"
     worse = kind_run("compaction", CompactionParams(), 21, write_mb_s=100.0)
-    assert next(d for d in compare_runs(base, worse).deltas if d.key == "write_mb_s").ratio_text() == "×0.50"
+    assert next(d for d in compare_runs(base, worse).deltas if d.key == "write_mb_s").ratio_text() == "÷2.00"
 
 
 def test_a_compaction_run_shows_and_draws_its_per_call_latencies() -> None:

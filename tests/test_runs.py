@@ -6,6 +6,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import re
 import subprocess
 from collections.abc import Iterator
 from dataclasses import replace
@@ -152,7 +153,7 @@ def test_comparison_math_and_regression_flag() -> None:
     assert p50.percent == 0 and not p50.worse and not p50.regression
     assert comparison.flags() == [
         "REGRESSION p99 fdatasync ×3.40 since 2026-11-20 14:30 UTC on the same filesystem",
-        "REGRESSION ops/s ×0.75 since 2026-11-20 14:30 UTC on the same filesystem"]
+        "REGRESSION ops/s ÷1.33 since 2026-11-20 14:30 UTC on the same filesystem"]
     assert comparison.regressed and comparison.param_changes == []
 
 
@@ -164,7 +165,25 @@ def test_small_changes_and_improvements_are_not_regressions() -> None:
     assert _delta(tiny, "sync_p99").percent == pytest.approx(400) and not tiny.regressed  # 40 µs: noise
     fixed = compare_runs(saved_run(20, slow_ms=12.0), saved_run(21, slow_ms=3.0))
     assert not fixed.regressed
-    assert fixed.flags() == ["improved p99 fdatasync ×0.25 since 2026-11-20 14:30 UTC on the same filesystem"]
+    assert fixed.flags() == ["improved p99 fdatasync ÷4.00 since 2026-11-20 14:30 UTC on the same filesystem"]
+
+
+def test_a_drop_reads_with_the_digits_of_a_rise() -> None:
+    """newuser21 #13: 3.43 ms → 32.3 µs (1/106) read `×0.01` while a 103-fold rise read `×103`; a drop is
+    now its factor after ÷, as many digits as a rise, in the rows, the flags and `runs compare`."""
+    from diskdoctor.app.core.runs.compare import MetricDelta
+
+    def text(before: float, after: float) -> str:
+        return MetricDelta("p99", "p99 fdatasync", "ms", before, after, True, True).ratio_text()
+
+    drop, rise = text(3.43, 0.0323), text(0.0323, 3.33)
+    assert (drop, rise) == ("÷106", "×103") and len(drop) == len(rise)
+    assert text(3.43, 1.0) == "÷3.43" and text(1.0, 3.43) == "×3.43" and text(10.0, 0.4) == "÷25.0"
+    assert text(1.0, 1.02) == "×1.02" and text(1.02, 1.0) == "÷1.02"  # tiny changes: three digits still
+    fixed = compare_runs(saved_run(20, slow_ms=42.4), saved_run(21, slow_ms=0.4))  # 400 µs: a bucket's edge
+    ratio = _delta(fixed, "sync_p99").ratio_text()
+    assert re.fullmatch(r"÷\d{3}", ratio) and f"fdatasync {ratio} since" in fixed.flags()[0]
+    assert any(line.rstrip().endswith(f"{ratio}  better") for line in compare_lines(fixed))
 
 
 def test_comparison_names_what_differs() -> None:
@@ -434,16 +453,16 @@ def test_runs_without_a_shared_load_are_not_compared() -> None:
 
 def test_every_change_is_said_as_a_ratio() -> None:
     """newuser12 #9: `+64004%` read worse than `×641`; newuser17 #13: `×5.4` beside `+155%` read as two
-    scales in one column. Every change is the candidate over the baseline, in every comparison row, flag
-    line and `runs compare` text, its decimal point in one column from ×0.01 to ×9.99."""
+    scales in one column. Every change is one factor in every comparison row, flag line and `runs compare`
+    text: a rise as ×, a drop as ÷ (newuser21 #13), its decimal point in one column."""
     from diskdoctor.app.core.runs.compare import MetricDelta
 
     def text(before: float, after: float) -> str:
         return MetricDelta("p99", "p99 write+fdatasync", "ms", before, after, True, True).ratio_text()
 
     assert text(0.00622, 3.99) == "×641" and text(2.0, 6.8) == "×3.40"
-    assert text(1.0, 3.0) == "×3.00" and text(1.0, 2.4) == "×2.40" and text(2.0, 1.0) == "×0.50"
-    assert text(1.0, 40.0) == "×40.0" and text(1.0, 2000.0) == "×2,000" and text(1.0, 0.0049) == "×<0.01"
+    assert text(1.0, 3.0) == "×3.00" and text(1.0, 2.4) == "×2.40" and text(2.0, 1.0) == "÷2.00"
+    assert text(1.0, 40.0) == "×40.0" and text(1.0, 2000.0) == "×2,000" and text(1.0, 0.0049) == "÷204"
     assert text(1.0, 0.998) == "×1.00" == text(1.0, 1.002)  # newuser15: no `-0%` beside `+0%`
-    assert text(1.0, 1.196) == "×1.19" and text(1.0, 0.804) == "×0.81"  # under the 20% flag, never at it
+    assert text(1.0, 1.196) == "×1.19" and text(1.0, 0.801) == "÷1.24"  # under the 20% flag, never at it
     assert text(1.0, 1.21) == "×1.21" and text(0.0, 1.0) == "-"

@@ -246,7 +246,7 @@ async def test_a_wal_comparison_at_80x24_shows_every_load_one_line_per_metric(
         rows = [line for line in lines if re.search(r"^\s*(p50|p90|p99|p99\.9|max) fdatasync from due", line)]
         assert len(rows) >= 4, screen
         for row in rows:  # the change on the metric's own line
-            assert re.search(r"from due +[\d.]+ [µm]s +[\d.]+ [µm]s +([+-]\d+%|×[\d.,]+)", row), screen
+            assert re.search(r"from due +[\d.]+ [µm]s +[\d.]+ [µm]s +([+-]\d+%|[×÷][\d.,]+)", row), screen
 
 
 async def test_at_200_a_long_target_is_whole_and_the_details_go_under_the_list(

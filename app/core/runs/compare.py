@@ -17,9 +17,10 @@ if TYPE_CHECKING:
 
 REGRESSION_PERCENT = 20.0
 """A judged metric this much worse is flagged (run-to-run noise of a shared VM stays under it at the p99)."""
-RATIO_DECIMALS = ((0, 100.0), (1, 10.0), (2, 0.01))
-"""A ratio's decimals by its size: "×641", "×23.2", "×3.40", "×0.75", "×0.01" (the decimal points in one
-column from ×0.01 to ×9.99); a ratio that rounds under ×0.01 is said "×<0.01" (both values are beside it)."""
+RATIO_DECIMALS = ((0, 100.0), (1, 10.0), (2, 1.0))
+"""A ratio's decimals by its size: "×641", "×23.2", "×3.40", "×1.00"; a drop is said by the same rule as a
+rise, its factor after "÷" ("÷106" for 3.43 ms → 32.3 µs, "÷1.33" for -25%), so both directions keep three
+significant digits (×0.01 said a 106-fold drop in one: newuser21) and the decimal points share one column."""
 NOT_COMPARABLE = "NOT COMPARABLE"
 """The verdict of two runs that are not like for like: no change between them is a regression."""
 MIN_LATENCY_CHANGE_MS = 0.05
@@ -98,26 +99,18 @@ class MetricDelta:
         return self.comparable and self.judged and not self.worse and self.significant and self.beyond_noise
 
     def ratio_text(self) -> str:
-        """The change as the candidate's value over the baseline's: "×3.40", "×0.75", "×1.00", "×641"; "-".
+        """The change as a factor: a rise as "×3.40", "×641", a drop as "÷1.33", "÷106", none as "×1.00"; "-".
         One form for every change, small or large, better or worse (a percentage up to +200% and a ratio
         beyond it read as two scales side by side: newuser17), and the one storage people read latency
-        changes in. A change under the REGRESSION_PERCENT flag is cut toward ×1 rather than rounded up to the
-        flag ("×1.19" for +19.6%, "×0.81" for -19.6%), so no change seems a missed flag."""
+        changes in; a drop's factor is the baseline over the candidate, so it has a rise's digits. A change
+        under the REGRESSION_PERCENT flag is cut toward 1 rather than rounded up to the flag ("×1.19" for
+        +19.6%, "÷1.24" for -19.9%), so no change seems a missed flag."""
         percent = self.percent
         if percent is None or self.after is None or self.before is None:
             return "-"
-        ratio = self.after / self.before
-        if ratio <= 0:
+        if self.after / self.before <= 0:
             return "×0.00"
-        decimals = next((places for places, least in RATIO_DECIMALS if round(ratio, places) >= least), None)
-        if decimals is None:
-            return "×<0.01"
-        flag = 1 + REGRESSION_PERCENT / 100 if ratio >= 1 else 1 - REGRESSION_PERCENT / 100
-        shown = round(ratio, decimals)
-        if abs(percent) < REGRESSION_PERCENT and (shown >= flag if ratio >= 1 else shown <= flag):
-            step = 10.0 ** -decimals  # a step toward ×1: under the flag, never shown at it
-            shown = flag - step if ratio >= 1 else flag + step
-        return f"×{shown:,.{decimals}f}"
+        return factor_text(self.after / self.before, flagged=abs(percent) >= REGRESSION_PERCENT)
 
     def to_json(self) -> dict[str, object]:
         """One entry of `metrics` in `runs compare --json`."""
@@ -128,6 +121,19 @@ class MetricDelta:
                 "percent": None if percent is None else round(percent, 1), "worse": self.worse,
                 "regression": self.regression, "beyond_noise": self.beyond_noise,
                 "noise": None if self.noise is None else self.noise.to_json()}
+
+
+def factor_text(ratio: float, flagged: bool = True) -> str:
+    """"×103" for a ratio of 103, "÷106" for 1/106, "×1.00" for 1: a positive ratio as a factor with three
+    significant digits either way (RATIO_DECIMALS); not `flagged`, it stays short of the flag's factor."""
+    rise = ratio >= 1
+    factor = ratio if rise else 1 / ratio
+    decimals = next(places for places, least in RATIO_DECIMALS if round(factor, places) >= least)
+    shown = round(factor, decimals)
+    flag = 1 + REGRESSION_PERCENT / 100 if rise else 1 / (1 - REGRESSION_PERCENT / 100)
+    if not flagged and shown >= flag:
+        shown = flag - 10.0 ** -decimals  # a step toward 1: under the flag, never shown at it
+    return f"{'×' if rise or shown == 1 else '÷'}{shown:,.{decimals}f}"  # no change: "×1.00" either way
 
 
 def _round(value: float | None) -> float | None:
