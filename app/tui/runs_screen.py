@@ -68,8 +68,9 @@ LIST_MIN_ROWS = 1
 screen, and the details or comparison get the rest: two runs leave no blank rows under them."""
 LIST_MOST_SHARE = 0.4
 LIST_COMPARING_SHARE = 0.2
-"""With two runs picked the comparison is what matters: the list keeps a fifth of the screen (4 rows at
-80x24, where 40% left the comparison's p99 below the fold: newuser18)."""
+"""With two runs picked the comparison is what matters: the list keeps a fifth of the screen at least (4 rows
+at 80x24, where 40% left the comparison's p99 below the fold: newuser18), and every row the comparison's
+content leaves (newuser21 #12: `12 of 25 rows fit` over 4 blank rows at 200x60)."""
 LIST_HEADER_ROWS = 1
 """The list's header row (the row of its horizontal scrollbar is added only when the columns overflow)."""
 
@@ -398,6 +399,8 @@ class RunsScreen(Screen[None]):
         """The one run's detail wrapped again to the new width (its continuation lines hang)."""
         if len(self.picked) < MAX_PICKS:
             self.call_after_refresh(self._show_detail)
+        else:  # the comparison wraps again to the new width: the list takes what it leaves
+            self.call_after_refresh(self._fit_list_to_comparison)
         self.call_after_refresh(self._show_status)  # the runs below the new fold
 
     @on(FittedTable.Resized, "#runs-table")
@@ -414,13 +417,29 @@ class RunsScreen(Screen[None]):
         width = table.size.width or self.app.size.width
         columns = sum(1 for cells in widths if cells)  # a hidden kind column is 0 cells, and no padding
         overflows = sum(widths) + columns * CELL_PADDING + 1 + CELL_PADDING > width - SCROLLBAR_CELLS
-        share = LIST_COMPARING_SHARE if len(self.picked) == MAX_PICKS else LIST_MOST_SHARE
-        wanted = (max(min(len(self.runs), int(height * share)), LIST_MIN_ROWS) + LIST_HEADER_ROWS
-                  + (1 if overflows else 0))
+        comparing = len(self.picked) == MAX_PICKS
+        share = LIST_COMPARING_SHARE if comparing else LIST_MOST_SHARE
+        chrome = LIST_HEADER_ROWS + (1 if overflows else 0)
+        rows = max(min(len(self.runs), int(height * share)), LIST_MIN_ROWS)
+        if comparing:  # the comparison as tall as its content, the list the rest (newuser21 #12)
+            rows = max(rows, min(len(self.runs), self._room_beside_comparison() - chrome))
+        wanted = rows + chrome
         current = table.styles.inline.height
         if (None if current is None else int(current.value)) != wanted:
             table.styles.height = wanted
             table.call_after_refresh(lambda: table.move_cursor(row=table.cursor_row))  # its run in view
+
+    def _room_beside_comparison(self) -> int:
+        """The body's rows the comparison leaves (0 before it is laid out)."""
+        detail = self.query_one("#runs-detail", WrappedText)
+        if not detail.outer_size.height:
+            return 0
+        return self.query_one("#runs-body").size.height - detail.outer_size.height
+
+    def _fit_list_to_comparison(self) -> None:
+        """The list's height again once the comparison is laid out (its content's height is known)."""
+        if self._widths:
+            self._size_list_height(self._widths)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """PgDn/PgUp scroll the details pane only when it runs below the fold (else the list pages)."""
@@ -688,6 +707,7 @@ class RunsScreen(Screen[None]):
             title = "Comparison (the older run is the baseline; PgDn/PgUp scroll it)"
             detail.keep = target_phrases(first, second)
             detail.update(styled([title, "", *lines]))
+            self.call_after_refresh(self._fit_list_to_comparison)
             return
         if run is None and self.all_runs and self.filter_text:
             detail.update(Text(f"No run matches the filter '{self.filter_text}' (/ then Esc clears it)."))

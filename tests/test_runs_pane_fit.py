@@ -1,0 +1,44 @@
+"""The Runs screen as newuser21 read it (#12, #4): the comparison pane as tall as its content, the list the
+rest; and the compare pick told apart from the cursor."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from conftest import fixture_root
+from diskdoctor.app.core.runs.store import RunStore
+from diskdoctor.app.tui.app import DiskDoctorApp
+from support.runs_support import saved_run
+from test_runs_screen import FIXTURE, open_runs
+from test_text_fit import screen_lines
+
+RUNS = 25
+
+
+def save_many(count: int = RUNS) -> None:
+    """`count` like-for-like runs a day apart (ids 0000, 0001, …), the newest the slowest."""
+    store = RunStore()
+    for number in range(count):  # count <= 28: one November day each
+        run = saved_run(number + 1, slow_ms=2.0 + number / 10)
+        store.save(dataclasses.replace(run, id=f"202611{number + 1:02}-143000-wal-{number:04}"))
+
+
+async def test_the_comparison_pane_is_as_tall_as_its_content_at_200x60(private_state_dir: Path) -> None:
+    """newuser21 #12: at 200x60 the list shrank to `12 of 25 rows fit` while 4 blank rows stayed under the
+    comparison; the pane is sized from its content and the list gets the rest."""
+    save_many()
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(200, 60)) as pilot:
+        await open_runs(pilot)
+        await pilot.press("space", "down", "space")
+        await pilot.pause()
+        await pilot.pause()
+        screen = app.screen
+        pane, detail = screen.query_one("#runs-detail-pane"), screen.query_one("#runs-detail")
+        table = screen.query_one("#runs-table")
+        text = "\n".join(screen_lines(app))
+        blank = pane.size.height - detail.outer_size.height
+        hidden = RUNS - (table.size.height - 1)
+        assert blank <= 0 or hidden <= 0, (blank, hidden, text)  # no blank rows while runs are hidden
+        assert pane.max_scroll_y == 0, text  # the comparison still whole
