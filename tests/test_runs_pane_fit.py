@@ -42,3 +42,29 @@ async def test_the_comparison_pane_is_as_tall_as_its_content_at_200x60(private_s
         hidden = RUNS - (table.size.height - 1)
         assert blank <= 0 or hidden <= 0, (blank, hidden, text)  # no blank rows while runs are hidden
         assert pane.max_scroll_y == 0, text  # the comparison still whole
+
+
+async def test_the_compare_pick_is_told_apart_from_the_cursor(private_state_dir: Path) -> None:
+    """newuser21 #4: the `●` pick stayed on one run while the cursor (the selection other screens follow)
+    was on another, and nothing said which marker meant what; the status line says what `●` is, and the
+    details of the run under the cursor name the picked run."""
+    save_many(3)
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_runs(pilot)
+        await pilot.press("space", "down")  # 0002 picked (the newest), the cursor on 0001
+        await pilot.pause()
+        screen = app.screen
+        status = str(screen.query_one("#runs-status").render())
+        detail = str(screen.query_one("#runs-detail").render())
+        assert "● 0002 picked to compare" in status, status
+        assert "● marks run 0002, picked to compare: Space on this run compares the two" in \
+            " ".join(detail.split()), detail
+        await pilot.press("up")  # the cursor on the picked run itself
+        await pilot.pause()
+        detail = " ".join(str(screen.query_one("#runs-detail").render()).split())
+        assert "● marks this run, picked to compare: Space on another run compares the two" in detail, detail
+        await pilot.press("down", "space")  # two picked: the status line still says what ● is
+        await pilot.pause()
+        status = str(screen.query_one("#runs-status").render())
+        assert "● comparing 0001 with 0002 (c clears)" in status, status

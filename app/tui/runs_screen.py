@@ -205,8 +205,10 @@ def status_parts(chunks: list[str], hint: str) -> list[Part]:
             ranked.append(((part, part.replace(" (left as is)", ""), part.split(" (left as is)")[0]), 2))
         elif part == HIDDEN_SAVED:  # kept as the hint is: a column the user looks for is said to be hidden
             ranked.append(((part, part.split(" (")[0]), 1))
+        elif index and part == hint:  # "● 0021 picked to compare: …": the pick said before what Space does
+            ranked.append(((part, part.split(": ")[0]) if ": " in part else part, 1))
         else:
-            ranked.append((part, 0 if not index else 1 if part == hint else index + 3))
+            ranked.append((part, 0 if not index else index + 3))
     return ranked
 
 
@@ -607,11 +609,15 @@ class RunsScreen(Screen[None]):
         return status + f" · skipped {files} (left as is): " + ", ".join(name for name, _ in skipped)
 
     def _pick_hint(self) -> str:
-        """"Space/⏎ picks two to compare", or which two runs are compared ("comparing 3202 with 7b1e")."""
-        if len(self.picked) < MAX_PICKS:
+        """"Space/⏎ picks two to compare", the one run picked ("● 3202 picked to compare: Space/⏎ on
+        another"), or the two compared ("● comparing 3202 with 7b1e"): the `●` is said to be the compare
+        pick, apart from the cursor that other screens follow (newuser21 #4)."""
+        if not self.picked:
             return "Space/⏎ picks two to compare"
-        first, second = (run_id.rsplit("-", 1)[-1] for run_id in sorted(self.picked))  # time first
-        return f"comparing {first} with {second} (c clears)"
+        if len(self.picked) < MAX_PICKS:
+            return f"{PICK_MARK} {short_id(self.picked[0])} picked to compare: Space/⏎ on another (c clears)"
+        first, second = (short_id(run_id) for run_id in sorted(self.picked))  # time first
+        return f"{PICK_MARK} comparing {first} with {second} (c clears)"
 
     def _notify_damaged(self, listing: RunListing) -> None:
         """A notice naming each damaged run file and its field (a run the user expects to see is not)."""
@@ -683,6 +689,16 @@ class RunsScreen(Screen[None]):
             self.query_one("#runs-detail-pane", VerticalScroll).scroll_home(animate=False, immediate=True)
         self._fill_detail(run)
 
+    def _detail_hint(self, run: SavedRun) -> str:
+        """The last line of a run's details: what Space does with it, the picked run named by its `●`."""
+        if not self.picked:
+            return "Space picks this run; pick a second one to compare."
+        if run.id in self.picked:
+            return (f"{PICK_MARK} marks this run, picked to compare: Space on another run compares the two "
+                    "(Space here unpicks it).")
+        return (f"{PICK_MARK} marks run {short_id(self.picked[0])}, picked to compare: Space on this run "
+                "compares the two (c clears the pick).")
+
     def _fill_detail(self, run: SavedRun | None) -> None:
         detail = self.query_one("#runs-detail", WrappedText)
         detail.keep = ()
@@ -716,8 +732,7 @@ class RunsScreen(Screen[None]):
             detail.update(Text("Run a benchmark (key 3, or `diskdoctor bench wal --dir DIR`): it is saved "
                                "here, and two runs can be compared."))
             return
-        hint = ("Space picks this run; pick a second one to compare." if not self.picked else
-                "Space on another run compares it with the picked one.")
+        hint = self._detail_hint(run)
         try:
             detail.update(styled([*show_lines(run), "", hint]))  # wrapped where drawn, lines hanging
         except RunRenderError as err:
