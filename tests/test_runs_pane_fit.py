@@ -68,3 +68,31 @@ async def test_the_compare_pick_is_told_apart_from_the_cursor(private_state_dir:
         await pilot.pause()
         status = str(screen.query_one("#runs-status").render())
         assert "● comparing 0001 with 0002 (c clears)" in status, status
+
+
+async def test_the_list_fits_the_comparison_again_when_the_filter_bar_opens(private_state_dir: Path) -> None:
+    """The filter bar takes a row of the body: the list gives it back, the comparison stays whole."""
+    save_many()
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(200, 40)) as pilot:
+        await open_runs(pilot)
+        await pilot.press("space", "down", "space")
+        await pilot.pause()
+        pane = app.screen.query_one("#runs-detail-pane")
+        assert pane.max_scroll_y == 0 and fold_rows(app), "\n".join(screen_lines(app))
+        await pilot.press("slash")
+        await pilot.pause()
+        await pilot.pause()
+        assert app.screen.query_one("#runs-filter").has_class("-open")
+        assert pane.max_scroll_y == 0, "\n".join(screen_lines(app))  # the params line still in view
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.pause()
+        detail = app.screen.query_one("#runs-detail")
+        assert pane.max_scroll_y == 0 and pane.size.height == detail.outer_size.height  # no blank row
+
+
+def fold_rows(app: DiskDoctorApp) -> bool:
+    """Whether the list hides some runs (the comparison is tall enough to matter at this size)."""
+    table = app.screen.query_one("#runs-table")
+    return table.size.height - 1 < RUNS

@@ -16,7 +16,7 @@ from diskdoctor.widgets.status_line import StatusLine
 from diskdoctor.widgets.wrap_text import WrappedText
 from rich.cells import cell_len
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -432,11 +432,22 @@ class RunsScreen(Screen[None]):
             table.call_after_refresh(lambda: table.move_cursor(row=table.cursor_row))  # its run in view
 
     def _room_beside_comparison(self) -> int:
-        """The body's rows the comparison leaves (0 before it is laid out)."""
+        """The body's rows the comparison leaves, wrapped at the pane's whole width (no scrollbar once it
+        fits); 0 before it is laid out."""
+        pane = self.query_one("#runs-detail-pane", VerticalScroll)
         detail = self.query_one("#runs-detail", WrappedText)
-        if not detail.outer_size.height:
+        if not detail.outer_size.height or not pane.size.width:
             return 0
-        return self.query_one("#runs-body").size.height - detail.outer_size.height
+        width = pane.size.width - detail.styles.gutter.width
+        lines = detail.get_content_height(pane.size, pane.size, width) + detail.styles.gutter.height
+        return self.query_one("#runs-body").size.height - pane.styles.gutter.height - lines
+
+    @on(events.DescendantFocus, "#runs-filter")
+    @on(events.DescendantBlur, "#runs-filter")
+    def _filter_shown_or_hidden(self) -> None:
+        """The filter bar opened or closed: the body's rows changed, so the list fits the comparison again."""
+        if len(self.picked) == MAX_PICKS:
+            self.call_after_refresh(self._fit_list_to_comparison)
 
     def _fit_list_to_comparison(self) -> None:
         """The list's height again once the comparison is laid out (its content's height is known)."""
