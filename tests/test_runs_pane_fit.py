@@ -10,7 +10,7 @@ from conftest import fixture_root
 from diskdoctor.app.core.runs.store import RunStore
 from diskdoctor.app.tui.app import DiskDoctorApp
 from support.runs_support import saved_run
-from test_runs_screen import FIXTURE, open_runs
+from test_runs_screen import FIXTURE, _wal_run_at_loads, open_runs
 from test_text_fit import screen_lines
 
 RUNS = 25
@@ -96,3 +96,24 @@ def fold_rows(app: DiskDoctorApp) -> bool:
     """Whether the list hides some runs (the comparison is tall enough to matter at this size)."""
     table = app.screen.query_one("#runs-table")
     return table.size.height - 1 < RUNS
+
+
+async def test_no_blank_row_ends_a_wal_loads_comparison_at_200x50(private_state_dir: Path) -> None:
+    """Two WAL runs at two loads among 25 at 200x50: the comparison ended in a blank row (its text's last
+    newline) while the status said `17 of 25 rows fit`; the list takes that row too."""
+    save_many(RUNS - 2)
+    store = RunStore()
+    store.save(_wal_run_at_loads(20, 50.0, {50.0: 3.43, 500.0: 9.0}, "20261130-143000-wal-7000"))
+    store.save(_wal_run_at_loads(21, 50.0, {50.0: 0.0323, 500.0: 46.0}, "20261130-153000-wal-7001"))
+    app = DiskDoctorApp(fixture_root(FIXTURE))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await open_runs(pilot)
+        runs = [run.id for run in app.screen.runs]
+        await pilot.press(*["down"] * runs.index("20261130-143000-wal-7000"), "space")
+        await pilot.press(*["up"] * 5, *["down"] * runs.index("20261130-153000-wal-7001"), "space")
+        await pilot.pause()
+        await pilot.pause()
+        lines = screen_lines(app)
+        status = next(n for n, line in enumerate(lines) if "comparing" in line and "c clears" in line)
+        assert "rows fit" in lines[status] and lines[status - 1].strip(), "\n".join(lines)
+        assert app.screen.query_one("#runs-detail-pane").max_scroll_y == 0, "\n".join(lines)

@@ -97,8 +97,8 @@ def line_style(line: str) -> str:
 def styled(lines: list[str]) -> Text:
     """Plain lines as Text (never parsed as markup), with REGRESSION lines red and improvements green."""
     text = Text()
-    for line in lines:
-        text.append(line + "\n", style=line_style(line))
+    for number, line in enumerate(lines):  # no newline after the last: it drew a blank row under the text
+        text.append(line + ("\n" if number < len(lines) - 1 else ""), style=line_style(line))
     return text
 
 
