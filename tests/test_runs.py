@@ -210,7 +210,7 @@ def test_runs_cli_show_compare_json_and_plot(store: RunStore) -> None:
     shown = run_cli("runs", "show", "latest")
     assert shown.code == 0 and shown.out.startswith(f"run       {new.id} (WAL write + sync latency)")
     assert ("params    etcd WAL: 2,300-byte writes, 22 MiB, fdatasync, "
-            "etcd's WAL segments of 64 MB (preallocated), backend commit every 100 ms beside") in shown.out
+            "etcd's WAL segments of 64 MB (preallocated), plus a backend commit every 100 ms") in shown.out
     assert "layers    luks-etcd (dm-2) [crypt, scheduler none] → md0 [raid0]" in shown.out
     assert json.loads(run_cli("runs", "show", new.id, "--json").out) == new.to_json()
     compared = run_cli("runs", "compare", "previous", "latest", "--plot")

@@ -448,7 +448,7 @@ def summary_params_text(params: object) -> str:
         segment_text = f"{segment / 1e6:g} MB" if segment % 1_000_000 == 0 else _binary_size(segment)
         layout = f"etcd's WAL segments of {segment_text}{' (preallocated)' if params['prealloc'] else ''}"
         if params.get("commit_ms"):
-            layout += f", backend commit every {params['commit_ms']:g} ms beside"
+            layout += f", plus a backend commit every {params['commit_ms']:g} ms"
     return f"{params['bs']:,}-byte writes, {amount}, {params['sync']}, {layout}"
 
 
