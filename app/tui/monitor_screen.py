@@ -58,6 +58,14 @@ the names alone (a name it holds stays whole; its mountpoint is cut at a "/" or 
 costs a figure column (newuser16)."""
 SORTED_MOUNT_LEAST = 4
 """Narrower than this ("…/db"), a sorted row's mountpoint is left out (the name stays whole)."""
+SORTED_LEAST_CELLS = {"util": 4, "rmb_s": 6, "wmb_s": 6, "dmb_s": 6, "r_await": 7, "w_await": 7, "f_await": 7,
+                      "d_await": 7}
+"""Sorted, a live figure column wider than its heading and every figure it shows ("100%", "99,999" MB/s,
+"100,000" ms) gives its blank start down to this (one more for the sorted column's ▼) to the device column,
+whose rows then name their mountpoint (newuser21 #11: `vda /` but `loop3` alone at 120x40)."""
+SORTED_MOUNT_CUT_CELLS = 9
+"""Sorted, a mountpoint whose last folder does not fit whole is shown cut in its middle after "…/" in this
+many cells or more ("…/newu…xt4"), else left out."""
 MIN_NAME_CELLS = 8
 """The device column is as narrow as its names (filesystem titles span the row, not this column)."""
 MAX_NAME_CELLS = 72
@@ -206,7 +214,8 @@ def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, st
     cell = Text(name, style=style)  # type: ignore[arg-type]
     last = mount.rstrip("/").rsplit("/", 1)[-1]  # cut at a "/" with its last folder whole, or left out
     least_mount = min(cell_len(mount), max(cell_len(last) + 2, SORTED_MOUNT_LEAST))  # not "/tm…mnt"
-    if mount and (room >= least_mount or (cells >= NAME_CELLS and room >= SORTED_MOUNT_LEAST)):
+    if mount and (room >= min(least_mount, SORTED_MOUNT_CUT_CELLS)  # "…/newu…xt4": its last folder cut
+                  or (cells >= NAME_CELLS and room >= SORTED_MOUNT_LEAST)):
         cell.append(" " + path_ellipsis(mount, room) + more, style="dim")
     return cell
 
@@ -615,6 +624,8 @@ class MonitorScreen(Screen[None]):
         if grow > 0:  # room left (or a left-out figure freed more than the cut took): the name takes it
             columns[0] = ("device", "device", columns[0][2] + grow)
             needed += grow
+        if self.sort_key is not None and self._columns is COLUMNS:
+            columns = self._blank_starts_to_names(columns)
         main = self.query_one("#monitor-main")  # the table, and the trend pane under it
         if beside:  # as wide as its columns or its longest title, the side pane the rest (newuser9 #5)
             main.styles.width = min(max(needed, self._title_cells + CELL_PADDING + SCROLLBAR_CELLS), room)
@@ -622,6 +633,21 @@ class MonitorScreen(Screen[None]):
             main.styles.width = None
         self._set_columns(columns, hidden)
         self._fit_heights()
+
+    def _blank_starts_to_names(self, columns: list[tuple[str, str, int]]) -> list[tuple[str, str, int]]:
+        """Sorted, the device column takes the figure columns' blank starts (SORTED_LEAST_CELLS) for the
+        mountpoints it lacks room for, as much as it wants and no more: no figure column is left out or
+        narrowed below its heading or its widest figure."""
+        want = self._name_cells - columns[0][2]
+        taken: list[tuple[str, str, int]] = []
+        for label, key, width in columns[1:]:
+            least = SORTED_LEAST_CELLS.get(key, width) + (key == self.sort_key)
+            give = max(min(width - least, want), 0)
+            want -= give
+            taken.append((label, key, width - give))
+        device = columns[0]
+        return [(device[0], device[1], device[2] + sum(c[2] for c in columns[1:]) - sum(c[2] for c in taken)),
+                *taken]
 
     def _heading(self, label: str, key: str) -> Text:
         """A column heading; the sorted column is marked ▼ (largest first)."""
