@@ -276,6 +276,22 @@ def group_top(titles: list[int], count: int, row: int, rows: int) -> int | None:
     return max(whole) if whole else last
 
 
+def group_in_view(titles: list[int], count: int, row: int, top: int, rows: int) -> int | None:
+    """The first row to show, scrolled as little as it can be, so that `row`'s group (its title, the last of
+    `titles` at or above it, to the next title) is whole in `rows` rows of `count` shown from `top`; None
+    when it already is, does not fit, or there are no titles (newuser21 #12: at 80x24 the selected
+    filesystem's title on the last row, its device under the fold)."""
+    start = max((index for index in titles if index <= row), default=None)
+    if start is None or rows <= 0 or not 0 <= row < count:
+        return None
+    end = min([index for index in titles if index > start] + [count]) - 1
+    if end - start + 1 > rows:
+        return None
+    if start < top:
+        return start
+    return end - rows + 1 if end >= top + rows else None
+
+
 def _look(cell: Text) -> tuple[object, ...]:
     """What a cell shows (Text's own == ignores its style)."""
     return cell.plain, str(cell.style), tuple(cell.spans), cell.justify
@@ -424,6 +440,16 @@ class MonitorScreen(Screen[None]):
         titles = [index for index, key in enumerate(self._row_keys) if key.startswith("group|")]
         top = group_top(titles, len(self._row_keys), table.cursor_row, rows)
         if top is not None and top != round(table.scroll_y):
+            table.scroll_to(y=top, animate=False, immediate=True)
+
+    def _keep_group_in_view(self) -> None:
+        """Scroll the least that shows the cursor's whole group (its title and its layers) where it fits:
+        after a move onto a title on the last row, and after the table's height changes under the cursor."""
+        table = self.query_one("#monitor-table", DataTable)
+        rows = table.scrollable_content_region.height - (table.header_height if table.show_header else 0)
+        titles = [index for index, key in enumerate(self._row_keys) if key.startswith("group|")]
+        top = group_in_view(titles, len(self._row_keys), table.cursor_row, round(table.scroll_y), rows)
+        if top is not None:
             table.scroll_to(y=top, animate=False, immediate=True)
 
     def _leave_selection(self) -> None:
@@ -877,6 +903,7 @@ class MonitorScreen(Screen[None]):
 
     @on(DataTable.RowHighlighted, "#monitor-table")
     def _highlighted(self) -> None:
+        self.call_after_refresh(self._keep_group_in_view)  # after the table's own scroll to the cursor
         if self.sample is not None:
             self._draw_side(self.sample)
             self._draw_trend()
@@ -1016,6 +1043,7 @@ class MonitorScreen(Screen[None]):
             table.styles.height = own if own is not None else "1fr"
             self._trend_shown = own is not None
             self.query_one("#monitor-trend").display = self._trend_shown
+            self.call_after_refresh(self._keep_group_in_view)  # a shorter table: the group still whole
             self.call_after_refresh(self._redraw_status)
             self.call_after_refresh(self._draw_trend)
 
