@@ -617,10 +617,13 @@ class MonitorScreen(Screen[None]):
         name = min(self._name_cells, MAX_NAME_CELLS)  # sorted, a longer one only takes what is left over
         columns[0] = ("device", "device", name)
         needed = sum(w + CELL_PADDING for _, _, w in columns) + SCROLLBAR_CELLS
+        # sorted, the names' mountpoints give way to the side pane (it names the row's filesystem): a long
+        # one put the pane under the table at 200x60, ~38 blank rows under it and no trend (mon13)
+        least = needed - (max(name - self._bare_name_cells, 0) if self.sort_key else 0)  # as grouped
         side_cells = min(self._side_cells, SIDE_CELLS)  # as wide as its lines, when they fit beside
-        if SIDE_WRAP_CELLS <= width - needed - 1 < side_cells:  # room for most lines: the longest wrap
-            side_cells = width - needed - 1
-        beside = width - needed >= side_cells
+        if SIDE_WRAP_CELLS <= width - least - 1 < side_cells:  # room for most lines: the longest wrap
+            side_cells = width - least - 1
+        beside = width - least >= side_cells
         self.set_class(not beside, "-side-below")
         if beside:  # under the table it is sized from its lines (_fit_who_below)
             self.query_one("#monitor-who").styles.width = None
