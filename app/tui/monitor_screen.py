@@ -58,6 +58,14 @@ the names alone (a name it holds stays whole; its mountpoint is cut at a "/" or 
 costs a figure column (newuser16)."""
 SORTED_MOUNT_LEAST = 4
 """Narrower than this ("…/db"), a sorted row's mountpoint is left out (the name stays whole)."""
+SORTED_LEAST_CELLS = {"util": 4, "rmb_s": 6, "wmb_s": 6, "dmb_s": 6, "r_await": 7, "w_await": 7, "f_await": 7,
+                      "d_await": 7}
+"""Sorted, a live figure column wider than its heading and every figure it shows ("100%", "99,999" MB/s,
+"100,000" ms) gives its blank start down to this (one more for the sorted column's ▼) to the device column,
+whose rows then name their mountpoint (newuser21 #11: `vda /` but `loop3` alone at 120x40)."""
+SORTED_MOUNT_CUT_CELLS = 9
+"""Sorted, a mountpoint whose last folder does not fit whole is shown cut in its middle after "…/" in this
+many cells or more ("…/newu…xt4"), else left out."""
 MIN_NAME_CELLS = 8
 """The device column is as narrow as its names (filesystem titles span the row, not this column)."""
 MAX_NAME_CELLS = 72
@@ -206,7 +214,8 @@ def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, st
     cell = Text(name, style=style)  # type: ignore[arg-type]
     last = mount.rstrip("/").rsplit("/", 1)[-1]  # cut at a "/" with its last folder whole, or left out
     least_mount = min(cell_len(mount), max(cell_len(last) + 2, SORTED_MOUNT_LEAST))  # not "/tm…mnt"
-    if mount and (room >= least_mount or (cells >= NAME_CELLS and room >= SORTED_MOUNT_LEAST)):
+    if mount and (room >= min(least_mount, SORTED_MOUNT_CUT_CELLS)  # "…/newu…xt4": its last folder cut
+                  or (cells >= NAME_CELLS and room >= SORTED_MOUNT_LEAST)):
         cell.append(" " + path_ellipsis(mount, room) + more, style="dim")
     return cell
 
@@ -265,6 +274,22 @@ def group_top(titles: list[int], count: int, row: int, rows: int) -> int | None:
         return min(max(start, row - rows + 1), last)
     whole = [index for index in titles if index <= min(start, last) and end < index + rows]
     return max(whole) if whole else last
+
+
+def group_in_view(titles: list[int], count: int, row: int, top: int, rows: int) -> int | None:
+    """The first row to show, scrolled as little as it can be, so that `row`'s group (its title, the last of
+    `titles` at or above it, to the next title) is whole in `rows` rows of `count` shown from `top`; None
+    when it already is, does not fit, or there are no titles (newuser21 #12: at 80x24 the selected
+    filesystem's title on the last row, its device under the fold)."""
+    start = max((index for index in titles if index <= row), default=None)
+    if start is None or rows <= 0 or not 0 <= row < count:
+        return None
+    end = min([index for index in titles if index > start] + [count]) - 1
+    if end - start + 1 > rows:
+        return None
+    if start < top:
+        return start
+    return end - rows + 1 if end >= top + rows else None
 
 
 def _look(cell: Text) -> tuple[object, ...]:
@@ -415,6 +440,16 @@ class MonitorScreen(Screen[None]):
         titles = [index for index, key in enumerate(self._row_keys) if key.startswith("group|")]
         top = group_top(titles, len(self._row_keys), table.cursor_row, rows)
         if top is not None and top != round(table.scroll_y):
+            table.scroll_to(y=top, animate=False, immediate=True)
+
+    def _keep_group_in_view(self) -> None:
+        """Scroll the least that shows the cursor's whole group (its title and its layers) where it fits:
+        after a move onto a title on the last row, and after the table's height changes under the cursor."""
+        table = self.query_one("#monitor-table", DataTable)
+        rows = table.scrollable_content_region.height - (table.header_height if table.show_header else 0)
+        titles = [index for index, key in enumerate(self._row_keys) if key.startswith("group|")]
+        top = group_in_view(titles, len(self._row_keys), table.cursor_row, round(table.scroll_y), rows)
+        if top is not None:
             table.scroll_to(y=top, animate=False, immediate=True)
 
     def _leave_selection(self) -> None:
@@ -582,10 +617,13 @@ class MonitorScreen(Screen[None]):
         name = min(self._name_cells, MAX_NAME_CELLS)  # sorted, a longer one only takes what is left over
         columns[0] = ("device", "device", name)
         needed = sum(w + CELL_PADDING for _, _, w in columns) + SCROLLBAR_CELLS
+        # sorted, the names' mountpoints give way to the side pane (it names the row's filesystem): a long
+        # one put the pane under the table at 200x60, ~38 blank rows under it and no trend (mon13)
+        least = needed - (max(name - self._bare_name_cells, 0) if self.sort_key else 0)  # as grouped
         side_cells = min(self._side_cells, SIDE_CELLS)  # as wide as its lines, when they fit beside
-        if SIDE_WRAP_CELLS <= width - needed - 1 < side_cells:  # room for most lines: the longest wrap
-            side_cells = width - needed - 1
-        beside = width - needed >= side_cells
+        if SIDE_WRAP_CELLS <= width - least - 1 < side_cells:  # room for most lines: the longest wrap
+            side_cells = width - least - 1
+        beside = width - least >= side_cells
         self.set_class(not beside, "-side-below")
         if beside:  # under the table it is sized from its lines (_fit_who_below)
             self.query_one("#monitor-who").styles.width = None
@@ -615,6 +653,8 @@ class MonitorScreen(Screen[None]):
         if grow > 0:  # room left (or a left-out figure freed more than the cut took): the name takes it
             columns[0] = ("device", "device", columns[0][2] + grow)
             needed += grow
+        if self.sort_key is not None and self._columns is COLUMNS:
+            columns = self._blank_starts_to_names(columns)
         main = self.query_one("#monitor-main")  # the table, and the trend pane under it
         if beside:  # as wide as its columns or its longest title, the side pane the rest (newuser9 #5)
             main.styles.width = min(max(needed, self._title_cells + CELL_PADDING + SCROLLBAR_CELLS), room)
@@ -622,6 +662,21 @@ class MonitorScreen(Screen[None]):
             main.styles.width = None
         self._set_columns(columns, hidden)
         self._fit_heights()
+
+    def _blank_starts_to_names(self, columns: list[tuple[str, str, int]]) -> list[tuple[str, str, int]]:
+        """Sorted, the device column takes the figure columns' blank starts (SORTED_LEAST_CELLS) for the
+        mountpoints it lacks room for, as much as it wants and no more: no figure column is left out or
+        narrowed below its heading or its widest figure."""
+        want = self._name_cells - columns[0][2]
+        taken: list[tuple[str, str, int]] = []
+        for label, key, width in columns[1:]:
+            least = SORTED_LEAST_CELLS.get(key, width) + (key == self.sort_key)
+            give = max(min(width - least, want), 0)
+            want -= give
+            taken.append((label, key, width - give))
+        device = columns[0]
+        return [(device[0], device[1], device[2] + sum(c[2] for c in columns[1:]) - sum(c[2] for c in taken)),
+                *taken]
 
     def _heading(self, label: str, key: str) -> Text:
         """A column heading; the sorted column is marked ▼ (largest first)."""
@@ -851,6 +906,7 @@ class MonitorScreen(Screen[None]):
 
     @on(DataTable.RowHighlighted, "#monitor-table")
     def _highlighted(self) -> None:
+        self.call_after_refresh(self._keep_group_in_view)  # after the table's own scroll to the cursor
         if self.sample is not None:
             self._draw_side(self.sample)
             self._draw_trend()
@@ -990,6 +1046,7 @@ class MonitorScreen(Screen[None]):
             table.styles.height = own if own is not None else "1fr"
             self._trend_shown = own is not None
             self.query_one("#monitor-trend").display = self._trend_shown
+            self.call_after_refresh(self._keep_group_in_view)  # a shorter table: the group still whole
             self.call_after_refresh(self._redraw_status)
             self.call_after_refresh(self._draw_trend)
 
