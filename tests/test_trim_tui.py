@@ -209,13 +209,20 @@ async def test_layer_lines_keep_whole_names_and_full_paths_where_they_fit() -> N
 async def test_fix_cards_go_beside_the_layers_at_200x60(fixture: str) -> None:
     """At 200x60 the cards sit beside the layers, each side about half the width, the layer names whole
     (newuser17 #15: a card 200 cells wide round 120-cell text, the screen's right side empty); at 120x40 they
-    stay under the layers, full width."""
+    stay under the layers, full width. On long-names the first row's check names a 133-character path: its
+    cards go under the layers at 200 too, so the path shows whole (newuser21 #8); its next row goes beside."""
     async with running(fixture_root(fixture), (200, 60)) as (app, pilot):
-        await open_trim(app, pilot)
+        table = await open_trim(app, pilot)
+        if fixture == "long-names":
+            await pilot.pause()
+            verdict, card = app.screen.query_one("#trim-verdict"), app.screen.query(FindingCard).first()
+            assert card.region.y >= verdict.region.bottom and card.region.width > 190
+            table.move_cursor(row=1)
+            await settled(app, pilot)
         await pilot.pause()
         verdict, card = app.screen.query_one("#trim-verdict"), app.screen.query(FindingCard).first()
         assert card.region.x >= verdict.region.right and card.region.y <= verdict.region.y
-        assert card.region.width < 110 and verdict.region.width < 120
+        assert card.region.width < 110 and verdict.region.width < (120 if fixture == "lab-ssd" else 140)
         layers = app.screen.verdicts[app.screen.selected].reach.layers
         lines = drawn_lines(app, "#trim-verdict")
         assert all(any(f" {layer.name} " in line for line in lines) for layer in layers), lines

@@ -26,6 +26,7 @@ from textual.widgets.data_table import RowDoesNotExist
 
 from ..base.errors import UsageError
 from ..base.formatting import human_bytes
+from ..base.shell_wrap import CONTINUATION
 from ..core.trim.doctor import TrimVerdict
 from ..core.trim.order import worst_first
 from ..core.trim.peak_window import PeakWindow
@@ -68,6 +69,16 @@ def cards_need(verdict: TrimVerdict) -> int:
     headers = [f"  {finding.severity.value.upper()}  {finding.id}" for finding in verdict.findings]
     card = max(CARD_LEAST_CELLS, *(cell_len(line) + 2 + CARD_FRAME_CELLS for line in [*lines, *headers]))
     return card + CARDS_GAP_CELLS
+
+
+def cards_fit_beside(verdict: TrimVerdict, room: int) -> bool:
+    """Whether the fix cards beside the verdict's least share of `room` show every word of their commands
+    whole (a 133-character quoted path on long-names does not fit at 200: the cards go under the verdict,
+    the pane's whole width, rather than cut it; newuser21 #8)."""
+    words = [word for finding in verdict.findings for line in (*finding.fix, *finding.verify)
+             if not line.lstrip().startswith("#") for word in line.split("  #")[0].split()]
+    longest = max(map(cell_len, words), default=0) + 2 + len(CONTINUATION)  # a continued line's indent
+    return longest + CARD_FRAME_CELLS + CARDS_GAP_CELLS <= room - int(room * VERDICT_SHARE[0])
 
 
 def headings_and_room(rows: list[tuple[str, ...]], width: int) -> tuple[tuple[str, ...], int]:
@@ -450,7 +461,7 @@ class TrimScreen(SnapshotScreen):
             return
         pane = self.query_one("#trim-details", VerticalScroll)
         region = pane.scrollable_content_region.width or self.app.size.width - DETAILS_FRAME_CELLS
-        beside = region >= BESIDE_MIN_CELLS and bool(verdict.findings)
+        beside = region >= BESIDE_MIN_CELLS and bool(verdict.findings) and cards_fit_beside(verdict, region)
         pane.set_class(beside, "-beside")
         width = verdict_width(verdict, self.facts, region) if beside else region
         widget = self.query_one("#trim-verdict", Static)
