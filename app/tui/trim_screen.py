@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import suppress
 
 from diskdoctor.probes.calendar_spec import describe_delta
@@ -123,7 +124,9 @@ def _schedule_cell(verdict: TrimVerdict, facts: TrimFacts) -> str:
 
 def details_heading(mountpoint: str, fstype: str, source: str, width: int) -> str:
     """"Details: MOUNTPOINT (FSTYPE on SOURCE)" in `width` cells, each path cut at its "/"
-    boundaries with its last component whole (`fit_path`).
+    boundaries with its last component whole (`fit_path`); where one line cannot keep both last components
+    whole, two lines, "(FSTYPE on SOURCE)" on the second (newuser21 #9: `(xfs on
+    …/luks-elasticsea…-data-volume-01)` at 80, the device's name cut).
 
     One ellipsis across the whole line would swallow the "(xfs on /dev/…" between the two paths.
     """
@@ -132,11 +135,35 @@ def details_heading(mountpoint: str, fstype: str, source: str, width: int) -> st
     if len(whole) <= width:
         return whole
     room = max(width - len(prefix) - len(middle) - 1, 16)  # for the two paths
+    for mountpoint_cut, source_cut in _heading_cuts(mountpoint, source, room):
+        if _last_whole(mountpoint, mountpoint_cut) and _last_whole(source, source_cut):
+            return f"{prefix}{mountpoint_cut}{middle}{source_cut})"
+    return (f"{prefix}{fit_path(mountpoint, width - len(prefix))}\n"
+            f"{middle.lstrip()}{fit_path(source, width - len(middle))})")
+
+
+def _heading_cuts(mountpoint: str, source: str, room: int) -> Iterator[tuple[str, str]]:
+    """Ways to share `room` between the two paths: the row name half or more, then the source's name whole,
+    then the mountpoint's name whole."""
     mountpoint_room = min(len(mountpoint), max(room - len(source), room // 2))  # the row name: half or more
     source_cut = fit_path(source, room - mountpoint_room)
     mountpoint_cut = fit_path(mountpoint, room - len(source_cut))
     source_cut = fit_path(source, room - len(mountpoint_cut))  # what whole folders left over
-    return f"{prefix}{fit_path(mountpoint, room - len(source_cut))}{middle}{source_cut})"
+    yield fit_path(mountpoint, room - len(source_cut)), source_cut
+    for first, second, swap in ((source, mountpoint, True), (mountpoint, source, False)):
+        first_cut = fit_path(first, min(len(first), len(_last(first)) + 2))
+        second_cut = fit_path(second, room - len(first_cut))
+        first_cut = fit_path(first, room - len(second_cut))  # what whole folders left over
+        yield (second_cut, first_cut) if swap else (first_cut, second_cut)
+
+
+def _last(path: str) -> str:
+    return path.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _last_whole(path: str, cut: str) -> bool:
+    """Whether `cut` shows `path`'s last component whole (a cut inside a name is a last resort)."""
+    return cut.endswith(_last(path))
 
 
 def host_summary(facts: TrimFacts, peak: PeakWindow | None, width: int = 0) -> Text:
@@ -441,7 +468,9 @@ class TrimScreen(SnapshotScreen):
         title = self.query_one("#trim-details-title", Static)
         room = max((title.size.width or self.app.size.width) - 2, 20)
         heading = details_heading(mountpoint, verdict.fstype, verdict.source, room)
-        title.update(Text(heading), layout=False)  # one line: no layout pass
+        lines = heading.count("\n") + 1
+        title.styles.height = lines  # one line but where a device's name would be cut (then two)
+        title.update(Text(heading), layout=False)  # no layout pass where the height stays
         self._draw_verdict()
         # The cards already shown draw the new findings; only a difference in number mounts or removes
         # one (a remove and a mount of every card cost a restyle of each on every key).
