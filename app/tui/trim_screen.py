@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from contextlib import suppress
 
 from diskdoctor.probes.calendar_spec import describe_delta
@@ -411,6 +411,24 @@ class TrimScreen(SnapshotScreen):
         self._draw_host()
         self.call_after_refresh(self._draw_verdict)  # once the details pane has its new width
 
+    def _give_rows(self) -> None:
+        """The list takes the rows the details leave blank (newuser21 #12 at 120x40: `13 of 17 rows fit`
+        above 2 blank rows under the card), never fewer than its share in app.tcss nor more than it has."""
+        table = self.query_one("#trim-table", DataTable)
+        pane = self.query_one("#trim-details", VerticalScroll)
+        verdict, findings = self.query_one("#trim-verdict"), self.query_one("#trim-findings")
+        if pane.has_class("-beside"):
+            used = max(verdict.outer_size.height, findings.outer_size.height)
+        else:
+            used = verdict.outer_size.height + verdict.styles.margin.bottom + findings.outer_size.height
+        room = table.outer_size.height + pane.size.height - used  # the rows both share, less the details'
+        shown = table.outer_size.height
+        if room > shown and shown < table.row_count + 1:  # blank rows under the details: the list's
+            table.styles.max_height = min(room, table.row_count + 1)
+        elif room < shown and table.styles.inline.max_height is not None:  # the details need them back:
+            table.styles.max_height = None  # the share in app.tcss, then what that leaves blank
+            self.call_after_refresh(self._give_rows)
+
     @on(FittedTable.Resized, "#trim-table")
     def _resized(self) -> None:
         """Fit the mountpoints to the new width, and say again how many rows fit."""
@@ -478,9 +496,18 @@ class TrimScreen(SnapshotScreen):
         cards = list(findings.query_children(FindingCard))
         for card, finding in zip(cards, verdict.findings, strict=False):
             card.show(card_content(finding))
+        changes: list[Awaitable[object]] = []
         if len(cards) > len(verdict.findings):
-            findings.remove_children(cards[len(verdict.findings):])
-        findings.mount_all(FindingCard(card_content(finding)) for finding in verdict.findings[len(cards):])
+            changes.append(findings.remove_children(cards[len(verdict.findings):]))
+        changes.append(findings.mount_all(FindingCard(card_content(finding))
+                                          for finding in verdict.findings[len(cards):]))
+        self.call_later(self._rows_after, changes)
+
+    async def _rows_after(self, changes: list[Awaitable[object]]) -> None:
+        """Once the cards are mounted or removed and laid out, the list takes the rows the details leave."""
+        for change in changes:
+            await change
+        self.call_after_refresh(self._give_rows)
 
     def _draw_verdict(self) -> None:
         """The selected filesystem's verdict text, its layers fitted to the details pane's width (its
@@ -496,6 +523,7 @@ class TrimScreen(SnapshotScreen):
         widget = self.query_one("#trim-verdict", Static)
         widget.styles.width = width if beside else None
         widget.update(verdict_text(verdict, self.facts, width))
+        self.call_after_refresh(self._give_rows)  # once the verdict and its cards are laid out
 
     def action_refresh(self) -> None:
         self.query_one(StatusLine).say("Reading the host…")
