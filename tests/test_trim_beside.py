@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import fixture_root
-from diskdoctor.app.tui.trim_screen import CARD_LEAST_CELLS, cards_need, verdict_text
+from diskdoctor.app.tui.trim_screen import CARD_LEAST_CELLS, cards_fit_beside, cards_need, verdict_text
 from diskdoctor.widgets import FindingCard
 from rich.cells import cell_len
 from test_trim_tui import drawn_lines, open_trim
@@ -28,11 +28,14 @@ async def test_verdict_lines_do_not_wrap_beside_the_cards_where_there_is_room(fi
                 continue
             card = screen.query(FindingCard).first()
             widget = screen.query_one("#trim-verdict")
+            room = screen.query_one("#trim-details").scrollable_content_region.width
+            if not cards_fit_beside(verdict, room):  # a 133-character path: the card goes under, whole
+                assert card.region.y >= widget.region.bottom, screen.selected  # (newuser21 #8)
+                continue
             assert card.region.x > widget.region.right - 1, screen.selected  # beside, not under
             assert card.region.width >= CARD_LEAST_CELLS, (screen.selected, card.region.width)
             lines = verdict_text(verdict, screen.facts).plain.splitlines()
             drawn = drawn_lines(app, "#trim-verdict")
-            room = screen.query_one("#trim-details").scrollable_content_region.width
             if max(map(cell_len, lines)) + cards_need(verdict) <= room:  # room for both: every line whole
                 assert drawn == lines, screen.selected
             if max(map(cell_len, lines[1:])) + cards_need(verdict) <= room:  # the layers, discard mode and

@@ -133,11 +133,14 @@ async def test_trim_now_cancel_runs_nothing(loop_stack: LoopStack) -> None:
 
 
 async def test_details_heading_cuts_each_path_and_keeps_what_sits_between() -> None:
+    """At 80 both names stay whole, the device's (newuser21 #9 saw `(xfs on
+    …/luks-elasticsea…-data-volume-01)`) and the mountpoint's; the folders give way."""
     async with running(fixture_root("long-names"), (80, 24)) as (app, pilot):
         await open_trim(app, pilot)
         heading = text_of(app, "#trim-details-title")
-        assert heading.startswith("Details: /var/lib/") and " (xfs on …/luks-elastic" in heading, heading
-        assert heading.endswith(")") and heading.count("(") == heading.count(")") == 1, heading
+        assert heading.startswith("Details: /var/") and "/mount (xfs on " in heading, heading
+        assert heading.endswith(" (xfs on …/luks-elasticsearch-hot-tier-data-volume-01)"), heading
+        assert heading.count("(") == heading.count(")") == 1, heading
         assert len(heading) <= 78
 
 
@@ -209,13 +212,20 @@ async def test_layer_lines_keep_whole_names_and_full_paths_where_they_fit() -> N
 async def test_fix_cards_go_beside_the_layers_at_200x60(fixture: str) -> None:
     """At 200x60 the cards sit beside the layers, each side about half the width, the layer names whole
     (newuser17 #15: a card 200 cells wide round 120-cell text, the screen's right side empty); at 120x40 they
-    stay under the layers, full width."""
+    stay under the layers, full width. On long-names the first row's check names a 133-character path: its
+    cards go under the layers at 200 too, so the path shows whole (newuser21 #8); its next row goes beside."""
     async with running(fixture_root(fixture), (200, 60)) as (app, pilot):
-        await open_trim(app, pilot)
+        table = await open_trim(app, pilot)
+        if fixture == "long-names":
+            await pilot.pause()
+            verdict, card = app.screen.query_one("#trim-verdict"), app.screen.query(FindingCard).first()
+            assert card.region.y >= verdict.region.bottom and card.region.width > 190
+            table.move_cursor(row=1)
+            await settled(app, pilot)
         await pilot.pause()
         verdict, card = app.screen.query_one("#trim-verdict"), app.screen.query(FindingCard).first()
         assert card.region.x >= verdict.region.right and card.region.y <= verdict.region.y
-        assert card.region.width < 110 and verdict.region.width < 120
+        assert card.region.width < 110 and verdict.region.width < (120 if fixture == "lab-ssd" else 140)
         layers = app.screen.verdicts[app.screen.selected].reach.layers
         lines = drawn_lines(app, "#trim-verdict")
         assert all(any(f" {layer.name} " in line for line in lines) for layer in layers), lines

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from diskdoctor.app.base.shell_wrap import wrap_shell_line
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.console import Console, ConsoleOptions, Group
 from rich.measure import Measurement
 from rich.text import Text
@@ -16,6 +16,10 @@ from textual.widgets import Static
 from .wrap_text import WordWrap, path_pieces, wrap_lines
 
 SEVERITY_STYLES = {"crit": "bold white on red", "warn": "bold black on yellow", "info": "bold black on cyan"}
+
+
+CUT_NOTE = "… cut at the edge: too wide to show whole here"
+"""What a card says under a command it had to cut (the caller names its copy key where it has one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +39,9 @@ class CardContent:
     """The severity badge's style from the caller's vocabulary (else this module's default)."""
     id_shown: bool = True
     """Whether the card names the id (False where the pane above the card names it already)."""
+    cut_note: str = CUT_NOTE
+    """What the card says under a fix command too wide for it (cut at the edge, never broken inside a
+    word)."""
 
 
 EVIDENCE_INDENT = 2
@@ -114,17 +121,24 @@ def _value_words(value: str) -> list[str]:
 
 class ShellBlock:
     """Commands indented by two, wrapped at the width they are drawn in so that each piece still runs when
-    pasted: a comment goes on as `# ` at its indent, a command breaks between words with a backslash."""
+    pasted: a comment goes on as `# ` at its indent, a command breaks between words with a backslash. A word
+    longer than the line (a long quoted path) is never broken, which would paste as another path: it runs to
+    the edge, cut with `…`, and a line under the block says so (`cut_note`)."""
 
-    def __init__(self, lines: tuple[str, ...], style_of: Callable[[str], str]) -> None:
-        self.lines, self.style_of = lines, style_of
+    def __init__(self, lines: tuple[str, ...], style_of: Callable[[str], str],
+                 cut_note: str = CUT_NOTE) -> None:
+        self.lines, self.style_of, self.cut_note = lines, style_of, cut_note
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        width, cut = options.max_width, False
         for line in self.lines:
             style = self.style_of(line)
-            for piece in wrap_shell_line(f"  {line}", options.max_width):  # a word longer than a line
-                yield from wrap_lines(Text(piece, style=style), options.max_width,  # breaks after a "/"
-                                      len(piece) - len(piece.lstrip(" ")))
+            for piece in wrap_shell_line(f"  {line}", width):
+                if cell_len(piece) > width:  # one word wider than the line: at the edge, cut, and said
+                    piece, cut = set_cell_size(piece, max(width - 1, 0)) + "…", True
+                yield Text(piece, style=style)
+        if cut:
+            yield from wrap_lines(Text(f"  ({self.cut_note})", style="italic"), width, 2)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         longest = max((len(line) + 2 for line in self.lines), default=0)
@@ -153,7 +167,7 @@ def card_text(content: CardContent) -> Group:
         head.append(content.why + "\n")
     if content.fix:
         head.append("Fix:", "bold green")
-        parts.append(ShellBlock(content.fix, _fix_style))
+        parts.append(ShellBlock(content.fix, _fix_style, content.cut_note))
     if content.risk or content.verify:
         tail = Text()
         if content.risk:

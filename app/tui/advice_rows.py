@@ -121,7 +121,8 @@ def _dropped(subjects: tuple[str, ...], width: int, lines: int,
              others: frozenset[str]) -> tuple[tuple[str, ...], int]:
     """A merged list that does not fit, cut by leaving out whole subjects ("4: /, /tmp/newuser20-tmpfs,
     … +2"), each one shown whole or not at all (newuser20 #2: `…/newuser…ext4mnt` cut in its name); where
-    no subject fits whole, the first one cut by `fit_path` (keeping what tells it from `others`)."""
+    no subject fits whole, the first one cut by `fit_path` (keeping what tells it from `others`) with its last
+    component whole, else only the count ("2 subjects: …", "… +2"): the card names them all."""
     count = len(subjects)
     for shown in range(count - 1, 0, -1):
         kept = sorted(sorted(range(count), key=lambda index: cell_len(subjects[index]))[:shown])
@@ -132,12 +133,20 @@ def _dropped(subjects: tuple[str, ...], width: int, lines: int,
             return tuple(packed), shown
     head, tail = f"{count}: ", f", {ELLIPSIS} +{count - 1}"
     room = width - cell_len(head) - cell_len(tail)
-    if room >= LEAST_SUBJECT_CUT:  # the first subject cut at a "/" like every path, the rest counted
-        return (f"{head}{fit_path(subjects[0], room, others)}{tail}",), 0
+    cut = fit_path(subjects[0], room, others) if room >= LEAST_SUBJECT_CUT else ""
+    if cut and _last_whole(subjects[0], cut):  # the first subject cut at a "/" like every path, the rest
+        return (f"{head}{cut}{tail}",), 0     # counted
     room = width - cell_len(head)
-    if room >= LEAST_LAST_CELLS + 2:  # the count kept, the first subject cut at a "/" (newuser18 #4)
-        return (f"{head}{fit_path(subjects[0], room, others)}",), 0
-    return (fit_end(f"{count}: {subjects[0]}, …", width),), 0
+    cut = fit_path(subjects[0], room, others) if room >= LEAST_LAST_CELLS + 2 else ""
+    if cut and _last_whole(subjects[0], cut):  # the count kept, the first cut at a "/" (newuser18 #4)
+        return (f"{head}{cut}",), 0
+    counted = f"{count} subjects: {ELLIPSIS}"  # no name cut inside (newuser21 #9: `2: …/pg_wa…very, … +1`)
+    return (counted if cell_len(counted) <= width else fit_end(f"{ELLIPSIS} +{count}", width),), 0
+
+
+def _last_whole(subject: str, cut: str) -> bool:
+    """Whether `cut` shows `subject`'s last component whole (a cut inside a name is a last resort)."""
+    return cut.endswith(subject.rstrip("/").rsplit("/", 1)[-1])
 
 
 def subject_cut(text: str, width: int, singles: frozenset[str]) -> str:

@@ -6,9 +6,12 @@ from diskdoctor.widgets import CardContent
 
 from ..core.findings.finding import Finding
 
+CUT_NOTE = "… cut at the edge: c copies the whole command"
+"""Under a fix command too wide for its card (TRIM and Advice both copy the fixes with `c`)."""
+
 
 def card_content(finding: Finding) -> CardContent:
     """Title, evidence with sources, why, fix, risk and verify of one finding."""
     return CardContent(finding.id, finding.severity.value, finding.title, finding.fix, finding.risk,
                        finding.verify, tuple((e.what, e.value, e.source) for e in finding.evidence),
-                       finding.why, finding.severity.badge_style)
+                       finding.why, finding.severity.badge_style, cut_note=CUT_NOTE)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Iterator
 from contextlib import suppress
 
 from diskdoctor.probes.calendar_spec import describe_delta
@@ -26,6 +27,7 @@ from textual.widgets.data_table import RowDoesNotExist
 
 from ..base.errors import UsageError
 from ..base.formatting import human_bytes
+from ..base.shell_wrap import CONTINUATION
 from ..core.trim.doctor import TrimVerdict
 from ..core.trim.order import worst_first
 from ..core.trim.peak_window import PeakWindow
@@ -70,6 +72,16 @@ def cards_need(verdict: TrimVerdict) -> int:
     return card + CARDS_GAP_CELLS
 
 
+def cards_fit_beside(verdict: TrimVerdict, room: int) -> bool:
+    """Whether the fix cards beside the verdict's least share of `room` show every word of their commands
+    whole (a 133-character quoted path on long-names does not fit at 200: the cards go under the verdict,
+    the pane's whole width, rather than cut it; newuser21 #8)."""
+    words = [word for finding in verdict.findings for line in (*finding.fix, *finding.verify)
+             if not line.lstrip().startswith("#") for word in line.split("  #")[0].split()]
+    longest = max(map(cell_len, words), default=0) + 2 + len(CONTINUATION)  # a continued line's indent
+    return longest + CARD_FRAME_CELLS + CARDS_GAP_CELLS <= room - int(room * VERDICT_SHARE[0])
+
+
 def headings_and_room(rows: list[tuple[str, ...]], width: int) -> tuple[tuple[str, ...], int]:
     """The table's headings and its mountpoint column's cells in `width`: `Warn` only where it makes every
     mountpoint whole, or where `Warnings` would leave a mountpoint under MIN_MOUNTPOINT_CELLS; where a
@@ -112,7 +124,9 @@ def _schedule_cell(verdict: TrimVerdict, facts: TrimFacts) -> str:
 
 def details_heading(mountpoint: str, fstype: str, source: str, width: int) -> str:
     """"Details: MOUNTPOINT (FSTYPE on SOURCE)" in `width` cells, each path cut at its "/"
-    boundaries with its last component whole (`fit_path`).
+    boundaries with its last component whole (`fit_path`); where one line cannot keep both last components
+    whole, two lines, "(FSTYPE on SOURCE)" on the second (newuser21 #9: `(xfs on
+    …/luks-elasticsea…-data-volume-01)` at 80, the device's name cut).
 
     One ellipsis across the whole line would swallow the "(xfs on /dev/…" between the two paths.
     """
@@ -121,11 +135,35 @@ def details_heading(mountpoint: str, fstype: str, source: str, width: int) -> st
     if len(whole) <= width:
         return whole
     room = max(width - len(prefix) - len(middle) - 1, 16)  # for the two paths
+    for mountpoint_cut, source_cut in _heading_cuts(mountpoint, source, room):
+        if _last_whole(mountpoint, mountpoint_cut) and _last_whole(source, source_cut):
+            return f"{prefix}{mountpoint_cut}{middle}{source_cut})"
+    return (f"{prefix}{fit_path(mountpoint, width - len(prefix))}\n"
+            f"{middle.lstrip()}{fit_path(source, width - len(middle))})")
+
+
+def _heading_cuts(mountpoint: str, source: str, room: int) -> Iterator[tuple[str, str]]:
+    """Ways to share `room` between the two paths: the row name half or more, then the source's name whole,
+    then the mountpoint's name whole."""
     mountpoint_room = min(len(mountpoint), max(room - len(source), room // 2))  # the row name: half or more
     source_cut = fit_path(source, room - mountpoint_room)
     mountpoint_cut = fit_path(mountpoint, room - len(source_cut))
     source_cut = fit_path(source, room - len(mountpoint_cut))  # what whole folders left over
-    return f"{prefix}{fit_path(mountpoint, room - len(source_cut))}{middle}{source_cut})"
+    yield fit_path(mountpoint, room - len(source_cut)), source_cut
+    for first, second, swap in ((source, mountpoint, True), (mountpoint, source, False)):
+        first_cut = fit_path(first, min(len(first), len(_last(first)) + 2))
+        second_cut = fit_path(second, room - len(first_cut))
+        first_cut = fit_path(first, room - len(second_cut))  # what whole folders left over
+        yield (second_cut, first_cut) if swap else (first_cut, second_cut)
+
+
+def _last(path: str) -> str:
+    return path.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _last_whole(path: str, cut: str) -> bool:
+    """Whether `cut` shows `path`'s last component whole (a cut inside a name is a last resort)."""
+    return cut.endswith(_last(path))
 
 
 def host_summary(facts: TrimFacts, peak: PeakWindow | None, width: int = 0) -> Text:
@@ -373,6 +411,24 @@ class TrimScreen(SnapshotScreen):
         self._draw_host()
         self.call_after_refresh(self._draw_verdict)  # once the details pane has its new width
 
+    def _give_rows(self) -> None:
+        """The list takes the rows the details leave blank (newuser21 #12 at 120x40: `13 of 17 rows fit`
+        above 2 blank rows under the card), never fewer than its share in app.tcss nor more than it has."""
+        table = self.query_one("#trim-table", DataTable)
+        pane = self.query_one("#trim-details", VerticalScroll)
+        verdict, findings = self.query_one("#trim-verdict"), self.query_one("#trim-findings")
+        if pane.has_class("-beside"):
+            used = max(verdict.outer_size.height, findings.outer_size.height)
+        else:
+            used = verdict.outer_size.height + verdict.styles.margin.bottom + findings.outer_size.height
+        room = table.outer_size.height + pane.size.height - used  # the rows both share, less the details'
+        shown = table.outer_size.height
+        if room > shown and shown < table.row_count + 1:  # blank rows under the details: the list's
+            table.styles.max_height = min(room, table.row_count + 1)
+        elif room < shown and table.styles.inline.max_height is not None:  # the details need them back:
+            table.styles.max_height = None  # the share in app.tcss, then what that leaves blank
+            self.call_after_refresh(self._give_rows)
+
     @on(FittedTable.Resized, "#trim-table")
     def _resized(self) -> None:
         """Fit the mountpoints to the new width, and say again how many rows fit."""
@@ -430,7 +486,9 @@ class TrimScreen(SnapshotScreen):
         title = self.query_one("#trim-details-title", Static)
         room = max((title.size.width or self.app.size.width) - 2, 20)
         heading = details_heading(mountpoint, verdict.fstype, verdict.source, room)
-        title.update(Text(heading), layout=False)  # one line: no layout pass
+        lines = heading.count("\n") + 1
+        title.styles.height = lines  # one line but where a device's name would be cut (then two)
+        title.update(Text(heading), layout=False)  # no layout pass where the height stays
         self._draw_verdict()
         # The cards already shown draw the new findings; only a difference in number mounts or removes
         # one (a remove and a mount of every card cost a restyle of each on every key).
@@ -438,9 +496,18 @@ class TrimScreen(SnapshotScreen):
         cards = list(findings.query_children(FindingCard))
         for card, finding in zip(cards, verdict.findings, strict=False):
             card.show(card_content(finding))
+        changes: list[Awaitable[object]] = []
         if len(cards) > len(verdict.findings):
-            findings.remove_children(cards[len(verdict.findings):])
-        findings.mount_all(FindingCard(card_content(finding)) for finding in verdict.findings[len(cards):])
+            changes.append(findings.remove_children(cards[len(verdict.findings):]))
+        changes.append(findings.mount_all(FindingCard(card_content(finding))
+                                          for finding in verdict.findings[len(cards):]))
+        self.call_later(self._rows_after, changes)
+
+    async def _rows_after(self, changes: list[Awaitable[object]]) -> None:
+        """Once the cards are mounted or removed and laid out, the list takes the rows the details leave."""
+        for change in changes:
+            await change
+        self.call_after_refresh(self._give_rows)
 
     def _draw_verdict(self) -> None:
         """The selected filesystem's verdict text, its layers fitted to the details pane's width (its
@@ -450,12 +517,13 @@ class TrimScreen(SnapshotScreen):
             return
         pane = self.query_one("#trim-details", VerticalScroll)
         region = pane.scrollable_content_region.width or self.app.size.width - DETAILS_FRAME_CELLS
-        beside = region >= BESIDE_MIN_CELLS and bool(verdict.findings)
+        beside = region >= BESIDE_MIN_CELLS and bool(verdict.findings) and cards_fit_beside(verdict, region)
         pane.set_class(beside, "-beside")
         width = verdict_width(verdict, self.facts, region) if beside else region
         widget = self.query_one("#trim-verdict", Static)
         widget.styles.width = width if beside else None
         widget.update(verdict_text(verdict, self.facts, width))
+        self.call_after_refresh(self._give_rows)  # once the verdict and its cards are laid out
 
     def action_refresh(self) -> None:
         self.query_one(StatusLine).say("Reading the host…")
