@@ -176,7 +176,8 @@ class ColumnWidths:
             mounts = width - (self.natural(count) - self.mounts)
             least = floor if count <= BEFORE_PATH else max(MIN_MOUNTS, int(width * MOUNTS_SHARE))
             if self.has_mounts and mounts >= least:
-                return replace(self, mounts=mounts, extra=list(self.extra), shown_extra=count)
+                name, mounts = self._split(self.name + mounts, self._name_floor(), mounts)
+                return replace(self, name=name, mounts=mounts, extra=list(self.extra), shown_extra=count)
         if shown:
             return replace(self, extra=list(self.extra), shown_extra=shown)
         has_mounts = self.has_mounts
@@ -194,14 +195,24 @@ class ColumnWidths:
         if has_mounts:
             mounts = max(mounts, min(self.mounts, left - fstype))
         if has_mounts and mounts < self.mounts:
-            name, mounts = self._split(name + mounts, min(self.name, self.indent + MIN_NAME_CELLS), mounts)
+            name, mounts = self._split(name + mounts, self._name_floor(), mounts)
         return ColumnWidths(name, self.kind, self.size, self.trim, fstype, mounts, self.indent,
                             list(self.extra), 0, has_mounts)
 
+    def _name_floor(self) -> int:
+        """The narrowest NAME: every name keeps MIN_NAME_CELLS after the deepest indentation."""
+        return min(self.name, self.indent + MIN_NAME_CELLS)
+
     def _split(self, cells: int, name_floor: int, mounts: int) -> tuple[int, int]:
-        """NAME and MOUNTPOINTS widths sharing `cells`: MOUNTPOINTS widened to a mountpoint's width when
-        that hides fewer cells of names and mountpoints over all rows (one deep name then no longer cuts
-        every mountpoint), else as they were, names whole first."""
+        """NAME and MOUNTPOINTS widths sharing `cells`: first every mountpoint's last component whole that
+        can be with the names cut down to `name_floor` (`…/pg_wal_archive_for_point_in_time_recovery`, not
+        `…/pg_wal_archi…me_recovery` beside a 59-cell NAME, newuser21 #9: a name cut in its middle still
+        tells its row apart, a mountpoint cut twice names no place); then MOUNTPOINTS widened to a
+        mountpoint's width when that hides fewer cells of names and mountpoints over all rows (one deep
+        name then no longer cuts every mountpoint), else as they were, names whole first."""
+        lasts = [need for need in self.last_cells if mounts < need <= cells - name_floor]
+        mounts = max(lasts, default=mounts)
+
         def hidden(mounts: int) -> int:
             name = cells - mounts
             return (sum(rows * max(0, need - name) for need, rows in self.name_cells.items())
@@ -215,10 +226,13 @@ class ColumnWidths:
 
 
 def last_whole(mounts: str, cells: int) -> int:
-    """The narrowest cell in which `mounts` (`cells` wide) keeps its last component whole when
-    `middle_ellipsis` cuts it ("/…/mount": the component, its "/", one cell of head and the ellipsis)."""
+    """The narrowest cell in which `mounts` (`cells` wide) keeps its last component whole: "…/mount" as
+    `fit_path` cuts one path (the component, its "/" and the ellipsis), "/…/efi" as `distinct_cut` cuts
+    several ("/boot /boot/efi": one cell of head more)."""
     last = mounts.rstrip("/").rsplit("/", 1)[-1]
-    return min(cells, cell_len(last) + 3) if "/" in mounts.rstrip("/") else cells
+    if "/" not in mounts.rstrip("/"):
+        return cells
+    return min(cells, cell_len(last) + (3 if " " in mounts else 2))
 
 
 def header_text(widths: ColumnWidths | None = None, room: int = 0) -> Text:
