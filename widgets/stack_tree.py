@@ -52,7 +52,8 @@ EXTRA_HEADINGS = ("ROTA", "SCHED", "DISC-MAX", "DISC-GRAN")
 long MOUNTPOINTS, which keeps at least MOUNTS_SHARE of the line."""
 SCROLLBAR = 2
 EDGE = 1
-"""A cell kept between a line's last column and the scrollbar (a cut mountpoint ran into it)."""
+"""A cell kept between a line's last column and the scrollbar (a cut mountpoint ran into it); without a
+scrollbar the line takes every cell (newuser21 #12: a path 1 cell short beside a free cell)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -466,7 +467,8 @@ class StackTree(Tree[StackRow]):
     def _refit(self, scrolled: bool = False) -> None:
         """Fit the columns to the width and the rows in view; when they change, redraw and give the
         screen the new header (after a scroll only the lines are drawn again: the rows are the same)."""
-        width = (self.scrollable_content_region.width or self.size.width) - EDGE
+        edge = EDGE if self.show_vertical_scrollbar else 0
+        width = (self.scrollable_content_region.width or self.size.width) - edge
         fitted = self.widths.in_view(self._in_view(), width)
         if fitted != self._fitted:
             self._fitted, self._cut_among = fitted, (self._names, self._mounts)
@@ -488,6 +490,12 @@ class StackTree(Tree[StackRow]):
     def watch_show_horizontal_scrollbar(self, shown: bool) -> None:
         """A horizontal scrollbar come or gone changes the rows in view without a resize: fit them again
         (at 80x24 the fit of 8 rows stayed when a 9th, deeper name showed)."""
+        if self._fitted is not None:
+            self.call_after_refresh(self._refit)
+
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        """A vertical scrollbar come or gone changes the room and whether a cell is kept before it
+        (`EDGE`): fit again."""
         if self._fitted is not None:
             self.call_after_refresh(self._refit)
 
