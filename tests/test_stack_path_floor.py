@@ -33,9 +33,10 @@ def test_the_floor_keeps_a_last_component_shown_whole() -> None:
     widths = ColumnWidths()
     widths.see(_row("a", "/srv/archive/some/deep/folder/pg_wal_archive_recovery"), 0)
     room = widths.natural(0) - widths.mounts + 40
-    assert widths.path_floor(room) == len("pg_wal_archive_recovery") + 3
-    assert widths.fitted(widths.natural(0) - widths.mounts + 30).shown_extra == 0  # "…/pg_wal…" whole
-    assert widths.fitted(widths.natural(1) - widths.mounts + 26).shown_extra == 1
+    assert widths.path_floor(room) == len("…/pg_wal_archive_recovery")  # as `fit_path` cuts it
+    floor = len("…/pg_wal_archive_recovery")
+    assert widths.fitted(widths.natural(1) - widths.mounts + floor - 1).shown_extra == 0  # "…/pg_wal…" whole
+    assert widths.fitted(widths.natural(1) - widths.mounts + floor).shown_extra == 1
 
 
 async def test_at_120_long_names_shows_rota_and_sched_beside_a_shorter_path() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rich._wrap import divide_line
@@ -86,6 +87,26 @@ def _path_pieces(word: str) -> list[str]:
             start = index + 1
     pieces.append(word[start:])
     return [piece for piece in pieces if piece]
+
+
+def label_lines(label: str, width: int) -> str:
+    """A row label in lines of at most `width` cells, broken after a "-", "_" or space where it has one
+    (`vg_elasticsearch_hot-` / `lv_postgresql_write_` / `ahead_log (lvm)`, not `vg_elasticsearch_hot-l` /
+    `v_postgresql_write_ahe` / `ad_log (lvm)` folded mid-word in the TRIM path), folded only where not."""
+    if cell_len(label) <= width or width < 1:
+        return label
+    pieces = [piece for piece in re.split(r"(?<=[-_ ])", label) if piece]
+    lines, current = [], ""
+    for piece in pieces:
+        if cell_len(current + piece) <= width:
+            current += piece
+            continue
+        if current:
+            lines.append(current.rstrip())
+        chunks = _fold(piece, width) if cell_len(piece) > width else [piece]
+        lines.extend(chunks[:-1])
+        current = chunks[-1]
+    return "\n".join([*lines, current.rstrip()])
 
 
 def _fold(piece: str, width: int) -> list[str]:
@@ -206,8 +227,9 @@ class LayerTable(DataTable):
                 extra = self.extra_text(row)
                 value = tuple(wrap_value(row.value, value_width))
                 under = tuple(wrap_value(extra, value_width)) if extra else ()
-                height = max(wrapped_height(row.label, label_width), len(value) + len(under))
-                lines.append(_Line(f"row-{group_index}-{row_index}", row.label, height,
+                label = label_lines(row.label, label_width)
+                height = max(wrapped_height(label, label_width), len(value) + len(under))
+                lines.append(_Line(f"row-{group_index}-{row_index}", label, height,
                                    (value, under, row.known)))
         return lines
 

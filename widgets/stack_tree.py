@@ -52,7 +52,8 @@ EXTRA_HEADINGS = ("ROTA", "SCHED", "DISC-MAX", "DISC-GRAN")
 long MOUNTPOINTS, which keeps at least MOUNTS_SHARE of the line."""
 SCROLLBAR = 2
 EDGE = 1
-"""A cell kept between a line's last column and the scrollbar (a cut mountpoint ran into it)."""
+"""A cell kept between a line's last column and the scrollbar (a cut mountpoint ran into it); without a
+scrollbar the line takes every cell (newuser21 #12: a path 1 cell short beside a free cell)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +177,8 @@ class ColumnWidths:
             mounts = width - (self.natural(count) - self.mounts)
             least = floor if count <= BEFORE_PATH else max(MIN_MOUNTS, int(width * MOUNTS_SHARE))
             if self.has_mounts and mounts >= least:
-                return replace(self, mounts=mounts, extra=list(self.extra), shown_extra=count)
+                name, mounts = self._split(self.name + mounts, self._name_floor(), mounts)
+                return replace(self, name=name, mounts=mounts, extra=list(self.extra), shown_extra=count)
         if shown:
             return replace(self, extra=list(self.extra), shown_extra=shown)
         has_mounts = self.has_mounts
@@ -194,14 +196,24 @@ class ColumnWidths:
         if has_mounts:
             mounts = max(mounts, min(self.mounts, left - fstype))
         if has_mounts and mounts < self.mounts:
-            name, mounts = self._split(name + mounts, min(self.name, self.indent + MIN_NAME_CELLS), mounts)
+            name, mounts = self._split(name + mounts, self._name_floor(), mounts)
         return ColumnWidths(name, self.kind, self.size, self.trim, fstype, mounts, self.indent,
                             list(self.extra), 0, has_mounts)
 
+    def _name_floor(self) -> int:
+        """The narrowest NAME: every name keeps MIN_NAME_CELLS after the deepest indentation."""
+        return min(self.name, self.indent + MIN_NAME_CELLS)
+
     def _split(self, cells: int, name_floor: int, mounts: int) -> tuple[int, int]:
-        """NAME and MOUNTPOINTS widths sharing `cells`: MOUNTPOINTS widened to a mountpoint's width when
-        that hides fewer cells of names and mountpoints over all rows (one deep name then no longer cuts
-        every mountpoint), else as they were, names whole first."""
+        """NAME and MOUNTPOINTS widths sharing `cells`: first every mountpoint's last component whole that
+        can be with the names cut down to `name_floor` (`…/pg_wal_archive_for_point_in_time_recovery`, not
+        `…/pg_wal_archi…me_recovery` beside a 59-cell NAME, newuser21 #9: a name cut in its middle still
+        tells its row apart, a mountpoint cut twice names no place); then MOUNTPOINTS widened to a
+        mountpoint's width when that hides fewer cells of names and mountpoints over all rows (one deep
+        name then no longer cuts every mountpoint), else as they were, names whole first."""
+        lasts = [need for need in self.last_cells if mounts < need <= cells - name_floor]
+        mounts = max(lasts, default=mounts)
+
         def hidden(mounts: int) -> int:
             name = cells - mounts
             return (sum(rows * max(0, need - name) for need, rows in self.name_cells.items())
@@ -215,10 +227,13 @@ class ColumnWidths:
 
 
 def last_whole(mounts: str, cells: int) -> int:
-    """The narrowest cell in which `mounts` (`cells` wide) keeps its last component whole when
-    `middle_ellipsis` cuts it ("/…/mount": the component, its "/", one cell of head and the ellipsis)."""
+    """The narrowest cell in which `mounts` (`cells` wide) keeps its last component whole: "…/mount" as
+    `fit_path` cuts one path (the component, its "/" and the ellipsis), "/…/efi" as `distinct_cut` cuts
+    several ("/boot /boot/efi": one cell of head more)."""
     last = mounts.rstrip("/").rsplit("/", 1)[-1]
-    return min(cells, cell_len(last) + 3) if "/" in mounts.rstrip("/") else cells
+    if "/" not in mounts.rstrip("/"):
+        return cells
+    return min(cells, cell_len(last) + (3 if " " in mounts else 2))
 
 
 def header_text(widths: ColumnWidths | None = None, room: int = 0) -> Text:
@@ -452,7 +467,8 @@ class StackTree(Tree[StackRow]):
     def _refit(self, scrolled: bool = False) -> None:
         """Fit the columns to the width and the rows in view; when they change, redraw and give the
         screen the new header (after a scroll only the lines are drawn again: the rows are the same)."""
-        width = (self.scrollable_content_region.width or self.size.width) - EDGE
+        edge = EDGE if self.show_vertical_scrollbar else 0
+        width = (self.scrollable_content_region.width or self.size.width) - edge
         fitted = self.widths.in_view(self._in_view(), width)
         if fitted != self._fitted:
             self._fitted, self._cut_among = fitted, (self._names, self._mounts)
@@ -474,6 +490,12 @@ class StackTree(Tree[StackRow]):
     def watch_show_horizontal_scrollbar(self, shown: bool) -> None:
         """A horizontal scrollbar come or gone changes the rows in view without a resize: fit them again
         (at 80x24 the fit of 8 rows stayed when a 9th, deeper name showed)."""
+        if self._fitted is not None:
+            self.call_after_refresh(self._refit)
+
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        """A vertical scrollbar come or gone changes the room and whether a cell is kept before it
+        (`EDGE`): fit again."""
         if self._fitted is not None:
             self.call_after_refresh(self._refit)
 
