@@ -33,7 +33,7 @@ from ..core.trim.trim_now import hold_confirmed_mount
 from .cards import card_content
 from .host_snapshot import HostSnapshot, SnapshotScreen
 from .screen_help import TRIM_HELP
-from .selection import choose, chosen, look
+from .selection import choose, chosen, look, no_device_words
 from .trim_dialogs import ConfirmTrim, PeakDialog, TrimProgress
 from .trim_layers import layer_lines
 
@@ -239,6 +239,9 @@ class TrimScreen(SnapshotScreen):
         self.selected: str | None = None
         self.filter_text = ""
         self._placed: str | None = None
+        self._no_device: bool = False
+        """The selection made elsewhere has no block device (a tmpfs): the heading says so until the
+        cursor moves."""
         """The row this screen put the cursor on itself (not the user's choice)."""
 
     @property
@@ -404,14 +407,19 @@ class TrimScreen(SnapshotScreen):
     @on(DataTable.RowHighlighted, "#trim-table")
     def highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.row_key is not None and event.row_key.value is not None:  # None: an empty table
+            if self._no_device and str(event.row_key.value) != self._placed:
+                self._no_device = False  # the user moved: the heading names the cursor's row again
             self._show_details(str(event.row_key.value))
 
     def on_screen_resume(self) -> None:
         """Show the filesystem chosen on another screen."""
         super().on_screen_resume()
         selection = chosen(self.app)
-        if selection is not None and selection.by != "trim" and selection.mountpoint:
-            self.select(selection.mountpoint)
+        if selection is not None and selection.by != "trim":
+            self._no_device = bool(no_device_words(self.app, selection, ""))
+            shown = not self._no_device and bool(selection.mountpoint) and self.select(selection.mountpoint)
+            if not shown and self.selected is not None:
+                self._show_details(self.selected)  # the heading says whether the choice is shown here
         self._placed = self.selected
 
     def on_screen_suspend(self) -> None:
@@ -430,6 +438,9 @@ class TrimScreen(SnapshotScreen):
         title = self.query_one("#trim-details-title", Static)
         room = max((title.size.width or self.app.size.width) - 2, 20)
         heading = details_heading(mountpoint, verdict.fstype, verdict.source, room)
+        if self._no_device:  # the chosen filesystem has no row here: never shown as if it were this one
+            words = no_device_words(self.app, chosen(self.app), "nothing to trim", room)
+            heading = fit_parts([(words, 0), ((f"· cursor on {mountpoint}",), 1)], room, " ") or heading
         title.update(Text(heading), layout=False)  # one line: no layout pass
         self._draw_verdict()
         # The cards already shown draw the new findings; only a difference in number mounts or removes
