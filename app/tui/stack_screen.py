@@ -199,12 +199,21 @@ class StackScreen(SnapshotScreen):
         if key is None or self.view is None:
             return
         if key == self._placed:  # only looked at: a suggestion for Benchmark, never the selection
-            look(self.app, self.view.kname_of(key), self.view.mountpoint_of(key), "stack")
+            self._look(key)
             return
         kname, mountpoint = self.view.kname_of(key), self.view.mountpoint_of(key)
         above = tuple(self.filesystems_above(kname)) if kname and not mountpoint else ()
         choose(self.app, kname, mountpoint or next(iter(above), None), "stack", above=above)
         self._placed = key
+
+    def _look(self, key: str) -> None:
+        """The cursor's row, not chosen, is what every screen shows before any choice (Stack is the first
+        screen seen): its filesystem, else the first one a layer above it holds (a disk's partition)."""
+        assert self.view is not None
+        kname, mountpoint = self.view.kname_of(key), self.view.mountpoint_of(key)
+        if kname and not mountpoint:
+            mountpoint = next(iter(self.filesystems_above(kname)), None)
+        look(self.app, kname, mountpoint, "stack")
 
     def filesystems_above(self, kname: str) -> list[str]:
         """The filesystems a lower layer serves (a volume under /lab/slow), in the TRIM screen's order
@@ -219,6 +228,9 @@ class StackScreen(SnapshotScreen):
         ordered = worst_first(list(snapshot.trim_verdicts))
         verdicts = {v.mountpoint: str(v.verdict) for v in ordered}
         self.trim_order = [(v.mountpoint, v.kname) for v in ordered]
+        placed = self.query_one(StackTree).cursor_key()
+        if placed is not None and placed == self._placed and self.view and chosen(self.app) is None:
+            self._look(placed)  # a disk's first filesystem in TRIM's order, now that the order is known
         summaries: dict[str, str] = {}
         for verdict in snapshot.trim_verdicts:
             summaries.setdefault(verdict.kname, verdict.summary)
@@ -336,6 +348,8 @@ class StackScreen(SnapshotScreen):
         if previous is None:  # the cursor is on the first row: placed by the screen, not chosen
             first = tree.root.children[0] if tree.root.children else None
             self._placed = first.data.key if first is not None and first.data is not None else None
+            if self._placed is not None and chosen(self.app) is None:
+                self._look(self._placed)  # known before Stack is left, whatever screen comes next
         if keep_expansion:
             tree.restore_expansion(expanded, collapsed)
         if previous and not tree.reveal(StackView.ancestor_keys(previous)) and previous_kname:
