@@ -63,3 +63,26 @@ async def test_a_choice_with_a_device_afterwards_clears_the_words() -> None:
         assert "has no block device" not in _words(app, "StatusLine", "#trim-details-title")
         for key in "162":
             assert "has no block device" not in await _visit(app, pilot, key)
+
+
+async def test_a_resize_keeps_trims_words() -> None:
+    """TRIM's table is filled again on a resize (its cursor put back): the heading still says the chosen
+    tmpfs has no block device (at 80x24 live it named the cursor's row again)."""
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await _visit(app, pilot, "2")
+        await pilot.press("down")  # TRIM's own choice first: its cursor is not where it opened
+        await _visit(app, pilot, "6")
+        choose(app, None, "/tmp", "runs", "/tmp/diskdoctor-run")
+        assert "/tmp (tmpfs, chosen on Runs) has no block device" in await _visit(app, pilot, "2")
+        await pilot.resize_terminal(80, 24)
+        await settled(app, pilot)
+        await pilot.pause(0.3)
+        await settled(app, pilot)
+        assert "/tmp (tmpfs" in _words(app, "#trim-details-title")
+        await pilot.resize_terminal(200, 60)
+        await settled(app, pilot)
+        await pilot.pause(0.3)
+        await settled(app, pilot)
+        assert "/tmp (tmpfs, chosen on Runs) has no block device" in _words(app, "#trim-details-title")

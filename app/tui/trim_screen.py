@@ -240,8 +240,8 @@ class TrimScreen(SnapshotScreen):
         self.filter_text = ""
         self._placed: str | None = None
         self._no_device: bool = False
-        """The selection made elsewhere has no block device (a tmpfs): the heading says so until the
-        cursor moves."""
+        """The selection made elsewhere has no block device (a tmpfs): the heading says so while the cursor
+        is on the row this screen put it on."""
         """The row this screen put the cursor on itself (not the user's choice)."""
 
     @property
@@ -409,8 +409,6 @@ class TrimScreen(SnapshotScreen):
     @on(DataTable.RowHighlighted, "#trim-table")
     def highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.row_key is not None and event.row_key.value is not None:  # None: an empty table
-            if self._no_device and str(event.row_key.value) != self._placed:
-                self._no_device = False  # the user moved: the heading names the cursor's row again
             self._show_details(str(event.row_key.value))
 
     def on_screen_resume(self) -> None:
@@ -421,6 +419,7 @@ class TrimScreen(SnapshotScreen):
             self._no_device = bool(no_device_words(self.app, selection, ""))
             shown = not self._no_device and bool(selection.mountpoint) and self.select(selection.mountpoint)
             if not shown and self.selected is not None:
+                self._placed = self.selected  # the cursor stays where it was: put there by this screen
                 self._show_details(self.selected)  # the heading says whether the choice is shown here
         elif selection is None and self._placed == self.selected and (looked := self._stack_look()):
             self.select(looked)
@@ -451,7 +450,8 @@ class TrimScreen(SnapshotScreen):
         title = self.query_one("#trim-details-title", Static)
         room = max((title.size.width or self.app.size.width) - 2, 20)
         heading = details_heading(mountpoint, verdict.fstype, verdict.source, room)
-        if self._no_device:  # the chosen filesystem has no row here: never shown as if it were this one
+        if self._no_device and self._placed in (None, mountpoint):  # the row this screen put the cursor on
+            # (a refill on resize puts it back) is never shown as if it were the chosen filesystem
             words = no_device_words(self.app, chosen(self.app), "nothing to trim", room)
             heading = fit_parts([(words, 0), ((f"· cursor on {mountpoint}",), 1)], room, " ") or heading
         title.update(Text(heading), layout=False)  # one line: no layout pass
