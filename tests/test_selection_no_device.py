@@ -49,6 +49,8 @@ async def test_a_tmpfs_chosen_on_runs_is_said_on_stack_trim_and_monitor(size: tu
         if size[0] >= 120:
             assert "/tmp (tmpfs, chosen on Runs) has no block device: nothing to trim" in trim
             assert "/tmp (tmpfs, chosen on Runs) has no block device: nothing to watch" in monitor
+        if size[0] >= 200:  # room for the whole statement beside Stack's verdict
+            assert "/tmp (tmpfs, chosen on Runs) has no block device: not in this tree" in stack
 
 
 async def test_a_choice_with_a_device_afterwards_clears_the_words() -> None:
