@@ -33,8 +33,9 @@ async def visit(app: DiskDoctorApp, pilot, key: str) -> None:  # type: ignore[no
 
 @pytest.mark.parametrize("size", SIZES)
 async def test_trims_cursor_row_is_suggested_not_chosen(fixture_mounts: None, size: tuple[int, int]) -> None:
-    """1, 2, 3 without moving a cursor: Benchmark's target is TRIM's highlighted filesystem, said to be a
-    suggestion; nothing is selected, so Advice afterwards shows every row."""
+    """1, 2, 3 without moving a cursor: Benchmark's target is TRIM's highlighted filesystem, which TRIM
+    opened on as the filesystem under Stack's cursor (one current filesystem before any choice, newuser21
+    #5), said to be a suggestion from Stack; nothing is selected, so Advice afterwards shows every row."""
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=size) as pilot:
         await settled(app, pilot)
@@ -45,7 +46,7 @@ async def test_trims_cursor_row_is_suggested_not_chosen(fixture_mounts: None, si
         await visit(app, pilot, "3")
         form = app.screen.query_one(BenchForm)
         assert form.directory == highlighted
-        assert status(app).startswith(f"{highlighted} (suggested from TRIM's cursor): press s to start")
+        assert status(app).startswith(f"{highlighted} (suggested from Stack's cursor): press s to start")
         assert "pick one" not in status(app).lower()
         assert chosen(app) is None
         await visit(app, pilot, "4")

@@ -60,9 +60,9 @@ async def bench_on_shm(app: DiskDoctorApp, pilot, workload: str) -> list[str]:  
 @pytest.mark.parametrize("size", SIZES)
 async def test_the_status_follows_the_directory_typed(fixture_mounts: None, shm_dir: str,
                                                      size: tuple[int, int]) -> None:
-    """TRIM's row is suggested; `/` selects it (s would still run there) and the first key typed replaces
-    it; what is typed is named as typed (s runs there), and a directory that does not exist is said to be
-    one."""
+    """TRIM's row (Stack's, before any choice) is suggested; `/` selects it (s would still run there) and
+    the first key typed replaces it; what is typed is named as typed (s runs there), and a directory that
+    does not exist is said to be one."""
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=size) as pilot:
         await settled(app, pilot)
@@ -70,10 +70,10 @@ async def test_the_status_follows_the_directory_typed(fixture_mounts: None, shm_
         trim = app.screen
         assert isinstance(trim, TrimScreen) and trim.selected
         await visit(app, pilot, "3")
-        assert status(app).startswith(f"{trim.selected} (suggested from TRIM's cursor): press s to start")
+        assert status(app).startswith(f"{trim.selected} (suggested from Stack's cursor): press s to start")
         await pilot.press("d")
         await settled(app, pilot)
-        assert status(app).startswith(f"{trim.selected} (suggested from TRIM's cursor): press s to start")
+        assert status(app).startswith(f"{trim.selected} (suggested from Stack's cursor): press s to start")
         await pilot.press(*shm_dir)
         await settled(app, pilot)
         assert app.screen.query_one(BenchForm).directory == shm_dir

@@ -45,7 +45,7 @@ from ..text.monitor import (
 from .fold_note import fold_note
 from .monitor_trend import TREND_MIN_ROWS, TrendHistory, trend_lines
 from .screen_help import MONITOR_HELP
-from .selection import Selection, choose, chosen, looked_at
+from .selection import Selection, choose, chosen, looked_at, no_device_words
 
 SPARK_CELLS = 12
 INTERVAL_S = 1.0
@@ -357,6 +357,8 @@ class MonitorScreen(Screen[None]):
         self._side_cells = SIDE_MIN_CELLS
         """The side pane's width: its longest line so far (never shrinking, so it does not jump each tick)."""
         self._placed_for: Selection | None = None
+        self._deviceless: Selection | None = None
+        """The selection made on another screen that has no block device (a tmpfs): no row shows it."""
         self.sort_key: str | None = None
         """The figure column the rows are sorted by (largest first), or None: grouped by filesystem."""
         self._placed_key: str | None = None
@@ -421,6 +423,10 @@ class MonitorScreen(Screen[None]):
         opened on its own first row while the other screens showed loop0)."""
         selection = chosen(self.app) or looked_at(self.app)
         if selection is None or selection.by == "monitor" or selection == self._placed_for:
+            return
+        if no_device_words(self.app, selection, ""):  # a tmpfs under `/`: not `/`'s group, said instead
+            self._placed_for, self._placed_key, self._deviceless = selection, self._selected_key(), selection
+            self._redraw_status()
             return
         group = holding_group(selection.mountpoint, self._row_keys)
         wanted = [f"group|{group}"] if group is not None else []
@@ -1113,6 +1119,8 @@ class MonitorScreen(Screen[None]):
             status.insert(first if status else 0, sorting)
             first += 1
         parts = [(part, 0 if index < first else 1) for index, part in enumerate(status)]
+        if self._deviceless is not None and chosen(self.app) is self._deviceless:  # first: why not shown
+            parts.insert(0, (no_device_words(self.app, self._deviceless, "nothing to watch", width), 0))
         self._show("#monitor-status", Text(fit_parts(parts, width)))
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:

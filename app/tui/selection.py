@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from diskdoctor.widgets.fit_text import fit_path
 from textual.app import App
 
 SCREEN_NAMES = {"stack": "Stack", "trim": "TRIM", "monitor": "Monitor", "runs": "Runs", "bench": "Benchmark"}
@@ -51,3 +52,30 @@ def looked_at(app: App[object]) -> Selection | None:
 def look(app: App[object], kname: str | None, mountpoint: str | None, by: str) -> None:
     """Remember the row the user left under the cursor on screen `by` without moving to it."""
     app.looked_at = Selection(kname, mountpoint, by) if kname or mountpoint else None  # type: ignore[attr-defined]
+
+
+def without_device(app: App[object], selection: Selection | None) -> str | None:
+    """The filesystem type of a selection that has no block device under it (a run's tmpfs chosen on
+    Runs), None when it has one or the host does not know the path: Stack, TRIM and Monitor cannot show it."""
+    snapshot = getattr(app, "snapshot", None)
+    if selection is None or selection.kname or not selection.mountpoint or snapshot is None:
+        return None
+    mounted = snapshot.host.mount_for_path(selection.mountpoint)
+    return mounted.mount.fstype if mounted is not None and mounted.kname is None else None
+
+
+def no_device_words(app: App[object], selection: Selection | None, nothing: str,
+                    width: int = 0) -> tuple[str, ...]:
+    """What a screen that cannot show the chosen filesystem says instead, longest first
+    ("/tmp/x (tmpfs, chosen on Runs) has no block device: nothing to trim", "/tmp/x (tmpfs) has no block
+    device"); given a `width`, a last form with the path cut to fit (`fit_path`); empty when the selection
+    has a block device."""
+    fstype = without_device(app, selection)
+    if selection is None or fstype is None:
+        return ()
+    by = SCREEN_NAMES.get(selection.by, selection.by)
+    subject = selection.mountpoint
+    rest = f" ({fstype}) has no block device"
+    forms = (f"{subject} ({fstype}, chosen on {by}) has no block device: {nothing}",
+             f"{subject}{rest}: {nothing}", f"{subject}{rest}")
+    return (*forms, f"{fit_path(subject, max(width - len(rest), 8))}{rest}") if width else forms

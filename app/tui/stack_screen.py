@@ -29,7 +29,7 @@ from textual.worker import get_current_worker
 from ..core.trim.order import worst_first
 from .host_snapshot import HostSnapshot, SnapshotScreen
 from .screen_help import STACK_HELP
-from .selection import SCREEN_NAMES, Selection, choose, chosen, look
+from .selection import SCREEN_NAMES, Selection, choose, chosen, look, no_device_words
 from .stack_status import StackStatus
 from .stack_view import DISKS_UP, MOUNTS_DOWN, StackView, detail_groups, trim_group
 
@@ -101,6 +101,8 @@ class StackScreen(SnapshotScreen):
         """The row this screen put the cursor on itself (not the user's choice)."""
         self._hidden_selection: tuple[Selection, str] | None = None
         """The selection made on another screen that the filter (its text kept) hid on arrival."""
+        self._deviceless: Selection | None = None
+        """The selection made on another screen that has no block device (a tmpfs): no row shows it."""
         self._watcher: HotplugWatcher | None = None
         self.hotplug_note = ""
         self._hotplug_timer: Timer | None = None
@@ -178,6 +180,11 @@ class StackScreen(SnapshotScreen):
             kname = mounted.kname if mounted else None
         key = self.view.key_for(kname) if kname else None
         tree = self.query_one(StackTree)
+        if key is None and no_device_words(self.app, selection, ""):  # a tmpfs: say so, never another row
+            self._placed = tree.cursor_key()
+            self._deviceless = selection
+            self._say_status()
+            return
         if key and not tree.shows(StackView.ancestor_keys(key)):  # a kept filter hides it: only looked at
             self._placed = tree.cursor_key()
             self._hidden_selection = (selection, self.filter_text)
@@ -192,12 +199,21 @@ class StackScreen(SnapshotScreen):
         if key is None or self.view is None:
             return
         if key == self._placed:  # only looked at: a suggestion for Benchmark, never the selection
-            look(self.app, self.view.kname_of(key), self.view.mountpoint_of(key), "stack")
+            self._look(key)
             return
         kname, mountpoint = self.view.kname_of(key), self.view.mountpoint_of(key)
         above = tuple(self.filesystems_above(kname)) if kname and not mountpoint else ()
         choose(self.app, kname, mountpoint or next(iter(above), None), "stack", above=above)
         self._placed = key
+
+    def _look(self, key: str) -> None:
+        """The cursor's row, not chosen, is what every screen shows before any choice (Stack is the first
+        screen seen): its filesystem, else the first one a layer above it holds (a disk's partition)."""
+        assert self.view is not None
+        kname, mountpoint = self.view.kname_of(key), self.view.mountpoint_of(key)
+        if kname and not mountpoint:
+            mountpoint = next(iter(self.filesystems_above(kname)), None)
+        look(self.app, kname, mountpoint, "stack")
 
     def filesystems_above(self, kname: str) -> list[str]:
         """The filesystems a lower layer serves (a volume under /lab/slow), in the TRIM screen's order
@@ -212,6 +228,9 @@ class StackScreen(SnapshotScreen):
         ordered = worst_first(list(snapshot.trim_verdicts))
         verdicts = {v.mountpoint: str(v.verdict) for v in ordered}
         self.trim_order = [(v.mountpoint, v.kname) for v in ordered]
+        placed = self.query_one(StackTree).cursor_key()
+        if placed is not None and placed == self._placed and self.view and chosen(self.app) is None:
+            self._look(placed)  # a disk's first filesystem in TRIM's order, now that the order is known
         summaries: dict[str, str] = {}
         for verdict in snapshot.trim_verdicts:
             summaries.setdefault(verdict.kname, verdict.summary)
@@ -329,6 +348,8 @@ class StackScreen(SnapshotScreen):
         if previous is None:  # the cursor is on the first row: placed by the screen, not chosen
             first = tree.root.children[0] if tree.root.children else None
             self._placed = first.data.key if first is not None and first.data is not None else None
+            if self._placed is not None and chosen(self.app) is None:
+                self._look(self._placed)  # known before Stack is left, whatever screen comes next
         if keep_expansion:
             tree.restore_expansion(expanded, collapsed)
         if previous and not tree.reveal(StackView.ancestor_keys(previous)) and previous_kname:
@@ -381,7 +402,11 @@ class StackScreen(SnapshotScreen):
     def _selection_hidden_part(self) -> list[Part]:
         """While the filter that hid the selection made on another screen is kept and nothing else was
         chosen: say so, as the cursor's row is not the selection ("/lab/raid1 (chosen on TRIM) is hidden
-        by the filter", short "/lab/raid1 hidden by the filter")."""
+        by the filter", short "/lab/raid1 hidden by the filter"); likewise a selection with no block device
+        ("/tmp/x (tmpfs, chosen on Runs) has no block device: not in this tree")."""
+        if self._deviceless is not None and chosen(self.app) is self._deviceless:
+            width = self.query_one(StatusLine).content_size.width or self.app.size.width
+            return [(no_device_words(self.app, self._deviceless, "not in this tree", width), 1)]
         if self._hidden_selection is None:
             return []
         selection, text = self._hidden_selection

@@ -90,7 +90,7 @@ def _keep_statements(parts: tuple[Part, ...], line: str, width: int) -> str:
     """`line` without a hidden-columns note: a statement (priority 1: the typed filter's, the hidden
     selection's) the long verdict pushed off is kept in its short form, the verdict cut to the rest."""
     statements = [part for part in parts[1:] if part[1] <= 1 and part_text(part)]
-    if all(_forms(part)[-1] in line for part in statements):
+    if all(any(form in line for form in _forms(part)) for part in statements):  # in any of its forms
         return line
     shortest = SEPARATOR.join(_forms(part)[-1] for part in statements)
     room = width - cell_len(shortest + SEPARATOR)

@@ -35,7 +35,7 @@ from ..core.trim.trim_now import hold_confirmed_mount
 from .cards import card_content
 from .host_snapshot import HostSnapshot, SnapshotScreen
 from .screen_help import TRIM_HELP
-from .selection import choose, chosen, look
+from .selection import choose, chosen, look, looked_at, no_device_words
 from .trim_dialogs import ConfirmTrim, PeakDialog, TrimProgress
 from .trim_layers import layer_lines
 
@@ -277,6 +277,9 @@ class TrimScreen(SnapshotScreen):
         self.selected: str | None = None
         self.filter_text = ""
         self._placed: str | None = None
+        self._no_device: bool = False
+        """The selection made elsewhere has no block device (a tmpfs): the heading says so while the cursor
+        is on the row this screen put it on."""
         """The row this screen put the cursor on itself (not the user's choice)."""
 
     @property
@@ -322,7 +325,9 @@ class TrimScreen(SnapshotScreen):
         self._fill_table()
         table = self.query_one("#trim-table", DataTable)
         selection = chosen(self.app)
-        wanted = selection.mountpoint if selection is not None and self._placed == self.selected else None
+        untouched = self._placed == self.selected  # the cursor is where this screen put it
+        wanted = selection.mountpoint if selection is not None else self._stack_look()
+        wanted = wanted if untouched else None
         if wanted in self.verdicts or self.selected in self.verdicts:
             self.select(wanted if wanted in self.verdicts else self.selected)  # type: ignore[arg-type]
         elif verdicts:
@@ -466,17 +471,32 @@ class TrimScreen(SnapshotScreen):
         """Show the filesystem chosen on another screen."""
         super().on_screen_resume()
         selection = chosen(self.app)
-        if selection is not None and selection.by != "trim" and selection.mountpoint:
-            self.select(selection.mountpoint)
+        if selection is not None and selection.by != "trim":
+            self._no_device = bool(no_device_words(self.app, selection, ""))
+            shown = not self._no_device and bool(selection.mountpoint) and self.select(selection.mountpoint)
+            if not shown and self.selected is not None:
+                self._placed = self.selected  # the cursor stays where it was: put there by this screen
+                self._show_details(self.selected)  # the heading says whether the choice is shown here
+        elif selection is None and self._placed == self.selected and (looked := self._stack_look()):
+            self.select(looked)
         self._placed = self.selected
+
+    def _stack_look(self) -> str | None:
+        """Before any choice, the filesystem under Stack's cursor (the first screen seen), when it has a
+        row here: the cursor opens on it, so every screen names the same one (newuser21 #5)."""
+        looked = looked_at(self.app)
+        if chosen(self.app) is None and looked is not None and looked.by == "stack" and \
+                looked.mountpoint in self.verdicts:
+            return looked.mountpoint
+        return None
 
     def on_screen_suspend(self) -> None:
         """Leaving: a filesystem the user moved to here becomes the selection of every screen."""
         verdict = self.verdicts.get(self.selected or "")
         if verdict is not None and self.selected != self._placed:
             choose(self.app, verdict.kname, verdict.mountpoint, "trim")
-        elif verdict is not None:  # only looked at: a suggestion for Benchmark, never the selection
-            look(self.app, verdict.kname, verdict.mountpoint, "trim")
+        elif verdict is not None and self._stack_look() != verdict.mountpoint:  # only looked at: a
+            look(self.app, verdict.kname, verdict.mountpoint, "trim")  # suggestion, never the selection
 
     def _show_details(self, mountpoint: str) -> None:
         verdict = self.verdicts.get(mountpoint)
@@ -486,6 +506,10 @@ class TrimScreen(SnapshotScreen):
         title = self.query_one("#trim-details-title", Static)
         room = max((title.size.width or self.app.size.width) - 2, 20)
         heading = details_heading(mountpoint, verdict.fstype, verdict.source, room)
+        if self._no_device and self._placed in (None, mountpoint):  # the row this screen put the cursor on
+            # (a refill on resize puts it back) is never shown as if it were the chosen filesystem
+            words = no_device_words(self.app, chosen(self.app), "nothing to trim", room)
+            heading = fit_parts([(words, 0), ((f"· cursor on {mountpoint}",), 1)], room, " ") or heading
         lines = heading.count("\n") + 1
         title.styles.height = lines  # one line but where a device's name would be cut (then two)
         title.update(Text(heading), layout=False)  # no layout pass where the height stays
