@@ -124,8 +124,8 @@ async def test_a_run_picked_on_runs_gives_its_own_directory(runs_in_directories:
 async def test_the_filesystem_menu_is_as_wide_as_the_filesystem_it_shows(fixture_mounts: None,
                                                                         size: tuple[int, int]) -> None:
     """newuser8 #9: the menu took 76 cells for `/  (ext4 on vda)` (its longest entry) while the directory got
-    16-22. Shut, it is as wide as the entry it shows and the directory as its label and path; open, its list
-    is as wide as its longest entry (over the fields beside it, so nothing moves)."""
+    16-22. Shut, it and the directory keep one width per form width, whatever they show (newuser21 #7); open,
+    its list is as wide as its longest entry (over the fields beside it, so nothing moves)."""
     from diskdoctor.app.tui.bench.form import SELECT_EDGES
     from textual.widgets import Select
     from textual.widgets._select import SelectOverlay
@@ -140,9 +140,16 @@ async def test_the_filesystem_menu_is_as_wide_as_the_filesystem_it_shows(fixture
         shown = next(len(str(prompt)) for prompt, value in menu._options if value == "/")
         longest = max(len(str(prompt)) for prompt, _ in menu._options)
         assert longest > shown
-        assert menu.region.width <= max(shown + SELECT_EDGES, 20), (menu.region, shown)
-        # the directory as wide as its label and `/` (newuser10 #8: 40 cells for `/`; the row's rest is blank)
-        assert field.region.width == len("directory") + 6, (field.region, menu.region)
+        # shut, the menu and the directory have one width per form width, whatever they show (newuser21 #7),
+        # never most of the row (newuser8: 76 cells at 120)
+        assert menu.region.width < size[0] // 2, (menu.region, longest)
+        widths = (menu.region.width, field.region.width)
+        longest_value = max(menu._options, key=lambda option: len(str(option[0])))[1]
+        app.screen.choose_directory(str(longest_value))
+        await settled(app, pilot)
+        assert (menu.region.width, field.region.width) == widths, (menu.region, field.region)
+        app.screen.choose_directory("/")
+        await settled(app, pilot)
         before = menu.region
         menu.expanded = True
         await settled(app, pilot)

@@ -22,8 +22,7 @@ from diskdoctor.probes.wal_params import (
     profile_params,
 )
 from diskdoctor.widgets import TextField
-from diskdoctor.widgets.fit_text import ELLIPSIS, path_ellipsis
-from diskdoctor.widgets.form_rows import lay_out_rows, share
+from diskdoctor.widgets.form_rows import lay_out_rows
 from rich.cells import cell_len
 from rich.text import Text
 from textual import on
@@ -59,17 +58,18 @@ START_WIDTH = 10
 NO_DURATION = "until size"
 """The seconds field when empty: the run ends once its size is written (once "-", then "by size", which
 newuser16 could not read)."""
-DIRECTORY_LEAST = 24
-"""The directory field's width when rows are packed (it takes what its row leaves, so a long path never
-costs the form a row beyond two at 200 columns and 120; the path is cut at a `/` instead)."""
+DIRECTORY_LEAST = 20
+"""The directory field's least width (its path is cut at a `/` beyond it; typed, it scrolls)."""
 FILESYSTEM_LEAST = 20
 """The filesystem menu's least width (its entry is cut beyond it)."""
-TARGET_SHARE = 0.4
-"""The share of a row the filesystem menu and the directory count for when rows are packed, whatever they
-hold: at 120 columns the second row starts with `seconds` for any path, at 200 the form is two rows."""
-DIRECTORY_ROOM = 40
-"""The directory field's width while a path is typed (so it does not grow per key) and at most where its row
-has room to spare (else it is as wide as its path)."""
+WHERE_SHARES = ((160, (0.28, 0.23)), (100, (0.37, 0.27)), (0, (0.49, 0.33)))
+"""(least form width, (the filesystem menu's share, the directory's)) per width class, widest first: the two
+fields' widths follow the form's width only (newuser21 #7), and leave room for the fields after them in the
+first row (WAL: at 80 columns the profile, at 120 up to size, at 200 up to segments); they share what that
+row leaves."""
+SHORT_ROW = 0.3
+"""A row may end this share of the form short only where the next row's first field would not fit in it
+(newuser21 #6: at 200 columns row 1 ended at column 83)."""
 
 
 def one_leading_slash(path: str) -> str:
@@ -162,17 +162,10 @@ class BenchForm(Vertical):
         self.kind = "wal"
         """The workload the form is filled for (the one a Start would run)."""
         self.host: Host | None = None
-        self._short_filesystem = False
-        """Whether the filesystem menu shows only the filesystem, its row too narrow for its mountpoint
-        and the directory under it both whole."""
-        self._target_cells = FILESYSTEM_LEAST + DIRECTORY_LEAST
-        """What the filesystem menu and the directory count for together when rows are packed."""
         self._packed_wants: dict[str, int] = {}
         """What each field other than the filesystem menu and the directory counts for when rows are packed:
         what it wanted when the form was filled for its workload, so a value typed since never re-flows the
         rows (newuser20 #6: `5` typed in `seconds` moved `size` to the second row at 120)."""
-        self._typed_packing: tuple[tuple[str, ...], tuple[int, ...]] | None = None
-        """The rows the form was laid in when a directory began to be typed (kept until typing ends)."""
 
     def compose(self) -> ComposeResult:
         yield Tabs(*(Tab(name, id=f"workload-{name}") for name, kind in KINDS.items() if kind.benchmark),
@@ -246,7 +239,7 @@ class BenchForm(Vertical):
         shows; its open list is as wide as its longest entry, see `fit_fields`)."""
         label = cell_len(view.FIELD_LABELS.get(f"#{field.id}", "")) + FIELD_EDGES
         if field.id == "bench-fs":
-            return max(label, cell_len(self.filesystem_label(self._short_filesystem)) + SELECT_EDGES)
+            return max(label, cell_len(self.filesystem_label()) + SELECT_EDGES)
         if isinstance(field, Select):
             return max(label, cell_len(shown_entry(field)) + SELECT_EDGES)
         if isinstance(field, Input):  # and a cell for the cursor at the end (the directory: while typed in)
@@ -282,82 +275,68 @@ class BenchForm(Vertical):
         return [group for group in (where, settings, load) if group]
 
     def _packing(self, groups: list[list[Widget]], total: int) -> tuple[int, ...]:
-        """How many fields each row takes: a group joins the row after it while every field there still has
-        what it holds whole, the directory and filesystem menu counting a fixed share of the row (`_packed`:
-        at 200 and 120 columns two rows, at 80 three, whatever the path); the settings may split between rows
-        where that saves a row (newuser10: three rows at 120 where two fit). While a
-        directory is typed the rows stay as they were when typing began (a key never re-flows the form)."""
-        key = tuple(str(field.id) for group in groups for field in group)
-        self._target_cells = max(FILESYSTEM_LEAST + DIRECTORY_LEAST, round(total * TARGET_SHARE))
-        typing = self.query_one("#bench-dir", Input).has_focus
-        if typing and self._typed_packing is not None and self._typed_packing[0] == key:
-            return self._typed_packing[1]
-        loose = [*groups[:1], *([field] for group in groups[1:-1] for field in group), *groups[1:][-1:]]
-        # every field after the first group on its own, Start beside the field before it: the settings of a
-        # workload without a load group (compaction, randwrite) split where one row cannot hold them
-        loosest = [*groups[:1], *([field] for group in groups[1:] for field in group)]
-        if len(loosest) > 2 and loosest[-1][0].id == "bench-start":
-            loosest[-2:] = [loosest[-2] + loosest[-1]]
-        # no row wider than the form first (newuser17: Start cut to `S` at 80); then the fewest rows; of
-        # those, fields whole before a split group, and everything whole before a path that gives way
-        flows = [self._flow(units, total, elastic) for elastic in (False, True)
-                 for units in (groups, loose, loosest)]
-        packing = tuple(map(len, min(flows, key=lambda rows: (self._overflows(rows, total),
-                                                              *self._rank(rows, total)))))
-        self._typed_packing = (key, packing) if typing else None
-        return packing
+        """How many fields each row takes, row 1 filled before row 2 (newuser21 #6: at 200 columns row 1
+        held three fields and ended at column 83): the first group whole, then each field while it fits; the
+        WAL's load stays in one row unless that leaves a row more than SHORT_ROW of the form short. Every
+        field counts for a width fixed by the form's width and workload (`_packed`), never what it holds, so
+        neither a path nor a typed value moves a field to another row."""
+        if not groups:
+            return ()
+        first, *rest = groups
+        fields = [field for group in rest for field in group]
+        load = rest[-1] if len(rest) > 1 and any(str(field.id).removeprefix("bench-") in LOAD_CONTROLS
+                                                 for field in rest[-1]) else []
+        settings = [[field] for field in fields if field not in load]
+        kept = self._flow([first, *settings, *([load] if load else [])], total)
+        if all(sum(map(self._packed, row)) >= total * (1 - SHORT_ROW) for row in kept[:-1]):
+            return tuple(map(len, kept))
+        return tuple(map(len, self._flow([first, *([field] for field in fields)], total)))
 
-    def _rank(self, rows: list[list[Widget]], total: int) -> tuple[int, bool]:
-        """How `rows` rank by their count: one row cuts nothing (newuser18 #2: at 200 columns one row cut
-        `…/newuser18-ext4mnt` in the menu and the directory, both whole at 120), so a single row where a field
-        would give way counts as two, after every real two."""
-        cut = len(rows) == 1 and sum(self._packed(field) for field in rows[0]) > total
-        return (2, True) if cut else (len(rows), False)
-
-    def _overflows(self, rows: list[list[Widget]], total: int) -> bool:
-        """Whether a row of `rows` is wider than `total` even with the directory and menu giving way."""
-        return any(sum(self._packed(field, elastic=True) for field in row) > total for row in rows)
-
-    def _packed(self, field: Widget, elastic: bool = False) -> int:
-        """The columns `field` counts for when rows are packed: the filesystem menu and the directory together
-        a fixed share of the row (TARGET_SHARE of it; `elastic`, their least), never what they hold, so a
-        path's length never moves a field to another row (newuser19 #7: `d /tmp/…-tmpfs` moved `size` to the
-        second row at 120); the others what they held whole when the form was filled for the workload (a value
-        typed never moves a field either, `_packed_wants`). The row's rest is theirs (`_fit_row`)."""
-        if field.id == "bench-dir":
-            return DIRECTORY_LEAST
-        if field.id == "bench-fs":
-            return FILESYSTEM_LEAST if elastic else \
-                max(self._target_cells - DIRECTORY_LEAST, FILESYSTEM_LEAST)
+    def _packed(self, field: Widget) -> int:
+        """The columns `field` counts for when rows are packed: the filesystem menu and the directory their
+        width for the form's width (`_fixed_width`); the others what they held whole when the form was filled
+        for the workload (`_packed_wants`: newuser20 #6, `5` typed in `seconds` moved `size` at 120)."""
+        if field.id in ("bench-fs", "bench-dir"):
+            return self._fixed_width(str(field.id))
         return self._packed_wants.setdefault(str(field.id), self._want(field))
 
-    def _flow(self, units: list[list[Widget]], total: int, elastic: bool) -> list[list[Widget]]:
-        """The fields in rows, filled from the last: each unit (a group, or a field) joins the row after it
-        while it fits whole, so the fewest rows are used and the spare room is in the first row, where the
-        directory takes it (newuser12: a long path made three rows at 120 columns and two at 200); `elastic`,
-        the filesystem menu and the directory count only what they need least."""
+    def _fixed_width(self, field_id: str) -> int:
+        """The filesystem menu's or the directory's width: a share of the form's width for its width class,
+        whatever the path, the menu's entry or what is being typed (newuser21 #7: both fields changed width
+        at Ctrl-U, at each key and when the directory was left)."""
+        total = self._total()
+        shares = next(shares for least, shares in WHERE_SHARES if total >= least)
+        share_of = shares[0] if field_id == "bench-fs" else shares[1]
+        least = FILESYSTEM_LEAST if field_id == "bench-fs" else DIRECTORY_LEAST
+        return max(least, int(total * share_of))
+
+    def _total(self) -> int:
+        """The columns the form's fields share (its width less the grid's gutter)."""
+        return self.size.width - self.query_one("#bench-form").styles.gutter.width
+
+    def _flow(self, units: list[list[Widget]], total: int) -> list[list[Widget]]:
+        """The units (a group, or a field) in rows from the first: each joins the current row while it
+        fits, else starts the next."""
         rows: list[list[Widget]] = []
         used = 0
-        for unit in reversed(units):
-            width = sum(self._packed(field, elastic) for field in unit)
+        for unit in units:
+            width = sum(map(self._packed, unit))
             if rows and used + width <= total:
-                rows[0][:0] = unit
+                rows[-1].extend(unit)
                 used += width
             else:
-                rows.insert(0, list(unit))
+                rows.append(list(unit))
                 used = width
         return rows
 
     def fit_fields(self) -> None:
-        """Size every field from what it holds: each as wide as its label and the value it shows (a menu the
-        entry it shows, its open list its longest), rows joined while they fit (newuser9: two rows at 200
-        columns, and `/dev/shm  (tmpfs: in memo…` at 80 beside a profile menu 20 cells wide for `etcd`); the
-        directory gets what its row has left (so a path shows more than a menu of short words)."""
+        """Size every field: the filesystem menu and the directory at their width for the form's width, the
+        others as wide as their label and value (a menu the entry it shows, its open list its longest); a
+        path or an entry longer than its field is cut (at a `/`, its last folder whole)."""
         grid = self.query_one("#bench-form")
-        total = self.size.width - grid.styles.gutter.width
+        total = self._total()
         if total <= 0:
             return
-        self._short_filesystem = False
         groups = self._groups([field for field in grid.children if field.display])
         fields = [field for group in groups for field in group]
         rows: list[list[tuple[Widget, int]]] = []
@@ -366,9 +345,9 @@ class BenchForm(Vertical):
             fields = fields[count:]
         lay_out_rows(grid, rows, total)
         menu = self.query_one("#bench-fs", Select)
-        if not menu.is_blank():  # the mountpoint once: not again in the menu beside the directory field
-            width = next((width for row in rows for field, width in row if field is menu), 0)
-            menu.query_one(SelectCurrent).update(self._fitted_filesystem_label(width - SELECT_EDGES))
+        if not menu.is_blank():
+            menu.query_one(SelectCurrent).update(self._fitted_filesystem_label(
+                self._fixed_width("bench-fs") - SELECT_EDGES))
         for row in rows:
             left = 0
             for field, width in row:
@@ -390,79 +369,18 @@ class BenchForm(Vertical):
                 overlay.replace_option_prompt_at_index(index, fitted)
 
     def _fit_row(self, fields: list[Widget], total: int) -> list[tuple[Widget, int]]:
-        """(field, width) for one row: each field as it wants; the filesystem menu and the directory share
-        what the others leave (each at least enough for its label), the directory never more than its path
-        or DIRECTORY_ROOM (newuser9: 78 cells for `/var/tmp/newuser9`)."""
-        where = [field for field in fields if field.id in ("bench-fs", "bench-dir")]
-        if not where:  # a value typed longer than the row has room for scrolls in its field's packed width
-            wide = sum(self._want(field) for field in fields) > total
-            return [(field, min(self._want(field), self._packed(field)) if wide else self._want(field))
-                    for field in fields]
-        fixed = sum(self._want(field) for field in fields if field not in where)
-        least = {"bench-fs": FILESYSTEM_LEAST,
-                 "bench-dir": cell_len(view.FIELD_LABELS["#bench-dir"]) + FIELD_EDGES}
-        typing = self.query_one("#bench-dir", Input).has_focus
-        # typed in, the directory shares towards DIRECTORY_ROOM (no growing per key); else towards its path
-        steady = {"bench-fs": 0, "bench-dir": DIRECTORY_ROOM if typing else 0}
-        room = max(total - fixed, 0)
-        if sum(self._want(field) for field in where) > room:  # the menu says only the filesystem, if it can
-            self._short_filesystem = True
-        wants = [(least[str(field.id)], max(least[str(field.id)], steady[str(field.id)], self._want(field)))
-                 for field in where]
-        widths = share(min(room, sum(most for _, most in wants)), wants)
-        if where[-1].id == "bench-dir" and typing:  # room to spare: up to DIRECTORY_ROOM to type in
-            widths[-1] += max(min(room - sum(widths), DIRECTORY_ROOM - widths[-1]), 0)
-        shared = dict(zip(where, widths, strict=True))
-        if len(where) == 2 and not typing and not self._mountpoint_whole(shared):
-            self._without_slack(shared)
-        return [(field, shared.get(field, self._want(field))) for field in fields]
-
-    def _mountpoint_whole(self, shared: dict[Widget, int]) -> bool:
-        """Whether the directory gave the menu, which cut its mountpoint, the cells that mountpoint needs
-        whole: only where the directory's path, whole or cut at a `/` (to exactly what it shows), keeps
-        DIRECTORY_LEAST cells and hides nothing but a part of that mountpoint, which the menu beside it
-        shows (newuser20 #4: at 80 columns the WAL tab showed `…/newuser20-ext4mnt  (ext4)   ▼` beside
-        `/tmp/newuser20-ext4mnt`; a kubelet mountpoint never leaves the path `/var/…/mount`)."""
-        menu, field = self.query_one("#bench-fs", Select), self.query_one("#bench-dir", Input)
-        path, entry = field.value, shown_entry(menu)
-        label = self._fitted_filesystem_label(shared[menu] - SELECT_EDGES)
-        mountpoint = filesystem_menu.mountpoint_of(entry)
-        whole = cell_len(filesystem_menu.whole_mountpoint(entry)) + SELECT_EDGES
-        total = shared[menu] + shared[field]
-        if menu.is_blank() or label.startswith(mountpoint) \
-                or (not path.startswith(mountpoint.rstrip("/") + "/") and path != mountpoint):
-            return False
-        shown = path_ellipsis(path, total - whole - FIELD_EDGES)
-        head, ellipsis, tail = shown.partition(ELLIPSIS)
-        if shown != path and (not ellipsis or ELLIPSIS in tail or not path.startswith(head)
-                              or not path.endswith(tail) or len(path) - len(tail) > len(mountpoint)):
-            return False
-        width = cell_len(shown) + FIELD_EDGES
-        if width < DIRECTORY_LEAST:
-            return False
-        shared[field] = width
-        shared[menu] = total - width
-        return True
-
-    def _without_slack(self, shared: dict[Widget, int]) -> None:
-        """Cells the menu's cut label or the directory's cut path leaves blank go to the other while it is
-        cut (a path is cut only at a `/`): neither keeps blank cells while the other is cut."""
-        menu, field = self.query_one("#bench-fs", Select), self.query_one("#bench-dir", Input)
-        path = field.value
-        for _ in range(3):
-            label = max(cell_len(self._fitted_filesystem_label(shared[menu] - SELECT_EDGES)) + SELECT_EDGES,
-                        FILESYSTEM_LEAST)
-            shown = max(cell_len(path_ellipsis(path, shared[field] - FIELD_EDGES)) + FIELD_EDGES,
-                        cell_len(view.FIELD_LABELS["#bench-dir"]) + FIELD_EDGES)
-            menu_cut = label < cell_len(shown_entry(menu)) + SELECT_EDGES
-            if shared[menu] > label and shown < cell_len(path) + FIELD_EDGES:
-                shared[field] += shared[menu] - label
-                shared[menu] = label
-            elif shared[field] > shown and menu_cut:
-                shared[menu] += shared[field] - shown
-                shared[field] = shown
-            else:
-                return
+        """(field, width) for one row: the filesystem menu and the directory at their fixed widths and half
+        each of what their row leaves of the form when packed (so they follow the width and the workload
+        only), the others as they want; where a value typed since makes the row too wide, those at their
+        packed width (the value scrolls in its field)."""
+        fixed = {field: self._packed(field) for field in fields if field.id in ("bench-fs", "bench-dir")}
+        spare = max(total - sum(map(self._packed, fields)), 0)
+        halves = [spare // 2, spare - spare // 2] if len(fixed) == 2 else [spare]  # the menu, the directory
+        for field, extra in zip(fixed, halves, strict=False):
+            fixed[field] += extra
+        wide = sum(fixed.get(field, self._want(field)) for field in fields) > total
+        return [(field, fixed.get(field, self._packed(field) if wide else self._want(field)))
+                for field in fields]
 
     @property
     def folded(self) -> bool:
