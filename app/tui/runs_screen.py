@@ -12,6 +12,7 @@ from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
 from diskdoctor.widgets.fit_text import ELLIPSIS, Part
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
+from diskdoctor.widgets.hidden_columns import WIDER_OR_DETAILS, hidden_columns_forms
 from diskdoctor.widgets.status_line import StatusLine
 from diskdoctor.widgets.wrap_text import WrappedText
 from rich.cells import cell_len
@@ -43,7 +44,8 @@ TAG_MARK_CELLS = 2
 DAMAGED_LEAST_CELLS = len("DAMAGED …")
 """The fewest cells a damaged run's result is given: its reason is cut there ("DAMAGED (KeyError: 'val…"),
 never widening the column past the screen; the run's details give it whole."""
-HIDDEN_SAVED = "+1 hidden: saved (in the details)"
+HIDDEN_SAVED_FORMS = hidden_columns_forms(("saved",), WIDER_OR_DETAILS)
+HIDDEN_SAVED = HIDDEN_SAVED_FORMS[0]
 """The status line's note where the saved column gave way (see RunsScreen._narrow_widths)."""
 """' …' after a verdict whose caveats' tags have no room: the details say them."""
 TARGET_BEFORE_LIMIT_CELLS = 32
@@ -203,7 +205,7 @@ def status_parts(chunks: list[str], hint: str) -> list[Part]:
         if index and part.startswith("skipped "):
             ranked.append(((part, part.replace(" (left as is)", ""), part.split(" (left as is)")[0]), 2))
         elif part == HIDDEN_SAVED:  # kept as the hint is: a column the user looks for is said to be hidden
-            ranked.append(((part, part.split(" (")[0]), 1))
+            ranked.append((HIDDEN_SAVED_FORMS, 1))
         else:
             ranked.append((part, 0 if not index else 1 if part == hint else index + 3))
     return ranked
