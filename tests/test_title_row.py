@@ -130,7 +130,9 @@ def test_a_screen_no_key_opens_shows_its_name_alone() -> None:
 
 def test_a_description_too_long_for_any_form_is_cut_at_its_end() -> None:
     row = TitleRow("diskdoctor", SCREENS, "TRIM", "Does discard reach the flash, and when is it trimmed?")
-    assert row.fitted(40).plain == " 2 TRIM  Does discard reach the flash,…"
+    assert row.fitted(40).plain == " 2 TRIM  Does discard reach the flash…"  # after a whole word
+    tabs = " 1 Stack  2 TRIM  3 Benchmark  4 Advice  5 Runs  6 Monitor "
+    assert row.fitted(80).plain == f"{tabs} Does discard reach…"  # newuser21 #3: the tabs stay
     assert row.fitted(6).plain == " 2 TR…"
 
 

@@ -40,14 +40,24 @@ def host_ellipsis(host: str, width: int) -> str:
     return start.replace("." + ELLIPSIS, ELLIPSIS) + end  # never "07.….example": the dot is the end's
 
 
+def word_end(text: str, width: int) -> str:
+    """`text` cut after its last whole word that leaves room for "…" (`Does discard reach…`), cut at its end
+    when not even its first word fits."""
+    if cell_len(text) <= width:
+        return text
+    words = text[: max(width - 1, 0) + 1].split(" ")[:-1]  # the words wholly before the cut
+    kept = " ".join(words).rstrip(" ,;:·")
+    return kept + ELLIPSIS if kept else fit_end(text, width)
+
+
 class TitleRow:
     """One screen's title row, left-aligned, the whole width: a tab per screen (`1 Stack  2 TRIM …`, the
     current one lit; the app's name before them from NAMED_FROM columns, by the width alone, so the tabs start
     in one column on every screen) before the screen's description. Navigation never gives way to the
     description (newuser21 #3 saw Stack drop five tabs for a long host name): the description's middle
     " · " parts (a kernel) go first, then its last (a capture's name), then its first part (a host name)
-    is cut keeping its start and its domain end (`host_ellipsis`); a one-part description is cut at its
-    end. Only a row too narrow for the tabs shows the current screen's key and name alone."""
+    is cut keeping its start and its domain end (`host_ellipsis`); a one-part description is cut after a
+    whole word (`word_end`). Only a row too narrow for the tabs shows the current screen's chip alone."""
 
     def __init__(self, app_name: str, tabs: Sequence[tuple[str, str]], name: str, description: str,
                  named_from: int = NAMED_FROM) -> None:
@@ -85,7 +95,7 @@ class TitleRow:
             yield parts[0]
             yield host_ellipsis(parts[0], room)
         else:
-            yield fit_end(self.description, room)
+            yield word_end(self.description, room)
 
     def forms(self, width: int) -> Iterator[Text]:
         """Every way to draw the row, most whole first: the tabs with the description giving way, then (a row
