@@ -16,7 +16,7 @@ from test_runs_screen import FIXTURE, open_runs
 from test_text_fit import screen_lines
 from textual.widgets import DataTable
 
-HIDDEN_SAVED = "+1 hidden: saved (in the details)"
+HIDDEN_SAVED = "+1 hidden: saved (see details)"
 SAVED_RUNS = Path(__file__).parent / "fixtures" / "saved-runs"
 """An interference, a WAL, a compaction (judged against a minimum MB/s) and a randwrite run."""
 

@@ -470,7 +470,7 @@ async def test_at_200_a_very_long_mountpoint_is_cut_so_the_short_columns_show() 
 async def test_at_80_the_status_says_which_columns_are_hidden(fixture: str) -> None:
     """newuser9 #6: at 80x24 all four extra columns were left out and the status line said only
     `discard passes down to sda · F1 help`, 40 cells short of full: the note is shortened to fit
-    (`+4 hidden: ROTA, SCHED, DISC-MAX …`) instead of dropped, and "F1 help" stays."""
+    (`+4 hidden: ROTA, SCHED … (see details)`, newuser21 #10) instead of dropped, and "F1 help" stays."""
     from diskdoctor.widgets import StatusLine
 
     app = DiskDoctorApp(fixture_root(fixture))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest import fixture_root
 from diskdoctor.app.tui.app import DiskDoctorApp
-from diskdoctor.widgets.title_row import CURRENT_STYLE, TitleRow
+from diskdoctor.widgets.title_row import CURRENT_STYLE, TitleRow, host_ellipsis
 from rich.console import Console
 from rich.style import Style
 from textual.widgets._header import HeaderTitle
@@ -37,23 +37,45 @@ def test_the_screens_keys_come_from_the_bindings() -> None:
     assert DiskDoctorApp.screen_keys() == SCREENS
 
 
-@pytest.mark.parametrize("width", [80, 120])
-async def test_a_long_host_title_takes_the_whole_row(width: int) -> None:
-    """#4: at 80 the title was ` ⭘      k8s-worker-elasticse…rod.example.internal · capture long-names` with
-    blank cells on both sides (the icon's 8 cells, the clock's 10, centred): the row is now the title's,
-    cut only by what does not fit, and at 120 the host name is whole."""
+@pytest.mark.parametrize("width", [80, 120, 200])
+async def test_a_long_host_name_gives_way_to_the_tabs_on_every_screen(width: int) -> None:
+    """newuser21 #3: at 120 Stack's row was ` 1 Stack  k8s-worker-elasticsearch-hot-07.prod.example.internal ·
+    kernel … · capture long-names` (tabs 2-6 dropped for the host) while the other screens kept the tabs,
+    and at 80 no screen showed them. Navigation never gives way now: every screen's row holds all six tabs
+    at every width, and Stack's host line gives way instead (kernel, then capture, then the name cut keeping
+    its start and its domain end), its first label whole where the row has room for it."""
     app = DiskDoctorApp(fixture_root("long-names"))
+    tabs = "  ".join(f"{key} {name}" for key, name in SCREENS)
     async with app.run_test(size=(width, 24)) as pilot:
+        for key, _ in SCREENS:
+            await pilot.press(key)
+            await settle(pilot)
+            await pilot.pause(0.1)
+            row = title_row(app)
+            assert tabs in row, row
+        await pilot.press("1")
         await settle(pilot)
-        await pilot.pause(0.2)
+        await pilot.pause(0.1)
         row = title_row(app)
-        assert "⭘" not in row and row.startswith(" 1 Stack "), row
-        assert row.rstrip().endswith("capture long-names"), row
+        host = row.split("6 Monitor", 1)[1].strip()
+        assert "⭘" not in row, row
         if width == 80:
-            assert "…" in row and len(row.rstrip()) >= width - 1, row  # cut only where the row is full
-            assert row.count("…") == 1 and "k8s-worker-elasticsearch" in row and "example.internal" in row
+            assert host == "k8s-worker….internal", row  # its start and its domain end
+            assert len(row.rstrip()) >= width - 1, row  # cut only where the row is full
+        elif width == 120:
+            assert host == LONG_HOST, row  # whole: the kernel and the capture's name gave way first
         else:
-            assert LONG_HOST in row and "kernel" in row, row
+            assert host.startswith(LONG_HOST) and "kernel" in host, row
+            assert host.endswith("capture long-names"), row
+
+
+def test_a_host_name_is_cut_keeping_its_start_and_its_domain_end() -> None:
+    assert host_ellipsis(LONG_HOST, 60) == LONG_HOST
+    assert host_ellipsis(LONG_HOST, 45) == "k8s-worker-elasticsearch-hot-07.pro….internal"
+    assert host_ellipsis(LONG_HOST, 50) == "k8s-worker-elasticsearch-hot-07….example.internal"
+    assert host_ellipsis(LONG_HOST, 20) == "k8s-worker….internal"
+    assert host_ellipsis(LONG_HOST, 12) == "k8s-worker-…"  # no room for a domain end beside a readable start
+    assert host_ellipsis("db-1", 3) == "db…"
 
 
 @pytest.mark.parametrize("width", [80, 120, 200])
@@ -71,24 +93,24 @@ async def test_every_screen_names_itself_by_its_key_and_name(width: int) -> None
             row = title_row(app)
             assert lit(app) == f"{key} {name}", (row, lit(app))
             tabs = "  ".join(f"{k} {n}" for k, n in SCREENS)
-            assert (tabs in row) == (width >= 120), row
+            assert tabs in row, row
             if width != 120:  # the app's name leads where it fits beside the tabs: always at 200, never at 80
                 assert row.startswith(" diskdoctor ") == (width >= 200), row
 
 
-def test_the_app_name_goes_first_then_the_kernel_then_the_tabs() -> None:
+def test_the_app_name_goes_first_then_the_kernel_then_the_capture_then_the_host_is_cut() -> None:
     kernel = "kernel 6.1.0-56-amd64"
-    row = TitleRow("diskdoctor", SCREENS, "Stack", f"host-1 · {kernel} · capture lab", tabs_from=0)
-    under_120 = TitleRow("diskdoctor", SCREENS, "Stack", "host-1").fitted(119).plain
-    assert under_120 == " 1 Stack  host-1"
+    host = "host-1.lab.example"
+    row = TitleRow("diskdoctor", SCREENS, "Stack", f"{host} · {kernel} · capture lab")
+    tabs = " 1 Stack  2 TRIM  3 Benchmark  4 Advice  5 Runs  6 Monitor "
     full = row.fitted(200).plain
-    assert full.startswith(" diskdoctor  1 Stack  2 TRIM") and full.endswith(f"{kernel} · capture lab")
-    no_name = row.fitted(len(full) - 1).plain
-    assert no_name.startswith(" 1 Stack  2 TRIM") and "kernel" in no_name
-    no_kernel = row.fitted(len(no_name) - 1).plain
-    assert no_kernel == " 1 Stack  2 TRIM  3 Benchmark  4 Advice  5 Runs  6 Monitor  host-1 · capture lab"
-    chip = row.fitted(len(no_kernel) - 1).plain
-    assert chip == f" 1 Stack  host-1 · {kernel} · capture lab"
+    assert full == f" diskdoctor {tabs} {host} · {kernel} · capture lab"
+    no_name = row.fitted(159).plain
+    assert no_name == f"{tabs} {host} · {kernel} · capture lab"
+    assert row.fitted(len(no_name) - 1).plain == f"{tabs} {host} · capture lab"
+    assert row.fitted(len(f"{tabs} {host} · capture lab") - 1).plain == f"{tabs} {host}"
+    assert row.fitted(len(f"{tabs} {host}") - 1).plain == f"{tabs} host-1.l….example"
+    assert row.fitted(50).plain == " 1 Stack  host-1.lab.example · capture lab"  # no room for the tabs
 
 
 def test_the_current_screen_is_lit_among_the_tabs() -> None:
@@ -108,7 +130,9 @@ def test_a_screen_no_key_opens_shows_its_name_alone() -> None:
 
 def test_a_description_too_long_for_any_form_is_cut_at_its_end() -> None:
     row = TitleRow("diskdoctor", SCREENS, "TRIM", "Does discard reach the flash, and when is it trimmed?")
-    assert row.fitted(40).plain == " 2 TRIM  Does discard reach the flash,…"
+    assert row.fitted(40).plain == " 2 TRIM  Does discard reach the flash…"  # after a whole word
+    tabs = " 1 Stack  2 TRIM  3 Benchmark  4 Advice  5 Runs  6 Monitor "
+    assert row.fitted(80).plain == f"{tabs} Does discard reach…"  # newuser21 #3: the tabs stay
     assert row.fitted(6).plain == " 2 TR…"
 
 

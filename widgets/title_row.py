@@ -9,36 +9,60 @@ from rich.console import Console, ConsoleOptions
 from rich.measure import Measurement
 from rich.text import Text
 
-from .fit_text import SEPARATOR, fit_end, middle_ellipsis
+from .fit_text import ELLIPSIS, SEPARATOR, fit_end
 
 CURRENT_STYLE = "bold reverse"
 """The current screen's tab (or its key and name alone): lit, as k9s and lazygit light theirs."""
 OTHER_NAME_STYLE = "dim"
-TABS_FROM = 120
-"""The fewest columns the tabs of every screen show in; under it the current screen's key and name alone
-(so the row looks the same on every screen at one width; an 80-column row needs its room for the host)."""
 NAMED_FROM = 160
 """The fewest columns the app's name shows in, before the tabs, on every screen alike: where it fits beside
 the tabs and each screen's shortest whole description (newuser18 saw the tabs move 12 columns between screens
 at 120 when the name came and went with the description's length)."""
-FIRST_PART_CELLS = 12
-"""A description's first part (a host name) is cut in the middle down to this to keep its last part beside
-it (a capture's name: newuser12 saw a long host name alone at 80 columns, nothing saying it was a capture)."""
+
+
+def host_ellipsis(host: str, width: int) -> str:
+    """A host name cut to `width` cells keeping its start and its domain end: its first label whole and the
+    longest whole ".label…" end that fits after it, else its last label in at most half the room after a cut
+    start (`k8s-worker….internal`), else cut at its end."""
+    if cell_len(host) <= width:
+        return host
+    if width <= 1:
+        return ELLIPSIS[:width]
+    keep = width - 1
+    first = host.split(".", 1)[0]
+    ends = [host[index:] for index, char in enumerate(host) if char == "." and index > 0]
+    fits_after_first = [end for end in ends if cell_len(end) <= keep - cell_len(first)]
+    last_label = [end for end in ends[-1:] if cell_len(end) <= keep // 2]
+    end = (fits_after_first or last_label or [""])[0]
+    if not end:
+        return fit_end(host, width)
+    start = fit_end(host[: len(host) - len(end)], width - cell_len(end))
+    return start.replace("." + ELLIPSIS, ELLIPSIS) + end  # never "07.….example": the dot is the end's
+
+
+def word_end(text: str, width: int) -> str:
+    """`text` cut after its last whole word that leaves room for "…" (`Does discard reach…`), cut at its end
+    when not even its first word fits."""
+    if cell_len(text) <= width:
+        return text
+    words = text[: max(width - 1, 0) + 1].split(" ")[:-1]  # the words wholly before the cut
+    kept = " ".join(words).rstrip(" ,;:·")
+    return kept + ELLIPSIS if kept else fit_end(text, width)
 
 
 class TitleRow:
-    """One screen's title row, left-aligned, the whole width: from TABS_FROM columns the app's name and a
-    tab per screen (`1 Stack  2 TRIM …`, the current one lit) before the screen's description, else the
-    current screen's key and name alone (`3 Benchmark`); the app's name leads from NAMED_FROM columns, by the
-    width alone, so the tabs start in one column on every screen. What must go goes least important first:
-    the description's middle " · " parts (a kernel), then the other screens' tabs, then its
-    first part is cut in the middle (a host name, keeping the capture's name after it), and only then is it
-    cut at its end; the current screen's key and name stay."""
+    """One screen's title row, left-aligned, the whole width: a tab per screen (`1 Stack  2 TRIM …`, the
+    current one lit; the app's name before them from NAMED_FROM columns, by the width alone, so the tabs start
+    in one column on every screen) before the screen's description. Navigation never gives way to the
+    description (newuser21 #3 saw Stack drop five tabs for a long host name): the description's middle
+    " · " parts (a kernel) go first, then its last (a capture's name), then its first part (a host name)
+    is cut keeping its start and its domain end (`host_ellipsis`); a one-part description is cut after a
+    whole word (`word_end`). Only a row too narrow for the tabs shows the current screen's chip alone."""
 
     def __init__(self, app_name: str, tabs: Sequence[tuple[str, str]], name: str, description: str,
-                 tabs_from: int = TABS_FROM, named_from: int = NAMED_FROM) -> None:
+                 named_from: int = NAMED_FROM) -> None:
         self.app_name, self.tabs, self.name, self.description = app_name, tuple(tabs), name, description
-        self.tabs_from, self.named_from = tabs_from, named_from
+        self.named_from = named_from
         self._fitted: dict[int, Text] = {}
         self.key = next((key for key, tab in self.tabs if tab == name), "")
         """The current screen's key ("" for a screen no key opens: a walkthrough, the database watch)."""
@@ -60,32 +84,27 @@ class TitleRow:
                 strip.append(f"{name} ", style=OTHER_NAME_STYLE)
         return strip
 
-    def whole(self) -> Iterator[str]:
-        """The description whole, then with its middle parts left out (a kernel), no word cut."""
+    def descriptions(self, room: int) -> Iterator[str]:
+        """The description in `room` cells, most whole first: whole, without its middle parts (a kernel),
+        its first part alone, that part cut (`host_ellipsis`); one part is cut at its end."""
         parts = self.description.split(SEPARATOR)
         yield self.description
         if len(parts) > 2:
             yield SEPARATOR.join([parts[0], parts[-1]])
-
-    def descriptions(self, room: int) -> Iterator[str]:
-        """The description in `room` cells: whole, with fewer parts, then cut."""
-        yield from self.whole()
-        parts = self.description.split(SEPARATOR)
-        last_room = room - cell_len(SEPARATOR + parts[-1])  # the last part whole, the first cut
-        if len(parts) > 1 and last_room >= min(FIRST_PART_CELLS, cell_len(parts[0])):
-            yield middle_ellipsis(parts[0], last_room) + SEPARATOR + parts[-1]
-        yield fit_end(self.description, room)
+        if len(parts) > 1:
+            yield parts[0]
+            yield host_ellipsis(parts[0], room)
+        else:
+            yield word_end(self.description, room)
 
     def forms(self, width: int) -> Iterator[Text]:
-        """Every way to draw the row, most whole first."""
+        """Every way to draw the row, most whole first: the tabs with the description giving way, then (a row
+        too narrow for the tabs) the current screen's chip with it."""
         name = Text(f" {self.app_name} ", style="bold") if width >= self.named_from else Text()
-        if width >= self.tabs_from:
-            for text in self.whole():  # beside the tabs only whole parts
-                yield Text.assemble(name, self.strip(), " ", text)
-        chip = Text.assemble(name, self.chip())
-        room = width - chip.cell_len - 1
-        for text in self.descriptions(room):
-            yield Text.assemble(chip, " ", text) if text else chip
+        for lead in (Text.assemble(name, self.strip()), Text.assemble(name, self.chip())):
+            room = width - lead.cell_len - 1
+            for text in self.descriptions(room):
+                yield Text.assemble(lead, " ", text) if text else lead
         yield Text(fit_end(self.chip().plain, width), style=CURRENT_STYLE)
 
     def fitted(self, width: int) -> Text:

@@ -136,9 +136,9 @@ class DiskDoctorApp(App[None]):
         return tuple((keys[f"show('{mode}')"], name) for mode, (name, _) in cls.SCREENS_BY_MODE.items())
 
     def format_title(self, title: str, sub_title: str) -> TitleRow:  # type: ignore[override]
-        """Every screen's title row: the screens' keys and names as tabs from TABS_FROM columns (the app's
-        name before them from NAMED_FROM), else the current screen's key and name alone, then what the screen
-        shows (title_row.py); a screen's title is its name (set by `_add_screen`, or its class's TITLE)."""
+        """Every screen's title row: the screens' keys and names as tabs at every width they fit in (the
+        app's name before them from NAMED_FROM), then what the screen shows, which gives way first
+        (title_row.py); a screen's title is its name (set by `_add_screen`, or its class's TITLE)."""
         return TitleRow(self.TITLE, self.screen_keys(), title, sub_title)
 
     def footer_lines(self, screen: Screen[object], width: int) -> int:

@@ -16,6 +16,7 @@ from diskdoctor.widgets.cell_updates import update_cells
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
 from diskdoctor.widgets.fit_text import fit_parts, labelled_path_ellipsis, middle_ellipsis, path_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
+from diskdoctor.widgets.hidden_columns import WIDER, WIDER_OR_DETAILS, hidden_columns_note
 from diskdoctor.widgets.line_view import LineView
 from diskdoctor.widgets.sparkline_text import sparkline
 from diskdoctor.widgets.title_row_table import TitleRowTable
@@ -159,34 +160,10 @@ def sparkline_of(values: tuple[float | None, ...]) -> str:
 
 
 def hidden_note(hidden: list[str], width: int, in_details: frozenset[str] = frozenset()) -> str:
-    """The columns left out, said whole: "+8 hidden: inflight, d_await, …" with as many names as fit in
-    `width`, or "8 columns hidden for width" when not even one does. Those the details pane lists
-    (`in_details`) are said to be there, not hidden: "+7 not in the table: util trend; inflight, … in the
-    details" (newuser10 #10)."""
-    if not hidden:
-        return ""
-    there = [name for name in hidden if name in in_details]
-    if there:
-        return _details_note(hidden, there, width)
-    head = f"+{len(hidden)} hidden: "
-    for count in range(len(hidden), 0, -1):
-        note = head + ", ".join(hidden[:count]) + (", …" if count < len(hidden) else "")
-        if cell_len(note) <= width:
-            return note
-    return f"{len(hidden)} columns hidden for width"
-
-
-def _details_note(hidden: list[str], there: list[str], width: int) -> str:
-    """The hidden-columns note when the details pane lists `there` of them: the names nowhere on screen
-    first, then as many of the others as fit, then only their count."""
-    gone = [name for name in hidden if name not in there]
-    head = f"+{len(hidden)} not in the table" + (f": {', '.join(gone)};" if gone else ",")
-    forms = [f"{head} {', '.join(there[:count])}{'' if count == len(there) else ' …'} in the details"
-             for count in range(len(there), 0, -1)]
-    forms += [f"{head} {len(there)} in the details",
-              f"+{len(hidden)} not in the table ({len(there)} in the details)"]
-    fitting = (form for form in forms if cell_len(form) <= width)
-    return next(fitting, f"{len(hidden)} columns hidden for width")
+    """The columns left out, in every screen's phrasing (hidden_columns.py), in `width` cells: "+8 hidden:
+    inflight, d_await, … (wider terminal or details)" where the details pane lists some (`in_details`)."""
+    where = WIDER_OR_DETAILS if any(name in in_details for name in hidden) else WIDER
+    return hidden_columns_note(hidden, width, where)
 
 
 def more_note(mountpoints: tuple[str, ...]) -> str:

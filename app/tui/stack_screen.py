@@ -13,6 +13,7 @@ from diskdoctor.widgets import LayerTable, StackTree, StatusLine
 from diskdoctor.widgets.filter_bar import FilterBar
 from diskdoctor.widgets.fit_text import Part
 from diskdoctor.widgets.fitted_footer import FittedFooter
+from diskdoctor.widgets.hidden_columns import WIDER_OR_DETAILS, hidden_columns_forms
 from diskdoctor.widgets.layer_table import CELL_PADDING, LABEL_WIDTH
 from diskdoctor.widgets.stack_tree import StackRow, header_text
 from rich.text import Text
@@ -274,20 +275,15 @@ class StackScreen(SnapshotScreen):
             self.query_one(StatusLine).say(*self._status_parts())
 
     def _hidden_part(self) -> list[Part]:
-        """The extra columns the tree leaves out for want of width, named (as the Monitor does), so a user
-        knows a wider terminal shows them: shortened to fit the line ("+4 hidden: ROTA, SCHED …", then
-        "+4 hidden"; one column keeps its name: "+1 hidden: DISC-GRAN"), left out only when even that does
-        not fit before "F1 help"."""
+        """The extra columns the tree leaves out for want of width, in every screen's phrasing
+        (hidden_columns.py: "+4 hidden: ROTA, SCHED … (wider terminal or details)", then "+4 hidden"; one
+        column keeps its name: "+1 hidden: DISC-GRAN"), left out only when even that does not fit before
+        "F1 help"."""
         hidden = self.query_one(StackTree).hidden_extra()
-        count = f"+{len(hidden)} hidden" if hidden else ""
-        named = f"{count}: {', '.join(hidden)}"
-        short = named if len(hidden) == 1 else count  # one column is named even beside a long verdict
+        forms = hidden_columns_forms(hidden, WIDER_OR_DETAILS)
+        short = (forms[-2] if len(hidden) == 1 else forms[-1]) if forms else ""
         self.query_one(StackStatus).note = short  # kept beside a long verdict, which is cut instead
-        if not hidden:
-            return []
-        forms = [f"{named} (a wider terminal shows {'it' if len(hidden) == 1 else 'them'})", named]
-        forms += [f"{count}: {', '.join(hidden[:shown])} …" for shown in range(len(hidden) - 1, 0, -1)]
-        return [(tuple(dict.fromkeys([*forms, short])), 4)]
+        return [(forms[:forms.index(short) + 1], 4)] if forms else []  # the shortest: the kept note
 
     def on_resize(self) -> None:
         self._size_panes()

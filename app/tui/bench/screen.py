@@ -58,6 +58,7 @@ from .live import HISTOGRAM_TITLE, LivePanel
 from .messages import ContentionReady, EarlierRuns, FioEnded, IntervalReady, RunEnded, RunStarted
 from .parked import ParkedRun
 from .run import RunController
+from .saved_note import saved_forms
 from .threshold import ThresholdRow
 
 __all__ = ["NO_LIVE_HOST", "BenchScreen"]
@@ -682,7 +683,7 @@ class BenchScreen(SnapshotScreen):
         comparison, warning = fio_view.comparison(self.params, self.result, self.fio, judged)
         self._show_fio(comparison)
         self.query_one(StatusLine).say((lines[0], 0), (warning or "", 1),
-                                       (f"{self.saved_note} (key 5)" if self.saved_note else "", 1),
+                                       (saved_forms(self.saved_note), 1),
                                        ("f fio side by side" if fio_available() and not self.fio else "", 3),
                                        ("a again" + (" · l longer" if kind_of(self.kind).form.can_lengthen
                                                      else ""), 2))
@@ -721,7 +722,7 @@ class BenchScreen(SnapshotScreen):
         head = f"{word} {statistic} {figure} {sign} {format_threshold(verdict.threshold_ms)}{tags}"
         self.query_one(StatusLine).say((head, 0), (in_ram, 1), (disagreement or "", 1), (measured, 2),
                                        (provenance, 3), ("F1 help", 2),
-                                       (f"{self.saved_note} (key 5)" if self.saved_note else "", 1),
+                                       (saved_forms(self.saved_note), 1),
                                        ("f fio side by side" if fio_available() and not self.fio else "", 3),
                                        ("t threshold · a again · l longer", 4))
 
