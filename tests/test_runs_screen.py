@@ -455,12 +455,11 @@ def test_a_row_never_drops_its_limit_silently(width: int) -> None:
 
 async def test_runs_under_a_capture_say_they_are_this_machines(three_runs: list[str]) -> None:
     """newuser16: under --sysroot (a replayed capture) Runs listed this machine's runs with no hint that
-    they are local: the title and the status say so; on the live host neither does. (At 120: at 80 the
-    title row gives the six tabs its room and cuts the title, newuser21 #3.)"""
+    they are local: the title and the status say so; on the live host neither does."""
     from test_text_fit import screen_lines
 
     app = DiskDoctorApp(fixture_root("long-names"))
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await open_runs(pilot)
         assert app.screen.sub_title == "Saved on this machine, not in the capture"
         assert "Saved on this machine, not in the capture" in screen_lines(app)[0]

@@ -14,6 +14,13 @@ from .fit_text import ELLIPSIS, SEPARATOR, fit_end
 CURRENT_STYLE = "bold reverse"
 """The current screen's tab (or its key and name alone): lit, as k9s and lazygit light theirs."""
 OTHER_NAME_STYLE = "dim"
+TABS_FROM = 120
+"""The fewest columns every screen's tabs show in, whatever the description (on every screen alike); under it
+the current screen's key and name alone, so an 80-column row keeps its description whole (six tabs take 59
+cells: every screen's description was cut to three words, the Runs title lost "not in the capture")."""
+FIRST_PART_CELLS = 12
+"""Beside the chip, a description's first part (a host name) is cut down to this to keep its last part
+beside it (a capture's name: newuser12 saw a long host name alone at 80 columns, nothing said a capture)."""
 NAMED_FROM = 160
 """The fewest columns the app's name shows in, before the tabs, on every screen alike: where it fits beside
 the tabs and each screen's shortest whole description (newuser18 saw the tabs move 12 columns between screens
@@ -55,9 +62,10 @@ class TitleRow:
     current one lit; the app's name before them from NAMED_FROM columns, by the width alone, so the tabs start
     in one column on every screen) before the screen's description. Navigation never gives way to the
     description (newuser21 #3 saw Stack drop five tabs for a long host name): the description's middle
-    " · " parts (a kernel) go first, then its last (a capture's name), then its first part (a host name)
-    is cut keeping its start and its domain end (`host_ellipsis`); a one-part description is cut after a
-    whole word (`word_end`). Only a row too narrow for the tabs shows the current screen's chip alone."""
+    " · " parts (a kernel) go first, then its first part (a host name) is cut keeping its start and its
+    domain end (`host_ellipsis`) beside its last (a capture's name), then alone; a one-part description is
+    cut after a whole word (`word_end`). Under TABS_FROM columns the current screen's chip shows alone, on
+    every screen alike."""
 
     def __init__(self, app_name: str, tabs: Sequence[tuple[str, str]], name: str, description: str,
                  named_from: int = NAMED_FROM) -> None:
@@ -85,26 +93,32 @@ class TitleRow:
         return strip
 
     def descriptions(self, room: int) -> Iterator[str]:
-        """The description in `room` cells, most whole first: whole, without its middle parts (a kernel),
-        its first part alone, that part cut (`host_ellipsis`); one part is cut at its end."""
+        """The description in `room` cells, most whole first: whole, without its middle parts (a kernel), its
+        first part cut (`host_ellipsis`) keeping its last whole (a capture's name: newuser12 saw a long host
+        alone, nothing saying it was a capture), that first part alone cut; one part is cut after a word."""
         parts = self.description.split(SEPARATOR)
         yield self.description
         if len(parts) > 2:
             yield SEPARATOR.join([parts[0], parts[-1]])
         if len(parts) > 1:
-            yield parts[0]
+            last_room = room - cell_len(SEPARATOR + parts[-1])
+            if last_room >= min(FIRST_PART_CELLS, cell_len(parts[0])):
+                yield host_ellipsis(parts[0], last_room) + SEPARATOR + parts[-1]
             yield host_ellipsis(parts[0], room)
         else:
             yield word_end(self.description, room)
 
     def forms(self, width: int) -> Iterator[Text]:
-        """Every way to draw the row, most whole first: the tabs with the description giving way, then (a row
-        too narrow for the tabs) the current screen's chip with it."""
+        """Every way to draw the row, most whole first: from TABS_FROM columns the tabs with the description
+        giving way, else (or a row too narrow even so) the current screen's chip with it."""
         name = Text(f" {self.app_name} ", style="bold") if width >= self.named_from else Text()
-        for lead in (Text.assemble(name, self.strip()), Text.assemble(name, self.chip())):
-            room = width - lead.cell_len - 1
-            for text in self.descriptions(room):
+        if width >= TABS_FROM:
+            lead = Text.assemble(name, self.strip())
+            for text in self.descriptions(width - lead.cell_len - 1):
                 yield Text.assemble(lead, " ", text) if text else lead
+        chip = Text.assemble(name, self.chip())
+        for text in self.descriptions(width - chip.cell_len - 1):
+            yield Text.assemble(chip, " ", text) if text else chip
         yield Text(fit_end(self.chip().plain, width), style=CURRENT_STYLE)
 
     def fitted(self, width: int) -> Text:

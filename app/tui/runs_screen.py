@@ -17,7 +17,7 @@ from diskdoctor.widgets.status_line import StatusLine
 from diskdoctor.widgets.wrap_text import WrappedText
 from rich.cells import cell_len
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -70,8 +70,9 @@ LIST_MIN_ROWS = 1
 screen, and the details or comparison get the rest: two runs leave no blank rows under them."""
 LIST_MOST_SHARE = 0.4
 LIST_COMPARING_SHARE = 0.2
-"""With two runs picked the comparison is what matters: the list keeps a fifth of the screen (4 rows at
-80x24, where 40% left the comparison's p99 below the fold: newuser18)."""
+"""With two runs picked the comparison is what matters: the list keeps a fifth of the screen at least (4 rows
+at 80x24, where 40% left the comparison's p99 below the fold: newuser18), and every row the comparison's
+content leaves (newuser21 #12: `12 of 25 rows fit` over 4 blank rows at 200x60)."""
 LIST_HEADER_ROWS = 1
 """The list's header row (the row of its horizontal scrollbar is added only when the columns overflow)."""
 
@@ -98,8 +99,8 @@ def line_style(line: str) -> str:
 def styled(lines: list[str]) -> Text:
     """Plain lines as Text (never parsed as markup), with REGRESSION lines red and improvements green."""
     text = Text()
-    for line in lines:
-        text.append(line + "\n", style=line_style(line))
+    for number, line in enumerate(lines):  # no newline after the last: it drew a blank row under the text
+        text.append(line + ("\n" if number < len(lines) - 1 else ""), style=line_style(line))
     return text
 
 
@@ -206,8 +207,10 @@ def status_parts(chunks: list[str], hint: str) -> list[Part]:
             ranked.append(((part, part.replace(" (left as is)", ""), part.split(" (left as is)")[0]), 2))
         elif part == HIDDEN_SAVED:  # kept as the hint is: a column the user looks for is said to be hidden
             ranked.append((HIDDEN_SAVED_FORMS, 1))
+        elif index and part == hint:  # "● 0021 picked to compare: …": the pick said before what Space does
+            ranked.append(((part, part.split(": ")[0]) if ": " in part else part, 1))
         else:
-            ranked.append((part, 0 if not index else 1 if part == hint else index + 3))
+            ranked.append((part, 0 if not index else index + 3))
     return ranked
 
 
@@ -400,6 +403,8 @@ class RunsScreen(Screen[None]):
         """The one run's detail wrapped again to the new width (its continuation lines hang)."""
         if len(self.picked) < MAX_PICKS:
             self.call_after_refresh(self._show_detail)
+        else:  # the comparison wraps again to the new width: the list takes what it leaves
+            self.call_after_refresh(self._fit_list_to_comparison)
         self.call_after_refresh(self._show_status)  # the runs below the new fold
 
     @on(FittedTable.Resized, "#runs-table")
@@ -416,13 +421,40 @@ class RunsScreen(Screen[None]):
         width = table.size.width or self.app.size.width
         columns = sum(1 for cells in widths if cells)  # a hidden kind column is 0 cells, and no padding
         overflows = sum(widths) + columns * CELL_PADDING + 1 + CELL_PADDING > width - SCROLLBAR_CELLS
-        share = LIST_COMPARING_SHARE if len(self.picked) == MAX_PICKS else LIST_MOST_SHARE
-        wanted = (max(min(len(self.runs), int(height * share)), LIST_MIN_ROWS) + LIST_HEADER_ROWS
-                  + (1 if overflows else 0))
+        comparing = len(self.picked) == MAX_PICKS
+        share = LIST_COMPARING_SHARE if comparing else LIST_MOST_SHARE
+        chrome = LIST_HEADER_ROWS + (1 if overflows else 0)
+        rows = max(min(len(self.runs), int(height * share)), LIST_MIN_ROWS)
+        if comparing:  # the comparison as tall as its content, the list the rest (newuser21 #12)
+            rows = max(rows, min(len(self.runs), self._room_beside_comparison() - chrome))
+        wanted = rows + chrome
         current = table.styles.inline.height
         if (None if current is None else int(current.value)) != wanted:
             table.styles.height = wanted
             table.call_after_refresh(lambda: table.move_cursor(row=table.cursor_row))  # its run in view
+
+    def _room_beside_comparison(self) -> int:
+        """The body's rows the comparison leaves, wrapped at the pane's whole width (no scrollbar once it
+        fits); 0 before it is laid out."""
+        pane = self.query_one("#runs-detail-pane", VerticalScroll)
+        detail = self.query_one("#runs-detail", WrappedText)
+        if not detail.outer_size.height or not pane.size.width:
+            return 0
+        width = pane.size.width - detail.styles.gutter.width
+        lines = detail.get_content_height(pane.size, pane.size, width) + detail.styles.gutter.height
+        return self.query_one("#runs-body").size.height - pane.styles.gutter.height - lines
+
+    @on(events.DescendantFocus, "#runs-filter")
+    @on(events.DescendantBlur, "#runs-filter")
+    def _filter_shown_or_hidden(self) -> None:
+        """The filter bar opened or closed: the body's rows changed, so the list fits the comparison again."""
+        if len(self.picked) == MAX_PICKS:
+            self.call_after_refresh(self._fit_list_to_comparison)
+
+    def _fit_list_to_comparison(self) -> None:
+        """The list's height again once the comparison is laid out (its content's height is known)."""
+        if self._widths:
+            self._size_list_height(self._widths)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """PgDn/PgUp scroll the details pane only when it runs below the fold (else the list pages)."""
@@ -590,11 +622,15 @@ class RunsScreen(Screen[None]):
         return status + f" · skipped {files} (left as is): " + ", ".join(name for name, _ in skipped)
 
     def _pick_hint(self) -> str:
-        """"Space/⏎ picks two to compare", or which two runs are compared ("comparing 3202 with 7b1e")."""
-        if len(self.picked) < MAX_PICKS:
+        """"Space/⏎ picks two to compare", the one run picked ("● 3202 picked to compare: Space/⏎ on
+        another"), or the two compared ("● comparing 3202 with 7b1e"): the `●` is said to be the compare
+        pick, apart from the cursor that other screens follow (newuser21 #4)."""
+        if not self.picked:
             return "Space/⏎ picks two to compare"
-        first, second = (run_id.rsplit("-", 1)[-1] for run_id in sorted(self.picked))  # time first
-        return f"comparing {first} with {second} (c clears)"
+        if len(self.picked) < MAX_PICKS:
+            return f"{PICK_MARK} {short_id(self.picked[0])} picked to compare: Space/⏎ on another (c clears)"
+        first, second = (short_id(run_id) for run_id in sorted(self.picked))  # time first
+        return f"{PICK_MARK} comparing {first} with {second} (c clears)"
 
     def _notify_damaged(self, listing: RunListing) -> None:
         """A notice naming each damaged run file and its field (a run the user expects to see is not)."""
@@ -666,6 +702,16 @@ class RunsScreen(Screen[None]):
             self.query_one("#runs-detail-pane", VerticalScroll).scroll_home(animate=False, immediate=True)
         self._fill_detail(run)
 
+    def _detail_hint(self, run: SavedRun) -> str:
+        """The last line of a run's details: what Space does with it, the picked run named by its `●`."""
+        if not self.picked:
+            return "Space picks this run; pick a second one to compare."
+        if run.id in self.picked:
+            return (f"{PICK_MARK} marks this run, picked to compare: Space on another run compares the two "
+                    "(Space here unpicks it).")
+        return (f"{PICK_MARK} marks run {short_id(self.picked[0])}, picked to compare: Space on this run "
+                "compares the two (c clears the pick).")
+
     def _fill_detail(self, run: SavedRun | None) -> None:
         detail = self.query_one("#runs-detail", WrappedText)
         detail.keep = ()
@@ -690,6 +736,7 @@ class RunsScreen(Screen[None]):
             title = "Comparison (the older run is the baseline; PgDn/PgUp scroll it)"
             detail.keep = target_phrases(first, second)
             detail.update(styled([title, "", *lines]))
+            self.call_after_refresh(self._fit_list_to_comparison)
             return
         if run is None and self.all_runs and self.filter_text:
             detail.update(Text(f"No run matches the filter '{self.filter_text}' (/ then Esc clears it)."))
@@ -698,8 +745,7 @@ class RunsScreen(Screen[None]):
             detail.update(Text("Run a benchmark (key 3, or `diskdoctor bench wal --dir DIR`): it is saved "
                                "here, and two runs can be compared."))
             return
-        hint = ("Space picks this run; pick a second one to compare." if not self.picked else
-                "Space on another run compares it with the picked one.")
+        hint = self._detail_hint(run)
         try:
             detail.update(styled([*show_lines(run), "", hint]))  # wrapped where drawn, lines hanging
         except RunRenderError as err:
