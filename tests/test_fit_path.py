@@ -111,7 +111,8 @@ async def test_stack_trim_and_advice_cut_long_mountpoints_at_a_slash(key: str, s
         await pilot.pause()
         await pilot.pause()
         lines = _screen_lines(app)
-        cut = _cut_paths(lines)
+        said = any("cut at the edge" in line for line in lines)  # a command's word cut at a card's edge
+        cut = [(word, path) for word, path in _cut_paths(lines) if not (said and word.endswith("…"))]
         assert cut, "\n".join(lines)
         wrong = [word for word, path in cut if not _cut_at_slash(word, path)]
         assert not wrong, (wrong, "\n".join(lines))

@@ -70,6 +70,8 @@ async def test_a_title_wider_than_the_table_is_cut_in_the_middle() -> None:
     app = DiskDoctorApp(fixture_root(LAB))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_monitor(pilot)
+        await pilot.press("g")  # the first group (Monitor opens on Stack's row: /lab/luks1)
+        await pilot.pause(0.1)
         long = "/lab/" + "/".join(f"level-{n:02d}" for n in range(12)) + "/mnt-xfs"
         first = screen.sample.groups[0]
         group = dataclasses.replace(first.group, title=f"{long} (xfs)")
@@ -175,6 +177,8 @@ async def test_a_title_that_changes_at_a_tick_is_repainted_across_its_row() -> N
     app = DiskDoctorApp(fixture_root(LAB))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_monitor(pilot)
+        await pilot.press("g")  # the first group on screen (Monitor opens on Stack's row: /lab/luks1)
+        await pilot.pause(0.1)
         table = screen.query_one("#monitor-table", DataTable)
         painted: list = []
         refresh = table.refresh

@@ -426,13 +426,21 @@ class MonitorScreen(Screen[None]):
             table.scroll_to(y=top, animate=False, immediate=True)
 
     def _keep_group_in_view(self) -> None:
-        """Scroll the least that shows the cursor's whole group (its title and its layers) where it fits:
-        after a move onto a title on the last row, and after the table's height changes under the cursor."""
+        """Where the cursor's whole group (its title and its layers) is not in view but fits, scroll it into
+        view from its title (`group_top`): after a move onto a title on the last row, and after the table's
+        height changes under the cursor."""
         table = self.query_one("#monitor-table", DataTable)
         rows = table.scrollable_content_region.height - (table.header_height if table.show_header else 0)
         titles = [index for index, key in enumerate(self._row_keys) if key.startswith("group|")]
-        top = group_in_view(titles, len(self._row_keys), table.cursor_row, round(table.scroll_y), rows)
-        if top is not None:
+        current, row, count = round(table.scroll_y), table.cursor_row, len(self._row_keys)
+        top = group_in_view(titles, count, row, current, rows)
+        if top is not None:  # not whole in view: from its title (never a layer without its own on top)
+            top = group_top(titles, count, row, rows)
+        elif titles and current not in titles and count > rows:  # a layer without its title on the top row
+            following = min((index for index in titles if index >= current), default=None)  # (newuser12 #2)
+            top = following if following is not None and following <= row else \
+                group_top(titles, count, row, rows)
+        if top is not None and top != current:
             table.scroll_to(y=top, animate=False, immediate=True)
 
     def _leave_selection(self) -> None:
@@ -886,6 +894,13 @@ class MonitorScreen(Screen[None]):
         if self.has_class("-side-below"):
             return self._below_cells(PROCESS_TABLE_CELLS)[1]
         return max(self._side_cells - SIDE_FRAME_CELLS, self.query_one("#monitor-side").content_size.width)
+
+    @on(TitleRowTable.Resized, "#monitor-table")
+    def _table_resized(self) -> None:
+        """A table the side pane made shorter (or a terminal resized) keeps the cursor's group whole in view:
+        its height changes after the scroll to a group picked elsewhere (at 80x24 the view stayed at row 18
+        with the cursor on row 36, under the fold)."""
+        self.call_after_refresh(self._keep_group_in_view)
 
     @on(DataTable.RowHighlighted, "#monitor-table")
     def _highlighted(self) -> None:
