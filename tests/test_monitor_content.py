@@ -73,7 +73,7 @@ async def test_a_sorted_disk_says_how_many_filesystems_it_serves(size: tuple[int
     app = DiskDoctorApp(fixture_root("lab-ssd"))
     async with app.run_test(size=size) as pilot:
         screen = await open_monitor(pilot)
-        await pilot.press("o")
+        await pilot.press("o", "g")  # sorted, from the first row (Monitor opens on Stack's row)
         await pilot.pause(0.1)
         served: dict[str, set[str]] = {}
         for group in screen.sample.groups:
