@@ -28,7 +28,7 @@ ensure_venv() {
     stamp="$VENV/.diskdoctor-installed${extra:+-$extra}"
     if [ ! -f "$stamp" ] || [ "$REPO/pyproject.toml" -nt "$stamp" ]; then
         local log="$VENV/pip-install.log"
-        echo "diskdoctor setup: installing into $VENV (log: $log)" >&2
+        echo "diskdoctor setup: installing into $VENV, about a minute the first time (log: $log)" >&2
         "$VENV/bin/python" -m pip install -q --upgrade pip >"$log" 2>&1 || true
         if ! (cd "$REPO" && "$VENV/bin/python" -m pip install -q -e "$spec") >>"$log" 2>&1; then
             tail -20 "$log" >&2
