@@ -185,6 +185,16 @@ def _last_whole(path: str, cut: str) -> bool:
     return cut.endswith(_last(path))
 
 
+def clock_note(facts: TrimFacts) -> tuple[str, ...]:
+    """The zone the times are in and where "now" comes from, in shorter forms for narrower lines (their
+    reasons in parentheses left out, then the clock): newuser22 #9 saw it dropped whole at 120 and 80."""
+    zone, source = facts.clock.zone_name, facts.clock.source
+    forms = (f"times in {zone}, now = {source}",
+             f"times in {zone.split(' (')[0]}, now = {source.split(' (')[0]}",
+             f"times in {zone.split(' (')[0]}")
+    return tuple(dict.fromkeys(forms))
+
+
 def host_summary(facts: TrimFacts, peak: PeakWindow | None, width: int = 0) -> Text:
     """Two lines on the host-wide trim machinery: timer state, cron jobs, peak window; given a `width`, each
     line keeps its first parts (the timer's state, the cron jobs) and leaves out what does not fit, so the
@@ -199,14 +209,15 @@ def host_summary(facts: TrimFacts, peak: PeakWindow | None, width: int = 0) -> T
              f"fstrim.service trims {scope}" if scope
              else "fstrim.service scope unknown (its unit file was not found)"]
     crons = [f"{c.source}{'' if c.runs else ' (skipped)'}" for c in facts.crons]
-    second = [f"cron: {', '.join(crons) if crons else 'no fstrim jobs'}",
+    second: list[str | tuple[str, ...]] = [f"cron: {', '.join(crons) if crons else 'no fstrim jobs'}",
               f"peak window: {peak.text if peak else 'not set (p)'}",
-              f"times in {facts.clock.zone_name}, now = {facts.clock.source}"]
+              clock_note(facts)]
     if width > 0:
         lines = [fit_parts([(part, index) for index, part in enumerate(first)], width),
                  fit_parts([(part, index) for index, part in enumerate(second)], width)]
     else:
-        lines = [" · ".join(part for part in first if part), " · ".join(second)]
+        lines = [" · ".join(part for part in first if part),
+                 " · ".join(part if isinstance(part, str) else part[0] for part in second)]
     text = Text("\n".join(lines))
     text.stylize("bold", 0, len("fstrim.timer "))
     end = min(len("fstrim.timer ") + len(state), len(lines[0]))
