@@ -49,7 +49,9 @@ TRIM_HELP = ScreenHelp(
            ("UNSCHEDULED", "bold yellow",
             "discard works but nothing trims (no timer, cron or discard option)"),
            ("UNKNOWN", "magenta", "a discard limit could not be read"),
-           ("WARN / CRIT / INFO", "bold", "severity of a problem card")),
+           ("WARN / CRIT / INFO", "bold", "severity of a problem card"),
+           ("Timer, Warn", "bold", "the Periodic trim and Warnings headings, shortened where a long "
+                                   "mountpoint needs their cells")),
     sources=("queue/discard_max_bytes and discard_granularity of every layer",
              "/proc/self/mountinfo: discard, nodiscard, discard=async mount options",
              "systemctl show fstrim.timer fstrim.service, or the unit files and drop-ins",

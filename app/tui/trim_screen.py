@@ -40,10 +40,18 @@ from .trim_dialogs import ConfirmTrim, PeakDialog, TrimProgress
 from .trim_layers import layer_lines
 
 COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Warnings")
+SHORT_HEADINGS = (("Warnings", "Warn"), ("Periodic trim", "Timer"))
+"""Shorter headings, taken in this order, for a column whose values are narrower than its heading, where
+the cells they free keep a mountpoint whole or its last component whole (newuser18: `…/newuser18-ext4mnt`
+cut by 2 beside an 8-cell column holding `1`; newuser22 #5: `…/pg_wal_arch…e_recovery` cut twice beside
+`Periodic trim` over `none`); F1 says what they stand for (TRIM_HELP)."""
 SHORT_COLUMNS = (*COLUMNS[:-1], "Warn")
-"""The headings where `Warn`'s 4 cells make a mountpoint whole (newuser18 saw `…/newuser18-ext4mnt` cut by
-2 characters at 80 beside an 8-cell column holding `1`); see headings_and_room."""
+TIMER_COLUMNS = (*COLUMNS[:-2], "Timer", "Warn")
+HEADING_CHOICES = (COLUMNS, SHORT_COLUMNS, TIMER_COLUMNS)
 MIN_MOUNTPOINT_CELLS = 16
+EDGE = 1
+"""A cell kept between the last column and a vertical scrollbar; without one the table takes every cell
+(newuser22 #5: `/tmp/newuser22-ext4` cut 1 cell short beside a free cell at the right edge)."""
 MARKERS = ("← blocks discard", "← no discard support")
 """A layer's marker (layer_marker) reads whole on one line."""
 DETAILS_FRAME_CELLS = 4
@@ -82,21 +90,32 @@ def cards_fit_beside(verdict: TrimVerdict, room: int) -> bool:
     return longest + CARD_FRAME_CELLS + CARDS_GAP_CELLS <= room - int(room * VERDICT_SHARE[0])
 
 
-def headings_and_room(rows: list[tuple[str, ...]], width: int) -> tuple[tuple[str, ...], int]:
-    """The table's headings and its mountpoint column's cells in `width`: `Warn` only where it makes every
-    mountpoint whole, or where `Warnings` would leave a mountpoint under MIN_MOUNTPOINT_CELLS; where a
-    mountpoint is cut anyway the heading stays whole and the path gives the cells (newuser20 #3)."""
-    longest = max((cell_len(row[0]) for row in rows), default=0)
+def headings_and_room(rows: list[tuple[str, ...]], width: int,
+                      scrolls: bool = False) -> tuple[tuple[str, ...], int]:
+    """The table's headings and its mountpoint column's cells in `width` (a vertical scrollbar's cells
+    already taken off; `scrolls`: one cell kept before it, `EDGE`). What the user loses least, in order:
+    the whole headings where every mountpoint is whole; else the fewest short headings (HEADING_CHOICES)
+    that make every mountpoint whole; else that keep every mountpoint's last component whole (a cut at a
+    "/": `Warnings` stays whole beside `/var/lib/kubelet/pods/…/mount`, newuser20 #3); else, a last
+    component cut inside anyway, every short heading, so it shows the most of itself (newuser22 #5).
+    Never under MIN_MOUNTPOINT_CELLS where a shorter heading can give."""
+    mountpoints = frozenset(row[0] for row in rows)
+    edge = EDGE if scrolls else 0
 
     def room(labels: tuple[str, ...]) -> int:
         others = sum(max([len(labels[i]), *(cell_len(row[i]) for row in rows)]) + 2
                      for i in range(1, len(labels)))
-        return width - others - 3
+        return width - others - 2 - edge
 
-    whole, short = room(COLUMNS), room(SHORT_COLUMNS)
-    if whole >= longest or (short < longest and whole >= MIN_MOUNTPOINT_CELLS):
-        return COLUMNS, max(whole, MIN_MOUNTPOINT_CELLS)
-    return SHORT_COLUMNS, max(short, MIN_MOUNTPOINT_CELLS)
+    rooms = [(labels, room(labels)) for labels in HEADING_CHOICES]
+    roomy = [(labels, cells) for labels, cells in rooms if cells >= MIN_MOUNTPOINT_CELLS] or rooms[-1:]
+    for keeps in (lambda path, cells: cell_len(path) <= cells,
+                  lambda path, cells: _last_whole(path, fit_path(path, cells, mountpoints))):
+        for labels, cells in roomy:
+            if all(keeps(path, cells) for path in mountpoints):
+                return labels, cells
+    labels, cells = roomy[-1]
+    return labels, max(cells, MIN_MOUNTPOINT_CELLS)
 
 
 def verdict_width(verdict: TrimVerdict, facts: TrimFacts, room: int) -> int:
@@ -166,6 +185,16 @@ def _last_whole(path: str, cut: str) -> bool:
     return cut.endswith(_last(path))
 
 
+def clock_note(facts: TrimFacts) -> tuple[str, ...]:
+    """The zone the times are in and where "now" comes from, in shorter forms for narrower lines (their
+    reasons in parentheses left out, then the clock): newuser22 #9 saw it dropped whole at 120 and 80."""
+    zone, source = facts.clock.zone_name, facts.clock.source
+    forms = (f"times in {zone}, now = {source}",
+             f"times in {zone.split(' (')[0]}, now = {source.split(' (')[0]}",
+             f"times in {zone.split(' (')[0]}")
+    return tuple(dict.fromkeys(forms))
+
+
 def host_summary(facts: TrimFacts, peak: PeakWindow | None, width: int = 0) -> Text:
     """Two lines on the host-wide trim machinery: timer state, cron jobs, peak window; given a `width`, each
     line keeps its first parts (the timer's state, the cron jobs) and leaves out what does not fit, so the
@@ -180,14 +209,15 @@ def host_summary(facts: TrimFacts, peak: PeakWindow | None, width: int = 0) -> T
              f"fstrim.service trims {scope}" if scope
              else "fstrim.service scope unknown (its unit file was not found)"]
     crons = [f"{c.source}{'' if c.runs else ' (skipped)'}" for c in facts.crons]
-    second = [f"cron: {', '.join(crons) if crons else 'no fstrim jobs'}",
+    second: list[str | tuple[str, ...]] = [f"cron: {', '.join(crons) if crons else 'no fstrim jobs'}",
               f"peak window: {peak.text if peak else 'not set (p)'}",
-              f"times in {facts.clock.zone_name}, now = {facts.clock.source}"]
+              clock_note(facts)]
     if width > 0:
         lines = [fit_parts([(part, index) for index, part in enumerate(first)], width),
                  fit_parts([(part, index) for index, part in enumerate(second)], width)]
     else:
-        lines = [" · ".join(part for part in first if part), " · ".join(second)]
+        lines = [" · ".join(part for part in first if part),
+                 " · ".join(part if isinstance(part, str) else part[0] for part in second)]
     text = Text("\n".join(lines))
     text.stylize("bold", 0, len("fstrim.timer "))
     end = min(len("fstrim.timer ") + len(state), len(lines[0]))
@@ -369,9 +399,10 @@ class TrimScreen(SnapshotScreen):
             rows.append((verdict.mountpoint, verdict.fstype, verdict.verdict, verdict.mode.mode,
                          schedule, str(len(problems)) if problems else "-"))
         width = table.size.width or self.app.size.width
-        if len(rows) + 1 > table.size.height:  # more rows than it shows: its scrollbar takes room too
+        scrolls = len(rows) + 1 > table.size.height
+        if scrolls:  # more rows than it shows: its scrollbar takes room too
             width -= table.styles.scrollbar_size_vertical
-        labels, room = headings_and_room(rows, width)
+        labels, room = headings_and_room(rows, width, scrolls)
         cursor = table.cursor_row
         was = self._cursor_mountpoint(table)
         # the columns made again every time: a DataTable column keeps the widest content it ever held, so
