@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import fixture_root
-from diskdoctor.app.text.monitor import writeback_lines
+from diskdoctor.app.text.monitor import PROCESS_TABLE_CELLS, writeback_lines
 from diskdoctor.app.tui import monitor_screen
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.app.tui.monitor_screen import MonitorScreen
@@ -44,8 +44,9 @@ async def test_a_long_device_name_is_whole_beside_room_at_200_columns() -> None:
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 async def test_sorted_rows_keep_the_mountpoint_they_serve(size: tuple[int, int]) -> None:
-    """After `o` the filesystem title rows are gone: every device row names its mountpoint itself, so
-    two devices of two filesystems are told apart at every size."""
+    """After `o` the filesystem title rows are gone: every device row names its mountpoint itself, its last
+    folder whole (newuser22 #4: never `…/pg_wal_ar…recovery`), or the status line counts it left out; at
+    200x60 every row names it."""
     app = DiskDoctorApp(fixture_root("long-names"))
     async with app.run_test(size=size) as pilot:
         screen = await open_monitor(pilot)
@@ -56,9 +57,14 @@ async def test_sorted_rows_keep_the_mountpoint_they_serve(size: tuple[int, int])
         lines = screen_lines(app)[table.region.y + 1:table.region.y + 1 + table.row_count]
         assert not any(line.startswith(" /") for line in lines)  # no title rows
         assert any(line.startswith(" nvme0n1p2 / ") for line in lines), lines
+        shown = 0
         for name in ("luks-e", "vg_ela", "nvme0n1p1 ", "nvme1n1p1 "):
             row = row_of(lines, name)
-            assert "/mount" in row or "recovery" in row or "/srv/" in row or "…/pg_wa" in row, row
+            shown += " …/mount " in row or "/mount " in row or "_point_in_time_recovery " in row
+            assert "ar…rec" not in row and "/mo…" not in row, row  # a last folder is never cut
+        assert shown == 4 or screen._mounts_left_out > 0, lines
+        if size == (200, 60):
+            assert shown == 4 and screen._mounts_left_out == 0, lines
 
 
 async def test_the_process_pane_under_the_table_gets_the_rows_the_table_does_not_need() -> None:
@@ -98,12 +104,12 @@ def test_writes_growing_dirty_data_are_explained() -> None:
     writer = ProcessRates([ProcessRate(42, "python", 0.0, 57.5e6)])
     growing = PageCache(300 << 20, 0, 30.0, 57.5e6)
     lines = writeback_lines(_sample_with(writer, growing))
-    assert lines[:2] == ["page cache: 315 MB dirty, +57.5 MB/s", "0 MB being written back"]  # one unit style
+    assert lines[:2] == ["page cache: 315 MB dirty, up 57.5 MB/s", "0 MB being written back"]  # one unit
     note = " ".join(lines[2:])  # in short lines, for the side pane (cuts7)
     assert "reaches the page cache" in note and "writeback" in note and "30 s" in note
     steady = dataclasses.replace(growing, dirty_growth_s=0.0)
     assert writeback_lines(_sample_with(writer, steady)) == [
-        "page cache: 315 MB dirty, +0 MB/s", "0 MB being written back"]
+        "page cache: 315 MB dirty, steady", "0 MB being written back"]
     assert writeback_lines(_sample_with(writer, None)) == []
 
 
@@ -112,9 +118,9 @@ def test_the_page_cache_says_mb_as_the_rest_of_the_monitor() -> None:
     of the table and the process lines; every figure of the page cache is now in MB or MB/s."""
     writer = ProcessRates([ProcessRate(42, "python", 0.0, 2.5e6)])
     lines = writeback_lines(_sample_with(writer, PageCache(420_000, 12_000, 30.0, 2.5e6)))
-    assert lines[:2] == ["page cache: 0.4 MB dirty, +2.5 MB/s", "<0.1 MB being written back"], lines
+    assert lines[:2] == ["page cache: 0.4 MB dirty, up 2.5 MB/s", "<0.1 MB being written back"], lines
     lines = writeback_lines(_sample_with(writer, PageCache(1_640_000_000, 0, 30.0, -40_000.0)))
-    assert lines[:2] == ["page cache: 1,640 MB dirty, -<0.1 MB/s", "0 MB being written back"], lines
+    assert lines[:2] == ["page cache: 1,640 MB dirty, down < 0.1 MB/s", "0 MB being written back"], lines
     assert not any("kB" in line or "GB" in line for line in lines), lines
 
 
@@ -167,7 +173,7 @@ async def test_the_pane_says_why_no_device_shows_the_writes() -> None:
         await pilot.pause(0.2)
         who = str(screen.query_one("#monitor-who", Static).render())
         assert re.search(r"python\[42\] +0 +57\.5\n", who), who
-        assert "page cache: 315 MB dirty, +57.5 MB/s" in who and "reaches the page cache" in who
+        assert "page cache: 315 MB dirty, up 57.5 MB/s" in who and "reaches the page cache" in who
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
@@ -245,3 +251,17 @@ def test_the_side_heading_cuts_its_path_at_a_slash_and_keeps_words_apart(cells: 
     line = monitor_screen.heading_line("/tmp/newuser16-ext4mnt (ext4) on loop0 (loop)", cells)
     assert len(line) <= cells and line.endswith(" (ext4) on loop0 (loop)"), line
     assert not line.startswith("/t…"), line
+
+
+def test_the_page_cache_says_its_trend_in_words() -> None:
+    """newuser22 #13: `page cache: 0.8 MB dirty, -<0.1 MB/s` read as a typo; the same figures in words
+    ("down < 0.1 MB/s", "up 2.5 MB/s", "steady"), each line no wider than the pane under the table at 80."""
+    writer = ProcessRates([ProcessRate(42, "python", 0.0, 0.0)])
+    for growth, said in ((-12_000.0, "page cache: 0.8 MB dirty, down < 0.1 MB/s"),
+                         (2.5e6, "page cache: 0.8 MB dirty, up 2.5 MB/s"),
+                         (0.0, "page cache: 0.8 MB dirty, steady")):
+        lines = writeback_lines(_sample_with(writer, PageCache(800_000, 0, 30.0, growth)))
+        assert lines[0] == said, lines
+        assert not any(sign in lines[0] for sign in ("-<", "+", "-")), lines
+    worst = writeback_lines(_sample_with(writer, PageCache(1_640_000_000, 0, 30.0, -164e6)))
+    assert max(len(line) for line in worst) <= PROCESS_TABLE_CELLS, worst

@@ -1,6 +1,8 @@
 """Sorted (`o`), each row names the mountpoint it serves where the device column can hold it, the column
 taking the figure columns' blank starts for it (newuser21 #11: at 120x40 `vda /` but `loop3` alone); a
-mountpoint still left out is said on the status line (newuser20 #7). Sorting never costs a figure column."""
+mountpoint still left out is said on the status line (newuser20 #7). A mountpoint is shown only with its
+last folder whole (newuser22 #4: `loop0 …/new…xt4`, cut twice, read as nothing), and the status line names
+the sorted column as its heading does (`sorted by w/s`, not `w_s`). Sorting never costs a figure column."""
 
 from __future__ import annotations
 
@@ -25,23 +27,50 @@ async def test_sorted_a_left_out_mountpoint_is_said(monkeypatch: pytest.MonkeyPa
         lines = await _sorted(pilot)
         screen = app.screen
         assert isinstance(screen, MonitorScreen)
-        status = lines[-3]
+        status = lines[screen.query_one("#monitor-status").region.y]
         said = "mountpoint" in status and "in the details" in status
         assert said == (screen._mounts_left_out > 0), status
-        if size == (200, 60):  # every row's mountpoint, its last folder whole, beside the side pane
-            assert not said and any(" sda2 …/newuser19-ext4mnt " in line for line in lines), lines[:8]
+        if size == (200, 60):  # sda2's mountpoint, its last folder whole, beside the side pane
+            assert any(" sda2 …/newuser19-ext4mnt " in line for line in lines), lines[:8]
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
-async def test_sorted_a_filesystems_own_device_names_its_mountpoint(monkeypatch: pytest.MonkeyPatch,
-                                                                    size: tuple[int, int]) -> None:
-    """sda2 (under /tmp/newuser19-ext4mnt alone) names it, cut to its last folder's ends where it must be
-    ("sda2 …/newu…mnt"), with every figure column the grouped view has still there."""
+async def test_sorted_a_mountpoint_keeps_its_last_folder_whole_or_is_left_out(
+        monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
+    """sda2 (under /tmp/newuser19-ext4mnt alone) names it with its last folder whole ("sda2
+    …/newuser19-ext4mnt") or not at all, never "…/newu…mnt"; left out, the status line counts it; every
+    figure column the grouped view has is still there."""
     app = _live_app(monkeypatch)
     async with app.run_test(size=size) as pilot:
         screen = await _mounted_at(pilot, SHORT)
         grouped = [str(key.value) for key in screen.query_one("#monitor-table").columns]
         lines = await _sorted(pilot)
         cell = next(line for line in lines if line.startswith(" sda2")).split()
-        assert len(cell) > 1 and cell[1].startswith("…/") and cell[1].endswith("mnt"), lines[:6]
+        device = screen.query_one("#monitor-table").columns["device"].content_width
+        if device >= len("sda2 …/newuser19-ext4mnt"):
+            assert cell[1] in (SHORT, "…/newuser19-ext4mnt"), lines[:6]
+        else:
+            assert len(cell) == 1 or not cell[1].startswith(("/", "…")), lines[:6]  # figures, if any
+            status = lines[screen.query_one("#monitor-status").region.y]
+            assert screen._mounts_left_out and "in the details" in status, status
         assert [str(key.value) for key in screen.query_one("#monitor-table").columns] == grouped
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_sorted_the_status_names_the_column_as_its_heading_does(monkeypatch: pytest.MonkeyPatch,
+                                                                     size: tuple[int, int]) -> None:
+    """Sorted by w/s (the second `o`), the status line says "sorted by w/s", never the key "w_s"."""
+    app = _live_app(monkeypatch)
+    async with app.run_test(size=size) as pilot:
+        await _sorted(pilot)
+        screen = app.screen
+        assert isinstance(screen, MonitorScreen)
+        while screen.sort_key not in ("w_s", None):
+            await pilot.press("o")
+            await pilot.pause(0.2)
+        assert screen.sort_key == "w_s"
+        await pilot.pause(0.3)
+        status = screen_lines(app)[screen.query_one("#monitor-status").region.y]
+        assert "w_s" not in status, status
+        if "sorted by" in status:  # its shorter forms may leave it out
+            assert "sorted by w/s" in status, status

@@ -89,7 +89,7 @@ async def test_the_notes_never_wrap_mid_phrase(size: tuple[int, int]) -> None:
         await pilot.pause(0.3)
         lines = screen_lines(app)
         for phrase in ("1 process unreadable even by root", "(ptrace policy or namespace)",
-                       "page cache: 0.4 MB dirty, -<0.1 MB/s", "0 MB being written back"):  # MB (cuts7)
+                       "page cache: 0.4 MB dirty, down < 0.1 MB/s", "0 MB being written back"):  # MB (cuts7)
             assert any(phrase in row for row in lines), (phrase, lines)
 
 

@@ -198,15 +198,25 @@ DIRTY_GROWTH_BYTES_S = 1e6
 """Dirty data growing this fast: say why the processes' writes are on no device yet."""
 
 
+def dirty_trend(growth_s: float) -> str:
+    """How the dirty bytes change, in words a reader says ("up 22.0 MB/s", "down < 0.1 MB/s", "steady"):
+    newuser22 #13 read `-<0.1 MB/s` as a typo; short enough that "page cache: 1,640 MB dirty, down 164 MB/s"
+    keeps to the process table's width (the pane under the table at 80 columns)."""
+    figure_s = mb_figure(abs(growth_s))
+    if figure_s == "0":
+        return "steady"
+    return f"{'up' if growth_s > 0 else 'down'} {figure_s.replace('<', '< ')} MB/s"
+
+
 def writeback_lines(sample: MonitorSample) -> list[str]:
-    """The page cache under the processes in MB and MB/s: "page cache: 182 MB dirty, +22.0 MB/s" / "0 MB
+    """The page cache under the processes in MB and MB/s: "page cache: 182 MB dirty, up 22.0 MB/s" / "0 MB
     being written back", and while it grows, why no device shows the processes' writes yet (they wait
     there for writeback), in lines short enough for the Monitor's side pane."""
     cache = sample.page_cache
     if cache is None or sample.processes is None:
         return []
     growth = cache.dirty_growth_s
-    grew = f", {'+' if growth >= 0 else '-'}{mb_figure(abs(growth))} MB/s" if growth is not None else ""
+    grew = f", {dirty_trend(growth)}" if growth is not None else ""
     lines = [f"page cache: {mb_amount(cache.dirty_bytes)} dirty{grew}",  # two short lines: neither
              f"{mb_amount(cache.writeback_bytes)} being written back"]   # wraps mid-phrase in the pane
     if growth is not None and growth >= DIRTY_GROWTH_BYTES_S:

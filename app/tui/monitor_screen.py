@@ -52,11 +52,6 @@ SPARK_CELLS = 12
 INTERVAL_S = 1.0
 NAME_CELLS = 20
 """A long device name is cut in the middle down to this before any figure is left out."""
-SORTED_MOUNT_CELLS = 14
-"""A sorted row keeps this much of its mountpoint, cutting a long device name in the middle for it. Sorted,
-the device column holds each name and its mountpoint when the figures leave room, else gives way down to
-the names alone (a name it holds stays whole; its mountpoint is cut at a "/" or left out): sorting never
-costs a figure column (newuser16)."""
 SORTED_MOUNT_LEAST = 4
 """Narrower than this ("…/db"), a sorted row's mountpoint is left out (the name stays whole)."""
 SORTED_LEAST_CELLS = {"util": 4, "rmb_s": 6, "wmb_s": 6, "dmb_s": 6, "r_await": 7, "w_await": 7, "f_await": 7,
@@ -64,9 +59,6 @@ SORTED_LEAST_CELLS = {"util": 4, "rmb_s": 6, "wmb_s": 6, "dmb_s": 6, "r_await": 
 """Sorted, a live figure column wider than its heading and every figure it shows ("100%", "99,999" MB/s,
 "100,000" ms) gives its blank start down to this (one more for the sorted column's ▼) to the device column,
 whose rows then name their mountpoint (newuser21 #11: `vda /` but `loop3` alone at 120x40)."""
-SORTED_MOUNT_CUT_CELLS = 9
-"""Sorted, a mountpoint whose last folder does not fit whole is shown cut in its middle after "…/" in this
-many cells or more ("…/newu…xt4"), else left out."""
 MIN_NAME_CELLS = 8
 """The device column is as narrow as its names (filesystem titles span the row, not this column)."""
 MAX_NAME_CELLS = 72
@@ -180,26 +172,28 @@ def sorted_label(layer: LayerSample, mountpoints: tuple[str, ...]) -> str:
 
 def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, style: str | object) -> Text:
     """The sorted row's device cell in `cells`: the name whole when it can be, the first mountpoint (dim)
-    cut at a "/" to what is left (its last folder kept, which names the place), and "+N" more whole;
+    cut at a "/" to what is left with its last folder whole ("…/newuser22-ext4": the folder names the
+    place), else left out (newuser22 #4: "…/new…xt4", cut twice, read as nothing), and "+N" more whole;
     one space before the mountpoint on every row (it is dim: the style sets it apart from the name)."""
     mount, more = (visible(mountpoints[0]) if mountpoints else ""), more_note(mountpoints)
-    least = min(cell_len(mount), SORTED_MOUNT_CELLS) + 1 + len(more) if mount else 0  # a long name leaves it
+    last = mount.rstrip("/").rsplit("/", 1)[-1]
+    least_mount = min(cell_len(mount), max(cell_len(last) + 2, SORTED_MOUNT_LEAST))  # "…/LAST", or whole
     whole = visible(layer.row.name)  # a short name the column holds is never cut for its mountpoint
     fits = cell_len(whole) if cell_len(whole) <= min(cells, NAME_CELLS) else 0
-    name = middle_ellipsis(whole, max(cells - least, cells // 2, fits))
+    beside = cells - least_mount - 1 - len(more)  # a long name is cut in its middle (down to half the cell
+    least_name = max(min(cells // 2, NAME_CELLS), fits)  # or NAME_CELLS), only for a mountpoint it then holds
+    name = middle_ellipsis(whole, beside if mount and beside >= least_name else cells)
     room = cells - cell_len(name) - 1 - len(more)
     cell = Text(name, style=style)  # type: ignore[arg-type]
-    last = mount.rstrip("/").rsplit("/", 1)[-1]  # cut at a "/" with its last folder whole, or left out
-    least_mount = min(cell_len(mount), max(cell_len(last) + 2, SORTED_MOUNT_LEAST))  # not "/tm…mnt"
-    if mount and (room >= min(least_mount, SORTED_MOUNT_CUT_CELLS)  # "…/newu…xt4": its last folder cut
-                  or (cells >= NAME_CELLS and room >= SORTED_MOUNT_LEAST)):
+    if mount and room >= least_mount:
         cell.append(" " + path_ellipsis(mount, room) + more, style="dim")
     return cell
 
 
 def sorted_note(key: str, left_out: int) -> str | tuple[str, ...]:
-    """The status line's note of the sort, each form shorter: it says how many rows' mountpoints the device
-    column left out (newuser20 #7: sorted at 120x40, `vda /` but `loop1` alone and nothing said)."""
+    """The status line's note of the sort by the column headed `key` ("w/s", as its heading reads; newuser22
+    #4: "sorted by w_s"), each form shorter: it says how many rows' mountpoints the device column left out
+    (newuser20 #7: sorted at 120x40, `vda /` but `loop1` alone and nothing said)."""
     if not left_out:
         return f"sorted by {key}, largest first (o: next column)"
     where = f"{left_out} mountpoint{'s' if left_out > 1 else ''} only in the details"
@@ -1072,7 +1066,8 @@ class MonitorScreen(Screen[None]):
         self._show("#monitor-summary", Text(" · ".join(parts)))
         width = max(self.size.width - STATUS_PADDING_CELLS, 1)
         status: list[str | tuple[str, ...]] = []  # a part may have shorter forms (fit_parts)
-        sorting = sorted_note(self.sort_key, self._mounts_left_out) if self.sort_key is not None else ""
+        heading = next((name for name, key, _ in self._columns if key == self.sort_key), self.sort_key)
+        sorting = sorted_note(heading, self._mounts_left_out) if heading is not None else ""
         if self.hidden_columns:  # leaving room for the shortest note of a left-out mountpoint
             room = width - (cell_len(sorting[-1]) + 3 if self._mounts_left_out and sorting else 0)
             status.append(hidden_note(self.hidden_columns, max(room, 1), self._in_details()))
