@@ -60,7 +60,7 @@ def test_merged_subjects_keep_the_cards_order_at_every_width() -> None:
     whole subjects from the end and counts them."""
     for width in range(20, 120):
         for lines in (1, 2):
-            drawn, shown = subject_lines(LAB, width, lines)
+            drawn, _ = subject_lines(LAB, width, lines)
             named, left_out = _named(" ".join(drawn), len(LAB))
             assert named == list(LAB[:len(named)]), (width, drawn)
             assert len(named) + left_out == len(LAB), (width, drawn)
