@@ -78,3 +78,27 @@ async def test_lab_ssd_merged_rows_name_subjects_in_the_cards_order(size: tuple[
         for index, row in merged:
             named, _ = _named(_cells(table, index)[2], len(row.subjects))
             assert named == list(row.subjects[:len(named)]), (named, row.subjects)
+
+
+async def test_a_verify_command_cut_at_the_edge_says_where_it_is_whole() -> None:
+    """newuser22 #15, long-names at 120x40: `fstrim -v \\` / `'/var/lib/kubelet/…/pvc-4d5e6f70-8192-4a3b-bc…`
+    / `(… cut at the edge: too wide to show whole here)`, the user left with only a cut path. The note
+    names the report (`w`), which holds every verify command whole."""
+    from diskdoctor.app.report import markdown_report
+    from diskdoctor.app.report.markdown_report import md_code
+    from diskdoctor.widgets import FindingCard
+    from test_fix_command_paste import shown_lines
+
+    app = DiskDoctorApp(fixture_root("long-names"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _advice(app, pilot)
+        card = screen.query_one("#advice-card", FindingCard)
+        lines = shown_lines(card)
+        verify = lines[next(i for i, line in enumerate(lines) if line.startswith("Verify:")):]
+        assert any(line.endswith("…") for line in verify), verify  # a command cut at the edge
+        assert "  (… cut at the edge: the report (w) has it whole)" in verify, verify
+        finding = screen.selected()
+        assert finding is not None
+        written = "\n".join(markdown_report._finding(finding))  # the finding's section of the `w` report
+        assert all(md_code(step) in written for step in finding.verify), written
+        assert finding.subject in written  # the path the card cut, whole
