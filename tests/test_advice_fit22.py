@@ -102,3 +102,23 @@ async def test_a_verify_command_cut_at_the_edge_says_where_it_is_whole() -> None
         written = "\n".join(markdown_report._finding(finding))  # the finding's section of the `w` report
         assert all(md_code(step) in written for step in finding.verify), written
         assert finding.subject in written  # the path the card cut, whole
+
+
+async def test_an_empty_filter_line_closes_when_it_loses_the_focus() -> None:
+    """newuser22 #14, Advice at 80x24: `filter: type to keep matching rows · Enter keeps it · Esc clears`
+    stayed below the list with the normal footer, and Esc did not remove it (only `/` then Esc did).
+    Reproduced: `/`, then Tab (the focus to the list; a mouse click on it does the same). An empty filter
+    line leaves with the focus."""
+    from diskdoctor.widgets.filter_bar import FilterBar
+
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _advice(app, pilot)
+        bar = screen.query_one(FilterBar)
+        await pilot.press("slash")
+        await pilot.pause()
+        assert bar.display and bar.has_focus
+        await pilot.press("tab")
+        await pilot.pause()
+        assert not bar.has_focus
+        assert not bar.display, "the hint stays below the list while the list has the focus"
