@@ -520,12 +520,12 @@ TEXTS = (
     'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'title\',\'subjects\',\'heights\',\'subjects_wrap\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
     'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'title\',\'subjects\',\'heights\',\'subjects_wrap\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
     'def __create_fn__():\n def __hash__(self):\n  return hash((self.title,self.subjects,self.heights,self.subjects_wrap,))\n return __hash__',
-    "def __create_fn__(_type_id, _type_severity, _type_text, _type_fix, _type_risk, _type_verify, _type_evidence, _type_why, _type_badge_style, _type_id_shown, _type_cut_note, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_fix, _dflt_risk, _dflt_verify, _dflt_evidence, _dflt_why, _dflt_badge_style, _dflt_id_shown, _dflt_cut_note, _return_type):\n def __init__(self,id:_type_id,severity:_type_severity,text:_type_text,fix:_type_fix=_dflt_fix,risk:_type_risk=_dflt_risk,verify:_type_verify=_dflt_verify,evidence:_type_evidence=_dflt_evidence,why:_type_why=_dflt_why,badge_style:_type_badge_style=_dflt_badge_style,id_shown:_type_id_shown=_dflt_id_shown,cut_note:_type_cut_note=_dflt_cut_note)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'id',id)\n  __dataclass_builtins_object__.__setattr__(self,'severity',severity)\n  __dataclass_builtins_object__.__setattr__(self,'text',text)\n  __dataclass_builtins_object__.__setattr__(self,'fix',fix)\n  __dataclass_builtins_object__.__setattr__(self,'risk',risk)\n  __dataclass_builtins_object__.__setattr__(self,'verify',verify)\n  __dataclass_builtins_object__.__setattr__(self,'evidence',evidence)\n  __dataclass_builtins_object__.__setattr__(self,'why',why)\n  __dataclass_builtins_object__.__setattr__(self,'badge_style',badge_style)\n  __dataclass_builtins_object__.__setattr__(self,'id_shown',id_shown)\n  __dataclass_builtins_object__.__setattr__(self,'cut_note',cut_note)\n return __init__",
-    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(id={self.id!r}, severity={self.severity!r}, text={self.text!r}, fix={self.fix!r}, risk={self.risk!r}, verify={self.verify!r}, evidence={self.evidence!r}, why={self.why!r}, badge_style={self.badge_style!r}, id_shown={self.id_shown!r}, cut_note={self.cut_note!r})"\n return __repr__',
-    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.id,self.severity,self.text,self.fix,self.risk,self.verify,self.evidence,self.why,self.badge_style,self.id_shown,self.cut_note,)==(other.id,other.severity,other.text,other.fix,other.risk,other.verify,other.evidence,other.why,other.badge_style,other.id_shown,other.cut_note,)\n  return NotImplemented\n return __eq__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'id\',\'severity\',\'text\',\'fix\',\'risk\',\'verify\',\'evidence\',\'why\',\'badge_style\',\'id_shown\',\'cut_note\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'id\',\'severity\',\'text\',\'fix\',\'risk\',\'verify\',\'evidence\',\'why\',\'badge_style\',\'id_shown\',\'cut_note\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
-    'def __create_fn__():\n def __hash__(self):\n  return hash((self.id,self.severity,self.text,self.fix,self.risk,self.verify,self.evidence,self.why,self.badge_style,self.id_shown,self.cut_note,))\n return __hash__',
+    "def __create_fn__(_type_id, _type_severity, _type_text, _type_fix, _type_risk, _type_verify, _type_evidence, _type_why, _type_badge_style, _type_id_shown, _type_cut_note, _type_verify_cut_note, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_fix, _dflt_risk, _dflt_verify, _dflt_evidence, _dflt_why, _dflt_badge_style, _dflt_id_shown, _dflt_cut_note, _dflt_verify_cut_note, _return_type):\n def __init__(self,id:_type_id,severity:_type_severity,text:_type_text,fix:_type_fix=_dflt_fix,risk:_type_risk=_dflt_risk,verify:_type_verify=_dflt_verify,evidence:_type_evidence=_dflt_evidence,why:_type_why=_dflt_why,badge_style:_type_badge_style=_dflt_badge_style,id_shown:_type_id_shown=_dflt_id_shown,cut_note:_type_cut_note=_dflt_cut_note,verify_cut_note:_type_verify_cut_note=_dflt_verify_cut_note)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'id',id)\n  __dataclass_builtins_object__.__setattr__(self,'severity',severity)\n  __dataclass_builtins_object__.__setattr__(self,'text',text)\n  __dataclass_builtins_object__.__setattr__(self,'fix',fix)\n  __dataclass_builtins_object__.__setattr__(self,'risk',risk)\n  __dataclass_builtins_object__.__setattr__(self,'verify',verify)\n  __dataclass_builtins_object__.__setattr__(self,'evidence',evidence)\n  __dataclass_builtins_object__.__setattr__(self,'why',why)\n  __dataclass_builtins_object__.__setattr__(self,'badge_style',badge_style)\n  __dataclass_builtins_object__.__setattr__(self,'id_shown',id_shown)\n  __dataclass_builtins_object__.__setattr__(self,'cut_note',cut_note)\n  __dataclass_builtins_object__.__setattr__(self,'verify_cut_note',verify_cut_note)\n return __init__",
+    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(id={self.id!r}, severity={self.severity!r}, text={self.text!r}, fix={self.fix!r}, risk={self.risk!r}, verify={self.verify!r}, evidence={self.evidence!r}, why={self.why!r}, badge_style={self.badge_style!r}, id_shown={self.id_shown!r}, cut_note={self.cut_note!r}, verify_cut_note={self.verify_cut_note!r})"\n return __repr__',
+    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.id,self.severity,self.text,self.fix,self.risk,self.verify,self.evidence,self.why,self.badge_style,self.id_shown,self.cut_note,self.verify_cut_note,)==(other.id,other.severity,other.text,other.fix,other.risk,other.verify,other.evidence,other.why,other.badge_style,other.id_shown,other.cut_note,other.verify_cut_note,)\n  return NotImplemented\n return __eq__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'id\',\'severity\',\'text\',\'fix\',\'risk\',\'verify\',\'evidence\',\'why\',\'badge_style\',\'id_shown\',\'cut_note\',\'verify_cut_note\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'id\',\'severity\',\'text\',\'fix\',\'risk\',\'verify\',\'evidence\',\'why\',\'badge_style\',\'id_shown\',\'cut_note\',\'verify_cut_note\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
+    'def __create_fn__():\n def __hash__(self):\n  return hash((self.id,self.severity,self.text,self.fix,self.risk,self.verify,self.evidence,self.why,self.badge_style,self.id_shown,self.cut_note,self.verify_cut_note,))\n return __hash__',
     'def __create_fn__(_type_findings, _type_label, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,findings:_type_findings,label:_type_label)->_return_type:\n  self.findings=findings\n  self.label=label\n  self.__post_init__()\n return __init__',
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(findings={self.findings!r}, label={self.label!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.findings,self.label,)==(other.findings,other.label,)\n  return NotImplemented\n return __eq__',
@@ -4697,8 +4697,8 @@ def __create_fn__():
  return __hash__
 CODES.append(__create_fn__.__code__)
 
-def __create_fn__(_type_id, _type_severity, _type_text, _type_fix, _type_risk, _type_verify, _type_evidence, _type_why, _type_badge_style, _type_id_shown, _type_cut_note, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_fix, _dflt_risk, _dflt_verify, _dflt_evidence, _dflt_why, _dflt_badge_style, _dflt_id_shown, _dflt_cut_note, _return_type):
- def __init__(self,id:_type_id,severity:_type_severity,text:_type_text,fix:_type_fix=_dflt_fix,risk:_type_risk=_dflt_risk,verify:_type_verify=_dflt_verify,evidence:_type_evidence=_dflt_evidence,why:_type_why=_dflt_why,badge_style:_type_badge_style=_dflt_badge_style,id_shown:_type_id_shown=_dflt_id_shown,cut_note:_type_cut_note=_dflt_cut_note)->_return_type:
+def __create_fn__(_type_id, _type_severity, _type_text, _type_fix, _type_risk, _type_verify, _type_evidence, _type_why, _type_badge_style, _type_id_shown, _type_cut_note, _type_verify_cut_note, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_fix, _dflt_risk, _dflt_verify, _dflt_evidence, _dflt_why, _dflt_badge_style, _dflt_id_shown, _dflt_cut_note, _dflt_verify_cut_note, _return_type):
+ def __init__(self,id:_type_id,severity:_type_severity,text:_type_text,fix:_type_fix=_dflt_fix,risk:_type_risk=_dflt_risk,verify:_type_verify=_dflt_verify,evidence:_type_evidence=_dflt_evidence,why:_type_why=_dflt_why,badge_style:_type_badge_style=_dflt_badge_style,id_shown:_type_id_shown=_dflt_id_shown,cut_note:_type_cut_note=_dflt_cut_note,verify_cut_note:_type_verify_cut_note=_dflt_verify_cut_note)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'id',id)
   __dataclass_builtins_object__.__setattr__(self,'severity',severity)
   __dataclass_builtins_object__.__setattr__(self,'text',text)
@@ -4710,26 +4710,27 @@ def __create_fn__(_type_id, _type_severity, _type_text, _type_fix, _type_risk, _
   __dataclass_builtins_object__.__setattr__(self,'badge_style',badge_style)
   __dataclass_builtins_object__.__setattr__(self,'id_shown',id_shown)
   __dataclass_builtins_object__.__setattr__(self,'cut_note',cut_note)
+  __dataclass_builtins_object__.__setattr__(self,'verify_cut_note',verify_cut_note)
  return __init__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(id={self.id!r}, severity={self.severity!r}, text={self.text!r}, fix={self.fix!r}, risk={self.risk!r}, verify={self.verify!r}, evidence={self.evidence!r}, why={self.why!r}, badge_style={self.badge_style!r}, id_shown={self.id_shown!r}, cut_note={self.cut_note!r})"
+  return self.__class__.__qualname__ + f"(id={self.id!r}, severity={self.severity!r}, text={self.text!r}, fix={self.fix!r}, risk={self.risk!r}, verify={self.verify!r}, evidence={self.evidence!r}, why={self.why!r}, badge_style={self.badge_style!r}, id_shown={self.id_shown!r}, cut_note={self.cut_note!r}, verify_cut_note={self.verify_cut_note!r})"
  return __repr__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.id,self.severity,self.text,self.fix,self.risk,self.verify,self.evidence,self.why,self.badge_style,self.id_shown,self.cut_note,)==(other.id,other.severity,other.text,other.fix,other.risk,other.verify,other.evidence,other.why,other.badge_style,other.id_shown,other.cut_note,)
+   return (self.id,self.severity,self.text,self.fix,self.risk,self.verify,self.evidence,self.why,self.badge_style,self.id_shown,self.cut_note,self.verify_cut_note,)==(other.id,other.severity,other.text,other.fix,other.risk,other.verify,other.evidence,other.why,other.badge_style,other.id_shown,other.cut_note,other.verify_cut_note,)
   return NotImplemented
  return __eq__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
-  if type(self) is cls or name in ('id','severity','text','fix','risk','verify','evidence','why','badge_style','id_shown','cut_note',):
+  if type(self) is cls or name in ('id','severity','text','fix','risk','verify','evidence','why','badge_style','id_shown','cut_note','verify_cut_note',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
  return __setattr__
@@ -4737,7 +4738,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
-  if type(self) is cls or name in ('id','severity','text','fix','risk','verify','evidence','why','badge_style','id_shown','cut_note',):
+  if type(self) is cls or name in ('id','severity','text','fix','risk','verify','evidence','why','badge_style','id_shown','cut_note','verify_cut_note',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
  return __delattr__
@@ -4745,7 +4746,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __hash__(self):
-  return hash((self.id,self.severity,self.text,self.fix,self.risk,self.verify,self.evidence,self.why,self.badge_style,self.id_shown,self.cut_note,))
+  return hash((self.id,self.severity,self.text,self.fix,self.risk,self.verify,self.evidence,self.why,self.badge_style,self.id_shown,self.cut_note,self.verify_cut_note,))
  return __hash__
 CODES.append(__create_fn__.__code__)
 

@@ -350,8 +350,8 @@ async def test_a_merged_row_leaves_whole_subjects_out_rather_than_cutting_them(s
         for index, row in merged:
             cell = _cells(table, index)[2].replace("/ ", "/")  # a path goes on after a "/"
             count, listed = cell.split(": ", 1)
-            assert count in (str(len(row.subjects)), f"{len(row.subjects)} subjects"), cell
-            if listed == "…":  # no subject fits whole: only the count, no name cut inside (newuser21 #9)
+            assert count == str(len(row.subjects)), cell  # one form (newuser22 #1: `2 subjects: …`)
+            if listed == f"… +{len(row.subjects)}":  # none fits whole: only the count, no name cut inside
                 assert not any(len(subject) + 10 <= screen._widths[2] for subject in row.subjects), cell
                 continue
             named = [item.strip() for item in listed.split(",")]

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import pytest
 from conftest import fixture_root
-from diskdoctor.app.tui.cards import CUT_NOTE
+from diskdoctor.app.tui.cards import CUT_NOTE, VERIFY_CUT_NOTE
 from diskdoctor.widgets import FindingCard
-from diskdoctor.widgets.finding_card import CUT_NOTE as VERIFY_CUT_NOTE
 from diskdoctor.widgets.finding_card import card_text
 from rich.console import Console
 from test_advice_fit import _advice

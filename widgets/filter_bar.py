@@ -109,7 +109,11 @@ class FilterBar(Input):
                                                                                   self.rich_style)
 
     def on_blur(self) -> None:
-        self.scroll_to(0, animate=False)  # the summary from its start
+        """The summary from its start; an empty line closes (newuser22 #14: `/` then Tab left its typing
+        hint below the list, which Esc on the list did not clear)."""
+        if not self.value:
+            self.remove_class("-open")
+        self.scroll_to(0, animate=False)
         self.refresh()
 
     def on_focus(self) -> None:

@@ -42,6 +42,8 @@ class CardContent:
     cut_note: str = CUT_NOTE
     """What the card says under a fix command too wide for it (cut at the edge, never broken inside a
     word)."""
+    verify_cut_note: str = CUT_NOTE
+    """The same under a verify command (where the caller has it whole: newuser22 #15)."""
 
 
 EVIDENCE_INDENT = 2
@@ -177,7 +179,7 @@ def card_text(content: CardContent) -> Group:
             tail.append("Verify:", "bold cyan")
         parts.append(tail)
     if content.verify:
-        parts.append(ShellBlock(content.verify, lambda _line: ""))
+        parts.append(ShellBlock(content.verify, lambda _line: "", content.verify_cut_note))
     head.rstrip()
     kept = [part for part in parts if not (isinstance(part, Text) and not part.plain)]
     return Group(*(WordWrap(part) if isinstance(part, Text) else part for part in kept))

@@ -119,14 +119,15 @@ def subject_lines(subjects: tuple[str, ...], width: int, lines: int,
 
 def _dropped(subjects: tuple[str, ...], width: int, lines: int,
              others: frozenset[str]) -> tuple[tuple[str, ...], int]:
-    """A merged list that does not fit, cut by leaving out whole subjects ("4: /, /tmp/newuser20-tmpfs,
-    … +2"), each one shown whole or not at all (newuser20 #2: `…/newuser…ext4mnt` cut in its name); where
-    no subject fits whole, the first one cut by `fit_path` (keeping what tells it from `others`) with its last
-    component whole, else only the count ("2 subjects: …", "… +2"): the card names them all."""
+    """A merged list that does not fit, cut by leaving out whole subjects from its end ("4: /,
+    /tmp/newuser20-tmpfs, … +2"), in the card's order at every width (newuser22 #12: shortest first at 120,
+    alphabetical at 200), each one shown whole or not at all (newuser20 #2: `…/newuser…ext4mnt` cut in its
+    name); where no subject fits whole, the first one cut by `fit_path` (keeping what tells it from
+    `others`) with its last component whole, else only the count in the same form ("2: … +2", newuser22 #1:
+    `2 subjects: …` below `2: /, … +1`): the card names them all."""
     count = len(subjects)
     for shown in range(count - 1, 0, -1):
-        kept = sorted(sorted(range(count), key=lambda index: cell_len(subjects[index]))[:shown])
-        words = [f"{subjects[index]}," for index in kept]
+        words = [f"{subject}," for subject in subjects[:shown]]
         words[0] = f"{count}: {words[0]}"
         packed = _pack([*words, f"{ELLIPSIS} +{count - shown}"], width)
         if packed is not None and len(packed) <= lines:
@@ -140,7 +141,7 @@ def _dropped(subjects: tuple[str, ...], width: int, lines: int,
     cut = fit_path(subjects[0], room, others) if room >= LEAST_LAST_CELLS + 2 else ""
     if cut and _last_whole(subjects[0], cut):  # the count kept, the first cut at a "/" (newuser18 #4)
         return (f"{head}{cut}",), 0
-    counted = f"{count} subjects: {ELLIPSIS}"  # no name cut inside (newuser21 #9: `2: …/pg_wa…very, … +1`)
+    counted = f"{count}: {ELLIPSIS} +{count}"  # no name cut inside (newuser21 #9: `2: …/pg_wa…very, … +1`)
     return (counted if cell_len(counted) <= width else fit_end(f"{ELLIPSIS} +{count}", width),), 0
 
 
