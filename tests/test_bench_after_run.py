@@ -51,7 +51,7 @@ async def test_the_one_line_footer_has_a_space_on_each_side_of_its_bar(fixture_m
     async with app.run_test(size=(200, 60)) as pilot:
         await open_bench(app, pilot)
         footer = footer_text(app)
-        assert "[ ] Workload │ F1 Help" in footer, footer  # was "Workload│ F1" (then `Load`, newuser18 #7)
+        assert " │ F1 Help" in footer and "] Workload" in footer, footer  # was "Workload│ F1"
 
 
 def test_a_narrow_footer_leaves_out_fio_before_run_longer() -> None:

@@ -87,9 +87,11 @@ RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_
                          "settings", "phase", "cancel", "filter"})
 """Actions that act on the form, a run or its figures: never on a capture (there is none of them there)."""
 READY_HINT = "Pick a filesystem or type a directory, then press s (or Start)."
-WORKLOADS = Binding.Group("Workload", compact=False)
-"""[ and ] pick the workload tab (number keys switch screens), as lazygit's tabs; named `Workload`, not `Load`
-(newuser18 #7: on this screen a load is a WAL rate, `load 1 of 3`)."""
+WORKLOAD_WORDS = "Workload"
+"""The footer's words for ], the workload tab to the right (number keys switch screens), as lazygit's tabs;
+[, the one to its left, is listed in F1 only: `[ ] Workload` read as an unticked checkbox beside the form's
+`▐X▌` (newuser22 #7), and `Next workload` was cut to `Next` in a footer of short labels. `Workload`, not
+`Load` (newuser18 #7: on this screen a load is a WAL rate)."""
 NO_LIVE_HOST = "A capture (--sysroot): no benchmarks here, they need the live host"
 """The status line on a capture; the whole story is in the column (view.capture_text)."""
 
@@ -111,10 +113,10 @@ class BenchScreen(SnapshotScreen):
     BINDINGS = [
         Binding("s", "start", "Start", tooltip="Start the benchmark with the settings above."),
         Binding("escape", "cancel", "Cancel", tooltip="Stop the run; its scratch directory is removed."),
-        Binding("left_square_bracket", "workload(-1)", "Previous workload", key_display="[", group=WORKLOADS,
-                tooltip="The workload tab to the left: wal, compaction, randwrite, interference."),
-        Binding("right_square_bracket", "workload(1)", "Next workload", key_display="]", group=WORKLOADS,
+        Binding("right_square_bracket", "workload(1)", WORKLOAD_WORDS, key_display="]",
                 tooltip="The workload tab to the right: wal, compaction, randwrite, interference."),
+        Binding("left_square_bracket", "workload(-1)", "Previous workload", key_display="[", show=False,
+                tooltip="The workload tab to the left: wal, compaction, randwrite, interference."),
         Binding("d", "focus_directory", "Directory",
                 tooltip="Move to the directory field (nothing is typed; a path already there stays)."),
         Binding("slash", "filter", "Filter", key_display="/",
@@ -476,10 +478,11 @@ class BenchScreen(SnapshotScreen):
         """Start the engine child for `params` in `directory` (nothing happens while a run is going)."""
         if self.busy or not self.root.live:
             return
-        if isinstance(self.focused, (Input, Button)):
-            # so s, f, t, a, l and Esc reach the screen instead of the form; before Start is disabled below,
-            # which would hand its focus to the directory field (after a size fitted to the free space,
-            # Start had focus: the run ended with `esc Leave field` in the footer)
+        if self.focused is not None:
+            # so s, f, t, a, l and Esc reach the screen instead of the form, and the footer offers the run's
+            # and the result's keys; before Start is disabled below, which would hand its focus to the
+            # directory field (after a size fitted to the free space, Start had focus: the run ended with
+            # `esc Leave field` in the footer; newuser22 #6: so did one started from the filesystem menu)
             self.set_focus(None)
         self.busy, self.saved_note = True, None
         self.parked_run.ran(None)

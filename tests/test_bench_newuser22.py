@@ -1,0 +1,56 @@
+"""The Benchmark screen as newuser22 found it (issue 23): a run started from a focused form field leaves the
+field (#6), the workload keys never read as a checkbox (#7)."""
+
+from __future__ import annotations
+
+import pytest
+from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.probes.root import live_root
+from support.bench_fixed_run import feed_fixed_run, fixture_mounts
+from test_bench_screen import open_bench
+from test_footer_and_fold_fit import footer_text, screen_lines
+from textual.widgets import Select
+
+__all__ = ["fixture_mounts"]
+SIZES = [(80, 24), (120, 40), (200, 60)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+async def test_s_pressed_in_the_filesystem_menu_leaves_it_for_the_runs_keys(
+        fixture_mounts: None, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """newuser22 #6: the filesystem picked in its menu and s pressed there: the footer said only `esc Leave
+    field` during the run and after it (the menu, disabled while a run goes, handed its focus to the directory
+    field), the result's keys (c, l, a, f) only after Esc."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        screen = await open_bench(app, pilot)
+        monkeypatch.setattr(screen.engine, "start", lambda *args: None)  # no child: the run is fed below
+        menu = screen.query_one("#bench-fs", Select)
+        menu.value = menu._options[-1][1]
+        menu.focus()
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        assert screen.busy and app.focused is None, app.focused
+        assert "Leave field" not in footer_text(app) and "Cancel" in footer_text(app), footer_text(app)
+        feed_fixed_run(screen)
+        await pilot.pause(0.5)
+        footer = footer_text(app)
+        assert app.focused is None and "Leave field" not in footer, footer
+        assert " Again" in footer or "a Run again" in footer, footer
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+async def test_the_workload_keys_never_read_as_a_checkbox(fixture_mounts: None,
+                                                          size: tuple[int, int]) -> None:
+    """newuser22 #7: `[ ] Workload` beside the form's `▐X▌ prealloc` read as an unticked checkbox; the
+    footer says `] Workload`, and F1 lists both keys, each with its own words."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        await open_bench(app, pilot)
+        footer = footer_text(app)
+        assert "[ ]" not in footer and "] Workload" in footer, footer
+        await pilot.press("f1")
+        await pilot.pause()
+        shown = "\n".join(screen_lines(app))
+        assert "[ ]" not in shown, shown  # F1: `[` and `]`, each on its own row with its own words
