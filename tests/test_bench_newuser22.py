@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.probes.root import live_root
-from support.bench_fixed_run import feed_fixed_run, fixture_mounts
+from support.bench_fixed_run import feed_fixed_run, fixture_mounts, long_name_mounts
 from test_bench_screen import open_bench
 from test_footer_and_fold_fit import footer_text, screen_lines
 from textual.widgets import Select
 
-__all__ = ["fixture_mounts"]
+__all__ = ["fixture_mounts", "long_name_mounts"]
 SIZES = [(80, 24), (120, 40), (200, 60)]
 
 
@@ -54,3 +54,31 @@ async def test_the_workload_keys_never_read_as_a_checkbox(fixture_mounts: None,
         await pilot.pause()
         shown = "\n".join(screen_lines(app))
         assert "[ ]" not in shown, shown  # F1: `[` and `]`, each on its own row with its own words
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("fixture", ["etcd", "long-names"])
+async def test_after_a_run_the_threshold_row_is_whole_in_view(
+        request: pytest.FixtureRequest, size: tuple[int, int], fixture: str) -> None:
+    """newuser22 #2: at 120x40 after a run only the threshold's top border showed over the status line
+    (`▊▔ threshold ▔▔▔▔▔▔▔▔▔▔▎▊▔ ms ▔▔▔▔▔▎`), its value under it; at 80x24 it was below the fold. It follows the
+    verdict it judges: its three rows show whole under it, and its value can be read."""
+    if fixture == "etcd":
+        request.getfixturevalue("fixture_mounts")
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        screen = await open_bench(app, pilot)
+        feed_fixed_run(screen, request.getfixturevalue("long_name_mounts") if fixture == "long-names" else None)
+        await pilot.pause()
+        screen.set_focus(None)
+        await pilot.pause(1.0)  # where the column rests once the verdict is pinned
+        body = screen.query_one("#bench-body" if screen.has_class("-narrow") else "#bench-right")
+        row = screen.query_one("#bench-threshold-row")
+        lines = screen_lines(app)
+        if size == (80, 24) and fixture == "long-names":  # its verdict alone is taller than the column:
+            assert row.region.y >= body.region.bottom, lines  # the row waits whole below it (PgDn), uncut
+            return
+        assert body.region.y <= row.region.y and row.region.bottom <= body.region.bottom, lines
+        assert "threshold" in lines[row.region.y] and "etcd docs 10 ms" in lines[row.region.y + 1], lines
+        assert screen.query_one("#bench-verdict").region.bottom <= row.region.y < \
+            screen.query_one("#bench-advice").region.y

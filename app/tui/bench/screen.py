@@ -488,6 +488,7 @@ class BenchScreen(SnapshotScreen):
         self.parked_run.ran(None)
         self.query_one("#bench-after").display = False
         self._layer_times_first(False)
+        self._threshold_by_verdict(False)
         self._show_live_panes(True)
         self.query_one("#bench-progress-text").remove_class("-note")  # back to its fixed two lines
         self.query_one(BenchForm).show_params(params)
@@ -620,6 +621,7 @@ class BenchScreen(SnapshotScreen):
         self._judged = None
         self.query_one("#bench-after").display = self.query_one("#bench-verdict").display = True
         self._layer_times_first(True)
+        self._threshold_by_verdict(True)
         self._label_longer()
         self.live.show_whole_run(message.result)
         self.query_one("#bench-run-fio").display = fio_available() is not None
@@ -637,6 +639,14 @@ class BenchScreen(SnapshotScreen):
         title, table = self.query_one("#bench-layers-title"), self.query_one(LayerTimeTable)
         right.move_child(title, after=self.query_one("#bench-fio" if first else "#bench-stats"))
         right.move_child(table, after=title)
+
+    def _threshold_by_verdict(self, by_verdict: bool) -> None:
+        """After a run the threshold row follows the verdict it judges, where the verdict pinned at the top
+        of the column keeps it in view (newuser22 #2: at 120x40, at the column's end, only its top border
+        showed over the status line); before a run and while one goes it follows what Start runs."""
+        right, row = self.query_one("#bench-right"), self.query_one(ThresholdRow)
+        right.move_child(row, after=self.query_one("#bench-verdict" if by_verdict else "#bench-previous"))
+        row.set_class(by_verdict, "-by-verdict")
 
     def _show_verdict_first(self, tries: int = VERDICT_SCROLL_TRIES) -> None:
         """Scroll the one column so the verdict is at its top; again a moment later while the advice and
@@ -1053,6 +1063,7 @@ class BenchScreen(SnapshotScreen):
                 return
             self._pin_verdict = False
             self.parked_run.park(form.folded)
+            self._threshold_by_verdict(False)  # under what Start runs, as before any run
             form.fold(None)  # the form that Start runs, whole
             self._earlier = None  # read again: the run just saved is among them
             self._show_judging()
@@ -1062,6 +1073,7 @@ class BenchScreen(SnapshotScreen):
         elif self.parked_run.parked:
             if self.parked_run.unpark() and self._can_fold():
                 self._fold_form()
+            self._threshold_by_verdict(self.result is not None)
             self.rejudge()  # its verdict on the status line again, its judged load on the chart
             if self.has_class("-narrow") and self.result is not None:  # the verdict heads the column again
                 self._pin_verdict = True
