@@ -61,14 +61,15 @@ async def test_the_workload_keys_never_read_as_a_checkbox(fixture_mounts: None,
 async def test_after_a_run_the_threshold_row_is_whole_in_view(
         request: pytest.FixtureRequest, size: tuple[int, int], fixture: str) -> None:
     """newuser22 #2: at 120x40 after a run only the threshold's top border showed over the status line
-    (`▊▔ threshold ▔▔▔▔▔▔▔▔▔▔▎▊▔ ms ▔▔▔▔▔▎`), its value under it; at 80x24 it was below the fold. It follows the
-    verdict it judges: its three rows show whole under it, and its value can be read."""
+    (`▊▔ threshold ▔▔▔▔▔▔▔▔▔▔▎▊▔ ms ▔▔▔▔▔▎`), its value under it; at 80x24 it was below the fold. It
+    follows the verdict it judges: its three rows show whole under it, and its value can be read."""
     if fixture == "etcd":
         request.getfixturevalue("fixture_mounts")
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=size) as pilot:
         screen = await open_bench(app, pilot)
-        feed_fixed_run(screen, request.getfixturevalue("long_name_mounts") if fixture == "long-names" else None)
+        directory = request.getfixturevalue("long_name_mounts") if fixture == "long-names" else None
+        feed_fixed_run(screen, directory)
         await pilot.pause()
         screen.set_focus(None)
         await pilot.pause(1.0)  # where the column rests once the verdict is pinned
