@@ -1,15 +1,20 @@
-"""The Benchmark screen as newuser22 found it (issue 23): a run started from a focused form field leaves the
-field (#6), the workload keys never read as a checkbox (#7)."""
+"""The Benchmark screen as newuser22 found it (issue 23): the threshold row whole after a run (#2), a run
+started from a focused form field leaves it (#6), the workload keys never read as a checkbox (#7), a field
+keeps its width after a run (#8)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from diskdoctor.app.tui.app import DiskDoctorApp
+from diskdoctor.app.tui.bench.form import BenchForm
 from diskdoctor.probes.root import live_root
+from diskdoctor.probes.wal_params import PROFILES
 from support.bench_fixed_run import feed_fixed_run, fixture_mounts, long_name_mounts
 from test_bench_screen import open_bench
 from test_footer_and_fold_fit import footer_text, screen_lines
-from textual.widgets import Select
+from textual.widgets import Input, Select
 
 __all__ = ["fixture_mounts", "long_name_mounts"]
 SIZES = [(80, 24), (120, 40), (200, 60)]
@@ -83,3 +88,22 @@ async def test_after_a_run_the_threshold_row_is_whole_in_view(
         assert "threshold" in lines[row.region.y] and "etcd docs 10 ms" in lines[row.region.y + 1], lines
         assert screen.query_one("#bench-verdict").region.bottom <= row.region.y < \
             screen.query_one("#bench-advice").region.y
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+async def test_the_seconds_field_keeps_its_width_after_a_run(fixture_mounts: None, size: tuple[int, int],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """newuser22 #8: `seconds` was `▊▔ seconds ▔▔▔▔▔▎` before the first run (`until size`) and `▊▔ seconds ▔▎`
+    after a run of 5 s, so the form's second row shifted; one width whatever run happened."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        screen = await open_bench(app, pilot)
+        monkeypatch.setattr(screen.engine, "start", lambda *args: None)  # no child: only the form matters
+        seconds = screen.query_one("#bench-duration")
+        before = seconds.outer_size.width
+        screen.start_run(replace(PROFILES["etcd"], duration_s=5.0), "/var/lib/etcd")
+        await pilot.pause()
+        assert screen.query_one("#bench-duration", Input).value == "5"
+        screen.query_one(BenchForm).fold(None)  # (folded while it runs on a short terminal)
+        await pilot.pause()
+        assert seconds.outer_size.width == before, (before, seconds.outer_size.width)
