@@ -44,8 +44,9 @@ async def test_what_start_runs_is_whole_before_the_first_run(fixture_mounts: Non
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
 async def test_the_chart_comes_back_once_a_run_starts(fixture_mounts: None, size: tuple[int, int]) -> None:
-    """A run draws the chart again, and after it the verdict heads the column, the layer times under it and
-    the threshold form after them (newuser8: the verdict was under the progress bar and the live figures)."""
+    """A run draws the chart again, and after it the verdict heads the column, the threshold it judges under
+    it (newuser22 #2) and the layer times after them (newuser8: the verdict was under the progress bar and
+    the live figures)."""
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=size) as pilot:
         screen = await open_bench(app, pilot)
@@ -55,6 +56,6 @@ async def test_the_chart_comes_back_once_a_run_starts(fixture_mounts: None, size
         assert screen.query_one("#bench-left").display
         layers = screen.query_one("#bench-layers")
         verdict, row = screen.query_one("#bench-verdict"), screen.query_one(ThresholdRow)
-        assert verdict.virtual_region.bottom <= layers.virtual_region.y < row.virtual_region.y
+        assert verdict.virtual_region.bottom <= row.virtual_region.y < layers.virtual_region.y
         text = str(verdict.render())
         assert text.startswith("PASS p99 fdatasync")

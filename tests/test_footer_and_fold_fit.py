@@ -251,7 +251,7 @@ async def test_benchmark_keys_keep_one_set_of_labels_before_and_after_a_run(size
 
 async def test_at_80x24_the_benchmark_footer_keeps_edit_and_fio_folded_or_not(long_name_mounts: str) -> None:
     """newuser13 #1, newuser14 #6: at 80 after a run the footer left out `f fio` (the form folded) or `e` (the
-    form unfolded). Every key shows, one word each (`e Edit`, `[ ] Workload`), and e folds the form back."""
+    form unfolded). Every key shows, one word each (`e Edit`, `] Workload`), and e folds the form back."""
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -264,7 +264,7 @@ async def test_at_80x24_the_benchmark_footer_keeps_edit_and_fio_folded_or_not(lo
             assert form.folded is folded
             text = footer_text(app)
             for key in ("s Start", "d Dir", "t Threshold", "e Edit", "l Longer", "a Again", "f fio",
-                        "[ ] Workload"):
+                        "] Workload"):
                 assert key in text, (folded, text)
             assert_every_key_shows(app, 80)
             await pilot.press("e")

@@ -120,7 +120,7 @@ async def test_brackets_pick_the_workload_tab_and_say_so_in_footer_and_help() ->
         await pilot.pause()
         assert tabs.active == "workload-interference" and form.kind == "interference"  # wraps round
         footer = screen.query_one(FittedFooter)
-        assert "[ ] Workload" in screen_lines(app)[footer.region.y]
+        assert "] Workload" in screen_lines(app)[footer.region.y]
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)

@@ -378,9 +378,16 @@ class BenchForm(Vertical):
         halves = [spare // 2, spare - spare // 2] if len(fixed) == 2 else [spare]  # the menu, the directory
         for field, extra in zip(fixed, halves, strict=False):
             fixed[field] += extra
-        wide = sum(fixed.get(field, self._want(field)) for field in fields) > total
-        return [(field, fixed.get(field, self._packed(field) if wide else self._want(field)))
+        wide = sum(fixed.get(field, self._shown_width(field)) for field in fields) > total
+        return [(field, fixed.get(field, self._packed(field) if wide else self._shown_width(field)))
                 for field in fields]
+
+    def _shown_width(self, field: Widget) -> int:
+        """A field's width: never narrower than when the form was filled for its workload, so a run that
+        fills in a shorter value leaves it as wide (newuser22 #8: `seconds` was 17 cells wide for `until
+        size` before the first run, 13 for `5` after it, and the row shifted); a longer value typed widens
+        it."""
+        return max(self._packed(field), self._want(field))
 
     @property
     def folded(self) -> bool:

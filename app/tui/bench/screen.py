@@ -87,9 +87,11 @@ RUN_ACTIONS = frozenset({"start", "fio", "threshold", "again", "longer", "focus_
                          "settings", "phase", "cancel", "filter"})
 """Actions that act on the form, a run or its figures: never on a capture (there is none of them there)."""
 READY_HINT = "Pick a filesystem or type a directory, then press s (or Start)."
-WORKLOADS = Binding.Group("Workload", compact=False)
-"""[ and ] pick the workload tab (number keys switch screens), as lazygit's tabs; named `Workload`, not `Load`
-(newuser18 #7: on this screen a load is a WAL rate, `load 1 of 3`)."""
+WORKLOAD_WORDS = "Workload"
+"""The footer's words for ], the workload tab to the right (number keys switch screens), as lazygit's tabs;
+[, the one to its left, is listed in F1 only: `[ ] Workload` read as an unticked checkbox beside the form's
+`▐X▌` (newuser22 #7), and `Next workload` was cut to `Next` in a footer of short labels. `Workload`, not
+`Load` (newuser18 #7: on this screen a load is a WAL rate)."""
 NO_LIVE_HOST = "A capture (--sysroot): no benchmarks here, they need the live host"
 """The status line on a capture; the whole story is in the column (view.capture_text)."""
 
@@ -111,10 +113,10 @@ class BenchScreen(SnapshotScreen):
     BINDINGS = [
         Binding("s", "start", "Start", tooltip="Start the benchmark with the settings above."),
         Binding("escape", "cancel", "Cancel", tooltip="Stop the run; its scratch directory is removed."),
-        Binding("left_square_bracket", "workload(-1)", "Previous workload", key_display="[", group=WORKLOADS,
-                tooltip="The workload tab to the left: wal, compaction, randwrite, interference."),
-        Binding("right_square_bracket", "workload(1)", "Next workload", key_display="]", group=WORKLOADS,
+        Binding("right_square_bracket", "workload(1)", WORKLOAD_WORDS, key_display="]",
                 tooltip="The workload tab to the right: wal, compaction, randwrite, interference."),
+        Binding("left_square_bracket", "workload(-1)", "Previous workload", key_display="[", show=False,
+                tooltip="The workload tab to the left: wal, compaction, randwrite, interference."),
         Binding("d", "focus_directory", "Directory",
                 tooltip="Move to the directory field (nothing is typed; a path already there stays)."),
         Binding("slash", "filter", "Filter", key_display="/",
@@ -476,15 +478,17 @@ class BenchScreen(SnapshotScreen):
         """Start the engine child for `params` in `directory` (nothing happens while a run is going)."""
         if self.busy or not self.root.live:
             return
-        if isinstance(self.focused, (Input, Button)):
-            # so s, f, t, a, l and Esc reach the screen instead of the form; before Start is disabled below,
-            # which would hand its focus to the directory field (after a size fitted to the free space,
-            # Start had focus: the run ended with `esc Leave field` in the footer)
+        if self.focused is not None:
+            # so s, f, t, a, l and Esc reach the screen instead of the form, and the footer offers the run's
+            # and the result's keys; before Start is disabled below, which would hand its focus to the
+            # directory field (after a size fitted to the free space, Start had focus: the run ended with
+            # `esc Leave field` in the footer; newuser22 #6: so did one started from the filesystem menu)
             self.set_focus(None)
         self.busy, self.saved_note = True, None
         self.parked_run.ran(None)
         self.query_one("#bench-after").display = False
         self._layer_times_first(False)
+        self._threshold_by_verdict(False)
         self._show_live_panes(True)
         self.query_one("#bench-progress-text").remove_class("-note")  # back to its fixed two lines
         self.query_one(BenchForm).show_params(params)
@@ -617,6 +621,7 @@ class BenchScreen(SnapshotScreen):
         self._judged = None
         self.query_one("#bench-after").display = self.query_one("#bench-verdict").display = True
         self._layer_times_first(True)
+        self._threshold_by_verdict(True)
         self._label_longer()
         self.live.show_whole_run(message.result)
         self.query_one("#bench-run-fio").display = fio_available() is not None
@@ -634,6 +639,14 @@ class BenchScreen(SnapshotScreen):
         title, table = self.query_one("#bench-layers-title"), self.query_one(LayerTimeTable)
         right.move_child(title, after=self.query_one("#bench-fio" if first else "#bench-stats"))
         right.move_child(table, after=title)
+
+    def _threshold_by_verdict(self, by_verdict: bool) -> None:
+        """After a run the threshold row follows the verdict it judges, where the verdict pinned at the top
+        of the column keeps it in view (newuser22 #2: at 120x40, at the column's end, only its top border
+        showed over the status line); before a run and while one goes it follows what Start runs."""
+        right, row = self.query_one("#bench-right"), self.query_one(ThresholdRow)
+        right.move_child(row, after=self.query_one("#bench-verdict" if by_verdict else "#bench-previous"))
+        row.set_class(by_verdict, "-by-verdict")
 
     def _show_verdict_first(self, tries: int = VERDICT_SCROLL_TRIES) -> None:
         """Scroll the one column so the verdict is at its top; again a moment later while the advice and
@@ -1050,6 +1063,7 @@ class BenchScreen(SnapshotScreen):
                 return
             self._pin_verdict = False
             self.parked_run.park(form.folded)
+            self._threshold_by_verdict(False)  # under what Start runs, as before any run
             form.fold(None)  # the form that Start runs, whole
             self._earlier = None  # read again: the run just saved is among them
             self._show_judging()
@@ -1059,6 +1073,7 @@ class BenchScreen(SnapshotScreen):
         elif self.parked_run.parked:
             if self.parked_run.unpark() and self._can_fold():
                 self._fold_form()
+            self._threshold_by_verdict(self.result is not None)
             self.rejudge()  # its verdict on the status line again, its judged load on the chart
             if self.has_class("-narrow") and self.result is not None:  # the verdict heads the column again
                 self._pin_verdict = True
