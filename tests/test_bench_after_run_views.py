@@ -64,7 +64,7 @@ def test_a_busy_host_is_said_once_and_short_under_the_verdict() -> None:
     assert plain.startswith("INCONCLUSIVE"), plain
     assert plain.count("83% of the CPUs") == 1 and plain.count("python -m pytest") == 1, plain
     assert "settle    a run about" in plain and "so would a quieter moment" in plain, plain
-    assert "host      BUSY: other processes used 83% of the CPUs, did 350 MiB/s of I/O (python -m pytest, " \
+    assert "host load BUSY: other processes used 83% of the CPUs, did 350 MiB/s of I/O (python -m pytest, " \
            "dd)\n" in plain, plain
     settled, _ = view.verdict_text(PARAMS, TARGET, result, 10.0, "custom threshold", {}, caveats)
     assert "BUSY: other processes used 83% of the CPUs, did 350 MiB/s of I/O (python -m pytest, dd): run " \

@@ -47,8 +47,8 @@ def test_pass_prints_verdict_with_provenance(tmpfs_dir: str) -> None:
                                "this figure is not what a durable write costs")
     durable = [line for line in lines if line.startswith("durable   NOT DURABLE: tmpfs keeps")]
     assert len(durable) == 1 and durable[0].endswith(": this figure is not what a durable write costs")
-    host = next(line for line in lines if line.startswith("host      "))
-    assert host.split()[1] in ("BUSY", "quiet")  # the host's contention beside the verdict, busy or not
+    host = next(line for line in lines if line.startswith("host load "))
+    assert host.split()[2] in ("BUSY", "quiet")  # the host's contention beside the verdict, busy or not
     assert "fio --rw=write --ioengine=sync --fdatasync=1" in result.out
     assert "bench wal: 1,000 writes/s, steady…" in result.err  # each load says what it runs
     assert "bench wal: closed loop (capacity)…" in result.err and os.listdir(tmpfs_dir) == []

@@ -30,7 +30,7 @@ async def test_contention_during_and_after_a_run(tmpfs_dir: str) -> None:
         await pilot.pause()
         verdict = text_of(app, "#bench-verdict")
         assert "[not durable]" in verdict.splitlines()[0]
-        host = next(line for line in verdict.splitlines() if line.startswith("host      "))
-        assert host.split()[1].rstrip(":") in ("BUSY", "quiet")  # after the run: the whole run's contention
+        host = next(line for line in verdict.splitlines() if line.startswith("host load "))
+        assert host.split()[2].rstrip(":") in ("BUSY", "quiet")  # after the run: the whole run's contention
         assert "BENCH-NOT-DURABLE" in text_of(app, "#bench-advice")
         assert os.listdir(tmpfs_dir) == []

@@ -89,7 +89,7 @@ def test_a_pass_without_barriers_says_so_everywhere(flush_loops: LoopStack) -> N
     assert lines[0].startswith("PASS  p99 fdatasync from due at 2,000/s steady ")
     assert "[not durable]" in lines[0]
     assert NOT_DURABLE_LINE in lines and any(line.startswith("WARN  BENCH-NOT-DURABLE  ") for line in lines)
-    assert any(line.startswith("host      ") for line in lines)  # the contention, beside the verdict
+    assert any(line.startswith("host load ") for line in lines)  # the contention, beside the verdict
     document = json.loads(run_cli("bench", "wal", "--dir", directory, *QUICK, "--json").out)
     assert document["target"]["not_durable"] == ["mounted nobarrier: the filesystem sends no cache flushes"]
     caveats = document["caveats"]

@@ -45,7 +45,7 @@ def test_old_runs_open_everywhere_and_name_their_model(private_state_dir: Path) 
     verdict = next(i for i, line in enumerate(shown) if line.startswith("verdict   FAIL"))
     under = shown[verdict + 1:verdict + 4]  # right under the verdict (with the note that it has no interval)
     assert MODEL_LINE in under
-    assert any(line.startswith("host      BUSY during the run: other processes used 53% of the CPUs")
+    assert any(line.startswith("host load BUSY during the run: other processes used 53% of the CPUs")
                for line in under)
     report = private_state_dir / "report.md"
     assert run_cli("report", "-o", str(report)).code == 0

@@ -9,6 +9,7 @@ import pytest
 from conftest import fixture_root
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.widgets import LayerTable, StackTree
+from diskdoctor.widgets.layer_table import LABEL_WIDTH
 from diskdoctor.widgets.stack_tree import EDGE, GUIDE_WIDTH, ColumnWidths
 from rich.cells import cell_len
 from rich.console import Console
@@ -178,7 +179,8 @@ async def test_details_wrap_paths_at_a_slash_with_the_sources_on() -> None:
                     joined = f"{before.split()[-1]} {after.split()[0]}"
                     assert joined in cell.plain.replace("\n", " "), (before, after)  # broken at a space
         assert paths  # the fixture's sysfs paths are long enough to wrap
-        assert table.columns["attribute"].width < 22  # type: ignore[index]  # as wide as its labels
+        # one label width per pane width, whatever the row's labels (newuser22 #11)
+        assert table.columns["attribute"].width == LABEL_WIDTH  # type: ignore[index]
 
 
 SIZES = [(80, 24), (120, 40), (200, 60)]

@@ -208,10 +208,12 @@ class LayerTable(DataTable):
         return f"from {row.source}" if self.show_sources else row.note
 
     def _widths(self) -> tuple[int, int]:
-        """The attribute column as wide as its widest label (up to LABEL_WIDTH), the value column the rest."""
-        labels = [group.title for group in self._groups]
-        labels += [row.label for group in self._groups for row in group.rows]
-        label_width = min(LABEL_WIDTH, max([MIN_LABEL_WIDTH, *map(cell_len, labels)]))
+        """The attribute column LABEL_WIDTH wide (narrower only where the pane leaves the values less than
+        MIN_VALUE_WIDTH), the value column the rest: one width per pane width, whatever the row's labels,
+        so the values stay in one column as the cursor moves (newuser22 #11: 21 cells for vda, 23 for a
+        loop device)."""
+        spare = self.size.width - MIN_VALUE_WIDTH - CELL_PADDING - 2
+        label_width = max(MIN_LABEL_WIDTH, min(LABEL_WIDTH, spare))
         return label_width, max(MIN_VALUE_WIDTH, self.size.width - label_width - CELL_PADDING - 2)
 
     def _lines(self, label_width: int, value_width: int) -> list[_Line]:

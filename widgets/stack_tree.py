@@ -385,6 +385,8 @@ class StackTree(Tree[StackRow]):
         self.widths = ColumnWidths()
         """Widest content of every row loaded so far."""
         self._fitted: ColumnWidths | None = None
+        self._revealing: TreeNode[StackRow] | None = None
+        """The row `reveal` puts the cursor on after the next refresh (None: none is waiting)."""
         self._names: frozenset[str] = frozenset()
         """Every name loaded, so a name cut short keeps what tells it from the others."""
         self._mounts: frozenset[str] = frozenset()
@@ -395,6 +397,7 @@ class StackTree(Tree[StackRow]):
         """Replace the tree with the rows `load_children(None)` returns, expanding a few levels."""
         self._load_children = load_children
         self._loaded.clear()
+        self._revealing = None  # a reveal waiting for the old rows puts nothing
         self.widths = ColumnWidths()
         self._names = self._mounts = frozenset()
         self.clear()
@@ -606,7 +609,7 @@ class StackTree(Tree[StackRow]):
 
     def cursor_key(self) -> str | None:
         """The key of the highlighted row, to restore it after the rows are rebuilt."""
-        node = self.cursor_node
+        node = self._revealing if self._revealing is not None else self.cursor_node
         return node.data.key if node is not None and node.data is not None else None
 
     def shows(self, path_keys: list[str]) -> bool:
@@ -636,11 +639,16 @@ class StackTree(Tree[StackRow]):
             node, found = child, True
         if found:
             # The rows' line numbers exist only after the next refresh, and a cursor that stays on the
-            # same line announces nothing: move after the refresh and announce the row either way.
+            # same line announces nothing: move after the refresh and announce the row either way. Until
+            # then `cursor_key` says this row: the screen left or rebuilt in between keeps it.
+            self._revealing = node
             self.call_after_refresh(self._select, node)
         return found
 
     def _select(self, node: TreeNode[StackRow]) -> None:
+        if self._revealing is not node:
+            return  # a later reveal, or the rows rebuilt since: that one puts the cursor
+        self._revealing = None
         self.move_cursor(node)
         if node.data is not None:
             self.post_message(self.LayerSelected(node.data))

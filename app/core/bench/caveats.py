@@ -16,6 +16,9 @@ CLOSED_LOOP_NOTE = ("closed-loop model (saved before diskdoctor's open-loop WAL 
                     "comparable with open-loop figures and are milder than what etcd waits")
 NOT_DURABLE_CONSEQUENCE = "this figure is not what a durable write costs"
 LABEL = "{:<9} "
+HOST_LOAD = "host load"
+"""The label of the host's load during a run: not `host`, which a saved run's details give the machine
+(`host      vm · Debian …`) two rows above (newuser22 #10)."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,7 @@ class Caveats:
     def contention_text(self) -> str:
         """"BUSY during the run: other processes used 85% of the CPUs: the figures include their
         interference ...", "quiet during the run (other processes 2% CPU, 0.1 MiB/s I/O; steal 0%)", or
-        "load during the run not recorded" (the host's, under a `host` label)."""
+        "load during the run not recorded" (under the `host load` label)."""
         load = self.host
         if load is None:
             return "load during the run not recorded"
@@ -95,12 +98,13 @@ class Caveats:
         if text := self.model_text():
             lines.append(LABEL.format("model") + text)
         if self.records_host:
-            lines.append(LABEL.format("host") + self.contention_text())
+            text = "not recorded" if self.host is None else self.contention_text()  # "host load not recorded"
+            lines.append(LABEL.format(HOST_LOAD) + text)
         return lines
 
     def rows(self) -> list[tuple[str, str]]:
         """(label, text) rows for a report's table."""
-        return [("contention" if line[:9].strip() == "host" else line[:9].strip(), line[10:])
+        return [("contention" if line[:9].strip() == HOST_LOAD else line[:9].strip(), line[10:])
                 for line in self.lines()]
 
     def to_json(self) -> dict[str, object]:

@@ -8,7 +8,7 @@ from diskdoctor.app.base.columns import aligned_column
 from diskdoctor.app.base.filesystem_words import filesystem_on
 from diskdoctor.app.base.units import format_latency, format_threshold
 from diskdoctor.app.core.bench import wal as wal_report
-from diskdoctor.app.core.bench.caveats import Caveats, not_durable_of
+from diskdoctor.app.core.bench.caveats import HOST_LOAD, Caveats, not_durable_of
 from diskdoctor.app.core.bench.kinds import kind_of
 from diskdoctor.app.core.bench.outcome import Sections, verdict_style, verdict_word
 from diskdoctor.app.core.bench.profile_name import profile_title
@@ -334,12 +334,12 @@ QUIETER = "; or run it at a quieter moment"
 
 
 def busy_line(reason: str, settled: bool) -> str:
-    """The busy host said once and short under a verdict: "host      BUSY: other processes used 83% of the
+    """The busy host said once and short under a verdict: "host load BUSY: other processes used 83% of the
     CPUs, did 363 MiB/s of I/O (bash, dd)" (newuser14 #5: the settle and host lines said it twice, in 8 of
     17 rows at 80x24, and pushed the per-load table below the fold)."""
     short = visible(reason).replace("; other processes ", ", ")
     advice = "" if settled else ": run again at a quieter moment to judge the disk alone"
-    return f"{'host':<9} BUSY: {short}{advice}"
+    return f"{HOST_LOAD:<9} BUSY: {short}{advice}"
 
 
 LEVEL_WORDS = {PASS: ("under", "green"), INCONCLUSIVE: ("inconclusive", "yellow"), FAIL: ("over", "red")}
