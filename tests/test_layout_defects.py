@@ -171,19 +171,30 @@ async def test_at_80_columns_each_screen_title_is_whole(key: str) -> None:
         assert f"6 Monitor  {pilot.app.screen.sub_title}" in screen_lines(pilot.app)[0]  # the tabs, then it
 
 
-async def test_at_80_columns_the_report_dialog_shows_its_whole_path(private_state_dir) -> None:  # type: ignore[no-untyped-def]
+async def test_at_80_columns_the_report_dialog_shows_its_whole_path(
+        private_state_dir, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """A folder of a usual length is whole at 80 (the state dir is short here: pytest's own tmp folders
+    grow with the run's number, and a folder too long for the dialog is cut at a `/` by design)."""
+    import shutil
+    import tempfile
+
     from diskdoctor.app.tui.report_dialog import ReportDialog
     from textual.widgets import Input
 
-    app = DiskDoctorApp(fixture_root(LAB))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("w")
-        await pilot.pause()
-        assert isinstance(app.screen, ReportDialog)
-        folder, name = os.path.split(app.screen.query_one("#report-path", Input).value)
-        text = "\n".join(screen_lines(app))
-        assert f"folder {folder}" in text and f"file   {name}" in text
+    state = tempfile.mkdtemp(prefix="dd-")
+    monkeypatch.setenv("XDG_STATE_HOME", state)
+    try:
+        app = DiskDoctorApp(fixture_root(LAB))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("w")
+            await pilot.pause()
+            assert isinstance(app.screen, ReportDialog)
+            folder, name = os.path.split(app.screen.query_one("#report-path", Input).value)
+            text = "\n".join(screen_lines(app))
+            assert f"folder {folder}" in text and f"file   {name}" in text
+    finally:
+        shutil.rmtree(state, ignore_errors=True)
 
 
 @pytest.fixture

@@ -200,6 +200,7 @@ async def test_a_changed_counter_is_shown_and_only_its_cells_are_repainted(tmp_p
         await app.workers.wait_for_complete()
         await pilot.press("6")
         await app.workers.wait_for_complete()
+        await pilot.press("g")  # the first rows (Monitor opens on Stack's row)
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, MonitorScreen) and screen.sample is not None

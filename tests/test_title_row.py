@@ -130,7 +130,10 @@ def test_a_description_too_long_for_any_form_is_cut_at_its_end() -> None:
     assert row.fitted(40).plain == " 2 TRIM  Does discard reach the flash…"  # after a whole word
     tabs = " 1 Stack  2 TRIM  3 Benchmark  4 Advice  5 Runs  6 Monitor "
     assert row.fitted(80).plain == " 2 TRIM  Does discard reach the flash, and when is it trimmed?"
-    assert row.fitted(120).plain == f"{tabs} Does discard reach the flash, and when is it…"  # after a word
+    assert row.fitted(120).plain == f"{tabs} Does discard reach the flash, and when is it trimmed?"
+    words = "Does discard reach the flash through every layer, and when is it trimmed?"
+    longer = TitleRow("diskdoctor", SCREENS, "TRIM", words)
+    assert longer.fitted(120).plain == f"{tabs} Does discard reach the flash through every layer, and when…"
     assert row.fitted(6).plain == " 2 TR…"
 
 
