@@ -307,10 +307,10 @@ class TrimScreen(SnapshotScreen):
         self.selected: str | None = None
         self.filter_text = ""
         self._placed: str | None = None
+        """The row this screen put the cursor on itself (not the user's choice)."""
         self._no_device: bool = False
         """The selection made elsewhere has no block device (a tmpfs): the heading says so while the cursor
         is on the row this screen put it on."""
-        """The row this screen put the cursor on itself (not the user's choice)."""
 
     @property
     def peak(self) -> PeakWindow | None:
