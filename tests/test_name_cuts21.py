@@ -31,8 +31,8 @@ def test_a_merged_subjects_cell_never_cuts_inside_a_name() -> None:
         assert len(cell) <= width, (width, cell)
         cuts = [match.start() for match in re.finditer("…", cell)]  # each for whole folders or subjects
         assert all(re.match(r"…(/|$| \+)", cell[index:]) for index in cuts), (width, cell)
-    assert subject_lines((WAL, KUBELET), 16, 1)[0] == ("2 subjects: …",)
-    assert subject_lines((WAL, KUBELET), 8, 1)[0] == ("… +2",)
+    assert subject_lines((WAL, KUBELET), 16, 1)[0] == ("2: … +2",)  # adv14: one form, the count alone
+    assert subject_lines((WAL, KUBELET), 6, 1)[0] == ("… +2",)
 
 
 @pytest.mark.parametrize("mountpoint, source", [(KUBELET, LUKS), (WAL, WAL_LV)])

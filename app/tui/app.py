@@ -40,7 +40,7 @@ ADVICE_MODE = "advice"
 RUNS_MODE = "runs"
 MONITOR_MODE = "monitor"
 SCREENS = Binding.Group("screens", compact=True)
-FOOTER_ONE_LINE_FROM = 192
+FOOTER_ONE_LINE_FROM = 189
 """The fewest columns every top-level screen's keys fit one footer line in (the most any needs; checked by
 tests/test_chrome_steady.py): under it each takes two, so switching keeps the content's height."""
 GUIDES_KEY = "ctrl+g"
