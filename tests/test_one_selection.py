@@ -132,6 +132,25 @@ async def test_runs_default_row_chooses_nothing_and_a_row_moved_to_narrows_advic
         assert any(row.finding.id == "ETCD-FSYNC-P99" for row in screen.rows)  # the slow run's verdict
 
 
+async def test_a_run_picked_where_the_filter_put_the_cursor_is_chosen(
+        runs_on_two_filesystems: list[str]) -> None:
+    """newuser23: `/` filtered the list to the older run (the cursor put on it by the filter) and Space picked
+    it, but leaving chose nothing: a pick is a choice, like a move."""
+    app = DiskDoctorApp(fixture_root("etcd-raid0-lvm-luks"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("5")
+        await settled(app, pilot)
+        await pilot.press("slash", *"0001", "enter")
+        await settled(app, pilot)
+        await pilot.press("space")
+        await settled(app, pilot)
+        await pilot.press("2")
+        await settled(app, pilot)
+        selection = chosen(app)
+        assert selection is not None and (selection.mountpoint, selection.by) == ("/var/lib/etcd", "runs")
+
+
 async def test_a_run_just_started_is_what_advice_narrows_to(fixture_mounts: None) -> None:
     """newuser4's path: a benchmark on a filesystem, then Monitor, Benchmark and Runs only looked at:
     Advice arrives narrowed to the benchmarked filesystem, not to Monitor's first row."""

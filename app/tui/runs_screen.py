@@ -652,10 +652,13 @@ class RunsScreen(Screen[None]):
         return self.runs[table.cursor_row]
 
     def action_pick(self) -> None:
-        """Pick or unpick the highlighted run; a third pick drops the oldest pick."""
+        """Pick or unpick the highlighted run; a third pick drops the oldest pick. A pick is a choice: the
+        run the cursor is on is no longer only where the screen put it (newuser23: filtered to one run and
+        picked with Space, leaving chose nothing)."""
         run = self._highlighted()
         if run is None:
             return
+        self._placed = None
         if run.id in self.picked:
             self.picked.remove(run.id)
         else:
