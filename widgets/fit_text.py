@@ -81,6 +81,16 @@ def path_ellipsis(path: str, width: int) -> str:
 
 
 @lru_cache(maxsize=8192)  # drawn again on every repaint of a row; a column's paths rarely change
+def last_component(path: str) -> str:
+    """A path's last component ("recovery" of "/srv/…/recovery/"): what names the place."""
+    return path.rstrip("/").rsplit("/", 1)[-1]
+
+
+def keeps_last_component(path: str, cut: str) -> bool:
+    """Whether `cut` shows `path`'s last component whole (a cut inside a name is the last resort)."""
+    return cut.endswith(last_component(path))
+
+
 def fit_path(path: str, width: int, others: frozenset[str] = frozenset()) -> str:
     """The one rule for a path in `width` cells: whole when it fits; else cut at its "/" boundaries, the first
     folders and the last component whole, the middle ones dropped as "…" ("/srv/postgresql/16/…/pg_wal",

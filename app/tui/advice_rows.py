@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from diskdoctor.widgets.fit_text import ELLIPSIS, LEAST_LAST_CELLS, fit_end, fit_path
+from diskdoctor.widgets.fit_text import ELLIPSIS, LEAST_LAST_CELLS, fit_end, fit_path, keeps_last_component
 from diskdoctor.widgets.wrap_text import break_offsets
 from rich.cells import cell_len
 
@@ -135,19 +135,14 @@ def _dropped(subjects: tuple[str, ...], width: int, lines: int,
     head, tail = f"{count}: ", f", {ELLIPSIS} +{count - 1}"
     room = width - cell_len(head) - cell_len(tail)
     cut = fit_path(subjects[0], room, others) if room >= LEAST_SUBJECT_CUT else ""
-    if cut and _last_whole(subjects[0], cut):  # the first subject cut at a "/" like every path, the rest
-        return (f"{head}{cut}{tail}",), 0     # counted
+    if cut and keeps_last_component(subjects[0], cut):  # the first cut at a "/" like every path, the rest
+        return (f"{head}{cut}{tail}",), 0                # counted
     room = width - cell_len(head)
     cut = fit_path(subjects[0], room, others) if room >= LEAST_LAST_CELLS + 2 else ""
-    if cut and _last_whole(subjects[0], cut):  # the count kept, the first cut at a "/" (newuser18 #4)
+    if cut and keeps_last_component(subjects[0], cut):  # the count kept, the first cut at a "/" (newuser18)
         return (f"{head}{cut}",), 0
     counted = f"{count}: {ELLIPSIS} +{count}"  # no name cut inside (newuser21 #9: `2: …/pg_wa…very, … +1`)
     return (counted if cell_len(counted) <= width else fit_end(f"{ELLIPSIS} +{count}", width),), 0
-
-
-def _last_whole(subject: str, cut: str) -> bool:
-    """Whether `cut` shows `subject`'s last component whole (a cut inside a name is a last resort)."""
-    return cut.endswith(subject.rstrip("/").rsplit("/", 1)[-1])
 
 
 def subject_cut(text: str, width: int, singles: frozenset[str]) -> str:

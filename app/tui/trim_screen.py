@@ -12,7 +12,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard, StatusLine
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import fit_parts, fit_path
+from diskdoctor.widgets.fit_text import fit_parts, fit_path, keeps_last_component, last_component
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.wrap_text import WrappedText
@@ -110,7 +110,7 @@ def headings_and_room(rows: list[tuple[str, ...]], width: int,
     rooms = [(labels, room(labels)) for labels in HEADING_CHOICES]
     roomy = [(labels, cells) for labels, cells in rooms if cells >= MIN_MOUNTPOINT_CELLS] or rooms[-1:]
     for keeps in (lambda path, cells: cell_len(path) <= cells,
-                  lambda path, cells: _last_whole(path, fit_path(path, cells, mountpoints))):
+                  lambda path, cells: keeps_last_component(path, fit_path(path, cells, mountpoints))):
         for labels, cells in roomy:
             if all(keeps(path, cells) for path in mountpoints):
                 return labels, cells
@@ -155,7 +155,7 @@ def details_heading(mountpoint: str, fstype: str, source: str, width: int) -> st
         return whole
     room = max(width - len(prefix) - len(middle) - 1, 16)  # for the two paths
     for mountpoint_cut, source_cut in _heading_cuts(mountpoint, source, room):
-        if _last_whole(mountpoint, mountpoint_cut) and _last_whole(source, source_cut):
+        if keeps_last_component(mountpoint, mountpoint_cut) and keeps_last_component(source, source_cut):
             return f"{prefix}{mountpoint_cut}{middle}{source_cut})"
     return (f"{prefix}{fit_path(mountpoint, width - len(prefix))}\n"
             f"{middle.lstrip()}{fit_path(source, width - len(middle))})")
@@ -170,19 +170,10 @@ def _heading_cuts(mountpoint: str, source: str, room: int) -> Iterator[tuple[str
     source_cut = fit_path(source, room - len(mountpoint_cut))  # what whole folders left over
     yield fit_path(mountpoint, room - len(source_cut)), source_cut
     for first, second, swap in ((source, mountpoint, True), (mountpoint, source, False)):
-        first_cut = fit_path(first, min(len(first), len(_last(first)) + 2))
+        first_cut = fit_path(first, min(len(first), len(last_component(first)) + 2))
         second_cut = fit_path(second, room - len(first_cut))
         first_cut = fit_path(first, room - len(second_cut))  # what whole folders left over
         yield (second_cut, first_cut) if swap else (first_cut, second_cut)
-
-
-def _last(path: str) -> str:
-    return path.rstrip("/").rsplit("/", 1)[-1]
-
-
-def _last_whole(path: str, cut: str) -> bool:
-    """Whether `cut` shows `path`'s last component whole (a cut inside a name is a last resort)."""
-    return cut.endswith(_last(path))
 
 
 def clock_note(facts: TrimFacts) -> tuple[str, ...]:
