@@ -318,7 +318,10 @@ def test_etcd_wal_runs_open_loop_with_its_segments_and_commits(tmpfs_dir: str, t
     intervals, result = run_to_end(wal_config(tmpfs_dir, etcd, interval_s=0.1, latency_log=str(log)))
     assert isinstance(result, WalResult), result
     open_level, capacity = result.levels
-    assert open_level.rate == 200.0 and open_level.writes == 80 and open_level.batches == 80
+    assert open_level.rate == 200.0 and open_level.writes == 80
+    # one fdatasync per write while it keeps up; a sync stalled by a busy host lets the next write join
+    # the following batch, as etcd's group commit does (CI run 11 saw 79 batches for 80 writes)
+    assert open_level.writes - 8 <= open_level.batches <= open_level.writes
     assert open_level.commit.count >= 2 and open_level.commit.count % 2 == 0  # two fdatasyncs per commit
     assert capacity.rate is None and capacity.writes == MIB // 2000  # the capacity run: size / bs writes
     # 1 MiB segments hold ~500 framed puts: the capacity run cut segments, each cut syncing twice more
