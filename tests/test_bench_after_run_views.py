@@ -9,11 +9,12 @@ import re
 from dataclasses import replace
 
 import pytest
-from diskdoctor.app.core.bench.caveats import Caveats
+from diskdoctor.app.core.bench.caveats import HOST_LOAD, Caveats
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.app.tui.bench import live, view
 from diskdoctor.probes.host_load import HostLoad, ProcessIO
 from diskdoctor.probes.root import live_root
+from diskdoctor.widgets.figures_text import FiguresText, KeepFigures
 from support.bench_fixed_run import PARAMS, TARGET, fixed_result
 from support.wal_support import tmpfs_dir
 from test_bench_phases import run_wal
@@ -88,3 +89,33 @@ async def test_the_no_block_device_line_wraps_at_80_columns(tmpfs_dir: str) -> N
         await pilot.pause(0.2)
         shown = "\n".join(screen_lines(app)[title.region.y:title.region.bottom + 1])
         assert "per-layer" in shown and "times" in shown, shown
+
+
+QUIET = HostLoad(seconds=2.0, cpus=2, cpu_busy=0.1, iowait=0.0, steal=0.0, engine_cpu_s=0.5, other_cpu=0.09,
+                 other_read_bytes=0, other_write_bytes=int(6.2 * (1 << 20)), top_io=[])
+
+
+@pytest.mark.parametrize("width", range(40, 121))
+def test_a_quiet_host_line_wraps_with_no_lone_fragment(width: int) -> None:
+    """newuser23 #13c: at 80x24 the result read `host load quiet during the run (other processes 9% CPU,
+    3.1 MiB/s I/O; steal` / `0%)`; each figure now stays with what it measures, and the wrapped rest hangs
+    under the value column as on Runs."""
+    caveats = Caveats(QUIET, (), "open loop")
+    text, _ = view.verdict_text(PARAMS, TARGET, replace(fixed_result(), host=QUIET), 10.0, "custom threshold",
+                                {}, caveats)
+    lines = [line.plain for line in KeepFigures(text, labels=(HOST_LOAD,)).lines(width)]
+    start = next(n for n, line in enumerate(lines) if line.startswith("host load quiet"))
+    block = lines[start:next(n for n in range(start + 1, len(lines)) if lines[n][:1].strip())]
+    assert all(re.search(r"[A-Za-z]", line) for line in block), block  # no `0%)` alone
+    assert all(line.startswith(" " * 10) and line[10] != " " for line in block[1:]), block
+    joined = " ".join(line.strip() for line in block).replace("\u00a0", " ")
+    assert "steal 0%)" in joined and "9% CPU" in joined and "3.1 MiB/s I/O" in joined, block
+
+
+async def test_the_result_pane_hangs_host_load_under_its_value() -> None:
+    """The Benchmark result pane wraps `host load …` as the test above does (labels=(HOST_LOAD,))."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("3")
+        await pilot.pause()
+        assert HOST_LOAD in app.screen.query_one("#bench-verdict", FiguresText).labels

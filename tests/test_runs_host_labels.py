@@ -54,3 +54,25 @@ async def test_runs_details_label_the_host_and_its_load_apart(private_state_dir:
         assert WAL in detail
         labels = _labels(detail.splitlines())
         assert labels.count("host") == 1 and labels.count("host load") == 1, detail
+
+
+async def test_runs_details_host_load_wraps_under_its_value(private_state_dir: Path) -> None:
+    """newuser23 #13b: at 120x40 the wrapped rest of `host load BUSY during the run: …` started at column 3
+    (`  again at a quieter moment…`), not under the value column as every other labelled line's."""
+    _saved(private_state_dir)
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("5")
+        await settled(app, pilot)
+        detail = app.screen.query_one("#runs-detail", Static)
+        for _ in range(app.screen.query_one("#runs-table").row_count):
+            if WAL in str(detail.render()):
+                break
+            await pilot.press("down")
+            await settled(app, pilot)
+        drawn = [line.plain for line in detail.render()._renderable.lines(detail.content_region.width)]
+        start = next(n for n, line in enumerate(drawn) if line.startswith("host load BUSY"))
+        value = len("host load ")
+        wrapped = drawn[start + 1]
+        assert wrapped[:value].strip() == "" and wrapped[value] != " ", drawn[start:start + 3]

@@ -19,6 +19,8 @@ FIGURE = re.compile(rf"(?<![\w.])[<>≤≥~]?\d[\d,.]*(?:[eE][-+]?\d+)?( +)(?=(?
 """A number followed by spaces and a unit (more than one in an aligned column): no place to wrap."""
 TAG = re.compile(r"\[[^\[\]\n]{1,40}\]")
 """A bracketed tag ("[host busy]", "[closed-loop model]"): one word, never broken across lines."""
+NBSP = "\u00a0"
+"""A non-breaking space: drawn as a space, never a place to wrap ("steal\u00a00%": no lone `0%)` line)."""
 GLUE = "\u2800"
 """Stands in for a glued space while the breaks are found: one cell wide and not whitespace."""
 WORD = re.compile(r"\s*\S+\s*")
@@ -38,9 +40,10 @@ MIN_ROOM = 20
 
 
 def glued_spaces(plain: str, keep: tuple[str, ...] = ()) -> list[int]:
-    """Offsets of the spaces between a number and its unit, inside a bracketed tag, and inside the phrases
-    in `keep`."""
+    """Offsets of the spaces between a number and its unit, inside a bracketed tag, the non-breaking spaces,
+    and the spaces inside the phrases in `keep`."""
     spaces = [offset for match in FIGURE.finditer(plain) for offset in range(*match.span(1))]
+    spaces += [offset for offset, char in enumerate(plain) if char == NBSP]
     spaces += [match.start() + index for match in TAG.finditer(plain)
                for index, char in enumerate(match.group()) if char == " "]
     for phrase in keep:
@@ -54,13 +57,17 @@ def path_pieces(word: str) -> list[str]:
     return [piece for piece in re.findall(r"/*[^/]*/+|/*[^/]+", word) if piece]
 
 
-def hang_of(plain: str, width: int, paragraph: int = 0, fields: bool = True) -> int:
-    """Where the wrapped lines of `plain` start: under its label column ("note      …"), else after a short
-    "Field: " label (unless not `fields`: text whose lines all hang alike), else two past its indent
-    (`paragraph` for an unindented paragraph), never so far in that the text has no room."""
+def hang_of(plain: str, width: int, paragraph: int = 0, fields: bool = True,
+            labels: tuple[str, ...] = ()) -> int:
+    """Where the wrapped lines of `plain` start: under its label column ("note      …", or one of `labels`
+    and a single space: "host load BUSY …", a label as wide as the column), else after a short "Field: "
+    label (unless not `fields`: text whose lines all hang alike), else two past its indent (`paragraph` for
+    an unindented paragraph), never so far in that the text has no room."""
     indent = len(plain) - len(plain.lstrip(" "))
     column, field = LABEL.match(plain), FIELD.match(plain)
     candidates = [column.end()] if column else []
+    candidates += [len(label) + 1 for label in labels if plain.startswith(label + " ") and
+                   plain[len(label) + 1:len(label) + 2].strip()]
     if fields and field and field.end() - indent <= FIELD_WIDTH:
         candidates.append(field.end())
     if indent or paragraph:
@@ -120,9 +127,10 @@ def break_offsets(plain: str, width: int, hang: int = 0, keep: tuple[str, ...] =
 
 
 def wrap_lines(text: Text, width: int, hang: int | None = None, keep: tuple[str, ...] = (),
-               paragraph: int = 0, fields: bool = True) -> list[Text]:
+               paragraph: int = 0, fields: bool = True, labels: tuple[str, ...] = ()) -> list[Text]:
     """`text` wrapped to `width` cells, line by line, each wrapped line hanging (see hang_of; an unindented
-    paragraph's by `paragraph`), never inside a phrase of `keep`."""
+    paragraph's by `paragraph`, a line opening with one of `labels` under its value), never inside a phrase
+    of `keep`."""
     lines: list[Text] = []
     for line in text.split("\n", allow_blank=True):
         plain = line.plain
@@ -130,7 +138,7 @@ def wrap_lines(text: Text, width: int, hang: int | None = None, keep: tuple[str,
             line.rstrip()
             lines.append(line)
             continue
-        indent = hang_of(plain, width, paragraph, fields) if hang is None else hang
+        indent = hang_of(plain, width, paragraph, fields, labels) if hang is None else hang
         pieces = line.divide(break_offsets(plain, width, indent, keep))
         for number, piece in enumerate(pieces):
             piece.rstrip()
@@ -145,15 +153,17 @@ class WordWrap:
     """A Rich renderable: `text` wrapped by wrap_lines at the width it is drawn in."""
 
     def __init__(self, text: Text, hang: int | None = None, keep: tuple[str, ...] = (),
-                 paragraph: int = 0, fields: bool = True) -> None:
+                 paragraph: int = 0, fields: bool = True, labels: tuple[str, ...] = ()) -> None:
         self.text, self.hang, self.keep, self.paragraph, self.fields = text, hang, keep, paragraph, fields
+        self.labels = labels
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield Text("\n").join(self.lines(options.max_width))
 
     def lines(self, width: int) -> list[Text]:
         """The lines drawn at `width` cells."""
-        return wrap_lines(self.text.copy(), max(width, 1), self.hang, self.keep, self.paragraph, self.fields)
+        return wrap_lines(self.text.copy(), max(width, 1), self.hang, self.keep, self.paragraph, self.fields,
+                          self.labels)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement.get(console, options, self.text)
@@ -171,7 +181,7 @@ class WrappedText(Static):
     """A Static whose text wraps between words, a path after a "/", with hanging lines (wrap_lines)."""
 
     def __init__(self, content: object = "", *, keep: tuple[str, ...] = (), paragraph: int = 0,
-                 **kwargs: Any) -> None:
+                 labels: tuple[str, ...] = (), **kwargs: Any) -> None:
         self.keep = keep
         """Phrases never broken across lines (a marker such as "← blocks discard")."""
         self.paragraph = paragraph
@@ -179,6 +189,9 @@ class WrappedText(Static):
         self.fields = True
         """Whether a line starting "Field: " hangs under its value (False: every unindented line hangs by
         `paragraph`, as a list of caveats whose names differ in length)."""
+        self.labels = labels
+        """Labels as wide as the label column, so one space follows them ("host load"): their lines' wrapped
+        lines hang under the value, as a label with a gap of two does."""
         super().__init__(content, **kwargs)  # type: ignore[arg-type]
 
     def update(self, content: object = "", *, layout: bool = True) -> None:  # type: ignore[override]
@@ -186,5 +199,5 @@ class WrappedText(Static):
             content = Text.from_markup(content)  # as Static reads a string
         if isinstance(content, Text) and content.plain:
             content = WrappedVisual(self, WordWrap(content, keep=self.keep, paragraph=self.paragraph,
-                                                   fields=self.fields))
+                                                   fields=self.fields, labels=self.labels))
         super().update(content, layout=layout)  # type: ignore[arg-type]

@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header
 
 from ..base.formatting import counted
-from ..core.bench.caveats import different_models
+from ..core.bench.caveats import HOST_LOAD, different_models
 from ..core.runs.compare import NOT_COMPARABLE, compare_runs, different_kinds, short_id
 from ..core.runs.record import SavedRun
 from ..core.runs.render_guard import RunRenderError, rendering
@@ -299,7 +299,7 @@ class RunsScreen(Screen[None]):
         with Vertical(id="runs-body"):
             yield FittedTable(id="runs-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="runs-detail-pane"):
-                yield WrappedText("", id="runs-detail", paragraph=DETAIL_HANG)
+                yield WrappedText("", id="runs-detail", paragraph=DETAIL_HANG, labels=(HOST_LOAD,))
         yield FilterBar(id="runs-filter")
         yield StatusLine("Reading saved runs…", id="runs-status")
         yield FittedFooter()

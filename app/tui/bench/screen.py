@@ -12,7 +12,7 @@ from dataclasses import replace
 from diskdoctor.app.base.filesystem_words import filesystem_on
 from diskdoctor.app.base.formatting import binary_size
 from diskdoctor.app.base.units import AT_LEAST, compared, format_threshold
-from diskdoctor.app.core.bench.caveats import Caveats
+from diskdoctor.app.core.bench.caveats import HOST_LOAD, Caveats
 from diskdoctor.app.core.bench.kinds import kind_of
 from diskdoctor.app.core.bench.outcome import verdict_word
 from diskdoctor.app.core.bench.profile_name import run_title
@@ -212,7 +212,7 @@ class BenchScreen(SnapshotScreen):
                 # a finished run's verdict and its advice first (newuser8: under the progress and the live
                 # figures it was on row 24 at 200x60), then its layer times (moved up once it ends, see
                 # _layer_times_first), the figures and the threshold
-                yield FiguresText("", id="bench-verdict")
+                yield FiguresText("", id="bench-verdict", labels=(HOST_LOAD,))  # its wrap under the value
                 yield FiguresText("", id="bench-advice")
                 yield FiguresText("", id="bench-fio")
                 yield Static("", id="bench-progress-text")
