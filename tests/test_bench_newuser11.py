@@ -13,7 +13,7 @@ from diskdoctor.app.tui.bench.screen import BenchScreen
 from diskdoctor.probes.latency_histogram import LatencyHistogram, summary_us
 from diskdoctor.probes.root import live_root
 from support.bench_fixed_run import PARAMS, TARGET, fixed_snapshots
-from textual.widgets import Button, Input
+from textual.widgets import Input
 from textual.widgets._footer import FooterKey
 
 SIZES = [(80, 24), (120, 40), (200, 60)]
@@ -57,8 +57,35 @@ async def test_enter_in_the_directory_field_moves_to_start_without_starting(tmp_
         await pilot.press("enter")
         await settle(pilot)
         assert not screen.busy, screen.query_one("StatusLine").plain
-        assert screen.focused is screen.query_one("#bench-start", Button)
-        assert "Enter or s starts" in screen.query_one("StatusLine").plain
+        assert screen.focused is screen.query_one("#bench-duration", Input)
+        assert "Enter starts" in screen.query_one("StatusLine").plain
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_the_directory_set_hint_is_true(tmp_path, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    """newuser23 #14: after `d`, a path and Enter the hint said `shift+Tab to set seconds or size first`, but
+    shift+Tab from Start reached a checkbox, and the `5` typed there switched to Runs. Doing what the hint
+    says now sets the seconds (typed where the focus is) and the size (shift+Tab), on Benchmark."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        await pilot.press("d", *str(tmp_path), "enter")
+        await settle(pilot)
+        screen = app.screen
+        status = screen.query_one("StatusLine").plain
+        assert "type seconds here first (shift+Tab: size)" in status, status
+        await pilot.press("5")
+        await settle(pilot)
+        assert app.screen is screen and isinstance(screen, BenchScreen) and not screen.busy
+        assert screen.query_one("#bench-duration", Input).value == "5"
+        await pilot.press("shift+tab")
+        await settle(pilot)
+        assert screen.focused is screen.query_one("#bench-size", Input), screen.focused
+        await pilot.press("backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "1")
+        await settle(pilot)
+        assert app.screen is screen and "1" in screen.query_one("#bench-size", Input).value
 
 
 @pytest.mark.parametrize("size", [(120, 40), (200, 60)], ids=["120x40", "200x60"])

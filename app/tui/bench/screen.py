@@ -101,6 +101,10 @@ SUGGESTED_PATH_CELLS = 24
 SELECTED_ON = {"stack": "Stack", "trim": "TRIM", "monitor": "Monitor", "advice": "Advice", "runs": "Runs"}
 """The screen a selection came from, as the status line names it."""
 
+DIRECTORY_SET = "Directory set: Enter starts; type seconds here first (shift+Tab: size)."
+"""What Enter in the directory field says once it has moved the focus to the seconds field."""
+
+
 class BenchScreen(SnapshotScreen):
     """The benchmarks (WAL, compaction, randwrite, WAL under compaction): the engine runs in a child
     process; this screen only draws what it streams."""
@@ -445,7 +449,9 @@ class BenchScreen(SnapshotScreen):
     @on(Input.Submitted, "#bench-form Input")
     def field_entered(self, event: Input.Submitted) -> None:
         """Enter in a field starts the run, except in the directory field: there it accepts the directory and
-        moves to Start, so seconds or size can still be set (newuser11's Enter there started a 100 s run)."""
+        moves to the seconds field, so seconds can still be typed and a second Enter starts (newuser11's Enter
+        there started a 100 s run; newuser23 #14: the hint's shift+Tab from Start reached a checkbox, and the
+        `5` typed there switched to Runs)."""
         if event.input.id != "bench-dir":
             self.action_start()
             return
@@ -453,8 +459,13 @@ class BenchScreen(SnapshotScreen):
         if invalid and self.root.live and not self.busy:  # the field's own check: no such directory
             self._form_problem("; ".join(event.validation_result.failure_descriptions))  # type: ignore[union-attr]
         elif self.root.live and not self.busy and self._form_params() is not None:  # a problem says so now
-            self.query_one("#bench-start", Button).focus()
-            self._status("Directory set: Enter or s starts; shift+Tab to set seconds or size first.")
+            seconds = self.query_one("#bench-duration", Input)
+            if seconds.display and not seconds.disabled:
+                seconds.focus()
+                self._status(DIRECTORY_SET)
+            else:
+                self.query_one("#bench-start", Button).focus()
+                self._status("Directory set: Enter or s starts.")
 
     @on(Button.Pressed, "#bench-start")
     def action_start(self) -> None:
