@@ -21,7 +21,9 @@ def facts(name: str) -> TrimFacts:
     (200, "times in UTC (no /etc/localtime in the capture), now = this machine's clock "
           "(capture has no time)"),
     (118, "times in UTC, now = this machine's clock"),
-    (78, "times in UTC")])
+    (85, "times in UTC, now = machine clock"),
+    (78, "UTC, now = machine clock"),
+    (70, "UTC, now = …")])
 def test_the_note_takes_a_shorter_form(width: int, note: str) -> None:
     second = host_summary(facts("long-names"), None, width).plain.splitlines()[1]
     assert second.endswith(f" · {note}"), second
@@ -29,11 +31,12 @@ def test_the_note_takes_a_shorter_form(width: int, note: str) -> None:
 
 
 def test_the_live_note_at_80() -> None:
-    """Live at 80x24: `times in Etc/UTC, now = this host's clock` dropped whole."""
+    """Live at 80x24: `times in Etc/UTC, now = this host's clock` was dropped whole (newuser22 #9), then
+    its `now = this host's clock` with no `…` (newuser23): both are said, short."""
     live = facts("long-names")
     clock = HostClock(live.clock.now, live.clock.zone, "Etc/UTC", "this host's clock")
     second = host_summary(dataclasses.replace(live, clock=clock), None, 78).plain.splitlines()[1]
-    assert second.endswith(" · times in Etc/UTC"), second
+    assert second.endswith(" · UTC, now = host clock"), second
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda size: f"{size[0]}x{size[1]}")
@@ -41,4 +44,4 @@ async def test_the_screen_shows_the_note(size: tuple[int, int]) -> None:
     async with running(fixture_root("long-names"), size) as (app, pilot):
         await pilot.press("2")
         await settled(app, pilot)
-        assert " · times in UTC" in text_of(app, "#trim-host"), text_of(app, "#trim-host")
+        assert "UTC, now = " in text_of(app, "#trim-host") and "clock" in text_of(app, "#trim-host")

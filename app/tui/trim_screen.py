@@ -177,12 +177,18 @@ def _heading_cuts(mountpoint: str, source: str, room: int) -> Iterator[tuple[str
 
 
 def clock_note(facts: TrimFacts) -> tuple[str, ...]:
-    """The zone the times are in and where "now" comes from, in shorter forms for narrower lines (their
-    reasons in parentheses left out, then the clock): newuser22 #9 saw it dropped whole at 120 and 80."""
+    """The zone the times are in and where "now" comes from, in shorter forms for narrower lines: their
+    reasons in parentheses left out, then both said short ("UTC, now = host clock"), the clock last cut with
+    a `…` (newuser22 #9 saw it dropped whole at 120 and 80, then newuser23 the clock dropped at 80)."""
     zone, source = facts.clock.zone_name, facts.clock.source
+    zone_name, source_name = zone.split(" (")[0], source.split(" (")[0]
+    short_zone = zone_name.removeprefix("Etc/")  # "Etc/UTC": UTC
+    short_source = source_name.removeprefix("this ").replace("'s clock", " clock")  # "host clock"
     forms = (f"times in {zone}, now = {source}",
-             f"times in {zone.split(' (')[0]}, now = {source.split(' (')[0]}",
-             f"times in {zone.split(' (')[0]}")
+             f"times in {zone_name}, now = {source_name}",
+             f"times in {short_zone}, now = {short_source}",
+             f"{short_zone}, now = {short_source}",
+             f"{short_zone}, now = …")
     return tuple(dict.fromkeys(forms))
 
 
