@@ -580,9 +580,9 @@ TEXTS = (
     'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'record\',\'saved\',\'saved_note\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
     'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'record\',\'saved\',\'saved_note\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
     'def __create_fn__():\n def __hash__(self):\n  return hash((self.record,self.saved,self.saved_note,))\n return __hash__',
-    'def __create_fn__(_type_root, _type_sizes, _type_snapshot, _type_answers, _type_results, _type_runs, _type_findings, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_snapshot, _dflt_answers, _dflt_results, _dflt_runs, _dflt_findings, _return_type):\n def __init__(self,root:_type_root,sizes:_type_sizes,snapshot:_type_snapshot=_dflt_snapshot,answers:_type_answers=_HAS_DEFAULT_FACTORY,results:_type_results=_HAS_DEFAULT_FACTORY,runs:_type_runs=_HAS_DEFAULT_FACTORY,findings:_type_findings=_HAS_DEFAULT_FACTORY)->_return_type:\n  self.root=root\n  self.sizes=sizes\n  self.snapshot=snapshot\n  self.answers=_dflt_answers() if answers is _HAS_DEFAULT_FACTORY else answers\n  self.results=_dflt_results() if results is _HAS_DEFAULT_FACTORY else results\n  self.runs=_dflt_runs() if runs is _HAS_DEFAULT_FACTORY else runs\n  self.findings=_dflt_findings() if findings is _HAS_DEFAULT_FACTORY else findings\n return __init__',
-    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(root={self.root!r}, sizes={self.sizes!r}, snapshot={self.snapshot!r}, answers={self.answers!r}, results={self.results!r}, runs={self.runs!r}, findings={self.findings!r})"\n return __repr__',
-    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.root,self.sizes,self.snapshot,self.answers,self.results,self.runs,self.findings,)==(other.root,other.sizes,other.snapshot,other.answers,other.results,other.runs,other.findings,)\n  return NotImplemented\n return __eq__',
+    'def __create_fn__(_type_root, _type_sizes, _type_snapshot, _type_answers, _type_results, _type_runs, _type_findings, _type_selected, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_snapshot, _dflt_answers, _dflt_results, _dflt_runs, _dflt_findings, _dflt_selected, _return_type):\n def __init__(self,root:_type_root,sizes:_type_sizes,snapshot:_type_snapshot=_dflt_snapshot,answers:_type_answers=_HAS_DEFAULT_FACTORY,results:_type_results=_HAS_DEFAULT_FACTORY,runs:_type_runs=_HAS_DEFAULT_FACTORY,findings:_type_findings=_HAS_DEFAULT_FACTORY,selected:_type_selected=_dflt_selected)->_return_type:\n  self.root=root\n  self.sizes=sizes\n  self.snapshot=snapshot\n  self.answers=_dflt_answers() if answers is _HAS_DEFAULT_FACTORY else answers\n  self.results=_dflt_results() if results is _HAS_DEFAULT_FACTORY else results\n  self.runs=_dflt_runs() if runs is _HAS_DEFAULT_FACTORY else runs\n  self.findings=_dflt_findings() if findings is _HAS_DEFAULT_FACTORY else findings\n  self.selected=selected\n return __init__',
+    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(root={self.root!r}, sizes={self.sizes!r}, snapshot={self.snapshot!r}, answers={self.answers!r}, results={self.results!r}, runs={self.runs!r}, findings={self.findings!r}, selected={self.selected!r})"\n return __repr__',
+    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.root,self.sizes,self.snapshot,self.answers,self.results,self.runs,self.findings,self.selected,)==(other.root,other.sizes,other.snapshot,other.answers,other.results,other.runs,other.findings,other.selected,)\n  return NotImplemented\n return __eq__',
     "def __create_fn__(_type_label, _type_value, _type_note, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_note, _return_type):\n def __init__(self,label:_type_label,value:_type_value,note:_type_note=_dflt_note)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'label',label)\n  __dataclass_builtins_object__.__setattr__(self,'value',value)\n  __dataclass_builtins_object__.__setattr__(self,'note',note)\n return __init__",
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(label={self.label!r}, value={self.value!r}, note={self.note!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.label,self.value,self.note,)==(other.label,other.value,other.note,)\n  return NotImplemented\n return __eq__',
@@ -5160,8 +5160,8 @@ def __create_fn__():
  return __hash__
 CODES.append(__create_fn__.__code__)
 
-def __create_fn__(_type_root, _type_sizes, _type_snapshot, _type_answers, _type_results, _type_runs, _type_findings, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_snapshot, _dflt_answers, _dflt_results, _dflt_runs, _dflt_findings, _return_type):
- def __init__(self,root:_type_root,sizes:_type_sizes,snapshot:_type_snapshot=_dflt_snapshot,answers:_type_answers=_HAS_DEFAULT_FACTORY,results:_type_results=_HAS_DEFAULT_FACTORY,runs:_type_runs=_HAS_DEFAULT_FACTORY,findings:_type_findings=_HAS_DEFAULT_FACTORY)->_return_type:
+def __create_fn__(_type_root, _type_sizes, _type_snapshot, _type_answers, _type_results, _type_runs, _type_findings, _type_selected, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_snapshot, _dflt_answers, _dflt_results, _dflt_runs, _dflt_findings, _dflt_selected, _return_type):
+ def __init__(self,root:_type_root,sizes:_type_sizes,snapshot:_type_snapshot=_dflt_snapshot,answers:_type_answers=_HAS_DEFAULT_FACTORY,results:_type_results=_HAS_DEFAULT_FACTORY,runs:_type_runs=_HAS_DEFAULT_FACTORY,findings:_type_findings=_HAS_DEFAULT_FACTORY,selected:_type_selected=_dflt_selected)->_return_type:
   self.root=root
   self.sizes=sizes
   self.snapshot=snapshot
@@ -5169,19 +5169,20 @@ def __create_fn__(_type_root, _type_sizes, _type_snapshot, _type_answers, _type_
   self.results=_dflt_results() if results is _HAS_DEFAULT_FACTORY else results
   self.runs=_dflt_runs() if runs is _HAS_DEFAULT_FACTORY else runs
   self.findings=_dflt_findings() if findings is _HAS_DEFAULT_FACTORY else findings
+  self.selected=selected
  return __init__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(root={self.root!r}, sizes={self.sizes!r}, snapshot={self.snapshot!r}, answers={self.answers!r}, results={self.results!r}, runs={self.runs!r}, findings={self.findings!r})"
+  return self.__class__.__qualname__ + f"(root={self.root!r}, sizes={self.sizes!r}, snapshot={self.snapshot!r}, answers={self.answers!r}, results={self.results!r}, runs={self.runs!r}, findings={self.findings!r}, selected={self.selected!r})"
  return __repr__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.root,self.sizes,self.snapshot,self.answers,self.results,self.runs,self.findings,)==(other.root,other.sizes,other.snapshot,other.answers,other.results,other.runs,other.findings,)
+   return (self.root,self.sizes,self.snapshot,self.answers,self.results,self.runs,self.findings,self.selected,)==(other.root,other.sizes,other.snapshot,other.answers,other.results,other.runs,other.findings,other.selected,)
   return NotImplemented
  return __eq__
 CODES.append(__create_fn__.__code__)

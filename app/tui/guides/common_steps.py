@@ -48,6 +48,7 @@ class ChooseDirectory(Question):
             if found.owner in self.owners and found.path not in {c.value for c in choices}:
                 note = f"{found.owner}: {visible(found.source)}"
                 choices.append(Choice(visible(found.path), found.path, note))
+        default = offer_selected(ctx, choices)
         text = Text.assemble((self.prompt + "\n", "bold"))
         if why:
             text.append(why[0].upper() + why[1:] + ".\n", style="dim")
@@ -55,7 +56,7 @@ class ChooseDirectory(Question):
             text.append(f"No running {' or '.join(self.kinds)} process was found.\n", style="dim")
         text.append("Pick one, or type the directory below (Tab moves between the list and the field)."
                     if choices else "Type the directory below.", style="dim")
-        return StepView(text, choices, typed="/path/to/the/data/directory")
+        return StepView(text, choices, typed="/path/to/the/data/directory", default=default)
 
     def answer(self, ctx: GuideContext, value: str) -> str | None:
         if not value:
@@ -72,6 +73,22 @@ class ChooseDirectory(Question):
         return None
 
 
+def offer_selected(ctx: GuideContext, choices: list[Choice]) -> str:
+    """Put the filesystem or directory chosen on a screen first among `choices` ("chosen on Stack"), when it
+    is on a block device, and return it as the default; "" when nothing was chosen (the list's first stays
+    the default, such as /var/lib/etcd found on this host). newuser23 #14: with an xfs loop chosen on Stack,
+    the etcd guide started at /var/lib/etcd."""
+    if ctx.selected is None:
+        return ""
+    path, by = ctx.selected
+    mounted = ctx.host().mount_for_path(path)
+    if mounted is None or mounted.kname is None:  # tmpfs: the answer would be refused
+        return ""
+    notes = [f"chosen on {by}"] + [c.note for c in choices if c.value == path and c.note]
+    choices[:] = [Choice(visible(path), path, "; ".join(notes))] + [c for c in choices if c.value != path]
+    return path
+
+
 class ChooseFilesystem(Question):
     """Which mounted filesystem, each with its TRIM verdict beside it."""
 
@@ -86,7 +103,13 @@ class ChooseFilesystem(Question):
                     style="dim")
         if not choices:
             text.append("\nNo mounted filesystem on a block device was found.", style="yellow")
-        return StepView(text, choices)
+        selected = ctx.selected and ctx.host().mount_for_path(ctx.selected[0])
+        default = selected.mount.mountpoint if selected and ctx.selected else ""
+        first = next((c for c in choices if c.value == default), None)
+        if first is not None and ctx.selected:  # the filesystem chosen on a screen: first, and said so
+            choices = [Choice(first.label, default, f"chosen on {ctx.selected[1]}; {first.note}"),
+                       *(c for c in choices if c.value != default)]
+        return StepView(text, choices, default=default if first is not None else "")
 
     def answer(self, ctx: GuideContext, value: str) -> str | None:
         if not value:

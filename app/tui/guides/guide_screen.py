@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 
 from ..host_snapshot import HostSnapshot, SnapshotScreen
 from ..screen_help import GUIDE_HELP
+from ..selection import SCREEN_NAMES, chosen
 from .guide import Guide
 from .guide_menu import titled_option
 from .quick_bench import QuickSizes
@@ -116,6 +117,10 @@ class GuideScreen(SnapshotScreen):
     def on_mount(self) -> None:
         self.sub_title = self.guide.title
         self.ctx.snapshot = getattr(self.app, "snapshot", None)
+        selection = chosen(self.app)
+        path = selection and (selection.directory or selection.mountpoint)
+        if selection is not None and path:  # the one selection: what the guide offers first
+            self.ctx.selected = (path, SCREEN_NAMES.get(selection.by, selection.by))
         self.enter(0)
 
     def show_snapshot(self, snapshot: HostSnapshot) -> None:

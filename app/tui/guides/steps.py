@@ -56,6 +56,9 @@ class GuideContext:
     results: dict[str, Any] = field(default_factory=dict)
     runs: list[QuickResult] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    selected: tuple[str, str] | None = None
+    """The directory or filesystem chosen on a screen before the guide opened, and that screen's name
+    ("Stack"): a question about a directory or a filesystem offers it first."""
 
     @property
     def live(self) -> bool:
