@@ -50,3 +50,16 @@ async def test_the_trim_guide_offers_the_filesystem_chosen_on_stack_first() -> N
         first = screen.view.choices[0]
         assert first.value == "/" and first.note.startswith("chosen on Stack; TRIM "), screen.view.choices
         assert screen.query_one("#guide-choices").highlighted == 0
+
+
+async def test_a_device_row_offers_its_first_filesystem_and_says_which_device() -> None:
+    """A row with no filesystem of its own (a RAID member, an LVM PV) stands for the filesystems above it:
+    the first is offered, named as on that device, not as if it had been chosen itself."""
+    app = DiskDoctorApp(fixture_root(CAPTURE))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        choose(app, "md0", "/var/lib/etcd", "stack", above=("/var/lib/etcd",))
+        screen = await open_guide(pilot, "etcd")
+        first = screen.view.choices[0]
+        assert first.value == "/var/lib/etcd" and first.note.startswith("on md0, chosen on Stack; etcd:"), \
+            screen.view.choices

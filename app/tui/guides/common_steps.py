@@ -80,11 +80,11 @@ def offer_selected(ctx: GuideContext, choices: list[Choice]) -> str:
     the etcd guide started at /var/lib/etcd."""
     if ctx.selected is None:
         return ""
-    path, by = ctx.selected
+    path, why = ctx.selected
     mounted = ctx.host().mount_for_path(path)
     if mounted is None or mounted.kname is None:  # tmpfs: the answer would be refused
         return ""
-    notes = [f"chosen on {by}"] + [c.note for c in choices if c.value == path and c.note]
+    notes = [why] + [c.note for c in choices if c.value == path and c.note]
     choices[:] = [Choice(visible(path), path, "; ".join(notes))] + [c for c in choices if c.value != path]
     return path
 
@@ -107,7 +107,7 @@ class ChooseFilesystem(Question):
         default = selected.mount.mountpoint if selected and ctx.selected else ""
         first = next((c for c in choices if c.value == default), None)
         if first is not None and ctx.selected:  # the filesystem chosen on a screen: first, and said so
-            choices = [Choice(first.label, default, f"chosen on {ctx.selected[1]}; {first.note}"),
+            choices = [Choice(first.label, default, f"{ctx.selected[1]}; {first.note}"),
                        *(c for c in choices if c.value != default)]
         return StepView(text, choices, default=default if first is not None else "")
 

@@ -120,7 +120,9 @@ class GuideScreen(SnapshotScreen):
         selection = chosen(self.app)
         path = selection and (selection.directory or selection.mountpoint)
         if selection is not None and path:  # the one selection: what the guide offers first
-            self.ctx.selected = (path, SCREEN_NAMES.get(selection.by, selection.by))
+            by = f"chosen on {SCREEN_NAMES.get(selection.by, selection.by)}"
+            below = selection.kname if selection.above else None  # a device row: the first filesystem on it
+            self.ctx.selected = (path, f"on {below}, {by}" if below else by)
         self.enter(0)
 
     def show_snapshot(self, snapshot: HostSnapshot) -> None:

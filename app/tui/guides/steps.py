@@ -57,8 +57,9 @@ class GuideContext:
     runs: list[QuickResult] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     selected: tuple[str, str] | None = None
-    """The directory or filesystem chosen on a screen before the guide opened, and that screen's name
-    ("Stack"): a question about a directory or a filesystem offers it first."""
+    """The directory or filesystem chosen on a screen before the guide opened, and where it came from
+    ("chosen on Stack", "on sda3, chosen on Stack"): a question about a directory or a filesystem offers it
+    first."""
 
     @property
     def live(self) -> bool:
