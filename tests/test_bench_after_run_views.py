@@ -98,8 +98,8 @@ QUIET = HostLoad(seconds=2.0, cpus=2, cpu_busy=0.1, iowait=0.0, steal=0.0, engin
 @pytest.mark.parametrize("width", range(40, 121))
 def test_a_quiet_host_line_wraps_with_no_lone_fragment(width: int) -> None:
     """newuser23 #13c: at 80x24 the result read `host load quiet during the run (other processes 9% CPU,
-    3.1 MiB/s I/O; steal` / `0%)`; each figure now stays with what it measures, and the wrapped rest hangs
-    under the value column as on Runs."""
+    3.1 MiB/s I/O; steal` / `0%)`; the last line takes the word before it (no lone fragment), and the
+    wrapped rest hangs under the value column as on Runs."""
     caveats = Caveats(QUIET, (), "open loop")
     text, _ = view.verdict_text(PARAMS, TARGET, replace(fixed_result(), host=QUIET), 10.0, "custom threshold",
                                 {}, caveats)

@@ -37,6 +37,8 @@ HANG = 2
 """How much further in than an indented line its wrapped lines go when it has no label column."""
 MIN_ROOM = 20
 """A hanging indent never leaves less than this (nor more than half the width) for the text."""
+WIDOW = 4
+"""A last line this short or shorter (`0%)`) takes the word before it along: no lone fragment ends a text."""
 
 
 def glued_spaces(plain: str, keep: tuple[str, ...] = ()) -> list[int]:
@@ -123,7 +125,21 @@ def break_offsets(plain: str, width: int, hang: int = 0, keep: tuple[str, ...] =
                 used += size
             position += len(piece)
         used += cell_len(word) - cell_len(word.rstrip())
-    return [offset for offset in offsets if 0 < offset < len(plain)]
+    return without_widow("".join(chars), [offset for offset in offsets if 0 < offset < len(plain)], room)
+
+
+def without_widow(plain: str, offsets: list[int], room: int) -> list[int]:
+    """`offsets` (breaks in `plain`, its glued spaces masked) with the last break one word earlier when the
+    last line would hold only WIDOW cells or fewer (`0%)`), if it still fits and the line before keeps a
+    word."""
+    if not offsets or cell_len(plain[offsets[-1]:].strip()) > WIDOW:
+        return offsets
+    previous = offsets[-2] if len(offsets) > 1 else 0
+    before = plain[previous:offsets[-1]].rstrip()
+    start = previous + before.rfind(" ") + 1
+    if start <= previous or not plain[previous:start].strip() or cell_len(plain[start:].rstrip()) > room:
+        return offsets
+    return [*offsets[:-1], start]
 
 
 def wrap_lines(text: Text, width: int, hang: int | None = None, keep: tuple[str, ...] = (),

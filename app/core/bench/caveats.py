@@ -17,9 +17,6 @@ CLOSED_LOOP_NOTE = ("closed-loop model (saved before diskdoctor's open-loop WAL 
 NOT_DURABLE_CONSEQUENCE = "this figure is not what a durable write costs"
 LABEL = "{:<9} "
 HOST_LOAD = "host load"
-NBSP = "\u00a0"
-"""Joins a figure to what it measures ("steal\u00a00%"): a wrapped line never starts with a lone `0%)`
-(newuser23 #13c); drawn as a space."""
 """The label of the host's load during a run: not `host`, which a saved run's details give the machine
 (`host      vm · Debian …`) two rows above (newuser22 #10)."""
 
@@ -64,8 +61,8 @@ class Caveats:
             return (f"BUSY during the run: {visible(load.busy_reason)}: the figures include their "
                     "interference (run again at a quieter moment to judge the disk alone)")
         rate = (load.other_read_bytes + load.other_write_bytes) / load.seconds if load.seconds > 0 else 0.0
-        return (f"quiet during the run (other processes {load.other_cpu:.0%}{NBSP}CPU, "
-                f"{rate / (1 << 20):,.1f} MiB/s{NBSP}I/O; steal{NBSP}{load.steal:.0%})")
+        return (f"quiet during the run (other processes {load.other_cpu:.0%} CPU, "
+                f"{rate / (1 << 20):,.1f} MiB/s I/O; steal {load.steal:.0%})")
 
     def contention_phrase(self) -> str:
         """The contention where no `host` label precedes it: "host BUSY during the run: ..."."""
