@@ -523,8 +523,11 @@ class AdviceScreen(Screen[None]):
 
     def _finding_of(self, row: MergedFinding) -> Finding:
         """The row's finding about the chosen subject when the list is narrowed to one (its title, evidence
-        and fix name that filesystem), else the row's first."""
-        if self.subject is None or row.finding.subject == self.subject:
+        and fix name that filesystem), else the one finding it stands for, with every subject's evidence, fix
+        and verify (newuser23 #4: the card and `c` had only the first's)."""
+        if self.subject is None:
+            return row.combined
+        if row.finding.subject == self.subject:
             return row.finding
         return next((f for f in self.findings if f.id == row.finding.id and f.subject == self.subject),
                     row.finding)
