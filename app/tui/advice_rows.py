@@ -354,19 +354,29 @@ def _subject_needs(row: tuple[str, ...], width: int) -> int:
 
 
 def wrap_at_slashes(text: str, width: int) -> list[str]:
-    """`text` in lines of `width` cells broken at spaces and after a `/` (a long path goes on after its
-    last whole component), inside a word only when one component is longer than a line."""
+    """`text` in lines of `width` cells broken at spaces, so that a name that fits a line is never split
+    (newuser23 #10: `… /lab/` then `raid1, …`); only a word longer than a line (a long path) goes on after a
+    `/` (after its last whole component), and inside a component only when one is longer than a line."""
     width = max(width, 1)
-    pieces = [piece for piece in re.split(r"(?<=[ /])", text) if piece]
     lines, line = [], ""
-    for piece in pieces:
-        if line and cell_len(line + piece.rstrip()) > width:
-            lines.append(line.rstrip())
-            line = ""
-        while cell_len(piece) > width:  # one component longer than the line: cut it
-            lines.append(piece[:width])
-            piece = piece[width:]
-        line += piece
+    for word in (word for word in text.split(" ") if word):
+        joined = f"{line} {word}" if line else word
+        if cell_len(joined) <= width:
+            line = joined
+            continue
+        if cell_len(word) <= width:  # a name that fits a line: the whole of it on the next
+            lines.append(line)
+            line = word
+            continue
+        line = f"{line} " if line else ""  # a long path: on after a "/", from where the line is
+        for piece in (piece for piece in re.split(r"(?<=/)", word) if piece):
+            if line.strip() and cell_len(line + piece) > width:
+                lines.append(line.rstrip())
+                line = ""
+            while cell_len(piece) > width:  # one component longer than the line: cut it
+                lines.append(piece[:width])
+                piece = piece[width:]
+            line += piece
     if line.strip():
         lines.append(line.rstrip())
     return lines or [""]
