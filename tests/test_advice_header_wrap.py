@@ -41,3 +41,11 @@ async def test_at_80x24_the_lab_header_breaks_between_subjects() -> None:
         shown = " ".join(line.strip() for line in lines[start:start + 2])
         assert shown.startswith(HEADER), lines[start:start + 2]
         assert not lines[start].rstrip().endswith("/"), lines[start]
+
+
+def test_a_long_path_still_goes_on_after_a_slash_from_where_the_line_is() -> None:
+    """long-names at 80x24: `TRIM-LVM-MYTH · 2: /srv/postgresql/16/main/` then the rest, not `2:` alone."""
+    wal = "/srv/postgresql/16/main/pg_wal_archive_for_point_in_time_recovery"
+    lines = wrap_at_slashes(f"TRIM-LVM-MYTH · 2: {wal}, /var/lib/kubelet/pods/x/volumes/mount", 78)
+    assert lines[0] == "TRIM-LVM-MYTH · 2: /srv/postgresql/16/main/", lines
+    assert lines[1:] == ["pg_wal_archive_for_point_in_time_recovery,", "/var/lib/kubelet/pods/x/volumes/mount"]

@@ -353,10 +353,16 @@ def _subject_needs(row: tuple[str, ...], width: int) -> int:
     return 1 + (subject_lines(row, width, 2)[1] > subject_lines(row, width, 1)[1])
 
 
+LONG_PATH_CELLS = 24
+"""A word this long (or longer than half the line) is a long path: it may go on after a `/` in a wrapped
+line; a shorter one goes whole to the next line."""
+
+
 def wrap_at_slashes(text: str, width: int) -> list[str]:
-    """`text` in lines of `width` cells broken at spaces, so that a name that fits a line is never split
-    (newuser23 #10: `… /lab/` then `raid1, …`); only a word longer than a line (a long path) goes on after a
-    `/` (after its last whole component), and inside a component only when one is longer than a line."""
+    """`text` in lines of `width` cells broken at spaces, so that a short name is never split (newuser23
+    #10: `… /lab/` then `raid1, …`); only a long path (LONG_PATH_CELLS, or half the line) goes on after a
+    `/` (after its last whole component), from where the line is, and inside a component only when one is
+    longer than a line."""
     width = max(width, 1)
     lines, line = [], ""
     for word in (word for word in text.split(" ") if word):
@@ -364,7 +370,7 @@ def wrap_at_slashes(text: str, width: int) -> list[str]:
         if cell_len(joined) <= width:
             line = joined
             continue
-        if cell_len(word) <= width:  # a name that fits a line: the whole of it on the next
+        if cell_len(word) <= max(width // 2, LONG_PATH_CELLS):  # a name: the whole of it on the next line
             lines.append(line)
             line = word
             continue
