@@ -48,4 +48,5 @@ def test_a_long_path_still_goes_on_after_a_slash_from_where_the_line_is() -> Non
     wal = "/srv/postgresql/16/main/pg_wal_archive_for_point_in_time_recovery"
     lines = wrap_at_slashes(f"TRIM-LVM-MYTH · 2: {wal}, /var/lib/kubelet/pods/x/volumes/mount", 78)
     assert lines[0] == "TRIM-LVM-MYTH · 2: /srv/postgresql/16/main/", lines
-    assert lines[1:] == ["pg_wal_archive_for_point_in_time_recovery,", "/var/lib/kubelet/pods/x/volumes/mount"]
+    assert lines[1:] == ["pg_wal_archive_for_point_in_time_recovery,", "/var/lib/kubelet/pods/x/volumes/mount"
+                         ], lines
