@@ -316,11 +316,11 @@ TEXTS = (
     'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'subject\',\'findings\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
     'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'subject\',\'findings\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
     'def __create_fn__():\n def __hash__(self):\n  return hash((self.subject,self.findings,))\n return __hash__',
-    "def __create_fn__(_type_finding, _type_subjects, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,finding:_type_finding,subjects:_type_subjects)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'finding',finding)\n  __dataclass_builtins_object__.__setattr__(self,'subjects',subjects)\n return __init__",
-    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(finding={self.finding!r}, subjects={self.subjects!r})"\n return __repr__',
+    "def __create_fn__(_type_finding, _type_subjects, _type_members, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_members, _return_type):\n def __init__(self,finding:_type_finding,subjects:_type_subjects,members:_type_members=_dflt_members)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'finding',finding)\n  __dataclass_builtins_object__.__setattr__(self,'subjects',subjects)\n  __dataclass_builtins_object__.__setattr__(self,'members',members)\n return __init__",
+    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(finding={self.finding!r}, subjects={self.subjects!r}, members={self.members!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.finding,self.subjects,)==(other.finding,other.subjects,)\n  return NotImplemented\n return __eq__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'finding\',\'subjects\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
-    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'finding\',\'subjects\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'finding\',\'subjects\',\'members\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'finding\',\'subjects\',\'members\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
     'def __create_fn__():\n def __hash__(self):\n  return hash((self.finding,self.subjects,))\n return __hash__',
     "def __create_fn__(_type_host, _type_not_durable, _type_model, _type_records_host, _type_superseded, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_records_host, _dflt_superseded, _return_type):\n def __init__(self,host:_type_host,not_durable:_type_not_durable,model:_type_model,records_host:_type_records_host=_dflt_records_host,superseded:_type_superseded=_dflt_superseded)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'host',host)\n  __dataclass_builtins_object__.__setattr__(self,'not_durable',not_durable)\n  __dataclass_builtins_object__.__setattr__(self,'model',model)\n  __dataclass_builtins_object__.__setattr__(self,'records_host',records_host)\n  __dataclass_builtins_object__.__setattr__(self,'superseded',superseded)\n return __init__",
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(host={self.host!r}, not_durable={self.not_durable!r}, model={self.model!r}, records_host={self.records_host!r}, superseded={self.superseded!r})"\n return __repr__',
@@ -3103,16 +3103,17 @@ def __create_fn__():
  return __hash__
 CODES.append(__create_fn__.__code__)
 
-def __create_fn__(_type_finding, _type_subjects, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
- def __init__(self,finding:_type_finding,subjects:_type_subjects)->_return_type:
+def __create_fn__(_type_finding, _type_subjects, _type_members, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_members, _return_type):
+ def __init__(self,finding:_type_finding,subjects:_type_subjects,members:_type_members=_dflt_members)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'finding',finding)
   __dataclass_builtins_object__.__setattr__(self,'subjects',subjects)
+  __dataclass_builtins_object__.__setattr__(self,'members',members)
  return __init__
 CODES.append(__create_fn__.__code__)
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(finding={self.finding!r}, subjects={self.subjects!r})"
+  return self.__class__.__qualname__ + f"(finding={self.finding!r}, subjects={self.subjects!r}, members={self.members!r})"
  return __repr__
 CODES.append(__create_fn__.__code__)
 
@@ -3126,7 +3127,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
-  if type(self) is cls or name in ('finding','subjects',):
+  if type(self) is cls or name in ('finding','subjects','members',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
  return __setattr__
@@ -3134,7 +3135,7 @@ CODES.append(__create_fn__.__code__)
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
-  if type(self) is cls or name in ('finding','subjects',):
+  if type(self) is cls or name in ('finding','subjects','members',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
  return __delattr__

@@ -6,7 +6,7 @@ from __future__ import annotations
 from conftest import fixture_root
 from diskdoctor.app.core.findings.finding import Finding
 from diskdoctor.app.core.findings.vocabulary import Severity
-from diskdoctor.app.tui.advice_screen import HISTORY_ORDER
+from diskdoctor.app.tui.advice_screen import BESIDE_FROM, HISTORY_ORDER
 from diskdoctor.app.tui.app import DiskDoctorApp
 from test_advice_fit import _listed
 from textual.containers import VerticalScroll
@@ -30,11 +30,12 @@ def _newuser16() -> list[Finding]:
     return findings
 
 
-async def test_at_200x60_the_list_is_as_wide_as_its_rows_and_the_fix_commands_do_not_wrap() -> None:
+async def test_beside_the_list_is_as_wide_as_its_rows_and_the_fix_commands_do_not_wrap() -> None:
     """newuser16 #2 at 200x60: the list pane was 123 columns for rows of about 95 characters, the details
-    76, so the fix commands wrapped (`…away from other` / `writers`)."""
+    76, so the fix commands wrapped (`…away from other` / `writers`). The card goes beside the list from
+    BESIDE_FROM columns (adv15: by size alone), where this still holds."""
     app = DiskDoctorApp(fixture_root("lab-ssd"))
-    async with app.run_test(size=(200, 60)) as pilot:
+    async with app.run_test(size=(BESIDE_FROM, 60)) as pilot:
         screen = await _listed(app, pilot, _newuser16())
         assert not screen.has_class("-stacked")
         table = screen.query_one("#advice-table", DataTable)

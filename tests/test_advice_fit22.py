@@ -17,10 +17,11 @@ LAB = ("/lab/data", "/lab/luks2on", "/lab/plain", "/lab/raid0", "/lab/slow", "/l
 
 
 def _named(cell: str, count: int) -> tuple[list[str], int]:
-    """The subjects a merged cell names and how many it leaves out, checking it reads "N: a, b, … +k"."""
+    """The subjects a merged cell names and how many it leaves out, checking it reads "N: a, b, … +k" (or
+    "N: …/name +k", adv15)."""
     match = re.fullmatch(rf"{count}: (.*)", cell.replace("/ ", "/"))
     assert match, cell  # newuser22 #1: `2 subjects: …` below `2: /, … +1`, two forms in one column
-    items = [item.strip() for item in match[1].split(",")]
+    items = [item.strip() for item in re.sub(r"(?<=[^,…]) (\+\d+)$", r", … \1", match[1]).split(",")]
     left_out = re.fullmatch(r"… \+(\d+)", items[-1])
     return (items[:-1], int(left_out[1])) if left_out else (items, 0)
 

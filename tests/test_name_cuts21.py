@@ -31,7 +31,7 @@ def test_a_merged_subjects_cell_never_cuts_inside_a_name() -> None:
         assert len(cell) <= width, (width, cell)
         cuts = [match.start() for match in re.finditer("…", cell)]  # each for whole folders or subjects
         assert all(re.match(r"…(/|$| \+)", cell[index:]) for index in cuts), (width, cell)
-    assert subject_lines((WAL, KUBELET), 16, 1)[0] == ("2: … +2",)  # adv14: one form, the count alone
+    assert subject_lines((WAL, KUBELET), 16, 1)[0] == ("2: …/mount +1",)  # adv15: one named (newuser23 #5)
     assert subject_lines((WAL, KUBELET), 6, 1)[0] == ("… +2",)
 
 
@@ -53,7 +53,7 @@ async def test_at_80_the_advice_subjects_and_trim_heading_keep_names_whole() -> 
         for index, row in enumerate(screen.rows):
             cell = _cells(table, index)[2]
             if len(row.subjects) > 1:
-                assert not re.search(r"…[^/ ]", cell) and not re.search(r"[^ ]…", cell.rstrip("…")), cell
+                assert not re.search(r"…[^/ ]", cell) and not re.search(r"[^ /]…", cell.rstrip("…")), cell
         table = await open_trim(app, pilot)
         title = app.screen.query_one("#trim-details-title", Static)
         for row in range(table.row_count):

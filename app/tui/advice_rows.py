@@ -8,7 +8,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from diskdoctor.widgets.fit_text import ELLIPSIS, LEAST_LAST_CELLS, fit_end, fit_path, keeps_last_component
+from diskdoctor.widgets.fit_text import (
+    ELLIPSIS,
+    LEAST_LAST_CELLS,
+    fit_end,
+    fit_path,
+    keeps_last_component,
+    last_component,
+)
 from diskdoctor.widgets.wrap_text import break_offsets
 from rich.cells import cell_len
 
@@ -137,12 +144,37 @@ def _dropped(subjects: tuple[str, ...], width: int, lines: int,
     cut = fit_path(subjects[0], room, others) if room >= LEAST_SUBJECT_CUT else ""
     if cut and keeps_last_component(subjects[0], cut):  # the first cut at a "/" like every path, the rest
         return (f"{head}{cut}{tail}",), 0                # counted
+    named = _one_named(subjects, width, others)
+    if named:
+        return (named,), 0
     room = width - cell_len(head)
     cut = fit_path(subjects[0], room, others) if room >= LEAST_LAST_CELLS + 2 else ""
     if cut and keeps_last_component(subjects[0], cut):  # the count kept, the first cut at a "/" (newuser18)
         return (f"{head}{cut}",), 0
     counted = f"{count}: {ELLIPSIS} +{count}"  # no name cut inside (newuser21 #9: `2: …/pg_wa…very, … +1`)
     return (counted if cell_len(counted) <= width else fit_end(f"{ELLIPSIS} +{count}", width),), 0
+
+
+def _one_named(subjects: tuple[str, ...], width: int, others: frozenset[str]) -> str:
+    """"N: …/name +k": the first subject (in the card's order) whose cut at a "/" keeps its last component
+    whole in `width` cells, the others counted ("" when none fits): a cell never names none of its subjects
+    (newuser23 #5: `2: … +2` read as four)."""
+    head, tail = f"{len(subjects)}: ", f" +{len(subjects) - 1}"
+    room = width - cell_len(head) - cell_len(tail)
+    for subject in subjects:
+        cut = fit_path(subject, room, others) if room > 0 else ""
+        if cut and keeps_last_component(subject, cut):
+            return f"{head}{cut}{tail}"
+    return ""
+
+
+def one_named_cells(subjects: Sequence[str]) -> int:
+    """The fewest cells a merged Subjects cell needs to name one subject by its last component whole
+    ("2: …/mount +1"); what the planner leaves it when a title would be cut otherwise."""
+    def named(subject: str) -> int:
+        return min(cell_len(subject), cell_len(last_component(subject)) + 2)  # whole, or "…/name"
+
+    return cell_len(f"{len(subjects)}:  +{len(subjects) - 1}") + min(map(named, subjects))
 
 
 def subject_cut(text: str, width: int, singles: frozenset[str]) -> str:
@@ -195,8 +227,8 @@ def plan_rows(titles: Sequence[str], subjects: Sequence[Sequence[str]], room: in
 def _least_cut(row: tuple[str, ...]) -> int:
     """The fewest cells a Subjects cell is cut to so that titles fit whole: a single path's "…/last" (its
     name, `fit_path`), a merged list's "N: … +N"; the card names every subject whole."""
-    if len(row) > 1:
-        return cell_len(f"{len(row)}: {ELLIPSIS} +{len(row)}")
+    if len(row) > 1:  # one subject named by its last component (newuser23 #5)
+        return one_named_cells(row)
     last = row[0].rstrip("/").rsplit("/", 1)[-1] if row else ""
     return min(cell_len(row[0]) if row else 0, max(cell_len(last) + 2, LEAST_SUBJECT_CUT))
 
@@ -321,20 +353,36 @@ def _subject_needs(row: tuple[str, ...], width: int) -> int:
     return 1 + (subject_lines(row, width, 2)[1] > subject_lines(row, width, 1)[1])
 
 
+LONG_PATH_CELLS = 24
+"""A word this long (or longer than half the line) is a long path: it may go on after a `/` in a wrapped
+line; a shorter one goes whole to the next line."""
+
+
 def wrap_at_slashes(text: str, width: int) -> list[str]:
-    """`text` in lines of `width` cells broken at spaces and after a `/` (a long path goes on after its
-    last whole component), inside a word only when one component is longer than a line."""
+    """`text` in lines of `width` cells broken at spaces, so that a short name is never split (newuser23
+    #10: `… /lab/` then `raid1, …`); only a long path (LONG_PATH_CELLS, or half the line) goes on after a
+    `/` (after its last whole component), from where the line is, and inside a component only when one is
+    longer than a line."""
     width = max(width, 1)
-    pieces = [piece for piece in re.split(r"(?<=[ /])", text) if piece]
     lines, line = [], ""
-    for piece in pieces:
-        if line and cell_len(line + piece.rstrip()) > width:
-            lines.append(line.rstrip())
-            line = ""
-        while cell_len(piece) > width:  # one component longer than the line: cut it
-            lines.append(piece[:width])
-            piece = piece[width:]
-        line += piece
+    for word in (word for word in text.split(" ") if word):
+        joined = f"{line} {word}" if line else word
+        if cell_len(joined) <= width:
+            line = joined
+            continue
+        if cell_len(word) <= max(width // 2, LONG_PATH_CELLS):  # a name: the whole of it on the next line
+            lines.append(line)
+            line = word
+            continue
+        line = f"{line} " if line else ""  # a long path: on after a "/", from where the line is
+        for piece in (piece for piece in re.split(r"(?<=/)", word) if piece):
+            if line.strip() and cell_len(line + piece) > width:
+                lines.append(line.rstrip())
+                line = ""
+            while cell_len(piece) > width:  # one component longer than the line: cut it
+                lines.append(piece[:width])
+                piece = piece[width:]
+            line += piece
     if line.strip():
         lines.append(line.rstrip())
     return lines or [""]

@@ -62,9 +62,12 @@ CARD_PADDING = 2
 SUBJECT_SHARE = 0.3
 """Of the list's room, at most this share is kept for subjects when titles and subjects cannot both be
 whole: the title is what a user reads first (and the card names every subject whole)."""
+BESIDE_FROM = 240
+"""The card sits beside the list on a terminal this wide or wider, under it (both full width) on a narrower
+one: one rule by size, whatever the host and its titles (newuser23 #9: at 200x60 lab-ssd went beside and
+the live host's long WAL titles under), the same width as Stack's (stack_screen.BESIDE_FROM)."""
 STACKED_LIST_SHARE = 0.4
-"""The card goes under the list (both full width) whenever titles would be cut beside it, however many rows
-(newuser18 #1); the list then takes this share of the height (as the narrow layout's list does)."""
+"""Under the list, the card leaves the list this share of the height (as the narrow layout's list does)."""
 PATH_MIN_CELLS = 16
 """A path in a title is never cut shorter than this (its last component, where it fits)."""
 HISTORY_ORDER = ("worst first · saved runs on unmounted filesystems last",
@@ -391,10 +394,11 @@ class AdviceScreen(Screen[None]):
         return min(max(longest + CARD_PADDING + SCROLLBAR_CELLS, DETAILS_MIN_CELLS), DETAILS_MAX_CELLS)
 
     def _size_panes(self) -> None:
-        """Side by side, the list gets the width its rows need (every subject of a merged row on its line
-        where the details keep what they need) and the details the rest; when both cannot be whole, the
-        details shrink so that the list is whole while the card's commands stay whole, or, when
-        the list cannot be whole, so that it keeps LIST_COMFORT_CELLS (DETAILS_MIN_CELLS at the least)."""
+        """The card under the list below BESIDE_FROM columns, beside it from there (by size alone). Beside,
+        the list gets the width its rows need (every subject of a merged row on its line where the details
+        keep what they need) and the details the rest; when both cannot be whole, the details shrink so
+        that the list is whole while the card's commands stay whole, or, when the list cannot be whole, so
+        that it keeps LIST_COMFORT_CELLS (DETAILS_MIN_CELLS at the least)."""
         if not self.is_mounted:
             return
         table = self.query_one("#advice-table", DataTable)
@@ -404,14 +408,14 @@ class AdviceScreen(Screen[None]):
             table.styles.width = details.styles.width = None
             return
         width = self.size.width or self.app.size.width
-        needs = self._details_needs()
-        core = self._details_needs(core=True)
-        spare = width - self._list_needs()  # beside a list with every title and subject whole
-        stacked = spare < core  # titles cut beside the card, at any number of rows (newuser18 #1)
+        stacked = width < BESIDE_FROM  # by size alone (newuser23 #9), not by what the rows hold
         self.set_class(stacked, "-stacked")
         if stacked:  # the card under the list, as at 80: the titles get the width
             table.styles.width = details.styles.width = None
             return
+        needs = self._details_needs()
+        core = self._details_needs(core=True)
+        spare = width - self._list_needs()  # beside a list with every title and subject whole
         roomy = width - self._list_needs(whole=True)  # beside a list with every row on one line, whole
         if roomy >= needs:  # the list as wide as its rows, the details the rest (as k9s sizes its panes)
             wanted = roomy
@@ -523,8 +527,11 @@ class AdviceScreen(Screen[None]):
 
     def _finding_of(self, row: MergedFinding) -> Finding:
         """The row's finding about the chosen subject when the list is narrowed to one (its title, evidence
-        and fix name that filesystem), else the row's first."""
-        if self.subject is None or row.finding.subject == self.subject:
+        and fix name that filesystem), else the one finding it stands for, with every subject's evidence, fix
+        and verify (newuser23 #4: the card and `c` had only the first's)."""
+        if self.subject is None:
+            return row.combined
+        if row.finding.subject == self.subject:
             return row.finding
         return next((f for f in self.findings if f.id == row.finding.id and f.subject == self.subject),
                     row.finding)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from diskdoctor.probes.host import natural_key
 
 from .finding import Finding, by_severity
+from .merged import combined
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,14 @@ class MergedFinding:
 
     finding: Finding
     subjects: tuple[str, ...]
+    members: tuple[Finding, ...] = field(default=(), compare=False)
+    """The finding on each subject, in the order of `subjects` (empty: only `finding`)."""
+
+    @cached_property
+    def combined(self) -> Finding:
+        """The one finding the row stands for: titled for every subject, with every subject's evidence,
+        fix and verify (merged.combined), so that a card and `c` cover all of them."""
+        return combined(self.members or (self.finding,), self.title)
 
     @property
     def title(self) -> str:
@@ -98,6 +108,12 @@ def merged_title(finding: Finding, subjects: tuple[str, ...]) -> str:
     return re.sub(alone, lambda _m: f"{count} {noun}", title, count=1)
 
 
+def _row(items: list[Finding]) -> MergedFinding:
+    """One row for the same finding on `items`' subjects (each subject once, in natural order)."""
+    members = sorted({f.subject: f for f in reversed(items)}.values(), key=lambda f: natural_key(f.subject))
+    return MergedFinding(items[0], tuple(f.subject for f in members), tuple(members))
+
+
 def worst_first(findings: list[Finding]) -> list[MergedFinding]:
     """Findings by severity, then consequence (blocked before unscheduled before the rest), the same
     finding on several subjects merged into one row that lists them (its card is the first's); findings
@@ -106,8 +122,7 @@ def worst_first(findings: list[Finding]) -> list[MergedFinding]:
     for finding in findings:
         key = (finding.id, finding.title.replace(finding.subject, "\0"))
         merged.setdefault(key, []).append(finding)
-    rows = [MergedFinding(items[0], tuple(sorted({f.subject for f in items}, key=natural_key)))
-            for items in merged.values()]
+    rows = [_row(items) for items in merged.values()]
     return sorted(rows, key=lambda row: (row.finding.history, row.finding.severity.rank,
                                          consequence_rank(row.finding.id), natural_key(row.finding.id),
                                          natural_key(row.subjects[0])))
