@@ -12,7 +12,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard, StatusLine
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import fit_parts, fit_path, keeps_last_component, last_component
+from diskdoctor.widgets.fit_text import fit_parts, fit_path, fit_paths, keeps_last_component, last_component
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.wrap_text import WrappedText
@@ -110,7 +110,7 @@ def headings_and_room(rows: list[tuple[str, ...]], width: int,
     rooms = [(labels, room(labels)) for labels in HEADING_CHOICES]
     roomy = [(labels, cells) for labels, cells in rooms if cells >= MIN_MOUNTPOINT_CELLS] or rooms[-1:]
     for keeps in (lambda path, cells: cell_len(path) <= cells,
-                  lambda path, cells: keeps_last_component(path, fit_path(path, cells, mountpoints))):
+                  lambda path, cells: keeps_last_component(path, fit_paths(mountpoints, cells)[path])):
         for labels, cells in roomy:
             if all(keeps(path, cells) for path in mountpoints):
                 return labels, cells
@@ -400,9 +400,9 @@ class TrimScreen(SnapshotScreen):
         # after a resize to a narrower terminal the old wide Mountpoint pushed Verdict off the screen
         table.clear(columns=True)
         table.add_columns(*labels)
-        mountpoints = frozenset(row[0] for row in rows)  # a cut keeps what tells it from the others
+        cuts = fit_paths(frozenset(row[0] for row in rows), room)  # a cut keeps what tells it from the others
         for mountpoint, fstype, verdict, mode, schedule, problems in rows:
-            table.add_row(Text(fit_path(mountpoint, room, mountpoints)), Text(fstype),
+            table.add_row(Text(cuts[mountpoint]), Text(fstype),
                           Text(verdict.upper(), verdict.style), mode, schedule, problems,
                           key=mountpoint)
         kept = [row[0] for row in rows]
