@@ -96,9 +96,10 @@ def fit_path(path: str, width: int, others: frozenset[str] = frozenset()) -> str
     folders and the last component whole, the middle ones dropped as "…" ("/srv/postgresql/16/…/pg_wal",
     `path_ellipsis`); only when even the last component does not fit is it cut inside, in its middle after
     "…/" ("…/pg_wal_ar…recovery"). Shown beside `others`, the cut keeps what tells it from theirs
-    (`fit_paths`; a list of rows should call that once for all of them). Other text: its middle."""
+    (`fit_paths` with its folders whole, as Advice sizes its column by; a list of rows should call that once
+    for all of them). Other text: its middle."""
     if others:
-        return fit_paths(others | {path}, width)[path]
+        return fit_paths(others | {path}, width, whole_folders=True)[path]
     if width <= 0 or cell_len(path) <= width:
         return middle_ellipsis(path, width)
     last = path.rstrip("/").rsplit("/", 1)[-1]
@@ -115,13 +116,13 @@ LEAST_KEPT_CELLS = 4
 
 
 @lru_cache(maxsize=256)  # rows are drawn again on every repaint and scroll: cut once per set and width
-def fit_paths(paths: frozenset[str], width: int) -> Mapping[str, str]:
+def fit_paths(paths: frozenset[str], width: int, *, whole_folders: bool = False) -> Mapping[str, str]:
     """Every path of a set shown together (a column's rows) cut to `width` cells by `fit_path`, except where
     two or more would read the same: those keep the folders in which they differ, the others dropped as "…"
     ("…/pytest-1157/…/mnt-gpt-p1" beside "…/pytest-1158/…/mnt-gpt-p1", as many whole folders from the start
     and end as fit), such a folder or the last component cut in its middle where it must be, keeping the end
-    that tells it apart (`distinct_cut`). Linear in the rows: only rows whose cuts clash are looked at again.
-    """
+    that tells it apart (`distinct_cut`; with `whole_folders`, a folder is kept whole or the one-path cut
+    stands). Linear in the rows: only rows whose cuts clash are looked at again."""
     cuts = {path: fit_path(path, width) for path in paths}
     alike: dict[str, list[str]] = {}
     for path, cut in cuts.items():
@@ -130,7 +131,7 @@ def fit_paths(paths: frozenset[str], width: int) -> Mapping[str, str]:
     for cut, group in alike.items():
         if len(group) < 2:
             continue
-        apart = _told_apart(sorted(group), width)
+        apart = _told_apart(sorted(group), width, whole_folders)
         shown = set(apart.values())
         if len(shown) == len(group) and not shown & (taken - {cut}):
             cuts.update(apart)
@@ -145,7 +146,7 @@ def _parts(path: str) -> list[str]:
     return parts
 
 
-def _told_apart(group: list[str], width: int) -> dict[str, str]:
+def _told_apart(group: list[str], width: int, whole_folders: bool) -> dict[str, str]:
     """Paths whose cuts read the same, each cut to `width` keeping the folders (and last component) in which
     the group differs; text that is not a path is cut in its middle keeping the end that tells it apart."""
     rivals = frozenset(group)
@@ -159,16 +160,18 @@ def _told_apart(group: list[str], width: int) -> dict[str, str]:
     lasts = frozenset(parts[-1] for parts in split.values())
     differ = [at for at, column in enumerate(columns) if len(column) > 1]
     for path, parts in split.items():
-        cut = _keeping(parts, differ, columns, lasts, width)
+        least = len(path) if whole_folders else LEAST_KEPT_CELLS
+        cut = _keeping(parts, differ, columns, lasts, width, least)
         cuts[path] = cut if cut is not None else fit_path(path, width)
     return cuts
 
 
 def _keeping(parts: list[str], differ: list[int], columns: list[frozenset[str]], lasts: frozenset[str],
-             width: int) -> str | None:
+             width: int, least: int) -> str | None:
     """`parts` drawn in `width` cells with its folders at `differ` and its last component kept (cut in their
-    middle, against the others' in `columns`/`lasts`, where they must be), whole folders from the start and
-    the end added where room is left; None where even the cut forms do not fit."""
+    middle, a folder to no fewer than `least` cells, against the others' in `columns`/`lasts`, where they
+    must be), whole folders from the start and the end added where room is left; None where even the cut
+    forms do not fit."""
     inner = parts[:-1]
     shown = {at: inner[at] for at in differ if at < len(inner) and inner[at]}
     last = parts[-1]
@@ -186,7 +189,7 @@ def _keeping(parts: list[str], differ: list[int], columns: list[frozenset[str]],
         over = len(drawn(shown, last)) - width
         if over <= 0:
             break
-        cells = max(LEAST_KEPT_CELLS, len(shown[at]) - over)
+        cells = max(least, len(shown[at]) - over)
         if cells < len(shown[at]):
             shown[at] = distinct_cut(inner[at], cells, columns[at])
     over = len(drawn(shown, last)) - width
