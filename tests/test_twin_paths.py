@@ -97,3 +97,16 @@ async def test_twin_mountpoints_read_apart_on_stack_and_trim_at_80x24(tmp_path: 
         # before: `…/loops0/mnt-ext4-discard` twice
         assert len(cells) == 2 and cells[0] != cells[1], "\n".join(lines)
         assert {cell.split("/")[1][-1] for cell in cells} == {"7", "8"}, cells  # pytest-1157, pytest-1158
+
+
+def test_trim_headings_give_way_so_twins_keep_their_folder_whole() -> None:
+    from diskdoctor.app.tui.trim_screen import COLUMNS, HEADING_CHOICES, TIMER_COLUMNS, headings_and_room
+
+    twins = [(RUN.format(run, "mnt-ext4-discard"), "ext4", "unscheduled", "off", "none", "1")
+             for run in (1157, 1158)]
+    # whole headings leave 25 cells: `…/py…7/…/mnt-ext4-discard`; the short ones free the folder whole
+    labels, room = headings_and_room(twins, 80)
+    assert labels == TIMER_COLUMNS, labels
+    cuts = fit_paths(frozenset(row[0] for row in twins), room)
+    assert "/pytest-1157/" in cuts[twins[0][0]] and "/pytest-1158/" in cuts[twins[1][0]], cuts
+    assert HEADING_CHOICES == (COLUMNS, TIMER_COLUMNS)  # never `Periodic trim` beside `Warn` (#13d)
