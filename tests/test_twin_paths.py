@@ -110,3 +110,35 @@ def test_trim_headings_give_way_so_twins_keep_their_folder_whole() -> None:
     cuts = fit_paths(frozenset(row[0] for row in twins), room)
     assert "/pytest-1157/" in cuts[twins[0][0]] and "/pytest-1158/" in cuts[twins[1][0]], cuts
     assert HEADING_CHOICES == (COLUMNS, TIMER_COLUMNS)  # never `Periodic trim` beside `Warn` (#13d)
+
+
+def test_runs_on_twin_directories_read_apart_in_the_runs_list() -> None:
+    import dataclasses
+
+    from diskdoctor.app.tui.runs_targets import target_cells
+    from diskdoctor.probes.wal_target import Target
+    from support.runs_support import STACK, saved_run
+
+    runs = []
+    for index, run_id in enumerate((1157, 1158)):
+        directory = RUN.format(run_id, "mnt-xfs")
+        target = Target(directory, directory, "xfs", "loop2", ("loop2",))
+        run = saved_run(20 + index, slow_ms=2.0)
+        runs.append(dataclasses.replace(run, stack=dataclasses.replace(STACK, target=target),
+                                        record=dataclasses.replace(run.record, target=target)))
+    for width in range(28, 60):
+        cells = target_cells(runs, width)
+        assert cells[0] != cells[1] and all(cell_len(cell) <= width for cell in cells), (width, cells)
+    assert target_cells(runs, 32) == ["…/pytest-1157/…/mnt-xfs (xfs)", "…/pytest-1158/…/mnt-xfs (xfs)"]
+
+
+def test_monitor_sorted_rows_keep_the_folder_that_tells_twin_mountpoints_apart() -> None:
+    from diskdoctor.app.tui.monitor_screen import sorted_cell
+    from diskdoctor.probes.io_monitor import LayerSample, MonitorRow
+
+    twins = {name: (RUN.format(run, "mnt-ext4-discard"),) for name, run in (("loop1", 1157), ("loop5", 1158))}
+    among = frozenset(mounts[0] for mounts in twins.values())
+    layers = {name: LayerSample(MonitorRow(name, name, "loop", 0), None, None) for name in twins}
+    cells = {sorted_cell(layers[name], mounts, 40, "", among).plain for name, mounts in twins.items()}
+    assert cells == {"loop1 …/pytest-1157/…/mnt-ext4-discard",
+                     "loop5 …/pytest-1158/…/mnt-ext4-discard"}, cells
