@@ -7,7 +7,7 @@ from conftest import fixture_root
 from diskdoctor.app.core.findings.vocabulary import Severity
 from diskdoctor.app.tui.trim_dialogs import ConfirmTrim, TrimProgress
 from diskdoctor.app.tui.trim_layers import layer_lines
-from diskdoctor.app.tui.trim_screen import COLUMNS, MIN_MOUNTPOINT_CELLS, SHORT_COLUMNS, headings_and_room
+from diskdoctor.app.tui.trim_screen import COLUMNS, MIN_MOUNTPOINT_CELLS, TIMER_COLUMNS, headings_and_room
 from diskdoctor.probes.root import live_root
 from diskdoctor.widgets import FindingCard
 from diskdoctor.widgets.filter_bar import FilterBar
@@ -251,20 +251,21 @@ async def test_the_discard_mode_line_cuts_its_source_path_at_80x24() -> None:
         assert lines[index + 2].startswith("Periodic trim: "), lines[index + 2]  # two lines, not three
 
 
-def test_warn_only_where_it_makes_every_mountpoint_whole() -> None:
-    """newuser18: `…/newuser18-ext4mnt` cut by 2 beside an 8-cell column holding `1`: `Warn` makes it whole.
-    newuser20 #3: where a mountpoint is cut anyway, it gives the 4 cells and `Warnings` stays whole."""
+def test_short_headings_only_where_they_make_every_mountpoint_whole() -> None:
+    """newuser18: `…/newuser18-ext4mnt` cut by 2 beside an 8-cell column holding `1`: `Timer` and `Warn`
+    make it whole, both together (newuser23 #13d). newuser20 #3: where a mountpoint is cut anyway, the
+    headings stay whole."""
     row = ("/tmp/newuser18-ext4mnt", "ext4", "unscheduled", "off", "none", "1")
-    pairs = zip(SHORT_COLUMNS[1:], row[1:], strict=True)
+    pairs = zip(COLUMNS[1:], row[1:], strict=True)
     others = sum(max(len(label), len(cell)) + 2 for label, cell in pairs)
-    width = len(row[0]) + 2 + others + 2  # 2 cells to spare with `Warn`, 2 short with `Warnings`
-    assert headings_and_room([row], width) == (SHORT_COLUMNS, len(row[0]) + 2)
+    width = len(row[0]) + 2 + others - 2  # 2 cells short with the whole headings
+    assert headings_and_room([row], width) == (TIMER_COLUMNS, len(row[0]) - 2 + 8 + 4)
     labels, room = headings_and_room([row], width + 4)
     assert labels == COLUMNS and room >= len(row[0])
     cut = ("/tmp/a-much-longer-mountpoint-cut-at-any-of-these-widths/ext4mnt", *row[1:])
     assert headings_and_room([row, cut], width) == (COLUMNS, len(row[0]) - 2)
-    narrow = others + 4 + 2 + MIN_MOUNTPOINT_CELLS - 1  # `Warnings` would leave 15 cells
-    assert headings_and_room([cut], narrow)[0] == SHORT_COLUMNS  # nothing else can give
+    narrow = others + 2 + MIN_MOUNTPOINT_CELLS - 1  # the whole headings would leave 15 cells
+    assert headings_and_room([cut], narrow)[0] == TIMER_COLUMNS  # nothing else can give
 
 
 @pytest.mark.parametrize("size", [(120, 40), (200, 60)], ids=lambda size: f"{size[0]}x{size[1]}")

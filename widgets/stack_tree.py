@@ -23,7 +23,7 @@ from textual.widgets._tree import TOGGLE_STYLE
 from textual.widgets.tree import TreeNode
 
 from .branch_scroll import branch_top
-from .fit_text import distinct_cut, fit_end, fit_path
+from .fit_text import distinct_cut, fit_end, fit_path, fit_paths
 from .list_keys import TREE_KEYS
 
 GUIDE_WIDTH = 4
@@ -267,7 +267,9 @@ def row_label(row: StackRow, depth: int, widths: ColumnWidths | None = None,
     label.append(f"{gap}{fit_end(row.fstype, w.fstype):<{w.fstype}}")
     if w.has_mounts:
         several = " " in row.mounts  # "/boot /boot/efi": cut where the end tells it apart
-        shown = (distinct_cut if several else fit_path)(row.mounts, w.mounts, mounts)
+        # the column's cuts made once per set of mountpoints and width (`fit_paths`), not once per row
+        shown = (distinct_cut(row.mounts, w.mounts, mounts) if several
+                 else fit_paths(mounts, w.mounts).get(row.mounts) or fit_path(row.mounts, w.mounts))
         label.append(f"{gap}{shown}")
         if w.shown_extra:
             label.append(" " * (w.mounts - cell_len(shown)))
@@ -295,7 +297,7 @@ def label_width(row: StackRow, depth: int, widths: ColumnWidths | None = None,
     if w.has_mounts:
         shown = min(len(row.mounts), max(0, w.mounts))
         if shown < len(row.mounts) and " " not in row.mounts:  # a path cut at a "/" may take fewer cells
-            shown = len(fit_path(row.mounts, w.mounts, mounts))
+            shown = len(fit_paths(mounts, w.mounts).get(row.mounts) or fit_path(row.mounts, w.mounts))
         cells += GAP + (max(shown, w.mounts) if w.shown_extra else shown)
     if w.shown_extra:
         cells += sum(GAP + max(len(value), width)

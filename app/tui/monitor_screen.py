@@ -14,7 +14,13 @@ from diskdoctor.probes.io_monitor import RESCAN_EVERY_S, IoMonitor, LayerSample,
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets.cell_updates import update_cells
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import fit_parts, labelled_path_ellipsis, middle_ellipsis, path_ellipsis
+from diskdoctor.widgets.fit_text import (
+    fit_parts,
+    fit_paths,
+    labelled_path_ellipsis,
+    middle_ellipsis,
+    path_ellipsis,
+)
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.hidden_columns import WIDER, WIDER_OR_DETAILS, hidden_columns_note
 from diskdoctor.widgets.line_view import LineView
@@ -170,11 +176,13 @@ def sorted_label(layer: LayerSample, mountpoints: tuple[str, ...]) -> str:
     return f"{visible(layer.row.name)} {first}{more_note(mountpoints)}".rstrip()
 
 
-def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, style: str | object) -> Text:
+def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, style: str | object,
+                among: frozenset[str] = frozenset()) -> Text:
     """The sorted row's device cell in `cells`: the name whole when it can be, the first mountpoint (dim)
     cut at a "/" to what is left with its last folder whole ("…/newuser22-ext4": the folder names the
     place), else left out (newuser22 #4: "…/new…xt4", cut twice, read as nothing), and "+N" more whole;
-    one space before the mountpoint on every row (it is dim: the style sets it apart from the name)."""
+    one space before the mountpoint on every row (it is dim: the style sets it apart from the name); the cut
+    keeps what tells it from the other rows' first mountpoints `among` (`fit_paths`)."""
     mount, more = (visible(mountpoints[0]) if mountpoints else ""), more_note(mountpoints)
     last = mount.rstrip("/").rsplit("/", 1)[-1]
     least_mount = min(cell_len(mount), max(cell_len(last) + 2, SORTED_MOUNT_LEAST))  # "…/LAST", or whole
@@ -186,7 +194,8 @@ def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, st
     room = cells - cell_len(name) - 1 - len(more)
     cell = Text(name, style=style)  # type: ignore[arg-type]
     if mount and room >= least_mount:
-        cell.append(" " + path_ellipsis(mount, room) + more, style="dim")
+        cut = fit_paths(among, room).get(mount) or path_ellipsis(mount, room)
+        cell.append(" " + cut + more, style="dim")
     return cell
 
 
@@ -809,9 +818,10 @@ class MonitorScreen(Screen[None]):
         column = self.sort_key or ""
         keys = sorted(rows, key=lambda key: -sort_value(rows[key].get(column, Text("")).plain))
         left_out = 0
+        among = frozenset(visible(mounts[0]) for mounts, _ in served.values() if mounts)  # cut once per tick
         for key in keys:  # a copy: the row's memo keeps the grouped view's indented name
             mounts, layer = served[key]
-            cell = sorted_cell(layer, mounts, device_cells, rows[key]["device"].style)
+            cell = sorted_cell(layer, mounts, device_cells, rows[key]["device"].style, among)
             left_out += bool(mounts) and not cell.spans  # its mountpoint (the dim span) left out
             rows[key] = {**rows[key], "device": cell}
         self._mounts_left_out = left_out

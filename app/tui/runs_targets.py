@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from diskdoctor.widgets.fit_text import ELLIPSIS, path_ellipsis
+from diskdoctor.widgets.fit_text import ELLIPSIS, fit_paths, path_ellipsis
 from rich.cells import cell_len
 
 from ..base.filesystem_words import filesystem_on
@@ -36,21 +36,26 @@ def target_level(runs: list[SavedRun], width: int, hosts: bool) -> int:
                  if all(cell_len(target_forms(run, hosts)[level]) <= width for run in runs)), 0)
 
 
-def target_cell(run: SavedRun, width: int, level: int, hosts: bool) -> str:
+def target_cell(run: SavedRun, width: int, level: int, hosts: bool,
+                among: frozenset[str] = frozenset()) -> str:
     """The run's target in the form `level` (see target_level), cut where it does not fit: its directory
-    in the middle at a "/" ("/var/…/mnt-xfs (xfs)"), its filesystem type whole."""
+    in the middle at a "/" ("/var/…/mnt-xfs (xfs)"), keeping what tells it from the other runs' directories
+    `among` (`fit_paths`: "…/pytest-1157/…/mnt (xfs)" beside "…/pytest-1158/…/mnt (xfs)"), its filesystem
+    type whole."""
     text = target_forms(run, hosts)[level]
     if cell_len(text) <= width:
         return text
     suffix = f" ({run.stack.target.fstype})"
-    return path_ellipsis(run.stack.target.directory, max(width - cell_len(suffix), 1)) + suffix
+    directory, room = run.stack.target.directory, max(width - cell_len(suffix), 1)
+    return (fit_paths(among, room).get(directory) or path_ellipsis(directory, room)) + suffix
 
 
 def target_cells(runs: list[SavedRun], width: int) -> list[str]:
     """Every run's target in `width` cells, all in one form."""
     hosts = several_hosts(runs)
     level = target_level(runs, width, hosts)
-    return [target_cell(run, width, level, hosts) for run in runs]
+    among = frozenset(run.stack.target.directory for run in runs)  # cut once per width for all rows
+    return [target_cell(run, width, level, hosts, among) for run in runs]
 
 
 def least_target_cell(run: SavedRun) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable, Iterator, Mapping
 from contextlib import suppress
 
 from diskdoctor.probes.calendar_spec import describe_delta
@@ -12,7 +12,7 @@ from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard, StatusLine
 from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
-from diskdoctor.widgets.fit_text import fit_parts, fit_path, keeps_last_component, last_component
+from diskdoctor.widgets.fit_text import fit_parts, fit_path, fit_paths, keeps_last_component, last_component
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
 from diskdoctor.widgets.wrap_text import WrappedText
@@ -41,13 +41,13 @@ from .trim_layers import layer_lines
 
 COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Warnings")
 SHORT_HEADINGS = (("Warnings", "Warn"), ("Periodic trim", "Timer"))
-"""Shorter headings, taken in this order, for a column whose values are narrower than its heading, where
+"""Shorter headings, taken together, for a column whose values are narrower than its heading, where
 the cells they free keep a mountpoint whole or its last component whole (newuser18: `…/newuser18-ext4mnt`
 cut by 2 beside an 8-cell column holding `1`; newuser22 #5: `…/pg_wal_arch…e_recovery` cut twice beside
 `Periodic trim` over `none`); F1 says what they stand for (TRIM_HELP)."""
-SHORT_COLUMNS = (*COLUMNS[:-1], "Warn")
 TIMER_COLUMNS = (*COLUMNS[:-2], "Timer", "Warn")
-HEADING_CHOICES = (COLUMNS, SHORT_COLUMNS, TIMER_COLUMNS)
+HEADING_CHOICES = (COLUMNS, TIMER_COLUMNS)
+"""Both short headings together or neither (newuser23 #13d: `Periodic trim` beside `Warn` read as a step)."""
 MIN_MOUNTPOINT_CELLS = 16
 EDGE = 1
 """A cell kept between the last column and a vertical scrollbar; without one the table takes every cell
@@ -94,9 +94,11 @@ def headings_and_room(rows: list[tuple[str, ...]], width: int,
                       scrolls: bool = False) -> tuple[tuple[str, ...], int]:
     """The table's headings and its mountpoint column's cells in `width` (a vertical scrollbar's cells
     already taken off; `scrolls`: one cell kept before it, `EDGE`). What the user loses least, in order:
-    the whole headings where every mountpoint is whole; else the fewest short headings (HEADING_CHOICES)
-    that make every mountpoint whole; else that keep every mountpoint's last component whole (a cut at a
-    "/": `Warnings` stays whole beside `/var/lib/kubelet/pods/…/mount`, newuser20 #3); else, a last
+    the whole headings where every mountpoint is whole; else the short headings (HEADING_CHOICES, together)
+    that make every mountpoint whole; else that keep every mountpoint's last component whole and the rows
+    apart (twins keep the folder that differs whole, `fit_paths`; else cut: newuser23 #3), else their last
+    components whole (a cut at a "/": `Warnings` stays whole beside `/var/lib/kubelet/pods/…/mount`,
+    newuser20 #3); else, a last
     component cut inside anyway, every short heading, so it shows the most of itself (newuser22 #5).
     Never under MIN_MOUNTPOINT_CELLS where a shorter heading can give."""
     mountpoints = frozenset(row[0] for row in rows)
@@ -109,10 +111,19 @@ def headings_and_room(rows: list[tuple[str, ...]], width: int,
 
     rooms = [(labels, room(labels)) for labels in HEADING_CHOICES]
     roomy = [(labels, cells) for labels, cells in rooms if cells >= MIN_MOUNTPOINT_CELLS] or rooms[-1:]
-    for keeps in (lambda path, cells: cell_len(path) <= cells,
-                  lambda path, cells: keeps_last_component(path, fit_path(path, cells, mountpoints))):
+
+    def named(cuts: Mapping[str, str]) -> bool:
+        return all(keeps_last_component(path, cut) for path, cut in cuts.items())
+
+    def apart(cuts: Mapping[str, str]) -> bool:
+        return named(cuts) and len(set(cuts.values())) == len(cuts)
+
+    for keeps in (lambda cells: all(cell_len(path) <= cells for path in mountpoints),
+                  lambda cells: apart(fit_paths(mountpoints, cells, whole_folders=True)),
+                  lambda cells: apart(fit_paths(mountpoints, cells)),
+                  lambda cells: named(fit_paths(mountpoints, cells))):
         for labels, cells in roomy:
-            if all(keeps(path, cells) for path in mountpoints):
+            if keeps(cells):
                 return labels, cells
     labels, cells = roomy[-1]
     return labels, max(cells, MIN_MOUNTPOINT_CELLS)
@@ -406,9 +417,9 @@ class TrimScreen(SnapshotScreen):
         # after a resize to a narrower terminal the old wide Mountpoint pushed Verdict off the screen
         table.clear(columns=True)
         table.add_columns(*labels)
-        mountpoints = frozenset(row[0] for row in rows)  # a cut keeps what tells it from the others
+        cuts = fit_paths(frozenset(row[0] for row in rows), room)  # a cut keeps what tells it from the others
         for mountpoint, fstype, verdict, mode, schedule, problems in rows:
-            table.add_row(Text(fit_path(mountpoint, room, mountpoints)), Text(fstype),
+            table.add_row(Text(cuts[mountpoint]), Text(fstype),
                           Text(verdict.upper(), verdict.style), mode, schedule, problems,
                           key=mountpoint)
         kept = [row[0] for row in rows]
