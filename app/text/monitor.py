@@ -217,14 +217,22 @@ def writeback_lines(sample: MonitorSample) -> list[str]:
         return []
     growth = cache.dirty_growth_s
     grew = f", {dirty_trend(growth)}" if growth is not None else ""
-    lines = [f"page cache: {mb_amount(cache.dirty_bytes)} dirty{grew}",  # two short lines: neither
-             f"{mb_amount(cache.writeback_bytes)} being written back"]   # wraps mid-phrase in the pane
-    if growth is not None and growth >= DIRTY_GROWTH_BYTES_S:
-        expire = f"{cache.expire_s:g} s" if cache.expire_s else "a while"
-        lines += ["a write counts when it reaches the page cache;",  # short lines: none wraps mid-phrase
-                  f"devices get it at writeback (once dirty {expire},",
-                  "sooner past vm.dirty_background_ratio or at fsync)"]
-    return lines
+    return [f"page cache: {mb_amount(cache.dirty_bytes)} dirty{grew}",  # two short lines: neither
+            f"{mb_amount(cache.writeback_bytes)} being written back",    # wraps mid-phrase in the pane
+            *writeback_note(sample)]
+
+
+def writeback_note(sample: MonitorSample) -> list[str]:
+    """While the dirty data grows, why no device shows the processes' writes yet, in short lines (the
+    screen joins them into one paragraph wrapped at its pane's width; none while it does not grow)."""
+    cache = sample.page_cache
+    growth = cache.dirty_growth_s if cache is not None else None
+    if cache is None or growth is None or growth < DIRTY_GROWTH_BYTES_S:
+        return []
+    expire = f"{cache.expire_s:g} s" if cache.expire_s else "a while"
+    return ["a write counts when it reaches the page cache;",
+            f"devices get it at writeback (once dirty {expire},",
+            "sooner past vm.dirty_background_ratio or at fsync)"]
 
 
 def sample_text(sample: MonitorSample) -> str:

@@ -20,6 +20,7 @@ from diskdoctor.widgets.hidden_columns import WIDER, WIDER_OR_DETAILS, hidden_co
 from diskdoctor.widgets.line_view import LineView
 from diskdoctor.widgets.sparkline_text import sparkline
 from diskdoctor.widgets.title_row_table import TitleRowTable
+from diskdoctor.widgets.wrap_text import WrappedVisual
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on, work
@@ -42,9 +43,11 @@ from ..text.monitor import (
     rate_cells,
     rate_cells_key,
     writeback_lines,
+    writeback_note,
 )
 from .fold_note import fold_note
 from .monitor_trend import TREND_MIN_ROWS, TrendHistory, trend_lines
+from .monitor_who import WhoText, balanced_lines
 from .screen_help import MONITOR_HELP
 from .selection import Selection, choose, chosen, looked_at, no_device_words
 
@@ -573,7 +576,8 @@ class MonitorScreen(Screen[None]):
         self._shown_text[selector] = look
         lines = text.plain.split("\n")
         fits = max(cell_len(line) for line in lines) <= static.content_size.width
-        static.update(text, layout=shown is None or not fits or shown[0].count("\n") != len(lines) - 1)
+        drawn = WrappedVisual(static, WhoText(text)) if selector == "#monitor-who" else text
+        static.update(drawn, layout=shown is None or not fits or shown[0].count("\n") != len(lines) - 1)
 
     def _all_columns(self) -> list[tuple[str, str, int]]:
         """(heading, key, width) of every column this root can show, in display order."""
@@ -927,8 +931,9 @@ class MonitorScreen(Screen[None]):
             who.append(line + "\n", style="underline" if index == 0 else "")
         for line in notes:
             who.append(line + "\n")
-        cache = writeback_lines(sample)
-        for line in cache:
+        said = writeback_note(sample)  # a paragraph, wrapped once at the pane's own width (WhoText)
+        cache = writeback_lines(sample)[:-len(said) or None]
+        for line in [*cache, *([" ".join(said)] if said else [])]:
             who.append(line + "\n", style="dim")
         if self.has_class("-side-below"):  # as wide as the process table, every tick (notes wrap in it)
             room = self._fit_who_below(PROCESS_TABLE_CELLS)
@@ -938,12 +943,14 @@ class MonitorScreen(Screen[None]):
         self._show("#monitor-who", who)
         self._show("#monitor-selected", detail)
         width = max(self.query_one("#monitor-who").content_size.width, 1)
-        rows = sum(-(-max(cell_len(line), 1) // width) for line in who.plain.splitlines())  # wrapped
+        drawn = who.copy()
+        drawn.rstrip()
+        rows = len(balanced_lines(drawn, width))  # as drawn there (a paragraph wrapped at the width)
         if rows > self._who_lines:  # the most it held, so the table does not jump
             self._who_lines = rows
             self._fit_heights()
         headings = heading.splitlines()  # cut to the pane or wrapped: the table's titles come first
-        lines = [*(line for line in detail.plain.splitlines() if line not in headings), *notes, *cache]
+        lines = [*(line for line in detail.plain.splitlines() if line not in headings), *notes, *cache, *said]
         wanted = max([PROCESS_TABLE_CELLS, *(cell_len(line) for line in lines)]) + SIDE_FRAME_CELLS
         # sized from every line it holds (the notes are short lines: newuser15 saw them wrap at 200 beside a
         # table with room to spare); it only grows, so the split between the table and the pane stays
