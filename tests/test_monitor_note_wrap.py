@@ -29,7 +29,9 @@ async def test_the_note_wraps_once_at_the_panes_width(width: int, scrollbar: boo
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_monitor(pilot)
-        await pilot.press("p")  # no tick draws over the sample below
+        screen._timer.pause()  # no tick draws over the sample below
+        await app.workers.wait_for_complete()  # nor a poll in flight (a loaded host's is slow)
+        await pilot.pause()
         growing = PageCache(300 << 20, 0, 30.0, 57.5e6)
         sample = dataclasses.replace(screen.sample, processes=WRITERS, page_cache=growing)
         screen.on_monitor_tick(monitor_screen.MonitorTick(sample))

@@ -35,10 +35,12 @@ from textual.widgets import DataTable, Header, Static
 from ..text.monitor import (
     COLUMNS,
     COUNTER_COLUMNS,
+    PROCESS_NAME_CELLS,
     PROCESS_TABLE_CELLS,
     counter_cells,
     cpu_line,
     layer_label,
+    process_name_cells,
     process_table,
     rate_cells,
     rate_cells_key,
@@ -348,6 +350,10 @@ class MonitorScreen(Screen[None]):
         """Each device's last minute of figures, drawn for the selected one under the table where the rows
         it needs leave room (issue 23 #15: 45 empty rows at 200x60 on a host of 3 devices)."""
         self._trend_shown = False
+        self._process_cells = 0
+        """The longest program[pid] "who" has listed: its process column is as wide, room given."""
+        self._who_drawn_cells = 0
+        """The width "who does the I/O" was last drawn for: a layout that changes it draws it again."""
         self._table_own_rows: int | None = None
         """The table's height over the trend pane (None: the trend is not shown)."""
 
@@ -926,7 +932,8 @@ class MonitorScreen(Screen[None]):
         who = Text.assemble(("Who does the I/O\n", "bold"))
         live = sample.live or self.root.live
         limit = self._who_room(detail)
-        table, notes = process_table(sample.processes, live, limit=limit)
+        table, notes = process_table(sample.processes, live, limit=limit,
+                                     name_cells=self._process_name_cells(sample, limit))
         for index, line in enumerate(table):  # a table: its heading, then a row a process
             who.append(line + "\n", style="underline" if index == 0 else "")
         for line in notes:
@@ -958,6 +965,22 @@ class MonitorScreen(Screen[None]):
         if wanted > self._side_cells:  # a longer line: the pane grows to hold it (or goes under the table)
             self._side_cells, self._fitted_width = wanted, 0
             self._fit_columns(self.size.width)
+
+    def _who_cells(self) -> int:
+        """The width "who does the I/O" draws its lines in: under the table the one _fit_who_below gives it,
+        beside it what its pane has (less a scrollbar), before any layout the process table's."""
+        if self.has_class("-side-below"):
+            return self._below_cells(PROCESS_TABLE_CELLS)[0]
+        return self.query_one("#monitor-who").content_size.width or PROCESS_TABLE_CELLS
+
+    def _process_name_cells(self, sample: MonitorSample, limit: int) -> int:
+        """The process column's width: as wide as the longest name so far (it never narrows tick to tick,
+        so the figures stay put) within the room the pane's row has, at least PROCESS_NAME_CELLS (newuser23
+        #7: `kworker/u…onversion[28978]` cut to 28 columns beside 27 blank ones)."""
+        room = self._who_cells() - (PROCESS_TABLE_CELLS - PROCESS_NAME_CELLS)
+        self._process_cells = max(self._process_cells, process_name_cells(sample.processes, limit))
+        self._who_drawn_cells = self._who_cells()
+        return max(PROCESS_NAME_CELLS, min(self._process_cells, room))
 
     def _in_details(self) -> frozenset[str]:
         """The columns the details pane lists for the selected layer (every figure but the util trend),
@@ -1057,6 +1080,8 @@ class MonitorScreen(Screen[None]):
         # it; long-names at 200x60 wrapped a title cut to 80 cells in a 55-cell pane)
         if self._heading_pane and self.sample is not None and self._pane_cells() != self._heading_pane:
             self._draw_side(self.sample)
+        elif self._who_drawn_cells and self.sample is not None and self._who_cells() != self._who_drawn_cells:
+            self._draw_side(self.sample)  # the process column fitted to the pane's new width (a scrollbar)
 
     def _redraw_status(self) -> None:
         """The status line again once the table has its height (it says the rows below the fold)."""
