@@ -64,6 +64,9 @@ SORTED_LEAST_CELLS = {"util": 4, "rmb_s": 6, "wmb_s": 6, "dmb_s": 6, "r_await": 
 """Sorted, a live figure column wider than its heading and every figure it shows ("100%", "99,999" MB/s,
 "100,000" ms) gives its blank start down to this (one more for the sorted column's ▼) to the device column,
 whose rows then name their mountpoint (newuser21 #11: `vda /` but `loop3` alone at 120x40)."""
+SORTED_GIVE_WAY = ("spark", "in_flight", "d_await", "dmb_s", "d_s")
+"""Sorted, the one of these first in the table may give its room to the device column for the rows'
+mountpoints (in DROP_FIRST's order: the least telling; a read or flush figure never goes for a name)."""
 MIN_NAME_CELLS = 8
 """The device column is as narrow as its names (filesystem titles span the row, not this column)."""
 MAX_NAME_CELLS = 72
@@ -175,14 +178,28 @@ def sorted_label(layer: LayerSample, mountpoints: tuple[str, ...]) -> str:
     return f"{visible(layer.row.name)} {first}{more_note(mountpoints)}".rstrip()
 
 
+def least_mount_cells(mount: str) -> int:
+    """The fewest cells a sorted row's mountpoint is shown in: whole, or "…/LAST" (its last folder whole)."""
+    last = mount.rstrip("/").rsplit("/", 1)[-1]
+    return min(cell_len(mount), max(cell_len(last) + 2, SORTED_MOUNT_LEAST))
+
+
+def sorted_least_cells(layer: LayerSample, mountpoints: tuple[str, ...]) -> int:
+    """The device column's width in which a sorted row names its mountpoint ("loop3 …/newuser23-ext4mnt"):
+    its name (cut to NAME_CELLS at most), the mountpoint's least form and its "+N" (0 for none served)."""
+    if not mountpoints:
+        return 0
+    name = min(cell_len(visible(layer.row.name)), NAME_CELLS)
+    return name + 1 + least_mount_cells(visible(mountpoints[0])) + len(more_note(mountpoints))
+
+
 def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, style: str | object) -> Text:
     """The sorted row's device cell in `cells`: the name whole when it can be, the first mountpoint (dim)
     cut at a "/" to what is left with its last folder whole ("…/newuser22-ext4": the folder names the
     place), else left out (newuser22 #4: "…/new…xt4", cut twice, read as nothing), and "+N" more whole;
     one space before the mountpoint on every row (it is dim: the style sets it apart from the name)."""
     mount, more = (visible(mountpoints[0]) if mountpoints else ""), more_note(mountpoints)
-    last = mount.rstrip("/").rsplit("/", 1)[-1]
-    least_mount = min(cell_len(mount), max(cell_len(last) + 2, SORTED_MOUNT_LEAST))  # "…/LAST", or whole
+    least_mount = least_mount_cells(mount)  # "…/LAST", or whole
     whole = visible(layer.row.name)  # a short name the column holds is never cut for its mountpoint
     fits = cell_len(whole) if cell_len(whole) <= min(cells, NAME_CELLS) else 0
     beside = cells - least_mount - 1 - len(more)  # a long name is cut in its middle (down to half the cell
@@ -350,6 +367,9 @@ class MonitorScreen(Screen[None]):
         """Each device's last minute of figures, drawn for the selected one under the table where the rows
         it needs leave room (issue 23 #15: 45 empty rows at 200x60 on a host of 3 devices)."""
         self._trend_shown = False
+        self._mount_cells: tuple[int, ...] = ()
+        """Sorted: the device column's width in which each row serving a filesystem names its mountpoint
+        (sorted_least_cells), narrowest first."""
         self._process_cells = 0
         """The longest program[pid] "who" has listed: its process column is as wide, room given."""
         self._who_drawn_cells = 0
@@ -530,6 +550,11 @@ class MonitorScreen(Screen[None]):
             else:
                 names = [cell_len(sorted_label(layer, mounts)) for mounts, layer in self._served(sample)]
                 titles = []
+            served = self._served(sample) if self.sort_key is not None else []
+            mount_cells = tuple(sorted(cells for mounts, layer in served
+                                       if (cells := sorted_least_cells(layer, mounts))))
+            if mount_cells != self._mount_cells:  # the columns are fitted again for it
+                self._mount_cells, self._name_cells = mount_cells, 0
             most = MAX_NAME_CELLS if self.sort_key is None else max(names, default=0)  # sorted: as a title
             wanted = min(max([MIN_NAME_CELLS, *names]), most)
             self._wanted_name_cells = max(wanted, len("device"))  # `vda /` cut it to `devic` (newuser15)
@@ -650,6 +675,7 @@ class MonitorScreen(Screen[None]):
             needed += grow
         if self.sort_key is not None and self._columns is COLUMNS:
             columns = self._blank_starts_to_names(columns)
+            columns = self._one_column_to_mounts(columns, hidden)
         main = self.query_one("#monitor-main")  # the table, and the trend pane under it
         if beside:  # as wide as its columns or its longest title, the side pane the rest (newuser9 #5)
             main.styles.width = min(max(needed, self._title_cells + CELL_PADDING + SCROLLBAR_CELLS), room)
@@ -672,6 +698,24 @@ class MonitorScreen(Screen[None]):
         device = columns[0]
         return [(device[0], device[1], device[2] + sum(c[2] for c in columns[1:]) - sum(c[2] for c in taken)),
                 *taken]
+
+    def _one_column_to_mounts(self, columns: list[tuple[str, str, int]],
+                              hidden: list[str]) -> list[tuple[str, str, int]]:
+        """Sorted, where a row's mountpoint is still left out ("loop3" alone, no title row names it: newuser20
+        #7, newuser21 #11, newuser23 #8), the least telling figure column left (of SORTED_GIVE_WAY, never the
+        sorted one) gives its room to the device column, if that names more rows' "…/LAST": one
+        column at most (newuser16 #5 saw sorting cost three for whole mountpoints)."""
+        device = columns[0]
+        if not self._mount_cells or self._mount_cells[-1] <= device[2]:
+            return columns
+        found = next((column for key in SORTED_GIVE_WAY for column in columns[1:]
+                      if column[1] == key and key != self.sort_key), None)
+        wider = device[2] + found[2] + CELL_PADDING if found is not None else 0
+        if found is None or not any(device[2] < cells <= wider for cells in self._mount_cells):
+            return columns  # it would name no more of them
+        hidden.append(found[0])
+        return [(device[0], device[1], wider),
+                *(column for column in columns[1:] if column is not found)]
 
     def _heading(self, label: str, key: str) -> Text:
         """A column heading; the sorted column is marked ▼ (largest first)."""
