@@ -226,7 +226,8 @@ async def test_the_side_pane_is_as_wide_as_its_lines_so_none_wraps(size: tuple[i
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 async def test_sorting_costs_no_column(loop_stack: object, size: tuple[int, int]) -> None:
     """newuser16 #5: after `o` the device column grew to `loop0 /tmp/newuser16-ext4mnt` and d/s, dMB/s and
-    d_await left the table (at 80: rMB/s and w_await, r_await kept); sorted, the mountpoint gives way."""
+    d_await left the table (at 80: rMB/s and w_await, r_await kept); sorted, the mountpoint gives way, but
+    for one of the least telling (SORTED_GIVE_WAY) where that names more rows' mountpoints (newuser23 #8)."""
     app = DiskDoctorApp(live_root())
     async with app.run_test(size=size) as pilot:
         screen = await open_monitor(pilot)
@@ -234,7 +235,9 @@ async def test_sorting_costs_no_column(loop_stack: object, size: tuple[int, int]
         await pilot.press("o")
         await pilot.pause(0.3)
         assert screen.sort_key is not None
-        assert screen.hidden_columns == before, (before, screen.hidden_columns)
+        gone = [name for name in screen.hidden_columns if name not in before]
+        assert set(before) <= set(screen.hidden_columns) and len(gone) <= 1, (before, screen.hidden_columns)
+        assert all(label in ("util trend", "inflight", "d_await", "dMB/s", "d/s") for label in gone), gone
 
 
 def test_a_pairs_read_column_goes_before_its_write_one() -> None:

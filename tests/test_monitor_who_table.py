@@ -52,7 +52,10 @@ async def test_each_process_is_one_row_of_a_table(size: tuple[int, int]) -> None
         heading = next(row for row in lines if re.search(r"process +rMB/s +wMB/s", row))
         kworker = next(row for row in lines if "[15039]" in row)
         dd = next(row for row in lines if "dd[812]" in row)
-        assert re.search(r"kworker\S*…\S*version\[15039\] +0 +15\.1", kworker), kworker
+        room = screen.query_one("#monitor-who").content_size.width  # the row, figures and all
+        whole = cell_len("kworker/u8:0-ext4-rsv-conversion[15039]") + 16 <= room
+        cut = r"kworker/u8:0-ext4-rsv-conversion" if whole else r"kworker\S*…\S*version"  # room given
+        assert re.search(cut + r"\[15039\] +0 +15\.1", kworker), kworker
         assert re.search(r"dd\[812\] +2\.0 +218", dd), dd
         end = heading.index("wMB/s") + len("wMB/s")  # the figures end where their heading ends
         assert kworker.index("15.1") + 4 == end and dd.index("218") + 3 == end
@@ -119,3 +122,36 @@ def test_a_capture_byte_column_has_one_precision_rule() -> None:
     cells = [value for layer in sample.layers() for key, value in counter_cells(layer).items()
              if key.startswith("sectors") and value[-1:] in "KMGTPE"]
     assert cells and all(float(cell[:-1]) < 100 or "." not in cell for cell in cells), cells
+
+
+FLUSH = ProcessRate(15724, "kworker/u8:3+flush-254:0", 0.0, 31.0e6)
+CONVERSION = ProcessRate(28978, "kworker/u8:2-ext4-rsv-conversion", 0.0, 15.1e6)
+LONGEST = ProcessRate(4242, "python3 /srv/benchmarks/replay_the_whole_production_trace_again.py", 0.0, 9.9e6)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_a_process_name_has_the_room_its_row_has(size: tuple[int, int]) -> None:
+    """newuser23 #7 at 120x40: `kworker/u…onversion[28978]` and `kworker/u…ush-254:0[15724]` cut to 28
+    columns beside 27 blank ones. The process column is as wide as its longest name where the pane's row
+    holds it (which kworker, `+flush-254:0`, reads whole), and a name longer than the row is cut in its
+    middle to just the room there is, the figures still at the row's end."""
+    app = DiskDoctorApp(live_root())
+    async with app.run_test(size=size) as pilot:
+        screen = await _paused_monitor(pilot)
+        lines = await _tick(pilot, screen, ProcessRates([FLUSH, CONVERSION, LONGEST, DD]))
+        room = screen.query_one("#monitor-who").content_size.width - 16  # the row less its two figures
+        heading = next(row for row in lines if re.search(r"process +rMB/s +wMB/s", row))
+        end = heading.index("wMB/s") + len("wMB/s")
+        for rate in (FLUSH, CONVERSION, LONGEST):
+            name = f"{rate.label}[{rate.pid}]"
+            row = next(row for row in lines if f"[{rate.pid}]" in row)
+            start = heading.index("process")
+            shown = re.search(rf"(\S.*\[{rate.pid}\])", row[start:start + room + 1])
+            assert shown is not None, row
+            if cell_len(name) <= room:
+                assert shown.group(1) == name, (room, row)
+            else:  # cut to the room there is, no less
+                assert "…" in shown.group(1) and cell_len(shown.group(1)) == room, (room, row)
+            assert row[end - 4:end] == f"{rate.write_bytes_s / 1e6:>4.1f}", (row, heading)  # under wMB/s
+        if size == (120, 40) and room >= 40:  # the width newuser23 saw: both kworkers whole
+            assert any("kworker/u8:3+flush-254:0[15724]" in row for row in lines)

@@ -166,19 +166,27 @@ def mb_figure(value: float) -> str:
     return "<0.1" if mb < 0.1 else figure(mb)
 
 
-def process_table(processes: ProcessRates | None, live: bool, limit: int = 5) -> tuple[list[str], list[str]]:
-    """Who did the I/O as a table (heading, then one row a process: program[pid] cut in its middle, rMB/s
-    and wMB/s right-aligned, every row PROCESS_TABLE_CELLS wide), and the short notes under it (who could
-    not be seen, and why, on a line each; no processes yet)."""
+def process_name_cells(processes: ProcessRates | None, limit: int = 5) -> int:
+    """The widest whole program[pid] of the processes a table of `limit` rows lists (0 for none)."""
+    if processes is None:
+        return 0
+    return max((cell_len(visible(p.label)) + len(f"[{p.pid}]") for p in processes.top[:limit]), default=0)
+
+
+def process_table(processes: ProcessRates | None, live: bool, limit: int = 5,
+                  name_cells: int = PROCESS_NAME_CELLS) -> tuple[list[str], list[str]]:
+    """Who did the I/O as a table (heading, then one row a process: program[pid] in `name_cells`, cut in its
+    middle only when longer, rMB/s and wMB/s right-aligned, every row `name_cells` + 16 wide), and the short
+    notes under it (who could not be seen, and why, on a line each; no processes yet)."""
     if processes is None:
         note = "per-process I/O from the next tick" if live else "per-process I/O needs the live host"
         return [], [note]
     figure = PROCESS_FIGURE_CELLS
-    rows = [f"{'process':<{PROCESS_NAME_CELLS}} {'rMB/s':>{figure}} {'wMB/s':>{figure}}"]
+    rows = [f"{'process':<{name_cells}} {'rMB/s':>{figure}} {'wMB/s':>{figure}}"]
     for p in processes.top[:limit]:
         pid = f"[{p.pid}]"
-        name = program_text(p.label, max(PROCESS_NAME_CELLS - cell_len(pid), 4)) + pid
-        name = set_cell_size(name, PROCESS_NAME_CELLS)
+        name = program_text(p.label, max(name_cells - cell_len(pid), 4)) + pid
+        name = set_cell_size(name, name_cells)
         rows.append(f"{name} {mb_figure(p.read_bytes_s):>{figure}} {mb_figure(p.write_bytes_s):>{figure}}")
     notes = [] if processes.top else ["no process read or wrote storage bytes"]
     if processes.denied_note:  # who and why on a line each: neither wraps mid-phrase in the pane
@@ -217,14 +225,22 @@ def writeback_lines(sample: MonitorSample) -> list[str]:
         return []
     growth = cache.dirty_growth_s
     grew = f", {dirty_trend(growth)}" if growth is not None else ""
-    lines = [f"page cache: {mb_amount(cache.dirty_bytes)} dirty{grew}",  # two short lines: neither
-             f"{mb_amount(cache.writeback_bytes)} being written back"]   # wraps mid-phrase in the pane
-    if growth is not None and growth >= DIRTY_GROWTH_BYTES_S:
-        expire = f"{cache.expire_s:g} s" if cache.expire_s else "a while"
-        lines += ["a write counts when it reaches the page cache;",  # short lines: none wraps mid-phrase
-                  f"devices get it at writeback (once dirty {expire},",
-                  "sooner past vm.dirty_background_ratio or at fsync)"]
-    return lines
+    return [f"page cache: {mb_amount(cache.dirty_bytes)} dirty{grew}",  # two short lines: neither
+            f"{mb_amount(cache.writeback_bytes)} being written back",    # wraps mid-phrase in the pane
+            *writeback_note(sample)]
+
+
+def writeback_note(sample: MonitorSample) -> list[str]:
+    """While the dirty data grows, why no device shows the processes' writes yet, in short lines (the
+    screen joins them into one paragraph wrapped at its pane's width; none while it does not grow)."""
+    cache = sample.page_cache
+    growth = cache.dirty_growth_s if cache is not None else None
+    if cache is None or growth is None or growth < DIRTY_GROWTH_BYTES_S:
+        return []
+    expire = f"{cache.expire_s:g} s" if cache.expire_s else "a while"
+    return ["a write counts when it reaches the page cache;",
+            f"devices get it at writeback (once dirty {expire},",
+            "sooner past vm.dirty_background_ratio or at fsync)"]
 
 
 def sample_text(sample: MonitorSample) -> str:

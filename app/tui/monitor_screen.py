@@ -26,6 +26,7 @@ from diskdoctor.widgets.hidden_columns import WIDER, WIDER_OR_DETAILS, hidden_co
 from diskdoctor.widgets.line_view import LineView
 from diskdoctor.widgets.sparkline_text import sparkline
 from diskdoctor.widgets.title_row_table import TitleRowTable
+from diskdoctor.widgets.wrap_text import WrappedVisual
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on, work
@@ -40,17 +41,21 @@ from textual.widgets import DataTable, Header, Static
 from ..text.monitor import (
     COLUMNS,
     COUNTER_COLUMNS,
+    PROCESS_NAME_CELLS,
     PROCESS_TABLE_CELLS,
     counter_cells,
     cpu_line,
     layer_label,
+    process_name_cells,
     process_table,
     rate_cells,
     rate_cells_key,
     writeback_lines,
+    writeback_note,
 )
 from .fold_note import fold_note
 from .monitor_trend import TREND_MIN_ROWS, TrendHistory, trend_lines
+from .monitor_who import WhoText, balanced_lines
 from .screen_help import MONITOR_HELP
 from .selection import Selection, choose, chosen, looked_at, no_device_words
 
@@ -65,6 +70,9 @@ SORTED_LEAST_CELLS = {"util": 4, "rmb_s": 6, "wmb_s": 6, "dmb_s": 6, "r_await": 
 """Sorted, a live figure column wider than its heading and every figure it shows ("100%", "99,999" MB/s,
 "100,000" ms) gives its blank start down to this (one more for the sorted column's ▼) to the device column,
 whose rows then name their mountpoint (newuser21 #11: `vda /` but `loop3` alone at 120x40)."""
+SORTED_GIVE_WAY = ("spark", "in_flight", "d_await", "dmb_s", "d_s")
+"""Sorted, the one of these first in the table may give its room to the device column for the rows'
+mountpoints (in DROP_FIRST's order: the least telling; a read or flush figure never goes for a name)."""
 MIN_NAME_CELLS = 8
 """The device column is as narrow as its names (filesystem titles span the row, not this column)."""
 MAX_NAME_CELLS = 72
@@ -176,6 +184,21 @@ def sorted_label(layer: LayerSample, mountpoints: tuple[str, ...]) -> str:
     return f"{visible(layer.row.name)} {first}{more_note(mountpoints)}".rstrip()
 
 
+def least_mount_cells(mount: str) -> int:
+    """The fewest cells a sorted row's mountpoint is shown in: whole, or "…/LAST" (its last folder whole)."""
+    last = mount.rstrip("/").rsplit("/", 1)[-1]
+    return min(cell_len(mount), max(cell_len(last) + 2, SORTED_MOUNT_LEAST))
+
+
+def sorted_least_cells(layer: LayerSample, mountpoints: tuple[str, ...]) -> int:
+    """The device column's width in which a sorted row names its mountpoint ("loop3 …/newuser23-ext4mnt"):
+    its name (cut to NAME_CELLS at most), the mountpoint's least form and its "+N" (0 for none served)."""
+    if not mountpoints:
+        return 0
+    name = min(cell_len(visible(layer.row.name)), NAME_CELLS)
+    return name + 1 + least_mount_cells(visible(mountpoints[0])) + len(more_note(mountpoints))
+
+
 def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, style: str | object,
                 among: frozenset[str] = frozenset()) -> Text:
     """The sorted row's device cell in `cells`: the name whole when it can be, the first mountpoint (dim)
@@ -184,8 +207,7 @@ def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, st
     one space before the mountpoint on every row (it is dim: the style sets it apart from the name); the cut
     keeps what tells it from the other rows' first mountpoints `among` (`fit_paths`)."""
     mount, more = (visible(mountpoints[0]) if mountpoints else ""), more_note(mountpoints)
-    last = mount.rstrip("/").rsplit("/", 1)[-1]
-    least_mount = min(cell_len(mount), max(cell_len(last) + 2, SORTED_MOUNT_LEAST))  # "…/LAST", or whole
+    least_mount = least_mount_cells(mount)  # "…/LAST", or whole
     whole = visible(layer.row.name)  # a short name the column holds is never cut for its mountpoint
     fits = cell_len(whole) if cell_len(whole) <= min(cells, NAME_CELLS) else 0
     beside = cells - least_mount - 1 - len(more)  # a long name is cut in its middle (down to half the cell
@@ -354,6 +376,13 @@ class MonitorScreen(Screen[None]):
         """Each device's last minute of figures, drawn for the selected one under the table where the rows
         it needs leave room (issue 23 #15: 45 empty rows at 200x60 on a host of 3 devices)."""
         self._trend_shown = False
+        self._mount_cells: tuple[int, ...] = ()
+        """Sorted: the device column's width in which each row serving a filesystem names its mountpoint
+        (sorted_least_cells), narrowest first."""
+        self._process_cells = 0
+        """The longest program[pid] "who" has listed: its process column is as wide, room given."""
+        self._who_drawn_cells = 0
+        """The width "who does the I/O" was last drawn for: a layout that changes it draws it again."""
         self._table_own_rows: int | None = None
         """The table's height over the trend pane (None: the trend is not shown)."""
 
@@ -530,6 +559,11 @@ class MonitorScreen(Screen[None]):
             else:
                 names = [cell_len(sorted_label(layer, mounts)) for mounts, layer in self._served(sample)]
                 titles = []
+            served = self._served(sample) if self.sort_key is not None else []
+            mount_cells = tuple(sorted(cells for mounts, layer in served
+                                       if (cells := sorted_least_cells(layer, mounts))))
+            if mount_cells != self._mount_cells:  # the columns are fitted again for it
+                self._mount_cells, self._name_cells = mount_cells, 0
             most = MAX_NAME_CELLS if self.sort_key is None else max(names, default=0)  # sorted: as a title
             wanted = min(max([MIN_NAME_CELLS, *names]), most)
             self._wanted_name_cells = max(wanted, len("device"))  # `vda /` cut it to `devic` (newuser15)
@@ -582,7 +616,8 @@ class MonitorScreen(Screen[None]):
         self._shown_text[selector] = look
         lines = text.plain.split("\n")
         fits = max(cell_len(line) for line in lines) <= static.content_size.width
-        static.update(text, layout=shown is None or not fits or shown[0].count("\n") != len(lines) - 1)
+        drawn = WrappedVisual(static, WhoText(text)) if selector == "#monitor-who" else text
+        static.update(drawn, layout=shown is None or not fits or shown[0].count("\n") != len(lines) - 1)
 
     def _all_columns(self) -> list[tuple[str, str, int]]:
         """(heading, key, width) of every column this root can show, in display order."""
@@ -649,6 +684,7 @@ class MonitorScreen(Screen[None]):
             needed += grow
         if self.sort_key is not None and self._columns is COLUMNS:
             columns = self._blank_starts_to_names(columns)
+            columns = self._one_column_to_mounts(columns, hidden)
         main = self.query_one("#monitor-main")  # the table, and the trend pane under it
         if beside:  # as wide as its columns or its longest title, the side pane the rest (newuser9 #5)
             main.styles.width = min(max(needed, self._title_cells + CELL_PADDING + SCROLLBAR_CELLS), room)
@@ -671,6 +707,24 @@ class MonitorScreen(Screen[None]):
         device = columns[0]
         return [(device[0], device[1], device[2] + sum(c[2] for c in columns[1:]) - sum(c[2] for c in taken)),
                 *taken]
+
+    def _one_column_to_mounts(self, columns: list[tuple[str, str, int]],
+                              hidden: list[str]) -> list[tuple[str, str, int]]:
+        """Sorted, where a row's mountpoint is still left out ("loop3" alone, no title row names it: newuser20
+        #7, newuser21 #11, newuser23 #8), the least telling figure column left (of SORTED_GIVE_WAY, never the
+        sorted one) gives its room to the device column, if that names more rows' "…/LAST": one
+        column at most (newuser16 #5 saw sorting cost three for whole mountpoints)."""
+        device = columns[0]
+        if not self._mount_cells or self._mount_cells[-1] <= device[2]:
+            return columns
+        found = next((column for key in SORTED_GIVE_WAY for column in columns[1:]
+                      if column[1] == key and key != self.sort_key), None)
+        wider = device[2] + found[2] + CELL_PADDING if found is not None else 0
+        if found is None or not any(device[2] < cells <= wider for cells in self._mount_cells):
+            return columns  # it would name no more of them
+        hidden.append(found[0])
+        return [(device[0], device[1], wider),
+                *(column for column in columns[1:] if column is not found)]
 
     def _heading(self, label: str, key: str) -> Text:
         """A column heading; the sorted column is marked ▼ (largest first)."""
@@ -932,13 +986,15 @@ class MonitorScreen(Screen[None]):
         who = Text.assemble(("Who does the I/O\n", "bold"))
         live = sample.live or self.root.live
         limit = self._who_room(detail)
-        table, notes = process_table(sample.processes, live, limit=limit)
+        table, notes = process_table(sample.processes, live, limit=limit,
+                                     name_cells=self._process_name_cells(sample, limit))
         for index, line in enumerate(table):  # a table: its heading, then a row a process
             who.append(line + "\n", style="underline" if index == 0 else "")
         for line in notes:
             who.append(line + "\n")
-        cache = writeback_lines(sample)
-        for line in cache:
+        said = writeback_note(sample)  # a paragraph, wrapped once at the pane's own width (WhoText)
+        cache = writeback_lines(sample)[:-len(said) or None]
+        for line in [*cache, *([" ".join(said)] if said else [])]:
             who.append(line + "\n", style="dim")
         if self.has_class("-side-below"):  # as wide as the process table, every tick (notes wrap in it)
             room = self._fit_who_below(PROCESS_TABLE_CELLS)
@@ -948,12 +1004,14 @@ class MonitorScreen(Screen[None]):
         self._show("#monitor-who", who)
         self._show("#monitor-selected", detail)
         width = max(self.query_one("#monitor-who").content_size.width, 1)
-        rows = sum(-(-max(cell_len(line), 1) // width) for line in who.plain.splitlines())  # wrapped
+        drawn = who.copy()
+        drawn.rstrip()
+        rows = len(balanced_lines(drawn, width))  # as drawn there (a paragraph wrapped at the width)
         if rows > self._who_lines:  # the most it held, so the table does not jump
             self._who_lines = rows
             self._fit_heights()
         headings = heading.splitlines()  # cut to the pane or wrapped: the table's titles come first
-        lines = [*(line for line in detail.plain.splitlines() if line not in headings), *notes, *cache]
+        lines = [*(line for line in detail.plain.splitlines() if line not in headings), *notes, *cache, *said]
         wanted = max([PROCESS_TABLE_CELLS, *(cell_len(line) for line in lines)]) + SIDE_FRAME_CELLS
         # sized from every line it holds (the notes are short lines: newuser15 saw them wrap at 200 beside a
         # table with room to spare); it only grows, so the split between the table and the pane stays
@@ -961,6 +1019,22 @@ class MonitorScreen(Screen[None]):
         if wanted > self._side_cells:  # a longer line: the pane grows to hold it (or goes under the table)
             self._side_cells, self._fitted_width = wanted, 0
             self._fit_columns(self.size.width)
+
+    def _who_cells(self) -> int:
+        """The width "who does the I/O" draws its lines in: under the table the one _fit_who_below gives it,
+        beside it what its pane has (less a scrollbar), before any layout the process table's."""
+        if self.has_class("-side-below"):
+            return self._below_cells(PROCESS_TABLE_CELLS)[0]
+        return self.query_one("#monitor-who").content_size.width or PROCESS_TABLE_CELLS
+
+    def _process_name_cells(self, sample: MonitorSample, limit: int) -> int:
+        """The process column's width: as wide as the longest name so far (it never narrows tick to tick,
+        so the figures stay put) within the room the pane's row has, at least PROCESS_NAME_CELLS (newuser23
+        #7: `kworker/u…onversion[28978]` cut to 28 columns beside 27 blank ones)."""
+        room = self._who_cells() - (PROCESS_TABLE_CELLS - PROCESS_NAME_CELLS)
+        self._process_cells = max(self._process_cells, process_name_cells(sample.processes, limit))
+        self._who_drawn_cells = self._who_cells()
+        return max(PROCESS_NAME_CELLS, min(self._process_cells, room))
 
     def _in_details(self) -> frozenset[str]:
         """The columns the details pane lists for the selected layer (every figure but the util trend),
@@ -1060,6 +1134,8 @@ class MonitorScreen(Screen[None]):
         # it; long-names at 200x60 wrapped a title cut to 80 cells in a 55-cell pane)
         if self._heading_pane and self.sample is not None and self._pane_cells() != self._heading_pane:
             self._draw_side(self.sample)
+        elif self._who_drawn_cells and self.sample is not None and self._who_cells() != self._who_drawn_cells:
+            self._draw_side(self.sample)  # the process column fitted to the pane's new width (a scrollbar)
 
     def _redraw_status(self) -> None:
         """The status line again once the table has its height (it says the rows below the fold)."""
