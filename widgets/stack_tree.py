@@ -492,6 +492,17 @@ class StackTree(Tree[StackRow]):
     def _on_resize(self, event: events.Resize) -> None:
         super()._on_resize(event)
         self._refit()
+        self.call_after_refresh(self.cursor_into_view)
+
+    def cursor_into_view(self) -> None:
+        """Scroll so the cursor's row is in view, its branch whole where it fits (newuser23 #2: after a
+        resize made on another screen the cursor's row was below the view, no row highlighted)."""
+        node = self.cursor_node
+        if node is None or node.line < 0:
+            return
+        top, rows = round(self.scroll_y), self.scrollable_content_region.height
+        if rows and not top <= node.line < top + rows:
+            self.scroll_to_branch()
 
     def watch_show_vertical_scrollbar(self, shown: bool) -> None:
         """A vertical scrollbar come or gone changes the room and whether a cell is kept before it

@@ -10,7 +10,7 @@ from diskdoctor.probes.hotplug import HotplugWatcher, watch_block_devices
 from diskdoctor.probes.layer_details import DetailSection, read_layer_details
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets import LayerTable, StackTree, StatusLine
-from diskdoctor.widgets.filter_bar import FilterBar
+from diskdoctor.widgets.filter_bar import FilterBar, match_count
 from diskdoctor.widgets.fit_text import Part
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.hidden_columns import WIDER_OR_DETAILS, hidden_columns_forms
@@ -169,8 +169,10 @@ class StackScreen(SnapshotScreen):
         self.request_refresh()
 
     def on_screen_resume(self) -> None:
-        """Show what was chosen on another screen (its device, or the device under its filesystem)."""
+        """Show what was chosen on another screen (its device, or the device under its filesystem), the
+        cursor's row in view (the terminal may have been resized meanwhile)."""
         super().on_screen_resume()
+        self.query_one(StackTree).call_after_refresh(self.query_one(StackTree).cursor_into_view)
         selection = chosen(self.app)
         if selection is None or selection.by == "stack" or self.view is None or self.host is None:
             self._placed = self.query_one(StackTree).cursor_key()
@@ -356,7 +358,7 @@ class StackScreen(SnapshotScreen):
         shown = str(count)
         if self.filter_text:
             kept, matched = self.view.counts()
-            shown = f"{matched} match · {'all ' + str(count) if kept == count else f'{kept} of {count}'}"
+            shown = f"{match_count(matched)} · {'all ' + str(count) if kept == count else f'{kept} of {count}'}"
         self.query_one("#stack-title", Static).update(  # one line whatever it says: no layout pass
             f"Storage stack {VIEW_TITLES[self.mode]} · {shown} devices", layout=False)
         self._size_panes()  # a filter or the other direction: other rows, maybe other widths
@@ -374,12 +376,12 @@ class StackScreen(SnapshotScreen):
 
     def _filter_words(self) -> tuple[str, str]:
         """What a `/` filter keeps, the rows that match apart from those kept for their stacks (as k9s and
-        lazygit count matches), whole and short: "filter 'luks': 4 match, 30 of 37 devices with their
+        lazygit count matches), whole and short: "filter 'luks': 4 matches, 30 of 37 devices with their
         stacks" (every device kept: "…, all 37 devices shown with their stacks")."""
         if not self.filter_text or self.view is None or self.host is None:
             return "", ""
         kept, matched = self.view.counts()
-        said = f"filter '{self.filter_text}': " + (f"{matched} match" if matched else "no device matches")
+        said = f"filter '{self.filter_text}': " + (match_count(matched) if matched else "no device matches")
         if not matched:
             return said, said
         total = len(self.host.devices)
