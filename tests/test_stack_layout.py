@@ -530,9 +530,9 @@ async def test_a_filter_marks_the_rows_that_match_and_puts_the_cursor_on_the_fir
         screen = app.screen
         tree = screen.query_one(StackTree)
         title = str(screen.query_one("#stack-title", Static).content)
-        assert title.endswith("· 6 match · 8 of 37 devices"), title  # 30 before newuser15: whole disks
+        assert title.endswith("· 6 matches · 8 of 37 devices"), title  # 30 before newuser15: whole disks
         status = screen.query_one(StatusLine).plain
-        assert "filter 'luks': 6 match, 8 of 37 devices with their stacks" in status, status
+        assert "filter 'luks': 6 matches, 8 of 37 devices with their stacks" in status, status
         marked = Style.parse(MATCH_STYLE)
         first = None
         for line in range(tree.last_line + 1):
@@ -550,7 +550,7 @@ async def test_a_filter_marks_the_rows_that_match_and_puts_the_cursor_on_the_fir
         await pilot.press("enter")
         await settle(pilot)
         # still said once the tree has the keys, once: on the filter line (the status line keeps its room)
-        assert "filter 'luks': 6 match" in screen.query_one("#stack-filter").summary
+        assert "filter 'luks': 6 matches" in screen.query_one("#stack-filter").summary
         assert "match" not in screen.query_one(StatusLine).plain
         await pilot.press("slash", "escape")
         await settle(pilot)
