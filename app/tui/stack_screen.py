@@ -358,7 +358,8 @@ class StackScreen(SnapshotScreen):
         shown = str(count)
         if self.filter_text:
             kept, matched = self.view.counts()
-            shown = f"{match_count(matched)} · {'all ' + str(count) if kept == count else f'{kept} of {count}'}"
+            kept_words = f"all {count}" if kept == count else f"{kept} of {count}"
+            shown = f"{match_count(matched)} · {kept_words}"
         self.query_one("#stack-title", Static).update(  # one line whatever it says: no layout pass
             f"Storage stack {VIEW_TITLES[self.mode]} · {shown} devices", layout=False)
         self._size_panes()  # a filter or the other direction: other rows, maybe other widths
