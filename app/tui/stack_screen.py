@@ -278,14 +278,20 @@ class StackScreen(SnapshotScreen):
 
     def _hidden_part(self) -> list[Part]:
         """The extra columns the tree leaves out for want of width, in every screen's phrasing
-        (hidden_columns.py: "+4 hidden: ROTA, SCHED … (wider terminal or details)", then "+4 hidden"; one
-        column keeps its name: "+1 hidden: DISC-GRAN"), left out only when even that does not fit before
-        "F1 help"."""
+        (hidden_columns.py: "+4 hidden: ROTA, SCHED, DISC-MAX, DISC-GRAN (wider terminal or details)"); the
+        names are kept whole without the place ("+4 hidden: ROTA, SCHED, DISC-MAX, DISC-GRAN") before any
+        goes, and beside a long verdict, which is cut instead (it is in the details too: newuser23 #11
+        read `+4 hidden` alone); "+4 hidden" only when even the names do not fit before "F1 help"."""
         hidden = self.query_one(StackTree).hidden_extra()
-        forms = hidden_columns_forms(hidden, WIDER_OR_DETAILS)
-        short = (forms[-2] if len(hidden) == 1 else forms[-1]) if forms else ""
-        self.query_one(StackStatus).note = short  # kept beside a long verdict, which is cut instead
-        return [(forms[:forms.index(short) + 1], 4)] if forms else []  # the shortest: the kept note
+        forms = list(hidden_columns_forms(hidden, WIDER_OR_DETAILS))
+        if not forms:
+            self.query_one(StackStatus).note = ""
+            return []
+        named = f"+{len(hidden)} hidden: {', '.join(hidden)}"
+        if named not in forms:  # after the forms naming every column with the place
+            forms.insert(len(WIDER_OR_DETAILS), named)
+        self.query_one(StackStatus).note = named  # kept beside a long verdict, which is cut instead
+        return [(tuple(forms), 4)]
 
     def on_resize(self) -> None:
         self._size_panes()
