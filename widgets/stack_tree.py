@@ -99,6 +99,9 @@ class ColumnWidths:
     """Every mountpoint's width."""
     last_cells: Counter[int] = field(default_factory=Counter, compare=False, repr=False)
     """Every mountpoint's narrowest width with its last component whole (`last_whole`)."""
+    extra_values: list[set[str]] = field(default_factory=lambda: [set() for _ in EXTRA_HEADINGS],
+                                         compare=False, repr=False)
+    """Up to two values seen per extra column: one alone, every row reads the same (`uniform`)."""
 
     def see(self, row: StackRow, depth: int) -> None:
         """Widen the columns for one more row at `depth`."""
@@ -121,6 +124,13 @@ class ColumnWidths:
         self.has_mounts = self.has_mounts or bool(row.mounts)
         for index, value in enumerate(row.extra[:len(self.extra)]):
             self.extra[index] = max(self.extra[index], cells(value))
+            if len(self.extra_values[index]) < 2:
+                self.extra_values[index].add(value)
+
+    def uniform(self, index: int) -> bool:
+        """Whether every row reads the same in extra column `index` (`yes`, `none`): it tells no row
+        apart, so no name or mountpoint is cut to show it (the details still say it)."""
+        return len(self.extra_values[index]) <= 1
 
     def _fixed(self) -> int:
         """TYPE, SIZE and TRIM (always whole) with the gaps between the shown columns."""
@@ -167,12 +177,14 @@ class ColumnWidths:
         the mountpoints still cut; a column without room for its shortest form is left out (MOUNTPOINTS
         first) rather than pushed off the edge. At most `extra` extra columns are shown: as many as fit
         with every column whole, or more with a very long MOUNTPOINTS cut to the room left when that keeps
-        MOUNTS_SHARE of the line."""
+        MOUNTS_SHARE of the line and the last of them is not the same on every row (`uniform`)."""
         shown = min(extra, len(self.extra))
         while shown and self.natural(shown) > width:
             shown -= 1
         floor = self.path_floor(width)
         for count in range(min(extra, len(self.extra)), shown, -1):  # more, with MOUNTPOINTS cut
+            if self.uniform(count - 1):
+                continue  # the last column added tells no row apart: not worth a cut (newuser23 #12)
             mounts = width - (self.natural(count) - self.mounts)
             least = floor if count <= BEFORE_PATH else max(MIN_MOUNTS, int(width * MOUNTS_SHARE))
             if self.has_mounts and mounts >= least:
