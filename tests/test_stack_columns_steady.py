@@ -8,6 +8,7 @@ import re
 from conftest import fixture_root
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.widgets import StackTree
+from diskdoctor.widgets.stack_tree import ColumnWidths, _depth
 from textual.widgets import Static
 
 
@@ -34,12 +35,22 @@ async def test_scrolling_lab_ssd_at_80x24_never_moves_a_column() -> None:
         assert tree.scroll_y == 0 and lines > tree.scrollable_content_region.height  # it did scroll
 
 
+def walked(tree: StackTree) -> ColumnWidths:
+    """The widths of every line shown, measured one by one."""
+    widths = ColumnWidths(mounts=0)
+    for line in range(tree.last_line + 1):
+        node = tree.get_node_at_line(line)
+        widths.see(node.data, _depth(node))
+    return widths
+
+
 async def test_the_fit_is_that_of_every_row_shown_and_follows_a_collapse() -> None:
     app = DiskDoctorApp(fixture_root("lab-ssd"))
     async with app.run_test(size=(80, 24)) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause()
         tree = app.screen.query_one(StackTree)
+        assert tree._shown_widths() == walked(tree)
         before = tree._fitted
         tree.scroll_to(y=tree.last_line, animate=False)
         await pilot.pause()
@@ -48,5 +59,22 @@ async def test_the_fit_is_that_of_every_row_shown_and_follows_a_collapse() -> No
             node.collapse()
         await pilot.pause()
         await pilot.pause()
+        assert tree._shown_widths() == walked(tree)
         names = [tree.get_node_at_line(line).data.name for line in range(tree.last_line + 1)]
         assert tree._fitted.name <= max(len(name) for name in names) + 2, (tree._fitted, names)
+
+
+async def test_rows_loaded_by_a_reveal_but_not_opened_are_not_measured() -> None:
+    app = DiskDoctorApp(fixture_root("lab-ssd"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        tree = app.screen.query_one(StackTree)
+        for node in list(tree.root.children):
+            node.collapse()
+        await pilot.pause()
+        await pilot.pause()
+        tree.root.children[0].expand()  # loaded and opened again: every row loaded shown but those
+        await pilot.pause()
+        await pilot.pause()
+        assert tree._shown_widths() == walked(tree)

@@ -473,13 +473,23 @@ class StackTree(Tree[StackRow]):
     def _shown_widths(self) -> ColumnWidths:
         """The widest content of every row shown (a collapsed row's children aside), measured once until
         rows are added, expanded or collapsed (`_forget_shown`), not on a scroll."""
+        if self._shown is None and self._all_loaded_shown():  # as measured on adding them
+            mounts = max(self.widths.mount_cells, default=0)  # its heading may run on past its values
+            self._shown = replace(self.widths, mounts=mounts, extra=list(self.widths.extra))
         if self._shown is None:
-            widths = ColumnWidths(mounts=0)  # the last column: its heading may run on past its values
+            widths = ColumnWidths(mounts=0)
             for node, depth in _lines_from(self.root, 0, self._loaded_rows):
                 if node.data is not None:
                     widths.see(node.data, depth)
             self._shown = widths
         return self._shown
+
+    def _all_loaded_shown(self) -> bool:
+        """Whether every row loaded is shown: every row whose children were loaded is expanded (a reveal
+        loads a row's children without opening it; a collapse hides them)."""
+        nodes = self._tree_nodes
+        return all(nodes[node_id]._expanded for node_id in self._loaded
+                   if node_id != self.root.id and node_id in nodes)
 
     def _forget_shown(self) -> None:
         """Rows added, expanded or collapsed: the rows shown are measured again at the next fit."""
