@@ -59,7 +59,9 @@ async def test_stack_says_its_hidden_columns_in_the_common_form(size: tuple[int,
         await pilot.pause(0.2)
         hidden = app.screen.query_one(StackTree).hidden_extra()
         assert hidden, "long-names hides some of Stack's extra columns at this width"
-        same_form(note_on_screen(app), hidden, WIDER_OR_DETAILS)
+        note = note_on_screen(app)
+        if note != f"+{len(hidden)} hidden: {', '.join(hidden)}":  # beside a long verdict: names, no place
+            same_form(note, hidden, WIDER_OR_DETAILS)  # (newuser23 #11; the details list them too)
 
 
 @pytest.mark.parametrize("live", [False, True], ids=["capture", "live-columns"])

@@ -26,9 +26,11 @@ async def test_a_kept_filter_is_said_once_and_the_hidden_note_stays(text: str, s
         assert f"filter: {text}" not in screen
         bar = app.screen.query_one("#stack-filter")
         line = screen_lines(app)[bar.region.y]
-        matched = 2 if text == "slow" else 1
-        assert f"filter '{text}': {matched} match" in line and "37 of 37" not in screen, line
-        assert line.rstrip().endswith(("Esc clears", "match")), line  # never cut mid-word
+        said = "2 matches" if text == "slow" else "1 match"  # newuser23 #13a: `2 match · 2 of 18 devices`
+        assert f"filter '{text}': {said}" in line and "37 of 37" not in screen, line
+        assert line.rstrip().endswith(("Esc clears", said)), line  # never cut mid-word
+        title = str(app.screen.query_one("#stack-title").render())
+        assert f"· {said} ·" in title, title
         status = app.screen.query_one(StatusLine).plain
         hidden = app.screen.query_one(StackTree).hidden_extra()
         if hidden:

@@ -12,10 +12,14 @@ from diskdoctor.widgets.stack_tree import GAP, GUIDE_WIDTH, MIN_NAME_CELLS, Colu
 WAL = "/srv/postgresql/16/main/pg_wal_archive_for_point_in_time_recovery"
 LAST = WAL.rsplit("/", 1)[-1]
 
+ALIKE = ("no", "none", "2T", "4K")
+OTHER = ("yes", "bfq", "0B", "0B")
+"""Another row's ROTA, SCHED, DISC-MAX, DISC-GRAN: the extra columns tell rows apart (newuser23 #12)."""
+
 
 def _row(name: str, mounts: str) -> StackRow:
     return StackRow(key=name, name=name, kind="lvm", size="1G", trim="yes", fstype="ext4", mounts=mounts,
-                    has_children=False, extra=("no", "none", "2T", "4K"))
+                    has_children=False, extra=ALIKE if name[0] in "an" else OTHER)
 
 
 @pytest.mark.parametrize("extra", [0, 2])

@@ -150,6 +150,11 @@ def matches(text: str, *fields: str) -> bool:
     return all(word in haystack for word in text.casefold().split())
 
 
+def match_count(count: int) -> str:
+    """How many rows a filter matched, in every screen's words: "1 match", "2 matches"."""
+    return f"{count} match" if count == 1 else f"{count} matches"
+
+
 def filter_note(text: str, shown: int, total: int, rows: str) -> str:
     """The line that says what a filter keeps: "filter 'ssd': 3 of 12 filesystems · Esc clears", or that
     it keeps nothing ("filter 'x': none of the 12 filesystems matches · Esc clears")."""

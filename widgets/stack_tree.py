@@ -1,10 +1,9 @@
 """A lazily expanded storage-stack tree with aligned TYPE / SIZE / TRIM / FSTYPE / MOUNT columns, and
 ROTA / SCHED / DISC-MAX / DISC-GRAN (lsblk's names) after them when the pane has room.
 
-When every row's cells do not fit the width, NAME, FSTYPE and MOUNTPOINTS are shared out among the rows in
-view (as k9s sizes its columns from the rows it shows): a long name further down no longer cuts the
-FSTYPE of the rows on screen. The set of columns stays that of all rows, so scrolling never adds or drops
-one."""
+When every row's cells do not fit the width, NAME, FSTYPE and MOUNTPOINTS are shared out among the rows
+shown (those under a collapsed row aside), measured once per rebuild, expand, collapse or resize: scrolling
+never moves a column (newuser23 #1: one `k` moved FSTYPE when the fit was that of the rows in view)."""
 
 from __future__ import annotations
 
@@ -100,6 +99,9 @@ class ColumnWidths:
     """Every mountpoint's width."""
     last_cells: Counter[int] = field(default_factory=Counter, compare=False, repr=False)
     """Every mountpoint's narrowest width with its last component whole (`last_whole`)."""
+    extra_values: list[set[str]] = field(default_factory=lambda: [set() for _ in EXTRA_HEADINGS],
+                                         compare=False, repr=False)
+    """Up to two values seen per extra column: one alone, every row reads the same (`uniform`)."""
 
     def see(self, row: StackRow, depth: int) -> None:
         """Widen the columns for one more row at `depth`."""
@@ -122,6 +124,13 @@ class ColumnWidths:
         self.has_mounts = self.has_mounts or bool(row.mounts)
         for index, value in enumerate(row.extra[:len(self.extra)]):
             self.extra[index] = max(self.extra[index], cells(value))
+            if len(self.extra_values[index]) < 2:
+                self.extra_values[index].add(value)
+
+    def uniform(self, index: int) -> bool:
+        """Whether every row reads the same in extra column `index` (`yes`, `none`): it tells no row
+        apart, so no name or mountpoint is cut to show it (the details still say it)."""
+        return len(self.extra_values[index]) <= 1
 
     def _fixed(self) -> int:
         """TYPE, SIZE and TRIM (always whole) with the gaps between the shown columns."""
@@ -141,10 +150,10 @@ class ColumnWidths:
         return max(MIN_MOUNTS, max(kept, default=0))
 
     def in_view(self, view: ColumnWidths, width: int) -> ColumnWidths:
-        """Widths for a `width`-cell line from the rows in `view` when all rows' do not fit whole: the
-        columns shown and TYPE/SIZE/TRIM stay those of all rows (nothing comes or goes on a scroll),
-        NAME, FSTYPE and MOUNTPOINTS are shared out among the rows on screen, and cells they leave grow
-        them toward all rows' widths (NAME first), so the columns move only when the rows need it."""
+        """Widths for a `width`-cell line from the rows in `view` (the rows shown) when all loaded rows' do
+        not fit whole: the columns shown and TYPE/SIZE/TRIM stay those of all loaded rows, NAME, FSTYPE and
+        MOUNTPOINTS are shared out among the rows shown, and cells they leave grow them toward all loaded
+        rows' widths (NAME first)."""
         whole = self.fitted(width)
         if whole.shown_extra or self.natural(0) <= width or not view.name_cells:
             return whole
@@ -168,12 +177,14 @@ class ColumnWidths:
         the mountpoints still cut; a column without room for its shortest form is left out (MOUNTPOINTS
         first) rather than pushed off the edge. At most `extra` extra columns are shown: as many as fit
         with every column whole, or more with a very long MOUNTPOINTS cut to the room left when that keeps
-        MOUNTS_SHARE of the line."""
+        MOUNTS_SHARE of the line and the last of them is not the same on every row (`uniform`)."""
         shown = min(extra, len(self.extra))
         while shown and self.natural(shown) > width:
             shown -= 1
         floor = self.path_floor(width)
         for count in range(min(extra, len(self.extra)), shown, -1):  # more, with MOUNTPOINTS cut
+            if self.uniform(count - 1):
+                continue  # the last column added tells no row apart: not worth a cut (newuser23 #12)
             mounts = width - (self.natural(count) - self.mounts)
             least = floor if count <= BEFORE_PATH else max(MIN_MOUNTS, int(width * MOUNTS_SHARE))
             if self.has_mounts and mounts >= least:
@@ -393,6 +404,10 @@ class StackTree(Tree[StackRow]):
         """Every name loaded, so a name cut short keeps what tells it from the others."""
         self._mounts: frozenset[str] = frozenset()
         self._cut_among: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+        self._shown: ColumnWidths | None = None
+        """The widths of the rows shown (`_shown_widths`), None until measured again."""
+        self._loaded_rows = 0
+        """How many rows are loaded: at most that many lines are shown."""
 
     def show_rows(self, load_children: Callable[[str | None], list[StackRow]],
                   expand_depth: int = 0) -> None:
@@ -402,6 +417,8 @@ class StackTree(Tree[StackRow]):
         self._revealing = None  # a reveal waiting for the old rows puts nothing
         self.widths = ColumnWidths()
         self._names = self._mounts = frozenset()
+        self._loaded_rows = 0
+        self._forget_shown()
         self.clear()
         self._add_children(self.root, None, depth=0)
         self._loaded.add(self.root.id)
@@ -422,6 +439,8 @@ class StackTree(Tree[StackRow]):
             self._adding = False
         if rows:
             self._invalidate()
+        self._loaded_rows += len(rows)
+        self._forget_shown()
         self._names |= {row.name for row in rows}
         self._mounts |= {row.mounts for row in rows if row.mounts}
         if self._fitted is not None:
@@ -453,36 +472,42 @@ class StackTree(Tree[StackRow]):
         """The extra columns' headings the fitted lines leave out for want of width (none before a fit)."""
         return EXTRA_HEADINGS[self._fitted.shown_extra:] if self._fitted is not None else ()
 
-    def _in_view(self) -> ColumnWidths:
-        """The widest content of the rows on screen."""
-        widths = ColumnWidths(mounts=0)  # the last column: its heading may run on past its values
-        top = round(self.scroll_y)
-        height = self.scrollable_content_region.height
-        if self._tree_lines_cached is None:  # not laid out: walk to the rows in view (a fit lays them out)
-            for node, depth in _lines_from(self.root, top, height):
+    def _shown_widths(self) -> ColumnWidths:
+        """The widest content of every row shown (a collapsed row's children aside), measured once until
+        rows are added, expanded or collapsed (`_forget_shown`), not on a scroll."""
+        if self._shown is None and self._all_loaded_shown():  # as measured on adding them
+            mounts = max(self.widths.mount_cells, default=0)  # its heading may run on past its values
+            self._shown = replace(self.widths, mounts=mounts, extra=list(self.widths.extra))
+        if self._shown is None:
+            widths = ColumnWidths(mounts=0)
+            for node, depth in _lines_from(self.root, 0, self._loaded_rows):
                 if node.data is not None:
                     widths.see(node.data, depth)
-            return widths
-        for line in range(top, min(top + height, self.last_line + 1)):
-            node = self.get_node_at_line(line)
-            if node is not None and node.data is not None:
-                widths.see(node.data, _depth(node))
-        return widths
+            self._shown = widths
+        return self._shown
 
-    def _refit(self, scrolled: bool = False) -> None:
-        """Fit the columns to the width and the rows in view; when they change, redraw and give the
-        screen the new header (after a scroll only the lines are drawn again: the rows are the same)."""
+    def _all_loaded_shown(self) -> bool:
+        """Whether every row loaded is shown: every row whose children were loaded is expanded (a reveal
+        loads a row's children without opening it; a collapse hides them)."""
+        nodes = self._tree_nodes
+        return all(nodes[node_id]._expanded for node_id in self._loaded
+                   if node_id != self.root.id and node_id in nodes)
+
+    def _forget_shown(self) -> None:
+        """Rows added, expanded or collapsed: the rows shown are measured again at the next fit."""
+        self._shown = None
+
+    def _refit(self) -> None:
+        """Fit the columns to the width and the rows shown; when they change, redraw and give the screen
+        the new header."""
         edge = EDGE if self.show_vertical_scrollbar else 0
         width = (self.scrollable_content_region.width or self.size.width) - edge
-        fitted = self.widths.in_view(self._in_view(), width)
+        shown = self._shown_widths()  # its whole widths: MOUNTPOINTS as wide as its heading at least
+        whole = replace(shown, mounts=max(shown.mounts, len(HEADINGS[5])), extra=list(shown.extra))
+        fitted = whole.in_view(shown, width)
         if fitted != self._fitted:
             self._fitted, self._cut_among = fitted, (self._names, self._mounts)
-            if scrolled:  # every line is as wide as the room: the tree's virtual size stays
-                self._line_cache.clear()
-                self._updates += 1
-                self.refresh()
-            else:
-                self._invalidate()
+            self._invalidate()
             self.post_message(self.ColumnsChanged(header_text(fitted, self.size.width)))
         elif self._cut_among != (self._names, self._mounts):  # new rows: the cuts that tell names apart
             self._cut_among = (self._names, self._mounts)
@@ -491,24 +516,23 @@ class StackTree(Tree[StackRow]):
     def _on_resize(self, event: events.Resize) -> None:
         super()._on_resize(event)
         self._refit()
+        self.call_after_refresh(self.cursor_into_view)
 
-    def watch_show_horizontal_scrollbar(self, shown: bool) -> None:
-        """A horizontal scrollbar come or gone changes the rows in view without a resize: fit them again
-        (at 80x24 the fit of 8 rows stayed when a 9th, deeper name showed)."""
-        if self._fitted is not None:
-            self.call_after_refresh(self._refit)
+    def cursor_into_view(self) -> None:
+        """Scroll so the cursor's row is in view, its branch whole where it fits (newuser23 #2: after a
+        resize made on another screen the cursor's row was below the view, no row highlighted)."""
+        node = self.cursor_node
+        if node is None or node.line < 0:
+            return
+        top, rows = round(self.scroll_y), self.scrollable_content_region.height
+        if rows and not top <= node.line < top + rows:
+            self.scroll_to_branch()
 
     def watch_show_vertical_scrollbar(self, shown: bool) -> None:
         """A vertical scrollbar come or gone changes the room and whether a cell is kept before it
         (`EDGE`): fit again."""
         if self._fitted is not None:
             self.call_after_refresh(self._refit)
-
-    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
-        """Other rows in view: their widths (a few rows measured, the lines drawn again)."""
-        super().watch_scroll_y(old_value, new_value)
-        if round(old_value) != round(new_value) and self._fitted is not None:
-            self._refit(scrolled=True)
 
     def _invalidate(self) -> None:
         """Textual's per-node invalidation, once per bulk of rows (3,000 rows added were 3,000 refreshes)."""
@@ -745,9 +769,11 @@ class StackTree(Tree[StackRow]):
 
     def _on_tree_node_expanded(self, event: Tree.NodeExpanded[StackRow]) -> None:
         self._ensure_loaded(event.node)
-        self.call_after_refresh(self._refit)  # other rows in view
+        self._forget_shown()
+        self.call_after_refresh(self._refit)  # other rows shown
 
     def _on_tree_node_collapsed(self, event: Tree.NodeCollapsed[StackRow]) -> None:
+        self._forget_shown()
         self.call_after_refresh(self._refit)
 
     def watch_cursor_line(self, previous_line: int, line: int) -> None:

@@ -10,7 +10,7 @@ from diskdoctor.probes.hotplug import HotplugWatcher, watch_block_devices
 from diskdoctor.probes.layer_details import DetailSection, read_layer_details
 from diskdoctor.probes.root import Root
 from diskdoctor.widgets import LayerTable, StackTree, StatusLine
-from diskdoctor.widgets.filter_bar import FilterBar
+from diskdoctor.widgets.filter_bar import FilterBar, match_count
 from diskdoctor.widgets.fit_text import Part
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.hidden_columns import WIDER_OR_DETAILS, hidden_columns_forms
@@ -169,8 +169,10 @@ class StackScreen(SnapshotScreen):
         self.request_refresh()
 
     def on_screen_resume(self) -> None:
-        """Show what was chosen on another screen (its device, or the device under its filesystem)."""
+        """Show what was chosen on another screen (its device, or the device under its filesystem), the
+        cursor's row in view (the terminal may have been resized meanwhile)."""
         super().on_screen_resume()
+        self.query_one(StackTree).call_after_refresh(self.query_one(StackTree).cursor_into_view)
         selection = chosen(self.app)
         if selection is None or selection.by == "stack" or self.view is None or self.host is None:
             self._placed = self.query_one(StackTree).cursor_key()
@@ -276,14 +278,20 @@ class StackScreen(SnapshotScreen):
 
     def _hidden_part(self) -> list[Part]:
         """The extra columns the tree leaves out for want of width, in every screen's phrasing
-        (hidden_columns.py: "+4 hidden: ROTA, SCHED … (wider terminal or details)", then "+4 hidden"; one
-        column keeps its name: "+1 hidden: DISC-GRAN"), left out only when even that does not fit before
-        "F1 help"."""
+        (hidden_columns.py: "+4 hidden: ROTA, SCHED, DISC-MAX, DISC-GRAN (wider terminal or details)"); the
+        names are kept whole without the place ("+4 hidden: ROTA, SCHED, DISC-MAX, DISC-GRAN") before any
+        goes, and beside a long verdict, which is cut instead (it is in the details too: newuser23 #11
+        read `+4 hidden` alone); "+4 hidden" only when even the names do not fit before "F1 help"."""
         hidden = self.query_one(StackTree).hidden_extra()
-        forms = hidden_columns_forms(hidden, WIDER_OR_DETAILS)
-        short = (forms[-2] if len(hidden) == 1 else forms[-1]) if forms else ""
-        self.query_one(StackStatus).note = short  # kept beside a long verdict, which is cut instead
-        return [(forms[:forms.index(short) + 1], 4)] if forms else []  # the shortest: the kept note
+        forms = list(hidden_columns_forms(hidden, WIDER_OR_DETAILS))
+        if not forms:
+            self.query_one(StackStatus).note = ""
+            return []
+        named = f"+{len(hidden)} hidden: {', '.join(hidden)}"
+        if named not in forms:  # after the forms naming every column with the place
+            forms.insert(len(WIDER_OR_DETAILS), named)
+        self.query_one(StackStatus).note = named  # kept beside a long verdict, which is cut instead
+        return [(tuple(forms), 4)]
 
     def on_resize(self) -> None:
         self._size_panes()
@@ -356,7 +364,8 @@ class StackScreen(SnapshotScreen):
         shown = str(count)
         if self.filter_text:
             kept, matched = self.view.counts()
-            shown = f"{matched} match · {'all ' + str(count) if kept == count else f'{kept} of {count}'}"
+            kept_words = f"all {count}" if kept == count else f"{kept} of {count}"
+            shown = f"{match_count(matched)} · {kept_words}"
         self.query_one("#stack-title", Static).update(  # one line whatever it says: no layout pass
             f"Storage stack {VIEW_TITLES[self.mode]} · {shown} devices", layout=False)
         self._size_panes()  # a filter or the other direction: other rows, maybe other widths
@@ -374,12 +383,12 @@ class StackScreen(SnapshotScreen):
 
     def _filter_words(self) -> tuple[str, str]:
         """What a `/` filter keeps, the rows that match apart from those kept for their stacks (as k9s and
-        lazygit count matches), whole and short: "filter 'luks': 4 match, 30 of 37 devices with their
+        lazygit count matches), whole and short: "filter 'luks': 4 matches, 30 of 37 devices with their
         stacks" (every device kept: "…, all 37 devices shown with their stacks")."""
         if not self.filter_text or self.view is None or self.host is None:
             return "", ""
         kept, matched = self.view.counts()
-        said = f"filter '{self.filter_text}': " + (f"{matched} match" if matched else "no device matches")
+        said = f"filter '{self.filter_text}': " + (match_count(matched) if matched else "no device matches")
         if not matched:
             return said, said
         total = len(self.host.devices)

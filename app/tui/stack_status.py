@@ -57,17 +57,18 @@ def clause_cut(text: str, width: int) -> str:
 
 
 def keep_note(parts: tuple[Part, ...], note: str, width: int) -> str:
-    """`parts` fitted to `width`; where that drops `note` (the hidden columns' short form) or a typed
+    """`parts` fitted to `width`; where that drops `note` (the hidden columns' names) or a typed
     filter's statement because the first part (the verdict) is long, both are kept: in the longest forms
     that fit beside the whole verdict, else in their short forms with the verdict cut at its end
-    (newuser12 saw typing a filter at 80 drop the note), the help key last."""
+    (newuser12 saw typing a filter at 80 drop the note; the note's names whole, newuser23 #11, else its
+    count when the names leave the verdict no room), the help key last."""
     line = fit_parts(parts, width)
     if not parts:
         return line
     if not note:
         return _keep_statements(parts, line, width)
     first, rest = parts[0], parts[1:]
-    hidden = next((part for part in rest if isinstance(part[0], tuple) and part[0][-1] == note), None)
+    hidden = next((part for part in rest if isinstance(part[0], tuple) and note in part[0]), None)
     if hidden is None:
         return line  # a line without the note ("reading the host again…")
     filters = [part for part in rest if part[1] <= 1 and part_text(part) and part != hidden]
@@ -75,14 +76,17 @@ def keep_note(parts: tuple[Part, ...], note: str, width: int) -> str:
         return line
     warnings = [part for part in rest if part[1] == 2 and part_text(part)]  # the host's: only where room
     helps = [(text, 4) for text, priority in rest if priority > 2 and (text, priority) != hidden]
-    verdict, shortest = part_text(first), SEPARATOR.join([*(_forms(part)[-1] for part in filters), note])
+    verdict = part_text(first)
     together = [_forms(part) for part in filters]
-    tail = _together(together, _forms(hidden), width - cell_len(verdict + SEPARATOR))
+    named = _forms(hidden)[:_forms(hidden).index(note) + 1]  # the forms that keep every name
+    tail = _together(together, named, width - cell_len(verdict + SEPARATOR))
     if verdict and cell_len(verdict + SEPARATOR + tail) <= width:  # the verdict whole, they in the rest
         return fit_parts([(verdict, 0), (tail, 0), *warnings, *helps], width)
-    room = width - cell_len(shortest + SEPARATOR)  # else they in short forms, the verdict cut to the rest
-    if verdict and room >= LEAST_CUT:
-        return fit_parts([(clause_cut(verdict, room), 0), (shortest, 0), *warnings, *helps], width)
+    for kept in dict.fromkeys((note, _forms(hidden)[-1])):  # the names, else the count ("+4 hidden")
+        shortest = SEPARATOR.join([*(_forms(part)[-1] for part in filters), kept])
+        room = width - cell_len(shortest + SEPARATOR)  # they in short forms, the verdict cut to the rest
+        if verdict and room >= LEAST_CUT:
+            return fit_parts([(clause_cut(verdict, room), 0), (shortest, 0), *warnings, *helps], width)
     return fit_parts([(_together(together, _forms(hidden), width), 0), *warnings, *helps], width)
 
 
