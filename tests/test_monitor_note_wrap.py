@@ -40,12 +40,17 @@ async def test_the_note_wraps_once_at_the_panes_width(width: int, scrollbar: boo
         screen.query_one("#monitor-who").styles.width = width
         if scrollbar:
             side.styles.overflow_y = "scroll"
-        await pilot.pause(0.3)
         who = screen.query_one("#monitor-who", Static)
-        rows = [line[who.region.x:who.region.right].rstrip() for line in
-                screen_lines(app)[who.region.y:who.region.bottom]]
+        start, rows = None, []
+        for _ in range(30):  # a loaded host lays the narrowed pane out a few frames later
+            await pilot.pause(0.1)
+            rows = [line[who.region.x:who.region.right].rstrip() for line in
+                    screen_lines(app)[who.region.y:who.region.bottom]]
+            start = next((index for index, row in enumerate(rows) if row.startswith("a write counts")), None)
+            if start is not None and who.region.width <= width:
+                break
         note = " ".join(writeback_note(sample))
-        start = next(index for index, row in enumerate(rows) if row.startswith("a write counts"))
+        assert start is not None, rows
         shown: list[str] = []
         while " ".join(shown) != note:
             assert start < len(rows) and rows[start], (note, rows)
