@@ -47,9 +47,12 @@ from ..text.monitor import (
     cpu_line,
     layer_label,
     process_name_cells,
+    process_order,
     process_table,
     rate_cells,
     rate_cells_key,
+    rewriter,
+    rewriter_notes,
     writeback_lines,
     writeback_note,
 )
@@ -988,10 +991,13 @@ class MonitorScreen(Screen[None]):
         limit = self._who_room(detail)
         table, notes = process_table(sample.processes, live, limit=limit,
                                      name_cells=self._process_name_cells(sample, limit))
-        for index, line in enumerate(table):  # a table: its heading, then a row a process
-            who.append(line + "\n", style="underline" if index == 0 else "")
+        shown = process_order(sample.processes, limit) if sample.processes else []
+        for index, line in enumerate(table):  # a table: its heading, then a row a process (dim: a kernel
+            dim = 0 < index <= len(shown) and rewriter(shown[index - 1])  # worker writing data again)
+            who.append(line + "\n", style="underline" if index == 0 else "dim" if dim else "")
+        again_notes = set(rewriter_notes(shown))
         for line in notes:
-            who.append(line + "\n")
+            who.append(line + "\n", style="dim" if line in again_notes else "")
         said = writeback_note(sample)  # a paragraph, wrapped once at the pane's own width (WhoText)
         cache = writeback_lines(sample)[:-len(said) or None]
         for line in [*cache, *([" ".join(said)] if said else [])]:
