@@ -13,6 +13,7 @@ from diskdoctor.app.tui import monitor_screen
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.app.tui.monitor_screen import MonitorScreen
 from diskdoctor.app.tui.monitor_trend import (
+    BAR_ROWS_MOST,
     FIGURES,
     TREND_DEVICES,
     TREND_MIN_ROWS,
@@ -224,3 +225,29 @@ async def test_a_tick_repaints_only_the_rows_that_changed(monkeypatch: pytest.Mo
         lines = list(trend.lines)
         trend.show([*lines[:3], Text("changed"), *lines[4:]])
         assert [region.y for region in repainted] == [3]  # type: ignore[attr-defined]
+
+
+FRESH = [(0.0, 1.0, 0.0, 5.0, 0.0, 2.0, None, 0.09)] * 11 + [(0.0, 1.0, 0.0, 5.0, 0.0, 2.0, 0.25, 86.5)] * 3
+"""A fresh Monitor's 14 ticks (newuser24 #10)."""
+
+
+@pytest.mark.parametrize("width", [143, 84, 70])
+def test_the_awaits_say_ms_and_util_says_what_its_full_bar_is(width: int) -> None:
+    """newuser24 #10: `w_await 0.09 now peak 86.50` had no unit, `util … top 100%` said "top" unexplained."""
+    text = [line.plain for line in trend_lines("vda (disk)", FRESH, width, 44, 1.0)]
+    assert any("w_await  86.50 ms now  peak 86.50 ms" in line for line in text), text
+    assert any("r_await  0.25 ms now  peak 0.25 ms" in line for line in text), text
+    assert any(line.startswith("util") and "peak 0%, full bar 100%" in line for line in text), text
+    assert not any("top" in line for line in text)
+
+
+def test_a_fresh_chart_has_its_newest_tick_at_its_right_edge() -> None:
+    """newuser24 #10: 14 ticks' bars sat mid-pane under "the newest on the right": the columns no tick has
+    reached yet are dotted on the bottom row, so the chart's minute shows and its newest tick ends it."""
+    lines = trend_lines("vda (disk)", FRESH, 143, 44, 1.0)
+    head = next(index for index, line in enumerate(lines) if line.plain.startswith("util"))
+    bottom = lines[head + BAR_ROWS_MOST]  # 44 rows: each chart's eight rows of bars
+    left = bottom.plain[:TREND_TICKS]
+    assert left == "·" * (TREND_TICKS - 14) + "▁" * 14, left  # util: 0% a tick, the newest on the right
+    full = [line.plain for line in trend_lines("vda (disk)", FRESH * 5, 143, 44, 1.0)]
+    assert not any("·" in line for line in full)  # a whole minute: no column waits for a tick

@@ -90,22 +90,41 @@ def trend_figure(key: str, value: float | None) -> str:
     return figure(value)
 
 
+UNSEEN = "·"
+"""The bottom row of a column no tick has reached yet (a fresh Monitor): the chart's whole minute shows, its
+newest tick at the right edge (newuser24 #10 read bars alone in mid-pane as "the newest in the middle")."""
+
+
+def _unit(key: str, text: str) -> str:
+    """A figure with its unit where the heading does not say it: the awaits' ms ("86.50 ms"; "-" alone)."""
+    return f"{text} ms" if key.endswith("await") and text != "-" else text
+
+
 def _chart(ticks: Sequence[Tick], index: int, cells: int, bars: int) -> list[Text]:
-    """One figure's chart: its heading line (the figure now and the minute's peak, the chart's top), then
-    its bars, `cells` wide."""
+    """One figure's chart: its heading line (the figure now and the minute's peak, with their unit; util's
+    full bar), then its bars, `cells` wide, the columns no tick has reached yet dotted on the bottom row."""
     label, key, least = FIGURES[index]
     values = [tick[index] for tick in ticks]
     known = [value for value in values if value is not None]
     peak = max(known) if known else None
     top = 1.0 if key == "util" else max(peak or 0.0, least)
     now = values[-1] if values else None
-    head = Text(f"{label:<9}", style="bold")
-    head.append(f"{trend_figure(key, now):>7} now")
-    top_note = ", top 100%" if key == "util" else ""  # the others' top is their peak
-    head.append(f"  peak {trend_figure(key, peak)}{top_note}", style="dim")
+    top_note = ", full bar 100%" if key == "util" else ""  # the others' full bar is their peak
+    said = f"  peak {_unit(key, trend_figure(key, peak))}{top_note}"
+    now_text = _unit(key, trend_figure(key, now))
+    aligned = f"{label:<9}{now_text:>7}"  # figures under each other where the chart has the room
+    fits = cell_len(aligned) + len(" now") + len(said) <= cells
+    head = Text(aligned if fits else f"{label} {now_text}", style="bold")
+    head.append(" now")
+    head.append(said, style="dim")
     head.truncate(cells)
     columns = min(TREND_TICKS, cells)
-    return [head, *(Text(row.ljust(cells), style="cyan") for row in bar_rows(values, columns, bars, top))]
+    rows = [Text(row.ljust(cells), style="cyan") for row in bar_rows(values, columns, bars, top)]
+    unseen = columns - min(len(values), columns)
+    if rows and unseen:
+        bottom = rows[-1]
+        rows[-1] = Text.assemble((UNSEEN * unseen, "dim"), (bottom.plain[unseen:], "cyan"))
+    return [head, *rows]
 
 
 def trend_lines(title: str, ticks: Sequence[Tick], width: int, height: int, interval: float) -> list[Text]:
