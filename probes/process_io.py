@@ -7,6 +7,7 @@ so a reading says how many processes it could not see instead of pretending they
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from dataclasses import dataclass, field
@@ -219,6 +220,11 @@ def program_label(pid: int, created: float, name: str) -> str:
     return _program(process, name) or name
 
 
+REAP_SAMPLES = 3
+"""An exited child's bytes are looked for in its parent's counters this many samples (a zombie waits for its
+parent's wait(); a reparented one's reaper is not known, so its bytes are not kept back for ever)."""
+
+
 class ProcessIoSampler:
     """Reads every process's byte counters on each `sample()` and returns the rates since the previous one;
     only the processes shown (the busiest `limit`) have their names read (the monitor samples each tick,
@@ -226,22 +232,64 @@ class ProcessIoSampler:
 
     def __init__(self, exclude: set[int] | frozenset[int] = frozenset()) -> None:
         self.exclude = exclude
-        self.last, _ = read_process_bytes(exclude)
+        self.parents: dict[ProcessKey, int] = {}
+        """The parent pid of each process that has moved bytes, read once when first seen."""
+        self.pending: dict[int, tuple[int, int, int]] = {}
+        """pid -> (read, written, samples left): exited children's bytes not yet seen in their parent's
+        counters (a zombie not reaped yet), taken off the parent's gain for REAP_SAMPLES samples at most."""
+        self.last = self._read()[0]
+
+    def _read(self) -> tuple[ByteCounts, int]:
+        """Every process's counters, and the parent of each one new since the last read that moved bytes
+        (who reaps it: its whole counts are added to that parent's when it exits)."""
+        found, denied = read_process_bytes(self.exclude)
+        for key, (read, written, process) in found.items():
+            if (read or written) and key not in self.parents:
+                with contextlib.suppress(psutil.Error, OSError):  # gone meanwhile
+                    self.parents[key] = process.ppid()
+        return found, denied
 
     def restart(self) -> None:
         """Read the counters again as the baseline of the next sample (after sampling paused)."""
-        self.last, _ = read_process_bytes(self.exclude)
+        self.last = self._read()[0]
+
+    def _reaped(self, before: ByteCounts, now: ByteCounts) -> dict[int, tuple[int, int]]:
+        """The bytes each pid's counters gained from children that exited since `before`: the kernel adds a
+        reaped child's whole counts (all it ever read and wrote) to its parent's /proc/PID/io, so a shell
+        running `dd` in a loop jumped by each dd's lifetime in one tick (newuser24 #3: `bash 328`); what
+        the child moved before `before` was counted already, as its own."""
+        gained: dict[int, tuple[int, int]] = {}
+        for key, (read, written, _) in before.items():
+            parent = self.parents.get(key)
+            if key in now or parent is None or not (read or written):
+                continue
+            was = gained.get(parent, (0, 0))
+            gained[parent] = (was[0] + read, was[1] + written)
+        return gained
 
     def sample(self, seconds: float, limit: int = 10) -> ProcessRates:
         """Rates over the last `seconds` (the caller's clock measured them)."""
-        now, denied = read_process_bytes(self.exclude)
+        now, denied = self._read()
         before, self.last = self.last, now
+        for pid, (read, written) in self._reaped(before, now).items():
+            was = self.pending.get(pid, (0, 0, 0))
+            self.pending[pid] = (was[0] + read, was[1] + written, REAP_SAMPLES)
+        for gone in [key for key in self.parents if key not in now]:
+            del self.parents[gone]
+        reaped, self.pending = self.pending, {}
         moved = []
         for key, (read_now, written_now, process) in now.items():
             then = before.get(key)
             if then is None or seconds <= 0:
                 continue
             read, written = max(read_now - then[0], 0), max(written_now - then[1], 0)
+            children = reaped.pop(key[0], None)
+            if children is not None:  # what the parent gained from them is no I/O of its own
+                child_read, child_written, left = children
+                read, child_read = max(read - child_read, 0), max(child_read - read, 0)
+                written, child_written = max(written - child_written, 0), max(child_written - written, 0)
+                if (child_read or child_written) and left > 1:
+                    self.pending[key[0]] = (child_read, child_written, left - 1)
             if read or written:
                 moved.append((read + written, key[0], read, written, process))
         moved.sort(key=lambda item: item[0], reverse=True)
