@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import time
 from dataclasses import dataclass, field
 
 import psutil
@@ -220,6 +221,8 @@ def program_label(pid: int, created: float, name: str) -> str:
     return _program(process, name) or name
 
 
+CREATED_SLACK_S = 1.0
+"""psutil's create times count from the boot time in whole seconds (/proc/stat btime): up to 1 s early."""
 REAP_SAMPLES = 3
 """An exited child's bytes are looked for in its parent's counters this many samples (a zombie waits for its
 parent's wait(); a reparented one's reaper is not known, so its bytes are not kept back for ever)."""
@@ -234,6 +237,8 @@ class ProcessIoSampler:
         self.exclude = exclude
         self.parents: dict[ProcessKey, int] = {}
         """The parent pid of each process that has moved bytes, read once when first seen."""
+        self.read_at = 0.0
+        """When the last reading began (time.time(), as psutil's create times)."""
         self.pending: dict[int, tuple[int, int, int]] = {}
         """pid -> (read, written, samples left): exited children's bytes not yet seen in their parent's
         counters (a zombie not reaped yet), taken off the parent's gain for REAP_SAMPLES samples at most."""
@@ -242,6 +247,7 @@ class ProcessIoSampler:
     def _read(self) -> tuple[ByteCounts, int]:
         """Every process's counters, and the parent of each one new since the last read that moved bytes
         (who reaps it: its whole counts are added to that parent's when it exits)."""
+        self.read_at = time.time()  # before the walk: a process created since was not in the last one
         found, denied = read_process_bytes(self.exclude)
         for key, (read, written, process) in found.items():
             if (read or written) and key not in self.parents:
@@ -269,7 +275,7 @@ class ProcessIoSampler:
 
     def sample(self, seconds: float, limit: int = 10) -> ProcessRates:
         """Rates over the last `seconds` (the caller's clock measured them)."""
-        now, denied = self._read()
+        started, (now, denied) = self.read_at, self._read()
         before, self.last = self.last, now
         for pid, (read, written) in self._reaped(before, now).items():
             was = self.pending.get(pid, (0, 0, 0))
@@ -280,6 +286,8 @@ class ProcessIoSampler:
         moved = []
         for key, (read_now, written_now, process) in now.items():
             then = before.get(key)
+            if then is None and key[1] >= started - CREATED_SLACK_S:  # started since the last reading
+                then = (0, 0, process)  # (newuser24: a dd's first second was nobody's, 388 MB/s dirtied)
             if then is None or seconds <= 0:
                 continue
             read, written = max(read_now - then[0], 0), max(written_now - then[1], 0)

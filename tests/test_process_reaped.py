@@ -5,6 +5,8 @@ the children were already seen to move off the parent's gain."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from diskdoctor.probes import process_io
 from diskdoctor.probes.process_io import ProcessIoSampler
@@ -33,12 +35,16 @@ SHELL, DD, OTHER = FakeProcess("bash", 1), FakeProcess("dd", 100), FakeProcess("
 MB = 1_000_000
 
 
-def _readings(monkeypatch: pytest.MonkeyPatch, readings: list[dict[int, tuple[int, FakeProcess]]]) -> None:
-    """read_process_bytes returns these (pid -> written bytes, process), one a call."""
+def _readings(monkeypatch: pytest.MonkeyPatch, readings: list[dict[int, tuple[int, FakeProcess]]],
+              created: dict[int, float] | None = None) -> None:
+    """read_process_bytes returns these (pid -> written bytes, process), one a call; every process started
+    long ago but those `created` gives (pid -> create time)."""
     calls = iter(readings)
+    created = created or {}
 
     def read(exclude: object = None) -> tuple[dict, int]:  # type: ignore[type-arg]
-        return {(pid, 1.0): (0, written, process) for pid, (written, process) in next(calls).items()}, 0
+        return {(pid, created.get(pid, 1.0)): (0, written, process)
+                for pid, (written, process) in next(calls).items()}, 0
     monkeypatch.setattr(process_io, "read_process_bytes", read)
 
 
@@ -68,3 +74,12 @@ def test_a_zombie_reaped_a_tick_later(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _written(sampler.sample(1.0)) == {}
     assert _written(sampler.sample(1.0)) == {}
     assert _written(sampler.sample(1.0)) == {"bash": 10.0}
+
+
+def test_a_process_started_during_a_tick_counts_from_its_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """newuser24 (who16's own pass at 120x40): `page cache: 389 MB dirty, up 388 MB/s` with no process
+    listed: a dd started in the tick was skipped, its first second in no row."""
+    _readings(monkeypatch, [{100: (0, SHELL)}, {100: (0, SHELL), 101: (388 * MB, DD), 7: (9 * MB, OTHER)}],
+              created={101: time.time() + 3600})  # dd: after the first reading; 7 was there, unread
+    sampler = ProcessIoSampler()
+    assert _written(sampler.sample(1.0)) == {"dd": 388.0}
