@@ -173,11 +173,14 @@ MONITOR_HELP = ScreenHelp(
            "and discards with their waits, requests in flight. Beside it: the processes moving the most "
            "storage bytes and CPU iowait/steal (a noisy neighbour on a VM shows as steal), and the page "
            "cache's dirty bytes: a process's buffered write counts when it reaches the page cache, and a "
-           "device shows it only at writeback, so a writer no device matches yet is explained there. o sorts "
+           "device shows it only at writeback, so a writer no device matches yet is explained there. A "
+           "kernel worker (kworker) writes data a process wrote already (a loop device's, into its backing "
+           "file): its rows are dim, after the writers', and do not add to theirs. o sorts "
            "by a column; sorted, each device names the first mountpoint it serves and how many more "
            "(sda /lab/data +11: under 12 filesystems). Where the table leaves rows under it (a wide, tall "
            "terminal, a few devices), they chart the selected layer's last minute: a bar chart per figure, "
-           "each with its figure now and the minute's peak (the chart's top; util's is 100%). On a capture "
+           "each with its figure now and the minute's peak (a full bar; util's is 100%; awaits in ms), the "
+           "newest tick on the right, the columns no tick has reached yet dotted. On a capture "
            "there is one reading: its cumulative counters are shown, and live rates need the live host."),
     words=(("red row", "bold white on red", "the group's saturated layer: busy 90% of the interval or more"),
            ("yellow util", "yellow", "busy 60% of the interval or more"),
