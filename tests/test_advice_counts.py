@@ -129,6 +129,23 @@ async def test_the_header_says_how_many_crit_are_listed_last() -> None:
             assert line.startswith("11 findings: 9 crit, 1 warn, 1 info · ") and "8 crit" in line, line
             assert "worst first" in line and "unmounted" in line and " last" in line, line
 
+    wide = ([Finding(f"L{n}", Severity.WARN, f"/w{n}", f"w{n}") for n in range(27)]
+            + [Finding(f"I{n}", Severity.INFO, f"/i{n}", f"i{n}") for n in range(25)]
+            + [Finding("W", Severity.CRIT, f"/old{n}", f"WAL p99 4{n} ms", history=True) for n in range(10)]
+            + [Finding("V", Severity.WARN, f"/old{n}", f"v{n}", history=True) for n in range(3)])
+    async with DiskDoctorApp(fixture_root("lab-ssd")).run_test(size=(80, 24)) as pilot:  # live at 80x24
+        await settled(pilot.app, pilot)
+        await pilot.press("4")
+        await settled(pilot.app, pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, AdviceScreen)
+        screen.post_message(AdviceReady(wide, "this host (/)"))
+        await settled(pilot.app, pilot)
+        summary = screen.query_one("#advice-summary")
+        line = str(summary.render())
+        assert len(line) <= summary.content_size.width, line
+        assert line == "65 findings: 10 crit, 30 warn, 25 info · worst first, 10 crit last (unmounted)", line
+
 
 async def test_a_filter_is_said_once_and_one_row_is_a_row() -> None:
     """newuser24 #15: `8 of 23 findings: 8 warn · 1 rows, worst first`, and the filter said on its own line

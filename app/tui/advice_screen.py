@@ -87,7 +87,7 @@ def history_order(late: str) -> tuple[str, ...]:
     return (f"worst first · {late} from saved runs on unmounted filesystems last",
             f"worst first · {late} from runs on unmounted filesystems last",
             f"worst first, {late} (unmounted fs) last",
-            *HISTORY_ORDER[2:])
+            f"worst first, {late.split(', ')[0]} last (unmounted)", *HISTORY_ORDER[2:])
 
 
 HISTORY_MARK = "not mounted now · "
