@@ -35,8 +35,8 @@ def _newuser20() -> list[Finding]:
                  for subject in (CARD_A, CARD_B)]
     loop15 = "loop15 does not accept discard (discard_max_bytes 0 at the bottom of the stack)"
     findings.append(Finding("DISCARD-NONE", Severity.INFO, PYTEST.format(748, "no-discard"), loop15))
-    findings.append(Finding("DISCARD-NONE", Severity.INFO, PYTEST.format(737, "no-discard"),
-                            loop15.replace("loop15", "loop17")))
+    findings.append(Finding("DISCARD-OFF", Severity.INFO, PYTEST.format(737, "no-discard"),  # not merged
+                            loop15.replace("loop15", "loop17")))  # with the first: another finding
     findings += [Finding(f"RULE-{index}", Severity.INFO, TMPFS,
                          f"finding number {index} about the tmpfs and its settings") for index in range(22)]
     return findings
@@ -47,6 +47,9 @@ def _named(cell: str, subjects: tuple[str, ...]) -> list[str]:
     count, listed = cell.replace("/ ", "/").split(": ", 1)
     assert count == str(len(subjects)), cell
     named = [item.strip() for item in listed.split(",")]
+    one = re.fullmatch(r"(\S+) \+(\d+)", named[-1])  # "2: …/name +1" (_one_named)
+    if len(named) == 1 and one and one[1] != "…":
+        named = [one[1], f"… +{one[2]}"]
     left_out = re.fullmatch(r"… \+(\d+)", named[-1])
     shown = named[:-1] if left_out else named
     assert len(shown) + (int(left_out[1]) if left_out else 0) == len(subjects), cell

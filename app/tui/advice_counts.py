@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..core.findings.finding import Finding
+from ..core.findings.vocabulary import Severity
 from ..text.advice import summary_line
 
 
@@ -28,3 +29,15 @@ def scope_label(label: str) -> str:
     """Where the findings come from, as the summary ends: "this host", not the root's "this host (/)", which
     read as the filesystem / beside a status line saying "only /tmp/x" (newuser19 #2)."""
     return label.removesuffix(" (/)")
+
+
+def listed_last(shown: list[Finding]) -> str:
+    """The findings listed after less severe rows (saved runs on filesystems not mounted now go last), by
+    severity: "8 crit", "8 crit, 2 warn"; "" when none is (newuser24 #8: a reader counted 2 CRIT rows
+    under "10 crit", the other 8 at the list's end)."""
+    counts = []
+    for severity in sorted(Severity, key=lambda severity: severity.rank):
+        late = sum(f.history and f.severity is severity for f in shown)
+        if late and any(not f.history and f.severity.rank > severity.rank for f in shown):
+            counts.append(f"{late} {severity.value}")
+    return ", ".join(counts)

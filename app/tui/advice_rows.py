@@ -165,6 +165,8 @@ def _one_named(subjects: tuple[str, ...], width: int, others: frozenset[str]) ->
         cut = fit_path(subject, room, others) if room > 0 else ""
         if cut and keeps_last_component(subject, cut):
             return f"{head}{cut}{tail}"
+    if others & frozenset(subjects):  # "+1" tells it from its own row's others (newuser24 #7: two mounts)
+        return _one_named(subjects, width, others - frozenset(subjects))
     return ""
 
 

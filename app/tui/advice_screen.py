@@ -11,7 +11,7 @@ from diskdoctor.probes.host import Host
 from diskdoctor.probes.root import Root
 from diskdoctor.probes.trim_facts import TrimFacts
 from diskdoctor.widgets import FindingCard
-from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
+from diskdoctor.widgets.filter_bar import FilterBar, matches
 from diskdoctor.widgets.fit_text import ELLIPSIS, Part, figure_first, fit_path, fit_words, part_text
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from diskdoctor.widgets.fitted_table import FittedTable
@@ -35,7 +35,7 @@ from ..core.bench.context import BenchContext
 from ..core.findings.finding import Finding
 from ..core.findings.order import MergedFinding, worst_first
 from ..core.runs.store import RunStore, RunStoreError
-from .advice_counts import count_phrase, scope_label, shown_findings
+from .advice_counts import count_phrase, listed_last, scope_label, shown_findings
 from .advice_rows import plan_rows, subject_lines, wrap_at_slashes, wrapped_title
 from .advice_runs import with_run_note
 from .cards import card_content
@@ -76,6 +76,20 @@ HISTORY_ORDER = ("worst first · saved runs on unmounted filesystems last",
 """The summary's order phrase, longest first, when saved runs on filesystems not mounted now are listed
 last (a CRIT among them under WARN and INFO rows): kept before where the findings come from, so that
 "worst first" never goes without it, at 80 too (newuser18 #3)."""
+
+
+def history_order(late: str) -> tuple[str, ...]:
+    """The order phrase, longest first, naming how many findings of a severity are listed last (`late`:
+    "8 crit", listed_last) where any are: "worst first · 8 crit from saved runs on unmounted filesystems
+    last" (newuser24 #8: a reader counted 2 CRIT rows under "10 crit"); HISTORY_ORDER where none are."""
+    if not late:
+        return HISTORY_ORDER
+    return (f"worst first · {late} from saved runs on unmounted filesystems last",
+            f"worst first · {late} from runs on unmounted filesystems last",
+            f"worst first, {late} (unmounted fs) last",
+            f"worst first, {late.split(', ')[0]} last (unmounted)", *HISTORY_ORDER[2:])
+
+
 HISTORY_MARK = "not mounted now · "
 """Opens the listed title of a saved run's finding on a filesystem not mounted now (listed after the live
 ones), where no width cuts it off."""
@@ -205,11 +219,11 @@ class AdviceScreen(Screen[None]):
         listed = self.rows if narrowed else self.all_rows
         shown = self._findings_of(listed)
         parts: list[Part] = [(count_phrase(shown, len(self.findings)), 0)]
-        rows = f"{len(listed)} rows" if len(listed) < len(shown) else ""
+        rows = f"{len(listed)} row{'s' if len(listed) != 1 else ''}" if len(listed) < len(shown) else ""
         if any(row.finding.history for row in listed):  # CRIT rows may be last: said at every width, the
             if rows:                                    # row count dropped first, then where they come from
                 parts.append((rows, 3))
-            parts.append((HISTORY_ORDER, 1))
+            parts.append((history_order(listed_last(shown)), 1))
             parts.append((self._label, 2))
             return parts
         if rows:
@@ -246,15 +260,9 @@ class AdviceScreen(Screen[None]):
         below = fold_note(self.query_one("#advice-table", DataTable), self._heights)
         if below:  # rows below the fold: said, as TRIM says it
             parts.insert(0, (below, 0))
-        if self.subject is not None and self.filter_text:  # one line names both, counted within the scope
-            kept = filter_note(self.filter_text, len(self._findings_of(self.rows)),
-                               len(self._findings_of(self._in_scope())), "findings")
-            parts.insert(0, (f"only {self.subject} · {kept.removesuffix(' · Esc clears')} · a: all", 0))
-        elif self.subject is not None:  # counted once, in the summary above, in findings (newuser19 #2)
+        if self.subject is not None:  # counted once, in the summary above, in findings (newuser19 #2)
             parts.insert(0, (f"only {self.subject} (a: all)", 0))  # the way back never drops
-        elif self.filter_text:
-            shown = len(self._findings_of(self.rows))
-            parts.insert(0, (filter_note(self.filter_text, shown, len(self.findings), "findings"), 0))
+        # a filter is said once, on its own line above (newuser24 #15: said there and here at once)
         self.query_one("#status", StatusLine).say(*parts)
 
     def _refilter(self) -> None:
@@ -631,9 +639,9 @@ def _runs_stamp() -> int | None:
 
 
 def _expanded(row: MergedFinding, findings: list[Finding]) -> list[Finding]:
-    """The findings a merged row stands for, in the order of its subjects."""
-    return [f for f in findings if f.id == row.finding.id and f.subject in row.subjects
-            and f.title.replace(f.subject, "\0") == row.finding.title.replace(row.finding.subject, "\0")]
+    """The findings a merged row stands for (its members: the same finding on each subject)."""
+    members = {(member.subject, member.title) for member in row.members or (row.finding,)}
+    return [f for f in findings if f.id == row.finding.id and (f.subject, f.title) in members]
 
 
 def _placeholder() -> Finding:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from diskdoctor.probes.host import natural_key
 
 from .finding import Finding, by_severity
-from .merged import combined
+from .merged import HOLE, combined
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,11 @@ class MergedFinding:
 
     @property
     def title(self) -> str:
-        """The title naming no one subject when the finding holds for several (see merged_title)."""
+        """The title naming no one subject when the finding holds for several (see merged_title), nor one
+        of the names its members' titles open with (see names_title)."""
+        members = self.members or (self.finding,)
+        if len({member.title.replace(member.subject, HOLE) for member in members}) > 1:
+            return names_title(members, self.subjects)
         return merged_title(self.finding, self.subjects)
 
     @property
@@ -108,6 +112,59 @@ def merged_title(finding: Finding, subjects: tuple[str, ...]) -> str:
     return re.sub(alone, lambda _m: f"{count} {noun}", title, count=1)
 
 
+OPENING_NAMES = re.compile(r"([A-Za-z][\w.:-]*(?:, [A-Za-z][\w.:-]*)*) (" + "|".join(PLURAL_VERBS) + ") ")
+"""A title opening with the names it is about, then its verb: "loop15 does not accept discard …"."""
+
+
+def opening_names(title: str) -> tuple[tuple[str, ...], str, str] | None:
+    """The names a title opens with, its verb and the rest ("loop15, loop16", "does", "not accept …"),
+    or None when it opens otherwise."""
+    opening = OPENING_NAMES.match(title)
+    return (tuple(opening[1].split(", ")), opening[2], title[opening.end():]) if opening else None
+
+
+def names_title(members: tuple[Finding, ...], subjects: tuple[str, ...]) -> str:
+    """The title of `members` whose titles differ only in the names they open with, said of them all:
+    "loop15 does not accept discard (…)" on two filesystems becomes "2 devices do not accept discard (…)"
+    (newuser24 #7: a row each for loop15 and loop17 beside one row for 6 filesystems)."""
+    names: list[str] = []
+    for member in members:
+        names += [name for name in (opening_names(member.title) or ((member.title,), "", ""))[0]
+                  if name not in names]
+    first = members[0]
+    opening = opening_names(first.title)
+    if opening is None:
+        return merged_title(first, subjects)
+    rest = merged_title(replace(first, title=opening[2]), subjects)
+    return f"{len(names)} {_subject_noun(tuple(names))} {PLURAL_VERBS[opening[1]]} {rest}"
+
+
+def _merge_key(finding: Finding) -> tuple[str, str]:
+    """What rows merge by: the finding's id and its title without its subject, and without the names it
+    opens with (one row for "loop15 does not accept discard" and "loop17 does …")."""
+    title = finding.title.replace(finding.subject, HOLE)
+    opening = opening_names(title)
+    return finding.id, (f"{NAMES} {opening[1]} {opening[2]}" if opening else title)
+
+
+NAMES = "\1"
+"""Where the names a title opens with stood, in a merge key."""
+
+
+def _apart(items: list[Finding]) -> list[list[Finding]]:
+    """`items` (one merge key) split so that no row holds two different titles on one subject (a row
+    lists each subject once)."""
+    parts: list[list[Finding]] = []
+    for item in items:
+        part = next((part for part in parts if all(other.subject != item.subject or other.title == item.title
+                                                   for other in part)), None)
+        if part is None:
+            parts.append([item])
+        else:
+            part.append(item)
+    return parts
+
+
 def _row(items: list[Finding]) -> MergedFinding:
     """One row for the same finding on `items`' subjects (each subject once, in natural order)."""
     members = sorted({f.subject: f for f in reversed(items)}.values(), key=lambda f: natural_key(f.subject))
@@ -120,9 +177,8 @@ def worst_first(findings: list[Finding]) -> list[MergedFinding]:
     about saved runs on filesystems not mounted now (history) after every live one."""
     merged: dict[tuple[str, str], list[Finding]] = {}
     for finding in findings:
-        key = (finding.id, finding.title.replace(finding.subject, "\0"))
-        merged.setdefault(key, []).append(finding)
-    rows = [_row(items) for items in merged.values()]
+        merged.setdefault(_merge_key(finding), []).append(finding)
+    rows = [_row(part) for items in merged.values() for part in _apart(items)]
     return sorted(rows, key=lambda row: (row.finding.history, row.finding.severity.rank,
                                          consequence_rank(row.finding.id), natural_key(row.finding.id),
                                          natural_key(row.subjects[0])))
