@@ -262,6 +262,14 @@ def holding_group(path: str | None, keys: list[str]) -> str | None:
     return max(holding, key=len, default=None)
 
 
+def holding_device(path: str | None, sample: MonitorSample) -> str | None:
+    """The device (its first layer, as a sorted row shows it) of the filesystem of `sample` that holds
+    `path` (its own, else the deepest above it), None for none: a Runs pick names no device (newuser24 #1)."""
+    mount = holding_group(path, [f"group|{group.group.key}" for group in sample.groups])
+    group = next((group for group in sample.groups if group.group.key == mount and group.layers), None)
+    return group.layers[0].row.kname if group is not None else None
+
+
 def group_top(titles: list[int], count: int, row: int, rows: int) -> int | None:
     """The first row to show so that `row`'s group (from its title, the last of `titles` at or above it,
     to the next title) is whole in `rows` rows of `count`, its title at the top, or the group before's
@@ -440,6 +448,8 @@ class MonitorScreen(Screen[None]):
         group = holding_group(selection.mountpoint, self._row_keys)
         wanted = [f"group|{group}"] if group is not None else []
         wanted += [key for key in self._row_keys if selection.kname and key.endswith(f"|{selection.kname}")]
+        device = holding_device(selection.mountpoint, self.sample) if self.sample is not None else None
+        wanted += [key for key in self._row_keys if device and key.endswith(f"|{device}")]  # sorted: no title
         row = next((self._row_keys.index(key) for key in wanted if key in self._row_keys), None)
         if row is not None:
             table = self.query_one("#monitor-table", DataTable)
