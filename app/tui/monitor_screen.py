@@ -221,15 +221,16 @@ def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, st
     return cell
 
 
-def sorted_note(key: str, left_out: int) -> str | tuple[str, ...]:
+def sorted_note(key: str, left_out: int) -> tuple[str, ...]:
     """The status line's note of the sort by the column headed `key` ("w/s", as its heading reads; newuser22
     #4: "sorted by w_s"), each form shorter: it says how many rows' mountpoints the device column left out
-    (newuser20 #7: sorted at 120x40, `vda /` but `loop1` alone and nothing said)."""
+    (newuser20 #7: sorted at 120x40, `vda /` but `loop1` alone and nothing said). Every form names the
+    column and the count (newuser24 #4, #15: at 80x24 "mountpoints in the details" alone said neither)."""
     if not left_out:
-        return f"sorted by {key}, largest first (o: next column)"
-    where = f"{left_out} mountpoint{'s' if left_out > 1 else ''} only in the details"
-    return (f"sorted by {key}, largest first (o: next column) · {where}", f"sorted by {key} · {where}",
-            f"sorted by {key} · mountpoints in the details", "mountpoints in the details")
+        return f"sorted by {key}, largest first (o: next column)", f"sorted by {key}"
+    count = f"{left_out} mountpoint{'s' if left_out > 1 else ''}"
+    return (f"sorted by {key}, largest first (o: next column) · {count} only in the details",
+            f"sorted by {key} · {count} only in the details", f"sorted by {key} · {count} in the details")
 
 
 def one_line_heading(title: str, layer: LayerSample) -> str:
@@ -633,7 +634,8 @@ class MonitorScreen(Screen[None]):
         """(heading, key, width) of every column this root can show, in display order."""
         columns = [("device", "device", self._name_cells)]
         for label, key, width in self._columns:
-            columns.append((label, key, self._figure_cells.get(key, width)))
+            marked = cell_len(label) + (key == self.sort_key)  # "inflight▼" whole (newuser24 #15)
+            columns.append((label, key, max(self._figure_cells.get(key, width), marked)))
             if key == "util":
                 columns.append(("util trend", "spark", SPARK_CELLS))
         return columns
@@ -907,6 +909,9 @@ class MonitorScreen(Screen[None]):
         self._row_keys = []
         if self.sample is not None:
             self._measure_names(self.sample)  # sorted, each name has its filesystem beside it
+        self._fitted_width = 0  # fitted again for the new sorted column: the last one's ▼ and blank start
+        self._fit_columns(self.size.width or self.app.size.width)  # gave f_await 7 cells (newuser24 #15)
+        if self.sample is not None:
             self._draw_table(self.sample)
             self._draw_summary(self.sample)
         if layer is not None:  # the cursor stays on its device (it fell to the first row)
