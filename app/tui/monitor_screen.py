@@ -1198,14 +1198,16 @@ class MonitorScreen(Screen[None]):
         elif self.root.live:
             status.append(f"every {self.interval:g} s · {self.hotplug_note}")
         first = 1 + bool(self.hidden_columns and said_filter)  # what the table leaves out comes first
+        lead = first if self.hidden_columns or said_filter else 0
+        if sorting and self._mounts_left_out:  # a mountpoint the table leaves out: said with its columns,
+            status.remove(sorting)             # before the fold note (newuser24 #4: at 80x24 the fold
+            status.insert(lead, sorting)       # note kept its place and the count went)
+            lead += 1
         below = self._fold_said = fold_note(self.query_one("#monitor-table", DataTable))
         if below:  # and the rows below the fold
-            status.insert(first if self.hidden_columns or said_filter else 0, below)
-            first = first + 1 if self.hidden_columns or said_filter else 1
-        if sorting and self._mounts_left_out:  # a mountpoint the table leaves out: said with its columns
-            status.remove(sorting)
-            status.insert(first if status else 0, sorting)
-            first += 1
+            status.insert(lead, below)
+            lead += 1
+        first = max(first, lead)
         parts = [(part, 0 if index < first else 1) for index, part in enumerate(status)]
         if self._deviceless is not None and chosen(self.app) is self._deviceless:  # first: why not shown
             parts.insert(0, (no_device_words(self.app, self._deviceless, "nothing to watch", width), 0))
