@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import pytest
+from conftest import fixture_root
+from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.app.tui.monitor_screen import MonitorScreen
 from diskdoctor.app.tui.screen_help import MONITOR_HELP
 from test_monitor_heading import SHORT, _live_app, _mounted_at
-from conftest import fixture_root
-from diskdoctor.app.tui.app import DiskDoctorApp
 from test_monitor_layout import open_monitor, screen_lines
 
 
@@ -61,4 +61,5 @@ async def test_rows_without_their_mountpoint_are_counted_beside_the_sort(
         if left_out:
             count = f"{left_out} mountpoint{'s' if left_out > 1 else ''}"
             assert f"sorted by {heading}" in status and f"{count} " in status, status
-        assert "where it fits; the others are counted on the status line" in " ".join(MONITOR_HELP.shows.split())
+        help_text = " ".join(MONITOR_HELP.shows.split())
+        assert "where it fits; the others are counted on the status line" in help_text

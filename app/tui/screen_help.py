@@ -176,7 +176,8 @@ MONITOR_HELP = ScreenHelp(
            "device shows it only at writeback, so a writer no device matches yet is explained there. o sorts "
            "by a column; sorted, each device names the first mountpoint it serves and how many more "
            "(sda /lab/data +11: under 12 filesystems) where it fits; the others are counted on the status "
-           "line (3 mountpoints only in the details) and named in the details. Where the table leaves rows under it (a wide, tall "
+           "line (3 mountpoints only in the details) and named in the details. Where the table leaves "
+           "rows under it (a wide, tall "
            "terminal, a few devices), they chart the selected layer's last minute: a bar chart per figure, "
            "each with its figure now and the minute's peak (the chart's top; util's is 100%). On a capture "
            "there is one reading: its cumulative counters are shown, and live rates need the live host."),
