@@ -136,3 +136,29 @@ async def test_sorting_keeps_the_cursor_on_its_device() -> None:
         await settle(pilot)
         selection = chosen(app)
         assert selection is not None and selection.by == "trim"  # sorting chose nothing
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+async def test_a_filesystem_chosen_on_runs_moves_a_sorted_monitor(size: tuple[int, int]) -> None:
+    """Sorted (`o`), Monitor has no filesystem titles: a Runs pick (a mountpoint, no device) still puts the
+    cursor on that filesystem's device, and its details name it (newuser24 #1: the side pane stayed on the
+    old filesystem while TRIM, Stack, Benchmark and Advice followed)."""
+    app = DiskDoctorApp(fixture_root(LAB))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        screen = await open_monitor(pilot)
+        groups = [group for group in screen.sample.groups if group.group.key and group.layers]
+        await pilot.press("o")
+        await pilot.pause(0.2)
+        for group in (groups[-1], groups[1]):
+            kname = group.layers[0].row.kname
+            assert not (screen._selected_key() or "").endswith(f"|{kname}")  # else the test proves nothing
+            await pilot.press("1")
+            await settle(pilot)
+            choose(app, None, group.group.key, "runs", f"{group.group.key}/runs/db")
+            await pilot.press("6")
+            await settle(pilot)
+            await pilot.pause(0.2)
+            assert screen.sort_key is not None
+            assert (screen._selected_key() or "").endswith(f"|{kname}"), (screen._selected_key(), kname)
+            assert screen._selected_layer()[0].row.kname == kname

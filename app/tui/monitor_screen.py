@@ -224,15 +224,16 @@ def sorted_cell(layer: LayerSample, mountpoints: tuple[str, ...], cells: int, st
     return cell
 
 
-def sorted_note(key: str, left_out: int) -> str | tuple[str, ...]:
+def sorted_note(key: str, left_out: int) -> tuple[str, ...]:
     """The status line's note of the sort by the column headed `key` ("w/s", as its heading reads; newuser22
     #4: "sorted by w_s"), each form shorter: it says how many rows' mountpoints the device column left out
-    (newuser20 #7: sorted at 120x40, `vda /` but `loop1` alone and nothing said)."""
+    (newuser20 #7: sorted at 120x40, `vda /` but `loop1` alone and nothing said). Every form names the
+    column and the count (newuser24 #4, #15: at 80x24 "mountpoints in the details" alone said neither)."""
     if not left_out:
-        return f"sorted by {key}, largest first (o: next column)"
-    where = f"{left_out} mountpoint{'s' if left_out > 1 else ''} only in the details"
-    return (f"sorted by {key}, largest first (o: next column) · {where}", f"sorted by {key} · {where}",
-            f"sorted by {key} · mountpoints in the details", "mountpoints in the details")
+        return f"sorted by {key}, largest first (o: next column)", f"sorted by {key}"
+    count = f"{left_out} mountpoint{'s' if left_out > 1 else ''}"
+    return (f"sorted by {key}, largest first (o: next column) · {count} only in the details",
+            f"sorted by {key} · {count} only in the details", f"sorted by {key} · {count} in the details")
 
 
 def one_line_heading(title: str, layer: LayerSample) -> str:
@@ -263,6 +264,14 @@ def holding_group(path: str | None, keys: list[str]) -> str | None:
     holding = [group for group in groups
                if group and (path == group or path.startswith(group.rstrip("/") + "/"))]
     return max(holding, key=len, default=None)
+
+
+def holding_device(path: str | None, sample: MonitorSample) -> str | None:
+    """The device (its first layer, as a sorted row shows it) of the filesystem of `sample` that holds
+    `path` (its own, else the deepest above it), None for none: a Runs pick names no device (newuser24 #1)."""
+    mount = holding_group(path, [f"group|{group.group.key}" for group in sample.groups])
+    group = next((group for group in sample.groups if group.group.key == mount and group.layers), None)
+    return group.layers[0].row.kname if group is not None else None
 
 
 def group_top(titles: list[int], count: int, row: int, rows: int) -> int | None:
@@ -443,6 +452,8 @@ class MonitorScreen(Screen[None]):
         group = holding_group(selection.mountpoint, self._row_keys)
         wanted = [f"group|{group}"] if group is not None else []
         wanted += [key for key in self._row_keys if selection.kname and key.endswith(f"|{selection.kname}")]
+        device = holding_device(selection.mountpoint, self.sample) if self.sample is not None else None
+        wanted += [key for key in self._row_keys if device and key.endswith(f"|{device}")]  # sorted: no title
         row = next((self._row_keys.index(key) for key in wanted if key in self._row_keys), None)
         if row is not None:
             table = self.query_one("#monitor-table", DataTable)
@@ -626,7 +637,8 @@ class MonitorScreen(Screen[None]):
         """(heading, key, width) of every column this root can show, in display order."""
         columns = [("device", "device", self._name_cells)]
         for label, key, width in self._columns:
-            columns.append((label, key, self._figure_cells.get(key, width)))
+            marked = cell_len(label) + (key == self.sort_key)  # "inflight▼" whole (newuser24 #15)
+            columns.append((label, key, max(self._figure_cells.get(key, width), marked)))
             if key == "util":
                 columns.append(("util trend", "spark", SPARK_CELLS))
         return columns
@@ -900,6 +912,9 @@ class MonitorScreen(Screen[None]):
         self._row_keys = []
         if self.sample is not None:
             self._measure_names(self.sample)  # sorted, each name has its filesystem beside it
+        self._fitted_width = 0  # fitted again for the new sorted column: the last one's ▼ and blank start
+        self._fit_columns(self.size.width or self.app.size.width)  # gave f_await 7 cells (newuser24 #15)
+        if self.sample is not None:
             self._draw_table(self.sample)
             self._draw_summary(self.sample)
         if layer is not None:  # the cursor stays on its device (it fell to the first row)
@@ -1189,14 +1204,16 @@ class MonitorScreen(Screen[None]):
         elif self.root.live:
             status.append(f"every {self.interval:g} s · {self.hotplug_note}")
         first = 1 + bool(self.hidden_columns and said_filter)  # what the table leaves out comes first
+        lead = first if self.hidden_columns or said_filter else 0
+        if sorting and self._mounts_left_out:  # a mountpoint the table leaves out: said with its columns,
+            status.remove(sorting)             # before the fold note (newuser24 #4: at 80x24 the fold
+            status.insert(lead, sorting)       # note kept its place and the count went)
+            lead += 1
         below = self._fold_said = fold_note(self.query_one("#monitor-table", DataTable))
         if below:  # and the rows below the fold
-            status.insert(first if self.hidden_columns or said_filter else 0, below)
-            first = first + 1 if self.hidden_columns or said_filter else 1
-        if sorting and self._mounts_left_out:  # a mountpoint the table leaves out: said with its columns
-            status.remove(sorting)
-            status.insert(first if status else 0, sorting)
-            first += 1
+            status.insert(lead, below)
+            lead += 1
+        first = max(first, lead)
         parts = [(part, 0 if index < first else 1) for index, part in enumerate(status)]
         if self._deviceless is not None and chosen(self.app) is self._deviceless:  # first: why not shown
             parts.insert(0, (no_device_words(self.app, self._deviceless, "nothing to watch", width), 0))
