@@ -176,6 +176,8 @@ class BenchScreen(SnapshotScreen):
         """The directory the status line last named (a change message arriving late for it, after a run's
         verdict took the line, leaves the verdict)."""
         self._problem_form: tuple[object, ...] | None = None
+        self._target_said: str | None = READY_HINT
+        """What `_say_target` last put on the status line (the first hint before it)."""
         """What the form said when the status line showed a problem with it (the problem goes once the form
         says something else; a change message arriving late, for values set before, leaves it)."""
         self.running_parts: tuple[tuple[str, int], ...] = ()
@@ -320,22 +322,30 @@ class BenchScreen(SnapshotScreen):
         editing = [(editing_words(field[1]), 0)] if field is not None else []  # where a key typed goes
         if not directory:
             self.query_one(StatusLine).say(*editing, (READY_HINT, 0))
+            self._target_said = self.query_one(StatusLine).plain
             return
         origin = self._origin_of(directory)
         path = path_ellipsis(visible(directory), SUGGESTED_PATH_CELLS)  # whole in the field above
         if not form.valid_directory(directory):
             self.query_one(StatusLine).say(*editing, (f"{path} ({origin}): no such directory", 0),
                                            ("type another or pick a filesystem", 2))
+            self._target_said = self.query_one(StatusLine).plain
             return
         other = "or pick another filesystem" if origin.startswith("suggested") else \
             "or change the settings first"
         self.query_one(StatusLine).say(*editing, (f"{path} ({origin}): press s to start", 0), (other, 2))
+        self._target_said = self.query_one(StatusLine).plain
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        """The status line names the field a key would go into (newuser24 #11), unless a form problem is
-        said there."""
-        if self._problem_form is None and focused_field(event.widget) is not None:
-            self.call_after_refresh(self._say_target)
+        """The status line names the field a key would go into (newuser24 #11)."""
+        if focused_field(event.widget) is not None:
+            self.call_after_refresh(self._say_target_again)
+
+    def _say_target_again(self) -> None:
+        """The target's line again, with the field now focused, only if the status line still says it (never
+        over a form problem, a hint such as DIRECTORY_SET, a run's progress or its result)."""
+        if self.query_one(StatusLine).plain == self._target_said:
+            self._say_target()
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         self.on_descendant_focus(event)  # type: ignore[arg-type]
