@@ -259,6 +259,15 @@ class StackScreen(SnapshotScreen):
         host = snapshot.host
         self.sub_title = f"{host.hostname or '?'} · kernel {host.kernel or '?'} · {host.root_label}"
         self._show_tree(keep_cursor=refreshing, keep_expansion=refreshing)
+        self.call_after_refresh(self._details_follow_cursor)
+
+    def _details_follow_cursor(self) -> None:
+        """After a new Host, the details of the tree's cursor row: a rebuilt tree with its cursor on the same
+        line says nothing, so the pane went on naming a device gone from it (newuser24 #2: `loop0 · loop`
+        at first launch, the tree showing vda and zram0)."""
+        node = self.query_one(StackTree).cursor_node
+        if node is not None and node.data is not None:
+            self._show_row(node.data)
 
     def show_snapshot_failure(self, reason: str) -> None:
         self.query_one(StatusLine).say(reason)
