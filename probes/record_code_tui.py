@@ -28,6 +28,12 @@ TEXTS = (
     'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'kname\',\'mountpoint\',\'by\',\'directory\',\'above\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
     'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'kname\',\'mountpoint\',\'by\',\'directory\',\'above\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
     'def __create_fn__():\n def __hash__(self):\n  return hash((self.kname,self.mountpoint,self.by,self.directory,self.above,))\n return __hash__',
+    "def __create_fn__(_type_cursor, _type_placed, _type_held, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,cursor:_type_cursor,placed:_type_placed,held:_type_held)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'cursor',cursor)\n  __dataclass_builtins_object__.__setattr__(self,'placed',placed)\n  __dataclass_builtins_object__.__setattr__(self,'held',held)\n return __init__",
+    'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(cursor={self.cursor!r}, placed={self.placed!r}, held={self.held!r})"\n return __repr__',
+    'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.cursor,self.placed,self.held,)==(other.cursor,other.placed,other.held,)\n  return NotImplemented\n return __eq__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'cursor\',\'placed\',\'held\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__',
+    'def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'cursor\',\'placed\',\'held\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__',
+    'def __create_fn__():\n def __hash__(self):\n  return hash((self.cursor,self.placed,self.held,))\n return __hash__',
     "def __create_fn__(_type_size_bytes, _type_used_bytes, _type_free_bytes, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,size_bytes:_type_size_bytes,used_bytes:_type_used_bytes,free_bytes:_type_free_bytes)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'size_bytes',size_bytes)\n  __dataclass_builtins_object__.__setattr__(self,'used_bytes',used_bytes)\n  __dataclass_builtins_object__.__setattr__(self,'free_bytes',free_bytes)\n return __init__",
     'def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(size_bytes={self.size_bytes!r}, used_bytes={self.used_bytes!r}, free_bytes={self.free_bytes!r})"\n return __repr__',
     'def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.size_bytes,self.used_bytes,self.free_bytes,)==(other.size_bytes,other.used_bytes,other.free_bytes,)\n  return NotImplemented\n return __eq__',
@@ -261,6 +267,50 @@ CODES.append(__create_fn__.__code__)
 def __create_fn__():
  def __hash__(self):
   return hash((self.kname,self.mountpoint,self.by,self.directory,self.above,))
+ return __hash__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__(_type_cursor, _type_placed, _type_held, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+ def __init__(self,cursor:_type_cursor,placed:_type_placed,held:_type_held)->_return_type:
+  __dataclass_builtins_object__.__setattr__(self,'cursor',cursor)
+  __dataclass_builtins_object__.__setattr__(self,'placed',placed)
+  __dataclass_builtins_object__.__setattr__(self,'held',held)
+ return __init__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__():
+ def __repr__(self):
+  return self.__class__.__qualname__ + f"(cursor={self.cursor!r}, placed={self.placed!r}, held={self.held!r})"
+ return __repr__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
+   return (self.cursor,self.placed,self.held,)==(other.cursor,other.placed,other.held,)
+  return NotImplemented
+ return __eq__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __setattr__(self,name,value):
+  if type(self) is cls or name in ('cursor','placed','held',):
+   raise FrozenInstanceError(f"cannot assign to field {name!r}")
+  super(cls, self).__setattr__(name, value)
+ return __setattr__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __delattr__(self,name):
+  if type(self) is cls or name in ('cursor','placed','held',):
+   raise FrozenInstanceError(f"cannot delete field {name!r}")
+  super(cls, self).__delattr__(name)
+ return __delattr__
+CODES.append(__create_fn__.__code__)
+
+def __create_fn__():
+ def __hash__(self):
+  return hash((self.cursor,self.placed,self.held,))
  return __hash__
 CODES.append(__create_fn__.__code__)
 

@@ -36,15 +36,19 @@ class FilterBar(Input):
     """Shown in the footer while the filter is typed, as the line's own hint says."""
 
     class Filter(Message):
-        """The filter text changed ("" shows every row)."""
+        """The filter text changed ("" shows every row); `cleared`: by Esc, so the screen puts its cursor
+        back where it was before `/` (newuser24 #12: the first match was left as the selection)."""
 
-        def __init__(self, bar: FilterBar, text: str) -> None:
+        def __init__(self, bar: FilterBar, text: str, cleared: bool = False) -> None:
             super().__init__()
-            self.bar, self.text = bar, text
+            self.bar, self.text, self.cleared = bar, text, cleared
 
         @property
         def control(self) -> FilterBar:
             return self.bar
+
+    class Kept(Message):
+        """Enter kept the filter: the row its jump put the cursor on is the user's (newuser11 #1)."""
 
     def __init__(self, *, id: str | None = None) -> None:
         # compact: one line without a border, also while typing (Input's own :focus rule would draw its
@@ -52,6 +56,7 @@ class FilterBar(Input):
         super().__init__(placeholder="filter: type to keep matching rows · Enter keeps it · Esc clears",
                          id=id, select_on_focus=False, compact=True)
         self._return_to = None
+        self._clearing = False
         self.kept: tuple[int, int] | None = None
         """(rows shown, rows in all) of the last filtering, as the screen counted them."""
         self.words: tuple[str, ...] = ()
@@ -121,12 +126,15 @@ class FilterBar(Input):
 
     def _on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
-        self.post_message(self.Filter(self, event.value.strip()))
+        self.post_message(self.Filter(self, event.value.strip(), cleared=self._clearing))
+        self._clearing = False
 
     def _on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         if not self.value.strip():
             self.remove_class("-open")
+        else:
+            self.post_message(self.Kept())
         self._back()
 
     def action_clear_filter(self) -> None:
@@ -134,9 +142,10 @@ class FilterBar(Input):
         from the first one's cursor, not the row the user was on)."""
         self.remove_class("-open")
         if self.value:
+            self._clearing = True
             self.value = ""  # Input.Changed says it
         else:
-            self.post_message(self.Filter(self, ""))
+            self.post_message(self.Filter(self, "", cleared=True))
         self._back()
 
     def _back(self) -> None:

@@ -60,7 +60,7 @@ from .fold_note import fold_note
 from .monitor_trend import TREND_MIN_ROWS, TrendHistory, trend_lines
 from .monitor_who import WhoText, balanced_lines
 from .screen_help import MONITOR_HELP
-from .selection import Selection, choose, chosen, looked_at, no_device_words
+from .selection import BeforeFilter, Selection, choose, chosen, looked_at, no_device_words, restore
 
 SPARK_CELLS = 12
 INTERVAL_S = 1.0
@@ -376,6 +376,10 @@ class MonitorScreen(Screen[None]):
         self.sort_key: str | None = None
         """The figure column the rows are sorted by (largest first), or None: grouped by filesystem."""
         self._placed_key: str | None = None
+        self._before_filter: BeforeFilter | None = None
+        """Where the cursor was when `/` opened the filter (None: no filter kept)."""
+        self._jump: str | None = None
+        """The row a filter moved the cursor to (its first match), until the user moves."""
         self._table_rows: int | None = None
         self._fold_said = ""
         """The rows-below-the-fold note the status line says now."""
@@ -868,15 +872,38 @@ class MonitorScreen(Screen[None]):
         return [key for key in keys if key in kept]
 
     def action_filter(self) -> None:
+        if not self.filter_text:  # a kept filter opened again: the row before the first `/` stays
+            self._before_filter = BeforeFilter(self._selected_key(), self._placed_key, chosen(self.app))
         self.query_one(FilterBar).open()
+
+    @on(DataTable.RowSelected, "#monitor-table")
+    @on(FilterBar.Kept)
+    def _acted(self) -> None:
+        """Enter on a row, or on the filter (keeping it), chooses the row a filter's jump placed the cursor
+        on."""
+        if self._selected_key() == self._placed_key:
+            self._placed_key = None
 
     @on(FilterBar.Filter)
     def _filter_changed(self, message: FilterBar.Filter) -> None:
-        """Redraw now (a capture has no ticks); the rows stay filtered at every tick after."""
+        """Redraw now (a capture has no ticks); the rows stay filtered at every tick after. The cursor's
+        move to a kept row is placed, not chosen; Esc on it puts back the row before `/` (newuser24 #12);
+        a row the user moved to stays (newuser11 #2)."""
         self.filter_text = message.text
-        if self.sample is not None:
-            self._draw_table(self.sample)
-            self._draw_summary(self.sample)
+        if self.sample is None:
+            return
+        before = self._selected_key()
+        self._draw_table(self.sample)
+        back = self._before_filter if message.cleared else None
+        if message.cleared:
+            self._before_filter = None
+        if back is not None and before == self._jump and back.cursor in self._row_keys:
+            self.query_one("#monitor-table", DataTable).move_cursor(row=self._row_keys.index(back.cursor))
+            self._placed_key = back.placed
+            restore(self.app, back.held)
+        elif (key := self._selected_key()) != before:
+            self._placed_key = self._jump = key
+        self._draw_summary(self.sample)
 
     def _sorted_rows(self, sample: MonitorSample, live: bool,
                      device_cells: int) -> tuple[list[str], dict[str, dict[str, Text]]]:

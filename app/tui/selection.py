@@ -79,3 +79,19 @@ def no_device_words(app: App[object], selection: Selection | None, nothing: str,
     forms = (f"{subject} ({fstype}, chosen on {by}) has no block device: {nothing}",
              f"{subject}{rest}: {nothing}", f"{subject}{rest}")
     return (*forms, f"{fit_path(subject, max(width - len(rest), 8))}{rest}") if width else forms
+
+
+@dataclass(frozen=True)
+class BeforeFilter:
+    """A screen's cursor row and the row it had placed there itself when `/` opened its filter: a filter's
+    jump to its first match is placed, never chosen, and Esc puts both back (newuser24 #12)."""
+
+    cursor: str | None
+    placed: str | None
+    held: Selection | None
+    """The one selection then, which Esc on the filter's own jump puts back (Enter had chosen the match)."""
+
+
+def restore(app: App[object], held: Selection | None) -> None:
+    """Put back the selection `held` before a filter (None: nothing was chosen)."""
+    app.selection = held  # type: ignore[attr-defined]

@@ -30,7 +30,7 @@ from textual.worker import get_current_worker
 from ..core.trim.order import worst_first
 from .host_snapshot import HostSnapshot, SnapshotScreen
 from .screen_help import STACK_HELP
-from .selection import SCREEN_NAMES, Selection, choose, chosen, look, no_device_words
+from .selection import SCREEN_NAMES, BeforeFilter, Selection, choose, chosen, look, no_device_words, restore
 from .stack_status import StackStatus
 from .stack_view import DISKS_UP, MOUNTS_DOWN, StackView, detail_groups, trim_group
 
@@ -100,6 +100,10 @@ class StackScreen(SnapshotScreen):
         """The TRIM screen's verdict line by the kernel name of a device a filesystem is mounted on."""
         self._placed: str | None = None
         """The row this screen put the cursor on itself (not the user's choice)."""
+        self._before_filter: BeforeFilter | None = None
+        """Where the cursor was when `/` opened the filter (None: no filter kept)."""
+        self._jump: str | None = None
+        """The row a filter moved the cursor to (its first match), until the user moves."""
         self._hidden_selection: tuple[Selection, str] | None = None
         """The selection made on another screen that the filter (its text kept) hid on arrival."""
         self._deviceless: Selection | None = None
@@ -255,6 +259,15 @@ class StackScreen(SnapshotScreen):
         host = snapshot.host
         self.sub_title = f"{host.hostname or '?'} · kernel {host.kernel or '?'} · {host.root_label}"
         self._show_tree(keep_cursor=refreshing, keep_expansion=refreshing)
+        self.call_after_refresh(self._details_follow_cursor)
+
+    def _details_follow_cursor(self) -> None:
+        """After a new Host, the details of the tree's cursor row: a rebuilt tree with its cursor on the same
+        line says nothing, so the pane went on naming a device gone from it (newuser24 #2: `loop0 · loop`
+        at first launch, the tree showing vda and zram0)."""
+        node = self.query_one(StackTree).cursor_node
+        if node is not None and node.data is not None:
+            self._show_row(node.data)
 
     def show_snapshot_failure(self, reason: str) -> None:
         self.query_one(StatusLine).say(reason)
@@ -520,13 +533,33 @@ class StackScreen(SnapshotScreen):
         self.query_one(LayerTable).show_groups(groups)
 
     def action_filter(self) -> None:
+        if not self.filter_text:  # a kept filter opened again: the row before the first `/` stays
+            self._before_filter = BeforeFilter(self.query_one(StackTree).cursor_key(), self._placed,
+                                               chosen(self.app))
         self.query_one(FilterBar).open()
+
+    @on(StackTree.NodeSelected)
+    @on(FilterBar.Kept)
+    def _acted(self) -> None:
+        """Enter on a row, or on the filter (keeping it), chooses the row a filter's jump placed the cursor
+        on."""
+        if self.query_one(StackTree).cursor_key() == self._placed:
+            self._placed = None
 
     @on(FilterBar.Filter)
     def _filter_changed(self, message: FilterBar.Filter) -> None:
         self.filter_text = message.text
         tree = self.query_one(StackTree)
+        before = tree.cursor_key()
         self._show_tree(keep_cursor=True)
+        back = self._before_filter if message.cleared else None
+        if message.cleared:
+            self._before_filter = None
+        if back is not None and back.cursor is not None and before == self._jump \
+                and tree.reveal(StackView.ancestor_keys(back.cursor)):  # Esc on the filter's own jump
+            self._placed = back.placed
+            restore(self.app, back.held)
+            before = None
         if self.view is not None and self.host is not None:
             message.bar.counted(self.view.shown_devices(), len(self.host.devices), self._filter_words())
         if message.text:
@@ -535,6 +568,7 @@ class StackScreen(SnapshotScreen):
             tree.call_after_refresh(self._select_kept_row)
         else:
             self._show_no_details()
+        tree.call_after_refresh(self._placed_by_filter, before)  # after the move to the first match
 
     def _show_no_details(self) -> None:
         """No row is left (a filter matched nothing): the details pane says so rather than go on showing
@@ -543,6 +577,12 @@ class StackScreen(SnapshotScreen):
         self.query_one("#details-title", Static).update(
             Text(f"Details: no device matches '{self.filter_text}' (Esc clears the filter)"), layout=False)
         self.query_one(LayerTable).show_groups([])
+
+    def _placed_by_filter(self, before: str | None) -> None:
+        """A filter's move of the cursor (to its first match) is the screen's, not the user's choice."""
+        key = self.query_one(StackTree).cursor_key()
+        if before is not None and key != before:
+            self._placed = self._jump = key
 
     def _select_kept_row(self) -> None:
         """The details follow the filter: the row under the cursor when it matches, else the first row that

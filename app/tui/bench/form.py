@@ -142,6 +142,27 @@ def label_fields(node: DOMNode) -> None:
             (field.query_one(SelectCurrent) if isinstance(field, Select) else field).border_title = label
 
 
+def focused_field(node: Widget | None) -> tuple[Widget, str] | None:
+    """The form field `node` is (or is in: a menu's overlay) with its label; None outside the fields."""
+    for each in (node, *(node.ancestors if node is not None else ())):
+        label = view.FIELD_LABELS.get(f"#{each.id}") if isinstance(each, Widget) else None
+        if label is not None:
+            return each, label  # type: ignore[return-value]
+    return None
+
+
+def mark_field(field: Widget, label: str, focused: bool) -> None:
+    """The field's label in reverse while it has the focus (newuser24 #11: nothing showed which field a `5`
+    would go into); the status line names it too, for a text capture."""
+    (field.query_one(SelectCurrent) if isinstance(field, Select) else field).border_title = \
+        Text(label, style="reverse") if focused else label
+
+
+def editing_words(label: str) -> str:
+    """The status line's words while a field has the focus."""
+    return f"editing {label} · Esc leaves the field"
+
+
 def shown_entry(menu: Select) -> str:
     """The entry a shut menu shows (its prompt while nothing is picked)."""
     return next((str(prompt) for prompt, value in menu._options if value == menu.value), str(menu.prompt))
@@ -217,6 +238,8 @@ class BenchForm(Vertical):
         self.fit_fields()
 
     def on_descendant_focus(self, event: DescendantFocus) -> None:
+        if (found := focused_field(event.widget)) is not None:
+            mark_field(*found, focused=True)
         if event.widget.id == "bench-dir":  # room to type in only while the directory field has focus
             self.fit_fields()
         if event.widget.id in ("bench-bs", "bench-size"):  # typing goes into the number, before its unit
@@ -231,6 +254,8 @@ class BenchForm(Vertical):
                 field.cursor_position = number.end()
 
     def on_descendant_blur(self, event: DescendantBlur) -> None:
+        if (found := focused_field(event.widget)) is not None:
+            mark_field(*found, focused=False)
         if isinstance(event.widget, Input):  # what was typed there, whole (and the directory's rows again)
             self.fit_fields()
 

@@ -38,7 +38,7 @@ from diskdoctor.widgets.filter_bar import FilterBar, filter_note, matches
 from diskdoctor.widgets.fit_text import path_ellipsis
 from diskdoctor.widgets.fitted_footer import FittedFooter
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
@@ -53,7 +53,7 @@ from . import fio_run as bench_fio_run
 from . import fio_view, view, workloads
 from . import run as bench_run
 from .folded import FoldedForm
-from .form import BenchForm, label_fields, one_leading_slash, shown_bytes
+from .form import BenchForm, editing_words, focused_field, label_fields, one_leading_slash, shown_bytes
 from .live import HISTOGRAM_TITLE, LivePanel
 from .messages import ContentionReady, EarlierRuns, FioEnded, IntervalReady, RunEnded, RunStarted
 from .parked import ParkedRun
@@ -176,6 +176,8 @@ class BenchScreen(SnapshotScreen):
         """The directory the status line last named (a change message arriving late for it, after a run's
         verdict took the line, leaves the verdict)."""
         self._problem_form: tuple[object, ...] | None = None
+        self._target_said: str | None = READY_HINT
+        """What `_say_target` last put on the status line (the first hint before it)."""
         """What the form said when the status line showed a problem with it (the problem goes once the form
         says something else; a change message arriving late, for values set before, leaves it)."""
         self.running_parts: tuple[tuple[str, int], ...] = ()
@@ -316,18 +318,37 @@ class BenchScreen(SnapshotScreen):
         form = self.query_one(BenchForm)
         directory = self._said = form.directory
         self._problem_form = None
+        field = focused_field(self.focused)
+        editing = [(editing_words(field[1]), 0)] if field is not None else []  # where a key typed goes
         if not directory:
-            self.query_one(StatusLine).say(READY_HINT)
+            self.query_one(StatusLine).say(*editing, (READY_HINT, 0))
+            self._target_said = self.query_one(StatusLine).plain
             return
         origin = self._origin_of(directory)
         path = path_ellipsis(visible(directory), SUGGESTED_PATH_CELLS)  # whole in the field above
         if not form.valid_directory(directory):
-            self.query_one(StatusLine).say((f"{path} ({origin}): no such directory", 0),
+            self.query_one(StatusLine).say(*editing, (f"{path} ({origin}): no such directory", 0),
                                            ("type another or pick a filesystem", 2))
+            self._target_said = self.query_one(StatusLine).plain
             return
         other = "or pick another filesystem" if origin.startswith("suggested") else \
             "or change the settings first"
-        self.query_one(StatusLine).say((f"{path} ({origin}): press s to start", 0), (other, 2))
+        self.query_one(StatusLine).say(*editing, (f"{path} ({origin}): press s to start", 0), (other, 2))
+        self._target_said = self.query_one(StatusLine).plain
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The status line names the field a key would go into (newuser24 #11)."""
+        if focused_field(event.widget) is not None:
+            self.call_after_refresh(self._say_target_again)
+
+    def _say_target_again(self) -> None:
+        """The target's line again, with the field now focused, only if the status line still says it (never
+        over a form problem, a hint such as DIRECTORY_SET, a run's progress or its result)."""
+        if self.query_one(StatusLine).plain == self._target_said:
+            self._say_target()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self.on_descendant_focus(event)  # type: ignore[arg-type]
 
     def on_screen_suspend(self) -> None:
         """Help (F1) or another screen covers this one: when it comes back, focus stays where the user left
