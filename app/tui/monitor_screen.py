@@ -817,9 +817,9 @@ class MonitorScreen(Screen[None]):
                 if changed:
                     fresh.append(key)
         keys = self._kept(keys, sample)
-        if self.filter_text:  # only the kept rows are in the table
-            kept = set(keys)
-            fresh = [key for key in fresh if key in kept]
+        if self.filter_text:  # only the rows the filter keeps are in the table
+            shown = set(keys)
+            fresh = [key for key in fresh if key in shown]
         column_keys = [str(column.key.value) for column in table.columns.values()]
         if keys != self._row_keys:
             selected = self._selected_key() or kept
