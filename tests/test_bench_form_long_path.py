@@ -15,7 +15,8 @@ LOOP_PATH = "/tmp/pytest-of-root/pytest-1701/loops0/mnt-ext4-discard"
 
 
 def test_a_path_is_cut_at_a_slash_keeping_its_last_folder_whole() -> None:
-    assert path_ellipsis(LOOP_PATH, 43) == "/tmp/pytest-of-root/…/mnt-ext4-discard"  # not `/tmp/…t/…`
+    assert path_ellipsis(LOOP_PATH, 43) == "/tmp/pytest-of-root/…oops0/mnt-ext4-discard"  # the room used
+    assert path_ellipsis(LOOP_PATH, 41) == "/tmp/pytest-of-root/…/mnt-ext4-discard"  # not `/tmp/…t/…`
     assert path_ellipsis(LOOP_PATH, 30) == "/tmp/…/loops0/mnt-ext4-discard"
     assert path_ellipsis(LOOP_PATH, 60) == LOOP_PATH
 
@@ -35,7 +36,8 @@ async def test_a_long_mountpoint_costs_no_row_and_shows_once(long_name_mounts: s
         directory = screen.query_one("#bench-dir")
         line = screen_lines(app)[directory.region.y + 1]
         fs = screen.query_one("#bench-fs")  # the mountpoint first, cut to its last folder, then the fs
-        assert "…/mount  (xfs on dm-1)" in line[fs.region.x:fs.region.right], line
+        shown = line[fs.region.x:fs.region.right]  # the room left shows the end of the middle (paths16)
+        assert "/mount  (xfs on dm-1)" in shown and shown.count("…") == 1, line
         field = line[directory.region.x:directory.region.right].strip("▊▎ ")
         head, cut, tail = field.partition("…")
         assert cut and long_name_mounts.startswith(head) and long_name_mounts.endswith(tail), field

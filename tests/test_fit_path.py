@@ -5,19 +5,15 @@ fit, after "…/"; Stack, TRIM and Advice draw every path that way."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from conftest import fixture_root
 from diskdoctor.app.tui.app import DiskDoctorApp
-from diskdoctor.widgets.fit_text import fit_path
+from diskdoctor.widgets.fit_text import ELLIPSIS, LEAST_FRAGMENT, fit_path
 from rich.cells import cell_len
 
 WAL = "/srv/postgresql/16/main/pg_wal_archive_for_point_in_time_recovery"
 KUBELET = ("/var/lib/kubelet/pods/8f0c2a4e-5b1d-4c0e-9a77-3c1f2d4e5f60/volumes/kubernetes.io~csi/"
            "pvc-4d5e6f70-8192-4a3b-bc4d-5e6f708192a3/mount")
-CUT_AT_SLASH = re.compile(r"(/[^/…]+)*/?…/[^…]*(…[^/…]+)?")
-"""A path cut at a "/": whole folders, "…/", then the last component (itself cut once in its middle)."""
 
 
 def test_a_path_that_fits_is_whole() -> None:
@@ -43,7 +39,7 @@ def test_every_width_gives_one_form_at_most_the_width() -> None:
     for path in (WAL, KUBELET, "/tmp/newuser19-ext4mnt", "/a/b"):
         for width in range(7, len(path)):
             cut = fit_path(path, width)
-            assert cell_len(cut) <= width and CUT_AT_SLASH.fullmatch(cut), (path, width, cut)
+            assert cell_len(cut) <= width and cut_by_the_rule(cut, path), (path, width, cut)
 
 
 def test_too_narrow_one_folder_and_other_text_are_cut_in_the_middle() -> None:
@@ -58,7 +54,7 @@ def test_paths_that_would_read_alike_keep_the_folders_that_tell_them_apart() -> 
     assert fit_path(KUBELET, 29) == fit_path(other, 29) == "/var/lib/kubelet/pods/…/mount"
     mine, theirs = fit_path(KUBELET, 60, frozenset({other})), fit_path(other, 60, frozenset({KUBELET}))
     assert mine != theirs and mine.endswith("/pvc-4d5e6f70-8192-4a3b-bc4d-5e6f708192a3/mount"), mine
-    assert cell_len(mine) <= 60 and CUT_AT_SLASH.fullmatch(mine)
+    assert cell_len(mine) <= 60 and cut_by_the_rule(mine, KUBELET)
 
 
 def _screen_lines(app: DiskDoctorApp) -> list[str]:
@@ -66,30 +62,28 @@ def _screen_lines(app: DiskDoctorApp) -> list[str]:
     return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
-def one_folder_started(head: str, tail: str, path: str) -> bool:
-    """Whether "HEAD…TAIL" is `path` with one folder left out but its start (8 cells or more) shown:
-    "/tmp/lead-a-rather-long…/ext4mnt"."""
-    before, _, started = head.rpartition("/")
-    if not (before or head.startswith("/")) or not tail.startswith("/") or len(started) < 8:
+def cut_by_the_rule(cut: str, path: str) -> bool:
+    """Whether `cut` is `path` cut by the rule: whole folders from the start, one "…", then the END of the
+    dropped middle (a piece of a folder at least LEAST_FRAGMENT cells, or none) and the last component whole;
+    or "…/" and the last component cut once in its middle (paths17 #6: no room thrown away)."""
+    if ELLIPSIS not in cut:
+        return cut == path
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    head, _, tail = cut.partition(ELLIPSIS)
+    if ELLIPSIS in tail:  # the last component cut inside
+        start, _, end = tail[1:].partition(ELLIPSIS)
+        return (not head and tail.startswith("/") and last.startswith(start) and last.endswith(end)
+                and "/" not in start + end and ELLIPSIS not in end)
+    if head and not head.endswith("/"):
         return False
-    folder = path[len(before) + 1:len(path) - len(tail)]
-    return (path.startswith(before + "/") and path.endswith(tail) and "/" not in folder
-            and folder.startswith(started) and len(folder) > len(started))
+    fragment = tail.split("/", 1)[0]
+    return (path.startswith(head) and path.endswith(tail) and tail.endswith("/" + last)
+            and len(head) + len(tail) < len(path) and (not fragment or len(fragment) >= LEAST_FRAGMENT))
 
 
 def _cut_at_slash(cut: str, path: str) -> bool:
-    """Whether `cut` is `path` cut by the rule: whole folders, "…/", the last component(s) whole (one folder
-    left out may show its start), or "…/" and the last component cut once in its middle."""
-    head, _, tail = cut.partition("…")
-    if one_folder_started(head, tail, path):
-        return True
-    if (head and not (head.endswith("/") and path.startswith(head))) or not tail.startswith("/"):
-        return False
-    if path.endswith(tail):
-        return True
-    last = path.rsplit("/", 1)[-1]
-    start, _, end = tail[1:].partition("…")
-    return not head and last.startswith(start) and last.endswith(end) and "/" not in start + end
+    """Whether `cut` is `path` cut by the rule (`cut_by_the_rule`)."""
+    return cut_by_the_rule(cut, path)
 
 
 def _cut_paths(lines: list[str]) -> list[tuple[str, str]]:
@@ -171,3 +165,20 @@ def test_two_paths_that_differ_only_in_a_middle_folder_keep_it() -> None:
     for width in range(31, len(one)):
         assert fit_path(one, width, both) != fit_path(two, width, both), width
         assert len(fit_path(one, width, both)) <= width
+
+
+def test_the_room_left_after_whole_folders_shows_the_end_of_the_middle() -> None:
+    """newuser24 #6: TRIM at 120 drew `/var/lib/kubelet/pods/…/mount` in a 66-cell column (37 empty), Stack
+    at 200 cut to 74 of 88 cells: after the whole folders that fit, the rest of the room shows the END of the
+    dropped middle, cut inside a folder once, so every width past the last component is used."""
+    assert fit_path(KUBELET, 50) == "/var/lib/kubelet/pods/…a3b-bc4d-5e6f708192a3/mount"
+    assert fit_path(KUBELET, 88) == ("/var/lib/kubelet/pods/8f0c2a4e-5b1d-4c0e-9a77-3c1f2d4e5f60/volumes/"
+                                     "…d-5e6f708192a3/mount")
+    assert fit_path(KUBELET, 30) == "/var/lib/kubelet/pods/…/mount"  # "…5f/mount" would be noise
+    assert fit_path(KUBELET, 50, whole_folders=True) == "/var/lib/kubelet/pods/…/mount"  # Advice's names
+    for path in (WAL, KUBELET, "/tmp/pytest-of-root/pytest-1701/loops0/mnt-ext4-discard"):
+        last = path.rsplit("/", 1)[-1]
+        for width in range(len(last) + 2, len(path)):
+            cut = fit_path(path, width)
+            assert cut.count(ELLIPSIS) == 1 and cut_by_the_rule(cut, path), (width, cut)
+            assert len(cut) >= width - LEAST_FRAGMENT + 1, (width, cut)  # never more than 2 cells unused

@@ -8,7 +8,7 @@ from conftest import fixture_root
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.app.tui.trim_screen import details_heading
 from diskdoctor.widgets.fit_text import ELLIPSIS, labelled_path_ellipsis, path_ellipsis
-from test_fit_path import one_folder_started
+from test_fit_path import cut_by_the_rule
 from test_monitor_layout import open_monitor, screen_lines
 from test_tui import settled
 from textual.widgets import DataTable
@@ -20,24 +20,10 @@ WAL = "/srv/postgresql/16/main/pg_wal_archive_for_point_in_time_recovery"
 
 
 def assert_cut_at_slashes(shown: str, whole: str) -> None:
-    """`shown` is `whole`, or its start and end around one ellipsis, cut only at a "/" when the last
-    component fits, or "…/" and that component cut in its middle when it alone does not."""
-    if ELLIPSIS not in shown:
-        assert shown == whole, (shown, whole)
-        return
-    last = whole.rstrip("/").rsplit("/", 1)[-1]
-    if shown.startswith(ELLIPSIS + "/") and shown.count(ELLIPSIS) == 2:  # the last component cut inside
-        assert len(last) + 2 > len(shown), shown
-        head, tail = shown[2:].split(ELLIPSIS)
-        assert last.startswith(head) and last.endswith(tail), (shown, whole)
-        return
-    assert shown.count(ELLIPSIS) == 1, shown
-    head, tail = shown.split(ELLIPSIS)
-    if one_folder_started(head, tail, whole):
-        return
-    assert whole.startswith(head) and whole.endswith(tail), (shown, whole)
-    if len(last) + 2 <= len(shown):
-        assert tail.startswith("/") and (head == "" or head.endswith("/")), shown
+    """`shown` is `whole`, or its leading whole folders, one ellipsis, then the end of what was dropped
+    with the last component whole; or "…/" and that component cut in its middle when it alone does not fit
+    (`cut_by_the_rule`)."""
+    assert cut_by_the_rule(shown, whole), (shown, whole)
 
 
 def test_the_last_component_then_the_leading_folders() -> None:
@@ -45,11 +31,14 @@ def test_the_last_component_then_the_leading_folders() -> None:
     assert path_ellipsis("/srv/postgresql/16/main/pg_wal_archive", 33) == "/srv/postgresql/…/pg_wal_archive"
     assert path_ellipsis(KUBELET, 30) == "/var/lib/kubelet/pods/…/mount"  # not `/var/…92a3/mount`
     assert path_ellipsis(KUBELET, 66) == "/var/lib/kubelet/pods/8f0c2a4e-5b1d-4c0e-9a77-3c1f2d4e5f60/…/mount"
+    assert path_ellipsis(KUBELET, 80) == ("/var/lib/kubelet/pods/8f0c2a4e-5b1d-4c0e-9a77-3c1f2d4e5f60/"
+                                          "volumes/…8192a3/mount")  # the room left shows the middle's end
     assert path_ellipsis("/var/tmp/newuser12", 13) == "…/newuser12"
     assert path_ellipsis("/tmp/newuser19-ext4mnt", 12) == "…/newus…4mnt"  # was `/tmp…mnt`
     long_folder = "/tmp/lead-a-rather-long-mountpoint-for-monitor-checks/ext4mnt"  # was `/tmp/…/ext4mnt`
-    assert path_ellipsis(long_folder, 56) == "/tmp/lead-a-rather-long-mountpoint-for-monitor-…/ext4mnt"
-    assert path_ellipsis(long_folder, 20) == "/tmp/…/ext4mnt"  # under 8 cells of the folder: left out whole
+    assert path_ellipsis(long_folder, 56) == "/tmp/…-rather-long-mountpoint-for-monitor-checks/ext4mnt"
+    assert path_ellipsis(long_folder, 20) == "/tmp/…checks/ext4mnt"  # the end of the folder left out
+    assert path_ellipsis(long_folder, 18) == "/tmp/…/ext4mnt"  # under 5 cells of it: none
     for width in range(8, len(KUBELET) + 2):
         for path in (KUBELET, WAL, "/tmp/pytest-of-root/pytest-1701/loops0/mnt-ext4-discard"):
             cut = path_ellipsis(path, width)
@@ -67,9 +56,10 @@ def test_the_trim_details_heading_cuts_the_mountpoint_at_a_slash() -> None:
     source = "/dev/mapper/vg_elasticsearch_hot-lv_postgresql_write_ahead_log"
     heading = details_heading(WAL, "ext4", source, 120)
     assert heading.startswith("Details: /srv/…/pg_wal_archive_for_point_in_time_recovery (ext4 on "), heading
-    source = "/dev/mapper/luks-elasticsearch-hot-tier-data-volume-01"  # whole in the room the cut leaves
+    source = "/dev/mapper/luks-elasticsearch-hot-tier-data-volume-01"
     heading = details_heading(KUBELET, "xfs", source, 120)
-    assert heading == f"Details: /var/lib/kubelet/pods/…/mount (xfs on {source})", heading
+    assert heading == ("Details: /var/lib/kubelet/pods/…-4a3b-bc4d-5e6f708192a3/mount (xfs on "
+                       "/dev/…/luks-elasticsearch-hot-tier-data-volume-01)"), heading  # half the room each
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
@@ -100,4 +90,4 @@ async def test_monitor_titles_cut_a_mountpoint_only_at_a_slash(size: tuple[int, 
         path = title.strip().split(" │")[0].strip().removesuffix(" (xfs)")
         assert_cut_at_slashes(path, KUBELET)
         if size[0] == 80:
-            assert f"/8f0c2a4e-5b1d-4c0e-9a77-3c1f2d4e5f60/{ELLIPSIS}/mount (xfs)" in title, title
+            assert f"/8f0c2a4e-5b1d-4c0e-9a77-3c1f2d4e5f60/{ELLIPSIS}8192a3/mount (xfs)" in title, title

@@ -40,3 +40,19 @@ def test_a_column_that_tells_rows_apart_may_still_cut_a_mountpoint() -> None:
     seen = widths(("none", "mq-deadline"))
     assert seen.fitted(70).shown_extra == 2
     assert seen.fitted(70).mounts < seen.mounts
+
+
+def test_a_same_valued_column_before_one_that_varies_gives_its_cells_to_the_mountpoints() -> None:
+    """newuser24 #12: at 80 live, ROTA (`yes` on every loop) kept 5 cells beside SCHED while mountpoints were
+    cut twice; only a same-valued column at the end was dropped. Now one is dropped wherever it is among the
+    extra columns shown with a cut, and listed hidden."""
+    seen = widths(("none", "mq-deadline"))  # ROTA the same on every row, SCHED varies
+    plain = seen.fitted(70)
+    assert plain.shown_extra == 2 and plain.skipped == (0,), plain
+    assert plain.shown_indexes() == [1]
+    assert plain.mounts == 70 - (seen.natural(2) - seen.mounts) + 5  # ROTA's 5 cells go to MOUNTPOINTS
+    row = StackRow(key="k0", name="nvme0n1p1", kind="part", size="100G", trim="yes", fstype="ext4",
+                   mounts=MOUNTS[0], has_children=False, extra=("yes", "mq-deadline", "2T", "512B"))
+    label = row_label(row, 1, plain).plain
+    assert "mq-deadline" in label and not label.rstrip().endswith("yes") and " yes " not in label[-20:], label
+    assert len(label) <= 70, label

@@ -61,6 +61,13 @@ def test_the_cell_before_a_scrollbar_is_kept_only_with_one() -> None:
     others = sum(max(len(label), len(cell)) + 2 for label, cell in zip(COLUMNS[1:], row[1:], strict=True))
     width = len(LIVE_LIKE) + 2 + others
     assert headings_and_room([row], width) == (COLUMNS, len(LIVE_LIKE))
-    # with a scrollbar the cell before it is kept: `Timer` and `Warn` give the cells instead, both together
+    # with a scrollbar the cell before it is kept: `Sched` and `Warn` give the cells instead, both together
     # (newuser23 #13d: `Periodic trim` beside `Warn` read as a half-done step)
     assert headings_and_room([row], width, scrolls=True) == (TIMER_COLUMNS, len(LIVE_LIKE) - 1 + 8 + 4)
+
+
+def test_the_short_periodic_heading_is_not_read_as_the_fstrim_timer() -> None:
+    """newuser24 #5: the header said `fstrim.timer enabled (systemd not running)` over a column headed
+    `Timer` with `none` on every row: a contradiction. The short form says what `Periodic trim` says."""
+    assert "Timer" not in TIMER_COLUMNS and "Sched" in TIMER_COLUMNS
+    assert len(TIMER_COLUMNS) == len(COLUMNS)

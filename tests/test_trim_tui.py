@@ -252,7 +252,7 @@ async def test_the_discard_mode_line_cuts_its_source_path_at_80x24() -> None:
 
 
 def test_short_headings_only_where_they_make_every_mountpoint_whole() -> None:
-    """newuser18: `…/newuser18-ext4mnt` cut by 2 beside an 8-cell column holding `1`: `Timer` and `Warn`
+    """newuser18: `…/newuser18-ext4mnt` cut by 2 beside an 8-cell column holding `1`: `Sched` and `Warn`
     make it whole, both together (newuser23 #13d). newuser20 #3: where a mountpoint is cut anyway, the
     headings stay whole."""
     row = ("/tmp/newuser18-ext4mnt", "ext4", "unscheduled", "off", "none", "1")

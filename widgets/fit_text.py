@@ -40,18 +40,19 @@ LEAST_LAST_CELLS = 5
 middle."""
 
 
-LEAST_FOLDER_START = 8
-"""Cells a dropped folder's start must get to be shown before the "…" (fewer, as "/v…/newuser12", say less
-than the folder left out whole)."""
+LEAST_FRAGMENT = 5
+"""Cells of a dropped folder's end shown after the "…" (fewer, as "…2a3/mount", read as noise, not a name);
+the cut starts at the next whole folder instead ("…/volumes")."""
 
 
-def path_ellipsis(path: str, width: int) -> str:
-    """`path` cut at its "/" boundaries to `width` cells with one ellipsis in the middle: its last component
-    (the place's own name) whole, then as many folders from the start as fit, then from the end
-    ("/srv/postgresql/16/…/pg_wal_archive", else "…/pg_wal_archive"); where one folder alone is left out, its
-    start shows if at least `LEAST_FOLDER_START` cells of it fit ("/tmp/lead-a-rather-long…/ext4mnt", not
-    "/tmp/…/ext4mnt" in a wide column; "/v…/newuser12" said less). A last component too long for the width
-    is cut in its middle after "…/" ("…/pg_wal_ar…recovery"), as `fit_path` does; narrower, the path is."""
+def path_ellipsis(path: str, width: int, *, whole_folders: bool = False) -> str:
+    """`path` cut to `width` cells with one ellipsis: its last component (the place's own name) whole, as
+    many whole folders from the start as fit, then "…" and as much of the END of the dropped middle as the
+    room left holds, cut inside a folder where it must be ("/var/lib/kubelet/pods/…c1f2d4e5f60/volumes/
+    kubernetes.io~csi/pvc-0c1d/mount": no room thrown away; a piece under `LEAST_FRAGMENT` cells is left
+    out, "…/volumes"; with `whole_folders`, every piece of a folder is, as Advice names). A last component
+    too long for the width is cut in its middle after "…/" ("…/pg_wal_ar…recovery"), as `fit_path` does;
+    narrower, the path is."""
     if width <= 0 or cell_len(path) <= width or cell_len(path) != len(path):
         return middle_ellipsis(path, width)
     parts = path.rstrip("/").split("/")
@@ -63,22 +64,18 @@ def path_ellipsis(path: str, width: int) -> str:
         if width < LEAST_LAST_CELLS + 2:
             return middle_ellipsis(path, width)
         return f"{ELLIPSIS}/{middle_ellipsis(parts[-1], width - 2)}"
-    inner, head, tail = parts[:-1], [], [parts[-1]]
-
-    def drawn(head_parts: list[str], tail_parts: list[str]) -> int:
-        """Cells of "HEAD/…/TAIL" ("…/TAIL" without a head)."""
-        return len("/".join(head_parts)) + (1 if head_parts else 0) + 2 + len("/".join(tail_parts))
-
-    start, end = 0, len(inner)
-    while start < end and drawn([*head, inner[start]], tail) <= width:
-        head, start = [*head, inner[start]], start + 1
-    while end > start and drawn(head, [inner[end - 1], *tail]) <= width:
-        tail, end = [inner[end - 1], *tail], end - 1
-    slack = width - drawn(head, tail)
+    inner, last = parts[:-1], parts[-1]
+    head: list[str] = []
+    while len(head) < len(inner) - 1 and len("/".join([*head, inner[len(head)]])) + 3 + len(last) <= width:
+        head.append(inner[len(head)])
     shown = "/".join(head) + "/" if head else ""
-    if end - start == 1 and slack >= LEAST_FOLDER_START and len(inner[start]) > slack:
-        shown += inner[start][:slack]  # one long folder left out: its start ("/tmp/lead-a-rather-long…/x")
-    return shown + ELLIPSIS + "/" + "/".join(tail)
+    room = width - len(shown) - 2 - len(last)  # cells after "…" for the dropped middle's end
+    middle = "/".join(inner[len(head):])
+    piece = middle[len(middle) - room:] if room > 0 else ""
+    fragment = piece.split("/", 1)[0]
+    if fragment and (whole_folders or len(fragment) < LEAST_FRAGMENT):
+        piece = piece[len(fragment):]  # "…/volumes", not "…s/volumes"
+    return f"{shown}{ELLIPSIS}{piece}/{last}"
 
 
 @lru_cache(maxsize=8192)  # drawn again on every repaint of a row; a column's paths rarely change
@@ -92,15 +89,17 @@ def keeps_last_component(path: str, cut: str) -> bool:
     return cut.endswith(last_component(path))
 
 
-def fit_path(path: str, width: int, others: frozenset[str] = frozenset()) -> str:
-    """The one rule for a path in `width` cells: whole when it fits; else cut at its "/" boundaries, the first
-    folders and the last component whole, the middle ones dropped as "…" ("/srv/postgresql/16/…/pg_wal",
-    `path_ellipsis`); only when even the last component does not fit is it cut inside, in its middle after
-    "…/" ("…/pg_wal_ar…recovery"). Shown beside `others`, the cut keeps what tells it from theirs
+def fit_path(path: str, width: int, others: frozenset[str] = frozenset(), *,
+             whole_folders: bool = False) -> str:
+    """The one rule for a path in `width` cells: whole when it fits; else the first folders and the last
+    component whole, the middle dropped as one "…" with as much of its end as the room holds
+    ("/srv/postgresql/…16/main/pg_wal", `path_ellipsis`; with `whole_folders`, no folder cut inside:
+    "/srv/postgresql/…/main/pg_wal"); only when even the last component does not fit is it cut inside, in its
+    middle after "…/" ("…/pg_wal_ar…recovery"). Shown beside `others`, the cut keeps what tells it from theirs
     (`fit_paths` with its folders whole, as Advice sizes its column by; a list of rows should call that once
     for all of them). Other text: its middle."""
-    if others:
-        return fit_paths(others | {path}, width, whole_folders=True)[path]
+    if others or whole_folders:
+        return fit_paths(others | {path}, width, whole_folders=True, inside=not whole_folders)[path]
     if width <= 0 or cell_len(path) <= width:
         return middle_ellipsis(path, width)
     last = path.rstrip("/").rsplit("/", 1)[-1]
@@ -140,15 +139,28 @@ def _apart_cut(text: str, cells: int, rivals: frozenset[str]) -> str:
     return middle_ellipsis(text, cells)
 
 
+def _one_path(path: str, width: int, whole_folders: bool) -> str:
+    """`fit_path` of one path alone (with `whole_folders`, no folder cut inside)."""
+    if not whole_folders or width <= 0 or cell_len(path) <= width:
+        return fit_path(path, width)
+    last = last_component(path)
+    if (not path.startswith("/") or cell_len(path) != len(path) or not last or last == path.strip("/")
+            or len(last) + 2 > width):
+        return fit_path(path, width)
+    return path_ellipsis(path, width, whole_folders=True)
+
+
 @lru_cache(maxsize=256)  # rows are drawn again on every repaint and scroll: cut once per set and width
-def fit_paths(paths: frozenset[str], width: int, *, whole_folders: bool = False) -> Mapping[str, str]:
+def fit_paths(paths: frozenset[str], width: int, *, whole_folders: bool = False,
+              inside: bool = True) -> Mapping[str, str]:
     """Every path of a set shown together (a column's rows) cut to `width` cells by `fit_path`, except where
     two or more would read the same: those keep the folders in which they differ, the others dropped as "…"
     ("…/pytest-1157/…/mnt-gpt-p1" beside "…/pytest-1158/…/mnt-gpt-p1", as many whole folders from the start
     and end as fit), such a folder or the last component cut in its middle where it must be, keeping the end
     that tells it apart (`distinct_cut`; with `whole_folders`, a folder is kept whole or the one-path cut
-    stands). Linear in the rows: only rows whose cuts clash are looked at again."""
-    cuts = {path: fit_path(path, width) for path in paths}
+    stands; without `inside`, no folder is cut inside even in the one-path cut). Linear in the rows: only
+    rows whose cuts clash are looked at again."""
+    cuts = {path: _one_path(path, width, not inside) for path in paths}
     alike: dict[str, list[str]] = {}
     for path, cut in cuts.items():
         alike.setdefault(cut, []).append(path)
@@ -156,7 +168,7 @@ def fit_paths(paths: frozenset[str], width: int, *, whole_folders: bool = False)
     for cut, group in alike.items():
         if len(group) < 2:
             continue
-        apart = _told_apart(sorted(group), width, whole_folders)
+        apart = _told_apart(sorted(group), width, whole_folders, inside)
         shown = set(apart.values())
         if len(shown) == len(group) and not shown & (taken - {cut}):
             cuts.update(apart)
@@ -171,7 +183,7 @@ def _parts(path: str) -> list[str]:
     return parts
 
 
-def _told_apart(group: list[str], width: int, whole_folders: bool) -> dict[str, str]:
+def _told_apart(group: list[str], width: int, whole_folders: bool, inside: bool = True) -> dict[str, str]:
     """Paths whose cuts read the same, each cut to `width` keeping the folders (and last component) in which
     the group differs; text that is not a path is cut in its middle keeping the end that tells it apart."""
     rivals = frozenset(group)
@@ -187,7 +199,7 @@ def _told_apart(group: list[str], width: int, whole_folders: bool) -> dict[str, 
     for path, parts in split.items():
         least = len(path) if whole_folders else LEAST_KEPT_CELLS
         cut = _keeping(parts, differ, columns, lasts, width, least)
-        cuts[path] = cut if cut is not None else fit_path(path, width)
+        cuts[path] = cut if cut is not None else _one_path(path, width, not inside)
     return cuts
 
 

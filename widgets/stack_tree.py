@@ -90,7 +90,10 @@ class ColumnWidths:
     extra: list[int] = field(default_factory=lambda: [len(h) for h in EXTRA_HEADINGS])
     """Widths of the extra columns seen; `fitted` keeps only those that fit (see `shown_extra`)."""
     shown_extra: int = 0
-    """How many extra columns a fitted line shows."""
+    """How many extra columns a fitted line shows (those in `skipped` aside)."""
+    skipped: tuple[int, ...] = ()
+    """Extra columns among the first `shown_extra` left out: the same on every row (`uniform`), where a
+    name or mountpoint would be cut to show them (newuser24 #12: ROTA `yes` on every loop beside SCHED)."""
     has_mounts: bool = False
     """Whether any row has a mountpoint to show: MOUNTPOINTS (and its header) is left out when none has."""
     name_cells: Counter[int] = field(default_factory=Counter, compare=False, repr=False)
@@ -136,10 +139,14 @@ class ColumnWidths:
         """TYPE, SIZE and TRIM (always whole) with the gaps between the shown columns."""
         return self.kind + self.size + self.trim + GAP * (5 if self.has_mounts else 4)
 
-    def natural(self, extra: int = len(EXTRA_HEADINGS)) -> int:
-        """Cells a line needs with every column whole and the first `extra` extra columns."""
+    def natural(self, extra: int = len(EXTRA_HEADINGS), skipped: tuple[int, ...] = ()) -> int:
+        """Cells a line needs with every column whole and the first `extra` extra columns, `skipped` aside."""
         return (self.name + self._fixed() + self.fstype + (self.mounts if self.has_mounts else 0)
-                + sum(width + GAP for width in self.extra[:extra]))
+                + sum(width + GAP for index, width in enumerate(self.extra[:extra]) if index not in skipped))
+
+    def shown_indexes(self) -> list[int]:
+        """The extra columns a fitted line shows, in order."""
+        return [index for index in range(min(self.shown_extra, len(self.extra))) if index not in self.skipped]
 
     def path_floor(self, width: int) -> int:
         """The narrowest MOUNTPOINTS that ROTA and SCHED may cut it to on a `width`-cell line: every
@@ -185,11 +192,13 @@ class ColumnWidths:
         for count in range(min(extra, len(self.extra)), shown, -1):  # more, with MOUNTPOINTS cut
             if self.uniform(count - 1):
                 continue  # the last column added tells no row apart: not worth a cut (newuser23 #12)
-            mounts = width - (self.natural(count) - self.mounts)
+            skipped = tuple(index for index in range(count - 1) if self.uniform(index))  # wherever it is
+            mounts = width - (self.natural(count, skipped) - self.mounts)
             least = floor if count <= BEFORE_PATH else max(MIN_MOUNTS, int(width * MOUNTS_SHARE))
             if self.has_mounts and mounts >= least:
                 name, mounts = self._split(self.name + mounts, self._name_floor(), mounts)
-                return replace(self, name=name, mounts=mounts, extra=list(self.extra), shown_extra=count)
+                return replace(self, name=name, mounts=mounts, extra=list(self.extra), shown_extra=count,
+                               skipped=skipped)
         if shown:
             return replace(self, extra=list(self.extra), shown_extra=shown)
         has_mounts = self.has_mounts
@@ -209,7 +218,7 @@ class ColumnWidths:
         if has_mounts and mounts < self.mounts:
             name, mounts = self._split(name + mounts, self._name_floor(), mounts)
         return ColumnWidths(name, self.kind, self.size, self.trim, fstype, mounts, self.indent,
-                            list(self.extra), 0, has_mounts)
+                            list(self.extra), 0, has_mounts=has_mounts)
 
     def _name_floor(self) -> int:
         """The narrowest NAME: every name keeps MIN_NAME_CELLS after the deepest indentation."""
@@ -258,8 +267,7 @@ def header_text(widths: ColumnWidths | None = None, room: int = 0) -> Text:
         last = w.mounts if w.shown_extra else max(w.mounts, room - cell_len(text) - GAP)
         text += f"{gap}{fit_end(HEADINGS[5], last):<{w.mounts}}"
     if w.shown_extra:
-        shown = zip(EXTRA_HEADINGS, w.extra[:w.shown_extra], strict=False)
-        text += "".join(f"{gap}{heading:<{width}}" for heading, width in shown)
+        text += "".join(f"{gap}{EXTRA_HEADINGS[index]:<{w.extra[index]}}" for index in w.shown_indexes())
     return Text(text.rstrip(), style="bold")
 
 
@@ -285,8 +293,9 @@ def row_label(row: StackRow, depth: int, widths: ColumnWidths | None = None,
         if w.shown_extra:
             label.append(" " * (w.mounts - cell_len(shown)))
     if w.shown_extra:
-        for value, width in zip(row.extra, w.extra[:w.shown_extra], strict=False):
-            label.append(f"{gap}{value:<{width}}", style="dim")
+        for index in w.shown_indexes():
+            if index < len(row.extra):
+                label.append(f"{gap}{row.extra[index]:<{w.extra[index]}}", style="dim")
     if row.marks and not label.highlight_words(row.marks, MATCH_STYLE, case_sensitive=False):
         label.stylize(MATCH_STYLE, 0, len(name))  # the match is in a cut part or the kernel name
     return label
@@ -311,8 +320,8 @@ def label_width(row: StackRow, depth: int, widths: ColumnWidths | None = None,
             shown = len(fit_paths(mounts, w.mounts).get(row.mounts) or fit_path(row.mounts, w.mounts))
         cells += GAP + (max(shown, w.mounts) if w.shown_extra else shown)
     if w.shown_extra:
-        cells += sum(GAP + max(len(value), width)
-                     for value, width in zip(row.extra, w.extra[:w.shown_extra], strict=False))
+        cells += sum(GAP + max(len(row.extra[index]), w.extra[index])
+                     for index in w.shown_indexes() if index < len(row.extra))
     return cells
 
 
@@ -465,12 +474,15 @@ class StackTree(Tree[StackRow]):
         """Cells the tree takes of at most `room`: the columns it shows there, whole, and no wider (a
         path it cuts fills the room); without the scrollbar's cells when its rows do not `scrolls`."""
         bar = SCROLLBAR if scrolls else 0
-        shown = self.widths.fitted(room - bar - EDGE).shown_extra
-        return min(room, self.widths.natural(shown) + EDGE + bar)
+        fitted = self.widths.fitted(room - bar - EDGE)
+        return min(room, self.widths.natural(fitted.shown_extra, fitted.skipped) + EDGE + bar)
 
     def hidden_extra(self) -> tuple[str, ...]:
         """The extra columns' headings the fitted lines leave out for want of width (none before a fit)."""
-        return EXTRA_HEADINGS[self._fitted.shown_extra:] if self._fitted is not None else ()
+        if self._fitted is None:
+            return ()
+        shown = self._fitted.shown_indexes()
+        return tuple(heading for index, heading in enumerate(EXTRA_HEADINGS) if index not in shown)
 
     def _shown_widths(self) -> ColumnWidths:
         """The widest content of every row shown (a collapsed row's children aside), measured once until

@@ -141,14 +141,14 @@ def _dropped(subjects: tuple[str, ...], width: int, lines: int,
             return tuple(packed), shown
     head, tail = f"{count}: ", f", {ELLIPSIS} +{count - 1}"
     room = width - cell_len(head) - cell_len(tail)
-    cut = fit_path(subjects[0], room, others) if room >= LEAST_SUBJECT_CUT else ""
+    cut = fit_path(subjects[0], room, others, whole_folders=True) if room >= LEAST_SUBJECT_CUT else ""
     if cut and keeps_last_component(subjects[0], cut):  # the first cut at a "/" like every path, the rest
         return (f"{head}{cut}{tail}",), 0                # counted
     named = _one_named(subjects, width, others)
     if named:
         return (named,), 0
     room = width - cell_len(head)
-    cut = fit_path(subjects[0], room, others) if room >= LEAST_LAST_CELLS + 2 else ""
+    cut = fit_path(subjects[0], room, others, whole_folders=True) if room >= LEAST_LAST_CELLS + 2 else ""
     if cut and keeps_last_component(subjects[0], cut):  # the count kept, the first cut at a "/" (newuser18)
         return (f"{head}{cut}",), 0
     counted = f"{count}: {ELLIPSIS} +{count}"  # no name cut inside (newuser21 #9: `2: …/pg_wa…very, … +1`)
@@ -162,7 +162,7 @@ def _one_named(subjects: tuple[str, ...], width: int, others: frozenset[str]) ->
     head, tail = f"{len(subjects)}: ", f" +{len(subjects) - 1}"
     room = width - cell_len(head) - cell_len(tail)
     for subject in subjects:
-        cut = fit_path(subject, room, others) if room > 0 else ""
+        cut = fit_path(subject, room, others, whole_folders=True) if room > 0 else ""
         if cut and keeps_last_component(subject, cut):
             return f"{head}{cut}{tail}"
     if others & frozenset(subjects):  # "+1" tells it from its own row's others (newuser24 #7: two mounts)

@@ -50,7 +50,7 @@ TRIM_HELP = ScreenHelp(
             "discard works but nothing trims (no timer, cron or discard option)"),
            ("UNKNOWN", "magenta", "a discard limit could not be read"),
            ("WARN / CRIT / INFO", "bold", "severity of a problem card"),
-           ("Timer, Warn", "bold", "the Periodic trim and Warnings headings, shortened where a long "
+           ("Sched, Warn", "bold", "the Periodic trim and Warnings headings, shortened where a long "
                                    "mountpoint needs their cells")),
     sources=("queue/discard_max_bytes and discard_granularity of every layer",
              "/proc/self/mountinfo: discard, nodiscard, discard=async mount options",

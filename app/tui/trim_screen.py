@@ -40,12 +40,13 @@ from .trim_dialogs import ConfirmTrim, PeakDialog, TrimProgress
 from .trim_layers import layer_lines
 
 COLUMNS = ("Mountpoint", "FS", "Verdict", "Discard", "Periodic trim", "Warnings")
-SHORT_HEADINGS = (("Warnings", "Warn"), ("Periodic trim", "Timer"))
+SHORT_HEADINGS = (("Warnings", "Warn"), ("Periodic trim", "Sched"))
 """Shorter headings, taken together, for a column whose values are narrower than its heading, where
 the cells they free keep a mountpoint whole or its last component whole (newuser18: `…/newuser18-ext4mnt`
 cut by 2 beside an 8-cell column holding `1`; newuser22 #5: `…/pg_wal_arch…e_recovery` cut twice beside
-`Periodic trim` over `none`); F1 says what they stand for (TRIM_HELP)."""
-TIMER_COLUMNS = (*COLUMNS[:-2], "Timer", "Warn")
+`Periodic trim` over `none`); F1 says what they stand for (TRIM_HELP). `Sched`, not `Timer` (newuser24 #5:
+`Timer` over `none` under "fstrim.timer enabled" read as a contradiction): no scheduled trim of this one."""
+TIMER_COLUMNS = (*COLUMNS[:-2], "Sched", "Warn")
 HEADING_CHOICES = (COLUMNS, TIMER_COLUMNS)
 """Both short headings together or neither (newuser23 #13d: `Periodic trim` beside `Warn` read as a step)."""
 MIN_MOUNTPOINT_CELLS = 16
