@@ -182,3 +182,13 @@ def test_the_room_left_after_whole_folders_shows_the_end_of_the_middle() -> None
             cut = fit_path(path, width)
             assert cut.count(ELLIPSIS) == 1 and cut_by_the_rule(cut, path), (width, cut)
             assert len(cut) >= width - LEAST_FRAGMENT + 1, (width, cut)  # never more than 2 cells unused
+
+
+def test_a_whole_folder_right_after_the_ellipsis_is_never_shown_as_if_cut() -> None:
+    """paths16's `/tmp/…loops0/mnt` read as a folder cut inside, though `loops0` was whole: a piece after the
+    `…` either starts with its "/" (`…/loops0/`) or is visibly cut (`…oops0/`), at every width."""
+    path = "/tmp/pytest-of-root/pytest-1352/loops0/mnt-ext4-discard"
+    for width in range(24, len(path)):
+        cut = fit_path(path, width)
+        after = cut.split("…", 1)[1].split("/", 1)[0] if "…" in cut else ""
+        assert not after or after not in path.split("/"), (width, cut)

@@ -72,6 +72,8 @@ def path_ellipsis(path: str, width: int, *, whole_folders: bool = False) -> str:
     room = width - len(shown) - 2 - len(last)  # cells after "…" for the dropped middle's end
     middle = "/".join(inner[len(head):])
     piece = middle[len(middle) - room:] if room > 0 else ""
+    if piece and not piece.startswith("/") and (len(piece) == len(middle) or middle[-len(piece) - 1] == "/"):
+        piece = piece[1:]  # a whole folder right after "…" reads as cut ("…loops0"): say it is ("…oops0")
     fragment = piece.split("/", 1)[0]
     if fragment and (whole_folders or len(fragment) < LEAST_FRAGMENT):
         piece = piece[len(fragment):]  # "…/volumes", not "…s/volumes"
