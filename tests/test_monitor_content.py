@@ -19,7 +19,7 @@ from diskdoctor.app.tui.monitor_screen import MonitorScreen
 from diskdoctor.probes.host_load import HostLoadSampler
 from diskdoctor.probes.process_io import ProcessIoSampler, ProcessRate, program_of
 from diskdoctor.probes.root import live_root
-from test_fit_path import one_folder_started
+from test_fit_path import cut_by_the_rule
 from test_monitor_layout import SIZE_IDS, SIZES, open_monitor, screen_lines
 from textual.widgets import DataTable
 
@@ -59,11 +59,9 @@ async def test_a_title_uses_the_whole_table_under_the_side_pane(size: tuple[int,
         assert len(shown) - 1 <= min(len(KUBELET), room), (shown, room)
         cut = shown.strip().removesuffix(" (xfs)")
         whole = KUBELET.removesuffix(" (xfs)")
-        head, _, tail = cut.partition("…")
-        assert cut == whole or (
-            cut.startswith("/var/lib/kubelet/pods/8f0c2a4e-5b1d-4c0e-9a77-3c1f2d4e5f60/")
-            and (cut.endswith("/…/mount") or one_folder_started(head, tail, whole))), shown
-        # leading folders whole, one ellipsis, mid-name only for the one folder left out (8 cells or more)
+        assert cut == whole or (cut.startswith("/var/lib/kubelet/pods/8f0c2a4e-5b1d-4c0e-9a77-3c1f2d4e5f60/")
+                                and cut_by_the_rule(cut, whole)), shown
+        # leading folders whole, one ellipsis, then the end of the dropped middle and the last component
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
@@ -169,7 +167,8 @@ async def test_the_details_pane_heading_of_a_long_title_keeps_to_its_width() -> 
         rows = screen_lines(app)[side.region.y:side.region.bottom]
         lines = [line[side.region.x:side.region.right].strip("│ ") for line in rows]
         title = next(line for line in lines if line.startswith("/var/lib/kubelet/pods/"))
-        assert title.endswith("/…/mount (xfs)") and len(title) > 30, lines  # cut at a "/" (cuts7)
+        assert title.endswith("/mount (xfs)") and len(title) > 30, lines
+        assert cut_by_the_rule(title.removesuffix(" (xfs)"), KUBELET.removesuffix(" (xfs)")), lines
         assert "on luks-elasticsearch-hot-tier-data-volume-01 (crypt)" in lines, lines
 
 
