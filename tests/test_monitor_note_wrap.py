@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from diskdoctor.app.text.monitor import writeback_note
+from diskdoctor.app.text.monitor import PROCESS_TABLE_CELLS, writeback_note
 from diskdoctor.app.tui import monitor_screen
 from diskdoctor.app.tui.app import DiskDoctorApp
 from diskdoctor.probes.page_cache import PageCache
@@ -21,7 +21,7 @@ from textual.widgets import Static
 WRITERS = ProcessRates([ProcessRate(900 + n, f"dd{n}", 0.0, 57.5e6) for n in range(3)])
 
 
-@pytest.mark.parametrize("width", [40, 44, 47, 52])
+@pytest.mark.parametrize("width", [PROCESS_TABLE_CELLS, 44, 47, 52])  # never narrower than its table
 @pytest.mark.parametrize("scrollbar", [False, True], ids=["no-bar", "scrollbar"])
 async def test_the_note_wraps_once_at_the_panes_width(width: int, scrollbar: bool) -> None:
     """The pane narrowed (and a vertical scrollbar shown, as under load): the note's rows hold every word

@@ -319,21 +319,22 @@ class BenchScreen(SnapshotScreen):
         directory = self._said = form.directory
         self._problem_form = None
         field = focused_field(self.focused)
-        editing = [(editing_words(field[1]), 0)] if field is not None else []  # where a key typed goes
+        editing = [(editing_words(field[1]), 1)] if field is not None else []  # where a key typed goes, after
+        # what the target is (a problem leads the line: "/no/such (typed): no such directory · editing …")
         if not directory:
-            self.query_one(StatusLine).say(*editing, (READY_HINT, 0))
+            self.query_one(StatusLine).say(*((words, 0) for words, _ in editing), (READY_HINT, 0))
             self._target_said = self.query_one(StatusLine).plain
             return
         origin = self._origin_of(directory)
         path = path_ellipsis(visible(directory), SUGGESTED_PATH_CELLS)  # whole in the field above
         if not form.valid_directory(directory):
-            self.query_one(StatusLine).say(*editing, (f"{path} ({origin}): no such directory", 0),
+            self.query_one(StatusLine).say((f"{path} ({origin}): no such directory", 0), *editing,
                                            ("type another or pick a filesystem", 2))
             self._target_said = self.query_one(StatusLine).plain
             return
         other = "or pick another filesystem" if origin.startswith("suggested") else \
             "or change the settings first"
-        self.query_one(StatusLine).say(*editing, (f"{path} ({origin}): press s to start", 0), (other, 2))
+        self.query_one(StatusLine).say((f"{path} ({origin}): press s to start", 0), *editing, (other, 2))
         self._target_said = self.query_one(StatusLine).plain
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
