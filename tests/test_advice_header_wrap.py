@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from conftest import fixture_root
 from diskdoctor.app.tui.advice_rows import wrap_at_slashes
-from diskdoctor.app.tui.advice_screen import AdviceScreen
 from diskdoctor.app.tui.app import DiskDoctorApp
+from support.advice_pilot import advice_on
 from test_list_layout import screen_lines
-from test_tui import settled
-from textual.widgets import DataTable
 
 LAB = ("/lab/data", "/lab/luks2on", "/lab/plain", "/lab/raid0", "/lab/raid1", "/lab/slow", "/lab/span",
        "/lab/thin_passdown")
@@ -27,14 +25,7 @@ def test_short_names_go_whole_to_the_next_line() -> None:
 async def test_at_80x24_the_lab_header_breaks_between_subjects() -> None:
     app = DiskDoctorApp(fixture_root("lab-ssd"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await settled(app, pilot)
-        await pilot.press("4")
-        await settled(app, pilot)
-        screen = app.screen
-        assert isinstance(screen, AdviceScreen)
-        index = next(i for i, row in enumerate(screen.rows) if row.finding.id == "TRIM-NO-SCHEDULE")
-        screen.query_one("#advice-table", DataTable).move_cursor(row=index)
-        await pilot.pause()
+        await advice_on(app, pilot, "TRIM-NO-SCHEDULE")
         await pilot.pause()
         lines = screen_lines(app)
         start = next(i for i, line in enumerate(lines) if "TRIM-NO-SCHEDULE · 8:" in line)

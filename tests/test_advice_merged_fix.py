@@ -11,12 +11,10 @@ from conftest import fixture_root
 from diskdoctor.app.core.findings.finding import Evidence, Finding
 from diskdoctor.app.core.findings.order import worst_first
 from diskdoctor.app.core.findings.vocabulary import Severity
-from diskdoctor.app.tui.advice_screen import AdviceScreen
 from diskdoctor.app.tui.app import DiskDoctorApp
+from support.advice_pilot import advice_on
 from support.cli_runner import run_cli
 from test_list_layout import screen_lines
-from test_tui import settled
-from textual.widgets import DataTable
 
 LAB = Path(__file__).parent / "fixtures" / "lab-ssd"
 UNSCHEDULED = ("/lab/data", "/lab/luks2on", "/lab/plain", "/lab/raid0", "/lab/raid1", "/lab/slow",
@@ -65,14 +63,7 @@ async def test_the_card_and_c_give_every_subjects_fix(size: tuple[int, int]) -> 
     copied: list[str] = []
     app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
     async with app.run_test(size=size) as pilot:
-        await settled(app, pilot)
-        await pilot.press("4")
-        await settled(app, pilot)
-        screen = app.screen
-        assert isinstance(screen, AdviceScreen)
-        index = next(i for i, row in enumerate(screen.rows) if row.finding.id == "TRIM-NO-SCHEDULE")
-        screen.query_one("#advice-table", DataTable).move_cursor(row=index)
-        await pilot.pause()
+        screen = await advice_on(app, pilot, "TRIM-NO-SCHEDULE")
         await pilot.press("c")
         await pilot.pause()
         assert copied and [line for line in copied[0].splitlines() if line.startswith("fstrim")] == FIXES
